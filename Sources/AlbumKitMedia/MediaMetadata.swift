@@ -1,0 +1,74 @@
+/// What AlbumKit knows about a photo or video after inspecting it (no pixels decoded).
+///
+/// Missing values are `nil`, never invented.
+///
+/// ```swift
+/// let metadata = try MediaInspector().inspect(source)
+/// print(metadata.format, metadata.width ?? 0, metadata.height ?? 0)
+/// ```
+public struct MediaMetadata: Sendable, Hashable, Codable {
+    /// Photo or video.
+    public var kind: MediaKind { format.kind }
+    /// The container format.
+    public var format: MediaFormat
+    /// Width as displayed (after EXIF orientation), in pixels.
+    public var width: Int?
+    /// Height as displayed (after EXIF orientation), in pixels.
+    public var height: Int?
+    /// EXIF orientation, 1–8.
+    public var orientation: Int?
+    /// Capture date in ISO 8601 (`2024-05-01T10:20:30+02:00`; no offset when the file has none).
+    public var captureDate: String?
+    /// Signed decimal degrees.
+    public var latitude: Double?
+    /// Signed decimal degrees.
+    public var longitude: Double?
+    /// Metres above sea level (negative below).
+    public var altitude: Double?
+    /// Camera make.
+    public var make: String?
+    /// Camera model.
+    public var model: String?
+    /// Duration in seconds (videos).
+    public var duration: Double?
+
+    /// Creates metadata with only a format; the rest is filled in by parsers.
+    public init(format: MediaFormat) { self.format = format }
+
+    private enum CodingKeys: String, CodingKey {
+        case kind, format, width, height, orientation, captureDate, latitude, longitude, altitude, make, model, duration
+    }
+
+    /// Decodes metadata; `kind` is derived from `format`.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        format = try c.decode(MediaFormat.self, forKey: .format)
+        width = try c.decodeIfPresent(Int.self, forKey: .width)
+        height = try c.decodeIfPresent(Int.self, forKey: .height)
+        orientation = try c.decodeIfPresent(Int.self, forKey: .orientation)
+        captureDate = try c.decodeIfPresent(String.self, forKey: .captureDate)
+        latitude = try c.decodeIfPresent(Double.self, forKey: .latitude)
+        longitude = try c.decodeIfPresent(Double.self, forKey: .longitude)
+        altitude = try c.decodeIfPresent(Double.self, forKey: .altitude)
+        make = try c.decodeIfPresent(String.self, forKey: .make)
+        model = try c.decodeIfPresent(String.self, forKey: .model)
+        duration = try c.decodeIfPresent(Double.self, forKey: .duration)
+    }
+
+    /// Encodes metadata, including `kind`; missing values are omitted.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(kind, forKey: .kind)
+        try c.encode(format, forKey: .format)
+        try c.encodeIfPresent(width, forKey: .width)
+        try c.encodeIfPresent(height, forKey: .height)
+        try c.encodeIfPresent(orientation, forKey: .orientation)
+        try c.encodeIfPresent(captureDate, forKey: .captureDate)
+        try c.encodeIfPresent(latitude, forKey: .latitude)
+        try c.encodeIfPresent(longitude, forKey: .longitude)
+        try c.encodeIfPresent(altitude, forKey: .altitude)
+        try c.encodeIfPresent(make, forKey: .make)
+        try c.encodeIfPresent(model, forKey: .model)
+        try c.encodeIfPresent(duration, forKey: .duration)
+    }
+}

@@ -1,0 +1,1 @@
+int albumkit_cshims_anchor = 0;
