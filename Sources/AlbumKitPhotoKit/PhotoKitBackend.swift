@@ -1,0 +1,1 @@
+// The PhotoKit backend lives here (see issue 4).

@@ -1,0 +1,2 @@
+// The PhotoKit simulator lives here (see issue 4).
+enum PhotoKitSimulatorPlaceholder {}
