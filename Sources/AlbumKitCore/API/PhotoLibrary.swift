@@ -12,7 +12,8 @@ public struct PhotoLibrary: Sendable {
     /// Wraps a backend (the PhotoKit module and tests use this).
     package init(backend: some PhotoLibraryBackend) { self.backend = backend }
 
-    /// AlbumKit's own library at `url` (a `NAME.albumlibrary` directory), created if missing.
+    /// AlbumKit's own library at `url` (a `NAME.albumlibrary` directory), created if missing
+    /// unless `createIfMissing` is `false`.
     ///
     /// ```swift
     /// let library = try PhotoLibrary.catalog(at: URL(fileURLWithPath: "/data/Photos.albumlibrary"))
@@ -20,8 +21,8 @@ public struct PhotoLibrary: Sendable {
     /// - Throws: `.libraryCorrupt` when the directory holds something that is not an AlbumKit catalog,
     ///   `.libraryUnwritable` / `.accessDenied` when it cannot be created or written,
     ///   `.libraryNotFound` when its parent folder does not exist.
-    public static func catalog(at url: URL) throws -> PhotoLibrary {
-        PhotoLibrary(backend: try CatalogBackend.open(at: url))
+    public static func catalog(at url: URL, createIfMissing: Bool = true) throws -> PhotoLibrary {
+        PhotoLibrary(backend: try CatalogBackend.open(at: url, create: createIfMissing))
     }
 
     /// The album titled `title`. No I/O happens until you save; the title is validated then.
