@@ -43,17 +43,22 @@ enum Help {
                   {"file", "error": {"code", "message"}}
                 """
         case "albums":
-            return "USAGE: album albums [--json]\n\nLists every album, oldest first: id, asset count, title.\n--json prints [{\"id\", \"title\", \"count\"}]."
+            return
+                "USAGE: album albums [--json]\n\nLists every album, oldest first: id, asset count, title.\n--json prints [{\"id\", \"title\", \"count\"}]."
         case "show":
-            return "USAGE: album show TITLE [--json]\n\nLists the assets of the album TITLE in the order they were added:\nid, original file name, kind, byte size, date added, and the media's metadata."
+            return
+                "USAGE: album show TITLE [--json]\n\nLists the assets of the album TITLE in the order they were added:\nid, original file name, kind, byte size, date added, and the media's metadata."
         case "create":
-            return "USAGE: album create TITLE\n\nCreates the album TITLE unless an album with that title already exists."
+            return
+                "USAGE: album create TITLE\n\nCreates the album TITLE unless an album with that title already exists."
         case "rename":
             return "USAGE: album rename TITLE NEW\n\nRenames the album TITLE to NEW. Its id stays the same."
         case "delete":
-            return "USAGE: album delete TITLE [--force]\n\nDeletes the album TITLE. In a catalog library the assets stay in the library.\nIn a folder library the album is a folder: deleting it deletes its files, so a\nnon-empty album is refused unless --force is given."
+            return
+                "USAGE: album delete TITLE [--force]\n\nDeletes the album TITLE. In a catalog library the assets stay in the library.\nIn a folder library the album is a folder: deleting it deletes its files, so a\nnon-empty album is refused unless --force is given."
         case "verify":
-            return "USAGE: album verify [--json]\n\nChecks that every asset's file exists with its recorded size and SHA-256 and that\nno stray or half-written file is present. Exit status 0 when healthy, 1 otherwise."
+            return
+                "USAGE: album verify [--json]\n\nChecks that every asset's file exists with its recorded size and SHA-256 and that\nno stray or half-written file is present. Exit status 0 when healthy, 1 otherwise."
         default:
             return nil
         }

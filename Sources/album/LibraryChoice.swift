@@ -5,7 +5,8 @@ import Foundation
 /// default catalog under `$XDG_DATA_HOME/albumkit/`.
 enum LibraryChoice {
     static func defaultCatalogURL(environment: [String: String]) -> URL {
-        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+        let dataHome =
+            environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
         return URL(fileURLWithPath: dataHome).appendingPathComponent("albumkit/Photos.albumlibrary")
     }

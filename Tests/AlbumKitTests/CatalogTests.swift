@@ -258,8 +258,10 @@ import Testing
             let root = backend.root
             try FileManager.default.createDirectory(
                 at: root.appendingPathComponent("originals/zz"), withIntermediateDirectories: true)
-            Fixture.write(Fixture.jpegBytes, named: "zz000000-dead.jpg", in: root.appendingPathComponent("originals/zz"))
-            Fixture.write(Fixture.jpegBytes, named: "zz111111-stray.jpg", in: root.appendingPathComponent("originals/zz"))
+            Fixture.write(
+                Fixture.jpegBytes, named: "zz000000-dead.jpg", in: root.appendingPathComponent("originals/zz"))
+            Fixture.write(
+                Fixture.jpegBytes, named: "zz111111-stray.jpg", in: root.appendingPathComponent("originals/zz"))
             try backend.withDatabase("test") { db in
                 try db.run(
                     """

@@ -114,7 +114,9 @@ final class MemoryBackend: PhotoLibraryBackend {
     func userDeletesAlbum(id: String) { state.withLock { $0.albums.removeAll { $0.id == id } } }
     func userRenamesAlbum(id: String, to title: String) {
         state.withLock { state in
-            if let index = state.albums.firstIndex(where: { $0.id == id }) { state.albums[index].title = try! AlbumTitle(title) }
+            if let index = state.albums.firstIndex(where: { $0.id == id }) {
+                state.albums[index].title = try! AlbumTitle(title)
+            }
         }
     }
     func userCreatesAlbum(titled title: String) -> String {

@@ -157,11 +157,17 @@ import Testing
             let finish: @Sendable (Result<SavedAsset, AlbumError>) -> Void = { result in
                 dispatchPrecondition(condition: .onQueue(queue))
                 calls.withLock { $0.append(result) }
-                if remaining.withLock({ n -> Bool in n -= 1; return n == 0 }) { done.resume() }
+                if remaining.withLock({ n -> Bool in
+                    n -= 1
+                    return n == 0
+                }) {
+                    done.resume()
+                }
             }
             library.album(titled: "Trips").save(.file(Fixture.jpeg), queue: queue, completion: finish)
             library.album(titled: " ").save(.file(Fixture.jpeg), queue: queue, completion: finish)
-            library.save(.file(URL(fileURLWithPath: "/nonexistent.jpg")), toAlbum: "Trips", queue: queue, completion: finish)
+            library.save(
+                .file(URL(fileURLWithPath: "/nonexistent.jpg")), toAlbum: "Trips", queue: queue, completion: finish)
         }
         try await Task.sleep(for: .milliseconds(100))  // a second call would land here
         let results = calls.withLock { $0 }

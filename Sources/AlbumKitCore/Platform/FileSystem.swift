@@ -115,7 +115,9 @@ package enum FileSystem {
 
     /// Creates directory `name` in `parent`; returns `false` when it already existed.
     @discardableResult
-    package static func makeDirectory(_ name: String, in parent: Descriptor, mode: mode_t = 0o755) throws(SystemError) -> Bool {
+    package static func makeDirectory(_ name: String, in parent: Descriptor, mode: mode_t = 0o755) throws(SystemError)
+        -> Bool
+    {
         let path = parent.path + "/" + name
         try injected(.mkdir, path)
         if mkdirat(parent.fd, name, mode) == 0 { return true }

@@ -38,7 +38,8 @@ package struct SystemError: Error, Sendable, CustomStringConvertible {
                 .accessDenied, "Cannot \(what): permission denied for \(path).", underlying: self)
         case ENOENT, ENOTDIR:
             return AlbumError(
-                .libraryNotFound, "Cannot \(what): \(path) does not exist (was the library moved or its disk unmounted?).",
+                .libraryNotFound,
+                "Cannot \(what): \(path) does not exist (was the library moved or its disk unmounted?).",
                 underlying: self)
         default:
             return AlbumError(.ioFailure, "Cannot \(what) (\(path)): \(reason).", underlying: self)
@@ -54,7 +55,8 @@ package struct SystemError: Error, Sendable, CustomStringConvertible {
             return AlbumError(
                 .fileUnreadable, "\(file): permission denied; make the file readable.", file: file, underlying: self)
         case EISDIR:
-            return AlbumError(.fileUnreadable, "\(file) is a directory, not a photo or video.", file: file, underlying: self)
+            return AlbumError(
+                .fileUnreadable, "\(file) is a directory, not a photo or video.", file: file, underlying: self)
         default:
             return AlbumError(
                 .fileUnreadable, "\(file) cannot be read: \(String(cString: strerror(errno))).", file: file,

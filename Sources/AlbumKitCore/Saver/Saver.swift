@@ -105,8 +105,13 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
     /// Commits under the album's gate; retries once if the album vanished before the commit.
     private func commit(
         _ staged: [Backend.Staged], to request: AlbumRequest?
-    ) async -> [Result<(assetID: String, albumID: String?, albumOutcome: AlbumOutcome?, isExisting: Bool, metadata: MediaMetadata?), AlbumError>] {
-        typealias Row = (assetID: String, albumID: String?, albumOutcome: AlbumOutcome?, isExisting: Bool, metadata: MediaMetadata?)
+    ) async -> [Result<
+        (assetID: String, albumID: String?, albumOutcome: AlbumOutcome?, isExisting: Bool, metadata: MediaMetadata?),
+        AlbumError
+    >] {
+        typealias Row = (
+            assetID: String, albumID: String?, albumOutcome: AlbumOutcome?, isExisting: Bool, metadata: MediaMetadata?
+        )
         let backend = self.backend
         let attempt: @Sendable (AlbumRequest?) async throws -> CommitReceipt = { request in
             try await backend.commit(staged, to: request)

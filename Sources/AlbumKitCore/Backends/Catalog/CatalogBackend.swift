@@ -64,7 +64,8 @@ package final class CatalogBackend: PhotoLibraryBackend {
             {
                 throw AlbumError(
                     .libraryCorrupt,
-                    "\(root.path) is a non-empty folder without an AlbumKit catalog; choose an empty or new folder. Nothing was changed.")
+                    "\(root.path) is a non-empty folder without an AlbumKit catalog; choose an empty or new folder. Nothing was changed."
+                )
             }
             do {
                 try FileSystem.makeDirectory(atPath: root.path)
@@ -100,12 +101,14 @@ package final class CatalogBackend: PhotoLibraryBackend {
         let isFresh = applicationID == 0 && version == 0 && objects == 0
         guard isFresh || applicationID == CatalogSchema.applicationID else {
             throw AlbumError(
-                .libraryCorrupt, "\(path) is not an AlbumKit catalog (another application's database); nothing was changed.")
+                .libraryCorrupt,
+                "\(path) is not an AlbumKit catalog (another application's database); nothing was changed.")
         }
         guard version <= CatalogSchema.migrations.count else {
             throw AlbumError(
                 .libraryCorrupt,
-                "\(path) was written by a newer AlbumKit (schema \(version)); update AlbumKit to open it. Nothing was changed.")
+                "\(path) was written by a newer AlbumKit (schema \(version)); update AlbumKit to open it. Nothing was changed."
+            )
         }
         try db.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;")
         if version < CatalogSchema.migrations.count {
@@ -115,7 +118,8 @@ package final class CatalogBackend: PhotoLibraryBackend {
                     try db.execute(CatalogSchema.migrations[index])
                 }
                 try db.execute(
-                    "PRAGMA application_id = \(CatalogSchema.applicationID); PRAGMA user_version = \(CatalogSchema.migrations.count);")
+                    "PRAGMA application_id = \(CatalogSchema.applicationID); PRAGMA user_version = \(CatalogSchema.migrations.count);"
+                )
             }
         }
     }
@@ -136,7 +140,9 @@ package final class CatalogBackend: PhotoLibraryBackend {
         for item in dead { unlink(root.appendingPathComponent(item.path).path) }
         try withDatabase("recover the library") { db in
             try db.immediateTransaction {
-                for item in dead { try db.run("DELETE FROM asset WHERE id = ? AND state = 'pending'", [.text(item.id)]) }
+                for item in dead {
+                    try db.run("DELETE FROM asset WHERE id = ? AND state = 'pending'", [.text(item.id)])
+                }
             }
         }
         _ = try sweepStrayFiles(remove: true)
@@ -146,7 +152,8 @@ package final class CatalogBackend: PhotoLibraryBackend {
     /// With `remove`, deletes those not owned by a live process.
     func sweepStrayFiles(remove: Bool) throws -> [String] {
         let known = Set(
-            try withDatabase("read the catalog") { db in try db.rows("SELECT path FROM asset").compactMap { $0.text(0) } })
+            try withDatabase("read the catalog") { db in try db.rows("SELECT path FROM asset").compactMap { $0.text(0) }
+            })
         var strays: [String] = []
         let fm = FileManager.default
         let shards = (try? fm.contentsOfDirectory(atPath: originalsPath)) ?? []
@@ -300,10 +307,12 @@ package final class CatalogBackend: PhotoLibraryBackend {
                             "INSERT OR REPLACE INTO remembered_album (title_key, album_id) VALUES (?, ?)",
                             [.text(album.title.key), .text(albumID!)])
                     }
-                    var position = try albumID.map {
-                        try db.row("SELECT coalesce(max(position), 0) FROM album_asset WHERE album_id = ?", [.text($0)])?
-                            .integer(0) ?? 0
-                    } ?? 0
+                    var position =
+                        try albumID.map {
+                            try db.row(
+                                "SELECT coalesce(max(position), 0) FROM album_asset WHERE album_id = ?", [.text($0)])?
+                                .integer(0) ?? 0
+                        } ?? 0
                     for item in staged {
                         try db.run(
                             "UPDATE asset SET state = 'ready', owner = NULL WHERE id = ? AND state = 'pending'",
@@ -337,7 +346,9 @@ package final class CatalogBackend: PhotoLibraryBackend {
         for item in published { try? FileSystem.unlink(item.fileName, in: item.file.directory) }
         try? withDatabase("undo the save") { db in
             try db.immediateTransaction {
-                for item in staged { try db.run("DELETE FROM asset WHERE id = ? AND state = 'pending'", [.text(item.id)]) }
+                for item in staged {
+                    try db.run("DELETE FROM asset WHERE id = ? AND state = 'pending'", [.text(item.id)])
+                }
             }
         }
     }
@@ -411,7 +422,9 @@ package final class CatalogBackend: PhotoLibraryBackend {
                     switch try AlbumRequest(title: title).resolve(in: CatalogAlbumDirectory(db: db)) {
                     case .existing(let existing): (id, outcome) = (existing, .found)
                     case .create(let created):
-                        (id, outcome) = (try Self.insertAlbum(db, title: title, at: Date().timeIntervalSince1970), created)
+                        (id, outcome) = (
+                            try Self.insertAlbum(db, title: title, at: Date().timeIntervalSince1970), created
+                        )
                     }
                     try db.run(
                         "INSERT OR REPLACE INTO remembered_album (title_key, album_id) VALUES (?, ?)",
@@ -426,7 +439,10 @@ package final class CatalogBackend: PhotoLibraryBackend {
         try await Blocking.run {
             try self.withDatabase("rename the album") { db in
                 try db.immediateTransaction {
-                    guard try db.run("UPDATE album SET title = ?, title_key = ? WHERE id = ?", [.text(title.text), .text(title.key), .text(id)]) == 1
+                    guard
+                        try db.run(
+                            "UPDATE album SET title = ?, title_key = ? WHERE id = ?",
+                            [.text(title.text), .text(title.key), .text(id)]) == 1
                     else { throw AlbumError(.albumNotFound, "The album was deleted while renaming it.") }
                     // Our own rename frees the old title; the new one leads here.
                     try db.run("DELETE FROM remembered_album WHERE album_id = ?", [.text(id)])
@@ -460,7 +476,9 @@ package final class CatalogBackend: PhotoLibraryBackend {
             try db.execute("PRAGMA foreign_keys = ON")
             let integrity = try db.rows("PRAGMA quick_check").compactMap { $0.text(0) }
             guard integrity == ["ok"] else {
-                throw AlbumError(.libraryCorrupt, "The catalog \(catalogPath) is damaged: \(integrity.prefix(3).joined(separator: "; ")).")
+                throw AlbumError(
+                    .libraryCorrupt,
+                    "The catalog \(catalogPath) is damaged: \(integrity.prefix(3).joined(separator: "; ")).")
             }
             return try db.rows("SELECT id, path, byte_size, sha256 FROM asset WHERE state = 'ready' ORDER BY path")
         }
@@ -475,15 +493,20 @@ package final class CatalogBackend: PhotoLibraryBackend {
             }
             defer { FileSystem.close(opened.0) }
             guard Int64(opened.size) == row.integer(2) else {
-                problems.append("asset \(id): \(row.text(1)!) is \(opened.size) bytes, the catalog says \(row.integer(2) ?? -1)")
+                problems.append(
+                    "asset \(id): \(row.text(1)!) is \(opened.size) bytes, the catalog says \(row.integer(2) ?? -1)")
                 continue
             }
             let sha = try? Self.hashFile(opened.0)
             if sha != row.text(3) {
-                problems.append("asset \(id): \(row.text(1)!) has SHA-256 \(sha ?? "unreadable"), the catalog says \(row.text(3) ?? "")")
+                problems.append(
+                    "asset \(id): \(row.text(1)!) has SHA-256 \(sha ?? "unreadable"), the catalog says \(row.text(3) ?? "")"
+                )
             }
         }
-        for stray in try sweepStrayFiles(remove: false) { problems.append("stray file \(stray): no asset refers to it") }
+        for stray in try sweepStrayFiles(remove: false) {
+            problems.append("stray file \(stray): no asset refers to it")
+        }
         return VerificationReport(checkedAssets: assets.count, problems: problems)
     }
 
@@ -518,22 +541,27 @@ package final class CatalogBackend: PhotoLibraryBackend {
         guard let error = error as? SQLiteError else { return AlbumError.wrap(error) }
         switch error.primaryCode {
         case 13:  // SQLITE_FULL
-            return AlbumError(.notEnoughSpace, "Not enough space to \(what) (\(path)); free some space.", underlying: error)
+            return AlbumError(
+                .notEnoughSpace, "Not enough space to \(what) (\(path)); free some space.", underlying: error)
         case 8:  // SQLITE_READONLY
-            return AlbumError(.libraryUnwritable, "Cannot \(what): the catalog \(path) is read-only.", underlying: error)
+            return AlbumError(
+                .libraryUnwritable, "Cannot \(what): the catalog \(path) is read-only.", underlying: error)
         case 11, 26:  // SQLITE_CORRUPT, SQLITE_NOTADB
             return AlbumError(
-                .libraryCorrupt, "The catalog \(path) is damaged or not an AlbumKit catalog; nothing was changed. Restore it from a backup.",
+                .libraryCorrupt,
+                "The catalog \(path) is damaged or not an AlbumKit catalog; nothing was changed. Restore it from a backup.",
                 underlying: error)
         case 5, 6:  // SQLITE_BUSY, SQLITE_LOCKED
             return AlbumError(.libraryBusy, "The library \(path) stayed busy too long; try again.", underlying: error)
         case 14:  // SQLITE_CANTOPEN
-            return AlbumError(.libraryNotFound, "Cannot open the catalog \(path); does the library folder exist?", underlying: error)
+            return AlbumError(
+                .libraryNotFound, "Cannot open the catalog \(path); does the library folder exist?", underlying: error)
         case 3:  // SQLITE_PERM
             return AlbumError(.accessDenied, "Cannot \(what): permission denied for \(path).", underlying: error)
         default:
             if error.code == 3338 || error.code == 4874 {  // SQLITE_IOERR_ACCESS / _DELETE_NOENT area: files vanished
-                return AlbumError(.libraryNotFound, "Cannot \(what): the library \(path) disappeared.", underlying: error)
+                return AlbumError(
+                    .libraryNotFound, "Cannot \(what): the library \(path) disappeared.", underlying: error)
             }
             return AlbumError(.ioFailure, "Cannot \(what) (\(path)): \(error.message).", underlying: error)
         }
