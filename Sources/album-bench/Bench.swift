@@ -1,0 +1,43 @@
+import AlbumKitCore
+import Foundation
+
+/// Shared state of one bench run: options, the scratch directory, and the generated corpus.
+struct Bench: Sendable {
+    let options: BenchOptions
+    /// A fresh directory under the scratch parent, removed at the end.
+    let scratch: URL
+    /// The package root (for `Examples/` and test fixtures).
+    let packageRoot: URL
+
+    /// `small` normally, `large` with `--large`.
+    func size<T>(_ small: T, large: T) -> T { options.large ? large : small }
+
+    /// A new empty directory `name` inside the scratch directory.
+    func directory(_ name: String) throws -> URL {
+        let url = scratch.appendingPathComponent(name)
+        try? FileManager.default.removeItem(at: url)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Removes `url` and flushes, so the next measurement starts clean.
+    func discard(_ url: URL) {
+        try? FileManager.default.removeItem(at: url)
+        Statistics.settle()
+    }
+
+    /// A new catalog library `name` in the scratch directory.
+    func library(_ name: String) throws -> (url: URL, library: PhotoLibrary) {
+        let url = scratch.appendingPathComponent("\(name).albumlibrary")
+        try? FileManager.default.removeItem(at: url)
+        return (url, try PhotoLibrary.catalog(at: url))
+    }
+
+    /// Saves `file` into `album`, failing the scenario on an error.
+    static func save(_ file: URL, into album: Album) async throws -> SavedAsset {
+        do { return try await album.save(.file(file)) } catch { throw BenchFailure("save failed: \(error)") }
+    }
+
+    /// Megabytes (10^6 bytes).
+    static func megabytes(_ bytes: Int64) -> Double { Double(bytes) / 1_000_000 }
+}

@@ -1,0 +1,42 @@
+import AlbumKitCore
+import Foundation
+
+extension Bench {
+    /// 4. Durable saves per second into libraries that already hold many assets (rows synthesised
+    /// in bulk, with album memberships).
+    func librarySize(_ files: [URL]) async throws -> ScenarioResult {
+        var result = ScenarioResult(id: "size", title: "Library size: saves/s with many assets already in the catalog")
+        let sizes = size([0, 10_000, 100_000], large: [0, 100_000, 1_000_000])
+        let saves = min(size(30, large: 100), files.count - 1)
+        result.parameters = ["assets": sizes.map(String.init).joined(separator: ", "), "savesEach": "\(saves)"]
+
+        var subjects: [(count: Int, url: URL, album: Album, times: [Double])] = []
+        for count in sizes {
+            let (url, library) = try library("size-\(count)")
+            let album = library.album(titled: "Library")
+            let first = try await Self.save(files[0], into: album)
+            let fill = try Statistics.time {
+                try SyntheticCatalog(library: url).addAssets(count, alsoIn: first.albumID ?? "")
+            }
+            if count > 0 { result.add("synthesising \(count) assets", fill, "s") }
+            subjects.append((count, url, album, []))
+        }
+        Statistics.settle()
+        for round in 1...saves {
+            for index in subjects.indices {
+                let album = subjects[index].album
+                subjects[index].times.append(
+                    try await Statistics.time { _ = try await Self.save(files[round], into: album) })
+            }
+        }
+        for subject in subjects {
+            result.add("\(subject.count) assets: AlbumKit", 1 / Statistics.median(subject.times), "saves/s")
+        }
+        let base = 1 / Statistics.median(subjects[0].times)
+        let last = subjects[subjects.count - 1]
+        let ratio = (1 / Statistics.median(last.times)) / base
+        result.ratio("saves/s at \(last.count) / at 0 assets", ratio, target: "≥ 0.8", met: ratio >= 0.8)
+        for subject in subjects { discard(subject.url) }
+        return result
+    }
+}
