@@ -88,7 +88,27 @@ package final class CatalogBackend: PhotoLibraryBackend {
         }
         let backend = CatalogBackend(root: root, database: database)
         try backend.recover()
+        if !hasCatalog {
+            // After the catalog exists, so a crash here leaves a valid library; a shard that is
+            // missing is made on first use.
+            try? makeShardDirectories(in: backend.originalsPath)
+        }
         return backend
+    }
+
+    /// Creates the 256 shard directories of a new library with one directory `fsync`, instead of
+    /// one `mkdir` + `fsync` of `originals/` per shard on first use (which made the first batches
+    /// into a new library pay up to 256 extra flushes).
+    ///
+    /// - Throws: the failing `SystemError`; callers may ignore it (shards are also made lazily).
+    private static func makeShardDirectories(in originalsPath: String) throws(SystemError) {
+        let originals = try FileSystem.openDirectory(originalsPath)
+        defer { FileSystem.close(originals) }
+        for value in 0..<256 {
+            let name = String(value, radix: 16)
+            try FileSystem.makeDirectory(name.count == 1 ? "0" + name : name, in: originals)
+        }
+        try FileSystem.fsync(originals)
     }
 
     /// Checks that the file is ours (or empty), then configures and migrates it.
@@ -280,8 +300,17 @@ package final class CatalogBackend: PhotoLibraryBackend {
             } else if let first = staged.first {
                 try FileSystem.syncFileSystem(first.file.descriptor)
             }
+            // On Linux `syncfs` also commits the new directory entries; fsync the shard directories
+            // only after a single-file `fsync` (or where there is no `syncfs`).
+            #if os(Linux) || os(Android)
+                let syncsDirectories = staged.count == 1
+            #else
+                let syncsDirectories = true
+            #endif
             var seen = Set<String>()
-            for item in staged where seen.insert(item.shard).inserted { try FileSystem.fsync(item.file.directory) }
+            for item in staged where syncsDirectories && seen.insert(item.shard).inserted {
+                try FileSystem.fsync(item.file.directory)
+            }
         } catch {
             rollBack(staged, published: published)
             throw error.libraryError("save the photos")
