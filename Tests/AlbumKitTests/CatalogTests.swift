@@ -311,3 +311,16 @@ import Testing
         }
     }
 }
+
+@Suite struct ProcessTokenTests {
+    @Test func currentProcessIsAliveAndGoneOnesAreNot() {
+        #expect(ProcessToken.isAlive(ProcessToken.current))
+        #expect(ProcessToken.current.split(separator: ".").count == 2)
+        // Same pid, another start time: the pid was reused, the owner is gone.
+        let pid = ProcessToken.current.split(separator: ".")[0]
+        #expect(!ProcessToken.isAlive("\(pid).1"))
+        #expect(!ProcessToken.isAlive("999999999.1"))
+        // Unknown formats are treated as alive (never delete what we cannot judge).
+        #expect(ProcessToken.isAlive("not-a-token"))
+    }
+}
