@@ -235,7 +235,7 @@ import Testing
     }
 
     @Test func nonEmptyFolderWithoutCatalogIsNotTakenOver() async throws {
-        try await Fixture.withTemporaryDirectory { dir in
+        await Fixture.withTemporaryDirectory { dir in
             Fixture.write(Data("mine".utf8), named: "notes.txt", in: dir)
             #expect(throws: AlbumError.self) { _ = try CatalogBackend.open(at: dir) }
             #expect(Fixture.files(under: dir) == ["notes.txt"])
@@ -243,7 +243,7 @@ import Testing
     }
 
     @Test func missingLibraryIsNotCreatedForReading() async throws {
-        try await Fixture.withTemporaryDirectory { dir in
+        await Fixture.withTemporaryDirectory { dir in
             let url = dir.appendingPathComponent("Nope.albumlibrary")
             #expect(throws: AlbumError.self) { _ = try PhotoLibrary.catalog(at: url, createIfMissing: false) }
             #expect(!FileManager.default.fileExists(atPath: url.path))

@@ -539,6 +539,7 @@ package final class CatalogBackend: PhotoLibraryBackend {
     // MARK: Database access
 
     /// Runs `body` with the connection, mapping SQLite failures to `AlbumError`.
+    @discardableResult
     func withDatabase<T>(_ what: String, _ body: (Database) throws -> T) throws -> T {
         do {
             return try database.withLock { try body($0) }
