@@ -139,9 +139,17 @@ struct TIFFReader {
         }
     }
 
-    /// Strict mode: the strips or tiles of `directory` must lie inside the file.
+    /// Strict mode: the values and the strips or tiles of `directory` must lie inside the file.
     private func checkImageData(_ directory: Directory, what: String) throws(MediaInspectionError) {
         guard strict else { return }
+        for entry in directory.entries.values {
+            guard let size = Self.typeSize(entry.type) else { continue }
+            let total = UInt64(size) * UInt64(entry.count)
+            let offset = UInt64(entry.inline.u32(0, bigEndian: bigEndian))
+            if total > 4 && !reader.contains(base &+ offset, total) {
+                throw fail("TIFF tag 0x\(String(entry.tag, radix: 16)) value at offset \(offset) runs past the end of the file")
+            }
+        }
         for (offsetsTag, countsTag) in [(UInt16(0x0111), UInt16(0x0117)), (0x0144, 0x0145)] {
             let offsets = ints(directory, offsetsTag, limit: Self.maxStrips)
             let counts = ints(directory, countsTag, limit: Self.maxStrips)
@@ -225,7 +233,7 @@ struct TIFFReader {
             guard degrees.isFinite, degrees >= 0, degrees <= max else { return nil }
             return ref == negative ? -degrees : degrees
         }
-        if let latitude = coordinate(1, 2, negative: "S", max: 90), let longitude = coordinate(3, 4, negative: "W", max: 180) {
+        if let latitude = coordinate(2, 1, negative: "S", max: 90), let longitude = coordinate(4, 3, negative: "W", max: 180) {
             info.latitude = latitude
             info.longitude = longitude
         }
