@@ -9,7 +9,11 @@ struct BMPParser {
         let pixelOffset = UInt64(file.u32(10, bigEndian: false))
         let dibSize = Int(file.u32(14, bigEndian: false))
         let dib = try reader.require(at: 14, count: dibSize, what: "BMP info header")
-        let width: Int64, height: Int64, bitsPerPixel: UInt16, compression: UInt32, imageSize: UInt32
+        let width: Int64
+        let height: Int64
+        let bitsPerPixel: UInt16
+        let compression: UInt32
+        let imageSize: UInt32
         if dibSize == 12 {
             width = Int64(dib.u16(4, bigEndian: false))
             height = Int64(dib.u16(6, bigEndian: false))
@@ -26,14 +30,17 @@ struct BMPParser {
         guard width > 0, height != 0, height != Int64(Int32.min) else {
             throw MediaInspectionError(.corrupt, "BMP header has an invalid size \(width)×\(height)")
         }
-        guard [1, 2, 4, 8, 16, 24, 32, 64].contains(bitsPerPixel) || (bitsPerPixel == 0 && [4, 5].contains(compression)) else {
+        guard
+            [1, 2, 4, 8, 16, 24, 32, 64].contains(bitsPerPixel) || (bitsPerPixel == 0 && [4, 5].contains(compression))
+        else {
             throw MediaInspectionError(.corrupt, "BMP header has an invalid bit depth \(bitsPerPixel)")
         }
         guard pixelOffset >= 14 + UInt64(dibSize), pixelOffset <= reader.size else {
             throw MediaInspectionError(.corrupt, "BMP pixel data offset \(pixelOffset) lies outside the file")
         }
         if declaredSize > reader.size {
-            throw MediaInspectionError(.corrupt, "BMP is cut short: its header says \(declaredSize) bytes, the file has \(reader.size)")
+            throw MediaInspectionError(
+                .corrupt, "BMP is cut short: its header says \(declaredSize) bytes, the file has \(reader.size)")
         }
         let rows = UInt64(height.magnitude)
         var needed: UInt64 = 0
@@ -45,7 +52,8 @@ struct BMPParser {
             needed = UInt64(imageSize)
         }
         guard reader.contains(pixelOffset, needed) else {
-            throw MediaInspectionError(.corrupt, "BMP pixel data at offset \(pixelOffset) runs past the end of the file")
+            throw MediaInspectionError(
+                .corrupt, "BMP pixel data at offset \(pixelOffset) runs past the end of the file")
         }
         metadata.width = Int(width)
         metadata.height = Int(rows)

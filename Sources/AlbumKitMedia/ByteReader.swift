@@ -46,7 +46,8 @@ final class ByteReader {
     }
 
     /// Exactly `count` bytes at `offset`; throws `.corrupt` naming `what` when they run past the end.
-    func require(at offset: UInt64, count: Int, what: @autoclosure () -> String) throws(MediaInspectionError) -> [UInt8] {
+    func require(at offset: UInt64, count: Int, what: @autoclosure () -> String) throws(MediaInspectionError) -> [UInt8]
+    {
         guard let bytes = try bytes(at: offset, count: count) else {
             throw MediaInspectionError(.corrupt, "\(what()) at offset \(offset) runs past the end of the file")
         }

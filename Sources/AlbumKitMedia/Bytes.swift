@@ -2,7 +2,8 @@
 extension Array where Element == UInt8 {
     func u16(_ i: Int, bigEndian: Bool = true) -> UInt16 {
         guard i >= 0, i <= count - 2 else { return 0 }
-        let a = UInt16(self[i]), b = UInt16(self[i + 1])
+        let a = UInt16(self[i])
+        let b = UInt16(self[i + 1])
         return bigEndian ? a << 8 | b : b << 8 | a
     }
 
@@ -50,7 +51,8 @@ extension Array where Element == UInt8 {
 
     /// Text up to the first NUL, trimmed of spaces; `nil` when empty.
     func cString(_ range: Range<Int>) -> String? {
-        let lower = Swift.max(0, range.lowerBound), upper = Swift.min(count, range.upperBound)
+        let lower = Swift.max(0, range.lowerBound)
+        let upper = Swift.min(count, range.upperBound)
         guard lower < upper else { return nil }
         let slice = self[lower..<upper]
         let text = slice.prefix { $0 != 0 }
@@ -69,7 +71,9 @@ extension String {
     /// The string without leading and trailing spaces, tabs, newlines and NULs.
     var trimmingSpaces: String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\0" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
         return String(self[first...last])
     }
 

@@ -27,7 +27,8 @@ struct GIFParser {
                 offset = try skipSubBlocks(from: offset + 1)  // after the LZW minimum code size
                 images += 1
             default:
-                throw MediaInspectionError(.corrupt, "GIF has an unknown block 0x\(String(introducer, radix: 16)) at offset \(offset)")
+                throw MediaInspectionError(
+                    .corrupt, "GIF has an unknown block 0x\(String(introducer, radix: 16)) at offset \(offset)")
             }
         }
     }

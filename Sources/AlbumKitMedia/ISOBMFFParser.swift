@@ -40,7 +40,8 @@ final class ISOBMFFParser {
         } else {
             format = .mov  // QuickTime files from before ftyp start with moov, mdat, wide, free or skip.
         }
-        var meta: ISOBox?, moov: ISOBox?
+        var meta: ISOBox?
+        var moov: ISOBox?
         var offset: UInt64 = 0
         while offset < reader.size {
             let box = try ISOBox.read(reader, at: offset, limit: reader.size, format: name, parent: nil)
@@ -86,7 +87,8 @@ final class ISOBMFFParser {
         return boxes
     }
 
-    private func payload(_ box: ISOBox, max: Int = ISOBMFFParser.maxTableBytes) throws(MediaInspectionError) -> [UInt8] {
+    private func payload(_ box: ISOBox, max: Int = ISOBMFFParser.maxTableBytes) throws(MediaInspectionError) -> [UInt8]
+    {
         let length = Int(min(box.payloadLength, UInt64(max)))
         return try reader.require(at: box.payload, count: length, what: "\(name) box '\(box.type)'")
     }
@@ -112,8 +114,12 @@ final class ISOBMFFParser {
         if major == "crx " { return .raw }
         if major == "qt  " { return .mov }
         if ["M4V ", "M4VH", "M4VP"].contains(major) { return .m4v }
-        if major.hasPrefix("3gp") || major.hasPrefix("3g2") || major.hasPrefix("3ge") || major.hasPrefix("3gg") { return .threeGP }
-        if audio.contains(major) { throw MediaInspectionError(.notMedia, "an audio-only MPEG-4 file is not a photo or video") }
+        if major.hasPrefix("3gp") || major.hasPrefix("3g2") || major.hasPrefix("3ge") || major.hasPrefix("3gg") {
+            return .threeGP
+        }
+        if audio.contains(major) {
+            throw MediaInspectionError(.notMedia, "an audio-only MPEG-4 file is not a photo or video")
+        }
         return .mp4
     }
 
@@ -125,7 +131,8 @@ final class ISOBMFFParser {
     }
 
     private func readImage(_ meta: ISOBox, into metadata: inout MediaMetadata) throws(MediaInspectionError) {
-        let head = try reader.require(at: meta.payload, count: Int(min(meta.payloadLength, 8)), what: "\(name) meta box")
+        let head = try reader.require(
+            at: meta.payload, count: Int(min(meta.payloadLength, 8)), what: "\(name) meta box")
         let isFullBox = head.fourCC(4) != "hdlr"
         let start = meta.payload + (isFullBox ? 4 : 0)
         guard start <= meta.end else { throw corrupt("\(name) meta box is too short") }
@@ -148,7 +155,9 @@ final class ISOBMFFParser {
                 for infe in try children(entriesStart, box.end, parent: "iinf") where infe.type == "infe" {
                     guard itemOrder.count < Self.maxItems else { throw corrupt("\(name) has too many items") }
                     let entry = try payload(infe, max: 16)
-                    guard let version = entry.first, version >= 2, entry.count >= (version == 2 ? 12 : 14) else { continue }
+                    guard let version = entry.first, version >= 2, entry.count >= (version == 2 ? 12 : 14) else {
+                        continue
+                    }
                     let id = version == 2 ? UInt32(entry.u16(4)) : entry.u32(4)
                     itemTypes[id] = entry.fourCC(version == 2 ? 8 : 10)
                     itemOrder.append(id)
@@ -176,13 +185,19 @@ final class ISOBMFFParser {
                 throw corrupt("\(name) item \(id) data at offset \(extent.offset) runs past the end of the file")
             }
         }
-        var width: Int?, height: Int?, rotation: Int?, mirrored = false
+        var width: Int?
+        var height: Int?
+        var rotation: Int?
+        var mirrored = false
         for index in associations[primaryID] ?? [] where index >= 1 && index <= properties.count {
             let property = properties[index - 1]
             switch property.type {
             case "ispe":
                 let data = try payload(property, max: 12)
-                if data.count >= 12 { width = Int(data.u32(4)); height = Int(data.u32(8)) }
+                if data.count >= 12 {
+                    width = Int(data.u32(4))
+                    height = Int(data.u32(8))
+                }
             case "irot":
                 if let angle = try payload(property, max: 1).first { rotation = Int(angle & 3) * 90 }
             case "imir":
@@ -209,33 +224,54 @@ final class ISOBMFFParser {
     private func parseLocations(_ data: [UInt8]) throws(MediaInspectionError) -> [UInt32: Location] {
         guard data.count >= 8 else { throw corrupt("\(name) iloc box is too short") }
         let version = data[0]
-        let offsetSize = Int(data[4] >> 4), lengthSize = Int(data[4] & 0xF)
-        let baseSize = Int(data[5] >> 4), indexSize = version >= 1 ? Int(data[5] & 0xF) : 0
+        let offsetSize = Int(data[4] >> 4)
+        let lengthSize = Int(data[4] & 0xF)
+        let baseSize = Int(data[5] >> 4)
+        let indexSize = version >= 1 ? Int(data[5] & 0xF) : 0
         let sizes = [offsetSize, lengthSize, baseSize, indexSize]
         guard version <= 2, sizes.allSatisfy({ [0, 4, 8].contains($0) }) else {
             throw corrupt("\(name) iloc box has an unsupported layout")
         }
         var i = 6
         let itemCount: Int
-        if version < 2 { itemCount = Int(data.u16(i)); i += 2 } else { itemCount = Int(data.u32(i)); i += 4 }
+        if version < 2 {
+            itemCount = Int(data.u16(i))
+            i += 2
+        } else {
+            itemCount = Int(data.u32(i))
+            i += 4
+        }
         guard itemCount <= Self.maxItems else { throw corrupt("\(name) has too many items") }
         var result: [UInt32: Location] = [:]
         for _ in 0..<itemCount {
             let id: UInt32
-            if version < 2 { id = UInt32(data.u16(i)); i += 2 } else { id = data.u32(i); i += 4 }
+            if version < 2 {
+                id = UInt32(data.u16(i))
+                i += 2
+            } else {
+                id = data.u32(i)
+                i += 4
+            }
             var method: UInt16 = 0
-            if version >= 1 { method = data.u16(i) & 0xF; i += 2 }
+            if version >= 1 {
+                method = data.u16(i) & 0xF
+                i += 2
+            }
             i += 2  // data_reference_index
-            let base = data.uint(i, width: baseSize); i += baseSize
-            let extentCount = Int(data.u16(i)); i += 2
+            let base = data.uint(i, width: baseSize)
+            i += baseSize
+            let extentCount = Int(data.u16(i))
+            i += 2
             guard i + extentCount * (indexSize + offsetSize + lengthSize) <= data.count else {
                 throw corrupt("\(name) iloc box runs past its end")
             }
             var extents: [(UInt64, UInt64)] = []
             for _ in 0..<extentCount {
                 i += indexSize
-                let offset = data.uint(i, width: offsetSize); i += offsetSize
-                let length = data.uint(i, width: lengthSize); i += lengthSize
+                let offset = data.uint(i, width: offsetSize)
+                i += offsetSize
+                let length = data.uint(i, width: lengthSize)
+                i += lengthSize
                 let (start, overflow) = base.addingReportingOverflow(offset)
                 if overflow { throw corrupt("\(name) item \(id) has an invalid offset") }
                 extents.append((start, length))
@@ -247,19 +283,33 @@ final class ISOBMFFParser {
 
     private func parseAssociations(_ data: [UInt8]) -> [UInt32: [Int]] {
         guard data.count >= 8 else { return [:] }
-        let version = data[0], wide = data[3] & 1 == 1
+        let version = data[0]
+        let wide = data[3] & 1 == 1
         let count = Int(data.u32(4))
         var i = 8
         var result: [UInt32: [Int]] = [:]
         for _ in 0..<min(count, Self.maxItems) {
             guard i + (version < 1 ? 3 : 5) <= data.count else { break }
             let id: UInt32
-            if version < 1 { id = UInt32(data.u16(i)); i += 2 } else { id = data.u32(i); i += 4 }
-            let associationCount = Int(data[i]); i += 1
+            if version < 1 {
+                id = UInt32(data.u16(i))
+                i += 2
+            } else {
+                id = data.u32(i)
+                i += 4
+            }
+            let associationCount = Int(data[i])
+            i += 1
             var indexes: [Int] = []
             for _ in 0..<associationCount {
                 guard i + (wide ? 2 : 1) <= data.count else { break }
-                if wide { indexes.append(Int(data.u16(i) & 0x7FFF)); i += 2 } else { indexes.append(Int(data[i] & 0x7F)); i += 1 }
+                if wide {
+                    indexes.append(Int(data.u16(i) & 0x7FFF))
+                    i += 2
+                } else {
+                    indexes.append(Int(data[i] & 0x7F))
+                    i += 1
+                }
             }
             if result[id] == nil { result[id] = indexes }
         }
@@ -269,7 +319,8 @@ final class ISOBMFFParser {
     private func readExifItem(_ location: Location, idat: ISOBox?) throws(MediaInspectionError) -> EXIFInfo? {
         var data: [UInt8] = []
         for extent in location.extents {
-            var offset = extent.offset, length = extent.length
+            var offset = extent.offset
+            var length = extent.length
             if location.method == 1 {
                 guard let idat else { return nil }
                 offset = idat.payload &+ extent.offset
@@ -279,7 +330,8 @@ final class ISOBMFFParser {
                 return nil
             }
             guard length > 0, UInt64(data.count) + length <= UInt64(ByteReader.maxRead),
-                  let bytes = try reader.bytes(at: offset, count: Int(length)) else { return nil }
+                let bytes = try reader.bytes(at: offset, count: Int(length))
+            else { return nil }
             data += bytes
         }
         guard data.count > 4 else { return nil }
@@ -332,8 +384,10 @@ final class ISOBMFFParser {
                 let base = data.first == 1 ? 4 + 32 : 4 + 20
                 guard data.count >= base + 60 else { throw corrupt("\(name) track header is too short") }
                 let matrix = base + 16
-                let a = Int32(bitPattern: data.u32(matrix)), b = Int32(bitPattern: data.u32(matrix + 4))
-                let width = Int(data.u32(base + 52) >> 16), height = Int(data.u32(base + 56) >> 16)
+                let a = Int32(bitPattern: data.u32(matrix))
+                let b = Int32(bitPattern: data.u32(matrix + 4))
+                let width = Int(data.u32(base + 52) >> 16)
+                let height = Int(data.u32(base + 56) >> 16)
                 let quarterTurn = a == 0 && b != 0
                 size = quarterTurn ? (height, width) : (width, height)
             } else if box.type == "mdia" {
@@ -362,9 +416,13 @@ final class ISOBMFFParser {
                 }
             } else if box.type == "loci", metadata.latitude == nil {
                 let data = try payload(box, max: 1024)
-                guard data.count > 6, let nameEnd = data[6...].firstIndex(of: 0), data.count >= nameEnd + 14 else { continue }
+                guard data.count > 6, let nameEnd = data[6...].firstIndex(of: 0), data.count >= nameEnd + 14 else {
+                    continue
+                }
                 let fixed = { (i: Int) in Double(Int32(bitPattern: data.u32(i))) / 65536 }
-                let longitude = fixed(nameEnd + 2), latitude = fixed(nameEnd + 6), altitude = fixed(nameEnd + 10)
+                let longitude = fixed(nameEnd + 2)
+                let latitude = fixed(nameEnd + 6)
+                let altitude = fixed(nameEnd + 10)
                 guard abs(latitude) <= 90, abs(longitude) <= 180 else { continue }
                 metadata.latitude = latitude
                 metadata.longitude = longitude

@@ -28,12 +28,14 @@ struct ISOBox {
             size = large.u64(0)
             payload += 8
             guard size >= 16 else {
-                throw MediaInspectionError(.corrupt, "\(format) box '\(type)' at offset \(offset) has an invalid size \(size)")
+                throw MediaInspectionError(
+                    .corrupt, "\(format) box '\(type)' at offset \(offset) has an invalid size \(size)")
             }
         } else if size == 0 {
             size = limit - offset
         } else if size < 8 {
-            throw MediaInspectionError(.corrupt, "\(format) box '\(type)' at offset \(offset) has an invalid size \(size)")
+            throw MediaInspectionError(
+                .corrupt, "\(format) box '\(type)' at offset \(offset) has an invalid size \(size)")
         }
         let (end, overflow) = offset.addingReportingOverflow(size)
         guard !overflow, end <= limit else {
@@ -42,7 +44,8 @@ struct ISOBox {
         if type == "uuid" {
             payload += 16
             guard payload <= end else {
-                throw MediaInspectionError(.corrupt, "\(format) box 'uuid' at offset \(offset) has an invalid size \(size)")
+                throw MediaInspectionError(
+                    .corrupt, "\(format) box 'uuid' at offset \(offset) has an invalid size \(size)")
             }
         }
         return ISOBox(type: type, start: offset, payload: payload, end: end)

@@ -7,7 +7,8 @@ enum ISODate {
     static func string(secondsSince1904 seconds: UInt64) -> String? {
         guard seconds > epoch1904, seconds - epoch1904 < 253_402_300_800 else { return nil }
         let unix = Int64(seconds - epoch1904)
-        let days = unix / 86_400, secondOfDay = unix % 86_400
+        let days = unix / 86_400
+        let secondOfDay = unix % 86_400
         // Civil-from-days (Howard Hinnant's algorithm), days since 1970-01-01.
         let z = days + 719_468
         let era = z / 146_097
@@ -19,6 +20,7 @@ enum ISODate {
         let month = mp < 10 ? mp + 3 : mp - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
         func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))Z"
+        return
+            "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))Z"
     }
 }

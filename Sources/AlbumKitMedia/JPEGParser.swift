@@ -28,11 +28,14 @@ struct JPEGParser {
                 }
                 marker = next
                 markerOffset += 1
-                if markerOffset - offset > 4096 { throw MediaInspectionError(.corrupt, "JPEG has a run of fill bytes at offset \(offset)") }
+                if markerOffset - offset > 4096 {
+                    throw MediaInspectionError(.corrupt, "JPEG has a run of fill bytes at offset \(offset)")
+                }
             }
             switch marker {
             case 0xD8, 0x00:
-                throw MediaInspectionError(.corrupt, "JPEG has an unexpected marker 0x\(hex(marker)) at offset \(offset)")
+                throw MediaInspectionError(
+                    .corrupt, "JPEG has an unexpected marker 0x\(hex(marker)) at offset \(offset)")
             case 0xD9:
                 throw MediaInspectionError(.corrupt, "JPEG ends (EOI at offset \(offset)) before its image data")
             case 0x01, 0xD0...0xD7:
@@ -41,7 +44,8 @@ struct JPEGParser {
             default:
                 break
             }
-            let lengthBytes = try reader.require(at: markerOffset, count: 2, what: "JPEG segment 0x\(hex(marker)) header")
+            let lengthBytes = try reader.require(
+                at: markerOffset, count: 2, what: "JPEG segment 0x\(hex(marker)) header")
             let length = UInt64(lengthBytes.u16(0))
             guard length >= 2 else {
                 throw MediaInspectionError(.corrupt, "JPEG segment at offset \(offset) has an invalid length \(length)")
@@ -49,7 +53,8 @@ struct JPEGParser {
             guard reader.contains(markerOffset, length) else {
                 throw MediaInspectionError(.corrupt, "JPEG segment at offset \(offset) runs past the end of the file")
             }
-            let payload = markerOffset + 2, payloadLength = Int(length) - 2
+            let payload = markerOffset + 2
+            let payloadLength = Int(length) - 2
             switch marker {
             case 0xE1 where exif == nil && payloadLength > 14:
                 let data = try reader.require(at: payload, count: payloadLength, what: "JPEG APP1 segment")
@@ -70,8 +75,9 @@ struct JPEGParser {
                 try findEndOfImage(after: payload + UInt64(payloadLength))
                 let orientation = exif?.orientation
                 exif?.apply(to: &metadata)
-                metadata.setSize(width: frame.width > 0 ? frame.width : nil, height: frame.height > 0 ? frame.height : nil,
-                                 orientation: orientation)
+                metadata.setSize(
+                    width: frame.width > 0 ? frame.width : nil, height: frame.height > 0 ? frame.height : nil,
+                    orientation: orientation)
                 return metadata
             default:
                 break
@@ -83,7 +89,9 @@ struct JPEGParser {
 
     /// The image must end with EOI: the last two bytes, or (with a trailer) an EOI after the scan.
     private func findEndOfImage(after scanStart: UInt64) throws(MediaInspectionError) {
-        if reader.size >= scanStart + 2, let tail = try reader.bytes(at: reader.size - 2, count: 2), tail == [0xFF, 0xD9] {
+        if reader.size >= scanStart + 2, let tail = try reader.bytes(at: reader.size - 2, count: 2),
+            tail == [0xFF, 0xD9]
+        {
             return
         }
         let chunk = 64 << 10

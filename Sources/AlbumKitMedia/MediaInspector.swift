@@ -62,7 +62,9 @@ public struct MediaInspector: Sendable {
             [0x49, 0x49, 0x55, 0x00],  // Panasonic RW2
         ]
         if tiffMagics.contains(where: { b.starts(with: $0, at: 0) }) { return .tiff }
-        if b.starts(with: "BM".bytes, at: 0), [12, 40, 52, 56, 64, 108, 124].contains(b.u32(14, bigEndian: false)) { return .bmp }
+        if b.starts(with: "BM".bytes, at: 0), [12, 40, 52, 56, 64, 108, 124].contains(b.u32(14, bigEndian: false)) {
+            return .bmp
+        }
         let boxTypes = ["ftyp", "moov", "mdat", "wide", "free", "skip", "pnot"]
         if b.count >= 8, boxTypes.contains(b.fourCC(4)) {
             let size = b.u32(0)
@@ -76,7 +78,8 @@ public struct MediaInspector: Sendable {
         var tiff = TIFFReader(reader, strict: true)
         let info = try tiff.read()
         let isCR2 = head.starts(with: "CR".bytes, at: 8) && head.u16(2, bigEndian: head[0] == 0x4D) == 42
-        let isOtherRaw = !head.starts(with: [0x49, 0x49, 0x2A, 0x00], at: 0) && !head.starts(with: [0x4D, 0x4D, 0x00, 0x2A], at: 0)
+        let isOtherRaw =
+            !head.starts(with: [0x49, 0x49, 0x2A, 0x00], at: 0) && !head.starts(with: [0x4D, 0x4D, 0x00, 0x2A], at: 0)
         let format: MediaFormat = info.isDNG ? .dng : (isCR2 || isOtherRaw || info.hasRawData) ? .raw : .tiff
         var metadata = MediaMetadata(format: format)
         info.apply(to: &metadata)

@@ -11,7 +11,8 @@ struct PNGParser {
         var index = 0
         while true {
             guard let header = try reader.bytes(at: offset, count: 8) else {
-                throw MediaInspectionError(.corrupt, "PNG has no IEND chunk (the file is cut short at offset \(offset))")
+                throw MediaInspectionError(
+                    .corrupt, "PNG has no IEND chunk (the file is cut short at offset \(offset))")
             }
             let length = UInt64(header.u32(0))
             let type = header.fourCC(4)
@@ -19,7 +20,8 @@ struct PNGParser {
                 throw MediaInspectionError(.corrupt, "PNG chunk at offset \(offset) has an invalid type")
             }
             guard length <= 0x7FFF_FFFF, reader.contains(offset + 8, length + 4) else {
-                throw MediaInspectionError(.corrupt, "PNG chunk \(type) at offset \(offset) runs past the end of the file")
+                throw MediaInspectionError(
+                    .corrupt, "PNG chunk \(type) at offset \(offset) runs past the end of the file")
             }
             if index == 0 && (type != "IHDR" || length != 13) {
                 throw MediaInspectionError(.corrupt, "PNG does not start with an IHDR chunk")
@@ -43,7 +45,8 @@ struct PNGParser {
             }
             switch type {
             case "IHDR":
-                let width = Int(data.u32(0)), height = Int(data.u32(4))
+                let width = Int(data.u32(0))
+                let height = Int(data.u32(4))
                 guard width > 0, height > 0 else {
                     throw MediaInspectionError(.corrupt, "PNG header has a zero width or height")
                 }

@@ -67,7 +67,8 @@ struct TIFFReader {
         info.hasRawData = isRaw(ifd0)
 
         for offset in ints(ifd0, 0x014A, limit: 8) {
-            guard let sub = try? directory(at: UInt32(truncatingIfNeeded: offset), what: "SubIFD", required: false) else { continue }
+            guard let sub = try? directory(at: UInt32(truncatingIfNeeded: offset), what: "SubIFD", required: false)
+            else { continue }
             if isRaw(sub) { info.hasRawData = true }
             if int(main, 0x00FE).map({ $0 & 1 == 1 }) ?? false, int(sub, 0x00FE) == 0 { main = sub }
         }
@@ -75,7 +76,9 @@ struct TIFFReader {
         info.height = int(main, 0x0101)
 
         if let exifOffset = int(ifd0, 0x8769),
-           let exif = try? directory(at: UInt32(truncatingIfNeeded: exifOffset), what: "EXIF directory", required: false) {
+            let exif = try? directory(
+                at: UInt32(truncatingIfNeeded: exifOffset), what: "EXIF directory", required: false)
+        {
             if let original = string(exif, 0x9003).flatMap(Self.isoDate) {
                 info.captureDate = original + (string(exif, 0x9011).flatMap(Self.offset) ?? "")
             } else if let digitized = string(exif, 0x9004).flatMap(Self.isoDate) {
@@ -83,7 +86,8 @@ struct TIFFReader {
             }
         }
         if let gpsOffset = int(ifd0, 0x8825),
-           let gps = try? directory(at: UInt32(truncatingIfNeeded: gpsOffset), what: "GPS directory", required: false) {
+            let gps = try? directory(at: UInt32(truncatingIfNeeded: gpsOffset), what: "GPS directory", required: false)
+        {
             readGPS(gps, into: &info)
         }
         return info
@@ -147,7 +151,9 @@ struct TIFFReader {
             let total = UInt64(size) * UInt64(entry.count)
             let offset = UInt64(entry.inline.u32(0, bigEndian: bigEndian))
             if total > 4 && !reader.contains(base &+ offset, total) {
-                throw fail("TIFF tag 0x\(String(entry.tag, radix: 16)) value at offset \(offset) runs past the end of the file")
+                throw fail(
+                    "TIFF tag 0x\(String(entry.tag, radix: 16)) value at offset \(offset) runs past the end of the file"
+                )
             }
         }
         for (offsetsTag, countsTag) in [(UInt16(0x0111), UInt16(0x0117)), (0x0144, 0x0145)] {
@@ -192,8 +198,9 @@ struct TIFFReader {
 
     private func ints(_ directory: Directory, _ tag: UInt16, limit: Int) -> [UInt64] {
         guard let entry = directory.entries[tag], let size = Self.typeSize(entry.type),
-              [1, 3, 4, 13].contains(entry.type),
-              let bytes = value(entry, limit: limit * size) else { return [] }
+            [1, 3, 4, 13].contains(entry.type),
+            let bytes = value(entry, limit: limit * size)
+        else { return [] }
         return stride(from: 0, to: bytes.count - size + 1, by: size).map { i in
             switch size {
             case 1: UInt64(bytes[i])
@@ -209,18 +216,22 @@ struct TIFFReader {
 
     private func string(_ directory: Directory, _ tag: UInt16) -> String? {
         guard let entry = directory.entries[tag], entry.type == 2 || entry.type == 7,
-              let bytes = value(entry, limit: 256) else { return nil }
+            let bytes = value(entry, limit: 256)
+        else { return nil }
         return bytes.cString(0..<bytes.count)
     }
 
     private func rationals(_ directory: Directory, _ tag: UInt16, count: Int) -> [Double]? {
         guard let entry = directory.entries[tag], entry.type == 5 || entry.type == 10, entry.count >= count,
-              let bytes = value(entry, limit: 8 * count), bytes.count >= 8 * count else { return nil }
+            let bytes = value(entry, limit: 8 * count), bytes.count >= 8 * count
+        else { return nil }
         var values: [Double] = []
         for i in 0..<count {
-            let n = bytes.u32(8 * i, bigEndian: bigEndian), d = bytes.u32(8 * i + 4, bigEndian: bigEndian)
+            let n = bytes.u32(8 * i, bigEndian: bigEndian)
+            let d = bytes.u32(8 * i + 4, bigEndian: bigEndian)
             guard d != 0 else { return nil }
-            values.append(entry.type == 10 ? Double(Int32(bitPattern: n)) / Double(Int32(bitPattern: d)) : Double(n) / Double(d))
+            values.append(
+                entry.type == 10 ? Double(Int32(bitPattern: n)) / Double(Int32(bitPattern: d)) : Double(n) / Double(d))
         }
         return values
     }
@@ -233,7 +244,9 @@ struct TIFFReader {
             guard degrees.isFinite, degrees >= 0, degrees <= max else { return nil }
             return ref == negative ? -degrees : degrees
         }
-        if let latitude = coordinate(2, 1, negative: "S", max: 90), let longitude = coordinate(4, 3, negative: "W", max: 180) {
+        if let latitude = coordinate(2, 1, negative: "S", max: 90),
+            let longitude = coordinate(4, 3, negative: "W", max: 180)
+        {
             info.latitude = latitude
             info.longitude = longitude
         }
@@ -251,9 +264,11 @@ struct TIFFReader {
         guard c.count >= 19 else { return nil }
         let digits = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18]
         guard digits.allSatisfy({ c[$0] >= 0x30 && c[$0] <= 0x39 }),
-              c[4] == c[7], c[4] == 0x3A || c[4] == 0x2D, c[13] == 0x3A, c[16] == 0x3A else { return nil }
+            c[4] == c[7], c[4] == 0x3A || c[4] == 0x2D, c[13] == 0x3A, c[16] == 0x3A
+        else { return nil }
         let year = String(decoding: c[0..<4], as: UTF8.self)
-        let month = String(decoding: c[5..<7], as: UTF8.self), day = String(decoding: c[8..<10], as: UTF8.self)
+        let month = String(decoding: c[5..<7], as: UTF8.self)
+        let day = String(decoding: c[8..<10], as: UTF8.self)
         guard year != "0000", month != "00", day != "00" else { return nil }
         return "\(year)-\(month)-\(day)T" + String(decoding: c[11..<19], as: UTF8.self)
     }
@@ -263,7 +278,8 @@ struct TIFFReader {
         if text == "Z" { return "Z" }
         let c = Array(text.utf8)
         guard c.count == 6, c[0] == 0x2B || c[0] == 0x2D, c[3] == 0x3A,
-              [1, 2, 4, 5].allSatisfy({ c[$0] >= 0x30 && c[$0] <= 0x39 }) else { return nil }
+            [1, 2, 4, 5].allSatisfy({ c[$0] >= 0x30 && c[$0] <= 0x39 })
+        else { return nil }
         return text
     }
 }

@@ -20,13 +20,15 @@ struct WebPParser {
         while offset < riffEnd {
             guard index < Self.maxChunks else { throw MediaInspectionError(.corrupt, "WebP has too many chunks") }
             guard let chunk = try reader.bytes(at: offset, count: 8), offset + 8 <= riffEnd else {
-                throw MediaInspectionError(.corrupt, "WebP chunk header at offset \(offset) runs past the end of the file")
+                throw MediaInspectionError(
+                    .corrupt, "WebP chunk header at offset \(offset) runs past the end of the file")
             }
             let type = chunk.fourCC(0)
             let length = UInt64(chunk.u32(4, bigEndian: false))
             let payload = offset + 8
             guard payload + length <= riffEnd else {
-                throw MediaInspectionError(.corrupt, "WebP chunk \(type.trimmingSpaces) at offset \(offset) runs past the end of the file")
+                throw MediaInspectionError(
+                    .corrupt, "WebP chunk \(type.trimmingSpaces) at offset \(offset) runs past the end of the file")
             }
             if index == 0 && !["VP8 ", "VP8L", "VP8X"].contains(type) {
                 throw MediaInspectionError(.corrupt, "WebP does not start with an image chunk")
@@ -40,7 +42,8 @@ struct WebPParser {
                 guard data.count == 10, data[3] == 0x9D, data[4] == 0x01, data[5] == 0x2A else {
                     throw MediaInspectionError(.corrupt, "WebP VP8 chunk has no key frame header")
                 }
-                frame = frame ?? (Int(data.u16(6, bigEndian: false) & 0x3FFF), Int(data.u16(8, bigEndian: false) & 0x3FFF))
+                frame =
+                    frame ?? (Int(data.u16(6, bigEndian: false) & 0x3FFF), Int(data.u16(8, bigEndian: false) & 0x3FFF))
                 hasImage = true
             case "VP8L":
                 let data = try reader.require(at: payload, count: min(Int(length), 5), what: "WebP VP8L chunk")

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import AlbumKitMedia
 
@@ -14,7 +14,9 @@ public func fuzzMediaInspector(_ data: UnsafePointer<UInt8>, _ size: Int) -> CIn
     do {
         let metadata = try MediaInspector().inspect(BufferByteSource(bytes: bytes))
         // Displayed sizes and orientations are always sane when present.
-        if let orientation = metadata.orientation, !(1...8).contains(orientation) { fatalError("orientation \(orientation)") }
+        if let orientation = metadata.orientation, !(1...8).contains(orientation) {
+            fatalError("orientation \(orientation)")
+        }
     } catch {
         if error.reason.isEmpty { fatalError("an error without a reason") }
     }
@@ -22,24 +24,24 @@ public func fuzzMediaInspector(_ data: UnsafePointer<UInt8>, _ size: Int) -> CIn
 }
 
 #if ALBUMKIT_FUZZING
-/// libFuzzer's driver, called from our own `main` (SwiftPM gives every executable a `main`).
-@_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzerDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
-) -> CInt
+    /// libFuzzer's driver, called from our own `main` (SwiftPM gives every executable a `main`).
+    @_silgen_name("LLVMFuzzerRunDriver")
+    func runFuzzerDriver(
+        _ argc: UnsafeMutablePointer<CInt>,
+        _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+        _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
+    ) -> CInt
 #endif
 
 /// The fuzzer's entry point; without `-DALBUMKIT_FUZZING` it only explains how to fuzz.
 @main enum AlbumKitMediaFuzz {
     static func main() {
         #if ALBUMKIT_FUZZING
-        var argc = CommandLine.argc
-        var argv = CommandLine.unsafeArgv
-        exit(runFuzzerDriver(&argc, &argv, fuzzMediaInspector))
+            var argc = CommandLine.argc
+            var argv = CommandLine.unsafeArgv
+            exit(runFuzzerDriver(&argc, &argv, fuzzMediaInspector))
         #else
-        print("Build and run the fuzzer with Scripts/media/fuzz.sh [seconds].")
+            print("Build and run the fuzzer with Scripts/media/fuzz.sh [seconds].")
         #endif
     }
 }

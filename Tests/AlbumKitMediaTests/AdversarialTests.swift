@@ -92,7 +92,8 @@ import Testing
     }
 
     @Test func pngChunkClaimingTwoGigabytes() throws {
-        let bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Self.be32(0x7FFF_FFFF) + Array("IHDR".utf8) + [1, 2, 3]
+        let bytes: [UInt8] =
+            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Self.be32(0x7FFF_FFFF) + Array("IHDR".utf8) + [1, 2, 3]
         let reason = try #require(corruptReason(bytes))
         #expect(reason.contains("IHDR"))
     }
@@ -124,8 +125,9 @@ import Testing
         }
         let size: UInt64 = 200 << 20
         let mdatSize = UInt32(size - UInt64(ftypLength) - UInt64(moov.count))
-        let url = try sparseFile(head: Array(fixture[0..<ftypLength]) + Self.be32(mdatSize) + Array("mdat".utf8),
-                                 size: size, tail: moov)
+        let url = try sparseFile(
+            head: Array(fixture[0..<ftypLength]) + Self.be32(mdatSize) + Array("mdat".utf8),
+            size: size, tail: moov)
         defer { try? FileManager.default.removeItem(at: url) }
         // When it is inspected through a counting file source
         let source = CountingByteSource(try FileByteSource(url: url))
@@ -168,7 +170,12 @@ import Testing
         let clock = ContinuousClock()
         var count = 0
         let elapsed = try clock.measure {
-            for _ in 0..<20 { for bytes in files { _ = try MediaInspector().inspect(BufferByteSource(bytes: bytes)); count += 1 } }
+            for _ in 0..<20 {
+                for bytes in files {
+                    _ = try MediaInspector().inspect(BufferByteSource(bytes: bytes))
+                    count += 1
+                }
+            }
         }
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         print("throughput: \(count) inspections in \(seconds) s = \(Int(Double(count) / seconds)) files/s")

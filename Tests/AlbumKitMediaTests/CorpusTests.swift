@@ -20,9 +20,12 @@ import Testing
         #expect(metadata.make == expected.make)
         #expect(metadata.model == expected.model)
         let tolerance = metadata.kind == .video ? 1e-4 : 1e-6
-        for (actual, wanted) in [(metadata.latitude, expected.latitude), (metadata.longitude, expected.longitude),
-                                 (metadata.altitude, expected.altitude), (metadata.duration, expected.duration)] {
-            #expect((actual == nil) == (wanted == nil), "\(String(describing: actual)) vs \(String(describing: wanted))")
+        for (actual, wanted) in [
+            (metadata.latitude, expected.latitude), (metadata.longitude, expected.longitude),
+            (metadata.altitude, expected.altitude), (metadata.duration, expected.duration),
+        ] {
+            #expect(
+                (actual == nil) == (wanted == nil), "\(String(describing: actual)) vs \(String(describing: wanted))")
             if let actual, let wanted { #expect(abs(actual - wanted) <= tolerance, "\(actual) vs \(wanted)") }
         }
     }
@@ -47,7 +50,8 @@ import Testing
     }
 
     @Test func wrongExtensionIsIrrelevant() throws {
-        let metadata = try MediaInspector().inspect(BufferByteSource(bytes: Corpus.bytes("corpus/jpeg-wrong-extension.png")))
+        let metadata = try MediaInspector().inspect(
+            BufferByteSource(bytes: Corpus.bytes("corpus/jpeg-wrong-extension.png")))
         #expect(metadata.format == .jpeg)
         #expect(metadata.format.fileExtension == "jpg")
     }
@@ -56,8 +60,11 @@ import Testing
         let metadata = try MediaInspector().inspect(BufferByteSource(bytes: Corpus.bytes("corpus/jpeg-gps-sw-le.jpg")))
         let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(metadata)) as? [String: Any]
         let keys = Set(json?.keys.map { $0 } ?? [])
-        #expect(keys == ["kind", "format", "width", "height", "orientation", "captureDate", "latitude", "longitude",
-                         "altitude", "make", "model"] as Set<String>)
+        #expect(
+            keys == [
+                "kind", "format", "width", "height", "orientation", "captureDate", "latitude", "longitude",
+                "altitude", "make", "model",
+            ] as Set<String>)
         let decoded = try JSONDecoder().decode(MediaMetadata.self, from: JSONEncoder().encode(metadata))
         #expect(decoded == metadata)
     }

@@ -16,7 +16,8 @@ import Testing
         let ispe = fullBox("ispe", A.be32(16) + A.be32(12))
         let properties = [ispe] + extraProperties
         let ipco = A.box("ipco", properties.flatMap { $0 })
-        let ipma = fullBox("ipma", A.be32(1) + [0, 1, UInt8(properties.count)] + (1...properties.count).map { UInt8($0) })
+        let ipma = fullBox(
+            "ipma", A.be32(1) + [0, 1, UInt8(properties.count)] + (1...properties.count).map { UInt8($0) })
         let iprp = A.box("iprp", ipco + ipma)
         func meta(_ offset: UInt32) -> [UInt8] {
             let iloc = fullBox("iloc", [0x44, 0x00, 0, 1, 0, 1, 0, 0, 0, 1] + A.be32(offset) + A.be32(dataLength))
@@ -41,7 +42,10 @@ import Testing
 
     @Test func itemDataPastTheEndIsCorrupt() throws {
         let bytes = Self.heic(extraProperties: [], dataLength: 4096)
-        guard case .failure(let error) = inspect(bytes) else { Issue.record("accepted"); return }
+        guard case .failure(let error) = inspect(bytes) else {
+            Issue.record("accepted")
+            return
+        }
         #expect(error.kind == .corrupt)
         #expect(error.reason.contains("item 1"))
     }

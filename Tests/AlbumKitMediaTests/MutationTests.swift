@@ -35,8 +35,10 @@ import Testing
             case 1:
                 data.removeSubrange(Int.random(in: 0..<data.count, using: &random)...)
             case 2:
-                let huge: [UInt8] = [[0xFF, 0xFF, 0xFF, 0xFF], [0x7F, 0xFF, 0xFF, 0xF0], [0x00, 0x00, 0x00, 0x01],
-                                     [0x00, 0x00, 0x00, 0x00], [0xFF, 0xFF, 0xFF, 0xF8]][Int.random(in: 0..<5, using: &random)]
+                let huge: [UInt8] = [
+                    [0xFF, 0xFF, 0xFF, 0xFF], [0x7F, 0xFF, 0xFF, 0xF0], [0x00, 0x00, 0x00, 0x01],
+                    [0x00, 0x00, 0x00, 0x00], [0xFF, 0xFF, 0xFF, 0xF8],
+                ][Int.random(in: 0..<5, using: &random)]
                 for k in 0..<4 where at + k < data.count { data[at + k] = huge[k] }
             case 3:
                 let end = min(data.count, at + Int.random(in: 1...64, using: &random))
