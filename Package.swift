@@ -30,7 +30,8 @@ let package = Package(
         .target(name: "AlbumKitMedia", path: "Sources/AlbumKitMedia"),
 
         // libFuzzer target over the media parsers (Scripts/media/fuzz.sh builds it with -sanitize=fuzzer,address).
-        .executableTarget(name: "AlbumKitMediaFuzz", dependencies: ["AlbumKitMedia"], path: "Sources/AlbumKitMediaFuzz"),
+        .executableTarget(
+            name: "AlbumKitMediaFuzz", dependencies: ["AlbumKitMedia"], path: "Sources/AlbumKitMediaFuzz"),
 
         // Public API, saver, catalog and folder backends.
         .target(
