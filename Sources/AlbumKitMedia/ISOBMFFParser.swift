@@ -118,7 +118,7 @@ final class ISOBMFFParser {
             return .threeGP
         }
         if audio.contains(major) {
-            throw MediaInspectionError(.notMedia, "an audio-only MPEG-4 file is not a photo or video")
+            throw MediaInspectionError(.notMedia, "it is audio-only MPEG-4")
         }
         return .mp4
     }

@@ -32,7 +32,7 @@ public struct MediaInspector: Sendable {
         guard reader.size > 0 else { throw MediaInspectionError(.notMedia, "the file is empty") }
         let head = try reader.bytes(at: 0, count: Int(min(reader.size, 64))) ?? []
         guard let family = Self.sniff(head) else {
-            throw MediaInspectionError(.notMedia, "not a photo or video (unrecognized content)")
+            throw MediaInspectionError(.notMedia, "its content matches no photo or video format")
         }
         switch family {
         case .jpeg: return try JPEGParser(reader: reader).parse()
