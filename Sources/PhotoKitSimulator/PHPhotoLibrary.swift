@@ -57,15 +57,17 @@ public final class PHPhotoLibrary: NSObject, Sendable {
         }
     }
 
-    /// The read-write status, with `.limited` reported as `.authorized` (deprecated API).
-    @available(*, deprecated, message: "Use authorizationStatus(for:)")
+    /// The read-write status, with `.limited` reported as `.authorized`.
+    ///
+    /// To be deprecated in Photos (`API_TO_BE_DEPRECATED`, no warning); use `authorizationStatus(for:)`.
     public class func authorizationStatus() -> PHAuthorizationStatus {
         let status = authorizationStatus(for: .readWrite)
         return status == .limited ? .authorized : status
     }
 
-    /// Requests read-write access, reporting `.limited` as `.authorized` (deprecated API).
-    @available(*, deprecated, message: "Use requestAuthorization(for:handler:)")
+    /// Requests read-write access, reporting `.limited` as `.authorized`.
+    ///
+    /// To be deprecated in Photos (`API_TO_BE_DEPRECATED`, no warning); use `requestAuthorization(for:handler:)`.
     public class func requestAuthorization(_ handler: @escaping @Sendable (PHAuthorizationStatus) -> Void) {
         requestAuthorization(for: .readWrite) { handler($0 == .limited ? .authorized : $0) }
     }
