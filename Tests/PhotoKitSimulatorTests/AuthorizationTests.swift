@@ -138,6 +138,33 @@ struct AuthorizationTests {
         #expect(simulation.authorizationPrompts == [.readWrite])
     }
 
+    @Test func addOnlyAlbumBlockFailsWithoutAReadWritePrompt() async {
+        let simulation = PhotoKitSimulation()
+        simulation.setAuthorizationAnswer(.authorized, for: .readWrite)
+        await simulation.run {
+            #expect(await PHPhotoLibrary.requestAuthorization(for: .addOnly) == .authorized)
+        }
+        let completion = await simulation.run { await simulation.perform(Self.saveToNewAlbum) }
+        #expect(completion.code == .accessUserDenied)
+        #expect(simulation.authorizationPrompts == [.addOnly])
+        #expect(simulation.assets.isEmpty)
+        simulation.run {
+            #expect(PHPhotoLibrary.authorizationStatus(for: .readWrite) == .notDetermined)
+        }
+    }
+
+    @Test func firstFetchPromptsAndSeesNothing() {
+        let simulation = PhotoKitSimulation()
+        simulation.userCreatesAlbum(titled: "Existing")
+        simulation.setAuthorizationAnswer(.denied, for: .readWrite)
+        simulation.run {
+            #expect(PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: nil).count == 0)
+            #expect(PHPhotoLibrary.authorizationStatus(for: .readWrite) == .denied)
+            #expect(PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: nil).count == 0)
+        }
+        #expect(simulation.authorizationPrompts == [.readWrite])
+    }
+
     @Test func limitedSeesOnlyItsOwnAssetsAndNoAlbums() async throws {
         let simulation = PhotoKitSimulation()
         simulation.setAuthorizationStatus(.limited, for: .readWrite)
