@@ -1,0 +1,76 @@
+import Dispatch
+import Foundation
+
+/// A named album in a ``PhotoLibrary``. Saving finds it (remembered identifier, then title),
+/// creates it when missing, recreates it when deleted, and adds the asset — in one transaction.
+///
+/// ```swift
+/// let album = library.album(titled: "Touch Code Magazine")
+/// let saved = try await album.save(.file(photoURL))
+/// print(saved.albumOutcome)   // .created the first time, .found afterwards
+/// ```
+public struct Album: Sendable {
+    /// The library the album belongs to.
+    public let library: PhotoLibrary
+    /// The title as given.
+    public let title: String
+    /// What to do when the library does not let the app use albums.
+    public let accessPolicy: AlbumAccessPolicy
+
+    /// Saves one photo or video into the album.
+    ///
+    /// ```swift
+    /// let saved = try await album.save(.data(jpegBytes, filename: "IMG_0001.JPG"))
+    /// ```
+    /// - Throws: `AlbumError`: `.invalidAlbumTitle`, `.fileNotFound`, `.fileUnreadable`, `.notMedia`,
+    ///   `.corruptMedia`, `.accessDenied`, `.notEnoughSpace`, `.libraryUnwritable`, `.albumUnavailable`, …
+    @discardableResult
+    public func save(_ media: Media) async throws -> SavedAsset {
+        try await save([media], progress: nil)[0].get()
+    }
+
+    /// Saves many items into the album: one result per item, in order. A bad file fails alone;
+    /// the others are saved.
+    ///
+    /// ```swift
+    /// let results = await album.save(urls.map { .file($0) }) { print($0.completed, "/", $0.total) }
+    /// ```
+    public func save(
+        _ media: [Media], progress: (@Sendable (SaveProgress) -> Void)? = nil
+    ) async -> [Result<SavedAsset, AlbumError>] {
+        await PhotoLibrary.run(
+            library.backend, media, album: title, policy: accessPolicy, progress: progress)
+    }
+
+    /// Saves one item and calls `completion` exactly once, on `queue` (the main queue by default).
+    ///
+    /// ```swift
+    /// album.save(.file(url)) { result in
+    ///     if case .failure(let error) = result { print(error.code) }
+    /// }
+    /// ```
+    public func save(
+        _ media: Media, queue: DispatchQueue = .main,
+        completion: @escaping @Sendable (Result<SavedAsset, AlbumError>) -> Void
+    ) {
+        Task {
+            let result = await save([media], progress: nil)[0]
+            queue.async { completion(result) }
+        }
+    }
+}
+
+extension PhotoLibrary {
+    /// Saves one item into the album titled `album` and calls `completion` exactly once, on `queue`
+    /// (the main queue by default) — the seeds' `saveImage:toAlbum:withCompletionBlock:`.
+    ///
+    /// ```swift
+    /// library.save(.file(url), toAlbum: "Touch Code Magazine") { result in print(result) }
+    /// ```
+    public func save(
+        _ media: Media, toAlbum album: String, queue: DispatchQueue = .main,
+        completion: @escaping @Sendable (Result<SavedAsset, AlbumError>) -> Void
+    ) {
+        self.album(titled: album).save(media, queue: queue, completion: completion)
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+
+/// A photo library: AlbumKit's own catalog, a folder of album folders, or the system library.
+///
+/// ```swift
+/// let library = try PhotoLibrary.catalog(at: URL(fileURLWithPath: "Photos.albumlibrary"))
+/// let saved = try await library.album(titled: "Touch Code Magazine").save(.file(photoURL))
+/// ```
+public struct PhotoLibrary: Sendable {
+    let backend: any PhotoLibraryBackend
+
+    /// Wraps a backend (the PhotoKit module and tests use this).
+    package init(backend: some PhotoLibraryBackend) { self.backend = backend }
+
+    /// AlbumKit's own library at `url` (a `NAME.albumlibrary` directory), created if missing
+    /// unless `createIfMissing` is `false`.
+    ///
+    /// ```swift
+    /// let library = try PhotoLibrary.catalog(at: URL(fileURLWithPath: "/data/Photos.albumlibrary"))
+    /// ```
+    /// - Throws: `.libraryCorrupt` when the directory holds something that is not an AlbumKit catalog,
+    ///   `.libraryUnwritable` / `.accessDenied` when it cannot be created or written,
+    ///   `.libraryNotFound` when its parent folder does not exist.
+    public static func catalog(at url: URL, createIfMissing: Bool = true) throws -> PhotoLibrary {
+        PhotoLibrary(backend: try CatalogBackend.open(at: url, create: createIfMissing))
+    }
+
+    /// The album titled `title`. No I/O happens until you save; the title is validated then.
+    ///
+    /// ```swift
+    /// let album = library.album(titled: "Trips", accessPolicy: .saveToLibraryWhenAlbumUnavailable)
+    /// ```
+    public func album(titled title: String, accessPolicy: AlbumAccessPolicy = .requireAlbum) -> Album {
+        Album(library: self, title: title, accessPolicy: accessPolicy)
+    }
+
+    /// Saves one photo or video to the library only (no album; the seeds' "camera roll").
+    ///
+    /// ```swift
+    /// let saved = try await library.save(.file(url))
+    /// ```
+    /// - Throws: `AlbumError` (`.fileNotFound`, `.notMedia`, `.corruptMedia`, `.notEnoughSpace`, …).
+    @discardableResult
+    public func save(_ media: Media) async throws -> SavedAsset {
+        try await save([media], progress: nil)[0].get()
+    }
+
+    /// Saves many items to the library only; one result per item, in order.
+    ///
+    /// ```swift
+    /// let results = await library.save(urls.map { .file($0) })
+    /// ```
+    public func save(
+        _ media: [Media], progress: (@Sendable (SaveProgress) -> Void)? = nil
+    ) async -> [Result<SavedAsset, AlbumError>] {
+        await Self.run(backend, media, album: nil, policy: .requireAlbum, progress: progress)
+    }
+
+    /// Every album, oldest first.
+    ///
+    /// ```swift
+    /// for album in try await library.albums() { print(album.title, album.count) }
+    /// ```
+    public func albums() async throws -> [AlbumInfo] {
+        try await Self.mapping { try await backend.albums() }
+    }
+
+    /// The assets in the album titled `title`, in the order they were added.
+    ///
+    /// ```swift
+    /// let assets = try await library.assets(inAlbumTitled: "Trips")
+    /// ```
+    /// - Throws: `.albumNotFound` when no album resolves, `.invalidAlbumTitle`.
+    public func assets(inAlbumTitled title: String) async throws -> [AssetInfo] {
+        try await Self.mapping {
+            let id = try await existingAlbumID(title)
+            return try await backend.assets(inAlbumWithID: id)
+        }
+    }
+
+    /// Creates the album titled `title` unless it already exists; returns its description.
+    ///
+    /// ```swift
+    /// let info = try await library.createAlbum(titled: "Trips")
+    /// ```
+    @discardableResult
+    public func createAlbum(titled title: String) async throws -> AlbumInfo {
+        try await Self.mapping {
+            let title = try AlbumTitle(title)
+            let created = try await backend.createAlbum(titled: title)
+            return try await backend.albums().first { $0.id == created.id }
+                ?? AlbumInfo(id: created.id, title: title.text, count: 0)
+        }
+    }
+
+    /// Renames the album titled `title` to `newTitle`. Its identifier stays, so saves that
+    /// remembered it keep finding it.
+    ///
+    /// ```swift
+    /// try await library.renameAlbum(titled: "Trips", to: "Trips 2026")
+    /// ```
+    public func renameAlbum(titled title: String, to newTitle: String) async throws {
+        try await Self.mapping {
+            let newTitle = try AlbumTitle(newTitle)
+            let id = try await existingAlbumID(title)
+            try await backend.renameAlbum(id: id, to: newTitle)
+        }
+    }
+
+    /// Deletes the album titled `title`. In a catalog the assets stay in the library; in a folder
+    /// library the folder and its files go, so a non-empty album needs `force`.
+    ///
+    /// ```swift
+    /// try await library.deleteAlbum(titled: "Trips")
+    /// ```
+    /// - Throws: `.albumNotFound`; `.albumNotEmpty` for a non-empty folder album without `force`.
+    public func deleteAlbum(titled title: String, force: Bool = false) async throws {
+        try await Self.mapping {
+            let id = try await existingAlbumID(title)
+            try await backend.deleteAlbum(id: id, force: force)
+        }
+    }
+
+    /// Checks that every asset's file is present with its recorded size and SHA-256, and that no
+    /// stray file is there.
+    ///
+    /// ```swift
+    /// let report = try await library.verify()
+    /// ```
+    public func verify() async throws -> VerificationReport {
+        try await Self.mapping { try await backend.verify() }
+    }
+
+    private func existingAlbumID(_ title: String) async throws -> String {
+        let title = try AlbumTitle(title)
+        guard let id = try await backend.findAlbum(titled: title) else {
+            throw AlbumError(
+                .albumNotFound, "There is no album titled \"\(title.text)\".", albumTitle: title.text)
+        }
+        return id
+    }
+
+    static func mapping<T>(_ body: () async throws -> T) async throws -> T {
+        do { return try await body() } catch { throw AlbumError.wrap(error) }
+    }
+
+    static func run<B: PhotoLibraryBackend>(
+        _ backend: B, _ media: [Media], album: String?, policy: AlbumAccessPolicy,
+        progress: (@Sendable (SaveProgress) -> Void)?
+    ) async -> [Result<SavedAsset, AlbumError>] {
+        var title: AlbumTitle?
+        if let album {
+            do { title = try AlbumTitle(album) } catch {
+                return media.map { _ in .failure(error) }
+            }
+        }
+        return await Saver(backend: backend).save(media, to: title, policy: policy, progress: progress)
+    }
+}

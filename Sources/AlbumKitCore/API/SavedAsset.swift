@@ -1,0 +1,31 @@
+/// The result of saving one photo or video.
+///
+/// ```swift
+/// let saved = try await album.save(.file(url))
+/// print(saved.assetID, saved.albumID ?? "-", saved.albumOutcome)
+/// ```
+public struct SavedAsset: Sendable, Hashable {
+    /// The stable identifier of the asset in its library.
+    public let assetID: String
+    /// The album's identifier; `nil` when no album was asked for or it was skipped.
+    public let albumID: String?
+    /// What happened to the album.
+    public let albumOutcome: AlbumOutcome?
+    /// `true` when an identical file was already there and is reported instead of a copy
+    /// (folder libraries de-duplicate within an album).
+    public let isExisting: Bool
+    /// What was learnt about the media (format, size, capture date…), when known.
+    public let metadata: MediaMetadata?
+
+    /// Creates a result (backends and tests).
+    public init(
+        assetID: String, albumID: String?, albumOutcome: AlbumOutcome?, isExisting: Bool = false,
+        metadata: MediaMetadata? = nil
+    ) {
+        self.assetID = assetID
+        self.albumID = albumID
+        self.albumOutcome = albumOutcome
+        self.isExisting = isExisting
+        self.metadata = metadata
+    }
+}

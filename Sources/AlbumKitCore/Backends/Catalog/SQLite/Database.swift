@@ -1,0 +1,108 @@
+import Foundation
+
+#if canImport(SQLite3)
+    import SQLite3
+#else
+    internal import CSQLite
+#endif
+
+/// One SQLite connection. Not thread-safe: the catalog confines it behind a lock.
+package final class Database {
+    private let handle: OpaquePointer
+    package let path: String
+    private var statements: [String: Statement] = [:]
+
+    /// Opens (creating if asked) the database at `path`.
+    package init(path: String, create: Bool) throws {
+        var db: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(db)
+            throw SQLiteError(code: rc, message: message, sql: nil)
+        }
+        sqlite3_extended_result_codes(db, 1)
+        handle = db
+        self.path = path
+    }
+
+    deinit {
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more statements without results.
+    package func execute(_ sql: String) throws {
+        var message: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &message)
+        guard rc == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(message)
+            throw SQLiteError(code: sqlite3_extended_errcode(handle), message: text, sql: sql)
+        }
+    }
+
+    /// A cached prepared statement, reset and with bindings cleared.
+    package func statement(_ sql: String) throws -> Statement {
+        if let cached = statements[sql] {
+            cached.reset()
+            return cached
+        }
+        var raw: OpaquePointer?
+        let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &raw, nil)
+        guard rc == SQLITE_OK, let raw else { throw error(rc, sql: sql) }
+        let statement = Statement(raw, database: self, sql: sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Runs `sql` with `arguments`, returning every row.
+    @discardableResult
+    package func rows(_ sql: String, _ arguments: [SQLValue] = []) throws -> [Row] {
+        let statement = try statement(sql)
+        try statement.bind(arguments)
+        var rows: [Row] = []
+        while let row = try statement.step() { rows.append(row) }
+        statement.reset()
+        return rows
+    }
+
+    /// Runs `sql` with `arguments`, returning the first row.
+    package func row(_ sql: String, _ arguments: [SQLValue] = []) throws -> Row? {
+        try rows(sql, arguments).first
+    }
+
+    /// Runs `sql` for its side effects; returns the number of rows changed.
+    @discardableResult
+    package func run(_ sql: String, _ arguments: [SQLValue] = []) throws -> Int {
+        let statement = try statement(sql)
+        try statement.bind(arguments)
+        while try statement.step() != nil {}
+        statement.reset()
+        return Int(sqlite3_changes(handle))
+    }
+
+    /// Runs `body` in a `BEGIN IMMEDIATE` transaction: committed if it returns, rolled back if it throws.
+    package func immediateTransaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let value = try body()
+            try execute("COMMIT")
+            return value
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Waits up to `milliseconds` for locks held by other connections.
+    package func setBusyTimeout(milliseconds: Int32) { sqlite3_busy_timeout(handle, milliseconds) }
+
+    func error(_ rc: Int32, sql: String?) -> SQLiteError {
+        SQLiteError(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    }
+}
+
+@available(*, unavailable, message: "A Database is confined to one thread at a time; use it behind a lock.")
+extension Database: Sendable {}

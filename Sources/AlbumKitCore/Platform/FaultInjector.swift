@@ -1,0 +1,67 @@
+/// Test-only failures of system calls, scoped by path prefix so parallel tests do not interfere
+/// (swift-system's `ENABLE_MOCKING` idea). Compiled into debug builds only.
+package enum FaultInjector {
+    /// The system calls that can be made to fail.
+    package enum Operation: String, Sendable {
+        case open, write, fsync, publish, mkdir, unlink, read
+    }
+
+    package struct Rule: Sendable {
+        package var operation: Operation
+        package var pathPrefix: String
+        package var errno: Int32
+        /// Calls to let through before failing.
+        package var skip: Int
+        /// Failures left (`Int.max`: always).
+        package var times: Int
+    }
+
+    private static let rules = Locked<[Int: Rule]>([:])
+    private static let nextID = Locked(0)
+
+    /// Makes `operation` on paths under `pathPrefix` fail with `errno`, after `skip` successful
+    /// calls, `times` times. Returns a token for ``remove(_:)``.
+    @discardableResult
+    package static func inject(
+        _ operation: Operation, under pathPrefix: String, errno: Int32, skip: Int = 0, times: Int = .max
+    ) -> Int {
+        let id = nextID.withLock { id -> Int in
+            id += 1
+            return id
+        }
+        rules.withLock {
+            $0[id] = Rule(operation: operation, pathPrefix: pathPrefix, errno: errno, skip: skip, times: times)
+        }
+        return id
+    }
+
+    /// Removes a rule.
+    package static func remove(_ id: Int) { _ = rules.withLock { $0.removeValue(forKey: id) } }
+
+    /// Removes every rule under `pathPrefix`.
+    package static func removeAll(under pathPrefix: String) {
+        rules.withLock { $0 = $0.filter { !$0.value.pathPrefix.hasPrefix(pathPrefix) } }
+    }
+
+    /// The errno to fail with, if a rule matches (consumes one use of it).
+    static func check(_ operation: Operation, _ path: String) -> Int32? {
+        #if ENABLE_MOCKING
+            return rules.withLock { rules -> Int32? in
+                for (id, var rule) in rules where rule.operation == operation && path.hasPrefix(rule.pathPrefix) {
+                    if rule.skip > 0 {
+                        rule.skip -= 1
+                        rules[id] = rule
+                        continue
+                    }
+                    guard rule.times > 0 else { continue }
+                    if rule.times != .max { rule.times -= 1 }
+                    rules[id] = rule
+                    return rule.errno
+                }
+                return nil
+            }
+        #else
+            return nil
+        #endif
+    }
+}

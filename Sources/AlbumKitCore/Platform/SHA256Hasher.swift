@@ -1,0 +1,56 @@
+#if canImport(CryptoKit)
+    import CryptoKit
+#else
+    internal import COpenSSL
+#endif
+
+/// Incremental SHA-256 (OpenSSL libcrypto on Linux, CryptoKit on Apple platforms).
+package struct SHA256Hasher: ~Copyable {
+    #if canImport(CryptoKit)
+        private var hasher = CryptoKit.SHA256()
+        package init() {}
+        package mutating func update(_ bytes: UnsafeRawBufferPointer) { hasher.update(bufferPointer: bytes) }
+        package consuming func finalize() -> String { Self.hex(Array(hasher.finalize())) }
+    #else
+        private let context: OpaquePointer
+
+        package init() {
+            guard let context = EVP_MD_CTX_new(), EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else {
+                fatalError("OpenSSL could not initialise SHA-256")
+            }
+            self.context = context
+        }
+
+        deinit { EVP_MD_CTX_free(context) }
+
+        package mutating func update(_ bytes: UnsafeRawBufferPointer) {
+            guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+            _ = EVP_DigestUpdate(context, base, bytes.count)
+        }
+
+        package consuming func finalize() -> String {
+            var digest = [UInt8](repeating: 0, count: 32)
+            var length: UInt32 = 0
+            _ = EVP_DigestFinal_ex(context, &digest, &length)
+            return Self.hex(digest)
+        }
+    #endif
+
+    /// The SHA-256 of `bytes`, as lowercase hex.
+    package static func hash(_ bytes: UnsafeRawBufferPointer) -> String {
+        var hasher = SHA256Hasher()
+        hasher.update(bytes)
+        return hasher.finalize()
+    }
+
+    private static func hex(_ digest: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(64)
+        for byte in digest {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

@@ -1,0 +1,80 @@
+/// The seam between the saver and a photo library (catalog, folders, PhotoKit).
+///
+/// A backend executes; it never decides policy. The saver stages media, then asks the backend to
+/// commit a batch in one transaction: resolve the album with ``AlbumRequest/resolve(in:)``, create
+/// it when needed, create the assets and add them to it — all or nothing.
+package protocol PhotoLibraryBackend: Sendable {
+    /// Media validated and prepared for commit (bytes copied and hashed, not yet visible).
+    associatedtype Staged: Sendable
+
+    /// Identifies the library within the process (e.g. `catalog:/path`), for serialization.
+    var identity: String { get }
+
+    /// Whether albums can be used now (PhotoKit asks for access here); `nil` when they can,
+    /// else the reason they cannot.
+    ///
+    /// - Throws: `.accessDenied` when not even the library can be written.
+    func albumUnavailableReason(needsAlbum: Bool) async throws -> String?
+
+    /// Validates and prepares one item. Nothing becomes visible.
+    func stage(_ media: Media) async throws -> Staged
+
+    /// Releases a staged item that will not be committed.
+    func discard(_ staged: Staged) async
+
+    /// Commits staged items in one transaction, into `album` when given.
+    ///
+    /// - Throws: ``AlbumVanished`` when the resolved album disappeared before the commit (nothing
+    ///   was saved; the saver retries once), or an `AlbumError` (nothing was saved).
+    func commit(_ staged: [Staged], to album: AlbumRequest?) async throws -> CommitReceipt
+
+    /// Every album, oldest first.
+    func albums() async throws -> [AlbumInfo]
+    /// Resolves `title` without creating anything (remembered id, then oldest with the title).
+    func findAlbum(titled title: AlbumTitle) async throws -> String?
+    /// The assets of an album, in the order they were added.
+    func assets(inAlbumWithID id: String) async throws -> [AssetInfo]
+    /// Creates an album with `title` unless one resolves; returns its id and outcome.
+    func createAlbum(titled title: AlbumTitle) async throws -> (id: String, outcome: AlbumOutcome)
+    /// Renames an album.
+    func renameAlbum(id: String, to title: AlbumTitle) async throws
+    /// Deletes an album; `force` allows deleting a folder album's files.
+    func deleteAlbum(id: String, force: Bool) async throws
+    /// Checks every asset's file against what the library records.
+    func verify() async throws -> VerificationReport
+}
+
+/// The album of a commit disappeared between lookup and commit; nothing was saved.
+package struct AlbumVanished: Error, Sendable {
+    package let albumID: String
+    package init(albumID: String) { self.albumID = albumID }
+}
+
+/// What a backend committed.
+package struct CommitReceipt: Sendable {
+    /// The album used, `nil` when none was asked for.
+    package var albumID: String?
+    /// What happened to it.
+    package var albumOutcome: AlbumOutcome?
+    /// One result per staged item, in order.
+    package var assets: [Result<CommittedAsset, AlbumError>]
+
+    package init(albumID: String?, albumOutcome: AlbumOutcome?, assets: [Result<CommittedAsset, AlbumError>]) {
+        self.albumID = albumID
+        self.albumOutcome = albumOutcome
+        self.assets = assets
+    }
+}
+
+/// One committed asset.
+package struct CommittedAsset: Sendable {
+    package var assetID: String
+    package var isExisting: Bool
+    package var metadata: MediaMetadata?
+
+    package init(assetID: String, isExisting: Bool = false, metadata: MediaMetadata?) {
+        self.assetID = assetID
+        self.isExisting = isExisting
+        self.metadata = metadata
+    }
+}

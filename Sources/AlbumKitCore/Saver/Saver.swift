@@ -1,0 +1,151 @@
+/// The seeds' logic, done once for every backend: stage each item (a bad file fails alone),
+/// commit in batches under a per-album gate, retry once when the album vanished, apply the access
+/// policy, and report one result per item.
+package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
+    package let backend: Backend
+    /// Items committed per transaction (bounds open files and transaction size).
+    package var batchSize = 64
+    /// Items staged at once.
+    package var stagingWidth = 2
+
+    package init(backend: Backend) { self.backend = backend }
+
+    /// Saves `media`, in order, into the album titled `title` (or the library only when `nil`).
+    package func save(
+        _ media: [Media], to title: AlbumTitle?, policy: AlbumAccessPolicy,
+        progress: (@Sendable (SaveProgress) -> Void)?
+    ) async -> [Result<SavedAsset, AlbumError>] {
+        var results = [Result<SavedAsset, AlbumError>?](repeating: nil, count: media.count)
+        var failed = 0
+        var completed = 0
+        func report(_ index: Int, _ result: Result<SavedAsset, AlbumError>) {
+            results[index] = result
+            completed += 1
+            if case .failure = result { failed += 1 }
+            progress?(SaveProgress(completed: completed, total: media.count, failed: failed))
+        }
+
+        // Access first: nothing is staged when the album cannot be used and the caller requires it.
+        var request = title.map { AlbumRequest(title: $0) }
+        var skipReason: String?
+        do {
+            if let reason = try await backend.albumUnavailableReason(needsAlbum: request != nil), let title {
+                switch policy {
+                case .requireAlbum:
+                    let error = AlbumError(
+                        .accessDenied,
+                        "Cannot use the album \"\(title.text)\": \(reason). Nothing was saved.",
+                        albumTitle: title.text)
+                    for index in media.indices { report(index, .failure(error)) }
+                    return results.map { $0! }
+                case .saveToLibraryWhenAlbumUnavailable:
+                    skipReason = reason
+                    request = nil
+                }
+            }
+        } catch {
+            let error = AlbumError.wrap(error)
+            for index in media.indices { report(index, .failure(error)) }
+            return results.map { $0! }
+        }
+
+        var start = 0
+        while start < media.count {
+            let end = min(start + batchSize, media.count)
+            let staged = await stage(Array(media[start..<end]))
+            var ready: [(index: Int, staged: Backend.Staged)] = []
+            for (offset, outcome) in staged.enumerated() {
+                switch outcome {
+                case .success(let item): ready.append((start + offset, item))
+                case .failure(let error): report(start + offset, .failure(error))
+                }
+            }
+            if !ready.isEmpty {
+                let committed = await commit(ready.map(\.staged), to: request)
+                for (item, result) in zip(ready, committed) {
+                    let mapped = result.map { asset in
+                        SavedAsset(
+                            assetID: asset.assetID, albumID: asset.albumID,
+                            albumOutcome: skipReason.map { .skipped($0) } ?? asset.albumOutcome,
+                            isExisting: asset.isExisting, metadata: asset.metadata)
+                    }
+                    report(item.index, mapped.mapError { $0.naming(file: media[item.index].displayName) })
+                }
+            }
+            start = end
+        }
+        return results.map { $0! }
+    }
+
+    /// Stages items with bounded concurrency, keeping their order.
+    private func stage(_ media: [Media]) async -> [Result<Backend.Staged, AlbumError>] {
+        await withTaskGroup(of: (Int, Result<Backend.Staged, AlbumError>).self) { group in
+            var results = [Result<Backend.Staged, AlbumError>?](repeating: nil, count: media.count)
+            var next = 0
+            func launch() {
+                guard next < media.count else { return }
+                let index = next
+                let item = media[index]
+                next += 1
+                group.addTask {
+                    do { return (index, .success(try await backend.stage(item))) } catch {
+                        return (index, .failure(AlbumError.wrap(error, file: item.displayName)))
+                    }
+                }
+            }
+            for _ in 0..<stagingWidth { launch() }
+            while let (index, result) = await group.next() {
+                results[index] = result
+                launch()
+            }
+            return results.map { $0! }
+        }
+    }
+
+    /// Commits under the album's gate; retries once if the album vanished before the commit.
+    private func commit(
+        _ staged: [Backend.Staged], to request: AlbumRequest?
+    ) async -> [Result<
+        (assetID: String, albumID: String?, albumOutcome: AlbumOutcome?, isExisting: Bool, metadata: MediaMetadata?),
+        AlbumError
+    >] {
+        typealias Row = (
+            assetID: String, albumID: String?, albumOutcome: AlbumOutcome?, isExisting: Bool, metadata: MediaMetadata?
+        )
+        let backend = self.backend
+        let attempt: @Sendable (AlbumRequest?) async throws -> CommitReceipt = { request in
+            try await backend.commit(staged, to: request)
+        }
+        do {
+            let receipt: CommitReceipt
+            if let request {
+                let key = "\(backend.identity)\u{0}\(request.title.key)"
+                receipt = try await TitleGate.shared.withExclusiveAccess(to: key) {
+                    do {
+                        return try await attempt(request)
+                    } catch is AlbumVanished {
+                        var retry = request
+                        retry.vanished = true
+                        do { return try await attempt(retry) } catch is AlbumVanished {
+                            throw AlbumError(
+                                .albumUnavailable,
+                                "The album \"\(request.title.text)\" keeps disappearing while saving; nothing was saved. Try again.",
+                                albumTitle: request.title.text)
+                        }
+                    }
+                }
+            } else {
+                receipt = try await attempt(nil)
+            }
+            return receipt.assets.map { result in
+                result.map { asset -> Row in
+                    (asset.assetID, receipt.albumID, receipt.albumOutcome, asset.isExisting, asset.metadata)
+                }
+            }
+        } catch {
+            for item in staged { await backend.discard(item) }
+            let error = AlbumError.wrap(error)
+            return staged.map { _ in .failure(error) }
+        }
+    }
+}

@@ -1,0 +1,190 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The `album` command, run as a real process.
+@Suite struct CLITests {
+    @Test func helpAndUsageErrors() throws {
+        let help = try CLI.run(["--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("USAGE: album"))
+        #expect(try CLI.run(["save", "--help"]).stdout.contains("--album TITLE"))
+        #expect(try CLI.run(["frobnicate"]).status == 2)
+        #expect(try CLI.run(["save", "--bogus", "x.jpg"]).status == 2)
+        #expect(try CLI.run(["show"]).status == 2)
+        #expect(try CLI.run([]).status == 2)
+    }
+
+    @Test func saveListShowVerifyWithJSON() throws {
+        try CLI.withTemporaryDirectory { dir in
+            let lib = dir.appendingPathComponent("T.albumlibrary").path
+            let files = ["harbour.jpg", "garden.png", "sky.heic", "clip.mp4"].map {
+                CLI.examples.appendingPathComponent($0).path
+            }
+            let save = try CLI.run(["save", "--album", "Touch Code Magazine", "--json", "--library", lib] + files)
+            #expect(save.status == 0, "\(save.stderr)")
+            let lines = save.jsonLines()
+            #expect(lines.count == 4)
+            // One transaction created the album for the whole batch.
+            #expect(lines.map { $0["albumOutcome"] as? String } == ["created", "created", "created", "created"])
+            #expect(Set(lines.compactMap { $0["album"] as? String }).count == 1)
+            #expect(lines.map { $0["file"] as? String } == files)
+
+            // --library after the command and before it both work.
+            let albums = try CLI.run(["--library", lib, "albums", "--json"])
+            let list = try #require(albums.json() as? [[String: Any]])
+            #expect(list.count == 1)
+            #expect(list.first?["title"] as? String == "Touch Code Magazine")
+            #expect(list.first?["count"] as? Int == 4)
+
+            let show = try CLI.run(["show", "Touch Code Magazine", "--json", "--library", lib])
+            let assets = try #require(show.json() as? [[String: Any]])
+            #expect(assets.map { $0["file"] as? String } == ["harbour.jpg", "garden.png", "sky.heic", "clip.mp4"])
+            #expect(assets.map { $0["kind"] as? String } == ["photo", "photo", "photo", "video"])
+            #expect(assets.allSatisfy { ($0["size"] as? Int ?? 0) > 0 && $0["id"] is String && $0["added"] is String })
+
+            let verify = try CLI.run(["verify", "--library", lib])
+            #expect(verify.status == 0)
+            #expect(verify.stdout.contains("4 assets"))
+        }
+    }
+
+    @Test func badInputsFailAloneWithClearErrors() throws {
+        try CLI.withTemporaryDirectory { dir in
+            let lib = dir.appendingPathComponent("T.albumlibrary").path
+            let text = dir.appendingPathComponent("letter.jpg")
+            try Data("Dear diary".utf8).write(to: text)
+            let empty = dir.appendingPathComponent("empty.png")
+            try Data().write(to: empty)
+            let folder = dir.appendingPathComponent("folder.jpg")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let missing = dir.appendingPathComponent("missing.heic")
+            let good = CLI.examples.appendingPathComponent("harbour.jpg")
+            let run = try CLI.run(
+                ["save", "--json", "--album", "A", "--library", lib] + [text, empty, folder, missing, good].map(\.path))
+            #expect(run.status == 1)
+            let codes = run.jsonLines().map { ($0["error"] as? [String: Any])?["code"] as? String }
+            #expect(codes == ["notMedia", "notMedia", "fileUnreadable", "fileNotFound", nil])
+            // Messages on stderr name each file.
+            for file in [text, empty, folder, missing] { #expect(run.stderr.contains(file.lastPathComponent)) }
+            let show = try CLI.run(["show", "A", "--json", "--library", lib])
+            #expect((show.json() as? [[String: Any]])?.count == 1)
+
+            let spaces = try CLI.run(["save", "--album", "   ", "--json", "--library", lib, good.path])
+            #expect(spaces.status == 1)
+            #expect((spaces.jsonLines().first?["error"] as? [String: Any])?["code"] as? String == "invalidAlbumTitle")
+            #expect((try CLI.run(["albums", "--json", "--library", lib]).json() as? [Any])?.count == 1)
+        }
+    }
+
+    @Test func pathsFromStandardInputAndLibraryFromEnvironment() throws {
+        try CLI.withTemporaryDirectory { dir in
+            let lib = dir.appendingPathComponent("Env.albumlibrary").path
+            let input =
+                ["harbour.jpg", "garden.png"].map { CLI.examples.appendingPathComponent($0).path }
+                .joined(separator: "\n") + "\n"
+            let run = try CLI.run(
+                ["save", "-", "--album", "Stdin"], environment: ["ALBUMKIT_LIBRARY": lib], stdin: input)
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.lines.count == 2)
+            #expect(FileManager.default.fileExists(atPath: lib + "/catalog.sqlite"))
+        }
+    }
+
+    @Test func defaultLibraryLivesUnderXDGDataHome() throws {
+        try CLI.withTemporaryDirectory { dir in
+            let data = dir.appendingPathComponent("data").path
+            let run = try CLI.run(
+                ["save", CLI.examples.appendingPathComponent("harbour.jpg").path], environment: ["XDG_DATA_HOME": data])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(FileManager.default.fileExists(atPath: data + "/albumkit/Photos.albumlibrary/catalog.sqlite"))
+            // Reading a library that does not exist is an error, and creates nothing.
+            let other = dir.appendingPathComponent("none.albumlibrary").path
+            let albums = try CLI.run(["albums", "--library", other])
+            #expect(albums.status == 1)
+            #expect(albums.stderr.contains("none.albumlibrary"))
+            #expect(!FileManager.default.fileExists(atPath: other))
+        }
+    }
+
+    @Test func damagedCatalogIsReportedAndNotOverwritten() throws {
+        try CLI.withTemporaryDirectory { dir in
+            let lib = dir.appendingPathComponent("Bad.albumlibrary")
+            try FileManager.default.createDirectory(at: lib, withIntermediateDirectories: true)
+            let garbage = Data(repeating: 0xA5, count: 8192)
+            try garbage.write(to: lib.appendingPathComponent("catalog.sqlite"))
+            let run = try CLI.run(
+                ["save", "--json", "--library", lib.path, CLI.examples.appendingPathComponent("harbour.jpg").path])
+            #expect(run.status == 1)
+            #expect(run.stdout.contains("libraryCorrupt"))
+            #expect(try Data(contentsOf: lib.appendingPathComponent("catalog.sqlite")) == garbage)
+        }
+    }
+
+    @Test func eightProcessesIntoOneNewAlbumCreateOneAlbum() throws {
+        try CLI.withTemporaryDirectory { dir in
+            let lib = dir.appendingPathComponent("Race.albumlibrary").path
+            // A fresh library: the processes race on creating the catalog and on the album.
+            let files = ["harbour.jpg", "garden.png", "sky.heic", "clip.mp4"].map {
+                CLI.examples.appendingPathComponent($0).path
+            }
+            let processes = try (0..<8).map { _ in
+                try CLI.start(["save", "--json", "--album", "Together", "--library", lib] + files)
+            }
+            for process in processes { process.waitUntilExit() }
+            #expect(processes.allSatisfy { $0.terminationStatus == 0 })
+            let albums = try #require(try CLI.run(["albums", "--json", "--library", lib]).json() as? [[String: Any]])
+            let together = albums.filter { $0["title"] as? String == "Together" }
+            #expect(together.count == 1)
+            #expect(together.first?["count"] as? Int == 32)
+            #expect(try CLI.run(["verify", "--library", lib]).status == 0)
+        }
+    }
+
+    @Test func killedSaverLeavesAConsistentLibrary() throws {
+        try CLI.withTemporaryDirectory { dir in
+            let lib = dir.appendingPathComponent("Crash.albumlibrary").path
+            // 60 distinct files so every save is its own asset.
+            let sources = try (0..<60).map { i -> String in
+                var bytes = try Data(contentsOf: CLI.examples.appendingPathComponent("harbour.jpg"))
+                bytes.append(contentsOf: Array("pad\(i)".utf8))  // after EOI: still a valid JPEG, distinct bytes
+                let url = dir.appendingPathComponent("IMG_\(i).jpg")
+                try bytes.write(to: url)
+                return url.path
+            }
+            var acknowledged: [String: String] = [:]  // asset id → source file
+            for trial in 0..<6 {
+                let process = try CLI.start(["save", "--json", "--album", "Crash", "--library", lib] + sources)
+                usleep(useconds_t(20_000 + trial * 45_000))
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+                let out = (process.standardOutput as! Pipe).fileHandleForReading.readDataToEndOfFile()
+                for line in String(decoding: out, as: UTF8.self).split(separator: "\n") {
+                    guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                        let asset = object["asset"] as? String, let file = object["file"] as? String
+                    else { continue }
+                    acknowledged[asset] = file
+                }
+                // Killed before the catalog existed: nothing was saved, nothing to verify.
+                guard FileManager.default.fileExists(atPath: lib + "/catalog.sqlite") else {
+                    #expect(acknowledged.isEmpty)
+                    continue
+                }
+                // Reopen and verify: no half files, no rows without files.
+                let verify = try CLI.run(["verify", "--library", lib])
+                #expect(verify.status == 0, "trial \(trial): \(verify.stdout) \(verify.stderr)")
+            }
+            // Every acknowledged save is present with its SHA-256.
+            let show = try CLI.run(["show", "Crash", "--json", "--library", lib])
+            let assets = (show.json() as? [[String: Any]]) ?? []
+            let byID = Dictionary(uniqueKeysWithValues: assets.map { ($0["id"] as! String, $0["sha256"] as? String) })
+            for (asset, file) in acknowledged {
+                #expect(byID[asset] != nil, "acknowledged \(asset) missing")
+                #expect(byID[asset] == CLI.sha256(URL(fileURLWithPath: file)))
+            }
+        }
+    }
+}

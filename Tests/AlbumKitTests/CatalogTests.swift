@@ -1,0 +1,326 @@
+import Foundation
+import Testing
+
+@testable import AlbumKitCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The catalog library: the seeds' scenarios on real SQLite and real files, crash recovery,
+/// damaged catalogs and injected system-call failures.
+@Suite struct CatalogTests {
+    func open(_ dir: URL) throws -> (PhotoLibrary, CatalogBackend) {
+        let backend = try CatalogBackend.open(at: dir.appendingPathComponent("Test.albumlibrary"))
+        return (PhotoLibrary(backend: backend), backend)
+    }
+
+    func sql(_ backend: CatalogBackend, _ query: String) throws -> [Row] {
+        try backend.withDatabase("test") { try $0.rows(query) }
+    }
+
+    @Test func saveStoresOriginalBytesAndMembershipInOneStep() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let (library, backend) = try open(dir)
+            let saved = try await library.album(titled: "Touch Code Magazine").save(.file(Fixture.heic))
+            #expect(saved.albumOutcome == .created)
+            let assets = try await library.assets(inAlbumTitled: "Touch Code Magazine")
+            let asset = try #require(assets.first)
+            #expect(asset.id == saved.assetID)
+            #expect(asset.originalFilename == "sky.heic")
+            // The stored original is byte-identical and its extension follows the content.
+            let stored = try #require(asset.fileURL)
+            #expect(try Data(contentsOf: stored) == Data(contentsOf: Fixture.heic))
+            #expect(stored.pathExtension == "heic")
+            #expect(stored.deletingLastPathComponent().lastPathComponent == String(saved.assetID.prefix(2)))
+            #expect(try sql(backend, "SELECT state FROM asset").map { $0.text(0) } == ["ready"])
+            #expect(try await library.verify().isHealthy)
+        }
+    }
+
+    @Test func libraryOnlySaveHasNoAlbum() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let (library, backend) = try open(dir)
+            let saved = try await library.save(.file(Fixture.video))
+            #expect(saved.albumID == nil && saved.albumOutcome == nil)
+            #expect(saved.metadata?.kind == .video)
+            #expect(try sql(backend, "SELECT count(*) FROM asset").first?.integer(0) == 1)
+            #expect(try await library.albums().isEmpty)
+        }
+    }
+
+    @Test func wrongExtensionIsNotAnErrorAndTheStoredNameFollowsTheContent() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let (library, _) = try open(dir)
+            let misnamed = Fixture.write(try Data(contentsOf: Fixture.png), named: "photo.jpg", in: dir)
+            try await library.album(titled: "A").save(.file(misnamed))
+            let asset = try #require(try await library.assets(inAlbumTitled: "A").first)
+            #expect(asset.fileURL?.pathExtension == "png")
+            #expect(asset.originalFilename == "photo.jpg")
+        }
+    }
+
+    @Test func deletedAlbumIsRecreatedAndAssetsStayInTheLibrary() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let (library, backend) = try open(dir)
+            let album = library.album(titled: "Trips")
+            let first = try await album.save(.file(Fixture.jpeg))
+            try await library.deleteAlbum(titled: "Trips")
+            #expect(try sql(backend, "SELECT count(*) FROM asset").first?.integer(0) == 1)
+            let second = try await album.save(.file(Fixture.jpeg))
+            #expect(second.albumOutcome == .recreated)
+            #expect(second.albumID != first.albumID)
+        }
+    }
+
+    @Test func albumRenamedByAnotherAppIsStillTheAlbum() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let (library, backend) = try open(dir)
+            let first = try await library.album(titled: "Trips").save(.file(Fixture.jpeg))
+            // Another app renames it, then creates a new album with the old title.
+            try backend.withDatabase("test") { db in
+                try db.run("UPDATE album SET title = 'Holidays', title_key = 'Holidays'")
+                try db.run(
+                    "INSERT INTO album (id, title, title_key, created_at) VALUES ('later', 'Trips', 'Trips', 9e9)")
+            }
+            let second = try await library.album(titled: "Trips").save(.file(Fixture.jpeg))
+            #expect(second.albumID == first.albumID)
+            #expect(second.albumOutcome == .found)
+        }
+    }
+
+    @Test func duplicateTitlesResolveToTheOldestEveryTime() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let (library, backend) = try open(dir)
+            try backend.withDatabase("test") { db in
+                try db.run("INSERT INTO album (id, title, title_key, created_at) VALUES ('newer', 'Dup', 'Dup', 200)")
+                try db.run("INSERT INTO album (id, title, title_key, created_at) VALUES ('older', 'Dup', 'Dup', 100)")
+            }
+            for _ in 0..<3 {
+                try backend.withDatabase("test") { try $0.run("DELETE FROM remembered_album") }
+                #expect(try await library.album(titled: "Dup").save(.file(Fixture.jpeg)).albumID == "older")
+            }
+        }
+    }
+
+    @Test func hundredConcurrentSavesCreateOneAlbum() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let (library, backend) = try open(dir)
+            let album = library.album(titled: "Race")
+            let bytes = Fixture.jpegBytes
+            let results = await withTaskGroup(of: Result<SavedAsset, AlbumError>.self) { group in
+                for i in 0..<100 {
+                    group.addTask { await album.save([.data(bytes, filename: "IMG_\(i).jpg")])[0] }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(results.allSatisfy { $0.value != nil })
+            #expect(try await library.albums().map(\.count) == [100])
+            #expect(try sql(backend, "SELECT count(*) FROM asset WHERE state = 'ready'").first?.integer(0) == 100)
+            #expect(try await library.verify().isHealthy)
+        }
+    }
+
+    @Test func twoLibraryHandlesOnOneCatalogCreateOneAlbum() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let (first, _) = try open(dir)
+            let (second, _) = try open(dir)
+            async let a = first.album(titled: "Shared").save(.file(Fixture.jpeg))
+            async let b = second.album(titled: "Shared").save(.file(Fixture.png))
+            let (x, y) = try await (a, b)
+            #expect(x.albumID == y.albumID)
+            #expect(try await first.albums().count == 1)
+        }
+    }
+
+    @Test func failureAtPublishLeavesNeitherRowNorFile() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let (library, backend) = try open(dir)
+            FaultInjector.inject(.publish, under: dir.path, errno: ENOSPC, times: 1)
+            let results = await library.album(titled: "Trips").save([.file(Fixture.jpeg), .file(Fixture.png)])
+            #expect(results.allSatisfy { $0.error?.code == .notEnoughSpace })
+            #expect(try sql(backend, "SELECT count(*) FROM asset").first?.integer(0) == 0)
+            #expect(try await library.albums().isEmpty)
+            #expect(Fixture.files(under: dir.appendingPathComponent("Test.albumlibrary/originals")).isEmpty)
+            // The library still works afterwards.
+            #expect(try await library.album(titled: "Trips").save(.file(Fixture.jpeg)).albumOutcome == .created)
+        }
+    }
+
+    @Test(arguments: [
+        (FaultInjector.Operation.write, ENOSPC, AlbumError.Code.notEnoughSpace),
+        (.write, EDQUOT, .notEnoughSpace),
+        (.fsync, EIO, .ioFailure),
+        (.open, EROFS, .libraryUnwritable),
+        (.mkdir, EACCES, .accessDenied),
+    ])
+    func systemCallFailuresMapToCodesAndKeepEarlierAssets(
+        operation: FaultInjector.Operation, errno code: Int32, expected: AlbumError.Code
+    ) async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let (library, backend) = try open(dir)
+            let earlier = try await library.album(titled: "Trips").save(.file(Fixture.jpeg))
+            let originals = dir.appendingPathComponent("Test.albumlibrary/originals").path
+            FaultInjector.inject(operation, under: originals, errno: code)
+            // A fresh handle knows no shard directory yet, so it calls mkdir too.
+            let fresh = PhotoLibrary(backend: try CatalogBackend.open(at: backend.root))
+            let failed = await fresh.album(titled: "Trips").save([.data(Fixture.jpegBytes, filename: "n.jpg")])[0]
+            #expect(failed.error?.code == expected)
+            FaultInjector.removeAll(under: originals)
+            #expect(try await library.assets(inAlbumTitled: "Trips").map(\.id) == [earlier.assetID])
+            #expect(try await library.verify().isHealthy)
+        }
+    }
+
+    @Test func unreadableInputIsReportedAndOthersAreSaved() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let (library, _) = try open(dir)
+            let locked = Fixture.write(Fixture.jpegBytes, named: "locked.jpg", in: dir)
+            FaultInjector.inject(.open, under: locked.path, errno: EACCES)
+            let results = await library.album(titled: "A").save([.file(locked), .file(Fixture.png)])
+            #expect(results[0].error?.code == .fileUnreadable)
+            #expect(results[0].error?.file == locked.path)
+            #expect(results[1].value != nil)
+        }
+    }
+
+    @Test func foreignOrDamagedCatalogIsRefusedAndLeftUntouched() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let cases: [(String, Data)] = [
+                ("garbage", Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })),
+                ("text", Data("this is not a database\n".utf8)),
+            ]
+            for (name, contents) in cases {
+                let lib = dir.appendingPathComponent("\(name).albumlibrary")
+                try FileManager.default.createDirectory(at: lib, withIntermediateDirectories: true)
+                let catalog = Fixture.write(contents, named: "catalog.sqlite", in: lib)
+                #expect(throws: AlbumError.self) {
+                    do { _ = try CatalogBackend.open(at: lib) } catch {
+                        #expect((error as? AlbumError)?.code == .libraryCorrupt, "\(name)")
+                        throw error
+                    }
+                }
+                #expect(try Data(contentsOf: catalog) == contents)
+            }
+            // Another application's SQLite database.
+            let foreign = dir.appendingPathComponent("foreign.albumlibrary")
+            try FileManager.default.createDirectory(at: foreign, withIntermediateDirectories: true)
+            let db = try Database(path: foreign.appendingPathComponent("catalog.sqlite").path, create: true)
+            try db.execute("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('keep me');")
+            let before = try Data(contentsOf: foreign.appendingPathComponent("catalog.sqlite"))
+            #expect(throws: AlbumError.self) { _ = try CatalogBackend.open(at: foreign) }
+            #expect(try Data(contentsOf: foreign.appendingPathComponent("catalog.sqlite")) == before)
+        }
+    }
+
+    @Test func truncatedCatalogIsReportedAsCorrupt() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let (library, backend) = try open(dir)
+            for _ in 0..<5 { try await library.album(titled: "A").save(.file(Fixture.jpeg)) }
+            try backend.withDatabase("test") { try $0.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+            let path = backend.catalogPath
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            try data.prefix(data.count / 2 + 100).write(to: URL(fileURLWithPath: path))
+            let damaged = try? CatalogBackend.open(at: backend.root)
+            if let damaged {
+                // Opening may succeed (the header is intact); reading must then say libraryCorrupt.
+                await #expect(throws: AlbumError.self) {
+                    do { _ = try await damaged.verify() } catch {
+                        #expect((error as? AlbumError)?.code == .libraryCorrupt)
+                        throw error
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func nonEmptyFolderWithoutCatalogIsNotTakenOver() async throws {
+        await Fixture.withTemporaryDirectory { dir in
+            Fixture.write(Data("mine".utf8), named: "notes.txt", in: dir)
+            #expect(throws: AlbumError.self) { _ = try CatalogBackend.open(at: dir) }
+            #expect(Fixture.files(under: dir) == ["notes.txt"])
+        }
+    }
+
+    @Test func missingLibraryIsNotCreatedForReading() async throws {
+        await Fixture.withTemporaryDirectory { dir in
+            let url = dir.appendingPathComponent("Nope.albumlibrary")
+            #expect(throws: AlbumError.self) { _ = try PhotoLibrary.catalog(at: url, createIfMissing: false) }
+            #expect(!FileManager.default.fileExists(atPath: url.path))
+        }
+    }
+
+    @Test func openingSweepsWhatACrashedSaverLeft() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let (library, backend) = try open(dir)
+            let kept = try await library.album(titled: "A").save(.file(Fixture.jpeg))
+            // A dead process's pending row with its published file, and a stray file.
+            let root = backend.root
+            try FileManager.default.createDirectory(
+                at: root.appendingPathComponent("originals/zz"), withIntermediateDirectories: true)
+            Fixture.write(
+                Fixture.jpegBytes, named: "zz000000-dead.jpg", in: root.appendingPathComponent("originals/zz"))
+            Fixture.write(
+                Fixture.jpegBytes, named: "zz111111-stray.jpg", in: root.appendingPathComponent("originals/zz"))
+            try backend.withDatabase("test") { db in
+                try db.run(
+                    """
+                    INSERT INTO asset (id, state, kind, format, path, byte_size, sha256, added_at, owner)
+                    VALUES ('dead', 'pending', 'photo', 'jpeg', 'originals/zz/zz000000-dead.jpg', 1, 'x', 0, '999999999.1')
+                    """)
+            }
+            // The pending file belongs to a row (not stray until its owner is known dead); the other is stray.
+            #expect(try await library.verify().problems.count == 1)
+            let reopened = try CatalogBackend.open(at: root)
+            #expect(try sql(reopened, "SELECT id FROM asset").map { $0.text(0) } == [kept.assetID])
+            #expect(Fixture.files(under: root.appendingPathComponent("originals/zz")).isEmpty)
+            #expect(try await reopened.verify().isHealthy)
+        }
+    }
+
+    @Test func verifyFindsMissingAndAlteredFiles() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let (library, _) = try open(dir)
+            try await library.album(titled: "A").save(.file(Fixture.jpeg))
+            try await library.album(titled: "A").save(.file(Fixture.png))
+            let assets = try await library.assets(inAlbumTitled: "A")
+            try FileManager.default.removeItem(at: assets[0].fileURL!)
+            var altered = try Data(contentsOf: assets[1].fileURL!)
+            altered[altered.count - 20] ^= 0xFF
+            try altered.write(to: assets[1].fileURL!)
+            let report = try await library.verify()
+            #expect(report.checkedAssets == 2)
+            #expect(report.problems.count == 2)
+            #expect(report.problems.contains { $0.contains("missing") })
+            #expect(report.problems.contains { $0.contains("SHA-256") })
+        }
+    }
+
+    @Test func renameCreateAndDeleteAlbums() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let (library, _) = try open(dir)
+            let created = try await library.createAlbum(titled: "Empty")
+            #expect(try await library.createAlbum(titled: "Empty").id == created.id)
+            try await library.renameAlbum(titled: "Empty", to: "Renamed")
+            #expect(try await library.albums().map(\.title) == ["Renamed"])
+            // Our own rename frees the old title.
+            await #expect(throws: AlbumError.self) { try await library.assets(inAlbumTitled: "Empty") }
+            try await library.deleteAlbum(titled: "Renamed")
+            #expect(try await library.albums().isEmpty)
+            await #expect(throws: AlbumError.self) { try await library.deleteAlbum(titled: "Renamed") }
+        }
+    }
+}
+
+@Suite struct ProcessTokenTests {
+    @Test func currentProcessIsAliveAndGoneOnesAreNot() {
+        #expect(ProcessToken.isAlive(ProcessToken.current))
+        #expect(ProcessToken.current.split(separator: ".").count == 2)
+        // Same pid, another start time: the pid was reused, the owner is gone.
+        let pid = ProcessToken.current.split(separator: ".")[0]
+        #expect(!ProcessToken.isAlive("\(pid).1"))
+        #expect(!ProcessToken.isAlive("999999999.1"))
+        // Unknown formats are treated as alive (never delete what we cannot judge).
+        #expect(ProcessToken.isAlive("not-a-token"))
+    }
+}
