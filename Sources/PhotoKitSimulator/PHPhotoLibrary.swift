@@ -57,15 +57,17 @@
             }
         }
 
-        /// The read-write status, with `.limited` reported as `.authorized` (deprecated API).
-        @available(*, deprecated, message: "Use authorizationStatus(for:)")
+        /// The read-write status, with `.limited` reported as `.authorized`.
+        ///
+        /// To be deprecated in Photos (`API_TO_BE_DEPRECATED`, no warning); use `authorizationStatus(for:)`.
         public class func authorizationStatus() -> PHAuthorizationStatus {
             let status = authorizationStatus(for: .readWrite)
             return status == .limited ? .authorized : status
         }
 
-        /// Requests read-write access, reporting `.limited` as `.authorized` (deprecated API).
-        @available(*, deprecated, message: "Use requestAuthorization(for:handler:)")
+        /// Requests read-write access, reporting `.limited` as `.authorized`.
+        ///
+        /// To be deprecated in Photos (`API_TO_BE_DEPRECATED`, no warning); use `requestAuthorization(for:handler:)`.
         public class func requestAuthorization(_ handler: @escaping @Sendable (PHAuthorizationStatus) -> Void) {
             requestAuthorization(for: .readWrite) { handler($0 == .limited ? .authorized : $0) }
         }
@@ -132,15 +134,5 @@
         func withSimulationBound<Result>(_ body: () throws -> Result) rethrows -> Result {
             try PhotoKitSimulation.$current.withValue(PhotoKitSimulation(library: self), operation: body)
         }
-    }
-
-    /// A change block handed to the change queue.
-    // @unchecked Sendable: Photos' change block is a plain, non-Sendable `() -> Void` that
-    // Photos runs on its own queue. The caller hands the block over and the simulator calls
-    // it exactly once, on the change queue, with no concurrent access to the box: the same
-    // transfer of ownership Photos relies on. The box is never shared otherwise.
-    struct ChangeBlock: @unchecked Sendable {
-        let body: () -> Void
-        init(_ body: @escaping () -> Void) { self.body = body }
     }
 #endif

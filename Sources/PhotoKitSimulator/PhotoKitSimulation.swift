@@ -35,6 +35,12 @@
     /// blocks touching albums fail with `.accessUserDenied`); `.limited` sees only the assets
     /// the app created or the user selected and cannot fetch or create albums;
     /// `.denied`/`.restricted` fail with `.accessUserDenied`/`.accessRestricted`.
+    ///
+    /// ## Platforms
+    /// The module compiles only where the Objective-C runtime is absent (Linux, Android,
+    /// Windows): there it also supplies the Foundation and CoreLocation pieces Photos code
+    /// needs (`NSFastEnumeration`, `NSPredicate(format:_:)`, `NSSortDescriptor(key:ascending:)`,
+    /// `CLLocation`). On Apple platforms it is empty; use Photos itself.
     public struct PhotoKitSimulation: Sendable {
         /// The simulation `PHPhotoLibrary.shared()` uses in the current task (or thread).
         @TaskLocal public static var current = PhotoKitSimulation()
