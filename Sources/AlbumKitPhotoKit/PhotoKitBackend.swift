@@ -202,6 +202,17 @@ package final class PhotoKitBackend: PhotoLibraryBackend {
         guard outcome.assetIDs.count == staged.count else {
             throw AlbumError(.ioFailure, "Photos did not create the assets; nothing was saved.")
         }
+        if let album, let target, Self.collection(target.localIdentifier) == nil {
+            // The album vanished while Photos committed and Photos kept the assets without it:
+            // put them into a recreated album rather than leave them outside it.
+            let albumID = try await recreateAlbum(album.title, containing: outcome.assetIDs)
+            store.remember(albumID, forTitleKey: album.title.key)
+            return CommitReceipt(
+                albumID: albumID, albumOutcome: .recreated,
+                assets: zip(outcome.assetIDs, staged).map {
+                    .success(CommittedAsset(assetID: $0, metadata: $1.metadata))
+                })
+        }
         var albumOutcome: AlbumOutcome?
         if let album, let resolution, let albumID = outcome.albumID {
             store.remember(albumID, forTitleKey: album.title.key)
@@ -213,6 +224,26 @@ package final class PhotoKitBackend: PhotoLibraryBackend {
         return CommitReceipt(
             albumID: outcome.albumID, albumOutcome: albumOutcome,
             assets: zip(outcome.assetIDs, staged).map { .success(CommittedAsset(assetID: $0, metadata: $1.metadata)) })
+    }
+
+    /// Creates an album titled `title` holding the existing assets `assetIDs`, in one change block.
+    private func recreateAlbum(_ title: AlbumTitle, containing assetIDs: [String]) async throws -> String {
+        let assets = PHAsset.fetchAssets(withLocalIdentifiers: assetIDs, options: nil)
+        let created = Locked<String?>(nil)
+        do {
+            try await library.performChanges {
+                let request = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: title.text)
+                request.addAssets(assets)
+                let id = request.placeholderForCreatedAssetCollection.localIdentifier
+                created.withLock { $0 = id }
+            }
+        } catch {
+            throw Self.map(error, items: [])
+        }
+        guard let id = created.withLock({ $0 }) else {
+            throw AlbumError(.albumUnavailable, "Photos did not recreate the album \"\(title.text)\".")
+        }
+        return id
     }
 
     /// Maps a Photos error onto an `AlbumError`, keeping it as the underlying error.

@@ -281,3 +281,19 @@ extension Result {
         return nil
     }
 }
+
+@Suite struct PhotoKitUndocumentedBehaviourTests {
+    /// If Photos committed the assets but dropped the membership because the album vanished during
+    /// the commit (`staleReferencePolicy = .ignore`), the assets still end up in an album.
+    @Test func albumDeletedDuringCommitWhenPhotosKeepsTheAssets() async throws {
+        let h = PhotoKitHarness()
+        h.simulation.staleReferencePolicy = .ignore
+        let existing = h.simulation.userCreatesAlbum(titled: "Trips")
+        h.simulation.beforeNextCommit { simulation in _ = simulation.userDeletesAlbum(withLocalIdentifier: existing) }
+        let saved = try await h.run { try await h.library.album(titled: "Trips").save(.file(PhotoKitHarness.jpeg)) }
+        #expect(saved.albumOutcome == .recreated)
+        #expect(h.simulation.assets.count == 1)
+        #expect(h.simulation.albums.map(\.assetLocalIdentifiers) == [[saved.assetID]])
+        #expect(h.simulation.albums.first?.localIdentifier == saved.albumID)
+    }
+}
