@@ -65,6 +65,20 @@ extension FileSystem {
         return names
     }
 
+    /// Opens the regular file `name` in `directory` for reading, refusing symlinks and non-files.
+    package static func openFile(_ name: String, in directory: Descriptor) throws(SystemError) -> Descriptor {
+        let path = directory.path + "/" + name
+        try check(.open, path)
+        let fd = again { openat(directory.fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
+        guard fd >= 0 else { throw SystemError("openat", path: path, errno: errno) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            _ = closeDescriptor(fd)
+            throw SystemError("openat", path: path, errno: EINVAL)
+        }
+        return Descriptor(fd: fd, path: path)
+    }
+
     /// Reads a small regular file `name` in `directory` (at most `limit` bytes), refusing symlinks;
     /// `nil` when it does not exist.
     package static func readSmallFile(
