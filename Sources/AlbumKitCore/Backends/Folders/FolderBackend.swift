@@ -240,11 +240,15 @@ package final class FolderBackend: PhotoLibraryBackend {
                     FileSystem.close(target)
                     throw error.libraryError("mark the album folder")
                 }
-                remembered[request.title.key] = .init(id: opened.album.id, folder: opened.album.name)
+                let memory = FolderLibraryState.Remembered(id: opened.album.id, folder: opened.album.name)
+                let changed = remembered[request.title.key] != memory
+                remembered[request.title.key] = memory
                 defer { FileSystem.close(target) }
                 let receipt = try publish(
                     staged, into: target, albumID: albumID, album: folder, createdIn: created ? root : nil)
-                try? FolderLibraryState.saveRemembered(remembered, state: state)  // a hint; the title still finds it
+                if changed {  // a hint: if it cannot be written, the title still finds the album
+                    try? FolderLibraryState.saveRemembered(remembered, state: state)
+                }
                 return CommitReceipt(albumID: albumID, albumOutcome: outcome, assets: receipt)
             } else {
                 target = root
@@ -332,7 +336,6 @@ package final class FolderBackend: PhotoLibraryBackend {
                 throw error.libraryError("save the photos")
             }
         }
-        if root != nil, let root { try? FileSystem.fsync(root) }
         for item in staged {
             FileSystem.abandon(item.file)  // closes; removes the hidden staging name, if any
             FileSystem.close(item.file.directory)
