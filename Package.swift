@@ -29,6 +29,10 @@ let package = Package(
         // Media: format sniffing, structural validation and metadata, no pixel decoding.
         .target(name: "AlbumKitMedia", path: "Sources/AlbumKitMedia"),
 
+        // libFuzzer target over the media parsers (Scripts/media/fuzz.sh builds it with -sanitize=fuzzer,address).
+        .executableTarget(
+            name: "AlbumKitMediaFuzz", dependencies: ["AlbumKitMedia"], path: "Sources/AlbumKitMediaFuzz"),
+
         // Public API, saver, catalog and folder backends.
         .target(
             name: "AlbumKitCore",

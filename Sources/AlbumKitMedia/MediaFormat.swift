@@ -16,8 +16,35 @@ public enum MediaKind: String, Sendable, Hashable, Codable, CaseIterable {
 /// MediaFormat.heic.fileExtension   // "heic"
 /// ```
 public enum MediaFormat: String, Sendable, Hashable, Codable, CaseIterable {
-    case jpeg, png, gif, webp, heic, heif, avif, tiff, dng, raw, bmp
-    case mp4, mov, m4v
+    /// JPEG/JFIF/EXIF (`.jpg`).
+    case jpeg
+    /// PNG, including APNG.
+    case png
+    /// GIF 87a/89a, still or animated.
+    case gif
+    /// WebP: lossy, lossless or animated.
+    case webp
+    /// HEIF with HEVC images (`heic`, `heix`, … brands).
+    case heic
+    /// HEIF with other or no declared codec brands (`mif1`).
+    case heif
+    /// AV1 image file (`avif`/`avis` brands).
+    case avif
+    /// TIFF (`.tif`).
+    case tiff
+    /// Adobe Digital Negative (a TIFF with DNGVersion).
+    case dng
+    /// A camera maker's raw file (CR2, CR3, NEF, ARW, ORF, RW2, …).
+    case raw
+    /// Windows/OS2 bitmap.
+    case bmp
+    /// MPEG-4 movie (ISO base media, `isom`/`mp41`/`mp42`/… brands).
+    case mp4
+    /// QuickTime movie (`qt  ` brand, or no `ftyp`).
+    case mov
+    /// iTunes video (`M4V ` brands).
+    case m4v
+    /// 3GPP/3GPP2 movie (`3gp*`/`3g2*` brands); its raw value and extension are `3gp`.
     case threeGP = "3gp"
 
     /// Photo or video.

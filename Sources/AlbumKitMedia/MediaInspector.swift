@@ -1,52 +1,89 @@
 /// Identifies, validates and reads the metadata of a photo or video from its bytes.
 ///
+/// The format comes from the content (magic numbers, `ftyp` brands, box and chunk structure),
+/// never from a file name. Only headers are read: a 2 GB movie costs a few kilobytes.
+///
 /// ```swift
 /// let metadata = try MediaInspector().inspect(BufferByteSource(bytes: bytes))
 /// metadata.format   // .jpeg
+/// metadata.width    // 4032 (as displayed, after EXIF orientation)
 /// ```
 public struct MediaInspector: Sendable {
     /// Creates an inspector.
+    ///
+    /// ```swift
+    /// let inspector = MediaInspector()
+    /// ```
     public init() {}
 
-    /// Inspects `source`.
+    /// Identifies `source`, checks its structure and reads its metadata, without decoding pixels.
     ///
-    /// - Throws: ``MediaInspectionError`` with kind `.notMedia` (not a photo or video) or
-    ///   `.corrupt` (a known format with broken structure).
+    /// ```swift
+    /// let counting = CountingByteSource(BufferByteSource(bytes: bytes))
+    /// let metadata = try MediaInspector().inspect(counting)
+    /// print(metadata.format, counting.bytesRead)
+    /// ```
+    ///
+    /// - Throws: ``MediaInspectionError`` with kind `.notMedia` (not a photo or video),
+    ///   `.corrupt` (a known format whose structure is broken or cut short) or `.unreadable`
+    ///   (the source failed to read).
     public func inspect(_ source: some ByteSource) throws(MediaInspectionError) -> MediaMetadata {
-        let head: [UInt8]
-        do { head = try source.read(at: 0, count: 64) } catch {
-            throw MediaInspectionError(.unreadable, "\(error)")
+        let reader = ByteReader(source)
+        guard reader.size > 0 else { throw MediaInspectionError(.notMedia, "the file is empty") }
+        let head = try reader.bytes(at: 0, count: Int(min(reader.size, 64))) ?? []
+        guard let family = Self.sniff(head) else {
+            throw MediaInspectionError(.notMedia, "its content matches no photo or video format")
         }
-        if head.isEmpty { throw MediaInspectionError(.notMedia, "the file is empty") }
-        guard let format = Self.sniff(head) else {
-            throw MediaInspectionError(.notMedia, "not a photo or video (unrecognized content)")
+        switch family {
+        case .jpeg: return try JPEGParser(reader: reader).parse()
+        case .png: return try PNGParser(reader: reader).parse()
+        case .gif: return try GIFParser(reader: reader).parse()
+        case .webp: return try WebPParser(reader: reader).parse()
+        case .bmp: return try BMPParser(reader: reader).parse()
+        case .isoMedia: return try ISOBMFFParser(reader).parse()
+        case .tiff: return try Self.inspectTIFF(reader, head: head)
         }
-        return MediaMetadata(format: format)
     }
 
-    /// Identifies a format from the first bytes (at least 12 are needed for ISO-BMFF/RIFF).
-    static func sniff(_ b: [UInt8]) -> MediaFormat? {
-        func at(_ i: Int, _ bytes: [UInt8]) -> Bool {
-            b.count >= i + bytes.count && Array(b[i..<i + bytes.count]) == bytes
+    /// The parser families, as told by the first bytes.
+    enum Family: Equatable {
+        case jpeg, png, gif, webp, bmp, tiff, isoMedia
+    }
+
+    /// Identifies a parser family from the first bytes (up to 64).
+    static func sniff(_ b: [UInt8]) -> Family? {
+        if b.starts(with: [0xFF, 0xD8, 0xFF], at: 0) { return .jpeg }
+        if b.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], at: 0) { return .png }
+        if b.starts(with: "GIF87a".bytes, at: 0) || b.starts(with: "GIF89a".bytes, at: 0) { return .gif }
+        if b.starts(with: "RIFF".bytes, at: 0) && b.starts(with: "WEBP".bytes, at: 8) { return .webp }
+        let tiffMagics: [[UInt8]] = [
+            [0x49, 0x49, 0x2A, 0x00], [0x4D, 0x4D, 0x00, 0x2A],  // TIFF
+            Array("IIRO".utf8), Array("IIRS".utf8), Array("MMOR".utf8),  // Olympus ORF
+            [0x49, 0x49, 0x55, 0x00],  // Panasonic RW2
+        ]
+        if tiffMagics.contains(where: { b.starts(with: $0, at: 0) }) { return .tiff }
+        if b.starts(with: "BM".bytes, at: 0), [12, 40, 52, 56, 64, 108, 124].contains(b.u32(14, bigEndian: false)) {
+            return .bmp
         }
-        if at(0, [0xFF, 0xD8, 0xFF]) { return .jpeg }
-        if at(0, [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
-        if at(0, Array("GIF87a".utf8)) || at(0, Array("GIF89a".utf8)) { return .gif }
-        if at(0, Array("RIFF".utf8)) && at(8, Array("WEBP".utf8)) { return .webp }
-        if at(0, [0x49, 0x49, 0x2A, 0x00]) || at(0, [0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
-        if at(0, Array("BM".utf8)) && b.count >= 14 { return .bmp }
-        if at(4, Array("ftyp".utf8)), b.count >= 12 {
-            switch String(decoding: b[8..<12], as: UTF8.self) {
-            case "heic", "heix", "heim", "heis", "hevc", "hevx": return .heic
-            case "mif1", "msf1": return .heif
-            case "avif", "avis": return .avif
-            case "qt  ": return .mov
-            case "M4V ", "M4VH", "M4VP": return .m4v
-            case let brand where brand.hasPrefix("3g"): return .threeGP
-            default: return .mp4
-            }
+        let boxTypes = ["ftyp", "moov", "mdat", "wide", "free", "skip", "pnot"]
+        if b.count >= 8, boxTypes.contains(b.fourCC(4)) {
+            let size = b.u32(0)
+            if size == 0 || size == 1 || size >= 8 { return .isoMedia }
         }
-        if at(4, Array("moov".utf8)) || at(4, Array("mdat".utf8)) || at(4, Array("wide".utf8)) { return .mov }
         return nil
+    }
+
+    /// TIFF, DNG (DNGVersion tag) or camera raw (CR2 signature, ORF/RW2 magic, CFA/linear raw data).
+    static func inspectTIFF(_ reader: ByteReader, head: [UInt8]) throws(MediaInspectionError) -> MediaMetadata {
+        var tiff = TIFFReader(reader, strict: true)
+        let info = try tiff.read()
+        let isCR2 = head.starts(with: "CR".bytes, at: 8) && head.u16(2, bigEndian: head[0] == 0x4D) == 42
+        let isOtherRaw =
+            !head.starts(with: [0x49, 0x49, 0x2A, 0x00], at: 0) && !head.starts(with: [0x4D, 0x4D, 0x00, 0x2A], at: 0)
+        let format: MediaFormat = info.isDNG ? .dng : (isCR2 || isOtherRaw || info.hasRawData) ? .raw : .tiff
+        var metadata = MediaMetadata(format: format)
+        info.apply(to: &metadata)
+        metadata.setSize(width: info.width, height: info.height, orientation: info.orientation)
+        return metadata
     }
 }

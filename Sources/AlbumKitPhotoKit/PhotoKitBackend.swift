@@ -1,1 +1,392 @@
-// The PhotoKit backend lives here (see issue 4).
+import AlbumKitCore
+import Foundation
+
+#if canImport(Photos)
+    import Photos
+#else
+    import PhotoKitSimulator
+#endif
+#if canImport(UIKit)
+    import UIKit
+#endif
+
+/// The Apple system library, through PhotoKit. The same source compiles against Photos on Apple
+/// platforms and against `PhotoKitSimulator` on Linux, where it is tested.
+///
+/// One `performChanges` per save: the album's creation request (when needed), the asset creation
+/// requests from the original bytes or files, and the membership — one atomic change block. Results
+/// come from the placeholders; nothing is re-fetched to decide success.
+package final class PhotoKitBackend: PhotoLibraryBackend {
+    package let identity = "photokit"
+    private let store: any AlbumIdentifierStore
+
+    package init(store: any AlbumIdentifierStore = UserDefaultsAlbumStore()) {
+        self.store = store
+    }
+
+    private var library: PHPhotoLibrary { PHPhotoLibrary.shared() }
+
+    // MARK: Access
+
+    package func albumUnavailableReason(needsAlbum: Bool) async throws -> String? {
+        // Ask for read-write only when an album is involved; add-only is enough otherwise.
+        let level: PHAccessLevel = needsAlbum ? .readWrite : .addOnly
+        var status = PHPhotoLibrary.authorizationStatus(for: level)
+        if status == .notDetermined { status = await PHPhotoLibrary.requestAuthorization(for: level) }
+        switch status {
+        case .authorized:
+            return nil
+        case .limited:
+            return needsAlbum ? "with limited photo access, apps cannot create or find albums" : nil
+        case .denied, .restricted, .notDetermined:
+            if needsAlbum {
+                // The user may still allow adding photos: then only the album is unavailable.
+                var addOnly = PHPhotoLibrary.authorizationStatus(for: .addOnly)
+                if addOnly == .notDetermined { addOnly = await PHPhotoLibrary.requestAuthorization(for: .addOnly) }
+                if addOnly == .authorized || addOnly == .limited {
+                    return "the app may only add photos (add-only access), not use albums"
+                }
+            }
+            throw Self.accessError(status)
+        @unknown default:
+            throw Self.accessError(status)
+        }
+    }
+
+    private static func accessError(_ status: PHAuthorizationStatus) -> AlbumError {
+        let restricted = status == .restricted
+        return AlbumError(
+            .accessDenied,
+            restricted
+                ? "Access to the photo library is restricted on this device (parental controls or management); nothing was saved."
+                : "Access to the photo library was denied; allow it in Settings › Privacy › Photos. Nothing was saved.")
+    }
+
+    // MARK: Staging
+
+    /// Validated media ready for a creation request.
+    package struct Staged: Sendable {
+        struct Resource: Sendable {
+            enum Role: Sendable { case photo, video, pairedVideo }
+            enum Source: Sendable {
+                case file(URL)
+                case data(Data)
+            }
+            let role: Role
+            let source: Source
+            let originalFilename: String?
+        }
+        let resources: [Resource]
+        let metadata: MediaMetadata?
+    }
+
+    package func stage(_ media: Media) async throws -> Staged {
+        try await Blocking.run { try Self.stageNow(media) }
+    }
+
+    private static func stageNow(_ media: Media) throws -> Staged {
+        typealias Resource = Staged.Resource
+        switch media {
+        case .file(let url):
+            let metadata = try MediaReader(media).metadata
+            return Staged(
+                resources: [
+                    Resource(
+                        role: metadata.kind == .video ? .video : .photo, source: .file(url),
+                        originalFilename: url.lastPathComponent)
+                ], metadata: metadata)
+        case .data(let data, let filename):
+            let metadata = try MediaReader(media).metadata
+            return Staged(
+                resources: [
+                    Resource(
+                        role: metadata.kind == .video ? .video : .photo, source: .data(data),
+                        originalFilename: filename ?? "IMG.\(metadata.format.fileExtension)")
+                ], metadata: metadata)
+        case .livePhoto(let photo, let video):
+            let still = try MediaReader(.file(photo)).metadata
+            let motion = try MediaReader(.file(video)).metadata
+            guard still.kind == .photo, motion.kind == .video else {
+                throw AlbumError(
+                    .unsupportedMedia,
+                    "A Live Photo needs a photo and a video; got \(still.format.rawValue) (\(photo.lastPathComponent)) and \(motion.format.rawValue) (\(video.lastPathComponent)).",
+                    file: photo.path)
+            }
+            return Staged(
+                resources: [
+                    Resource(role: .photo, source: .file(photo), originalFilename: photo.lastPathComponent),
+                    Resource(role: .pairedVideo, source: .file(video), originalFilename: video.lastPathComponent),
+                ], metadata: still)
+        }
+    }
+
+    package func discard(_ staged: Staged) async {}
+
+    // MARK: Committing
+
+    /// What the change block learnt, handed back from Photos' queue.
+    private struct BlockResult: Sendable {
+        var assetIDs: [String] = []
+        var albumID: String?
+        var vanished = false
+    }
+
+    package func commit(_ staged: [Staged], to album: AlbumRequest?) async throws -> CommitReceipt {
+        var resolution: AlbumResolution?
+        var collection: PHAssetCollection?
+        if let album {
+            let directory = PhotoKitAlbumDirectory(store: store)
+            let resolved = try album.resolve(in: directory)
+            resolution = resolved
+            if case .existing(let id) = resolved {
+                collection =
+                    PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [id], options: nil)
+                    .firstObject
+                if collection == nil { throw AlbumVanished(albumID: id) }
+            }
+        }
+        let result = Locked(BlockResult())
+        let title = album?.title.text
+        let target = collection
+        let creating: Bool = {
+            if case .create = resolution { return true }
+            return false
+        }()
+        do {
+            try await library.performChanges {
+                var collectionRequest: PHAssetCollectionChangeRequest?
+                if let target {
+                    guard let request = PHAssetCollectionChangeRequest(for: target) else {
+                        result.withLock { $0.vanished = true }
+                        return
+                    }
+                    collectionRequest = request
+                    result.withLock { $0.albumID = target.localIdentifier }
+                } else if creating, let title {
+                    let request = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: title)
+                    collectionRequest = request
+                    let id = request.placeholderForCreatedAssetCollection.localIdentifier
+                    result.withLock { $0.albumID = id }
+                }
+                var placeholders: [PHObjectPlaceholder] = []
+                for item in staged {
+                    let request = PHAssetCreationRequest.forAsset()
+                    for resource in item.resources {
+                        let options = PHAssetResourceCreationOptions()
+                        options.originalFilename = resource.originalFilename
+                        let type: PHAssetResourceType =
+                            switch resource.role {
+                            case .photo: .photo
+                            case .video: .video
+                            case .pairedVideo: .pairedVideo
+                            }
+                        switch resource.source {
+                        case .file(let url): request.addResource(with: type, fileURL: url, options: options)
+                        case .data(let data): request.addResource(with: type, data: data, options: options)
+                        }
+                    }
+                    if let placeholder = request.placeholderForCreatedAsset { placeholders.append(placeholder) }
+                }
+                let ids = placeholders.map(\.localIdentifier)
+                result.withLock { $0.assetIDs = ids }
+                collectionRequest?.addAssets(placeholders as NSArray)
+            }
+        } catch {
+            if target != nil, let code = (error as? PHPhotosError)?.code, code == .identifierNotFound {
+                throw AlbumVanished(albumID: target!.localIdentifier)
+            }
+            throw Self.map(error, items: staged)
+        }
+        let outcome = result.withLock { $0 }
+        if outcome.vanished, let target { throw AlbumVanished(albumID: target.localIdentifier) }
+        guard outcome.assetIDs.count == staged.count else {
+            throw AlbumError(.ioFailure, "Photos did not create the assets; nothing was saved.")
+        }
+        if let album, let target, Self.collection(target.localIdentifier) == nil {
+            // The album vanished while Photos committed and Photos kept the assets without it:
+            // put them into a recreated album rather than leave them outside it.
+            let albumID = try await recreateAlbum(album.title, containing: outcome.assetIDs)
+            store.remember(albumID, forTitleKey: album.title.key)
+            return CommitReceipt(
+                albumID: albumID, albumOutcome: .recreated,
+                assets: zip(outcome.assetIDs, staged).map {
+                    .success(CommittedAsset(assetID: $0, metadata: $1.metadata))
+                })
+        }
+        var albumOutcome: AlbumOutcome?
+        if let album, let resolution, let albumID = outcome.albumID {
+            store.remember(albumID, forTitleKey: album.title.key)
+            switch resolution {
+            case .existing: albumOutcome = .found
+            case .create(let created): albumOutcome = created
+            }
+        }
+        return CommitReceipt(
+            albumID: outcome.albumID, albumOutcome: albumOutcome,
+            assets: zip(outcome.assetIDs, staged).map { .success(CommittedAsset(assetID: $0, metadata: $1.metadata)) })
+    }
+
+    /// Creates an album titled `title` holding the existing assets `assetIDs`, in one change block.
+    private func recreateAlbum(_ title: AlbumTitle, containing assetIDs: [String]) async throws -> String {
+        let assets = PHAsset.fetchAssets(withLocalIdentifiers: assetIDs, options: nil)
+        let created = Locked<String?>(nil)
+        do {
+            try await library.performChanges {
+                let request = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: title.text)
+                request.addAssets(assets)
+                let id = request.placeholderForCreatedAssetCollection.localIdentifier
+                created.withLock { $0 = id }
+            }
+        } catch {
+            throw Self.map(error, items: [])
+        }
+        guard let id = created.withLock({ $0 }) else {
+            throw AlbumError(.albumUnavailable, "Photos did not recreate the album \"\(title.text)\".")
+        }
+        return id
+    }
+
+    /// Maps a Photos error onto an `AlbumError`, keeping it as the underlying error.
+    static func map(_ error: any Error, items: [Staged]) -> AlbumError {
+        if let error = error as? AlbumError { return error }
+        guard let photos = error as? PHPhotosError else { return AlbumError.wrap(error) }
+        let file = items.count == 1 ? items[0].resources.first?.originalFilename : nil
+        let (code, message): (AlbumError.Code, String) =
+            switch photos.code {
+            case .accessUserDenied:
+                (.accessDenied, "Access to the photo library was denied; allow it in Settings › Privacy › Photos.")
+            case .accessRestricted:
+                (.accessDenied, "Access to the photo library is restricted on this device.")
+            case .notEnoughSpace:
+                (.notEnoughSpace, "Not enough storage to save to Photos; free some space and try again.")
+            case .invalidResource:
+                (.corruptMedia, "Photos refused the media as invalid\(file.map { " (\($0))" } ?? "").")
+            case .missingResource:
+                (
+                    .fileNotFound,
+                    "A file to save went missing before Photos imported it\(file.map { " (\($0))" } ?? "")."
+                )
+            case .requestNotSupportedForAsset, .changeNotSupported:
+                (.unsupportedMedia, "Photos does not support saving this media\(file.map { " (\($0))" } ?? "").")
+            case .libraryVolumeOffline:
+                (.libraryNotFound, "The photo library's disk is not connected; connect it and try again.")
+            case .relinquishingLibraryBundleToWriter, .switchingSystemPhotoLibrary, .libraryInFileProviderSyncRoot:
+                (.libraryUnwritable, "The system photo library is being moved or switched; try again later.")
+            case .identifierNotFound, .multipleIdentifiersFound:
+                (.albumUnavailable, "The album could not be found in Photos.")
+            case .userCancelled:
+                (.cancelled, "The save was cancelled.")
+            default:
+                (.ioFailure, "Photos could not save (error \(photos.code.rawValue)); try again.")
+            }
+        return AlbumError(code, message, file: file, underlying: photos)
+    }
+
+    // MARK: Albums
+
+    package func albums() async throws -> [AlbumInfo] {
+        let collections = PHAssetCollection.fetchAssetCollections(with: .album, subtype: .albumRegular, options: nil)
+        var albums: [AlbumInfo] = []
+        for index in 0..<collections.count {
+            let collection = collections.object(at: index)
+            albums.append(
+                AlbumInfo(
+                    id: collection.localIdentifier, title: collection.localizedTitle ?? "",
+                    count: PHAsset.fetchAssets(in: collection, options: nil).count))
+        }
+        return albums
+    }
+
+    package func findAlbum(titled title: AlbumTitle) async throws -> String? {
+        if case .existing(let id) = try AlbumRequest(title: title).resolve(in: PhotoKitAlbumDirectory(store: store)) {
+            return id
+        }
+        return nil
+    }
+
+    package func assets(inAlbumWithID id: String) async throws -> [AssetInfo] {
+        guard let collection = Self.collection(id) else {
+            throw AlbumError(.albumNotFound, "The album is no longer in Photos.")
+        }
+        let assets = PHAsset.fetchAssets(in: collection, options: nil)
+        return (0..<assets.count).map { index in
+            let asset = assets.object(at: index)
+            return AssetInfo(
+                id: asset.localIdentifier, originalFilename: nil, kind: asset.mediaType == .video ? .video : .photo,
+                byteSize: 0, addedAt: asset.creationDate ?? Date(timeIntervalSince1970: 0))
+        }
+    }
+
+    package func createAlbum(titled title: AlbumTitle) async throws -> (id: String, outcome: AlbumOutcome) {
+        if let id = try await findAlbum(titled: title) { return (id, .found) }
+        let created = Locked<String?>(nil)
+        do {
+            try await library.performChanges {
+                let request = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: title.text)
+                let id = request.placeholderForCreatedAssetCollection.localIdentifier
+                created.withLock { $0 = id }
+            }
+        } catch { throw Self.map(error, items: []) }
+        guard let id = created.withLock({ $0 }) else {
+            throw AlbumError(.ioFailure, "Photos did not create the album.")
+        }
+        store.remember(id, forTitleKey: title.key)
+        return (id, .created)
+    }
+
+    package func renameAlbum(id: String, to title: AlbumTitle) async throws {
+        guard let collection = Self.collection(id) else {
+            throw AlbumError(.albumNotFound, "The album is no longer in Photos.")
+        }
+        do {
+            try await library.performChanges {
+                PHAssetCollectionChangeRequest(for: collection)?.title = title.text
+            }
+        } catch { throw Self.map(error, items: []) }
+        store.remember(id, forTitleKey: title.key)
+    }
+
+    package func deleteAlbum(id: String, force: Bool) async throws {
+        guard let collection = Self.collection(id) else {
+            throw AlbumError(.albumNotFound, "The album is no longer in Photos.")
+        }
+        do {
+            try await library.performChanges {
+                PHAssetCollectionChangeRequest.deleteAssetCollections([collection] as NSArray)
+            }
+        } catch { throw Self.map(error, items: []) }
+    }
+
+    package func verify() async throws -> VerificationReport {
+        // Photos owns its files; there is nothing AlbumKit can check beyond what Photos reports.
+        let count = PHAsset.fetchAssets(with: nil).count
+        return VerificationReport(checkedAssets: count, problems: [])
+    }
+
+    static func collection(_ id: String) -> PHAssetCollection? {
+        PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [id], options: nil).firstObject
+    }
+}
+
+/// The resolution rule's lookups, answered by Photos fetches.
+struct PhotoKitAlbumDirectory: AlbumDirectory {
+    let store: any AlbumIdentifierStore
+
+    func rememberedAlbumID(for title: AlbumTitle) throws -> String? { store.albumIdentifier(forTitleKey: title.key) }
+
+    func albumExists(id: String) throws -> Bool { PhotoKitBackend.collection(id) != nil }
+
+    /// Photos lists user albums in creation order; the first match is the oldest.
+    func oldestAlbum(titled title: AlbumTitle) throws -> String? {
+        let options = PHFetchOptions()
+        options.predicate = NSPredicate(format: "title = %@ OR title = %@", title.text, title.key)
+        let matches = PHAssetCollection.fetchAssetCollections(with: .album, subtype: .albumRegular, options: options)
+        for index in 0..<matches.count {
+            let collection = matches.object(at: index)
+            if collection.localizedTitle?.precomposedStringWithCanonicalMapping == title.key {
+                return collection.localIdentifier
+            }
+        }
+        return nil
+    }
+}

@@ -127,8 +127,7 @@ import Testing
     @Test func eightProcessesIntoOneNewAlbumCreateOneAlbum() throws {
         try CLI.withTemporaryDirectory { dir in
             let lib = dir.appendingPathComponent("Race.albumlibrary").path
-            // Create the library first so the processes race on the album, not on the schema.
-            _ = try CLI.run(["create", "Warm-up", "--library", lib])
+            // A fresh library: the processes race on creating the catalog and on the album.
             let files = ["harbour.jpg", "garden.png", "sky.heic", "clip.mp4"].map {
                 CLI.examples.appendingPathComponent($0).path
             }
@@ -168,6 +167,11 @@ import Testing
                         let asset = object["asset"] as? String, let file = object["file"] as? String
                     else { continue }
                     acknowledged[asset] = file
+                }
+                // Killed before the catalog existed: nothing was saved, nothing to verify.
+                guard FileManager.default.fileExists(atPath: lib + "/catalog.sqlite") else {
+                    #expect(acknowledged.isEmpty)
+                    continue
                 }
                 // Reopen and verify: no half files, no rows without files.
                 let verify = try CLI.run(["verify", "--library", lib])

@@ -235,7 +235,7 @@ import Testing
     }
 
     @Test func nonEmptyFolderWithoutCatalogIsNotTakenOver() async throws {
-        try await Fixture.withTemporaryDirectory { dir in
+        await Fixture.withTemporaryDirectory { dir in
             Fixture.write(Data("mine".utf8), named: "notes.txt", in: dir)
             #expect(throws: AlbumError.self) { _ = try CatalogBackend.open(at: dir) }
             #expect(Fixture.files(under: dir) == ["notes.txt"])
@@ -243,7 +243,7 @@ import Testing
     }
 
     @Test func missingLibraryIsNotCreatedForReading() async throws {
-        try await Fixture.withTemporaryDirectory { dir in
+        await Fixture.withTemporaryDirectory { dir in
             let url = dir.appendingPathComponent("Nope.albumlibrary")
             #expect(throws: AlbumError.self) { _ = try PhotoLibrary.catalog(at: url, createIfMissing: false) }
             #expect(!FileManager.default.fileExists(atPath: url.path))
@@ -309,5 +309,18 @@ import Testing
             #expect(try await library.albums().isEmpty)
             await #expect(throws: AlbumError.self) { try await library.deleteAlbum(titled: "Renamed") }
         }
+    }
+}
+
+@Suite struct ProcessTokenTests {
+    @Test func currentProcessIsAliveAndGoneOnesAreNot() {
+        #expect(ProcessToken.isAlive(ProcessToken.current))
+        #expect(ProcessToken.current.split(separator: ".").count == 2)
+        // Same pid, another start time: the pid was reused, the owner is gone.
+        let pid = ProcessToken.current.split(separator: ".")[0]
+        #expect(!ProcessToken.isAlive("\(pid).1"))
+        #expect(!ProcessToken.isAlive("999999999.1"))
+        // Unknown formats are treated as alive (never delete what we cannot judge).
+        #expect(ProcessToken.isAlive("not-a-token"))
     }
 }

@@ -99,7 +99,7 @@ import Testing
     }
 
     @Test func batchReportsPerItemAndProgress() async throws {
-        try await Fixture.withTemporaryDirectory { dir in
+        await Fixture.withTemporaryDirectory { dir in
             let text = Fixture.write(Data("hello".utf8), named: "note.jpg", in: dir)
             let empty = Fixture.write(Data(), named: "empty.jpg", in: dir)
             let media: [Media] = [

@@ -40,7 +40,7 @@ enum Fixture {
         var out: [String] = []
         while let path = enumerator?.nextObject() as? String {
             var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(
+            _ = FileManager.default.fileExists(
                 atPath: directory.appendingPathComponent(path).path, isDirectory: &isDirectory)
             if !isDirectory.boolValue { out.append(path) }
         }

@@ -102,7 +102,7 @@ public struct AlbumError: Error, Sendable, CustomStringConvertible, LocalizedErr
     }
 
     /// Wraps any error into an `AlbumError`, keeping AlbumErrors as they are.
-    static func wrap(_ error: any Error, file: String? = nil) -> AlbumError {
+    package static func wrap(_ error: any Error, file: String? = nil) -> AlbumError {
         if let error = error as? AlbumError { return file.map { error.naming(file: $0) } ?? error }
         if error is CancellationError { return AlbumError(.cancelled, "The save was cancelled.", file: file) }
         return AlbumError(.ioFailure, "Unexpected failure: \(error)", file: file, underlying: error)

@@ -59,8 +59,12 @@ package final class CatalogBackend: PhotoLibraryBackend {
                 throw AlbumError(
                     .libraryNotFound, "There is no AlbumKit library at \(root.path); save a photo to create it.")
             }
+            // Another process may be creating this library right now: its own entries are fine.
+            let ours: Set<String> = [
+                "originals", "catalog.sqlite", "catalog.sqlite-wal", "catalog.sqlite-shm", "catalog.sqlite-journal",
+            ]
             if exists, let contents = try? fm.contentsOfDirectory(atPath: root.path),
-                contents.contains(where: { !$0.hasPrefix(".") })
+                contents.contains(where: { !$0.hasPrefix(".") && !ours.contains($0) })
             {
                 throw AlbumError(
                     .libraryCorrupt,
@@ -114,10 +118,14 @@ package final class CatalogBackend: PhotoLibraryBackend {
     /// Checks that the file is ours (or empty), then configures and migrates it.
     private static func prepare(_ db: Database, path: String) throws {
         db.setBusyTimeout(milliseconds: 60_000)
-        // Read-only checks first: a file that is not ours must not be written to.
-        let applicationID = try db.row("PRAGMA application_id")?.integer(0) ?? 0
-        let version = try db.row("PRAGMA user_version")?.integer(0) ?? 0
-        let objects = try db.row("SELECT count(*) FROM sqlite_schema")?.integer(0) ?? 0
+        // Read-only checks first, in one statement so they see one snapshot even while another
+        // process is creating the schema: a file that is not ours must not be written to.
+        let probe = try db.row(
+            "SELECT (SELECT application_id FROM pragma_application_id), "
+                + "(SELECT user_version FROM pragma_user_version), (SELECT count(*) FROM sqlite_schema)")
+        let applicationID = probe?.integer(0) ?? 0
+        let version = probe?.integer(1) ?? 0
+        let objects = probe?.integer(2) ?? 0
         let isFresh = applicationID == 0 && version == 0 && objects == 0
         guard isFresh || applicationID == CatalogSchema.applicationID else {
             throw AlbumError(
@@ -171,25 +179,29 @@ package final class CatalogBackend: PhotoLibraryBackend {
     /// Files under `originals/` that no asset row names (staged leftovers of dead processes included).
     /// With `remove`, deletes those not owned by a live process.
     func sweepStrayFiles(remove: Bool) throws -> [String] {
+        // List the files first, then read the rows: a saver inserts its pending row before it
+        // publishes a file, so every listed file that belongs to a live save has a row by now.
+        let fm = FileManager.default
+        var listed: [String] = []
+        for shard in ((try? fm.contentsOfDirectory(atPath: originalsPath)) ?? []).sorted() {
+            for name in ((try? fm.contentsOfDirectory(atPath: originalsPath + "/" + shard)) ?? []).sorted() {
+                listed.append("originals/\(shard)/\(name)")
+            }
+        }
         let known = Set(
-            try withDatabase("read the catalog") { db in try db.rows("SELECT path FROM asset").compactMap { $0.text(0) }
+            try withDatabase("read the catalog") { db in
+                try db.rows("SELECT path FROM asset").compactMap { $0.text(0) }
             })
         var strays: [String] = []
-        let fm = FileManager.default
-        let shards = (try? fm.contentsOfDirectory(atPath: originalsPath)) ?? []
-        for shard in shards.sorted() {
-            let shardPath = originalsPath + "/" + shard
-            for name in ((try? fm.contentsOfDirectory(atPath: shardPath)) ?? []).sorted() {
-                let relative = "originals/\(shard)/\(name)"
-                if known.contains(relative) { continue }
-                if name.hasSuffix(".partial"), let owner = name.split(separator: ".").dropFirst().first,
-                    ProcessToken.isAlive(String(owner).replacingOccurrences(of: "_", with: "."))
-                {
-                    continue  // being written by a live process
-                }
-                strays.append(relative)
-                if remove { unlink(shardPath + "/" + name) }
+        for relative in listed where !known.contains(relative) {
+            let name = (relative as NSString).lastPathComponent
+            if name.hasSuffix(".partial"), let owner = name.split(separator: ".").dropFirst().first,
+                ProcessToken.isAlive(String(owner).replacingOccurrences(of: "_", with: "."))
+            {
+                continue  // being written by a live process
             }
+            strays.append(relative)
+            if remove { unlink(root.appendingPathComponent(relative).path) }
         }
         return strays
     }
@@ -556,6 +568,7 @@ package final class CatalogBackend: PhotoLibraryBackend {
     // MARK: Database access
 
     /// Runs `body` with the connection, mapping SQLite failures to `AlbumError`.
+    @discardableResult
     func withDatabase<T>(_ what: String, _ body: (Database) throws -> T) throws -> T {
         do {
             return try database.withLock { try body($0) }

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Builds the DocC documentation from symbol graphs, without any package plugin.
+# Output: .build/docs (a static site; open index.html through any static web server).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+graphs=.build/symbol-graphs
+rm -rf "$graphs" && mkdir -p "$graphs"
+swift build --target AlbumKit -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs" \
+    -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public
+docc convert Sources/AlbumKit/AlbumKit.docc \
+    --additional-symbol-graph-dir "$graphs" \
+    --fallback-display-name AlbumKit --fallback-bundle-identifier org.albumkit.AlbumKit \
+    --output-path .build/docs "$@"
+echo "documentation written to .build/docs"

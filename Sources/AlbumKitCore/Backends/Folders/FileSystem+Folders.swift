@@ -1,0 +1,218 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+#if os(Linux) || os(Android)
+    internal import CShims
+#endif
+
+/// The extra system calls the folder library needs: listing a directory through its descriptor,
+/// small marker files, no-clobber renames, cross-directory publishing, a library-wide lock and a
+/// symlink-safe recursive removal. Like ``FileSystem``, every call is checked, retried on `EINTR`
+/// and open to ``FaultInjector`` in debug builds.
+extension FileSystem {
+    private static func check(_ operation: FaultInjector.Operation, _ path: String) throws(SystemError) {
+        if let code = FaultInjector.check(operation, path) {
+            throw SystemError(operation.rawValue, path: path, errno: code)
+        }
+    }
+
+    private static func again<T: BinaryInteger>(_ call: () -> T) -> T {
+        while true {
+            let result = call()
+            if result >= 0 || errno != EINTR { return result }
+        }
+    }
+
+    /// Opens a library root, following a symlink the user chose (e.g. `~/Pictures` → `/data/Pictures`).
+    /// Everything below the root is opened relative to this descriptor with `O_NOFOLLOW`.
+    package static func openRoot(_ path: String) throws(SystemError) -> Descriptor {
+        try check(.open, path)
+        let fd = again { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        guard fd >= 0 else { throw SystemError("open", path: path, errno: errno) }
+        return Descriptor(fd: fd, path: path)
+    }
+
+    /// The names in `directory` (without `.` and `..`), read through the descriptor so a concurrent
+    /// rename of the path cannot redirect the listing. Names that are not valid UTF-8 are skipped.
+    package static func names(in directory: Descriptor) throws(SystemError) -> [String] {
+        try check(.read, directory.path)
+        let copy = dup(directory.fd)
+        guard copy >= 0 else { throw SystemError("dup", path: directory.path, errno: errno) }
+        guard let stream = fdopendir(copy) else {
+            let error = SystemError("fdopendir", path: directory.path, errno: errno)
+            _ = closeDescriptor(copy)
+            throw error
+        }
+        defer { closedir(stream) }
+        rewinddir(stream)  // `dup` shares the offset with `directory`
+        var names: [String] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(stream) else {
+                if errno != 0 { throw SystemError("readdir", path: directory.path, errno: errno) }
+                break
+            }
+            let name = withUnsafePointer(to: &entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(validatingCString: $0) }
+            }
+            guard let name, name != ".", name != ".." else { continue }
+            names.append(name)
+        }
+        return names
+    }
+
+    /// Opens the regular file `name` in `directory` for reading, refusing symlinks and non-files.
+    package static func openFile(_ name: String, in directory: Descriptor) throws(SystemError) -> Descriptor {
+        let path = directory.path + "/" + name
+        try check(.open, path)
+        let fd = again { openat(directory.fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
+        guard fd >= 0 else { throw SystemError("openat", path: path, errno: errno) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            _ = closeDescriptor(fd)
+            throw SystemError("openat", path: path, errno: EINVAL)
+        }
+        return Descriptor(fd: fd, path: path)
+    }
+
+    /// Reads a small regular file `name` in `directory` (at most `limit` bytes), refusing symlinks;
+    /// `nil` when it does not exist.
+    package static func readSmallFile(
+        _ name: String, in directory: Descriptor, limit: Int = 64 * 1024
+    ) throws(SystemError) -> [UInt8]? {
+        let path = directory.path + "/" + name
+        try check(.open, path)
+        let fd = again { openat(directory.fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
+        guard fd >= 0 else {
+            if errno == ENOENT { return nil }
+            throw SystemError("openat", path: path, errno: errno)
+        }
+        defer { _ = closeDescriptor(fd) }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: limit, alignment: 8)
+        defer { buffer.deallocate() }
+        let n = try read(Descriptor(fd: fd, path: path), into: buffer, at: 0)
+        return Array(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+    }
+
+    /// Creates `name` in `directory` (which must not exist), writes `bytes` and flushes them.
+    package static func createFile(_ name: String, in directory: Descriptor, bytes: [UInt8]) throws(SystemError) {
+        let path = directory.path + "/" + name
+        try check(.open, path)
+        let fd = again { openat(directory.fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644) }
+        guard fd >= 0 else { throw SystemError("openat", path: path, errno: errno) }
+        let file = Descriptor(fd: fd, path: path)
+        do throws(SystemError) {
+            let failure = bytes.withUnsafeBytes { buffer -> SystemError? in
+                do throws(SystemError) { try write(file, buffer) } catch { return error }
+                return nil
+            }
+            if let failure { throw failure }
+            try fsync(file)
+        } catch {
+            close(file)
+            _ = unlinkat(directory.fd, name, 0)
+            throw error
+        }
+        close(file)
+    }
+
+    /// Renames `name` in `from` to `newName` in `to` without ever replacing an existing entry.
+    /// The corresponding C function is `renameat2` with `RENAME_NOREPLACE`.
+    ///
+    /// - Throws: `EEXIST` when `newName` is taken.
+    package static func renameWithoutReplacing(
+        _ name: String, in from: Descriptor, to newName: String, in to: Descriptor
+    ) throws(SystemError) {
+        let path = to.path + "/" + newName
+        try check(.publish, path)
+        #if os(Linux) || os(Android)
+            guard again({ albumkit_rename_noreplace(from.fd, name, to.fd, newName) }) == 0 else {
+                throw SystemError("renameat2", path: path, errno: errno)
+            }
+        #else
+            guard renameatx_np(from.fd, name, to.fd, newName, UInt32(RENAME_EXCL)) == 0 else {
+                throw SystemError("renameatx_np", path: path, errno: errno)
+            }
+        #endif
+    }
+
+    /// Renames `name` in `from` to `newName` in `to`, atomically replacing `newName` (used only for
+    /// AlbumKit's own marker and state files, never for photos).
+    package static func renameReplacing(
+        _ name: String, in from: Descriptor, to newName: String, in to: Descriptor
+    ) throws(SystemError) {
+        let path = to.path + "/" + newName
+        try check(.publish, path)
+        guard again({ renameat(from.fd, name, to.fd, newName) }) == 0 else {
+            throw SystemError("renameat", path: path, errno: errno)
+        }
+    }
+
+    /// Gives a staged file the name `name` in `directory` (any directory of the same file system),
+    /// never replacing an existing file. A hidden staging name, if any, stays until ``abandon(_:)``
+    /// so the file can be published again if the album folder vanishes.
+    ///
+    /// - Throws: `EEXIST` when the name is taken; `ENOENT` when `directory` was deleted.
+    package static func publish(_ staged: StagedFile, into directory: Descriptor, as name: String) throws(SystemError) {
+        let path = directory.path + "/" + name
+        try check(.publish, path)
+        if let temporary = staged.temporaryName {
+            guard linkat(staged.directory.fd, temporary, directory.fd, name, 0) == 0 else {
+                throw SystemError("link", path: path, errno: errno)
+            }
+            return
+        }
+        let procPath = "/proc/self/fd/\(staged.descriptor.fd)"
+        guard linkat(AT_FDCWD, procPath, directory.fd, name, AT_SYMLINK_FOLLOW) == 0 else {
+            throw SystemError("linkat", path: path, errno: errno)
+        }
+    }
+
+    /// Takes the library-wide exclusive lock on the open lock file (`flock`), waiting for it.
+    /// The lock is released when the descriptor is closed, also when the process dies.
+    package static func lockExclusively(_ file: Descriptor) throws(SystemError) {
+        guard again({ flock(file.fd, LOCK_EX) }) == 0 else { throw SystemError("flock", path: file.path, errno: errno) }
+    }
+
+    /// Opens (creating it if needed) the file `name` in `directory` for locking.
+    package static func openLockFile(_ name: String, in directory: Descriptor) throws(SystemError) -> Descriptor {
+        let path = directory.path + "/" + name
+        try check(.open, path)
+        let fd = again { openat(directory.fd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644) }
+        guard fd >= 0 else { throw SystemError("openat", path: path, errno: errno) }
+        return Descriptor(fd: fd, path: path)
+    }
+
+    /// Removes the directory `name` in `parent` and everything in it, never following a symlink
+    /// (a symlink inside is removed itself, not what it points to).
+    package static func removeTree(_ name: String, in parent: Descriptor) throws(SystemError) {
+        let path = parent.path + "/" + name
+        try check(.unlink, path)
+        if unlinkat(parent.fd, name, 0) == 0 || errno == ENOENT { return }
+        guard errno == EISDIR || errno == EPERM else { throw SystemError("unlink", path: path, errno: errno) }
+        let directory = try openDirectory(name, in: parent)
+        do {
+            for entry in try names(in: directory) {
+                if let info = status(of: entry, in: directory), (info.st_mode & S_IFMT) == S_IFDIR {
+                    try removeTree(entry, in: directory)
+                } else {
+                    try unlink(entry, in: directory)
+                }
+            }
+        } catch {
+            close(directory)
+            throw error
+        }
+        close(directory)
+        guard unlinkat(parent.fd, name, AT_REMOVEDIR) == 0 || errno == ENOENT else {
+            throw SystemError("rmdir", path: path, errno: errno)
+        }
+    }
+}
+
+// Unqualified `close` inside `FileSystem` would resolve to `FileSystem.close(_:)`.
+private func closeDescriptor(_ fd: Int32) -> Int32 { close(fd) }

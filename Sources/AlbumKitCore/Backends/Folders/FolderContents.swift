@@ -1,0 +1,79 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The files of one folder, for choosing a free name and finding an identical file (same size,
+/// then same SHA-256, hashed only when sizes match and only once per commit).
+struct FolderContents {
+    let directory: FileSystem.Descriptor
+    private(set) var sizes: [String: Int64] = [:]
+    private var hashes: [String: String] = [:]
+
+    /// Lists the regular, visible files of `directory`.
+    init(directory: FileSystem.Descriptor) throws(SystemError) {
+        self.directory = directory
+        for name in try FileSystem.names(in: directory) where !name.hasPrefix(".") {
+            if let info = FileSystem.status(of: name, in: directory), (info.st_mode & S_IFMT) == S_IFREG {
+                sizes[name] = Int64(info.st_size)
+            }
+        }
+    }
+
+    /// The name of a file identical to (`size`, `sha256`), preferring `preferred`; `nil` when none.
+    mutating func identical(size: Int64, sha256: String, preferred: String) -> String? {
+        let candidates = sizes.filter { $0.value == size }.keys.sorted { a, b in
+            a == preferred || (b != preferred && Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8)))
+        }
+        for name in candidates where hash(of: name) == sha256 { return name }
+        return nil
+    }
+
+    /// Whether anything (a file, folder or symlink) already has `name`.
+    func isTaken(_ name: String) -> Bool {
+        sizes[name] != nil || FileSystem.status(of: name, in: directory) != nil
+    }
+
+    /// Records a file this commit published.
+    mutating func add(_ name: String, size: Int64, sha256: String) {
+        sizes[name] = size
+        hashes[name] = sha256
+    }
+
+    /// Re-reads `name` after a publish found it taken (another process wrote it meanwhile).
+    mutating func refresh(_ name: String) {
+        hashes[name] = nil
+        if let info = FileSystem.status(of: name, in: directory), (info.st_mode & S_IFMT) == S_IFREG {
+            sizes[name] = Int64(info.st_size)
+        } else {
+            sizes[name] = nil
+        }
+    }
+
+    private mutating func hash(of name: String) -> String? {
+        if let known = hashes[name] { return known }
+        guard let file = try? FileSystem.openFile(name, in: directory) else { return nil }
+        defer { FileSystem.close(file) }
+        let sha = try? FolderContents.hashFile(file)
+        hashes[name] = sha
+        return sha
+    }
+
+    /// The SHA-256 of an open file, streamed in 1 MiB chunks.
+    static func hashFile(_ file: FileSystem.Descriptor) throws(SystemError) -> String {
+        var hasher = SHA256Hasher()
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        var offset: UInt64 = 0
+        while true {
+            let n = try FileSystem.read(file, into: buffer, at: offset)
+            if n == 0 { break }
+            hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+            offset += UInt64(n)
+        }
+        return hasher.finalize()
+    }
+}

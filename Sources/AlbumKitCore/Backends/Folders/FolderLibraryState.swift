@@ -1,0 +1,139 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// AlbumKit's own hidden folder at the root of a folder library, `.albumkit/`:
+///
+/// - `lock`: `flock`ed while a process resolves, creates, renames or deletes albums and publishes
+///   files, so processes never create the same album twice;
+/// - `albums.json`: remembered album identifiers, `{"titles": {title key: {"id", "folder"}}}`
+///   (the folder is a hint that makes the lookup O(1));
+/// - `staging/`: staged files when `O_TMPFILE` is unavailable, new album folders before they get
+///   their name, markers being replaced, and albums being deleted. Entries carry the owning
+///   process's token; ``sweep(root:)`` removes those of dead processes.
+///
+/// Hidden, so digiKam, Shotwell, gThumb and file managers never show it.
+package enum FolderLibraryState {
+    package static let directoryName = ".albumkit"
+    static let lockName = "lock"
+    static let rememberedName = "albums.json"
+    static let stagingName = "staging"
+
+    /// A remembered album: its identifier and the folder it was last seen in.
+    package struct Remembered: Codable, Sendable, Hashable {
+        package var id: String
+        package var folder: String
+    }
+
+    private struct RememberedFile: Codable {
+        var version = 1
+        var titles: [String: Remembered] = [:]
+    }
+
+    /// Opens `.albumkit/`, creating it when `create` is set; `nil` when it does not exist.
+    static func open(root: FileSystem.Descriptor, create: Bool) throws(SystemError) -> FileSystem.Descriptor? {
+        do {
+            return try FileSystem.openDirectory(directoryName, in: root)
+        } catch where error.errno == ENOENT && create {
+            if try FileSystem.makeDirectory(directoryName, in: root) { try FileSystem.fsync(root) }
+            return try FileSystem.openDirectory(directoryName, in: root)
+        } catch where error.errno == ENOENT {
+            return nil
+        }
+    }
+
+    /// Opens (creating) `.albumkit/staging/`.
+    static func openStaging(state: FileSystem.Descriptor) throws(SystemError) -> FileSystem.Descriptor {
+        do {
+            return try FileSystem.openDirectory(stagingName, in: state)
+        } catch where error.errno == ENOENT {
+            if try FileSystem.makeDirectory(stagingName, in: state) { try FileSystem.fsync(state) }
+            return try FileSystem.openDirectory(stagingName, in: state)
+        }
+    }
+
+    /// Takes the library lock; closing the returned descriptor releases it.
+    static func lock(state: FileSystem.Descriptor) throws(SystemError) -> FileSystem.Descriptor {
+        let file = try FileSystem.openLockFile(lockName, in: state)
+        do { try FileSystem.lockExclusively(file) } catch {
+            FileSystem.close(file)
+            throw error
+        }
+        return file
+    }
+
+    /// The remembered albums by title key; empty when none were saved or the file is unreadable.
+    static func remembered(state: FileSystem.Descriptor?) -> [String: Remembered] {
+        guard let state, let bytes = try? FileSystem.readSmallFile(rememberedName, in: state, limit: 16 << 20),
+            let file = try? JSONDecoder().decode(RememberedFile.self, from: Data(bytes))
+        else { return [:] }
+        return file.titles
+    }
+
+    /// Replaces the remembered albums atomically (write a staged copy, flush, rename over).
+    static func saveRemembered(_ titles: [String: Remembered], state: FileSystem.Descriptor) throws(SystemError) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let bytes = Array((try? encoder.encode(RememberedFile(titles: titles))) ?? Data())
+        try replaceFile(rememberedName, in: state, with: bytes, state: state)
+    }
+
+    /// Atomically replaces (or creates) `name` in `directory` with `bytes`: written and flushed in
+    /// `staging/` first, then renamed over, then the directory is flushed.
+    static func replaceFile(
+        _ name: String, in directory: FileSystem.Descriptor, with bytes: [UInt8], state: FileSystem.Descriptor
+    ) throws(SystemError) {
+        let staging = try openStaging(state: state)
+        defer { FileSystem.close(staging) }
+        let temporary = stagingName(kind: "file")
+        try FileSystem.createFile(temporary, in: staging, bytes: bytes)
+        do {
+            try FileSystem.renameReplacing(temporary, in: staging, to: name, in: directory)
+        } catch {
+            try? FileSystem.unlink(temporary, in: staging)
+            throw error
+        }
+        try FileSystem.fsync(directory)
+    }
+
+    /// A fresh name in `staging/` owned by this process: `.<pid_start>.<uuid>.<kind>`.
+    static func stagingName(kind: String) -> String {
+        let token = ProcessToken.current.replacingOccurrences(of: ".", with: "_")
+        return ".\(token).\(UUID().uuidString.lowercased()).\(kind)"
+    }
+
+    /// Whether a staging entry belongs to a process that is still running.
+    static func isOwnedByLiveProcess(_ name: String) -> Bool {
+        let parts = name.drop { $0 == "." }.split(separator: ".")
+        guard parts.count >= 2 else { return false }
+        return ProcessToken.isAlive(String(parts[0]).replacingOccurrences(of: "_", with: "."))
+    }
+
+    /// Removes what dead processes left in `staging/` (files never published, half-made album
+    /// folders, markers, albums being deleted). Returns the names removed.
+    @discardableResult
+    static func sweep(root: FileSystem.Descriptor) -> [String] {
+        guard let state = try? open(root: root, create: false) else { return [] }
+        defer { FileSystem.close(state) }
+        guard let staging = try? FileSystem.openDirectory(stagingName, in: state) else { return [] }
+        defer { FileSystem.close(staging) }
+        var removed: [String] = []
+        for name in (try? FileSystem.names(in: staging)) ?? [] where !isOwnedByLiveProcess(name) {
+            if (try? FileSystem.removeTree(name, in: staging)) != nil { removed.append(name) }
+        }
+        return removed
+    }
+
+    /// Staging entries of dead processes, without removing them (for `verify`).
+    static func leftovers(root: FileSystem.Descriptor) -> [String] {
+        guard let state = try? open(root: root, create: false) else { return [] }
+        defer { FileSystem.close(state) }
+        guard let staging = try? FileSystem.openDirectory(stagingName, in: state) else { return [] }
+        defer { FileSystem.close(staging) }
+        return ((try? FileSystem.names(in: staging)) ?? []).filter { !isOwnedByLiveProcess($0) }.sorted()
+    }
+}

@@ -1,0 +1,26 @@
+/// Converts QuickTime/MP4 timestamps (seconds since 1904-01-01 UTC) to ISO 8601 text.
+enum ISODate {
+    /// Seconds between 1904-01-01 and 1970-01-01.
+    static let epoch1904: UInt64 = 2_082_844_800
+
+    /// `2024-05-01T10:20:30Z`; `nil` for 0 (unset) and for dates before 1970 or after 9999.
+    static func string(secondsSince1904 seconds: UInt64) -> String? {
+        guard seconds > epoch1904, seconds - epoch1904 < 253_402_300_800 else { return nil }
+        let unix = Int64(seconds - epoch1904)
+        let days = unix / 86_400
+        let secondOfDay = unix % 86_400
+        // Civil-from-days (Howard Hinnant's algorithm), days since 1970-01-01.
+        let z = days + 719_468
+        let era = z / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return
+            "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))Z"
+    }
+}

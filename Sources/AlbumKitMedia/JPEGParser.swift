@@ -1,0 +1,121 @@
+/// Walks the segments of a JPEG up to its first scan, reads the frame size and the EXIF block,
+/// and checks that the image ends with an end-of-image marker.
+///
+/// Reads the headers and the last two bytes; only when the file does not end with EOI (a trailer
+/// after the image, or a cut) does it scan the entropy-coded data for the marker.
+struct JPEGParser {
+    static let maxSegments = 10_000
+    let reader: ByteReader
+
+    func parse() throws(MediaInspectionError) -> MediaMetadata {
+        var metadata = MediaMetadata(format: .jpeg)
+        var exif: EXIFInfo?
+        var frame: (width: Int, height: Int)?
+        var offset: UInt64 = 2
+        for _ in 0..<Self.maxSegments {
+            guard let first = try reader.byte(at: offset) else {
+                throw MediaInspectionError(.corrupt, "JPEG ends at offset \(offset) before its image data")
+            }
+            guard first == 0xFF else {
+                throw MediaInspectionError(.corrupt, "JPEG has no marker at offset \(offset)")
+            }
+            // Markers may be preceded by any number of 0xFF fill bytes.
+            var markerOffset = offset + 1
+            var marker: UInt8 = 0xFF
+            while marker == 0xFF {
+                guard let next = try reader.byte(at: markerOffset) else {
+                    throw MediaInspectionError(.corrupt, "JPEG ends at offset \(markerOffset) before its image data")
+                }
+                marker = next
+                markerOffset += 1
+                if markerOffset - offset > 4096 {
+                    throw MediaInspectionError(.corrupt, "JPEG has a run of fill bytes at offset \(offset)")
+                }
+            }
+            switch marker {
+            case 0xD8, 0x00:
+                throw MediaInspectionError(
+                    .corrupt, "JPEG has an unexpected marker 0x\(hex(marker)) at offset \(offset)")
+            case 0xD9:
+                throw MediaInspectionError(.corrupt, "JPEG ends (EOI at offset \(offset)) before its image data")
+            case 0x01, 0xD0...0xD7:
+                offset = markerOffset
+                continue
+            default:
+                break
+            }
+            let lengthBytes = try reader.require(
+                at: markerOffset, count: 2, what: "JPEG segment 0x\(hex(marker)) header")
+            let length = UInt64(lengthBytes.u16(0))
+            guard length >= 2 else {
+                throw MediaInspectionError(.corrupt, "JPEG segment at offset \(offset) has an invalid length \(length)")
+            }
+            guard reader.contains(markerOffset, length) else {
+                throw MediaInspectionError(.corrupt, "JPEG segment at offset \(offset) runs past the end of the file")
+            }
+            let payload = markerOffset + 2
+            let payloadLength = Int(length) - 2
+            switch marker {
+            case 0xE1 where exif == nil && payloadLength > 14:
+                let data = try reader.require(at: payload, count: payloadLength, what: "JPEG APP1 segment")
+                if data.starts(with: Array("Exif\0".utf8), at: 0) {
+                    var tiff = TIFFReader(ByteReader(BufferByteSource(bytes: Array(data[6...]))), strict: false)
+                    exif = try? tiff.read()
+                }
+            case let sofMarker where frame == nil && Self.isStartOfFrame(sofMarker):
+                let sof = try reader.require(at: payload, count: min(payloadLength, 6), what: "JPEG frame header")
+                guard sof.count == 6 else {
+                    throw MediaInspectionError(.corrupt, "JPEG frame header at offset \(offset) is too short")
+                }
+                frame = (Int(sof.u16(3)), Int(sof.u16(1)))
+            case 0xDA:
+                guard let frame else {
+                    throw MediaInspectionError(.corrupt, "JPEG has no frame header before its image data")
+                }
+                try findEndOfImage(after: payload + UInt64(payloadLength))
+                let orientation = exif?.orientation
+                exif?.apply(to: &metadata)
+                metadata.setSize(
+                    width: frame.width > 0 ? frame.width : nil, height: frame.height > 0 ? frame.height : nil,
+                    orientation: orientation)
+                return metadata
+            default:
+                break
+            }
+            offset = markerOffset + length
+        }
+        throw MediaInspectionError(.corrupt, "JPEG has more than \(Self.maxSegments) segments before its image data")
+    }
+
+    /// The image must end with EOI: the last two bytes, or (with a trailer) an EOI after the scan.
+    private func findEndOfImage(after scanStart: UInt64) throws(MediaInspectionError) {
+        if reader.size >= scanStart + 2, let tail = try reader.bytes(at: reader.size - 2, count: 2),
+            tail == [0xFF, 0xD9]
+        {
+            return
+        }
+        let chunk = 64 << 10
+        var offset = scanStart
+        var previous: UInt8 = 0
+        while offset < reader.size {
+            let count = Int(min(UInt64(chunk), reader.size - offset))
+            guard let bytes = try reader.bytes(at: offset, count: count), !bytes.isEmpty else { break }
+            for byte in bytes {
+                if previous == 0xFF && byte == 0xD9 { return }
+                previous = byte
+            }
+            offset += UInt64(bytes.count)
+        }
+        throw MediaInspectionError(.corrupt, "JPEG has no end-of-image marker (the file is cut short)")
+    }
+
+    /// SOF0–SOF15 except DHT (C4), JPG (C8) and DAC (CC).
+    static func isStartOfFrame(_ marker: UInt8) -> Bool {
+        (0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xC8 && marker != 0xCC
+    }
+
+    private func hex(_ byte: UInt8) -> String {
+        let digits = Array("0123456789ABCDEF")
+        return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
+    }
+}

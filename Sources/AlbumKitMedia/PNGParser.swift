@@ -1,0 +1,71 @@
+/// Walks the chunks of a PNG, verifying every chunk's CRC, and reads IHDR and the eXIf chunk.
+///
+/// A PNG must start with IHDR and end with IEND; data after IEND is ignored.
+struct PNGParser {
+    let reader: ByteReader
+
+    func parse() throws(MediaInspectionError) -> MediaMetadata {
+        var metadata = MediaMetadata(format: .png)
+        var exif: EXIFInfo?
+        var offset: UInt64 = 8
+        var index = 0
+        while true {
+            guard let header = try reader.bytes(at: offset, count: 8) else {
+                throw MediaInspectionError(
+                    .corrupt, "PNG has no IEND chunk (the file is cut short at offset \(offset))")
+            }
+            let length = UInt64(header.u32(0))
+            let type = header.fourCC(4)
+            guard header[4...7].allSatisfy({ (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else {
+                throw MediaInspectionError(.corrupt, "PNG chunk at offset \(offset) has an invalid type")
+            }
+            guard length <= 0x7FFF_FFFF, reader.contains(offset + 8, length + 4) else {
+                throw MediaInspectionError(
+                    .corrupt, "PNG chunk \(type) at offset \(offset) runs past the end of the file")
+            }
+            if index == 0 && (type != "IHDR" || length != 13) {
+                throw MediaInspectionError(.corrupt, "PNG does not start with an IHDR chunk")
+            }
+            var crc = CRC32()
+            crc.update(Array(header[4...7]))
+            var data: [UInt8] = []
+            let keep = type == "IHDR" || (type == "eXIf" && exif == nil && length <= UInt64(ByteReader.maxRead))
+            var position = offset + 8
+            let end = position + length
+            while position < end {
+                let count = Int(min(UInt64(64 << 10), end - position))
+                let bytes = try reader.require(at: position, count: count, what: "PNG chunk \(type)")
+                crc.update(bytes)
+                if keep { data += bytes }
+                position += UInt64(count)
+            }
+            let stored = try reader.require(at: end, count: 4, what: "PNG chunk \(type) CRC").u32(0)
+            guard stored == crc.value else {
+                throw MediaInspectionError(.corrupt, "PNG chunk \(type) has a bad CRC")
+            }
+            switch type {
+            case "IHDR":
+                let width = Int(data.u32(0))
+                let height = Int(data.u32(4))
+                guard width > 0, height > 0 else {
+                    throw MediaInspectionError(.corrupt, "PNG header has a zero width or height")
+                }
+                metadata.width = width
+                metadata.height = height
+            case "eXIf" where exif == nil:
+                var tiff = TIFFReader(ByteReader(BufferByteSource(bytes: data)), strict: false)
+                exif = try? tiff.read()
+            case "IEND":
+                if let exif {
+                    exif.apply(to: &metadata)
+                    metadata.setSize(width: metadata.width, height: metadata.height, orientation: exif.orientation)
+                }
+                return metadata
+            default:
+                break
+            }
+            offset = end + 4
+            index += 1
+        }
+    }
+}

@@ -1,0 +1,138 @@
+#if !canImport(ObjectiveC)
+    import Dispatch
+    import Foundation
+    import Synchronization
+
+    /// The user's photo library: authorization, change blocks, and (through the model
+    /// classes) fetches. Simulated in memory.
+    ///
+    /// `shared()` returns the library of ``PhotoKitSimulation/current``, a task-local, so
+    /// tests running in parallel each get their own library. Each library runs change
+    /// blocks on its own serial change queue and calls completion and authorization
+    /// handlers on its own serial completion queue (never the main queue).
+    public final class PHPhotoLibrary: NSObject, Sendable {
+        /// The library's contents, authorization and scripting.
+        let state = Mutex(LibraryState())
+        /// The serial queue that runs change blocks and commits.
+        let changeQueue = DispatchQueue(label: "PhotoKitSimulator.changes")
+        /// The serial queue that runs completion and authorization handlers.
+        let completionQueue = DispatchQueue(label: "PhotoKitSimulator.completions")
+        let changeQueueKey = DispatchSpecificKey<Bool>()
+        let completionQueueKey = DispatchSpecificKey<Bool>()
+
+        override init() {
+            super.init()
+            changeQueue.setSpecific(key: changeQueueKey, value: true)
+            completionQueue.setSpecific(key: completionQueueKey, value: true)
+        }
+
+        /// The shared library: the library of ``PhotoKitSimulation/current``. Usable from any thread.
+        public class func shared() -> PHPhotoLibrary {
+            PhotoKitSimulation.current.library
+        }
+
+        // MARK: Authorization
+
+        /// The app's current authorization for `accessLevel`. Never prompts.
+        public class func authorizationStatus(for accessLevel: PHAccessLevel) -> PHAuthorizationStatus {
+            shared().state.withLock { $0.authorization.status(for: accessLevel) }
+        }
+
+        /// Prompts the user for `accessLevel` if they were never asked, then calls `handler`
+        /// with the status on the library's completion queue.
+        public class func requestAuthorization(
+            for accessLevel: PHAccessLevel, handler: @escaping @Sendable (PHAuthorizationStatus) -> Void
+        ) {
+            let library = shared()
+            let status = library.state.withLock { $0.authorization.request(accessLevel) }
+            library.completionQueue.async {
+                library.withSimulationBound { handler(status) }
+            }
+        }
+
+        /// Prompts the user for `accessLevel` if they were never asked; returns the status.
+        public class func requestAuthorization(for accessLevel: PHAccessLevel) async -> PHAuthorizationStatus {
+            await withCheckedContinuation { continuation in
+                requestAuthorization(for: accessLevel) { continuation.resume(returning: $0) }
+            }
+        }
+
+        /// The read-write status, with `.limited` reported as `.authorized`.
+        ///
+        /// To be deprecated in Photos (`API_TO_BE_DEPRECATED`, no warning); use `authorizationStatus(for:)`.
+        public class func authorizationStatus() -> PHAuthorizationStatus {
+            let status = authorizationStatus(for: .readWrite)
+            return status == .limited ? .authorized : status
+        }
+
+        /// Requests read-write access, reporting `.limited` as `.authorized`.
+        ///
+        /// To be deprecated in Photos (`API_TO_BE_DEPRECATED`, no warning); use `requestAuthorization(for:handler:)`.
+        public class func requestAuthorization(_ handler: @escaping @Sendable (PHAuthorizationStatus) -> Void) {
+            requestAuthorization(for: .readWrite) { handler($0 == .limited ? .authorized : $0) }
+        }
+
+        // MARK: Changes
+
+        /// Runs `changeBlock` on the library's serial change queue, commits its requests
+        /// atomically, then calls `completionHandler` on the completion queue.
+        ///
+        /// Calling this inside a change block traps (Photos raises an exception). When the
+        /// app never asked for authorization, the commit prompts first.
+        public func performChanges(
+            _ changeBlock: @escaping () -> Void,
+            completionHandler: (@Sendable (Bool, (any Error)?) -> Void)? = nil
+        ) {
+            precondition(
+                ChangeTransaction.current == nil,
+                "Nesting change requests is not allowed: performChanges inside a change block")
+            let block = ChangeBlock(changeBlock)
+            changeQueue.async {
+                let error = self.execute(block)
+                guard let completionHandler else { return }
+                self.completionQueue.async {
+                    self.withSimulationBound { completionHandler(error == nil, error) }
+                }
+            }
+        }
+
+        /// Runs `changeBlock` and commits its requests atomically; throws `PHPhotosError`.
+        public func performChanges(_ changeBlock: @escaping () -> Void) async throws {
+            let block = ChangeBlock(changeBlock)
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                performChanges(block.body) { success, error in
+                    if success {
+                        continuation.resume()
+                    } else {
+                        continuation.resume(throwing: error ?? PHPhotosError(.internalError))
+                    }
+                }
+            }
+        }
+
+        /// Runs `changeBlock` on the change queue, commits, and waits; throws `PHPhotosError`.
+        ///
+        /// Don't call it from the main thread in an app (Photos may prompt). Calling it inside
+        /// a change block, or from the change queue, traps.
+        public func performChangesAndWait(_ changeBlock: @escaping () -> Void) throws {
+            precondition(
+                ChangeTransaction.current == nil,
+                "Nesting change requests is not allowed: performChangesAndWait inside a change block")
+            precondition(
+                DispatchQueue.getSpecific(key: changeQueueKey) == nil,
+                "performChangesAndWait on the photo library's change queue would deadlock")
+            let block = ChangeBlock(changeBlock)
+            if let error = changeQueue.sync(execute: { execute(block) }) {
+                throw error
+            }
+        }
+
+        /// Why the library is unavailable, or `nil` (the simulated library is always available).
+        public var unavailabilityReason: (any Error)? { nil }
+
+        /// Runs `body` with ``PhotoKitSimulation/current`` bound to this library.
+        func withSimulationBound<Result>(_ body: () throws -> Result) rethrows -> Result {
+            try PhotoKitSimulation.$current.withValue(PhotoKitSimulation(library: self), operation: body)
+        }
+    }
+#endif

@@ -1,2 +1,0 @@
-// The PhotoKit simulator lives here (see issue 4).
-enum PhotoKitSimulatorPlaceholder {}

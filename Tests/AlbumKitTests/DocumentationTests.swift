@@ -1,0 +1,44 @@
+import AlbumKit
+import Foundation
+import Testing
+
+/// README's and the DocC catalog's examples, compiled and run against a real catalog.
+@Suite struct DocumentationTests {
+    @Test func readmeSwiftExample() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let photoURL = Fixture.jpeg
+            let urls = [Fixture.png, Fixture.heic, dir.appendingPathComponent("missing.jpg")]
+            let jpegBytes = Fixture.jpegBytes
+
+            let library = try PhotoLibrary.catalog(at: dir.appendingPathComponent("Photos.albumlibrary"))
+            let album = library.album(titled: "Touch Code Magazine")
+
+            let saved = try await album.save(.file(photoURL))
+            #expect(saved.albumOutcome == .created)
+
+            let fractions = Locked<[Double]>([])
+            let results = await album.save(urls.map { .file($0) }) { progress in
+                fractions.withLock { $0.append(progress.fraction) }
+            }
+            var codes: [AlbumError.Code] = []
+            for case .failure(let error) in results { codes.append(error.code) }
+            #expect(codes == [.fileNotFound])
+            #expect(fractions.withLock { $0.last } == 1)
+
+            let once = await withCheckedContinuation { continuation in
+                album.save(.data(jpegBytes, filename: "IMG_0001.JPG"), queue: .global()) { result in
+                    continuation.resume(returning: result)
+                }
+            }
+            #expect(once.value?.albumOutcome == .found)
+
+            do {
+                try await album.save(.data(Data("text".utf8), filename: "x.jpg"))
+                Issue.record("saving text must fail")
+            } catch AlbumError.Code.notMedia {
+                // matched by code
+            }
+            #expect(try await library.albums().map(\.count) == [4])
+        }
+    }
+}
