@@ -1,0 +1,509 @@
+#!/usr/bin/env bash
+# Reliability harness for the `album` CLI and its catalog library (issue 6).
+#
+#   bash Scripts/reliability.sh [--short|--full] [--release|--debug] [--keep]
+#
+# --short (default, CI): 20 kill -9 trials, one 8-process race, a few of everything else; ~1-2 min.
+# --full: 500 kill -9 trials, 5 races (batch and one-file-per-process), more removal trials.
+# --release/--debug: which build of `album` to test (default: debug for --short, since `swift test`
+#   has just built it in CI; release for --full). ALBUM_BIN=/path/to/album overrides both.
+# --keep: keep the scratch directory for inspection.
+#
+# Scenarios (a summary line each, `trials=N failures=M`; exit status 1 if any failure):
+#   kill9       kill -9 a process group saving batches at random moments; after each: `album verify`
+#               passes and every acknowledged (printed with --json) save is present with its SHA-256.
+#   race        8 processes x 50 saves into one new album at once: one album, 400 assets, no error.
+#   diskfull    a 4 MB tmpfs (else a loop-mounted ext4 image, else SKIP): `notEnoughSpace`, the library
+#               stays consistent, earlier assets intact.
+#   readonly    the library on a read-only bind mount: a clear error, nothing lost.
+#   removed     the library directory removed mid-batch: a clear error, no crash, no hang.
+#   corrupt     the catalog overwritten with garbage or truncated: `libraryCorrupt`, the file untouched.
+# Mounting needs root (CAP_SYS_ADMIN); without it those scenarios print SKIP and do not fail.
+set -uo pipefail
+
+MODE=short
+BUILD=""
+KEEP=0
+for argument in "$@"; do
+    case "$argument" in
+        --short) MODE=short ;;
+        --full) MODE=full ;;
+        --release) BUILD=release ;;
+        --debug) BUILD=debug ;;
+        --keep) KEEP=1 ;;
+        -h | --help)
+            sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
+            exit 0
+            ;;
+        *)
+            echo "reliability.sh: unknown option $argument (try --help)" >&2
+            exit 2
+            ;;
+    esac
+done
+[ -n "$BUILD" ] || { [ "$MODE" = full ] && BUILD=release || BUILD=debug; }
+
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+export PATH="/opt/swift/usr/bin:$PATH"
+
+if [ "$MODE" = full ]; then
+    KILL_TRIALS=500 RACES=5 REMOVE_TRIALS=20
+else
+    KILL_TRIALS=20 RACES=1 REMOVE_TRIALS=3
+fi
+
+# ---------------------------------------------------------------------------------------------
+# Build once.
+if [ -n "${ALBUM_BIN:-}" ]; then
+    ALBUM=$ALBUM_BIN
+else
+    echo "== building album ($BUILD)"
+    swift build -c "$BUILD" --product album >/dev/null || {
+        echo "reliability.sh: swift build failed" >&2
+        exit 1
+    }
+    ALBUM="$(swift build -c "$BUILD" --show-bin-path)/album"
+fi
+[ -x "$ALBUM" ] || {
+    echo "reliability.sh: no album binary at $ALBUM" >&2
+    exit 1
+}
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/album-reliability.XXXXXX")
+MOUNTS=()
+cleanup() {
+    local mount
+    for mount in "${MOUNTS[@]}"; do umount -l "$mount" 2>/dev/null; done
+    if [ "$KEEP" = 1 ]; then echo "scratch kept in $WORK"; else rm -rf "$WORK"; fi
+}
+trap cleanup EXIT
+
+TOTAL_FAILURES=0
+SUMMARY=()
+# summary NAME TRIALS FAILURES [DETAIL]
+SCENARIO_START=$(date +%s)
+summary() {
+    local line
+    line=$(printf '%-9s trials=%-4s failures=%-3s %4ss  %s' "$1" "$2" "$3" "$(($(date +%s) - SCENARIO_START))" "${4:-}")
+    SUMMARY+=("$line")
+    echo "SUMMARY $line"
+    TOTAL_FAILURES=$((TOTAL_FAILURES + $3))
+}
+skip() {
+    SUMMARY+=("$(printf '%-9s SKIP: %s' "$1" "$2")")
+    echo "SKIP $1: $2"
+}
+fail() { echo "  FAIL $*"; }
+
+# ---------------------------------------------------------------------------------------------
+# Test media: distinct JPEGs (a unique comment segment after the start marker of a base JPEG), so
+# every file has its own SHA-256 and stays a valid JPEG for the strictest validator.
+BASES=()
+make_bases() {
+    mkdir -p "$WORK/bases"
+    BASES=("$ROOT/Examples/harbour.jpg")
+    if command -v convert >/dev/null 2>&1; then
+        convert -size 536x536 xc:gray -seed 1 +noise Random -quality 90 "$WORK/bases/medium.jpg" &&
+            BASES+=("$WORK/bases/medium.jpg" "$WORK/bases/medium.jpg" "$WORK/bases/medium.jpg")
+        convert -size 1700x1700 xc:gray -seed 2 +noise Random -quality 90 "$WORK/bases/large.jpg" &&
+            BASES+=("$WORK/bases/large.jpg")
+    fi
+}
+# make_jpegs DIR COUNT PREFIX: COUNT distinct JPEGs in DIR.
+make_jpegs() {
+    local dir=$1 count=$2 prefix=$3 i tag length base
+    mkdir -p "$dir"
+    for ((i = 0; i < count; i++)); do
+        base=${BASES[$((i % ${#BASES[@]}))]}
+        tag="$prefix $i $RANDOM$RANDOM $(date +%s%N)"
+        length=$((${#tag} + 2))
+        {
+            printf '\xff\xd8\xff\xfe'
+            printf "\\x$(printf %02x $((length >> 8)))\\x$(printf %02x $((length & 255)))"
+            printf '%s' "$tag"
+            tail -c +3 "$base"
+        } >"$dir/$(printf '%s_%04d.jpg' "$prefix" "$i")"
+    done
+}
+
+# show_hashes LIB TITLE: "ASSET_ID SHA256" lines of the album (none if it does not exist). The JSON
+# keys are sorted, so in every object "id" comes before "sha256".
+show_hashes() {
+    "$ALBUM" show "$2" --json --library "$1" 2>/dev/null | sed 's/},{/}\n{/g' |
+        sed -n 's/.*"id":"\([^"]*\)".*"sha256":"\([^"]*\)".*/\1 \2/p'
+}
+
+# check_acknowledged LIB TITLE ACKFILE: every complete `{"asset":…,"file":…}` line of ACKFILE is in
+# the album with the SHA-256 of its file. Prints problems; returns non-zero when there are any.
+check_acknowledged() {
+    local lib=$1 title=$2 acks=$3 tmp=$WORK/check.$$
+    # Only complete lines: a line cut by a kill does not end with "}" and acknowledges nothing.
+    sed -n 's/.*"asset":"\([^"]*\)".*"file":"\([^"]*\)".*}$/\1 \2/p' "$acks" >"$tmp.pairs"
+    [ -s "$tmp.pairs" ] || return 0
+    show_hashes "$lib" "$title" >"$tmp.stored"
+    cut -d' ' -f2- "$tmp.pairs" | sort -u | tr '\n' '\0' | xargs -0 sha256sum | sed 's/  / /' >"$tmp.sources"
+    awk -v stored="$tmp.stored" -v sources="$tmp.sources" '
+        BEGIN {
+            while ((getline line < stored) > 0) { split(line, f, " "); have[f[1]] = f[2] }
+            while ((getline line < sources) > 0) { p = index(line, " "); wanted[substr(line, p + 1)] = substr(line, 1, p - 1) }
+        }
+        {
+            asset = $1; file = substr($0, length($1) + 2)
+            if (!(asset in have)) { print "  FAIL acknowledged asset " asset " (" file ") is missing"; bad++ }
+            else if (have[asset] != wanted[file]) { print "  FAIL asset " asset " has SHA-256 " have[asset] ", " file " has " wanted[file]; bad++ }
+        }
+        END { exit bad > 0 }' "$tmp.pairs"
+}
+
+# verify LIB: `album verify` passes (prints its report on failure).
+verify_ok() {
+    local out
+    if ! out=$("$ALBUM" verify --library "$1" 2>&1); then
+        fail "verify $1: $(head -5 <<<"$out" | tr '\n' ' ')"
+        return 1
+    fi
+}
+
+# try_mount_small DIR SIZE_MB: mounts a small file system at DIR (tmpfs, else a loop ext4 image)
+# and sets MOUNT_KIND; fails when neither is possible.
+MOUNT_KIND=""
+try_mount_small() {
+    local dir=$1 size=$2
+    mkdir -p "$dir"
+    if mount -t tmpfs -o "size=${size}m" tmpfs "$dir" 2>/dev/null; then
+        MOUNTS+=("$dir")
+        MOUNT_KIND=tmpfs
+        return 0
+    fi
+    if command -v mkfs.ext4 >/dev/null 2>&1 && truncate -s "${size}M" "$dir.img" &&
+        mkfs.ext4 -q -F "$dir.img" >/dev/null 2>&1 && mount -o loop "$dir.img" "$dir" 2>/dev/null; then
+        MOUNTS+=("$dir")
+        MOUNT_KIND="loop ext4"
+        return 0
+    fi
+    return 1
+}
+
+# resize_small DIR SIZE_MB: grows or shrinks the small file system (tmpfs only; a no-op otherwise).
+resize_small() {
+    [ "$MOUNT_KIND" = tmpfs ] && mount -o "remount,size=$2m" "$1" 2>/dev/null
+    return 0
+}
+
+echo "== album: $ALBUM ($MODE)"
+echo "== scratch: $WORK"
+make_bases
+
+# ---------------------------------------------------------------------------------------------
+# kill9: a process group saving batches (1 to 40 files per `album save`) killed at random moments.
+scenario_kill9() {
+    echo "== kill9: $KILL_TRIALS trials"
+    local pool=$WORK/kill9/pool failures=0 trial lib acks delay pid problems acked=0 epoch=-1
+    make_jpegs "$pool" 60 kill
+    local files=("$pool"/*.jpg)
+    for ((trial = 0; trial < KILL_TRIALS; trial++)); do
+        # A fresh library every 25 trials keeps `verify` (which hashes every file) quick.
+        if [ $((trial / 25)) != "$epoch" ]; then
+            epoch=$((trial / 25))
+            lib=$WORK/kill9/lib-$epoch.albumlibrary
+            acks=$WORK/kill9/acks-$epoch.jsonl
+            : >"$acks"
+        fi
+        setsid bash -c '
+            album=$1 lib=$2 acks=$3; shift 3; files=("$@")
+            while true; do
+                count=$((RANDOM % 40 + 1)) start=$((RANDOM % ${#files[@]}))
+                batch=("${files[@]:start:count}")
+                "$album" save --json --album Crash --library "$lib" "${batch[@]}" >>"$acks" 2>/dev/null
+            done' _ "$ALBUM" "$lib" "$acks" "${files[@]}" &
+        pid=$!
+        delay=$(printf '0.%03d' $((RANDOM % 900 + 50)))
+        sleep "$delay"
+        kill -9 -- "-$pid" 2>/dev/null
+        wait "$pid" 2>/dev/null
+        # A cut last line is not an acknowledgment; end it so the next trial starts a new line.
+        [ -s "$acks" ] && [ "$(tail -c 1 "$acks" | od -An -c | tr -d ' ')" != '\n' ] && echo >>"$acks"
+        problems=0
+        if [ -e "$lib/catalog.sqlite" ]; then
+            verify_ok "$lib" || problems=$((problems + 1))
+            check_acknowledged "$lib" Crash "$acks" || problems=$((problems + $?))
+        elif grep -q '"asset"' "$acks"; then
+            fail "trial $trial: saves were acknowledged but there is no library"
+            problems=1
+        fi
+        if [ "$problems" -gt 0 ]; then
+            fail "trial $trial (killed after ${delay}s)"
+            failures=$((failures + 1))
+        fi
+    done
+    acked=$(cat "$WORK"/kill9/acks-*.jsonl | grep -c '"asset"')
+    summary kill9 "$KILL_TRIALS" "$failures" "acknowledged=$acked (all present with their SHA-256 when failures=0)"
+}
+
+# ---------------------------------------------------------------------------------------------
+# race: 8 processes start at the same instant and save 50 files each into one new album.
+scenario_race() {
+    echo "== race: $RACES x (8 processes x 50 saves)"
+    local failures=0 race worker lib pids statuses albums count created errors variant
+    for ((race = 0; race < RACES; race++)); do
+        # Batch: one `album save` of 50 files per process. In --full, odd races use one process per
+        # file (50 sequential `album save FILE` per worker) for more album-resolution contention.
+        variant=batch
+        [ $((race % 2)) = 1 ] && variant=per-file
+        lib=$WORK/race/lib-$race.albumlibrary
+        rm -f "$WORK/race/go"
+        pids=()
+        for ((worker = 0; worker < 8; worker++)); do
+            make_jpegs "$WORK/race/$race/w$worker" 50 "race$race-w$worker"
+            (
+                while [ ! -e "$WORK/race/go" ]; do sleep 0.005; done
+                out=$WORK/race/$race/w$worker.out
+                if [ "$variant" = batch ]; then
+                    "$ALBUM" save --json --album "Race $race" --library "$lib" "$WORK/race/$race/w$worker"/*.jpg \
+                        >"$out" 2>"$out.err"
+                else
+                    status=0
+                    for file in "$WORK/race/$race/w$worker"/*.jpg; do
+                        "$ALBUM" save --json --album "Race $race" --library "$lib" "$file" >>"$out" 2>>"$out.err" ||
+                            status=1
+                    done
+                    exit $status
+                fi
+            ) &
+            pids+=($!)
+        done
+        touch "$WORK/race/go"
+        statuses=0
+        for pid in "${pids[@]}"; do wait "$pid" || statuses=$((statuses + 1)); done
+        albums=$("$ALBUM" albums --json --library "$lib" 2>/dev/null)
+        count=$(grep -o "\"count\":[0-9]*,\"id\":\"[^\"]*\",\"title\":\"Race $race\"" <<<"$albums" | wc -l)
+        local assets
+        assets=$(grep -o "\"count\":[0-9]*,\"id\":\"[^\"]*\",\"title\":\"Race $race\"" <<<"$albums" |
+            head -1 | sed 's/"count":\([0-9]*\).*/\1/')
+        errors=$(cat "$WORK/race/$race"/*.out | grep -c '"error"')
+        created=$(cat "$WORK/race/$race"/*.out | grep -c '"albumOutcome":"created"')
+        local ok=1
+        [ "$statuses" = 0 ] || { fail "race $race ($variant): $statuses processes failed: $(cat "$WORK/race/$race"/*.err | head -3)"; ok=0; }
+        [ "$errors" = 0 ] || { fail "race $race ($variant): $errors error lines"; ok=0; }
+        [ "$count" = 1 ] || { fail "race $race ($variant): $count albums titled 'Race $race'"; ok=0; }
+        [ "${assets:-0}" = 400 ] || { fail "race $race ($variant): the album has ${assets:-0} assets, not 400"; ok=0; }
+        # Only the saves of the first commit may report the album as created.
+        if [ "$variant" = per-file ] && [ "$created" != 1 ]; then
+            fail "race $race ($variant): $created saves report the album as created"
+            ok=0
+        fi
+        verify_ok "$lib" || ok=0
+        for ((worker = 0; worker < 8; worker++)); do
+            check_acknowledged "$lib" "Race $race" "$WORK/race/$race/w$worker.out" || ok=0
+        done
+        [ "$ok" = 1 ] || failures=$((failures + 1))
+        echo "  race $race ($variant): albums=$count assets=${assets:-0} errors=$errors created-lines=$created"
+    done
+    summary race "$RACES" "$failures" "8 processes x 50 saves each into one new album"
+}
+
+# ---------------------------------------------------------------------------------------------
+# diskfull: a library on a 4 MB file system; earlier assets stay intact.
+scenario_diskfull() {
+    echo "== diskfull"
+    local mnt=$WORK/full media=$WORK/full-media lib failures=0 trials=0 out codes attempt
+    if ! try_mount_small "$mnt" 4; then
+        skip diskfull "cannot mount a small file system here (no tmpfs or loop mount permission)"
+        return
+    fi
+    lib=$mnt/lib.albumlibrary
+    # The media and every output file live outside the small disk.
+    make_jpegs "$media/early" 3 early
+    make_jpegs "$media/many" 30 many
+    # A valid MP4 bigger than the whole disk: the example clip followed by a 6 MB `free` box.
+    local size=6000000
+    {
+        cat "$ROOT/Examples/clip.mp4"
+        printf "\\x$(printf %02x $(((size >> 24) & 255)))\\x$(printf %02x $(((size >> 16) & 255)))"
+        printf "\\x$(printf %02x $(((size >> 8) & 255)))\\x$(printf %02x $((size & 255)))free"
+        head -c $((size - 8)) /dev/zero
+    } >"$media/big.mp4"
+    "$ALBUM" save --json --album Early --library "$lib" "$media/early"/*.jpg >"$media/early.out" 2>&1 || {
+        fail "diskfull: could not save the first assets: $(cat "$media/early.out")"
+        summary diskfull 1 1 "($MOUNT_KIND)"
+        return
+    }
+    for attempt in batch large; do
+        trials=$((trials + 1))
+        if [ "$attempt" = batch ]; then
+            out=$("$ALBUM" save --json --album Full --library "$lib" "$media/many"/*.jpg 2>/dev/null)
+        else
+            out=$("$ALBUM" save --json --album Full --library "$lib" "$media/big.mp4" 2>/dev/null)
+        fi
+        codes=$(grep -o '"code":"[^"]*"' <<<"$out" | cut -d'"' -f4 | sort | uniq -c | tr -s ' ' | tr '\n' ',')
+        echo "  $attempt: $(grep -c '"asset"' <<<"$out") saved, error codes: ${codes:-none}"
+        local ok=1
+        grep -q '"code":"notEnoughSpace"' <<<"$out" || { fail "diskfull $attempt: no notEnoughSpace error"; ok=0; }
+        if grep -o '"code":"[^"]*"' <<<"$out" | grep -vq notEnoughSpace; then
+            fail "diskfull $attempt: other error codes than notEnoughSpace: $codes"
+            ok=0
+        fi
+        # Verify needs a little room for SQLite's shared memory: grow the disk, check, shrink it back.
+        resize_small "$mnt" 64
+        verify_ok "$lib" || ok=0
+        check_acknowledged "$lib" Early "$media/early.out" || ok=0
+        grep '"asset"' <<<"$out" >"$media/acks.out"
+        check_acknowledged "$lib" Full "$media/acks.out" || ok=0
+        resize_small "$mnt" 4
+        [ "$ok" = 1 ] || failures=$((failures + 1))
+    done
+    summary diskfull "$trials" "$failures" "($MOUNT_KIND, 4 MB)"
+}
+
+# ---------------------------------------------------------------------------------------------
+# readonly: the library on a read-only bind mount.
+scenario_readonly() {
+    echo "== readonly"
+    local dir=$WORK/ro lib failures=0 out status
+    lib=$dir/lib.albumlibrary
+    make_jpegs "$WORK/ro-media" 4 ro
+    mkdir -p "$dir"
+    "$ALBUM" save --json --album Kept --library "$lib" "$WORK/ro-media"/ro_000{0,1,2}.jpg >"$WORK/ro-early.out" 2>&1
+    if ! { mount --bind "$dir" "$dir" 2>/dev/null && MOUNTS+=("$dir") && mount -o remount,bind,ro "$dir" 2>/dev/null; }; then
+        skip readonly "cannot make a read-only bind mount here"
+        return
+    fi
+    out=$("$ALBUM" save --json --album Kept --library "$lib" "$WORK/ro-media/ro_0003.jpg" 2>"$WORK/ro.err")
+    status=$?
+    local code
+    code=$(grep -o '"code":"[^"]*"' <<<"$out" | head -1 | cut -d'"' -f4)
+    echo "  save into a read-only library: exit $status, code ${code:-none}: $(head -1 "$WORK/ro.err")"
+    case "$code" in
+        libraryUnwritable | accessDenied) ;;
+        *) fail "readonly: expected libraryUnwritable, got '${code:-none}' (exit $status)"; failures=1 ;;
+    esac
+    [ "$status" = 1 ] || { fail "readonly: exit status $status"; failures=1; }
+    # Reading a read-only library (a backup disk) is reported, not required.
+    if "$ALBUM" albums --library "$lib" >/dev/null 2>&1; then
+        echo "  listing albums of the read-only library: works"
+    else
+        echo "  note: listing albums of the read-only library fails: $("$ALBUM" albums --library "$lib" 2>&1 | head -1)"
+    fi
+    umount "$dir"
+    verify_ok "$lib" || failures=1
+    check_acknowledged "$lib" Kept "$WORK/ro-early.out" || failures=1
+    summary readonly 1 "$failures" "error=${code:-none}"
+}
+
+# ---------------------------------------------------------------------------------------------
+# removed: the library directory removed while a batch is being saved.
+scenario_removed() {
+    echo "== removed: $REMOVE_TRIALS trials"
+    local failures=0 trial lib pid status out codes lines hit=0
+    make_jpegs "$WORK/rm-media" 200 rm
+    for ((trial = 0; trial < REMOVE_TRIALS; trial++)); do
+        lib=$WORK/rm/lib-$trial.albumlibrary
+        mkdir -p "$WORK/rm"
+        "$ALBUM" save --album Gone --library "$lib" "$ROOT/Examples/harbour.jpg" >/dev/null 2>&1
+        timeout 120 "$ALBUM" save --json --album Gone --library "$lib" "$WORK/rm-media"/*.jpg \
+            >"$WORK/rm/$trial.out" 2>"$WORK/rm/$trial.err" &
+        pid=$!
+        # Remove it once the batch has published files (its first chunk is committed), plus a
+        # random 0-90 ms, so the removal lands in the middle of the batch.
+        local waited=0
+        while [ "$(find "$lib/originals" -type f 2>/dev/null | head -2 | wc -l)" -lt 2 ] &&
+            [ "$waited" -lt 3000 ] && kill -0 "$pid" 2>/dev/null; do
+            sleep 0.005
+            waited=$((waited + 5))
+        done
+        sleep "0.0$((RANDOM % 10))"
+        rm -rf "$lib"
+        wait "$pid"
+        status=$?
+        out=$(cat "$WORK/rm/$trial.out")
+        lines=$(grep -c '"file"' <<<"$out")
+        codes=$(grep -o '"code":"[^"]*"' <<<"$out" | cut -d'"' -f4 | sort | uniq -c | tr -s ' ' | tr '\n' ',')
+        echo "  trial $trial: exit $status, $(grep -c '"asset"' <<<"$out") saved, error codes: ${codes:-none}"
+        local ok=1
+        if [ "$status" -ge 124 ]; then
+            fail "removed trial $trial: crashed or hung (exit $status): $(tail -3 "$WORK/rm/$trial.err")"
+            ok=0
+        elif [ "$status" = 0 ]; then
+            # Every save finished before the removal: nothing to check, not a failure.
+            :
+        else
+            hit=$((hit + 1))
+            [ "$lines" = 200 ] || { fail "removed trial $trial: $lines result lines for 200 files"; ok=0; }
+            grep -q '"code"' <<<"$out" || { fail "removed trial $trial: failed without an error code"; ok=0; }
+            if grep -o '"code":"[^"]*"' <<<"$out" | grep -vqE 'libraryNotFound'; then
+                fail "removed trial $trial: expected libraryNotFound, got: $codes"
+                ok=0
+            fi
+            [ -s "$WORK/rm/$trial.err" ] || { fail "removed trial $trial: nothing on stderr"; ok=0; }
+        fi
+        [ "$ok" = 1 ] || failures=$((failures + 1))
+    done
+    summary removed "$REMOVE_TRIALS" "$failures" "removal hit a running batch in $hit trials"
+}
+
+# ---------------------------------------------------------------------------------------------
+# corrupt: garbage or truncation in a checkpointed catalog → libraryCorrupt, file untouched.
+scenario_corrupt() {
+    echo "== corrupt"
+    local failures=0 trials=0 damage lib catalog before after out code status
+    make_jpegs "$WORK/cor-media" 4 cor
+    for damage in garbage garbage-header half first-kb empty; do
+        trials=$((trials + 1))
+        lib=$WORK/cor/$damage.albumlibrary
+        mkdir -p "$WORK/cor"
+        "$ALBUM" save --json --album Kept --library "$lib" "$WORK/cor-media"/cor_000{0,1,2}.jpg \
+            >"$WORK/cor/$damage.early" 2>&1
+        catalog=$lib/catalog.sqlite
+        # Fold the WAL into the catalog first: damage must hit the data, not a stale copy of it.
+        if command -v sqlite3 >/dev/null 2>&1; then
+            sqlite3 "$catalog" 'PRAGMA wal_checkpoint(TRUNCATE);' >/dev/null
+        fi
+        rm -f "$catalog-wal" "$catalog-shm"
+        local size
+        size=$(stat -c %s "$catalog")
+        case "$damage" in
+            garbage) head -c "$size" /dev/urandom >"$catalog" ;;
+            garbage-header) printf 'this is not a database, just text' | dd of="$catalog" conv=notrunc status=none ;;
+            half) truncate -s $((size / 2)) "$catalog" ;;
+            first-kb) truncate -s 1000 "$catalog" ;;
+            empty) truncate -s 0 "$catalog" ;;
+        esac
+        before=$(sha256sum <"$catalog")
+        local ok=1 command
+        for command in save albums verify; do
+            case "$command" in
+                save) out=$("$ALBUM" save --json --album Kept --library "$lib" "$WORK/cor-media/cor_0003.jpg" 2>&1) ;;
+                albums) out=$("$ALBUM" albums --json --library "$lib" 2>&1) ;;
+                verify) out=$("$ALBUM" verify --json --library "$lib" 2>&1) ;;
+            esac
+            status=$?
+            code=$(grep -o '"code":"[^"]*"' <<<"$out" | head -1 | cut -d'"' -f4)
+            [ -n "$code" ] || code=$(grep -q 'damaged or not an AlbumKit catalog' <<<"$out" && echo libraryCorrupt)
+            if [ "$status" = 0 ] || [ "$code" != libraryCorrupt ]; then
+                fail "corrupt $damage: \`album $command\` exit $status, code '${code:-none}': $(head -2 <<<"$out" | tr '\n' ' ')"
+                ok=0
+            fi
+        done
+        after=$(sha256sum <"$catalog")
+        [ "$before" = "$after" ] || { fail "corrupt $damage: the catalog file was changed"; ok=0; }
+        echo "  $damage: $([ "$ok" = 1 ] && echo "libraryCorrupt, catalog untouched" || echo FAILED)"
+        [ "$ok" = 1 ] || failures=$((failures + 1))
+    done
+    summary corrupt "$trials" "$failures" "garbage, garbage header, truncated to half / 1000 bytes / 0 bytes"
+}
+
+START=$(date +%s)
+for scenario in kill9 race diskfull readonly removed corrupt; do
+    SCENARIO_START=$(date +%s)
+    "scenario_$scenario"
+done
+
+echo
+echo "== reliability summary ($MODE, $(($(date +%s) - START)) s, album: $ALBUM)"
+for line in "${SUMMARY[@]}"; do echo "  $line"; done
+if [ "$TOTAL_FAILURES" -gt 0 ]; then
+    echo "FAILED: $TOTAL_FAILURES failing trials"
+    exit 1
+fi
+echo "OK"
