@@ -83,6 +83,17 @@ package final class CatalogBackend: PhotoLibraryBackend {
                 underlying: SystemError("access", path: root.path, errno: code))
         }
 
+        // SQLite takes an empty file for a new database (and drops its WAL): a library whose catalog
+        // was truncated to nothing would silently start over, orphaning every photo it holds.
+        if hasCatalog, (try? fm.attributesOfItem(atPath: catalog)[.size] as? NSNumber)?.int64Value == 0,
+            holdsOriginals(root.appendingPathComponent("originals").path)
+        {
+            throw AlbumError(
+                .libraryCorrupt,
+                "The catalog \(catalog) is empty but the library holds photos; restore the catalog from a backup. Nothing was changed."
+            )
+        }
+
         let database: Database
         do {
             database = try Database(path: catalog, create: !hasCatalog)
@@ -98,6 +109,16 @@ package final class CatalogBackend: PhotoLibraryBackend {
             try? makeShardDirectories(in: backend.originalsPath)
         }
         return backend
+    }
+
+    /// Whether any shard directory under `originalsPath` holds a file.
+    private static func holdsOriginals(_ originalsPath: String) -> Bool {
+        let fm = FileManager.default
+        for shard in (try? fm.contentsOfDirectory(atPath: originalsPath)) ?? [] where !shard.hasPrefix(".") {
+            let names = (try? fm.contentsOfDirectory(atPath: originalsPath + "/" + shard)) ?? []
+            if names.contains(where: { !$0.hasPrefix(".") }) { return true }
+        }
+        return false
     }
 
     /// Creates the 256 shard directories of a new library with one directory `fsync`, instead of
