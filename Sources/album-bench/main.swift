@@ -43,6 +43,8 @@ let scenarios: [(id: String, run: () async throws -> ScenarioResult)] = [
     ("lookup", { try await bench.lookup(corpus) }),
     ("size", { try await bench.librarySize(corpus) }),
     ("memory", { try await bench.memory(corpus[0]) }),
+    ("folders", { try await bench.folders(corpus) }),
+    ("metadata", { try await bench.metadata(corpus) }),
 ]
 for scenario in scenarios where options.runs(scenario.id) {
     Table.progress("running \(scenario.id)…")
