@@ -17,6 +17,8 @@ struct Machine: Codable, Sendable {
     var scratchDirectory: String
     var fileSystem: String
     var swiftVersion: String
+    /// `/proc/loadavg` when the run started: other work on the machine skews the numbers.
+    var loadAverage: String
 
     static func describe(scratch: String) -> Machine {
         let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
@@ -37,9 +39,13 @@ struct Machine: Codable, Sendable {
             ?? Shell.output("stat", ["-f", "-c", "%T", scratch]) ?? "unknown"
         let swift =
             Shell.output("swift", ["--version"])?.split(separator: "\n").first.map(String.init) ?? "unknown"
+        let load =
+            (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3)
+            .joined(separator: " ") ?? "unknown"
         return Machine(
             cpuModel: model, cores: ProcessInfo.processInfo.activeProcessorCount,
             memoryGB: (Double(ProcessInfo.processInfo.physicalMemory) / 1_073_741_824 * 10).rounded() / 10,
-            kernel: kernel, os: os, scratchDirectory: scratch, fileSystem: fileSystem, swiftVersion: swift)
+            kernel: kernel, os: os, scratchDirectory: scratch, fileSystem: fileSystem, swiftVersion: swift,
+            loadAverage: load)
     }
 }

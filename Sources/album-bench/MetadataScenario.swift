@@ -62,7 +62,9 @@ extension Bench {
         if !hasExiftool {
             result.notes.append("exiftool is not installed: install libimage-exiftool-perl for the comparison")
         }
-        result.notes.append("both read files from a warm page cache; exiftool runs once over the list repeated")
+        result.notes.append(
+            "both read files from a warm page cache; exiftool runs once over the list repeated and reads every "
+                + "tag it knows, AlbumKit only the dozen keys it needs")
         return result
     }
 }

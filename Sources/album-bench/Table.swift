@@ -8,7 +8,7 @@ enum Table {
         emit("commit   \(report.commit)\(report.isDirty ? " (with uncommitted changes)" : "")")
         emit("machine  \(machine.cpuModel), \(machine.cores) cores, \(machine.memoryGB) GB, \(machine.os)")
         emit("kernel   \(machine.kernel); scratch \(machine.scratchDirectory) on \(machine.fileSystem)")
-        emit("swift    \(machine.swiftVersion)")
+        emit("swift    \(machine.swiftVersion); load average at start \(machine.loadAverage)")
     }
 
     static func print(_ result: ScenarioResult) {
