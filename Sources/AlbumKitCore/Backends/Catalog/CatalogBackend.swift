@@ -509,7 +509,7 @@ package final class CatalogBackend: PhotoLibraryBackend {
                     "asset \(id): \(row.text(1)!) is \(opened.size) bytes, the catalog says \(row.integer(2) ?? -1)")
                 continue
             }
-            let sha = try? Self.hashFile(opened.0)
+            let sha = try? FileSystem.sha256(of: opened.0)
             if sha != row.text(3) {
                 problems.append(
                     "asset \(id): \(row.text(1)!) has SHA-256 \(sha ?? "unreadable"), the catalog says \(row.text(3) ?? "")"
@@ -520,20 +520,6 @@ package final class CatalogBackend: PhotoLibraryBackend {
             problems.append("stray file \(stray): no asset refers to it")
         }
         return VerificationReport(checkedAssets: assets.count, problems: problems)
-    }
-
-    static func hashFile(_ file: FileSystem.Descriptor) throws -> String {
-        var hasher = SHA256Hasher()
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-        defer { buffer.deallocate() }
-        var offset: UInt64 = 0
-        while true {
-            let n = try FileSystem.read(file, into: buffer, at: offset)
-            if n == 0 { break }
-            hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
-            offset += UInt64(n)
-        }
-        return hasher.finalize()
     }
 
     // MARK: Database access
