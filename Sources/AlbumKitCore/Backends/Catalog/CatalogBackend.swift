@@ -43,7 +43,7 @@ package final class CatalogBackend: PhotoLibraryBackend {
     /// Opens the library at `url`, creating it (and missing parent folders) when `create` is set.
     ///
     /// - Throws: `.libraryNotFound`, `.libraryCorrupt`, `.libraryUnwritable`, `.accessDenied`.
-    package static func open(at url: URL, create: Bool = true) throws -> CatalogBackend {
+    package static func open(at url: URL, create: Bool = true, busyTimeout: Int32 = 60_000) throws -> CatalogBackend {
         let root = url.standardizedFileURL
         let fm = FileManager.default
         var isDirectory: ObjCBool = false
@@ -86,7 +86,7 @@ package final class CatalogBackend: PhotoLibraryBackend {
         let database: Database
         do {
             database = try Database(path: catalog, create: !hasCatalog)
-            try prepare(database, path: catalog)
+            try prepare(database, path: catalog, busyTimeout: busyTimeout)
         } catch {
             throw Self.map(error, what: "open the library", path: catalog)
         }
@@ -96,8 +96,8 @@ package final class CatalogBackend: PhotoLibraryBackend {
     }
 
     /// Checks that the file is ours (or empty), then configures and migrates it.
-    private static func prepare(_ db: Database, path: String) throws {
-        db.setBusyTimeout(milliseconds: 60_000)
+    private static func prepare(_ db: Database, path: String, busyTimeout: Int32) throws {
+        db.setBusyTimeout(milliseconds: busyTimeout)
         // Read-only checks first, in one statement so they see one snapshot even while another
         // process is creating the schema: a file that is not ours must not be written to.
         let probe = try db.row(
