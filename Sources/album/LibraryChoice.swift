@@ -14,11 +14,11 @@ enum LibraryChoice {
     /// Opens the chosen library; `create` is false for read-only commands.
     static func open(_ arguments: Arguments, create: Bool) throws -> PhotoLibrary {
         let environment = ProcessInfo.processInfo.environment
-        //FOLDERS if arguments.system { return PhotoLibrary.system }
+        if arguments.system { return PhotoLibrary.system }
         let url =
             (arguments.library ?? environment["ALBUMKIT_LIBRARY"]).map { URL(fileURLWithPath: $0) }
             ?? defaultCatalogURL(environment: environment)
-        //FOLDERS if isFolderLibrary(url) { return PhotoLibrary.folders(at: url) }
+        if isFolderLibrary(url) { return try PhotoLibrary.folders(at: url) }
         return try PhotoLibrary.catalog(at: url, createIfMissing: create)
     }
 

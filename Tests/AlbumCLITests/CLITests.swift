@@ -188,3 +188,64 @@ import Testing
         }
     }
 }
+
+/// `album` on folder libraries: `--library DIR` on a plain folder and `--system` (XDG Pictures).
+@Suite struct FolderCLITests {
+    @Test func plainFolderIsAFolderLibrary() throws {
+        try CLI.withTemporaryDirectory { dir in
+            let root = dir.appendingPathComponent("Pictures")
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+            let jpeg = CLI.examples.appendingPathComponent("harbour.jpg").path
+            let save = try CLI.run(["save", "--json", "--album", "Trips", "--library", root.path, jpeg])
+            #expect(save.status == 0, "\(save.stderr)")
+            #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("Trips/harbour.jpg").path))
+            // The identical file again is the same asset, not a copy.
+            let again = try CLI.run(["save", "--json", "--album", "Trips", "--library", root.path, jpeg])
+            #expect(again.jsonLines().first?["existing"] as? Bool == true)
+            let albums = try #require(
+                try CLI.run(["albums", "--json", "--library", root.path]).json() as? [[String: Any]])
+            #expect(albums.map { $0["title"] as? String } == ["Trips"])
+            #expect(albums.first?["count"] as? Int == 1)
+            #expect(try CLI.run(["verify", "--library", root.path]).status == 0)
+            // Deleting a non-empty folder album needs --force, since its files go with it.
+            let refused = try CLI.run(["delete", "Trips", "--library", root.path])
+            #expect(refused.status == 1)
+            #expect(refused.stderr.contains("--force"))
+            #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("Trips/harbour.jpg").path))
+            #expect(try CLI.run(["delete", "Trips", "--force", "--library", root.path]).status == 0)
+            #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("Trips").path))
+        }
+    }
+
+    @Test func systemLibraryIsTheXDGPicturesFolder() throws {
+        try CLI.withTemporaryDirectory { home in
+            let config = home.appendingPathComponent("config")
+            try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+            try Data("XDG_PICTURES_DIR=\"$HOME/Bilder\"\n".utf8).write(
+                to: config.appendingPathComponent("user-dirs.dirs"))
+            let environment = ["HOME": home.path, "XDG_CONFIG_HOME": config.path]
+            let run = try CLI.run(
+                ["--system", "save", "--album", "Urlaub", CLI.examples.appendingPathComponent("sky.heic").path],
+                environment: environment)
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent("Bilder/Urlaub/sky.heic").path))
+            let albums = try CLI.run(["albums", "--system", "--json"], environment: environment)
+            #expect((albums.json() as? [[String: Any]])?.first?["title"] as? String == "Urlaub")
+        }
+    }
+
+    @Test func unmountedSystemFolderWritesNothing() throws {
+        try CLI.withTemporaryDirectory { home in
+            let config = home.appendingPathComponent("config")
+            try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+            let disk = home.appendingPathComponent("media/disk/Photos").path
+            try Data("XDG_PICTURES_DIR=\"\(disk)\"\n".utf8).write(to: config.appendingPathComponent("user-dirs.dirs"))
+            let run = try CLI.run(
+                ["--system", "save", "--json", "--album", "A", CLI.examples.appendingPathComponent("sky.heic").path],
+                environment: ["HOME": home.path, "XDG_CONFIG_HOME": config.path])
+            #expect(run.status == 1)
+            #expect((run.jsonLines().first?["error"] as? [String: Any])?["code"] as? String == "libraryNotFound")
+            #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("media").path))
+        }
+    }
+}

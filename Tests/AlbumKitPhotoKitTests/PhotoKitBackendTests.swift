@@ -297,3 +297,15 @@ extension Result {
         #expect(h.simulation.albums.first?.localIdentifier == saved.albumID)
     }
 }
+
+@Suite struct AlbumIdentifierStoreTests {
+    @Test func userDefaultsStoreRemembersPerSuite() {
+        let suite = "AlbumKitTests.\(UUID().uuidString)"
+        let store = UserDefaultsAlbumStore(suiteName: suite)
+        #expect(store.albumIdentifier(forTitleKey: "Trips") == nil)
+        store.remember("ABC/L0/040", forTitleKey: "Trips")
+        #expect(UserDefaultsAlbumStore(suiteName: suite).albumIdentifier(forTitleKey: "Trips") == "ABC/L0/040")
+        #expect(UserDefaultsAlbumStore(suiteName: suite + ".other").albumIdentifier(forTitleKey: "Trips") == nil)
+        UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite)
+    }
+}

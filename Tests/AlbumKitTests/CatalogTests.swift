@@ -324,3 +324,59 @@ import Testing
         #expect(ProcessToken.isAlive("not-a-token"))
     }
 }
+
+/// The remaining error codes reachable on Linux through the catalog.
+@Suite struct CatalogErrorCodeTests {
+    @Test func damagedMediaIsRefusedAndNothingIsWritten() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let library = try PhotoLibrary.catalog(at: dir.appendingPathComponent("L.albumlibrary"))
+            var bytes = Fixture.jpegBytes
+            bytes.removeLast(bytes.count / 2)  // cut short
+            let cut = Fixture.write(bytes, named: "cut.jpg", in: dir)
+            let result = await library.album(titled: "A").save([.file(cut)])[0]
+            #expect(result.error?.code == .corruptMedia)
+            #expect(result.error?.file == cut.path)
+            #expect(try await library.albums().isEmpty)
+            #expect(Fixture.files(under: dir.appendingPathComponent("L.albumlibrary/originals")).isEmpty)
+        }
+    }
+
+    @Test func livePhotoIsUnsupportedOutsidePhotos() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let library = try PhotoLibrary.catalog(at: dir.appendingPathComponent("L.albumlibrary"))
+            let result = await library.save([.livePhoto(photo: Fixture.heic, pairedVideo: Fixture.video)])[0]
+            #expect(result.error?.code == .unsupportedMedia)
+        }
+    }
+
+    @Test func libraryHeldByAnotherProcessBeyondTheWaitIsBusy() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = dir.appendingPathComponent("L.albumlibrary")
+            let backend = try CatalogBackend.open(at: url, busyTimeout: 100)
+            let holder = try Database(path: url.appendingPathComponent("catalog.sqlite").path, create: false)
+            try holder.execute("BEGIN IMMEDIATE")
+            let result = await PhotoLibrary(backend: backend).album(titled: "A").save([.file(Fixture.jpeg)])[0]
+            #expect(result.error?.code == .libraryBusy)
+            try holder.execute("ROLLBACK")
+            // Once the other writer is done, saving works and nothing was left behind.
+            #expect(
+                try await PhotoLibrary(backend: backend).album(titled: "A").save(.file(Fixture.jpeg)).albumOutcome
+                    == .created)
+            #expect(try await PhotoLibrary(backend: backend).verify().isHealthy)
+        }
+    }
+
+    @Test func cancelledBatchStopsStartingNewItems() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let library = try PhotoLibrary.catalog(at: dir.appendingPathComponent("L.albumlibrary"))
+            let media = Array(repeating: Media.file(Fixture.jpeg), count: 200)
+            let task = Task { await library.album(titled: "A").save(media) }
+            task.cancel()
+            let results = await task.value
+            #expect(results.count == 200)
+            #expect(results.allSatisfy { $0.value != nil || $0.error?.code == .cancelled })
+            #expect(results.contains { $0.error?.code == .cancelled })
+            #expect(try await library.verify().isHealthy)
+        }
+    }
+}

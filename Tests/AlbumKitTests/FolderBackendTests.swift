@@ -25,7 +25,8 @@ struct FolderBackendTests {
             #expect(try Data(contentsOf: folder.appendingPathComponent("IMG_0001.JPG")) == FolderFixture.jpeg())
 
             // And the next save finds it
-            let again = try await library.album(titled: "Touch Code Magazine").save(.data(FolderFixture.png(), filename: "b.png"))
+            let again = try await library.album(titled: "Touch Code Magazine").save(
+                .data(FolderFixture.png(), filename: "b.png"))
             #expect(again.albumOutcome == .found)
             #expect(again.albumID == saved.albumID)
         }
@@ -80,7 +81,9 @@ struct FolderBackendTests {
             }
             // Then they are kept side by side
             #expect(
-                FolderFixture.visible(in: root.appendingPathComponent("Trips")) == ["IMG 2.jpg", "IMG 3.jpg", "IMG.jpg"])
+                FolderFixture.visible(in: root.appendingPathComponent("Trips")) == [
+                    "IMG 2.jpg", "IMG 3.jpg", "IMG.jpg",
+                ])
         }
     }
 
@@ -115,14 +118,17 @@ struct FolderBackendTests {
             // Then the folders are visible single components, and the titles are kept
             #expect(FolderFixture.visible(in: root) == ["AC\u{2215}DC", "_hidden"])
             #expect(Set(try await library.albums().map(\.title)) == ["AC/DC", ".hidden"])
-            #expect(try await library.album(titled: "AC/DC").save(.data(FolderFixture.png(), filename: "b.png")).albumOutcome == .found)
+            #expect(
+                try await library.album(titled: "AC/DC").save(.data(FolderFixture.png(), filename: "b.png"))
+                    .albumOutcome == .found)
         }
     }
 
     @Test func librarySaveGoesToTheRoot() async throws {
         try await FolderFixture.withRoot { root, _ in
             // When saving without an album
-            let saved = try await PhotoLibrary.folders(at: root).save(.data(FolderFixture.jpeg(), filename: "loose.jpg"))
+            let saved = try await PhotoLibrary.folders(at: root).save(
+                .data(FolderFixture.jpeg(), filename: "loose.jpg"))
             // Then the file is at the root and its id is its name
             #expect(saved.albumID == nil && saved.assetID == "loose.jpg")
             #expect(FolderFixture.visible(in: root) == ["loose.jpg"])
@@ -136,7 +142,8 @@ struct FolderBackendTests {
             // Given the user deleted the album folder
             try FileManager.default.removeItem(at: root.appendingPathComponent("Trips"))
             // When saving again
-            let second = try await library.album(titled: "Trips").save(.data(FolderFixture.jpeg("2"), filename: "2.jpg"))
+            let second = try await library.album(titled: "Trips").save(
+                .data(FolderFixture.jpeg("2"), filename: "2.jpg"))
             // Then a new album folder is made, and the result says so
             #expect(second.albumOutcome == .recreated)
             #expect(second.albumID != first.albumID)
@@ -152,7 +159,8 @@ struct FolderBackendTests {
             try FileManager.default.moveItem(
                 at: root.appendingPathComponent("Trips"), to: root.appendingPathComponent("Holidays 2026"))
             // When saving to the old title
-            let second = try await library.album(titled: "Trips").save(.data(FolderFixture.jpeg("2"), filename: "2.jpg"))
+            let second = try await library.album(titled: "Trips").save(
+                .data(FolderFixture.jpeg("2"), filename: "2.jpg"))
             // Then the renamed folder is used (same id) and listed under its new name
             #expect(second.albumOutcome == .found && second.albumID == first.albumID)
             #expect(FolderFixture.visible(in: root) == ["Holidays 2026"])
@@ -172,17 +180,20 @@ struct FolderBackendTests {
     @Test func unmarkedUserFolderIsAdoptedWithAStableID() async throws {
         try await FolderFixture.withRoot { root, _ in
             // Given a folder the user made, with a photo in it
-            try FolderFixture.write(FolderFixture.jpeg("old"), named: "old.jpg", in: root.appendingPathComponent("Wallpapers"))
+            try FolderFixture.write(
+                FolderFixture.jpeg("old"), named: "old.jpg", in: root.appendingPathComponent("Wallpapers"))
             let library = try PhotoLibrary.folders(at: root)
             let listed = try await library.albums()
             #expect(listed.map(\.title) == ["Wallpapers"] && listed[0].count == 1)
 
             // When saving into it by title
-            let saved = try await library.album(titled: "Wallpapers").save(.data(FolderFixture.jpeg("new"), filename: "new.jpg"))
+            let saved = try await library.album(titled: "Wallpapers").save(
+                .data(FolderFixture.jpeg("new"), filename: "new.jpg"))
 
             // Then it is found, keeps the id it was listed with, and is now marked
             #expect(saved.albumOutcome == .found && saved.albumID == listed[0].id)
-            #expect(FolderFixture.all(in: root.appendingPathComponent("Wallpapers")).contains(FolderAlbumMarker.fileName))
+            #expect(
+                FolderFixture.all(in: root.appendingPathComponent("Wallpapers")).contains(FolderAlbumMarker.fileName))
             #expect(try await library.albums().map(\.id) == [listed[0].id])
         }
     }
@@ -214,9 +225,12 @@ struct FolderBackendTests {
             }
             let list = await FolderFixture.errorCode { try await library.albums() }
             let create = await FolderFixture.errorCode { try await library.createAlbum(titled: "Trips") }
-            let plain = await FolderFixture.errorCode { try await library.save(.data(FolderFixture.jpeg(), filename: "a.jpg")) }
+            let plain = await FolderFixture.errorCode {
+                try await library.save(.data(FolderFixture.jpeg(), filename: "a.jpg"))
+            }
             // Then each is .libraryNotFound and nothing appeared anywhere
-            #expect([save, list, create, plain] == [.libraryNotFound, .libraryNotFound, .libraryNotFound, .libraryNotFound])
+            #expect(
+                [save, list, create, plain] == [.libraryNotFound, .libraryNotFound, .libraryNotFound, .libraryNotFound])
             #expect(FolderFixture.all(in: parent) == before)
         }
     }
@@ -298,7 +312,9 @@ struct FolderBackendTests {
                 for index in 0..<20 {
                     let library = index.isMultiple(of: 2) ? a : b
                     group.addTask {
-                        await library.album(titled: "Shared").save([.data(FolderFixture.jpeg("\(index)"), filename: "\(index).jpg")])[0]
+                        await library.album(titled: "Shared").save([
+                            .data(FolderFixture.jpeg("\(index)"), filename: "\(index).jpg")
+                        ])[0]
                     }
                 }
                 return await group.reduce(into: []) { $0.append($1) }

@@ -32,7 +32,8 @@ struct FolderFaultTests {
             FaultInjector.inject(.write, under: root.path + "/.albumkit", errno: ENOSPC)
             // When saving
             let code = await FolderFixture.errorCode {
-                try await library.album(titled: "Trips").save(.data(FolderFixture.jpeg("second"), filename: "second.jpg"))
+                try await library.album(titled: "Trips").save(
+                    .data(FolderFixture.jpeg("second"), filename: "second.jpg"))
             }
             // Then .notEnoughSpace, and the album is as before
             #expect(code == .notEnoughSpace)
@@ -62,7 +63,8 @@ struct FolderFaultTests {
             // Given another program grabs the name at the moment of publishing (EEXIST once)
             FaultInjector.inject(.publish, under: folder.path + "/", errno: EEXIST, times: 1)
             // When saving
-            let saved = try await library.album(titled: "Trips").save(.data(FolderFixture.jpeg("second"), filename: "second.jpg"))
+            let saved = try await library.album(titled: "Trips").save(
+                .data(FolderFixture.jpeg("second"), filename: "second.jpg"))
             // Then the file is published under the next free name, never over another file
             #expect(saved.assetID.hasSuffix("/second 2.jpg"))
             #expect(FolderFixture.visible(in: folder) == ["first.jpg", "second 2.jpg"])
@@ -76,7 +78,8 @@ struct FolderFaultTests {
             // Given publishing fails once with ENOENT (the folder seemed gone)
             FaultInjector.inject(.publish, under: folder.path + "/", errno: ENOENT, times: 1)
             // When saving
-            let saved = try await library.album(titled: "Trips").save(.data(FolderFixture.jpeg("second"), filename: "second.jpg"))
+            let saved = try await library.album(titled: "Trips").save(
+                .data(FolderFixture.jpeg("second"), filename: "second.jpg"))
             // Then the saver re-resolved and retried; the file is there once
             #expect(FolderFixture.visible(in: folder) == ["first.jpg", "second.jpg"])
             #expect(saved.albumOutcome == .found || saved.albumOutcome == .recreated)
@@ -117,7 +120,8 @@ struct FolderFaultTests {
             FaultInjector.inject(.fsync, under: root.path + "/.albumkit/staging", errno: EIO)
             // When saving
             let code = await FolderFixture.errorCode {
-                try await library.album(titled: "Trips").save(.data(FolderFixture.jpeg("second"), filename: "second.jpg"))
+                try await library.album(titled: "Trips").save(
+                    .data(FolderFixture.jpeg("second"), filename: "second.jpg"))
             }
             // Then the save fails and nothing was published
             #expect(code == .ioFailure)

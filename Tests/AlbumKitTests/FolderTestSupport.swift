@@ -32,7 +32,9 @@ enum FolderFixture {
 
     /// A valid 1×1 RGB PNG of the given colour (stored deflate block, real CRCs and Adler-32).
     static func png(red: UInt8 = 0, green: UInt8 = 128, blue: UInt8 = 255) -> Data {
-        func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        func be32(_ v: UInt32) -> [UInt8] {
+            [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
+        }
         func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
             let body = Array(type.utf8) + data
             return be32(UInt32(data.count)) + body + be32(crc32(body))

@@ -7,12 +7,15 @@ import Testing
 struct XDGUserDirectoriesTests {
     /// A fake home with `~/.config/user-dirs.dirs` holding `contents` (no file when `nil`).
     private func withHome(
-        _ contents: String?, configHome: String? = nil, _ body: (_ home: String, _ dirs: XDGUserDirectories) throws -> Void
+        _ contents: String?, configHome: String? = nil,
+        _ body: (_ home: String, _ dirs: XDGUserDirectories) throws -> Void
     ) throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("xdg-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: home) }
         try FileManager.default.createDirectory(atPath: home + "/.config", withIntermediateDirectories: true)
-        if let contents { try contents.write(toFile: home + "/.config/user-dirs.dirs", atomically: true, encoding: .utf8) }
+        if let contents {
+            try contents.write(toFile: home + "/.config/user-dirs.dirs", atomically: true, encoding: .utf8)
+        }
         var environment = ["HOME": home]
         if let configHome { environment["XDG_CONFIG_HOME"] = configHome }
         try body(home, XDGUserDirectories(environment: environment))

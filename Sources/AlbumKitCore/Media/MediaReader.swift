@@ -79,20 +79,20 @@ package final class MediaReader {
             }
             if let failure { throw failure.libraryError("write the photo") }
         case .file(let file):
-            let chunk = 1 << 20
-            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
-            defer { buffer.deallocate() }
-            var offset: UInt64 = 0
-            while true {
-                let n: Int
-                do { n = try FileSystem.read(file, into: buffer, at: offset) } catch {
-                    throw error.inputError(file: displayName)
+            var writeFailure: SystemError?
+            let offset: UInt64
+            do {
+                offset = try FileSystem.forEachChunk(of: file) { slice in
+                    hasher.update(slice)
+                    do { try FileSystem.write(destination, slice) } catch {
+                        writeFailure = error as? SystemError
+                        throw error
+                    }
                 }
-                if n == 0 { break }
-                let slice = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
-                hasher.update(slice)
-                do { try FileSystem.write(destination, slice) } catch { throw error.libraryError("write the photo") }
-                offset += UInt64(n)
+            } catch {
+                if let writeFailure { throw writeFailure.libraryError("write the photo") }
+                throw (error as? SystemError)?.inputError(file: displayName)
+                    ?? AlbumError.wrap(error, file: displayName)
             }
             guard offset == size else {
                 throw AlbumError(

@@ -51,6 +51,14 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
 
         var start = 0
         while start < media.count {
+            if Task.isCancelled {
+                // Nothing more is started; what was committed stays committed.
+                let error = AlbumError(.cancelled, "The save was cancelled before this item was started.")
+                for index in start..<media.count {
+                    report(index, .failure(error.naming(file: media[index].displayName)))
+                }
+                break
+            }
             let end = min(start + batchSize, media.count)
             let staged = await stage(Array(media[start..<end]))
             var ready: [(index: Int, staged: Backend.Staged)] = []

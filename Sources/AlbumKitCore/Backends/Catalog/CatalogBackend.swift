@@ -43,7 +43,7 @@ package final class CatalogBackend: PhotoLibraryBackend {
     /// Opens the library at `url`, creating it (and missing parent folders) when `create` is set.
     ///
     /// - Throws: `.libraryNotFound`, `.libraryCorrupt`, `.libraryUnwritable`, `.accessDenied`.
-    package static func open(at url: URL, create: Bool = true) throws -> CatalogBackend {
+    package static func open(at url: URL, create: Bool = true, busyTimeout: Int32 = 60_000) throws -> CatalogBackend {
         let root = url.standardizedFileURL
         let fm = FileManager.default
         var isDirectory: ObjCBool = false
@@ -97,7 +97,7 @@ package final class CatalogBackend: PhotoLibraryBackend {
         let database: Database
         do {
             database = try Database(path: catalog, create: !hasCatalog)
-            try prepare(database, path: catalog)
+            try prepare(database, path: catalog, busyTimeout: busyTimeout)
         } catch {
             throw Self.map(error, what: "open the library", path: catalog)
         }
@@ -137,8 +137,8 @@ package final class CatalogBackend: PhotoLibraryBackend {
     }
 
     /// Checks that the file is ours (or empty), then configures and migrates it.
-    private static func prepare(_ db: Database, path: String) throws {
-        db.setBusyTimeout(milliseconds: 60_000)
+    private static func prepare(_ db: Database, path: String, busyTimeout: Int32) throws {
+        db.setBusyTimeout(milliseconds: busyTimeout)
         // Read-only checks first, in one statement so they see one snapshot even while another
         // process is creating the schema: a file that is not ours must not be written to.
         let probe = try db.row(
@@ -559,7 +559,7 @@ package final class CatalogBackend: PhotoLibraryBackend {
                     "asset \(id): \(row.text(1)!) is \(opened.size) bytes, the catalog says \(row.integer(2) ?? -1)")
                 continue
             }
-            let sha = try? Self.hashFile(opened.0)
+            let sha = try? FileSystem.sha256(of: opened.0)
             if sha != row.text(3) {
                 problems.append(
                     "asset \(id): \(row.text(1)!) has SHA-256 \(sha ?? "unreadable"), the catalog says \(row.text(3) ?? "")"
@@ -570,20 +570,6 @@ package final class CatalogBackend: PhotoLibraryBackend {
             problems.append("stray file \(stray): no asset refers to it")
         }
         return VerificationReport(checkedAssets: assets.count, problems: problems)
-    }
-
-    static func hashFile(_ file: FileSystem.Descriptor) throws -> String {
-        var hasher = SHA256Hasher()
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-        defer { buffer.deallocate() }
-        var offset: UInt64 = 0
-        while true {
-            let n = try FileSystem.read(file, into: buffer, at: offset)
-            if n == 0 { break }
-            hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
-            offset += UInt64(n)
-        }
-        return hasher.finalize()
     }
 
     // MARK: Database access

@@ -84,7 +84,8 @@ extension FolderBackend {
             return (name, Int64(info.st_size), Date(timeIntervalSince1970: ctime))
         }
         return files.sorted { a, b in
-            a.addedAt != b.addedAt ? a.addedAt < b.addedAt : Array(a.name.utf8).lexicographicallyPrecedes(Array(b.name.utf8))
+            a.addedAt != b.addedAt
+                ? a.addedAt < b.addedAt : Array(a.name.utf8).lexicographicallyPrecedes(Array(b.name.utf8))
         }
     }
 
@@ -133,7 +134,9 @@ extension FolderBackend {
                 let folder = try self.openAlbumFolderForChange(album, in: root)
                 defer { FileSystem.close(folder) }
                 let newName = FolderNaming.folderName(for: title)
-                if let failure = self.renameFolder(album, to: newName, title: title, folder: folder, root: root, state: state) {
+                if let failure = self.renameFolder(
+                    album, to: newName, title: title, folder: folder, root: root, state: state)
+                {
                     if failure.errno == EEXIST || failure.errno == ENOTEMPTY {
                         throw AlbumError(
                             .invalidAlbumTitle,
@@ -234,7 +237,9 @@ extension FolderBackend {
                         "leftover \(FolderLibraryState.directoryName)/\(FolderLibraryState.stagingName)/\(leftover) from a process that is gone (removed when the library is next opened)"
                     )
                 }
-                var folders: [(label: String, url: URL, descriptor: FileSystem.Descriptor?)] = [("(root)", self.root, nil)]
+                var folders: [(label: String, url: URL, descriptor: FileSystem.Descriptor?)] = [
+                    ("(root)", self.root, nil)
+                ]
                 for album in try directory.albums() {
                     do {
                         let folder = try FileSystem.openDirectory(album.name, in: root)

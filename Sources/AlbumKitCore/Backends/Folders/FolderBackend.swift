@@ -81,7 +81,7 @@ package final class FolderBackend: PhotoLibraryBackend {
     func openRoot(creating: Bool) throws -> FileSystem.Descriptor {
         do {
             return try FileSystem.openRoot(root.path)
-        } catch where error.errno == ENOENT && creating && createsMissingRoot {
+        } catch  where error.errno == ENOENT && creating && createsMissingRoot {
             do {
                 let parent = try FileSystem.openRoot(root.deletingLastPathComponent().path)
                 defer { FileSystem.close(parent) }
@@ -282,7 +282,8 @@ package final class FolderBackend: PhotoLibraryBackend {
 
         for item in staged {
             if let existing = contents.identical(size: item.byteSize, sha256: item.sha256, preferred: item.fileName) {
-                results.append(.success(CommittedAsset(assetID: assetID(existing), isExisting: true, metadata: item.metadata)))
+                results.append(
+                    .success(CommittedAsset(assetID: assetID(existing), isExisting: true, metadata: item.metadata)))
                 continue
             }
             var attempt = 1
@@ -291,7 +292,8 @@ package final class FolderBackend: PhotoLibraryBackend {
                 guard attempt <= Self.maximumNameAttempts else {
                     rollBack()
                     throw AlbumError(
-                        .ioFailure, "Could not find a free name for \(item.fileName) in \(target.path); nothing was saved.")
+                        .ioFailure,
+                        "Could not find a free name for \(item.fileName) in \(target.path); nothing was saved.")
                 }
                 let name = FolderNaming.fileName(item.fileName, attempt: attempt)
                 if contents.isTaken(name) {
@@ -305,7 +307,7 @@ package final class FolderBackend: PhotoLibraryBackend {
                     contents.add(name, size: item.byteSize, sha256: item.sha256)
                     results.append(.success(CommittedAsset(assetID: assetID(name), metadata: item.metadata)))
                     done = true
-                } catch where error.errno == EEXIST {
+                } catch  where error.errno == EEXIST {
                     // Taken meanwhile (another program): it may even be this very file.
                     contents.refresh(name)
                     if let existing = contents.identical(size: item.byteSize, sha256: item.sha256, preferred: name),
@@ -316,7 +318,7 @@ package final class FolderBackend: PhotoLibraryBackend {
                         done = true
                     }
                     attempt += 1
-                } catch where error.errno == ENOENT && albumID != nil {
+                } catch  where error.errno == ENOENT && albumID != nil {
                     // The album folder was deleted mid-save: whatever was published went with it.
                     rollBack()
                     if published.isEmpty { throw AlbumVanished(albumID: albumID!) }
@@ -349,9 +351,9 @@ package final class FolderBackend: PhotoLibraryBackend {
     func openAlbumFolder(_ album: FolderAlbum, in root: FileSystem.Descriptor) throws -> FileSystem.Descriptor {
         do {
             return try FileSystem.openDirectory(album.name, in: root)
-        } catch where error.errno == ENOENT {
+        } catch  where error.errno == ENOENT {
             throw AlbumVanished(albumID: album.id)
-        } catch where error.errno == ELOOP || error.errno == ENOTDIR {
+        } catch  where error.errno == ELOOP || error.errno == ENOTDIR {
             throw AlbumError(
                 .albumUnavailable,
                 "\(root.path)/\(album.name) is a symbolic link or not a folder; AlbumKit writes only into real folders inside the library. Nothing was saved.",
@@ -388,7 +390,7 @@ package final class FolderBackend: PhotoLibraryBackend {
                 try FileSystem.fsync(newFolder)
                 do {
                     try FileSystem.renameWithoutReplacing(temporary, in: staging, to: name, in: root)
-                } catch where error.errno == EEXIST || error.errno == ENOTEMPTY {
+                } catch  where error.errno == EEXIST || error.errno == ENOTEMPTY {
                     continue
                 }
                 moved = true

@@ -57,23 +57,8 @@ struct FolderContents {
         if let known = hashes[name] { return known }
         guard let file = try? FileSystem.openFile(name, in: directory) else { return nil }
         defer { FileSystem.close(file) }
-        let sha = try? FolderContents.hashFile(file)
+        let sha = try? FileSystem.sha256(of: file)
         hashes[name] = sha
         return sha
-    }
-
-    /// The SHA-256 of an open file, streamed in 1 MiB chunks.
-    static func hashFile(_ file: FileSystem.Descriptor) throws(SystemError) -> String {
-        var hasher = SHA256Hasher()
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-        defer { buffer.deallocate() }
-        var offset: UInt64 = 0
-        while true {
-            let n = try FileSystem.read(file, into: buffer, at: offset)
-            if n == 0 { break }
-            hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
-            offset += UInt64(n)
-        }
-        return hasher.finalize()
     }
 }

@@ -38,10 +38,10 @@ package enum FolderLibraryState {
     static func open(root: FileSystem.Descriptor, create: Bool) throws(SystemError) -> FileSystem.Descriptor? {
         do {
             return try FileSystem.openDirectory(directoryName, in: root)
-        } catch where error.errno == ENOENT && create {
+        } catch  where error.errno == ENOENT && create {
             if try FileSystem.makeDirectory(directoryName, in: root) { try FileSystem.fsync(root) }
             return try FileSystem.openDirectory(directoryName, in: root)
-        } catch where error.errno == ENOENT {
+        } catch  where error.errno == ENOENT {
             return nil
         }
     }
@@ -50,7 +50,7 @@ package enum FolderLibraryState {
     static func openStaging(state: FileSystem.Descriptor) throws(SystemError) -> FileSystem.Descriptor {
         do {
             return try FileSystem.openDirectory(stagingName, in: state)
-        } catch where error.errno == ENOENT {
+        } catch  where error.errno == ENOENT {
             if try FileSystem.makeDirectory(stagingName, in: state) { try FileSystem.fsync(state) }
             return try FileSystem.openDirectory(stagingName, in: state)
         }

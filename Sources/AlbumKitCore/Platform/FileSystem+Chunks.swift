@@ -1,0 +1,25 @@
+extension FileSystem {
+    /// Streams `file` from its start in 1 MiB chunks; memory does not grow with file size.
+    /// Returns the number of bytes read.
+    @discardableResult
+    package static func forEachChunk(
+        of file: Descriptor, _ body: (UnsafeRawBufferPointer) throws -> Void
+    ) throws -> UInt64 {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        var offset: UInt64 = 0
+        while true {
+            let n = try read(file, into: buffer, at: offset)
+            if n == 0 { return offset }
+            try body(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+            offset += UInt64(n)
+        }
+    }
+
+    /// The SHA-256 (hex) of an open file's whole content.
+    package static func sha256(of file: Descriptor) throws -> String {
+        var hasher = SHA256Hasher()
+        try forEachChunk(of: file) { hasher.update($0) }
+        return hasher.finalize()
+    }
+}
