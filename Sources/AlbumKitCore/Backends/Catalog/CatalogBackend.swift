@@ -186,11 +186,15 @@ package final class CatalogBackend: PhotoLibraryBackend {
             }
         }
         guard !dead.isEmpty else { return }
-        for item in dead { unlink(root.appendingPathComponent(item.path).path) }
+        // Between the read above and now, an owner may have committed its row as ready and then
+        // exited (so it looked dead): remove a file only when its row is still pending, inside the
+        // write transaction, so no saver can make it ready meanwhile. A crash before COMMIT leaves
+        // the row pending without its file, which the next recovery removes.
         try withDatabase("recover the library") { db in
             try db.immediateTransaction {
-                for item in dead {
-                    try db.run("DELETE FROM asset WHERE id = ? AND state = 'pending'", [.text(item.id)])
+                for item in dead
+                where try db.run("DELETE FROM asset WHERE id = ? AND state = 'pending'", [.text(item.id)]) == 1 {
+                    unlink(root.appendingPathComponent(item.path).path)
                 }
             }
         }
