@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Reliability harness for the `album` CLI and its catalog library (issue 6).
 #
-#   bash Scripts/reliability.sh [--short|--full] [--release|--debug] [--keep]
+#   bash Scripts/reliability.sh [--short|--full] [--release|--debug] [--keep] [--only S1,S2]
 #
 # --short (default, CI): 20 kill -9 trials, one 8-process race, a few of everything else; ~1-2 min.
 # --full: 500 kill -9 trials, 5 races (batch and one-file-per-process), more removal trials.
 # --release/--debug: which build of `album` to test (default: debug for --short, since `swift test`
 #   has just built it in CI; release for --full). ALBUM_BIN=/path/to/album overrides both.
 # --keep: keep the scratch directory for inspection.
+# --only: run only these scenarios (kill9, race, diskfull, readonly, removed, corrupt).
 #
 # Scenarios (a summary line each, `trials=N failures=M`; exit status 1 if any failure):
 #   kill9       kill -9 a process group saving batches at random moments; after each: `album verify`
@@ -24,8 +25,15 @@ set -uo pipefail
 MODE=short
 BUILD=""
 KEEP=0
-for argument in "$@"; do
+ONLY="kill9,race,diskfull,readonly,removed,corrupt"
+while [ $# -gt 0 ]; do
+    argument=$1
+    shift
     case "$argument" in
+        --only)
+            ONLY=${1:-}
+            shift
+            ;;
         --short) MODE=short ;;
         --full) MODE=full ;;
         --release) BUILD=release ;;
@@ -205,6 +213,8 @@ scenario_kill9() {
     for ((trial = 0; trial < KILL_TRIALS; trial++)); do
         # A fresh library every 25 trials keeps `verify` (which hashes every file) quick.
         if [ $((trial / 25)) != "$epoch" ]; then
+            # The finished epoch's library was checked after each of its trials: free its space.
+            [ "$epoch" -ge 0 ] && rm -rf "$lib"
             epoch=$((trial / 25))
             lib=$WORK/kill9/lib-$epoch.albumlibrary
             acks=$WORK/kill9/acks-$epoch.jsonl
@@ -497,7 +507,7 @@ scenario_corrupt() {
 }
 
 START=$(date +%s)
-for scenario in kill9 race diskfull readonly removed corrupt; do
+for scenario in ${ONLY//,/ }; do
     SCENARIO_START=$(date +%s)
     "scenario_$scenario"
 done
