@@ -4,7 +4,7 @@ import Foundation
 ///
 /// A few noise images come from ImageMagick (noise does not compress, so the size is predictable);
 /// each file is one of them with a unique JPEG comment segment (`FF FE`) after the start marker, so
-/// every file has its own content and SHA-256 and still parses as a JPEG.
+/// every file has its own content, size and SHA-256 and still parses as a JPEG.
 enum Corpus {
     /// Writes `count` JPEGs of about `kilobytes` KB into `directory` and returns their URLs.
     static func jpegs(count: Int, kilobytes: Int, in directory: URL) throws -> [URL] {
@@ -27,8 +27,10 @@ enum Corpus {
         }
         return try (0..<count).map { index in
             let url = directory.appendingPathComponent(String(format: "IMG_%05d.jpg", index))
-            try Data(uniqueJPEG(bases[index % bases.count], tag: "album-bench \(index) \(UUID().uuidString)"))
-                .write(to: url)
+            // The tag's length grows with the index, so sizes differ as camera files do (a folder
+            // library compares sizes before hashing to find duplicates).
+            let tag = "album-bench \(index) \(UUID().uuidString) " + String(repeating: "-", count: index / bases.count)
+            try Data(uniqueJPEG(bases[index % bases.count], tag: tag)).write(to: url)
             return url
         }
     }
