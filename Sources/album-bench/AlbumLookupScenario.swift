@@ -59,7 +59,9 @@ extension Bench {
         // Whole durable saves, round-robin over the libraries so disk noise hits all alike.
         Statistics.settle()
         for round in 0..<saves {
-            for index in subjects.indices {
+            // Rotate the order each round, so no library always runs first (or right after another).
+            for offset in subjects.indices {
+                let index = (offset + round) % subjects.count
                 let album = subjects[index].library.album(titled: "Target")
                 let ourFile = files[1 + 2 * round]
                 let seedFile = files[2 + 2 * round]

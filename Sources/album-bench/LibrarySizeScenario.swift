@@ -23,7 +23,8 @@ extension Bench {
         }
         Statistics.settle()
         for round in 1...saves {
-            for index in subjects.indices {
+            for offset in subjects.indices {
+                let index = (offset + round) % subjects.count
                 let album = subjects[index].album
                 subjects[index].times.append(
                     try await Statistics.time { _ = try await Self.save(files[round], into: album) })
