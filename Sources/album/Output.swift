@@ -10,11 +10,28 @@ import Foundation
 /// Writing results: text for people, JSON for scripts, errors on stderr, a progress bar on a terminal.
 enum Output {
     static func out(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        guard write(line + "\n", to: STDOUT_FILENO) else {
+            // stdout is gone or full (`> /dev/full`, a closed pipe): say so once, fail.
+            _ = write("album: cannot write the output: \(String(cString: strerror(errno)))\n", to: STDERR_FILENO)
+            exit(1)
+        }
     }
 
     static func err(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        _ = write(line + "\n", to: STDERR_FILENO)
+    }
+
+    /// Writes all of `text` to `fd`; `false` on any error.
+    private static func write(_ text: String, to fd: Int32) -> Bool {
+        var bytes = Array(text.utf8)
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { posixWrite(fd, $0.baseAddress! + done, $0.count - done) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return false }
+            done += n
+        }
+        return true
     }
 
     static let encoder: JSONEncoder = {
@@ -35,8 +52,7 @@ enum Output {
         let width = 30
         let filled = total == 0 ? width : completed * width / total
         let bar = String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
-        FileHandle.standardError.write(Data("\r[\(bar)] \(completed)/\(total)".utf8))
-        if completed == total { FileHandle.standardError.write(Data("\n".utf8)) }
+        _ = write("\r[\(bar)] \(completed)/\(total)" + (completed == total ? "\n" : ""), to: STDERR_FILENO)
     }
 }
 
@@ -73,3 +89,6 @@ struct AssetLine: Encodable {
         try c.encodeIfPresent(info.sha256, forKey: .sha256)
     }
 }
+
+/// `write(2)`; a free function because `Output.write` shadows the name inside the enum.
+private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int { write(fd, buffer, count) }

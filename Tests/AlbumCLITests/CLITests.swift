@@ -18,6 +18,21 @@ import Testing
         #expect(try CLI.run([]).status == 2)
     }
 
+    @Test func unwritableOutputIsAnErrorNotACrash() throws {
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = ["--help"]
+        process.standardOutput = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 1)
+        #expect(
+            String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains("cannot write"))
+    }
+
     @Test func saveListShowVerifyWithJSON() throws {
         try CLI.withTemporaryDirectory { dir in
             let lib = dir.appendingPathComponent("T.albumlibrary").path

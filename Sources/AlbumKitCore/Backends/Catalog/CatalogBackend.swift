@@ -94,13 +94,7 @@ package final class CatalogBackend: PhotoLibraryBackend {
             )
         }
 
-        let database: Database
-        do {
-            database = try Database(path: catalog, create: !hasCatalog)
-            try prepare(database, path: catalog, busyTimeout: busyTimeout)
-        } catch {
-            throw Self.map(error, what: "open the library", path: catalog)
-        }
+        let database = try openDatabase(at: catalog, create: !hasCatalog, busyTimeout: busyTimeout)
         let backend = CatalogBackend(root: root, database: database)
         try backend.recover()
         if !hasCatalog {
@@ -134,6 +128,28 @@ package final class CatalogBackend: PhotoLibraryBackend {
             try FileSystem.makeDirectory(name.count == 1 ? "0" + name : name, in: originals)
         }
         try FileSystem.fsync(originals)
+    }
+
+    /// Opens and prepares the catalog. Some lock waits in SQLite return `SQLITE_BUSY` without calling
+    /// the busy handler (WAL recovery by another connection, a concurrent schema creation); those
+    /// are retried here, with backoff, until the same deadline.
+    private static func openDatabase(at path: String, create: Bool, busyTimeout: Int32) throws -> Database {
+        let deadline = Date().addingTimeInterval(Double(busyTimeout) / 1000)
+        var attempt = 0
+        while true {
+            do {
+                let database = try Database(path: path, create: create)
+                try prepare(database, path: path, busyTimeout: busyTimeout)
+                return database
+            } catch let error as SQLiteError
+                where (error.primaryCode == 5 || error.primaryCode == 6) && Date() < deadline
+            {
+                attempt += 1
+                usleep(useconds_t(min(100_000, 1_000 << min(attempt, 7))))
+            } catch {
+                throw Self.map(error, what: "open the library", path: path)
+            }
+        }
     }
 
     /// Checks that the file is ours (or empty), then configures and migrates it.
@@ -592,6 +608,13 @@ package final class CatalogBackend: PhotoLibraryBackend {
         if let error = error as? AlbumError { return error }
         if let error = error as? SystemError { return error.libraryError(what) }
         guard let error = error as? SQLiteError else { return AlbumError.wrap(error) }
+        // An I/O failure carries the operating system's reason: map that first.
+        if error.systemErrno != 0, error.primaryCode == 10 || error.primaryCode == 13 || error.primaryCode == 14 {
+            let mapped = SystemError("sqlite", path: path, errno: error.systemErrno).libraryError(what)
+            if mapped.code != .ioFailure {
+                return AlbumError(mapped.code, mapped.message, underlying: error)
+            }
+        }
         switch error.primaryCode {
         case 13:  // SQLITE_FULL
             return AlbumError(
@@ -612,7 +635,11 @@ package final class CatalogBackend: PhotoLibraryBackend {
         case 3:  // SQLITE_PERM
             return AlbumError(.accessDenied, "Cannot \(what): permission denied for \(path).", underlying: error)
         default:
-            if error.code == 3338 || error.code == 4874 {  // SQLITE_IOERR_ACCESS / _DELETE_NOENT area: files vanished
+            if error.code == 4874 {  // SQLITE_IOERR_SHMSIZE: the shared-memory file could not grow
+                return AlbumError(
+                    .notEnoughSpace, "Not enough space to \(what) (\(path)); free some space.", underlying: error)
+            }
+            if error.code == 3338 {  // SQLITE_IOERR_ACCESS: the files vanished
                 return AlbumError(
                     .libraryNotFound, "Cannot \(what): the library \(path) disappeared.", underlying: error)
             }

@@ -35,6 +35,8 @@ package final class FolderBackend: PhotoLibraryBackend {
     /// Called with the file name just before a commit's first publish (tests delete the album
     /// folder here to simulate a user deleting it mid-save).
     let beforePublish: (@Sendable (String) -> Void)?
+    /// Hashes of files already in album folders, for finding duplicates without re-reading them.
+    let hashCache = FileHashCache()
 
     /// Files in an album tried with `name N.ext` before giving up.
     static let maximumNameAttempts = 10_000
@@ -265,7 +267,7 @@ package final class FolderBackend: PhotoLibraryBackend {
         createdIn root: FileSystem.Descriptor?
     ) throws -> [Result<CommittedAsset, AlbumError>] {
         var contents: FolderContents
-        do { contents = try FolderContents(directory: target) } catch {
+        do { contents = try FolderContents(directory: target, cache: hashCache) } catch {
             if error.errno == ENOENT, let albumID { throw AlbumVanished(albumID: albumID) }
             throw error.libraryError("read the album folder")
         }

@@ -7,15 +7,16 @@ import Foundation
 #endif
 
 /// The files of one folder, for choosing a free name and finding an identical file (same size,
-/// then same SHA-256, hashed only when sizes match and only once per commit).
+/// then same SHA-256, hashed only when sizes match, and once per file version through `cache`).
 struct FolderContents {
     let directory: FileSystem.Descriptor
+    private let cache: FileHashCache
     private(set) var sizes: [String: Int64] = [:]
-    private var hashes: [String: String] = [:]
 
     /// Lists the regular, visible files of `directory`.
-    init(directory: FileSystem.Descriptor) throws(SystemError) {
+    init(directory: FileSystem.Descriptor, cache: FileHashCache) throws(SystemError) {
         self.directory = directory
+        self.cache = cache
         for name in try FileSystem.names(in: directory) where !name.hasPrefix(".") {
             if let info = FileSystem.status(of: name, in: directory), (info.st_mode & S_IFMT) == S_IFREG {
                 sizes[name] = Int64(info.st_size)
@@ -28,7 +29,7 @@ struct FolderContents {
         let candidates = sizes.filter { $0.value == size }.keys.sorted { a, b in
             a == preferred || (b != preferred && Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8)))
         }
-        for name in candidates where hash(of: name) == sha256 { return name }
+        for name in candidates where cache.sha256(of: name, in: directory) == sha256 { return name }
         return nil
     }
 
@@ -40,25 +41,15 @@ struct FolderContents {
     /// Records a file this commit published.
     mutating func add(_ name: String, size: Int64, sha256: String) {
         sizes[name] = size
-        hashes[name] = sha256
+        cache.remember(sha256, forFile: name, in: directory)
     }
 
     /// Re-reads `name` after a publish found it taken (another process wrote it meanwhile).
     mutating func refresh(_ name: String) {
-        hashes[name] = nil
         if let info = FileSystem.status(of: name, in: directory), (info.st_mode & S_IFMT) == S_IFREG {
             sizes[name] = Int64(info.st_size)
         } else {
             sizes[name] = nil
         }
-    }
-
-    private mutating func hash(of name: String) -> String? {
-        if let known = hashes[name] { return known }
-        guard let file = try? FileSystem.openFile(name, in: directory) else { return nil }
-        defer { FileSystem.close(file) }
-        let sha = try? FileSystem.sha256(of: file)
-        hashes[name] = sha
-        return sha
     }
 }

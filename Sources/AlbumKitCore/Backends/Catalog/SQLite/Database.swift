@@ -39,7 +39,9 @@ package final class Database {
         guard rc == SQLITE_OK else {
             let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
             sqlite3_free(message)
-            throw SQLiteError(code: sqlite3_extended_errcode(handle), message: text, sql: sql)
+            throw SQLiteError(
+                code: sqlite3_extended_errcode(handle), message: text, sql: sql,
+                systemErrno: sqlite3_system_errno(handle))
         }
     }
 
@@ -100,7 +102,9 @@ package final class Database {
     package func setBusyTimeout(milliseconds: Int32) { sqlite3_busy_timeout(handle, milliseconds) }
 
     func error(_ rc: Int32, sql: String?) -> SQLiteError {
-        SQLiteError(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+        SQLiteError(
+            code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql,
+            systemErrno: sqlite3_system_errno(handle))
     }
 }
 

@@ -4,6 +4,8 @@ package struct SQLiteError: Error, Sendable, CustomStringConvertible {
     package let code: Int32
     package let message: String
     package let sql: String?
+    /// The operating-system error behind an I/O failure (`sqlite3_system_errno`), 0 when none.
+    package var systemErrno: Int32 = 0
 
     package var description: String { "SQLite error \(code): \(message)" + (sql.map { " [\($0)]" } ?? "") }
 
