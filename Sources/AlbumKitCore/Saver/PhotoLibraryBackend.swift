@@ -10,6 +10,9 @@ package protocol PhotoLibraryBackend: Sendable {
     /// Identifies the library within the process (e.g. `catalog:/path`), for serialization.
     var identity: String { get }
 
+    /// How many staged items one commit takes at most (open files and flush cost).
+    var preferredBatchSize: Int { get }
+
     /// Whether albums can be used now (PhotoKit asks for access here); `nil` when they can,
     /// else the reason they cannot.
     ///
@@ -42,6 +45,11 @@ package protocol PhotoLibraryBackend: Sendable {
     func deleteAlbum(id: String, force: Bool) async throws
     /// Checks every asset's file against what the library records.
     func verify() async throws -> VerificationReport
+}
+
+extension PhotoLibraryBackend {
+    /// 64 items per commit.
+    package var preferredBatchSize: Int { 64 }
 }
 
 /// The album of a commit disappeared between lookup and commit; nothing was saved.

@@ -4,11 +4,14 @@
 package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
     package let backend: Backend
     /// Items committed per transaction (bounds open files and transaction size).
-    package var batchSize = 64
+    package var batchSize: Int
     /// Items staged at once.
     package var stagingWidth = 2
 
-    package init(backend: Backend) { self.backend = backend }
+    package init(backend: Backend) {
+        self.backend = backend
+        self.batchSize = max(1, backend.preferredBatchSize)
+    }
 
     /// Saves `media`, in order, into the album titled `title` (or the library only when `nil`).
     package func save(
@@ -49,18 +52,23 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
             return results.map { $0! }
         }
 
+        // A pipeline: while one chunk commits (mostly waiting for the disk to flush), the next one
+        // is validated, copied and hashed (mostly CPU).
         var start = 0
+        var staged = media.isEmpty ? [] : await stage(Array(media[0..<min(batchSize, media.count)]))
         while start < media.count {
+            let end = min(start + batchSize, media.count)
             if Task.isCancelled {
-                // Nothing more is started; what was committed stays committed.
-                let error = AlbumError(.cancelled, "The save was cancelled before this item was started.")
+                // Nothing more is committed; what was committed stays committed.
+                for case .success(let item) in staged { await backend.discard(item) }
+                let error = AlbumError(.cancelled, "The save was cancelled before this item was saved.")
                 for index in start..<media.count {
                     report(index, .failure(error.naming(file: media[index].displayName)))
                 }
                 break
             }
-            let end = min(start + batchSize, media.count)
-            let staged = await stage(Array(media[start..<end]))
+            let following = end < media.count ? Array(media[end..<min(end + batchSize, media.count)]) : []
+            async let next = following.isEmpty ? [] : stage(following)
             var ready: [(index: Int, staged: Backend.Staged)] = []
             for (offset, outcome) in staged.enumerated() {
                 switch outcome {
@@ -80,6 +88,7 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
                     report(item.index, mapped.mapError { $0.naming(file: media[item.index].displayName) })
                 }
             }
+            staged = await next
             start = end
         }
         return results.map { $0! }

@@ -22,9 +22,9 @@ import Foundation
 package final class CatalogBackend: PhotoLibraryBackend {
     package let root: URL
     package let identity: String
+    /// Two chunks in flight hold at most 256 staged files (and their folders) open.
+    package let preferredBatchSize = 128
     private let database: Locked<Database>
-    /// Shard directories known to exist (avoids a `mkdir` per save).
-    private let knownShards = Locked<Set<String>>([])
 
     /// Pending rows older than this are swept even if their owner looks alive (pid reuse, NFS).
     static let pendingExpiry: TimeInterval = 24 * 3600
@@ -97,11 +97,6 @@ package final class CatalogBackend: PhotoLibraryBackend {
         let database = try openDatabase(at: catalog, create: !hasCatalog, busyTimeout: busyTimeout)
         let backend = CatalogBackend(root: root, database: database)
         try backend.recover()
-        if !hasCatalog {
-            // After the catalog exists, so a crash here leaves a valid library; a shard that is
-            // missing is made on first use.
-            try? makeShardDirectories(in: backend.originalsPath)
-        }
         return backend
     }
 
@@ -113,21 +108,6 @@ package final class CatalogBackend: PhotoLibraryBackend {
             if names.contains(where: { !$0.hasPrefix(".") }) { return true }
         }
         return false
-    }
-
-    /// Creates the 256 shard directories of a new library with one directory `fsync`, instead of
-    /// one `mkdir` + `fsync` of `originals/` per shard on first use (which made the first batches
-    /// into a new library pay up to 256 extra flushes).
-    ///
-    /// - Throws: the failing `SystemError`; callers may ignore it (shards are also made lazily).
-    private static func makeShardDirectories(in originalsPath: String) throws(SystemError) {
-        let originals = try FileSystem.openDirectory(originalsPath)
-        defer { FileSystem.close(originals) }
-        for value in 0..<256 {
-            let name = String(value, radix: 16)
-            try FileSystem.makeDirectory(name.count == 1 ? "0" + name : name, in: originals)
-        }
-        try FileSystem.fsync(originals)
     }
 
     /// Opens and prepares the catalog. Some lock waits in SQLite return `SQLITE_BUSY` without calling
@@ -259,6 +239,8 @@ package final class CatalogBackend: PhotoLibraryBackend {
         let sha256: String
         let metadata: MediaMetadata
         let originalName: String?
+        /// This save created the shard directory: `originals/` must be flushed for a lone save.
+        let createdShard: Bool
     }
 
     package func albumUnavailableReason(needsAlbum: Bool) async throws -> String? { nil }
@@ -272,7 +254,7 @@ package final class CatalogBackend: PhotoLibraryBackend {
         let id = UUID().uuidString.lowercased()
         let shard = String(id.prefix(2))
         let fileName = "\(id).\(reader.metadata.format.fileExtension)"
-        let directory = try shardDirectory(shard)
+        let (directory, createdShard) = try shardDirectory(shard)
         let staged: FileSystem.StagedFile
         do {
             let token = ProcessToken.current.replacingOccurrences(of: ".", with: "_")
@@ -286,7 +268,7 @@ package final class CatalogBackend: PhotoLibraryBackend {
             return Staged(
                 id: id, relativePath: "originals/\(shard)/\(fileName)", fileName: fileName, shard: shard,
                 file: staged, byteSize: Int64(reader.size), sha256: sha, metadata: reader.metadata,
-                originalName: media.originalFilename)
+                originalName: media.originalFilename, createdShard: createdShard)
         } catch {
             FileSystem.abandon(staged)
             FileSystem.close(directory)
@@ -294,18 +276,17 @@ package final class CatalogBackend: PhotoLibraryBackend {
         }
     }
 
-    private func shardDirectory(_ shard: String) throws -> FileSystem.Descriptor {
+    /// Opens the shard directory, creating it when missing; `created` says whether this call made it
+    /// (its entry in `originals/` then needs flushing too).
+    private func shardDirectory(_ shard: String) throws -> (FileSystem.Descriptor, created: Bool) {
         let path = originalsPath + "/" + shard
         do {
-            if !knownShards.withLock({ $0.contains(shard) }) {
-                let originals = try FileSystem.openDirectory(originalsPath)
-                defer { FileSystem.close(originals) }
-                if try FileSystem.makeDirectory(shard, in: originals) { try FileSystem.fsync(originals) }
-                knownShards.withLock { _ = $0.insert(shard) }
-            }
-            return try FileSystem.openDirectory(path)
+            do { return (try FileSystem.openDirectory(path), false) } catch  where error.errno == ENOENT {}
+            let originals = try FileSystem.openDirectory(originalsPath)
+            defer { FileSystem.close(originals) }
+            let created = try FileSystem.makeDirectory(shard, in: originals)
+            return (try FileSystem.openDirectory(path), created)
         } catch {
-            knownShards.withLock { _ = $0.remove(shard) }
             throw error.libraryError("create the folder for the photo")
         }
     }
@@ -323,8 +304,11 @@ package final class CatalogBackend: PhotoLibraryBackend {
         let now = Date().timeIntervalSince1970
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        // A: pending rows first, so no published file is ever without a row.
+        // A: pending rows first, so no published file is ever without a row. For a batch this commit
+        // need not flush the disk itself: the `syncfs` below flushes the WAL with the files.
         try withDatabase("save the photos") { db in
+            if staged.count > 1 { try db.execute("PRAGMA synchronous = NORMAL") }
+            defer { try? db.execute("PRAGMA synchronous = FULL") }
             try db.immediateTransaction {
                 for item in staged {
                     let metadata = try? String(decoding: encoder.encode(item.metadata), as: UTF8.self)
@@ -360,9 +344,14 @@ package final class CatalogBackend: PhotoLibraryBackend {
             #else
                 let syncsDirectories = true
             #endif
-            var seen = Set<String>()
-            for item in staged where syncsDirectories && seen.insert(item.shard).inserted {
-                try FileSystem.fsync(item.file.directory)
+            if syncsDirectories {
+                var seen = Set<String>()
+                for item in staged where seen.insert(item.shard).inserted { try FileSystem.fsync(item.file.directory) }
+                if staged.contains(where: \.createdShard) {
+                    let originals = try FileSystem.openDirectory(originalsPath)
+                    defer { FileSystem.close(originals) }
+                    try FileSystem.fsync(originals)
+                }
             }
         } catch {
             rollBack(staged, published: published)
