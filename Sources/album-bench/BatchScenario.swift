@@ -46,7 +46,7 @@ extension Bench {
                 format: "per-round ratios %.2f–%.2f (median of %d paired rounds)", ratios.min() ?? 0,
                 ratios.max() ?? 0, rounds))
         result.notes.append(
-            "rounds alternate which side runs first; AlbumKit commits in chunks of 64 with one syncfs each, "
+            "rounds alternate which side runs first; AlbumKit commits in chunks of 128 with one syncfs each, "
                 + "and also hashes (SHA-256), validates and catalogs every file")
         return result
     }
