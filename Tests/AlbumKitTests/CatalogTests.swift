@@ -383,3 +383,22 @@ import Testing
         }
     }
 }
+
+@Suite struct ReadOnlyDatabaseTests {
+    @Test(arguments: [Database.OpenMode.readOnly, .immutable])
+    func catalogCanBeReadWithoutWriting(mode: Database.OpenMode) async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = dir.appendingPathComponent("L.albumlibrary")
+            do {
+                let library = try PhotoLibrary.catalog(at: url)
+                try await library.album(titled: "Kept").save(.file(Fixture.jpeg))
+            }
+            let path = url.appendingPathComponent("catalog.sqlite").path
+            let before = try Data(contentsOf: URL(fileURLWithPath: path))
+            let db = try Database(path: path, mode: mode)
+            #expect(try db.row("SELECT title FROM album")?.text(0) == "Kept")
+            #expect(throws: SQLiteError.self) { try db.run("DELETE FROM album") }
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        }
+    }
+}

@@ -29,7 +29,11 @@ package final class CatalogBackend: PhotoLibraryBackend {
     /// Pending rows older than this are swept even if their owner looks alive (pid reuse, NFS).
     static let pendingExpiry: TimeInterval = 24 * 3600
 
-    private init(root: URL, database: Database) {
+    /// The library was opened from read-only media: it can be listed and verified, not changed.
+    package let isReadOnly: Bool
+
+    private init(root: URL, database: Database, isReadOnly: Bool = false) {
+        self.isReadOnly = isReadOnly
         self.root = root
         self.identity = "catalog:" + root.path
         self.database = Locked(database)
@@ -77,6 +81,10 @@ package final class CatalogBackend: PhotoLibraryBackend {
             } catch { throw error.libraryError("create the library") }
         } else if access(root.path, W_OK) != 0 || access(catalog, W_OK) != 0 {
             let code = errno
+            // Reading a library on read-only media (a backup disk) works; saving into it does not.
+            if !create, code == EROFS || code == EACCES {
+                return try openReadOnly(root: root, catalog: catalog)
+            }
             throw AlbumError(
                 code == EROFS ? .libraryUnwritable : .accessDenied,
                 "The library \(root.path) cannot be written (\(String(cString: strerror(code)))); check its permissions or mount.",
@@ -110,6 +118,24 @@ package final class CatalogBackend: PhotoLibraryBackend {
         return false
     }
 
+    /// Opens a library that cannot be written, for listing and verifying only: read-only when SQLite
+    /// can use the WAL files as they are, else immutable (after a clean close there is no WAL).
+    private static func openReadOnly(root: URL, catalog: String) throws -> CatalogBackend {
+        var lastError: any Error = AlbumError(.libraryUnwritable, "Cannot open \(catalog).")
+        for mode in [Database.OpenMode.readOnly, .immutable] {
+            do {
+                let database = try Database(path: catalog, mode: mode)
+                try prepare(database, path: catalog, busyTimeout: 5_000, readOnly: true)
+                return CatalogBackend(root: root, database: database, isReadOnly: true)
+            } catch let error as AlbumError {
+                throw error  // not ours, or needs an upgrade: no other mode will help
+            } catch {
+                lastError = error
+            }
+        }
+        throw Self.map(lastError, what: "open the library", path: catalog)
+    }
+
     /// Opens and prepares the catalog. Some lock waits in SQLite return `SQLITE_BUSY` without calling
     /// the busy handler (WAL recovery by another connection, a concurrent schema creation); those
     /// are retried here, with backoff, until the same deadline.
@@ -133,7 +159,7 @@ package final class CatalogBackend: PhotoLibraryBackend {
     }
 
     /// Checks that the file is ours (or empty), then configures and migrates it.
-    private static func prepare(_ db: Database, path: String, busyTimeout: Int32) throws {
+    private static func prepare(_ db: Database, path: String, busyTimeout: Int32, readOnly: Bool = false) throws {
         db.setBusyTimeout(milliseconds: busyTimeout)
         // Read-only checks first, in one statement so they see one snapshot even while another
         // process is creating the schema: a file that is not ours must not be written to.
@@ -154,6 +180,19 @@ package final class CatalogBackend: PhotoLibraryBackend {
                 .libraryCorrupt,
                 "\(path) was written by a newer AlbumKit (schema \(version)); update AlbumKit to open it. Nothing was changed."
             )
+        }
+        if readOnly {
+            guard !isFresh else {
+                throw AlbumError(.libraryCorrupt, "The catalog \(path) is empty; nothing was changed.")
+            }
+            guard version == CatalogSchema.migrations.count else {
+                throw AlbumError(
+                    .libraryUnwritable,
+                    "\(path) needs a schema upgrade, which cannot be written on read-only media; open it once where it is writable."
+                )
+            }
+            try db.execute("PRAGMA foreign_keys = ON")
+            return
         }
         try db.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;")
         if version < CatalogSchema.migrations.count {
@@ -243,7 +282,14 @@ package final class CatalogBackend: PhotoLibraryBackend {
         let createdShard: Bool
     }
 
-    package func albumUnavailableReason(needsAlbum: Bool) async throws -> String? { nil }
+    package func albumUnavailableReason(needsAlbum: Bool) async throws -> String? {
+        guard !isReadOnly else {
+            throw AlbumError(
+                .libraryUnwritable, "The library \(root.path) is on read-only media or not writable; nothing was saved."
+            )
+        }
+        return nil
+    }
 
     package func stage(_ media: Media) async throws -> Staged {
         try await Blocking.run { try self.stageNow(media) }

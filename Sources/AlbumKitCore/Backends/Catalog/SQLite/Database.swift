@@ -12,11 +12,30 @@ package final class Database {
     package let path: String
     private var statements: [String: Statement] = [:]
 
-    /// Opens (creating if asked) the database at `path`.
-    package init(path: String, create: Bool) throws {
+    /// How to open a database file.
+    package enum OpenMode: Sendable {
+        /// Read and write, creating the file when asked.
+        case readWrite(create: Bool)
+        /// Read only (the file and its WAL may not be writable).
+        case readOnly
+        /// Read only, trusting that nothing changes the file (no locks, no WAL): for read-only media.
+        case immutable
+    }
+
+    /// Opens the database at `path`.
+    package init(path: String, mode: OpenMode = .readWrite(create: false)) throws {
         var db: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        var flags = SQLITE_OPEN_NOMUTEX
+        var name = path
+        switch mode {
+        case .readWrite(let create): flags |= SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)
+        case .readOnly: flags |= SQLITE_OPEN_READONLY
+        case .immutable:
+            flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+            let escaped = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+            name = "file:\(escaped)?immutable=1"
+        }
+        let rc = sqlite3_open_v2(name, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close_v2(db)
@@ -25,6 +44,11 @@ package final class Database {
         sqlite3_extended_result_codes(db, 1)
         handle = db
         self.path = path
+    }
+
+    /// Opens (creating if asked) the database at `path` for reading and writing.
+    package convenience init(path: String, create: Bool) throws {
+        try self.init(path: path, mode: .readWrite(create: create))
     }
 
     deinit {
