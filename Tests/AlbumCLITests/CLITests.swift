@@ -232,6 +232,33 @@ import Testing
         }
     }
 
+    @Test func eightProcessesIntoOneNewFolderAlbumMakeOneFolder() throws {
+        try CLI.withTemporaryDirectory { dir in
+            let root = dir.appendingPathComponent("Pictures")
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+            // Distinct files per process, so none is a duplicate of another.
+            let processes = try (0..<8).map { p -> Process in
+                let files = try (0..<4).map { i -> String in
+                    var bytes = try Data(contentsOf: CLI.examples.appendingPathComponent("harbour.jpg"))
+                    bytes.append(contentsOf: Array("p\(p)i\(i)".utf8))
+                    let url = dir.appendingPathComponent("P\(p)_\(i).jpg")
+                    try bytes.write(to: url)
+                    return url.path
+                }
+                return try CLI.start(["save", "--json", "--album", "Together", "--library", root.path] + files)
+            }
+            for process in processes { process.waitUntilExit() }
+            #expect(processes.allSatisfy { $0.terminationStatus == 0 })
+            let folders = try FileManager.default.contentsOfDirectory(atPath: root.path).filter { !$0.hasPrefix(".") }
+            #expect(folders == ["Together"])
+            let albums = try #require(
+                try CLI.run(["albums", "--json", "--library", root.path]).json() as? [[String: Any]])
+            #expect(albums.count == 1)
+            #expect(albums.first?["count"] as? Int == 32)
+            #expect(try CLI.run(["verify", "--library", root.path]).status == 0)
+        }
+    }
+
     @Test func systemLibraryIsTheXDGPicturesFolder() throws {
         try CLI.withTemporaryDirectory { home in
             let config = home.appendingPathComponent("config")
