@@ -394,6 +394,8 @@ import Testing
                 try await library.album(titled: "Kept").save(.file(Fixture.jpeg))
             }
             let path = url.appendingPathComponent("catalog.sqlite").path
+            // As after a clean close: everything in the main file, no WAL left.
+            try Database(path: path, create: false).execute("PRAGMA wal_checkpoint(TRUNCATE)")
             let before = try Data(contentsOf: URL(fileURLWithPath: path))
             let db = try Database(path: path, mode: mode)
             #expect(try db.row("SELECT title FROM album")?.text(0) == "Kept")
