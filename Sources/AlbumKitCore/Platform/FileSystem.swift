@@ -94,6 +94,11 @@ package enum FileSystem {
 
     package static func close(_ file: Descriptor) { _ = Glibc_close(file.fd) }
 
+    /// Throws the `access(2)` failure of the first of `paths` this process cannot write.
+    package static func checkWritable(_ paths: String...) throws(SystemError) {
+        for path in paths where access(path, W_OK) != 0 { throw fail("access", path) }
+    }
+
     // MARK: Directories
 
     /// Opens a directory without following a symlink at its last component.

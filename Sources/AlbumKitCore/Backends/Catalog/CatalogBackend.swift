@@ -79,16 +79,14 @@ package final class CatalogBackend: PhotoLibraryBackend {
                 try FileSystem.makeDirectory(atPath: root.path)
                 try FileSystem.makeDirectory(atPath: root.appendingPathComponent("originals").path)
             } catch { throw error.libraryError("create the library") }
-        } else if access(root.path, W_OK) != 0 || access(catalog, W_OK) != 0 {
-            let code = errno
-            // Reading a library on read-only media (a backup disk) works; saving into it does not.
-            if !create, code == EROFS || code == EACCES {
-                return try openReadOnly(root: root, catalog: catalog)
+        } else {
+            do { try FileSystem.checkWritable(root.path, catalog) } catch {
+                // Reading a library on read-only media (a backup disk) works; saving into it does not.
+                if !create, error.errno == EROFS || error.errno == EACCES {
+                    return try openReadOnly(root: root, catalog: catalog)
+                }
+                throw error.libraryError("save into the library")
             }
-            throw AlbumError(
-                code == EROFS ? .libraryUnwritable : .accessDenied,
-                "The library \(root.path) cannot be written (\(String(cString: strerror(code)))); check its permissions or mount.",
-                underlying: SystemError("access", path: root.path, errno: code))
         }
 
         // SQLite takes an empty file for a new database (and drops its WAL): a library whose catalog

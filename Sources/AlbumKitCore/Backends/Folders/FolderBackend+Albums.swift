@@ -15,7 +15,7 @@ extension FolderBackend {
     ) throws -> T {
         let root = try openRoot(creating: false)
         defer { FileSystem.close(root) }
-        let state = try? FolderLibraryState.open(root: root, create: false)
+        let state = try? FolderLibraryState.open(root: root)
         defer { state.map(FileSystem.close) }
         let directory = FolderAlbumDirectory(root: root, remembered: FolderLibraryState.remembered(state: state))
         return try mapping(what) { try body(root, directory) }

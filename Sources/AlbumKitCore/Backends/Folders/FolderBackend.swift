@@ -119,10 +119,7 @@ package final class FolderBackend: PhotoLibraryBackend {
         let state: FileSystem.Descriptor
         let lock: FileSystem.Descriptor
         do {
-            guard let opened = try FolderLibraryState.open(root: root, create: true) else {
-                throw SystemError("open", path: root.path + "/" + FolderLibraryState.directoryName, errno: ENOENT)
-            }
-            state = opened
+            state = try FolderLibraryState.openOrCreate(root: root)
             do { lock = try FolderLibraryState.lock(state: state) } catch {
                 FileSystem.close(state)
                 throw error
@@ -151,12 +148,8 @@ package final class FolderBackend: PhotoLibraryBackend {
         try await Blocking.run {
             let root = try self.openRoot(creating: true)
             defer { FileSystem.close(root) }
-            if access(self.root.path, W_OK | X_OK) != 0 {
-                let code = errno
-                throw AlbumError(
-                    code == EROFS ? .libraryUnwritable : .accessDenied,
-                    "The folder library \(self.root.path) cannot be written (\(String(cString: strerror(code)))); check its permissions or mount.",
-                    underlying: SystemError("access", path: self.root.path, errno: code))
+            do throws(SystemError) { try FileSystem.checkWritable(self.root.path) } catch {
+                throw error.libraryError("save into the folder library")
             }
             return nil
         }
@@ -173,12 +166,10 @@ package final class FolderBackend: PhotoLibraryBackend {
         let staging: FileSystem.Descriptor
         let staged: FileSystem.StagedFile
         do {
-            guard let state = try FolderLibraryState.open(root: root, create: true) else {
-                throw SystemError("open", path: root.path + "/" + FolderLibraryState.directoryName, errno: ENOENT)
-            }
+            let state = try FolderLibraryState.openOrCreate(root: root)
             defer { FileSystem.close(state) }
             staging = try FolderLibraryState.openStaging(state: state)
-        } catch let error as SystemError {
+        } catch {
             throw error.libraryError("stage the photo")
         }
         do {

@@ -34,15 +34,22 @@ package enum FolderLibraryState {
         var titles: [String: Remembered] = [:]
     }
 
-    /// Opens `.albumkit/`, creating it when `create` is set; `nil` when it does not exist.
-    static func open(root: FileSystem.Descriptor, create: Bool) throws(SystemError) -> FileSystem.Descriptor? {
+    /// Opens `.albumkit/` for reading; `nil` when it does not exist.
+    static func open(root: FileSystem.Descriptor) throws(SystemError) -> FileSystem.Descriptor? {
         do {
-            return try FileSystem.openDirectory(directoryName, in: root)
-        } catch  where error.errno == ENOENT && create {
-            if try FileSystem.makeDirectory(directoryName, in: root) { try FileSystem.fsync(root) }
             return try FileSystem.openDirectory(directoryName, in: root)
         } catch  where error.errno == ENOENT {
             return nil
+        }
+    }
+
+    /// Opens `.albumkit/`, creating it (and flushing the root) when missing.
+    static func openOrCreate(root: FileSystem.Descriptor) throws(SystemError) -> FileSystem.Descriptor {
+        do {
+            return try FileSystem.openDirectory(directoryName, in: root)
+        } catch  where error.errno == ENOENT {
+            if try FileSystem.makeDirectory(directoryName, in: root) { try FileSystem.fsync(root) }
+            return try FileSystem.openDirectory(directoryName, in: root)
         }
     }
 
@@ -117,7 +124,7 @@ package enum FolderLibraryState {
     /// folders, markers, albums being deleted). Returns the names removed.
     @discardableResult
     static func sweep(root: FileSystem.Descriptor) -> [String] {
-        guard let state = try? open(root: root, create: false) else { return [] }
+        guard let state = try? open(root: root) else { return [] }
         defer { FileSystem.close(state) }
         guard let staging = try? FileSystem.openDirectory(stagingName, in: state) else { return [] }
         defer { FileSystem.close(staging) }
@@ -130,7 +137,7 @@ package enum FolderLibraryState {
 
     /// Staging entries of dead processes, without removing them (for `verify`).
     static func leftovers(root: FileSystem.Descriptor) -> [String] {
-        guard let state = try? open(root: root, create: false) else { return [] }
+        guard let state = try? open(root: root) else { return [] }
         defer { FileSystem.close(state) }
         guard let staging = try? FileSystem.openDirectory(stagingName, in: state) else { return [] }
         defer { FileSystem.close(staging) }
