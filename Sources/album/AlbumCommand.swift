@@ -1,12 +1,23 @@
 import AlbumKit
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Dispatches `album COMMAND` and turns every failure into a message on stderr and an exit status:
 /// 0 success, 1 something asked failed, 2 usage error.
 enum AlbumCommand {
     static func run(_ argv: [String]) async -> Int32 {
+        await run(argv.map { Array($0.utf8) })
+    }
+
+    /// Runs with the arguments' bytes as the system gave them.
+    static func run(_ argv: [[UInt8]]) async -> Int32 {
         let arguments: Arguments
-        do { arguments = try Arguments(argv) } catch {
+        do { arguments = try Arguments(raw: argv) } catch {
             Output.err("album: \(error.message)\nRun `album --help` for usage.")
             return 2
         }
@@ -39,6 +50,7 @@ enum AlbumCommand {
             case "rename": return try await rename(arguments)
             case "delete": return try await delete(arguments)
             case "verify": return try await verify(arguments)
+            case "repair": return try await repair(arguments)
             default: return 2
             }
         } catch let error as UsageFailure {
@@ -68,19 +80,20 @@ enum AlbumCommand {
     // MARK: save
 
     static func save(_ arguments: Arguments) async throws -> Int32 {
-        var files: [String] = []
-        for argument in arguments.positional {
+        // Paths travel as bytes, from arguments and from stdin: names need not be valid UTF-8.
+        var paths: [FileSystemPath] = []
+        for (argument, bytes) in zip(arguments.positional, arguments.positionalBytes) {
             if argument == "-" {
-                while let line = readLine() {
-                    if !line.isEmpty { files.append(line) }
-                }
+                paths += readStandardInputLines().map { FileSystemPath(bytes: $0) }
             } else {
-                files.append(argument)
+                paths.append(FileSystemPath(bytes: bytes))
             }
         }
-        guard !files.isEmpty else { throw UsageFailure(message: "no FILE given") }
+        guard !paths.isEmpty else { throw UsageFailure(message: "no FILE given") }
+        let files = paths.map(\.description)
+        if let title = arguments.album { try checkTitle(title, arguments) }
         let library = try LibraryChoice.open(arguments, create: true)
-        let media = files.map { Media.file(URL(fileURLWithPath: $0)) }
+        let media = paths.map { Media.path($0) }
         let showProgress = !arguments.json && files.count > 1 && Output.isTerminal
         var progress: (@Sendable (SaveProgress) -> Void)?
         if showProgress { progress = { Output.progress($0.completed, of: $0.total) } }
@@ -121,6 +134,30 @@ enum AlbumCommand {
         return failures == 0 ? 0 : 1
     }
 
+    /// Standard input's lines as bytes (empty lines skipped).
+    private static func readStandardInputLines() -> [[UInt8]] {
+        var data: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            data += buffer[0..<n]
+        }
+        return data.split(separator: UInt8(ascii: "\n")).map { line in
+            Array(line.last == UInt8(ascii: "\r") ? line.dropLast() : line)
+        }
+    }
+
+    /// A title that is not valid UTF-8 cannot name an album.
+    private static func checkTitle(_ title: String, _ arguments: Arguments) throws {
+        if arguments.invalidUTF8.contains(title) {
+            throw AlbumError(
+                .invalidAlbumTitle, "The album title \"\(title)\" is not valid UTF-8 text; nothing was saved.",
+                albumTitle: title)
+        }
+    }
+
     // MARK: listing
 
     static func albums(_ arguments: Arguments) async throws -> Int32 {
@@ -149,6 +186,7 @@ enum AlbumCommand {
 
     static func show(_ arguments: Arguments) async throws -> Int32 {
         let title = try expect(arguments, count: 1, "TITLE")[0]
+        try checkTitle(title, arguments)
         let assets = try await LibraryChoice.open(arguments, create: false).assets(inAlbumTitled: title)
         if arguments.json {
             Output.json(assets.map(AssetLine.init(info:)))
@@ -176,6 +214,7 @@ enum AlbumCommand {
 
     static func create(_ arguments: Arguments) async throws -> Int32 {
         let title = try expect(arguments, count: 1, "TITLE")[0]
+        try checkTitle(title, arguments)
         let info = try await LibraryChoice.open(arguments, create: true).createAlbum(titled: title)
         Output.out("album \"\(info.title)\" \(info.id)")
         return 0
@@ -183,6 +222,7 @@ enum AlbumCommand {
 
     static func rename(_ arguments: Arguments) async throws -> Int32 {
         let titles = try expect(arguments, count: 2, "TITLE and NEW")
+        for title in titles { try checkTitle(title, arguments) }
         try await LibraryChoice.open(arguments, create: false).renameAlbum(titled: titles[0], to: titles[1])
         Output.out("renamed \"\(titles[0])\" to \"\(titles[1])\"")
         return 0
@@ -212,5 +252,42 @@ enum AlbumCommand {
             Output.out("\(report.problems.count) problems in \(report.checkedAssets) assets")
         }
         return report.isHealthy ? 0 : 1
+    }
+
+    static func repair(_ arguments: Arguments) async throws -> Int32 {
+        _ = try expect(arguments, count: 0, "no arguments")
+        guard let url = LibraryChoice.catalogURL(arguments) else {
+            throw UsageFailure(message: "repair works on a catalog library (NAME.albumlibrary)")
+        }
+        let report = try await PhotoLibrary.repair(catalogAt: url)
+        if arguments.json {
+            struct Line: Encodable {
+                let healthy: Bool
+                let assets: Int
+                let albums: Int
+                let sources: [String: Int]
+                let notRestored: [String]
+                let damagedCatalog: String?
+            }
+            Output.json(
+                Line(
+                    healthy: report.wasHealthy, assets: report.restoredAssets, albums: report.restoredAlbums,
+                    sources: report.sources, notRestored: report.notRestored,
+                    damagedCatalog: report.damagedCatalogKeptAt))
+        } else {
+            let sources = report.sources.sorted { $0.key < $1.key }.map { "\($0.value) from the \($0.key)" }
+            if report.wasHealthy {
+                Output.out(
+                    "The catalog was healthy: \(report.restoredAssets) assets, \(report.restoredAlbums) albums"
+                        + (sources.isEmpty ? "." : "; added \(sources.joined(separator: ", ")) (files no asset named)."))
+            } else {
+                Output.out(
+                    "Rebuilt the catalog: \(report.restoredAssets) assets (\(sources.joined(separator: ", "))), \(report.restoredAlbums) albums."
+                )
+            }
+            if let kept = report.damagedCatalogKeptAt { Output.out("The damaged catalog was kept in \(kept).") }
+            for problem in report.notRestored { Output.out("not restored: \(problem)") }
+        }
+        return report.notRestored.isEmpty ? 0 : 1
     }
 }

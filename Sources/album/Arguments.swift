@@ -4,6 +4,10 @@ import Foundation
 struct Arguments {
     var command: String?
     var positional: [String] = []
+    /// The bytes of each positional argument as given (file names need not be valid UTF-8).
+    var positionalBytes: [[UInt8]] = []
+    /// Arguments that are not valid UTF-8 (shown with U+FFFD in `positional` and `album`).
+    var invalidUTF8: Set<String> = []
     var library: String?
     var system = false
     var album: String?
@@ -21,13 +25,27 @@ struct Arguments {
     /// Parses `arguments` (without the program name). Options may appear before or after the command;
     /// `--` ends options.
     init(_ arguments: [String]) throws(UsageError) {
+        try self.init(raw: arguments.map { Array($0.utf8) })
+    }
+
+    /// Parses the arguments' bytes.
+    init(raw: [[UInt8]]) throws(UsageError) {
+        let arguments = raw.map { bytes in String(validating: bytes, as: UTF8.self) ?? String(decoding: bytes, as: UTF8.self) }
+        for (bytes, text) in zip(raw, arguments) where String(validating: bytes, as: UTF8.self) == nil {
+            invalidUTF8.insert(text)
+        }
         var index = 0
         var optionsEnded = false
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
             if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
-                if command == nil { command = argument } else { positional.append(argument) }
+                if command == nil {
+                    command = argument
+                } else {
+                    positional.append(argument)
+                    positionalBytes.append(raw[index - 1])
+                }
                 continue
             }
             var name = argument

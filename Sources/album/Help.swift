@@ -16,6 +16,8 @@ enum Help {
                                                   the library; in a folder library the folder and its files
                                                   go, so a non-empty album needs --force.
           verify [--json]                         Check every file against the library's records.
+          repair [--json]                         Rebuild a damaged or lost catalog from the library's
+                                                  journal, snapshot and originals (deletes nothing).
 
         LIBRARY (first match wins):
           --library PATH      a NAME.albumlibrary catalog (created on first save), or a plain folder of
@@ -39,8 +41,11 @@ enum Help {
                 is damaged or unreadable fails alone; the others are saved. "-" reads paths from stdin.
 
                 --json prints one JSON object per input line:
-                  {"file", "asset", "album", "albumOutcome": "found|created|recreated"} or
+                  {"file", "asset", "album", "albumOutcome": "found|created|recreated", "existing": true} or
                   {"file", "error": {"code", "message"}}
+                "existing": true (text: "already there") when the library already held these exact bytes:
+                the existing asset is returned (and added to the album), nothing is stored twice.
+                FILE may be a name that is not valid UTF-8; a FIFO or device is refused (fileUnreadable).
                 """
         case "albums":
             return
@@ -56,6 +61,9 @@ enum Help {
         case "delete":
             return
                 "USAGE: album delete TITLE [--force]\n\nDeletes the album TITLE. In a catalog library the assets stay in the library.\nIn a folder library the album is a folder: deleting it deletes its files, so a\nnon-empty album is refused unless --force is given."
+        case "repair":
+            return
+                "USAGE: album repair [--json] [--library PATH]\n\nRebuilds the catalog of a catalog library after it was deleted, reset, replaced by an\nolder copy, lost its -wal file or was damaged: from what survived of it, its last snapshot,\nthe save journal (every save and album change) and the files in originals/. Nothing in\noriginals/ is deleted; the damaged catalog is kept in damaged/. On a healthy library it only\nadds files no asset names. Prints what was restored, from where, and what could not be.\nExit status 1 when something could not be restored."
         case "verify":
             return
                 "USAGE: album verify [--json]\n\nChecks that every asset's file exists with its recorded size and SHA-256 and that\nno stray or half-written file is present. Exit status 0 when healthy, 1 otherwise."

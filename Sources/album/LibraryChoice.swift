@@ -22,6 +22,16 @@ enum LibraryChoice {
         return try PhotoLibrary.catalog(at: url, createIfMissing: create)
     }
 
+    /// The catalog library the arguments name, `nil` for the system or a folder library.
+    static func catalogURL(_ arguments: Arguments) -> URL? {
+        let environment = ProcessInfo.processInfo.environment
+        if arguments.system { return nil }
+        let url =
+            (arguments.library ?? environment["ALBUMKIT_LIBRARY"]).map { URL(fileURLWithPath: $0) }
+            ?? defaultCatalogURL(environment: environment)
+        return isFolderLibrary(url) ? nil : url
+    }
+
     /// A folder library is an existing directory that is not a catalog and not named `.albumlibrary`.
     static func isFolderLibrary(_ url: URL) -> Bool {
         var isDirectory: ObjCBool = false
