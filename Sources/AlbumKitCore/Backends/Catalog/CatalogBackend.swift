@@ -192,7 +192,10 @@ package final class CatalogBackend: PhotoLibraryBackend {
             try db.execute("PRAGMA foreign_keys = ON")
             return
         }
-        try db.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;")
+        // fullfsync: on Darwin, SQLite's syncs use F_FULLFSYNC too (no effect elsewhere).
+        try db.execute(
+            "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; "
+                + "PRAGMA fullfsync = ON; PRAGMA checkpoint_fullfsync = ON;")
         if version < CatalogSchema.migrations.count {
             try db.immediateTransaction {
                 let current = try db.row("PRAGMA user_version")?.integer(0) ?? 0  // another process may have migrated
@@ -376,11 +379,7 @@ package final class CatalogBackend: PhotoLibraryBackend {
                 published.append(item)
             }
             // Durable data before the rows say "ready": one barrier for a batch.
-            if staged.count == 1 {
-                try FileSystem.fsync(staged[0].file.descriptor)
-            } else if let first = staged.first {
-                try FileSystem.syncFileSystem(first.file.descriptor)
-            }
+            try FileSystem.flush(staged.map(\.file.descriptor))
             // On Linux `syncfs` also commits the new directory entries; fsync the shard directories
             // only after a single-file `fsync` (or where there is no `syncfs`).
             #if os(Linux) || os(Android)
