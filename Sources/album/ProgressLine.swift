@@ -28,8 +28,8 @@ final class ProgressLine: Sendable {
     /// `done` items of the total are finished (or prepared).
     func update(_ done: Int) {
         let text: String? = state.withLock { s in
-            guard s.enabled, done > s.done || done == s.total else { return nil }
-            s.done = max(s.done, done)
+            guard s.enabled, done > s.done else { return nil }
+            s.done = done
             let now = Date()
             guard now.timeIntervalSince(s.lastDraw) >= 0.1 || s.done == s.total else { return nil }
             s.lastDraw = now
