@@ -110,20 +110,38 @@ package enum FileSystem {
         return Array(bytes[0..<count])
     }
 
-    /// Flushes a file's data and metadata to stable storage.
+    /// Flushes a file's data and metadata to stable storage (on Darwin with `F_FULLFSYNC`: there
+    /// `fsync` leaves the data in the drive's cache).
     package static func fsync(_ file: Descriptor) throws(SystemError) {
-        try injected(.fsync, file.path)
-        guard retrying({ Glibc_fsync(file.fd) }) == 0 else { throw fail("fsync", file.path) }
+        try flush([file])
     }
 
-    /// Flushes the whole file system holding `file` (one barrier for a batch; `fsync` elsewhere).
-    package static func syncFileSystem(_ file: Descriptor) throws(SystemError) {
-        try injected(.fsync, file.path)
-        #if os(Linux) || os(Android)
-            guard albumkit_syncfs(file.fd) == 0 else { throw fail("syncfs", file.path) }
-        #else
-            guard Glibc_fsync(file.fd) == 0 else { throw fail("fsync", file.path) }
-        #endif
+    /// Flushes every file of a batch to stable storage, with one barrier for the whole batch
+    /// (``FlushStep/plan(forBatchOf:on:)`` says which calls; tests pass another `platform` to run
+    /// Darwin's plan on Linux, where `F_FULLFSYNC` becomes `fsync`).
+    package static func flush(_ files: [Descriptor], on platform: FlushStep.Platform = .current) throws(SystemError) {
+        for step in FlushStep.plan(forBatchOf: files.count, on: platform) {
+            switch step {
+            case .syncFileSystem(let index):
+                try injected(.fsync, files[index].path)
+                #if os(Linux) || os(Android)
+                    guard albumkit_syncfs(files[index].fd) == 0 else { throw fail("syncfs", files[index].path) }
+                #else
+                    preconditionFailure("syncfs exists only on Linux")
+                #endif
+            case .fsync(let index):
+                try injected(.fsync, files[index].path)
+                guard retrying({ Glibc_fsync(files[index].fd) }) == 0 else { throw fail("fsync", files[index].path) }
+            case .fullFsync(let index):
+                try injected(.fsync, files[index].path)
+                #if canImport(Darwin)
+                    // File systems without F_FULLFSYNC (SMB, some USB drives) refuse it: `fsync`
+                    // is the most they offer (SQLite falls back the same way).
+                    if retrying({ fcntl(files[index].fd, F_FULLFSYNC) }) == 0 { continue }
+                #endif
+                guard retrying({ Glibc_fsync(files[index].fd) }) == 0 else { throw fail("fsync", files[index].path) }
+            }
+        }
     }
 
     package static func close(_ file: Descriptor) { _ = Glibc_close(file.fd) }

@@ -148,11 +148,7 @@ extension CatalogBackend {
 
     /// Durable data before the rows say "ready": one barrier for a batch.
     private func flush(_ staged: [Staged]) throws {
-        if staged.count == 1 {
-            try FileSystem.fsync(staged[0].file.descriptor)
-        } else if let first = staged.first {
-            try FileSystem.syncFileSystem(first.file.descriptor)
-        }
+        try FileSystem.flush(staged.map(\.file.descriptor))
         // On Linux `syncfs` also commits the new directory entries; fsync the shard directories
         // only after a single-file `fsync` (or where there is no `syncfs`).
         #if os(Linux) || os(Android)
