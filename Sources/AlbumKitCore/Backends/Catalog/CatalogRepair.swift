@@ -162,7 +162,7 @@ struct CatalogRepair {
     /// Adds what `contents` holds; a later source's version of an asset is preferred, the earlier
     /// one kept as an alternative. Albums whose identifier or title look garbled are skipped.
     private mutating func merge(_ contents: Contents, from origin: String) {
-        for asset in contents.assets { prefer(asset, from: origin) }
+        for asset in contents.assets where Self.isPlausible(asset) { prefer(asset, from: origin) }
         for album in contents.albums where Self.isPlausible(album) { albums[album.id] = album }
         for (album, member) in contents.members where albums[album] != nil {
             members[album, default: [:]][member.asset] = member
@@ -174,6 +174,14 @@ struct CatalogRepair {
         if let current = assets[asset.id] { alternatives[asset.id, default: []].insert(current, at: 0) }
         assets[asset.id] = asset
         source[asset.id] = origin
+    }
+
+    /// An asset read from a damaged file: its file must be named after its identifier, as
+    /// AlbumKit names every original (`originals/xx/<id>.<ext>`), so two rows never claim one file.
+    private static func isPlausible(_ asset: Asset) -> Bool {
+        let name = (asset.path as NSString).lastPathComponent
+        return asset.path == "originals/\(asset.id.prefix(2))/\(name)"
+            && (name as NSString).deletingPathExtension == asset.id && UUID(uuidString: asset.id) != nil
     }
 
     /// An album read from a damaged file: its identifier must be a UUID and its title valid.
@@ -328,6 +336,8 @@ struct CatalogRepair {
             keptAt = directory
         }
         try FileSystem.rename(rebuilt, to: catalog)
+        // Checkpointed and closed: what is left of its WAL is empty.
+        for suffix in ["-wal", "-shm"] { try FileSystem.unlink(rebuilt + suffix) }
         let folder = try FileSystem.openDirectory(root.path)
         defer { FileSystem.close(folder) }
         try FileSystem.fsync(folder)
