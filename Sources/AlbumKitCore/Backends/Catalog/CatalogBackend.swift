@@ -41,6 +41,10 @@ package final class CatalogBackend: PhotoLibraryBackend {
     /// The library was opened from read-only media: it can be listed and verified, not changed.
     package let isReadOnly: Bool
 
+    /// Called between publishing the files and marking them ready (tests act as another process
+    /// there).
+    let beforeMarkingReady = Locked<(@Sendable () -> Void)?>(nil)
+
     private init(root: URL, database: Database, isReadOnly: Bool = false) {
         self.isReadOnly = isReadOnly
         self.root = root
