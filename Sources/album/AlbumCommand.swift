@@ -158,7 +158,8 @@ enum AlbumCommand {
         let formatter = ISO8601DateFormatter()
         for asset in assets {
             var line = [
-                asset.id, asset.originalFilename ?? "-", asset.kind.rawValue, "\(asset.byteSize) bytes",
+                asset.id, asset.originalFilename ?? "-", asset.kind.rawValue,
+                asset.byteSize.map { "\($0) bytes" } ?? "size unknown",
                 formatter.string(from: asset.addedAt),
             ]
             if let m = asset.metadata {
