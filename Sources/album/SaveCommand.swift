@@ -55,6 +55,7 @@ enum SaveCommand {
         if arguments.dryRun { return try dryRun(arguments, inputs, early: early) }
 
         let library = try LibraryChoice.open(arguments, create: true)
+        try await library.opened()
         let tally = Locked(Tally())
         // Results in input order: a folder refused up front is printed where it was named.
         let pending = Locked(early[...])
