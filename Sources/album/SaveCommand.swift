@@ -22,9 +22,17 @@ enum SaveCommand {
     static func run(_ arguments: Arguments, importing: Bool) async throws -> Int32 {
         let recursive = importing || arguments.recursive
         var named: [String] = []
+        var unreadable: Set<String> = []  // paths from stdin that are not UTF-8, as printed
         for argument in arguments.positional {
             if argument == "-" {
-                named += readStandardInput(nulSeparated: arguments.null)
+                for path in readStandardInput(nulSeparated: arguments.null) {
+                    switch path {
+                    case .success(let path): named.append(path)
+                    case .failure(let bad):
+                        named.append(bad.shown)
+                        unreadable.insert(bad.shown)
+                    }
+                }
             } else {
                 named.append(argument)
             }
@@ -33,6 +41,17 @@ enum SaveCommand {
         var inputs: [Input] = []
         var early: [(position: Int, input: Input, error: AlbumError)] = []  // position: before inputs[position]
         for path in named {
+            if unreadable.contains(path) {
+                early.append(
+                    (
+                        inputs.count, Input(path: path, fromFolder: false),
+                        AlbumError(
+                            .fileUnreadable,
+                            "\(path): the path read from standard input is not valid UTF-8, which album cannot open yet; rename the file.",
+                            file: path)
+                    ))
+                continue
+            }
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
                 guard recursive else {
@@ -207,14 +226,21 @@ enum SaveCommand {
 
     // MARK: standard input
 
-    /// Paths from stdin: one per line, or NUL-separated (`-0`). Empty entries are ignored.
-    static func readStandardInput(nulSeparated: Bool) -> [String] {
+    /// Paths from stdin: one per line, or NUL-separated (`-0`), byte for byte (no trimming, no
+    /// normalization). Empty entries are ignored. A path that is not UTF-8 is returned as a failure
+    /// holding a printable form of it.
+    static func readStandardInput(nulSeparated: Bool) -> [Result<String, PathNotUTF8>] {
         let data = FileHandle.standardInput.readDataToEndOfFile()
         let separator: UInt8 = nulSeparated ? 0 : UInt8(ascii: "\n")
         return data.split(separator: separator, omittingEmptySubsequences: true).map { bytes in
-            var path = String(decoding: bytes, as: UTF8.self)
-            if !nulSeparated && path.hasSuffix("\r") { path.removeLast() }
-            return path
-        }.filter { !$0.isEmpty }
+            guard let path = String(validating: bytes, as: UTF8.self) else {
+                return .failure(PathNotUTF8(shown: String(decoding: bytes, as: UTF8.self)))
+            }
+            return .success(path)
+        }
+    }
+
+    struct PathNotUTF8: Error {
+        let shown: String
     }
 }
