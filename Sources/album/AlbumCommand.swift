@@ -137,7 +137,7 @@ enum AlbumCommand {
             rows.append([
                 asset.originalFilename ?? "-", asset.kind.rawValue, asset.byteSize.map(Output.size) ?? "?",
                 m?.captureDate.map { $0.replacingOccurrences(of: "T", with: " ") }
-                    ?? "added " + added.string(from: asset.addedAt),
+                    ?? added.string(from: asset.addedAt).replacingOccurrences(of: "T", with: " ") + " (added)",
                 details.joined(separator: " "), camera, gps, asset.id, asset.fileURL?.path ?? "",
             ])
         }
