@@ -238,7 +238,8 @@ enum AlbumCommand {
             if report.wasHealthy {
                 Output.out(
                     "The catalog was healthy: \(report.restoredAssets) assets, \(report.restoredAlbums) albums"
-                        + (sources.isEmpty ? "." : "; added \(sources.joined(separator: ", ")) (files no asset named)."))
+                        + (sources.isEmpty ? "." : "; added \(sources.joined(separator: ", ")) (files no asset named).")
+                )
             } else {
                 Output.out(
                     "Rebuilt the catalog: \(report.restoredAssets) assets (\(sources.joined(separator: ", "))), \(report.restoredAlbums) albums."
