@@ -135,9 +135,9 @@ enum AlbumCommand {
             var gps = ""
             if let lat = m?.latitude, let lon = m?.longitude { gps = String(format: "%.5f, %.5f", lat, lon) }
             rows.append([
-                asset.originalFilename ?? "-", asset.kind.rawValue, Output.size(asset.byteSize),
+                asset.originalFilename ?? "-", asset.kind.rawValue, asset.byteSize.map(Output.size) ?? "?",
                 m?.captureDate.map { $0.replacingOccurrences(of: "T", with: " ") }
-                    ?? "added " + added.string(from: asset.addedAt),
+                    ?? added.string(from: asset.addedAt).replacingOccurrences(of: "T", with: " ") + " (added)",
                 details.joined(separator: " "), camera, gps, asset.id, asset.fileURL?.path ?? "",
             ])
         }
