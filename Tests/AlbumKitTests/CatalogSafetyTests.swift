@@ -55,6 +55,13 @@ import Testing
                 try? FileManager.default.removeItem(atPath: url.path + "/catalog.sqlite" + suffix)
             }
             expectRefused(url)
+            // Read-only commands too: the library is damaged, not missing.
+            #expect(throws: AlbumError.self) {
+                do { _ = try PhotoLibrary.catalog(at: url, createIfMissing: false) } catch let error as AlbumError {
+                    #expect(error.code == .libraryCorrupt)
+                    throw error
+                }
+            }
             #expect(!FileManager.default.fileExists(atPath: url.path + "/catalog.sqlite"))
             #expect(originals(url) == files)
             try await expectRepaired(url, saved, title: "Keep")
