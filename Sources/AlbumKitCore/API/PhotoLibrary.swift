@@ -43,13 +43,13 @@ public struct PhotoLibrary: Sendable {
     ///   written, `.libraryNotFound` when its parent folder does not exist, `.libraryBusy`.
     public static func catalog(at url: URL, createIfMissing: Bool = true) throws -> PhotoLibrary {
         if !createIfMissing {
-            // Cheap checks only (no lock is taken): a missing library fails here, as before. A library
-            // whose catalog was lost (its journal or originals remain) is left to opening, which
-            // refuses it as damaged and names `album repair`.
-            let root = url.standardizedFileURL
-            let catalog = root.appendingPathComponent("catalog.sqlite").path
-            guard FileManager.default.fileExists(atPath: catalog) || CatalogBackend.lostCatalogReason(root) != nil
-            else {
+            // Cheap checks only (no lock is taken): a missing library fails here, as before.
+            let catalog = url.standardizedFileURL.appendingPathComponent("catalog.sqlite").path
+            guard FileManager.default.fileExists(atPath: catalog) else {
+                // A library whose catalog was lost is damaged, not missing: `album repair` restores it.
+                if let lost = CatalogBackend.lostCatalogReason(url.standardizedFileURL) {
+                    throw AlbumError.catalogDamaged(catalog, detail: lost)
+                }
                 throw AlbumError(
                     .libraryNotFound,
                     "There is no AlbumKit library at \(url.standardizedFileURL.path); save a photo to create it.")
