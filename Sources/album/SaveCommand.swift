@@ -233,7 +233,7 @@ enum SaveCommand {
         let data = FileHandle.standardInput.readDataToEndOfFile()
         let separator: UInt8 = nulSeparated ? 0 : UInt8(ascii: "\n")
         return data.split(separator: separator, omittingEmptySubsequences: true).map { bytes in
-            guard let path = String(validating: bytes, as: UTF8.self) else {
+            guard let path = String(bytes: bytes, encoding: .utf8) else {
                 return .failure(PathNotUTF8(shown: String(decoding: bytes, as: UTF8.self)))
             }
             return .success(path)
