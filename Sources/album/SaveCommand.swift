@@ -9,6 +9,10 @@ enum SaveCommand {
     struct Input {
         let path: String
         let fromFolder: Bool
+        /// The path's bytes as given, when they are not valid UTF-8 (`path` then shows U+FFFD).
+        var bytes: [UInt8]? = nil
+
+        var media: Media { .path(bytes.map { FileSystemPath(bytes: $0) } ?? FileSystemPath(path)) }
     }
 
     private struct Tally {
@@ -21,35 +25,22 @@ enum SaveCommand {
 
     static func run(_ arguments: Arguments, importing: Bool) async throws -> Int32 {
         let recursive = importing || arguments.recursive
-        var named: [String] = []
-        var unreadable: Set<String> = []  // paths from stdin that are not UTF-8, as printed
-        for argument in arguments.positional {
+        // Paths travel as bytes, from arguments and from stdin: names need not be valid UTF-8.
+        var named: [[UInt8]] = []
+        for (argument, bytes) in zip(arguments.positional, arguments.positionalBytes) {
             if argument == "-" {
-                for path in readStandardInput(nulSeparated: arguments.null) {
-                    switch path {
-                    case .success(let path): named.append(path)
-                    case .failure(let bad):
-                        named.append(bad.shown)
-                        unreadable.insert(bad.shown)
-                    }
-                }
+                named += readStandardInput(nulSeparated: arguments.null)
             } else {
-                named.append(argument)
+                named.append(bytes)
             }
         }
         guard !named.isEmpty else { throw AlbumCommand.UsageFailure(message: "no FILE given") }
         var inputs: [Input] = []
         var early: [(position: Int, input: Input, error: AlbumError)] = []  // position: before inputs[position]
-        for path in named {
-            if unreadable.contains(path) {
-                early.append(
-                    (
-                        inputs.count, Input(path: path, fromFolder: false),
-                        AlbumError(
-                            .fileUnreadable,
-                            "\(path): the path read from standard input is not valid UTF-8, which album cannot open yet; rename the file.",
-                            file: path)
-                    ))
+        for bytes in named {
+            let path = String(decoding: bytes, as: UTF8.self)
+            if String(bytes: bytes, encoding: .utf8) == nil {
+                inputs.append(Input(path: path, fromFolder: false, bytes: bytes))
                 continue
             }
             var isDirectory: ObjCBool = false
@@ -89,7 +80,7 @@ enum SaveCommand {
             return summary(arguments, tally, total: early.count, walked: recursive)
         }
 
-        let media = inputs.map { Media.file(URL(fileURLWithPath: $0.path)) }
+        let media = inputs.map(\.media)
         let files = inputs
         ProgressLine.shared.start(total: media.count, enabled: Output.isTerminal && !arguments.quiet && media.count > 1)
         let progress: @Sendable (SaveProgress) -> Void = { ProgressLine.shared.update($0.prepared) }
@@ -226,21 +217,10 @@ enum SaveCommand {
 
     // MARK: standard input
 
-    /// Paths from stdin: one per line, or NUL-separated (`-0`), byte for byte (no trimming, no
-    /// normalization). Empty entries are ignored. A path that is not UTF-8 is returned as a failure
-    /// holding a printable form of it.
-    static func readStandardInput(nulSeparated: Bool) -> [Result<String, PathNotUTF8>] {
+    /// Paths from stdin, as bytes: one per line, or NUL-separated (`-0`). Empty entries are ignored.
+    static func readStandardInput(nulSeparated: Bool) -> [[UInt8]] {
         let data = FileHandle.standardInput.readDataToEndOfFile()
         let separator: UInt8 = nulSeparated ? 0 : UInt8(ascii: "\n")
-        return data.split(separator: separator, omittingEmptySubsequences: true).map { bytes in
-            guard let path = String(bytes: bytes, encoding: .utf8) else {
-                return .failure(PathNotUTF8(shown: String(decoding: bytes, as: UTF8.self)))
-            }
-            return .success(path)
-        }
-    }
-
-    struct PathNotUTF8: Error {
-        let shown: String
+        return data.split(separator: separator, omittingEmptySubsequences: true).map { Array($0) }
     }
 }
