@@ -65,6 +65,21 @@ public enum MediaFormat: String, Sendable, Hashable, Codable, CaseIterable {
         }
     }
 
+    /// The format's name as people know it ("WebM", "MPEG-TS"), for messages.
+    package var displayName: String {
+        switch self {
+        case .jpeg: "JPEG"
+        case .webp: "WebP"
+        case .raw: "camera raw"
+        case .threeGP: "3GP"
+        case .webm: "WebM"
+        case .mkv: "Matroska"
+        case .mpegTS: "MPEG-TS"
+        case .m2ts: "M2TS"
+        default: rawValue.uppercased()
+        }
+    }
+
     /// The file extension a stored original of this format gets (lowercase, no dot).
     public var fileExtension: String {
         switch self {

@@ -13,6 +13,14 @@ package protocol PhotoLibraryBackend: Sendable {
     /// How many staged items one commit takes at most (open files and flush cost).
     var preferredBatchSize: Int { get }
 
+    /// Formats this library can never hold (PhotoKit: containers Photos does not import). The
+    /// saver refuses such files with `.unsupportedMedia` before it asks for access or stages
+    /// anything, so a batch of only such files shows no permission prompt. Default: none.
+    var unsupportedFormats: Set<MediaFormat> { get }
+
+    /// How messages name this library ("Photos"); default "the library".
+    var libraryName: String { get }
+
     /// Whether albums can be used now (PhotoKit asks for access here); `nil` when they can,
     /// else the reason they cannot.
     ///
@@ -50,6 +58,12 @@ package protocol PhotoLibraryBackend: Sendable {
 extension PhotoLibraryBackend {
     /// 64 items per commit.
     package var preferredBatchSize: Int { 64 }
+
+    /// Every format AlbumKit reads can be held.
+    package var unsupportedFormats: Set<MediaFormat> { [] }
+
+    /// "the library".
+    package var libraryName: String { "the library" }
 }
 
 /// The album of a commit disappeared between lookup and commit; nothing was saved.
