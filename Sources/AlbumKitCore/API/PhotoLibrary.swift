@@ -135,7 +135,7 @@ public struct PhotoLibrary: Sendable {
         try await Self.mapping { try await backend.verify() }
     }
 
-    private func existingAlbumID(_ title: String) async throws -> String {
+    func existingAlbumID(_ title: String) async throws -> String {
         let title = try AlbumTitle(title)
         guard let id = try await backend.findAlbum(titled: title) else {
             throw AlbumError(

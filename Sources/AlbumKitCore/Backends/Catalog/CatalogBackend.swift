@@ -520,7 +520,7 @@ package final class CatalogBackend: PhotoLibraryBackend {
         }
     }
 
-    private func assetInfo(_ row: Row) -> AssetInfo {
+    func assetInfo(_ row: Row) -> AssetInfo {
         let metadata = row.text(7).flatMap { try? JSONDecoder().decode(MediaMetadata.self, from: Data($0.utf8)) }
         return AssetInfo(
             id: row.text(0)!, originalFilename: row.text(1), kind: MediaKind(rawValue: row.text(2) ?? "") ?? .photo,
