@@ -91,7 +91,8 @@ package final class PhotoKitBackend: PhotoLibraryBackend {
     private func stageNow(_ media: Media) throws -> Staged {
         typealias Resource = Staged.Resource
         switch media {
-        case .file(let url):
+        case .file, .path:
+            let url = media.fileURL ?? URL(fileURLWithPath: media.displayName)
             let metadata = try supported(MediaReader(media).metadata, name: url.path)
             return Staged(
                 resources: [

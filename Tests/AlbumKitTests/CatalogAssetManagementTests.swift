@@ -156,6 +156,28 @@ import Testing
                 try await library.deleteAssets(withIDs: [ids[1], ids[0]])
             }
             #expect(try await library.assets().assets.map(\.id) == [ids[1]])
+            // The journal knows: reopening does not take the catalog for one that lost saves,
+            // and a repair does not bring the deleted assets back
+            let reopened = try PhotoLibrary.catalog(at: url)
+            #expect(try await reopened.assets().assets.map(\.id) == [ids[1]])
+            _ = try await PhotoLibrary.repair(catalogAt: url)
+            #expect(try await PhotoLibrary.catalog(at: url).assets().assets.map(\.id) == [ids[1]])
+        }
+    }
+
+    @Test func removalsAndAdditionsSurviveARepair() async throws {
+        try await Self.withCatalog(photos: 2, inAlbum: 2) { library, url, ids in
+            let other = try await library.createAlbum(titled: "Other")
+            try await library.addAssets(withIDs: [ids[0]], toAlbumWithID: other.id)
+            try await library.removeAssets(withIDs: [ids[1]], fromAlbumTitled: "Trips")
+            // When the catalog is lost and rebuilt from the journal and the files
+            for name in ["catalog.sqlite", "catalog.sqlite-wal", "catalog.sqlite-shm"] {
+                try? FileManager.default.removeItem(at: url.appendingPathComponent(name))
+            }
+            _ = try await PhotoLibrary.repair(catalogAt: url)
+            let repaired = try PhotoLibrary.catalog(at: url)
+            #expect(try await repaired.assets(inAlbumTitled: "Trips").map(\.id) == [ids[0]])
+            #expect(try await repaired.assets(inAlbumTitled: "Other").map(\.id) == [ids[0]])
         }
     }
 
@@ -179,12 +201,15 @@ import Testing
         try await Self.withCatalog(photos: 2, inAlbum: 2) { library, url, ids in
             let asset = try #require(try await library.assets().assets.first { $0.id == ids[0] })
             let file = try #require(asset.fileURL)
-            // Given the state a killed process leaves: the row pending, owned by a dead process,
-            // out of its album, and (after step 2) its file gone
+            // Given the state a killed process leaves: the deletion journaled, the row pending,
+            // owned by a process that is gone (no owner file), out of its album, and (after step 2)
+            // its file gone
             let backend = try CatalogBackend.open(at: url)
+            try SaveJournal(libraryRoot: url.path).append([.init(op: .deleteAsset, asset: ids[0], at: 1)])
             try backend.withDatabase("test") { db in
                 try db.run(
-                    "UPDATE asset SET state = 'pending', owner = '2147483646.1' WHERE id = ?", [.text(ids[0])])
+                    "UPDATE asset SET state = 'pending', owner = 'p999999-00000000deadbeef' WHERE id = ?",
+                    [.text(ids[0])])
                 try db.run("DELETE FROM album_asset WHERE asset_id = ?", [.text(ids[0])])
             }
             if step == "after unlinking" { try FileManager.default.removeItem(at: file) }

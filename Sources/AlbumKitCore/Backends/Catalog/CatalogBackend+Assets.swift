@@ -8,15 +8,19 @@ import Foundation
 
 /// Listing the whole catalog, moving assets between albums, deleting assets.
 ///
-/// Deleting is crash-safe in three steps, reusing the save protocol's `pending` state:
-/// 1. one transaction marks the rows `pending`, owned by this process, and removes them from
-///    their albums (they vanish from every listing at once);
+/// Deleting is crash-safe in steps, reusing the save protocol's `pending` state:
+/// 0. the journal records the deletions (so a catalog without these assets is not taken for one
+///    that lost saves, and a repair does not bring them back);
+/// 1. one transaction marks the rows `pending`, owned by this (registered) process, and removes
+///    them from their albums: they vanish from every listing at once;
 /// 2. the files are unlinked and their shard directories flushed;
 /// 3. one transaction deletes the rows.
-/// A crash after 1 or 2 leaves pending rows whose owner is gone, which the next opening removes
-/// with their files (the recovery every save already relies on): at no point is there a ready row
+/// A crash after 1 or 2 leaves pending rows whose owner is provably gone, which the next opening
+/// removes with their files (the recovery every save relies on): at no point is there a ready row
 /// without its file, and a file is removed only while its row still exists.
 extension CatalogBackend {
+    typealias Membership = (album: String, asset: String, position: Int64, addedAt: Double)
+
     /// The SQL that computes ``AssetOrder/sortKey(of:)`` for a row of `asset s`.
     private static func sortKeySQL(_ order: AssetOrder) -> String {
         switch order {
@@ -44,10 +48,12 @@ extension CatalogBackend {
                     ORDER BY sort_key, id LIMIT ?3
                     """,
                     [cursor.map { .text($0.key) } ?? .null, .text(cursor?.id ?? ""), .integer(Int64(limit) + 1)])
-                let page = rows.prefix(limit)
-                let next =
-                    rows.count > limit ? page.last.map { AssetCursor(key: $0.text(8)!, id: $0.text(0)!).token } : nil
-                return AssetPage(assets: page.map(self.assetInfo), nextCursor: next)
+                let page = Array(rows.prefix(limit))
+                var next: String?
+                if rows.count > limit, let last = page.last, let key = last.text(8), let id = last.text(0) {
+                    next = AssetCursor(key: key, id: id).token
+                }
+                return AssetPage(assets: try page.map(self.assetInfo), nextCursor: next)
             }
         }
     }
@@ -55,7 +61,8 @@ extension CatalogBackend {
     package func addAssets(_ ids: [String], toAlbumWithID albumID: String) async throws -> [String] {
         try checkWritable("add to the album")
         return try await Blocking.run {
-            try self.withDatabase("add to the album") { db in
+            let now = Date().timeIntervalSince1970
+            let records = try self.withDatabase("add to the album") { db in
                 try db.immediateTransaction {
                     try Self.requireAlbum(db, albumID)
                     try Self.requireReady(db, ids)
@@ -63,7 +70,7 @@ extension CatalogBackend {
                         try db.row(
                             "SELECT coalesce(max(position), 0) FROM album_asset WHERE album_id = ?", [.text(albumID)])?
                         .integer(0) ?? 0
-                    let now = Date().timeIntervalSince1970
+                    var records: [SaveJournal.Record] = []
                     for id in ids
                     where try db.row(
                         "SELECT 1 FROM album_asset WHERE album_id = ? AND asset_id = ?", [.text(albumID), .text(id)])
@@ -73,10 +80,17 @@ extension CatalogBackend {
                         try db.run(
                             "INSERT INTO album_asset (album_id, asset_id, position, added_at) VALUES (?, ?, ?, ?)",
                             [.text(albumID), .text(id), .integer(position), .real(now)])
+                        if var record = try Self.saveRecord(db, id) {
+                            record.album = albumID
+                            record.at = now
+                            records.append(record)
+                        }
                     }
-                    return ids
+                    return records
                 }
             }
+            try self.journalChange(records)
+            return ids
         }
     }
 
@@ -95,6 +109,9 @@ extension CatalogBackend {
                     }
                 }
             }
+            let now = Date().timeIntervalSince1970
+            try self.journalChange(
+                ids.map { SaveJournal.Record(op: .removeFromAlbum, asset: $0, album: albumID, at: now) })
         }
     }
 
@@ -104,27 +121,28 @@ extension CatalogBackend {
     }
 
     private func deleteNow(_ ids: [String]) throws -> [AssetDeletion] {
-        let owner = ProcessToken.current
-        typealias Membership = (album: String, asset: String, position: Int64, addedAt: Double)
-        // 1. Out of every listing, owned by this process until the files are gone.
-        let (paths, memberships): ([String: String], [Membership]) = try withDatabase("delete the assets") { db in
-            try db.immediateTransaction {
-                try Self.requireReady(db, ids)
-                var paths: [String: String] = [:]
-                var memberships: [Membership] = []
-                for id in ids {
-                    paths[id] = try db.row("SELECT path FROM asset WHERE id = ?", [.text(id)])?.text(0)
-                    memberships += try db.rows(
-                        "SELECT album_id, position, added_at FROM album_asset WHERE asset_id = ?", [.text(id)]
-                    ).map { ($0.text(0)!, id, $0.integer(1) ?? 0, $0.real(2) ?? 0) }
-                    try db.run("DELETE FROM album_asset WHERE asset_id = ?", [.text(id)])
-                    try db.run(
-                        "UPDATE asset SET state = 'pending', owner = ? WHERE id = ? AND state = 'ready'",
-                        [.text(owner), .text(id)])
-                }
-                return (paths, memberships)
-            }
+        let owner = ProcessOwner.token
+        // 0. Checked, then recorded; this process proves it is alive before its token is written.
+        let kept = try withDatabase("delete the assets") { db in
+            try Self.requireReady(db, ids)
+            return try ids.compactMap { try Self.saveRecord(db, $0) }
         }
+        do { try ProcessOwner.register(in: ownersPath) } catch { throw error.libraryError("delete the assets") }
+        let now = Date().timeIntervalSince1970
+        try journalChange(ids.map { SaveJournal.Record(op: .deleteAsset, asset: $0, at: now) })
+
+        // 1. Out of every listing, owned by this process until the files are gone.
+        let paths: [String: String]
+        let memberships: [Membership]
+        do {
+            (paths, memberships) = try withDatabase("delete the assets") { db in
+                try db.immediateTransaction { try Self.markDeleting(db, ids, owner: owner) }
+            }
+        } catch {
+            try? journal.append(kept)  // nothing changed: the journal says so again
+            throw error
+        }
+
         // 2. The files, then their directories, durably.
         var directories: [String: FileSystem.Descriptor] = [:]
         defer { for directory in directories.values { FileSystem.close(directory) } }
@@ -135,18 +153,27 @@ extension CatalogBackend {
                 if directories[shard] == nil {
                     do {
                         directories[shard] = try FileSystem.openDirectory(root.appendingPathComponent(shard).path)
-                    } catch
-                        where error.errno == ENOENT
-                    { continue }
+                    } catch  where error.errno == ENOENT { continue }
                 }
-                try FileSystem.unlink((relative as NSString).lastPathComponent, in: directories[shard]!)
+                if let directory = directories[shard] {
+                    try FileSystem.unlink((relative as NSString).lastPathComponent, in: directory)
+                }
             }
             for directory in directories.values { try FileSystem.fsync(directory) }
         } catch {
-            // Nothing was lost yet for the files still there: give those back their rows and albums.
-            restore(ids, memberships: memberships, owner: owner)
+            // The assets whose file is still there get their rows and albums back.
+            let restored = restore(ids, memberships: memberships, owner: owner)
+            var records = kept.filter { restored.contains($0.asset ?? "") }
+            for membership in memberships where restored.contains(membership.asset) {
+                guard var record = kept.first(where: { $0.asset == membership.asset }) else { continue }
+                record.album = membership.album
+                record.at = membership.addedAt
+                records.append(record)
+            }
+            try? journal.append(records)
             throw error.libraryError("delete the assets")
         }
+
         // 3. The rows.
         try withDatabase("delete the assets") { db in
             try db.immediateTransaction {
@@ -159,31 +186,75 @@ extension CatalogBackend {
         return ids.map { AssetDeletion(id: $0) }
     }
 
-    /// Undoes step 1 for the assets whose file is still there; those already unlinked stay
-    /// pending, for the recovery to finish.
-    private func restore(
-        _ ids: [String], memberships: [(album: String, asset: String, position: Int64, addedAt: Double)], owner: String
-    ) {
+    /// Step 1 inside its transaction: every id checked, memberships kept for an undo, rows pending.
+    private static func markDeleting(
+        _ db: Database, _ ids: [String], owner: String
+    ) throws -> ([String: String], [Membership]) {
+        try requireReady(db, ids)
+        var paths: [String: String] = [:]
+        var memberships: [Membership] = []
+        for id in ids {
+            paths[id] = try db.row("SELECT path FROM asset WHERE id = ?", [.text(id)])?.text(0)
+            for row in try db.rows(
+                "SELECT album_id, position, added_at FROM album_asset WHERE asset_id = ?", [.text(id)])
+            {
+                guard let album = row.text(0) else { continue }
+                memberships.append((album, id, row.integer(1) ?? 0, row.real(2) ?? 0))
+            }
+            try db.run("DELETE FROM album_asset WHERE asset_id = ?", [.text(id)])
+            try db.run(
+                "UPDATE asset SET state = 'pending', owner = ? WHERE id = ? AND state = 'ready'",
+                [.text(owner), .text(id)])
+        }
+        return (paths, memberships)
+    }
+
+    /// Undoes step 1 for the assets whose file is still there, and returns them; those already
+    /// unlinked stay pending, for the recovery to finish.
+    private func restore(_ ids: [String], memberships: [Membership], owner: String) -> Set<String> {
+        var restored = Set<String>()
         try? withDatabase("undo the deletion") { db in
             try db.immediateTransaction {
                 for id in ids {
                     guard let path = try db.row("SELECT path FROM asset WHERE id = ?", [.text(id)])?.text(0),
-                        FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path)
+                        Self.fileExists(root.appendingPathComponent(path).path),
+                        try db.run(
+                            "UPDATE asset SET state = 'ready', owner = NULL WHERE id = ? AND state = 'pending' AND owner = ?",
+                            [.text(id), .text(owner)]) == 1
                     else { continue }
-                    try db.run(
-                        "UPDATE asset SET state = 'ready', owner = NULL WHERE id = ? AND state = 'pending' AND owner = ?",
-                        [.text(id), .text(owner)])
+                    restored.insert(id)
                     for item in memberships where item.asset == id {
                         try db.run(
-                            "INSERT OR IGNORE INTO album_asset (album_id, asset_id, position, added_at) SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM album WHERE id = ?)",
-                            [
-                                .text(item.album), .text(id), .integer(item.position), .real(item.addedAt),
-                                .text(item.album),
-                            ])
+                            """
+                            INSERT OR IGNORE INTO album_asset (album_id, asset_id, position, added_at)
+                            SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM album WHERE id = ?1)
+                            """, [.text(item.album), .text(id), .integer(item.position), .real(item.addedAt)])
                     }
                 }
             }
         }
+        return restored
+    }
+
+    private static func fileExists(_ path: String) -> Bool {
+        guard let (file, _) = try? FileSystem.openForReading(path) else { return false }
+        FileSystem.close(file)
+        return true
+    }
+
+    /// A journal `save` record for asset `id`, as its save wrote it (without an album).
+    private static func saveRecord(_ db: Database, _ id: String) throws -> SaveJournal.Record? {
+        guard
+            let row = try db.row(
+                "SELECT path, original_name, byte_size, sha256, added_at FROM asset WHERE id = ?", [.text(id)])
+        else { return nil }
+        return SaveJournal.Record(
+            op: .save, asset: id, path: row.text(0), name: row.text(1), size: row.integer(2), sha256: row.text(3),
+            added: row.real(4))
+    }
+
+    private func journalChange(_ records: [SaveJournal.Record]) throws {
+        do { try journal.append(records) } catch { throw error.libraryError("record the change in the journal") }
     }
 
     private func checkWritable(_ what: String) throws {
