@@ -137,7 +137,7 @@ enum AlbumCommand {
             rows.append([
                 asset.originalFilename ?? "-", asset.kind.rawValue, asset.byteSize.map(Output.size) ?? "?",
                 m?.captureDate.map { $0.replacingOccurrences(of: "T", with: " ") }
-                    ?? "added " + added.string(from: asset.addedAt),
+                    ?? added.string(from: asset.addedAt).replacingOccurrences(of: "T", with: " ") + " (added)",
                 details.joined(separator: " "), camera, gps, asset.id, asset.fileURL?.path ?? "",
             ])
         }
@@ -238,7 +238,8 @@ enum AlbumCommand {
             if report.wasHealthy {
                 Output.out(
                     "The catalog was healthy: \(report.restoredAssets) assets, \(report.restoredAlbums) albums"
-                        + (sources.isEmpty ? "." : "; added \(sources.joined(separator: ", ")) (files no asset named)."))
+                        + (sources.isEmpty ? "." : "; added \(sources.joined(separator: ", ")) (files no asset named).")
+                )
             } else {
                 Output.out(
                     "Rebuilt the catalog: \(report.restoredAssets) assets (\(sources.joined(separator: ", "))), \(report.restoredAlbums) albums."

@@ -65,6 +65,7 @@ enum SaveCommand {
         if arguments.dryRun { return try dryRun(arguments, inputs, early: early) }
 
         let library = try LibraryChoice.open(arguments, create: true)
+        try await library.opened()
         let tally = Locked(Tally())
         // Results in input order: a folder refused up front is printed where it was named.
         let pending = Locked(early[...])
@@ -220,10 +221,6 @@ enum SaveCommand {
     static func readStandardInput(nulSeparated: Bool) -> [[UInt8]] {
         let data = FileHandle.standardInput.readDataToEndOfFile()
         let separator: UInt8 = nulSeparated ? 0 : UInt8(ascii: "\n")
-        return data.split(separator: separator, omittingEmptySubsequences: true).map { bytes in
-            var path = Array(bytes)
-            if !nulSeparated && path.last == UInt8(ascii: "\r") { path.removeLast() }
-            return path
-        }.filter { !$0.isEmpty }
+        return data.split(separator: separator, omittingEmptySubsequences: true).map { Array($0) }
     }
 }
