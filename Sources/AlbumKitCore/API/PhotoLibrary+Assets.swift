@@ -68,6 +68,17 @@ extension PhotoLibrary {
         }
     }
 
+    /// The album titled `title`, as saves resolve it (the remembered album, else the oldest with
+    /// that title) — its identifier is the stable handle for later calls.
+    ///
+    /// ```swift
+    /// let id = try await library.albumInfo(titled: "Trips").id
+    /// ```
+    /// - Throws: `.albumNotFound`, `.invalidAlbumTitle`.
+    public func albumInfo(titled title: String) async throws -> AlbumInfo {
+        try await Self.mapping { try await album(withID: try await existingAlbumID(title)) }
+    }
+
     /// The assets in the album with identifier `id`, in the order they were added.
     ///
     /// ```swift
