@@ -86,7 +86,8 @@ enum CommandLineSpec {
         Option(
             long: "--order", value: "added|taken",
             help: "List by when assets were added (default) or when they were taken (then added), oldest first."),
-        Option(long: "--limit", value: "N", help: "List at most N assets; the next page's --after is printed on stderr."),
+        Option(
+            long: "--limit", value: "N", help: "List at most N assets; the next page's --after is printed on stderr."),
         Option(long: "--after", value: "CURSOR", help: "Start after this point of a listing (printed by --limit)."),
     ]
 
