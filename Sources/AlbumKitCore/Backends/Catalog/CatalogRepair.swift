@@ -210,6 +210,12 @@ struct CatalogRepair {
                 guard let id = record.album else { continue }
                 albums[id] = nil
                 members[id] = nil
+            case .removeFromAlbum:
+                guard let id = record.asset, let album = record.album else { continue }
+                members[album]?[id] = nil
+            case .deleteAsset:
+                guard let id = record.asset else { continue }
+                drop(id)
             case .save:
                 guard let id = record.asset, let path = record.path, let size = record.size, let sha = record.sha256
                 else { continue }
