@@ -184,7 +184,7 @@ public struct PhotoLibrary: Sendable {
         try await mapping { try await Blocking.run { try CatalogRepair.run(at: url) } }
     }
 
-    private func existingAlbumID(_ title: String) async throws -> String {
+    func existingAlbumID(_ title: String) async throws -> String {
         let title = try AlbumTitle(title)
         guard let id = try await backend.findAlbum(titled: title) else {
             throw AlbumError(

@@ -210,6 +210,12 @@ struct CatalogRepair {
                 guard let id = record.album else { continue }
                 albums[id] = nil
                 members[id] = nil
+            case .removeFromAlbum:
+                guard let id = record.asset, let album = record.album else { continue }
+                members[album]?[id] = nil
+            case .deleteAsset:
+                guard let id = record.asset else { continue }
+                drop(id)
             case .save:
                 guard let id = record.asset, let path = record.path, let size = record.size, let sha = record.sha256
                 else { continue }
@@ -306,7 +312,7 @@ struct CatalogRepair {
                     continue
                 }
                 var info = stat()
-                let added = stat(path, &info) == 0 ? Double(info.st_mtim.tv_sec) : Date().timeIntervalSince1970
+                let added = stat(path, &info) == 0 ? Double(info.modificationTime.tv_sec) : Date().timeIntervalSince1970
                 assets[id] = Asset(id: id, path: relative, size: Int64(reader.size), sha256: sha, added: added)
                 source[id] = "originals"
                 fillMetadata(of: id, path: path)
