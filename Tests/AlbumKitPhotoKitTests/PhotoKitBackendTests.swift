@@ -6,10 +6,10 @@
 
     @testable import AlbumKitPhotoKit
 
-    /// The PhotoKit backend, on Linux, through the PhotoKit simulator: the seeds' scenarios, every access
+    /// The PhotoKit backend, on Linux, through the PhotoKit simulator: the classic recipes' scenarios, every access
     /// level, race windows, injected commit failures, videos and Live Photos.
     @Suite struct PhotoKitBackendTests {
-        // MARK: The seeds' scenarios
+        // MARK: The classic recipes' scenarios
 
         @Test func newAlbumIsCreatedWithTheAssetInOneChangeBlock() async throws {
             let h = PhotoKitHarness()
