@@ -166,6 +166,8 @@ enum ShellSupport {
         let commands = CommandLineSpec.commands.map { command in
             "        '\(command.name):\(command.summary.replacingOccurrences(of: "'", with: "'\\''"))'"
         }.joined(separator: "\n")
+        // After the command, the global options are still offered (they may come anywhere).
+        let globalSpecs = CommandLineSpec.globalOptions.map { zshSpec($0) + " " }.joined()
         var cases: [String] = []
         for command in CommandLineSpec.commands {
             let own = command.options.compactMap(CommandLineSpec.option).map { zshSpec($0) + " " }.joined()
@@ -177,7 +179,7 @@ enum ShellSupport {
             case .command: rest = "':command:(\(commandNames))'"
             case .none: rest = ""
             }
-            cases.append("        \(command.name)) _arguments \(own)\(rest) ;;")
+            cases.append("        \(command.name)) _arguments \(globalSpecs)\(own)\(rest) ;;")
         }
         return """
             #compdef album
