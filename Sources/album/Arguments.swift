@@ -30,6 +30,8 @@ struct Arguments {
     var excludes: [String] { given["--exclude"] ?? [] }
 
     func has(_ long: String) -> Bool { given[long] != nil }
+    /// The value of an option that takes one.
+    func value(_ long: String) -> String? { given[long]?.first }
 
     struct UsageError: Error {
         let message: String

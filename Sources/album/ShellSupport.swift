@@ -29,6 +29,7 @@ enum ShellSupport {
             lines.append(roff(option.help))
         }
         lines += [
+            ".SH ALBUMS", roff(CommandLineSpec.albumText),
             ".SH LIBRARY", roff(CommandLineSpec.libraryText),
             ".SH ENVIRONMENT",
             ".TP", "ALBUMKIT_LIBRARY", "The library when --library is not given.",

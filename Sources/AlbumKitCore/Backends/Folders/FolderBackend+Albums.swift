@@ -90,7 +90,7 @@ extension FolderBackend {
 
     static func kind(ofFileNamed name: String) -> MediaKind {
         let ext = (name as NSString).pathExtension.lowercased()
-        let video: Set<String> = [MediaFormat.mp4, .mov, .m4v, .threeGP].reduce(into: []) {
+        let video: Set<String> = MediaFormat.allCases.filter { $0.kind == .video }.reduce(into: []) {
             $0.formUnion(FolderNaming.aliases(of: $1))
         }
         return video.contains(ext) ? .video : .photo
