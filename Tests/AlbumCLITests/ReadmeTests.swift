@@ -81,8 +81,13 @@ import Testing
         #expect(try Self.count == fences.count, "the runner was built from another README")
     }
 
-    @Test(arguments: 1...8) func everyExampleRunsAndSaves(number: Int) throws {
-        guard number <= (try Self.count) else { return }
+    @Test func everyExampleRunsAndSaves() throws {
+        let count = try Self.count
+        #expect(count >= 2)
+        for number in 1...max(1, count) { try run(example: number) }
+    }
+
+    private func run(example number: Int) throws {
         try CLI.withTemporaryDirectory { dir in
             let photo = CLI.examples.appendingPathComponent("harbour.jpg").path
             let others = [
