@@ -72,6 +72,18 @@ import Testing
         }
     }
 
+    @Test func readmeLinksToDocsThatExist() throws {
+        let readme = try String(contentsOf: CLI.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let links = readme.components(separatedBy: "](").dropFirst().compactMap { $0.split(separator: ")").first }
+            .map(String.init).filter { !$0.hasPrefix("http") }
+        #expect(links.count >= 5)
+        for link in links {
+            #expect(
+                FileManager.default.fileExists(atPath: CLI.packageRoot.appendingPathComponent(link).path),
+                "README links to \(link), which does not exist")
+        }
+    }
+
     @Test func readmeHasItsExamples() throws {
         let readme = try String(contentsOf: CLI.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         let fences = readme.components(separatedBy: "\n").filter {
