@@ -311,8 +311,8 @@ struct CatalogRepair {
                     notRestored.append("\(relative): another asset has its identifier; left in place")
                     continue
                 }
-                var info = stat()
-                let added = stat(path, &info) == 0 ? Double(info.modificationTime.tv_sec) : Date().timeIntervalSince1970
+                let info = (try? FileSystem.status(atPath: path)) ?? nil
+                let added = info.map { Double($0.modificationTime.tv_sec) } ?? Date().timeIntervalSince1970
                 assets[id] = Asset(id: id, path: relative, size: Int64(reader.size), sha256: sha, added: added)
                 source[id] = "originals"
                 fillMetadata(of: id, path: path)
