@@ -16,7 +16,11 @@ enum Spawn {
     static func timed(_ executable: String, _ arguments: [String]) throws -> Double {
         let path = try Shell.resolve(executable)
         let errorLog = FileManager.default.temporaryDirectory.appendingPathComponent("album-bench-\(getpid()).stderr")
-        var actions = posix_spawn_file_actions_t()
+        #if canImport(Darwin)
+            var actions: posix_spawn_file_actions_t?  // an opaque pointer on Darwin
+        #else
+            var actions = posix_spawn_file_actions_t()
+        #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)

@@ -46,7 +46,7 @@ struct Arguments {
     /// Parses the arguments' bytes as the system gave them.
     init(raw: [[UInt8]]) throws(UsageError) {
         let arguments = raw.map { String(decoding: $0, as: UTF8.self) }
-        for (bytes, text) in zip(raw, arguments) where String(validating: bytes, as: UTF8.self) == nil {
+        for (bytes, text) in zip(raw, arguments) where String(bytes: bytes, encoding: .utf8) == nil {
             invalidUTF8.insert(text)
         }
         var index = 0

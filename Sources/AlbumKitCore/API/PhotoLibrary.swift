@@ -46,6 +46,10 @@ public struct PhotoLibrary: Sendable {
             // Cheap checks only (no lock is taken): a missing library fails here, as before.
             let catalog = url.standardizedFileURL.appendingPathComponent("catalog.sqlite").path
             guard FileManager.default.fileExists(atPath: catalog) else {
+                // A library whose catalog was lost is damaged, not missing: `album repair` restores it.
+                if let lost = CatalogBackend.lostCatalogReason(url.standardizedFileURL) {
+                    throw AlbumError.catalogDamaged(catalog, detail: lost)
+                }
                 throw AlbumError(
                     .libraryNotFound,
                     "There is no AlbumKit library at \(url.standardizedFileURL.path); save a photo to create it.")

@@ -70,6 +70,7 @@ extension CatalogBackend {
                 }
             }
         }
+        // A leftover that cannot be removed now stays hidden and harmless; the next open retries.
         for leftover in stagedLeftovers() {
             try? FileSystem.unlink(originalsPath + "/" + leftover)
         }

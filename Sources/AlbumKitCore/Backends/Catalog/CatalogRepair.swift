@@ -67,9 +67,12 @@ struct CatalogRepair {
             throw AlbumError(.libraryNotFound, "There is no AlbumKit library at \(root.path); nothing to repair.")
         }
         let catalog = CatalogBackend.catalogPath(root)
-        // A healthy catalog stays: only files no asset names are added to it.
-        if let healthy = try? CatalogBackend.open(at: root, create: false) {
-            return try adoptStrays(into: healthy)
+        // A healthy catalog stays: only files no asset names are added to it. Only a catalog found
+        // damaged or lost is rebuilt; any other failure (busy, permissions) is reported as it is.
+        do {
+            return try adoptStrays(into: try CatalogBackend.open(at: root, create: false))
+        } catch let error as AlbumError where error.code == .libraryCorrupt || error.code == .libraryNotFound {
+            guard error.code == .libraryCorrupt || CatalogBackend.lostCatalogReason(root) != nil else { throw error }
         }
         try refuseIfNotOurs(catalog)
 
@@ -87,6 +90,7 @@ struct CatalogRepair {
         adoptUnnamedFiles()
         let kept = try replaceCatalog(journalLength: journal.length())
         let backend = try CatalogBackend.open(at: root, create: false)
+        // A fresh snapshot helps the next repair; the journal alone suffices if it cannot be taken.
         try? backend.takeSnapshot()
         return report(wasHealthy: false, keptAt: kept)
     }
@@ -104,7 +108,8 @@ struct CatalogRepair {
     private func refuseIfNotOurs(_ path: String) throws {
         guard let db = try? Database(path: path, mode: .readOnly),
             let row = try? db.row(
-                "SELECT (SELECT application_id FROM pragma_application_id), (SELECT user_version FROM pragma_user_version)")
+                "SELECT (SELECT application_id FROM pragma_application_id), (SELECT user_version FROM pragma_user_version)"
+            )
         else { return }
         let id = row.integer(0) ?? 0
         if id != 0 && id != CatalogSchema.applicationID {
@@ -295,7 +300,8 @@ struct CatalogRepair {
                 let relative = "originals/\(shard)/\(name)"
                 guard !named.contains(relative) else { continue }
                 let path = originals + "/" + shard + "/" + name
-                guard let sha = try? Self.sha256(ofFileAt: path), let reader = try? MediaReader(.path(FileSystemPath(path)))
+                guard let sha = try? Self.sha256(ofFileAt: path),
+                    let reader = try? MediaReader(.path(FileSystemPath(path)))
                 else {
                     notRestored.append("\(relative) is not a photo or video AlbumKit can read; left in place")
                     continue
@@ -306,7 +312,7 @@ struct CatalogRepair {
                     continue
                 }
                 var info = stat()
-                let added = stat(path, &info) == 0 ? Double(info.st_mtim.tv_sec) : Date().timeIntervalSince1970
+                let added = stat(path, &info) == 0 ? Double(info.modificationTime.tv_sec) : Date().timeIntervalSince1970
                 assets[id] = Asset(id: id, path: relative, size: Int64(reader.size), sha256: sha, added: added)
                 source[id] = "originals"
                 fillMetadata(of: id, path: path)
@@ -338,7 +344,9 @@ struct CatalogRepair {
             let stamp = formatter.string(from: Date()).replacingOccurrences(of: ":", with: "-")
             let directory = root.appendingPathComponent("damaged/\(stamp)").path
             try FileSystem.makeDirectory(atPath: directory)
-            for suffix in existing { try FileSystem.rename(catalog + suffix, to: directory + "/catalog.sqlite" + suffix) }
+            for suffix in existing {
+                try FileSystem.rename(catalog + suffix, to: directory + "/catalog.sqlite" + suffix)
+            }
             keptAt = directory
         }
         try FileSystem.rename(rebuilt, to: catalog)
