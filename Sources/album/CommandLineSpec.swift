@@ -190,7 +190,7 @@ enum CommandLineSpec {
             name: "export", arguments: "TITLE DIR", summary: "Copy an album's originals into a folder.",
             details: """
                 Copies the original of every asset of the album TITLE into the folder DIR (created when
-                missing), under its original name; a name already taken becomes "name 2.jpg", "name 3.jpg" and so on.
+                missing), under its original name; a name already taken becomes "name 2.jpg", "name 3.jpg", and so on.
                 Each file's modification time is its capture date when known. Nothing in DIR is overwritten.
                 An asset that cannot be copied is reported and the others are still exported (exit status 1).
                 """,
