@@ -86,6 +86,7 @@ public struct PhotoLibrary: Sendable {
     ///     print(urls[index].lastPathComponent, (try? result.get().assetID) ?? "failed")
     /// }
     /// ```
+    @discardableResult
     public func save(
         _ media: [Media], progress: (@Sendable (SaveProgress) -> Void)? = nil,
         onResult: (@Sendable (_ index: Int, _ result: Result<SavedAsset, AlbumError>) -> Void)? = nil
