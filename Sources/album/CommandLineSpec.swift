@@ -68,7 +68,9 @@ enum CommandLineSpec {
     static let commandOptions: [Option] = [
         Option(
             long: "--album", short: "-a", value: "TITLE",
-            help: "Save into the album TITLE: found by its remembered id, then by title, created when missing."),
+            help:
+                "Save into the album TITLE: found by its remembered id, then by title, created when missing (id:ID: exactly that album)."
+        ),
         Option(long: "--recursive", short: "-r", help: "FILE may be a folder: save every photo and video under it."),
         Option(
             long: "--null", short: "-0",
@@ -239,9 +241,10 @@ enum CommandLineSpec {
     ]
 
     static let albumText = """
-        TITLE is an album's title, or id:ID for the album with that id (as albums lists it), which
-        keeps working after a rename and tells apart albums with the same title. A title that itself
-        begins with id: or title: is written after title: (title:id:2024).
+        TITLE (and --album TITLE) is an album's title, or id:ID for the album with that id (as albums
+        lists it), which keeps working after a rename and tells apart albums with the same title; saving
+        with --album id:ID never creates an album. A title that itself begins with id: or title: is
+        written after title: (title:id:2024).
         """
 
     static let libraryText = """

@@ -79,6 +79,21 @@ extension PhotoLibrary {
         try await Self.mapping { try await album(withID: try await existingAlbumID(title)) }
     }
 
+    /// The album with identifier `id`, for saving into exactly it: by id, a save never goes into
+    /// another album with the same title and never creates one (`.albumNotFound` once it is gone).
+    ///
+    /// ```swift
+    /// let trips = try await library.album(withID: info.id, accessPolicy: .requireAlbum)
+    /// try await trips.save(.file(photoURL))
+    /// ```
+    /// - Throws: `.albumNotFound`.
+    public func album(withID id: String, accessPolicy: AlbumAccessPolicy) async throws -> Album {
+        let info = try await album(withID: id)
+        var album = Album(library: self, title: info.title, accessPolicy: accessPolicy)
+        album.id = id
+        return album
+    }
+
     /// The assets in the album with identifier `id`, in the order they were added.
     ///
     /// ```swift

@@ -199,8 +199,8 @@ public struct PhotoLibrary: Sendable {
     }
 
     static func run(
-        _ opening: BackendOpening, _ media: [Media], album: String?, policy: AlbumAccessPolicy,
-        progress: (@Sendable (SaveProgress) -> Void)?,
+        _ opening: BackendOpening, _ media: [Media], album: String?, albumID: String? = nil,
+        policy: AlbumAccessPolicy, progress: (@Sendable (SaveProgress) -> Void)?,
         onResult: (@Sendable (Int, Result<SavedAsset, AlbumError>) -> Void)? = nil
     ) async -> [Result<SavedAsset, AlbumError>] {
         var title: AlbumTitle?
@@ -213,15 +213,16 @@ public struct PhotoLibrary: Sendable {
             for index in media.indices { onResult?(index, .failure(error)) }
             return media.map { _ in .failure(error) }
         }
-        return await save(backend, media, title, policy, progress, onResult)
+        return await save(backend, media, title, albumID, policy, progress, onResult)
     }
 
     private static func save<B: PhotoLibraryBackend>(
-        _ backend: B, _ media: [Media], _ title: AlbumTitle?, _ policy: AlbumAccessPolicy,
+        _ backend: B, _ media: [Media], _ title: AlbumTitle?, _ albumID: String?, _ policy: AlbumAccessPolicy,
         _ progress: (@Sendable (SaveProgress) -> Void)?,
         _ onResult: (@Sendable (Int, Result<SavedAsset, AlbumError>) -> Void)?
     ) async -> [Result<SavedAsset, AlbumError>] {
-        await Saver(backend: backend).save(media, to: title, policy: policy, progress: progress, onResult: onResult)
+        await Saver(backend: backend).save(
+            media, to: title, albumID: albumID, policy: policy, progress: progress, onResult: onResult)
     }
 
     /// The library's backend: given, or being opened on a background thread.
