@@ -190,8 +190,16 @@ enum AlbumCommand {
 
     static func delete(_ arguments: Arguments) async throws -> Int32 {
         let title = try expect(arguments, count: 1, "TITLE")[0]
-        try await LibraryChoice.open(arguments, create: false).deleteAlbum(titled: title, force: arguments.force)
-        Output.out("deleted album \"\(title)\"")
+        let deleted = try await LibraryChoice.open(arguments, create: false).deleteAlbum(
+            titled: title, force: arguments.force, permanently: arguments.permanently)
+        for album in deleted.albums.dropFirst() {
+            Output.out("  with album \"\(album.title)\" (\(album.count) photo(s) or video(s))")
+        }
+        if let trash = deleted.trashURL {
+            Output.out("moved album \"\(deleted.title)\" to the Trash: \(trash.path)")
+        } else {
+            Output.out("deleted album \"\(deleted.title)\"")
+        }
         return 0
     }
 

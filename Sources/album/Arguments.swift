@@ -9,6 +9,7 @@ struct Arguments {
     var album: String?
     var json = false
     var force = false
+    var permanently = false
     var help = false
 
     /// Options that take a value.
@@ -49,6 +50,7 @@ struct Arguments {
             case "--album", "-a": album = try value()
             case "--json": json = true
             case "--force", "-f": force = true
+            case "--permanently": permanently = true
             case "--help", "-h": help = true
             default: throw UsageError(message: "unknown option \(argument)")
             }

@@ -12,9 +12,9 @@ enum Help {
           show TITLE [--json]                     List the assets of an album.
           create TITLE                            Create an album (no-op when it exists).
           rename TITLE NEW                        Rename an album (it keeps its id).
-          delete TITLE [--force]                  Delete an album. In a catalog library its assets stay in
-                                                  the library; in a folder library the folder and its files
-                                                  go, so a non-empty album needs --force.
+          delete TITLE [--force] [--permanently]  Delete an album. In a catalog library its assets stay in
+                                                  the library; in a folder library the folder goes to the
+                                                  Trash, so a non-empty album needs --force.
           verify [--json]                         Check every file against the library's records.
 
         LIBRARY (first match wins):
@@ -55,7 +55,7 @@ enum Help {
             return "USAGE: album rename TITLE NEW\n\nRenames the album TITLE to NEW. Its id stays the same."
         case "delete":
             return
-                "USAGE: album delete TITLE [--force]\n\nDeletes the album TITLE. In a catalog library the assets stay in the library.\nIn a folder library the album is a folder: deleting it deletes its files, so a\nnon-empty album is refused unless --force is given."
+                "USAGE: album delete TITLE [--force] [--permanently]\n\nDeletes the album TITLE. In a catalog library the assets stay in the library.\nIn a folder library the album is a folder: it moves to the Trash (restore it from\nthe file manager) with its files and the albums inside it, so a non-empty album is\nrefused unless --force is given; --force lists the albums that went with it.\n--permanently deletes the folder instead of moving it to the Trash.\n\nIn a folder library a title is a path: \"Trips/2024\" is the folder 2024 inside Trips;\nwrite a slash that is part of a folder's name as \\/ (\"AC\\/DC\")."
         case "verify":
             return
                 "USAGE: album verify [--json]\n\nChecks that every asset's file exists with its recorded size and SHA-256 and that\nno stray or half-written file is present. Exit status 0 when healthy, 1 otherwise."

@@ -8,6 +8,8 @@ package final class MediaReader {
     package let displayName: String
     package let size: UInt64
     package let metadata: MediaMetadata
+    /// The input file's modification time (`nil` for in-memory data), kept on the saved copy.
+    package let modified: FileStatus.Time?
     private let input: Input
 
     private enum Input {
@@ -32,9 +34,11 @@ package final class MediaReader {
             }
             input = .file(opened.0)
             size = opened.size
+            modified = try? FileSystem.fileStatus(of: opened.0).modified
         case .data(let data, _):
             input = .data(data)
             size = UInt64(data.count)
+            modified = nil
             metadata = try Self.inspect(BufferByteSource(bytes: Array(data)), name: media.displayName)
         case .livePhoto(let photo, _):
             throw AlbumError(
@@ -60,6 +64,27 @@ package final class MediaReader {
                     .corruptMedia, "\(name) is damaged: \(error.reason). Nothing was saved for it.", file: name)
             case .unreadable:
                 throw AlbumError(.fileUnreadable, "\(name) cannot be read: \(error.reason).", file: name)
+            }
+        }
+    }
+
+    /// The head digest of the input (``FileSystem/headDigest(size:read:)``): its size and
+    /// first and last 16 KiB, to tell same-size files apart without reading them whole.
+    package func headDigest() throws -> String {
+        switch input {
+        case .data(let data):
+            return FileSystem.headDigest(size: Int64(data.count)) { offset, count in
+                Array(data[data.startIndex + Int(offset)..<data.startIndex + Int(offset) + count])
+            }
+        case .file(let file):
+            do {
+                return try FileSystem.headDigest(size: Int64(size)) { offset, count in
+                    var bytes = [UInt8](repeating: 0, count: count)
+                    let n = try bytes.withUnsafeMutableBytes { try FileSystem.read(file, into: $0, at: offset) }
+                    return Array(bytes[0..<n])
+                }
+            } catch let error as SystemError {
+                throw error.inputError(file: displayName)
             }
         }
     }
