@@ -227,8 +227,14 @@ import Testing
             #expect(refused.status == 1)
             #expect(refused.stderr.contains("--force"))
             #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("Trips/harbour.jpg").path))
-            #expect(try CLI.run(["delete", "Trips", "--force", "--library", root.path]).status == 0)
+            let trash = dir.appendingPathComponent("data/Trash")
+            let deleted = try CLI.run(
+                ["delete", "Trips", "--force", "--library", root.path],
+                environment: ["XDG_DATA_HOME": trash.deletingLastPathComponent().path])
+            #expect(deleted.status == 0, "\(deleted.stderr)")
             #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("Trips").path))
+            #expect(
+                FileManager.default.fileExists(atPath: trash.appendingPathComponent("files/Trips/harbour.jpg").path))
         }
     }
 

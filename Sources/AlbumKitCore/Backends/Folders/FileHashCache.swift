@@ -6,6 +6,8 @@
 /// is read only for a file whose head matches.
 final class FileHashCache: Sendable {
     private let digests = Locked<[Key: String]>([:])
+    /// How many files were read whole / read at both ends (what the cache could not answer).
+    let reads = Locked<(full: Int, head: Int)>((0, 0))
     /// Entries kept at most (a simple bound: the cache is emptied when full).
     private let limit = 200_000
 
@@ -40,6 +42,7 @@ final class FileHashCache: Sendable {
         guard let file = try? FileSystem.openFile(name, in: directory) else { return nil }
         defer { FileSystem.close(file) }
         guard let digest = try? compute(file, info.size) else { return nil }
+        reads.withLock { full ? ($0.full += 1) : ($0.head += 1) }
         store(digest, for: key)
         return digest
     }
