@@ -8,7 +8,8 @@
 # --release/--debug: which build of `album` to test (default: debug for --short, since `swift test`
 #   has just built it in CI; release for --full). ALBUM_BIN=/path/to/album overrides both.
 # --keep: keep the scratch directory for inspection.
-# --only: run only these scenarios (kill9, race, diskfull, readonly, removed, corrupt).
+# --only: run only these scenarios (kill9, race, diskfull, readonly, removed, corrupt, and the
+#   folder library's fkill9, frace, fdiskfull, freadonly, fmoved, fdelete).
 #
 # Scenarios (a summary line each, `trials=N failures=M`; exit status 1 if any failure):
 #   kill9       kill -9 a process group saving batches at random moments; after each: `album verify`
@@ -19,13 +20,14 @@
 #   readonly    the library on a read-only bind mount: a clear error, nothing lost.
 #   removed     the library directory removed mid-batch: a clear error, no crash, no hang.
 #   corrupt     the catalog overwritten with garbage or truncated: `libraryCorrupt`, the file untouched.
+#   f*          the same on a folder library, plus `delete` racing `cp` (Scripts/reliability/folders.sh).
 # Mounting needs root (CAP_SYS_ADMIN); without it those scenarios print SKIP and do not fail.
 set -uo pipefail
 
 MODE=short
 BUILD=""
 KEEP=0
-ONLY="kill9,race,diskfull,readonly,removed,corrupt"
+ONLY="kill9,race,diskfull,readonly,removed,corrupt,fkill9,frace,fdiskfull,freadonly,fmoved,fdelete"
 while [ $# -gt 0 ]; do
     argument=$1
     shift
@@ -40,7 +42,7 @@ while [ $# -gt 0 ]; do
         --debug) BUILD=debug ;;
         --keep) KEEP=1 ;;
         -h | --help)
-            sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
+            sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'
             exit 0
             ;;
         *)
@@ -198,6 +200,9 @@ resize_small() {
     [ "$MOUNT_KIND" = tmpfs ] && mount -o "remount,size=$2m" "$1" 2>/dev/null
     return 0
 }
+
+# shellcheck source=reliability/folders.sh
+source "$ROOT/Scripts/reliability/folders.sh"
 
 echo "== album: $ALBUM ($MODE)"
 echo "== scratch: $WORK"
