@@ -205,12 +205,12 @@ struct FolderPicturesTests {
             let library = try FolderFixture.library(root)
             _ = try await library.album(titled: "Trips").save(.data(FolderFixture.jpeg(), filename: "a.jpg"))
             // Given a process that died right after moving the folder aside
-            let aside = ".999999_1.dead.deleting"
+            let aside = ".p999999-00000000000000ff.dead.deleting"
             try FileManager.default.moveItem(
                 at: root.appendingPathComponent("Trips"), to: root.appendingPathComponent(aside))
             let note = FolderAside.Note(parent: "", aside: aside, folder: "Trips")
             try FolderFixture.write(
-                try JSONEncoder().encode(note), named: ".999999_1.dead.aside",
+                try JSONEncoder().encode(note), named: ".p999999-00000000000000ff.dead.aside",
                 in: root.appendingPathComponent(".albumkit/staging"))
             // When the library is opened again
             _ = try FolderFixture.library(root)

@@ -22,12 +22,18 @@ package final class MediaReader {
     /// - Throws: `.fileNotFound`, `.fileUnreadable`, `.notMedia`, `.corruptMedia`, `.unsupportedMedia`.
     package init(_ media: Media) throws {
         displayName = media.displayName
+        let path: FileSystemPath
         switch media {
-        case .file(let url):
+        case .file(let url): path = FileSystemPath(url.path)
+        case .path(let bytes): path = bytes
+        case .data, .livePhoto: path = FileSystemPath("")
+        }
+        switch media {
+        case .file, .path:
             let opened: (FileSystem.Descriptor, size: UInt64)
-            do { opened = try FileSystem.openForReading(url.path) } catch { throw error.inputError(file: url.path) }
+            do { opened = try FileSystem.openForReading(path) } catch { throw error.inputError(file: displayName) }
             do {
-                metadata = try Self.inspect(FileByteSource(file: opened.0, size: opened.size), name: url.path)
+                metadata = try Self.inspect(FileByteSource(file: opened.0, size: opened.size), name: displayName)
             } catch {
                 FileSystem.close(opened.0)
                 throw error
@@ -64,27 +70,6 @@ package final class MediaReader {
                     .corruptMedia, "\(name) is damaged: \(error.reason). Nothing was saved for it.", file: name)
             case .unreadable:
                 throw AlbumError(.fileUnreadable, "\(name) cannot be read: \(error.reason).", file: name)
-            }
-        }
-    }
-
-    /// The head digest of the input (``FileSystem/headDigest(size:read:)``): its size and
-    /// first and last 16 KiB, to tell same-size files apart without reading them whole.
-    package func headDigest() throws -> String {
-        switch input {
-        case .data(let data):
-            return FileSystem.headDigest(size: Int64(data.count)) { offset, count in
-                Array(data[data.startIndex + Int(offset)..<data.startIndex + Int(offset) + count])
-            }
-        case .file(let file):
-            do {
-                return try FileSystem.headDigest(size: Int64(size)) { offset, count in
-                    var bytes = [UInt8](repeating: 0, count: count)
-                    let n = try bytes.withUnsafeMutableBytes { try FileSystem.read(file, into: $0, at: offset) }
-                    return Array(bytes[0..<n])
-                }
-            } catch let error as SystemError {
-                throw error.inputError(file: displayName)
             }
         }
     }

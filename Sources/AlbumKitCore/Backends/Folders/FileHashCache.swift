@@ -47,10 +47,15 @@ final class FileHashCache: Sendable {
         return digest
     }
 
-    /// Records the digests of a file just published (its bytes were hashed while staged).
-    func remember(sha256: String, head: String, forFile name: String, in directory: FileSystem.Descriptor) {
+    /// Records the SHA-256 of a file just published (its bytes were hashed while staged).
+    func remember(sha256: String, forFile name: String, in directory: FileSystem.Descriptor) {
         guard let info = FileSystem.fileStatus(of: name, in: directory) else { return }
         store(sha256, for: Key(file: info.identity, full: true))
+    }
+
+    /// Records the head digest of a file just published.
+    func remember(head: String, forFile name: String, in directory: FileSystem.Descriptor) {
+        guard let info = FileSystem.fileStatus(of: name, in: directory) else { return }
         store(head, for: Key(file: info.identity, full: false))
     }
 

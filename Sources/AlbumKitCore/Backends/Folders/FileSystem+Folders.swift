@@ -276,18 +276,6 @@ extension FileSystem {
         return unlinkat(parent.fd, name, AT_REMOVEDIR) == 0
     }
 
-    /// Makes the data of a batch of written files durable before any of them gets a name: one
-    /// `syncfs` of their file system on Linux (they all live in one staging folder), an `fsync`
-    /// of each elsewhere.
-    package static func flushBatch(_ files: [Descriptor]) throws(SystemError) {
-        guard let first = files.first else { return }
-        #if os(Linux) || os(Android)
-            try syncFileSystem(first)
-        #else
-            for file in files { try fsync(file) }
-        #endif
-    }
-
     /// `stat` of an absolute path, following symlinks (`lstat` when `following` is false).
     package static func fileStatus(atPath path: String, following: Bool = true) -> FileStatus? {
         var info = stat()

@@ -150,13 +150,36 @@ package final class FolderBackend: PhotoLibraryBackend {
     // MARK: Saving
 
     package struct Staged: Sendable {
-        let file: FileSystem.StagedFile
+        let media: StagedMedia
         let fileName: String
-        let byteSize: Int64
-        let sha256: String
-        let head: String
-        let modified: FileStatus.Time?
-        let metadata: MediaMetadata
+        var file: FileSystem.StagedFile { media.file }
+        var byteSize: Int64 { media.byteSize }
+        var sha256: String { media.sha256 }
+        var metadata: MediaMetadata { media.metadata }
+        var modified: FileStatus.Time? { media.modified }
+        /// The head digest, read from the staged file the first time a same-size file asks for it.
+        private let headMemo = Locked<String??>(nil)
+
+        init(media: StagedMedia, fileName: String) {
+            self.media = media
+            self.fileName = fileName
+        }
+
+        /// The head digest (``FileSystem/headDigest(size:read:)``) of the staged file.
+        func head() -> String? {
+            if let known = headMemo.withLock({ $0 }) { return known }
+            let digest: String? = {
+                guard let file = try? FileSystem.openStagedForReading(self.file) else { return nil }
+                defer { FileSystem.close(file) }
+                return try? FileSystem.headDigest(size: byteSize) { offset, count in
+                    var bytes = [UInt8](repeating: 0, count: count)
+                    let n = try bytes.withUnsafeMutableBytes { try FileSystem.read(file, into: $0, at: offset) }
+                    return Array(bytes[0..<n])
+                }
+            }()
+            headMemo.withLock { $0 = .some(digest) }
+            return digest
+        }
     }
 
     package func albumUnavailableReason(needsAlbum: Bool) async throws -> String? {
@@ -175,48 +198,34 @@ package final class FolderBackend: PhotoLibraryBackend {
     }
 
     private func stageNow(_ media: Media) throws -> Staged {
-        let reader = try MediaReader(media)
-        let head = try reader.headDigest()
-        let root = try openRoot(creating: true)
-        defer { FileSystem.close(root) }
-        let staging: FileSystem.Descriptor
-        let staged: FileSystem.StagedFile
-        do {
-            let state = try FolderLibraryState.openOrCreate(root: root)
-            defer { FileSystem.close(state) }
-            staging = try FolderLibraryState.openStaging(state: state)
-        } catch {
-            throw error.libraryError("stage the photo")
-        }
-        do {
-            staged = try FileSystem.stage(in: staging, fallbackName: FolderLibraryState.stagingName(kind: "partial"))
-        } catch {
-            FileSystem.close(staging)
-            throw error.libraryError("stage the photo")
-        }
-        do {
-            let sha = try reader.copy(to: staged.descriptor)
-            if let modified = reader.modified {
-                do { try FileSystem.setModificationTime(staged.descriptor, to: modified) } catch {
-                    throw error.libraryError("write the photo")
-                }
+        // Not flushed here: the whole batch is flushed at commit, before any file gets its name.
+        let staged = try StagedMedia(
+            media, owners: root.appendingPathComponent(FolderLibraryState.directoryName + "/owners").path,
+            flush: false
+        ) {
+            let root = try openRoot(creating: true)
+            defer { FileSystem.close(root) }
+            do throws(SystemError) {
+                let state = try FolderLibraryState.openOrCreate(root: root)
+                defer { FileSystem.close(state) }
+                return try FolderLibraryState.openStaging(state: state)
+            } catch {
+                throw error.libraryError("stage the photo")
             }
-            // Flushed with the whole batch at commit, before the file gets its name.
-            return Staged(
-                file: staged,
-                fileName: FolderNaming.fileName(original: media.originalFilename, format: reader.metadata.format),
-                byteSize: Int64(reader.size), sha256: sha, head: head, modified: reader.modified,
-                metadata: reader.metadata)
-        } catch {
-            FileSystem.abandon(staged)
-            FileSystem.close(staging)
-            throw error
         }
+        if let modified = staged.modified {
+            do { try FileSystem.setModificationTime(staged.file.descriptor, to: modified) } catch {
+                staged.discard()
+                throw error.libraryError("write the photo")
+            }
+        }
+        return Staged(
+            media: staged,
+            fileName: FolderNaming.fileName(original: media.originalFilename, format: staged.metadata.format))
     }
 
     package func discard(_ staged: Staged) async {
-        FileSystem.abandon(staged.file)
-        FileSystem.close(staged.file.directory)
+        staged.media.discard()
     }
 
     package func commit(_ staged: [Staged], to album: AlbumRequest?) async throws -> CommitReceipt {
@@ -290,7 +299,7 @@ package final class FolderBackend: PhotoLibraryBackend {
 
     /// Makes every staged file durable and nameable in `target`: copies it to `target`'s file
     /// system when that differs from the staging folder's, then flushes the batch with one
-    /// `syncfs` per file system (``FileSystem/flushBatch(_:)``).
+    /// `syncfs` per file system (``FileSystem/flush(_:on:)``).
     private func prepare(_ staged: [Staged], for target: FileSystem.Descriptor) throws -> [Ready] {
         guard let first = staged.first else { return [] }
         let targetDevice: UInt64
@@ -302,7 +311,7 @@ package final class FolderBackend: PhotoLibraryBackend {
             throw error.libraryError("read the album folder")
         }
         do {
-            try FileSystem.flushBatch(staged.map(\.file.descriptor))
+            try FileSystem.flush(staged.map(\.file.descriptor))
         } catch {
             throw error.libraryError("save the photos")
         }
@@ -310,15 +319,14 @@ package final class FolderBackend: PhotoLibraryBackend {
         var ready: [Ready] = []
         do {
             for item in staged {
-                let copy = try FileSystem.stage(
-                    in: target, fallbackName: FolderLibraryState.stagingName(kind: "partial"))
+                let copy = try FileSystem.stage(in: target, as: StagingName(kind: "partial"))
                 ready.append(Ready(file: copy, item: item, isCopy: true))
                 let source = try FileSystem.openStagedForReading(item.file)
                 defer { FileSystem.close(source) }
                 try FileSystem.forEachChunk(of: source) { try FileSystem.write(copy.descriptor, $0) }
                 if let modified = item.modified { try FileSystem.setModificationTime(copy.descriptor, to: modified) }
             }
-            try FileSystem.flushBatch(ready.map(\.file.descriptor))
+            try FileSystem.flush(ready.map(\.file.descriptor))
         } catch {
             for copy in ready { FileSystem.abandon(copy.file) }
             throw (error as? SystemError)?.libraryError("copy the photos to the album's disk") ?? AlbumError.wrap(error)
@@ -348,7 +356,7 @@ package final class FolderBackend: PhotoLibraryBackend {
         var plan: [Int: String] = [:]
         for (index, item) in staged.enumerated() {
             if let existing = contents.identical(
-                size: item.byteSize, head: item.head, sha256: item.sha256, preferred: item.fileName)
+                size: item.byteSize, sha256: item.sha256, preferred: item.fileName, head: item.head)
             {
                 plan[index] = existing
             } else {
@@ -372,7 +380,7 @@ package final class FolderBackend: PhotoLibraryBackend {
             readyIndex += 1
             // An identical file published earlier in this batch.
             if let existing = contents.identical(
-                size: item.byteSize, head: item.head, sha256: item.sha256, preferred: item.fileName)
+                size: item.byteSize, sha256: item.sha256, preferred: item.fileName, head: item.head)
             {
                 results.append(
                     .success(CommittedAsset(assetID: assetID(existing), isExisting: true, metadata: item.metadata)))
@@ -396,14 +404,14 @@ package final class FolderBackend: PhotoLibraryBackend {
                 do {
                     try FileSystem.publish(file, into: target, as: name)
                     published.append(name)
-                    contents.add(name, size: item.byteSize, head: item.head, sha256: item.sha256)
+                    contents.add(name, size: item.byteSize, sha256: item.sha256, head: item.head)
                     results.append(.success(CommittedAsset(assetID: assetID(name), metadata: item.metadata)))
                     done = true
                 } catch  where error.errno == EEXIST {
                     // Taken meanwhile (another program): it may even be this very file.
                     contents.refresh(name)
                     if let existing = contents.identical(
-                        size: item.byteSize, head: item.head, sha256: item.sha256, preferred: name),
+                        size: item.byteSize, sha256: item.sha256, preferred: name, head: item.head),
                         existing == name
                     {
                         results.append(

@@ -27,10 +27,10 @@ struct FolderContents {
         }
     }
 
-    /// The name of a media file identical to (`size`, `head`, `sha256`), preferring `preferred`;
-    /// `nil` when none.
-    mutating func identical(size: Int64, head: String, sha256: String, preferred: String) -> String? {
-        guard let sameSize = bySize[size], !sameSize.isEmpty else { return nil }
+    /// The name of a media file identical to (`size`, `sha256`), preferring `preferred`; `nil` when
+    /// none. `head` gives the item's head digest; it is asked only when a file has that size.
+    mutating func identical(size: Int64, sha256: String, preferred: String, head item: () -> String?) -> String? {
+        guard let sameSize = bySize[size], !sameSize.isEmpty, let head = item() else { return nil }
         if byHead[size] == nil {
             var index: [String: [String]] = [:]
             for name in sameSize {
@@ -51,11 +51,14 @@ struct FolderContents {
     }
 
     /// Records a file this commit published.
-    mutating func add(_ name: String, size: Int64, head: String, sha256: String) {
+    mutating func add(_ name: String, size: Int64, sha256: String, head: () -> String?) {
         names.insert(name)
         bySize[size, default: []].append(name)
-        if byHead[size] != nil { byHead[size]![head, default: []].append(name) }
-        cache.remember(sha256: sha256, head: head, forFile: name, in: directory)
+        cache.remember(sha256: sha256, forFile: name, in: directory)
+        if byHead[size] != nil, let digest = head() {
+            byHead[size]![digest, default: []].append(name)
+            cache.remember(head: digest, forFile: name, in: directory)
+        }
     }
 
     /// Re-reads `name` after a publish found it taken (another process wrote it meanwhile).

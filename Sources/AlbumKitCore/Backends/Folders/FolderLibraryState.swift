@@ -14,8 +14,9 @@ import Foundation
 ///   (the folder is a hint that makes the lookup O(1));
 /// - `staging/`: staged files when `O_TMPFILE` is unavailable, new album folders before they get
 ///   their name, markers being replaced, and notes (`.aside`) naming album folders moved aside
-///   while being deleted. Entries carry the owning process's token; ``sweep(root:)`` moves the
-///   folders of dead processes' notes back, then removes their entries.
+///   while being deleted. Entries carry the owning process's token (``StagingName``);
+///   ``sweep(root:)`` moves the folders of dead processes' notes back, then removes their entries;
+/// - `owners/`: one `flock`ed file per process writing here (``ProcessOwner``), which proves it alive.
 ///
 /// Hidden, so digiKam, Shotwell, gThumb and file managers never show it.
 package enum FolderLibraryState {
@@ -54,8 +55,10 @@ package enum FolderLibraryState {
         }
     }
 
-    /// Opens (creating) `.albumkit/staging/`.
+    /// Opens (creating) `.albumkit/staging/`, after registering this process as a live owner in
+    /// `.albumkit/owners/` (staging names carry its token).
     static func openStaging(state: FileSystem.Descriptor) throws(SystemError) -> FileSystem.Descriptor {
+        try ProcessOwner.register(in: owners(state: state))
         do {
             return try FileSystem.openDirectory(stagingName, in: state)
         } catch  where error.errno == ENOENT {
@@ -108,17 +111,17 @@ package enum FolderLibraryState {
         try FileSystem.fsync(directory)
     }
 
-    /// A fresh name in `staging/` owned by this process: `.<pid_start>.<uuid>.<kind>`.
-    static func stagingName(kind: String) -> String {
-        let token = ProcessToken.current.replacingOccurrences(of: ".", with: "_")
-        return ".\(token).\(UUID().uuidString.lowercased()).\(kind)"
-    }
+    /// A fresh name in `staging/` owned by this process (a ``StagingName``).
+    static func stagingName(kind: String) -> String { StagingName(kind: kind).fileName }
 
-    /// Whether a staging entry belongs to a process that is still running.
-    static func isOwnedByLiveProcess(_ name: String) -> Bool {
-        let parts = name.drop { $0 == "." }.split(separator: ".")
-        guard parts.count >= 2 else { return false }
-        return ProcessToken.isAlive(String(parts[0]).replacingOccurrences(of: "_", with: "."))
+    /// Where the owner files of processes writing into this library are (``ProcessOwner``).
+    static func owners(state: FileSystem.Descriptor) -> String { state.path + "/owners" }
+
+    /// Whether a staging entry may belong to a running process: only entries whose ``StagingName``
+    /// names an owner proved dead are not (names AlbumKit did not make are never touched).
+    static func isOwnedByLiveProcess(_ name: String, state: FileSystem.Descriptor) -> Bool {
+        guard let staged = StagingName(parsing: name) else { return true }
+        return ProcessOwner.isAlive(staged.owner, in: owners(state: state))
     }
 
     /// Removes what dead processes left in `staging/` (files never published, half-made album
@@ -130,12 +133,18 @@ package enum FolderLibraryState {
         guard let staging = try? FileSystem.openDirectory(stagingName, in: state) else { return [] }
         defer { FileSystem.close(staging) }
         var removed: [String] = []
-        for name in (try? FileSystem.names(in: staging)) ?? [] where !isOwnedByLiveProcess(name) {
+        for name in (try? FileSystem.names(in: staging)) ?? [] where !isOwnedByLiveProcess(name, state: state) {
             if name.hasSuffix(".aside") {
                 // An album folder moved aside by a delete that never finished: move it back first.
                 guard restoreAside(note: name, staging: staging, root: root) else { continue }
             }
             if (try? FileSystem.removeTree(name, in: staging)) != nil { removed.append(name) }
+        }
+        // Owner files of processes that are gone and left nothing behind.
+        let directory = owners(state: state)
+        let left = Set(((try? FileSystem.names(in: staging)) ?? []).compactMap { StagingName(parsing: $0)?.owner })
+        for owner in ProcessOwner.owners(in: directory) where !left.contains(owner) {
+            if !ProcessOwner.isAlive(owner, in: directory) { ProcessOwner.forget(owner, in: directory) }
         }
         return removed
     }
@@ -167,6 +176,6 @@ package enum FolderLibraryState {
         defer { FileSystem.close(state) }
         guard let staging = try? FileSystem.openDirectory(stagingName, in: state) else { return [] }
         defer { FileSystem.close(staging) }
-        return ((try? FileSystem.names(in: staging)) ?? []).filter { !isOwnedByLiveProcess($0) }.sorted()
+        return ((try? FileSystem.names(in: staging)) ?? []).filter { !isOwnedByLiveProcess($0, state: state) }.sorted()
     }
 }
