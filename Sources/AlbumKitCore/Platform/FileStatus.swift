@@ -6,7 +6,7 @@ import Foundation
     import Darwin
 #endif
 
-/// What `stat` says about a file, in portable names (Glibc's `st_mtim` is Darwin's `st_mtimespec`).
+/// What `stat` says about a file, in portable names (the times through `stat+Times.swift`).
 ///
 /// ```swift
 /// if let info = FileSystem.fileStatus(of: "a.jpg", in: folder), info.kind == .regular { print(info.size) }
@@ -21,6 +21,13 @@ package struct FileStatus: Sendable, Hashable {
     package struct Time: Sendable, Hashable {
         package var seconds: Int
         package var nanoseconds: Int
+
+        package init(seconds: Int, nanoseconds: Int) {
+            self.seconds = seconds
+            self.nanoseconds = nanoseconds
+        }
+
+        init(_ time: timespec) { self.init(seconds: Int(time.tv_sec), nanoseconds: Int(time.tv_nsec)) }
 
         package var date: Date {
             Date(timeIntervalSince1970: TimeInterval(seconds) + TimeInterval(nanoseconds) / 1e9)
@@ -50,13 +57,8 @@ package struct FileStatus: Sendable, Hashable {
         size = Int64(info.st_size)
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
-        #if canImport(Darwin)
-            modified = Time(seconds: Int(info.st_mtimespec.tv_sec), nanoseconds: Int(info.st_mtimespec.tv_nsec))
-            changed = Time(seconds: Int(info.st_ctimespec.tv_sec), nanoseconds: Int(info.st_ctimespec.tv_nsec))
-        #else
-            modified = Time(seconds: Int(info.st_mtim.tv_sec), nanoseconds: Int(info.st_mtim.tv_nsec))
-            changed = Time(seconds: Int(info.st_ctim.tv_sec), nanoseconds: Int(info.st_ctim.tv_nsec))
-        #endif
+        modified = Time(info.modificationTime)
+        changed = Time(info.statusChangeTime)
     }
 }
 
