@@ -148,8 +148,7 @@ scenario_fdiskfull() {
     echo "== fdiskfull (folder library)"
     local mnt=$WORK/ffull media=$WORK/ffull-media lib failures=0 trials=0 out codes attempt ok
     if ! try_mount_small "$mnt" 4; then
-        fail "fdiskfull: cannot mount a small file system here (no tmpfs or loop mount permission)"
-        summary fdiskfull 1 1 "could not run"
+        skip fdiskfull "cannot mount a small file system here (no tmpfs or loop mount permission)"
         return
     fi
     lib=$mnt/Pictures
@@ -193,8 +192,7 @@ scenario_freadonly() {
     put_user_files "$lib/Kept"
     "$ALBUM" save --json --album Kept --library "$lib" "$WORK/fro-media"/fro_000{0,1,2}.jpg >"$WORK/fro-early.out" 2>&1
     if ! { mount --bind "$dir" "$dir" 2>/dev/null && MOUNTS+=("$dir") && mount -o remount,bind,ro "$dir" 2>/dev/null; }; then
-        fail "freadonly: cannot make a read-only bind mount here"
-        summary freadonly 1 1 "could not run"
+        skip freadonly "cannot make a read-only bind mount here"
         return
     fi
     out=$("$ALBUM" save --json --album Kept --library "$lib" "$WORK/fro-media/fro_0003.jpg" 2>"$WORK/fro.err")

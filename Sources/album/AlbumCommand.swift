@@ -5,8 +5,13 @@ import Foundation
 /// 0 success, 1 something asked failed, 2 usage error, 130 interrupted.
 enum AlbumCommand {
     static func run(_ argv: [String]) async -> Int32 {
+        await run(argv.map { Array($0.utf8) })
+    }
+
+    /// Runs with the arguments' bytes as the system gave them (file names need not be UTF-8).
+    static func run(_ argv: [[UInt8]]) async -> Int32 {
         let arguments: Arguments
-        do { arguments = try Arguments(argv) } catch {
+        do { arguments = try Arguments(raw: argv) } catch {
             Output.err("album: \(error.message)\nRun `album --help` for usage.")
             return 2
         }
@@ -37,6 +42,10 @@ enum AlbumCommand {
         }
         do {
             try arguments.check(for: spec)
+            if let title = arguments.album { try arguments.checkTitle(title) }
+            if ["show", "create", "rename", "delete"].contains(command) {
+                for title in arguments.positional { try arguments.checkTitle(title) }
+            }
             switch command {
             case "save": return try await SaveCommand.run(arguments, importing: false)
             case "import": return try await SaveCommand.run(arguments, importing: true)
@@ -46,6 +55,7 @@ enum AlbumCommand {
             case "rename": return try await rename(arguments)
             case "delete": return try await delete(arguments)
             case "verify": return try await verify(arguments)
+            case "repair": return try await repair(arguments)
             case "completions": return try completions(arguments)
             case "man":
                 Output.out(ShellSupport.manPage, terminator: "")
@@ -125,9 +135,9 @@ enum AlbumCommand {
             var gps = ""
             if let lat = m?.latitude, let lon = m?.longitude { gps = String(format: "%.5f, %.5f", lat, lon) }
             rows.append([
-                asset.originalFilename ?? "-", asset.kind.rawValue, Output.size(asset.byteSize),
+                asset.originalFilename ?? "-", asset.kind.rawValue, asset.byteSize.map(Output.size) ?? "?",
                 m?.captureDate.map { $0.replacingOccurrences(of: "T", with: " ") }
-                    ?? "added " + added.string(from: asset.addedAt),
+                    ?? added.string(from: asset.addedAt).replacingOccurrences(of: "T", with: " ") + " (added)",
                 details.joined(separator: " "), camera, gps, asset.id, asset.fileURL?.path ?? "",
             ])
         }
@@ -212,6 +222,43 @@ enum AlbumCommand {
             Output.out("\(report.problems.count) problems in \(report.checkedAssets) assets")
         }
         return report.isHealthy ? 0 : 1
+    }
+
+    static func repair(_ arguments: Arguments) async throws -> Int32 {
+        guard let url = try LibraryChoice.catalogURL(arguments) else {
+            throw UsageFailure(message: "repair works on a catalog library (NAME.albumlibrary)")
+        }
+        let report = try await PhotoLibrary.repair(catalogAt: url)
+        if arguments.json {
+            struct Line: Encodable {
+                let healthy: Bool
+                let assets: Int
+                let albums: Int
+                let sources: [String: Int]
+                let notRestored: [String]
+                let damagedCatalog: String?
+            }
+            Output.json(
+                Line(
+                    healthy: report.wasHealthy, assets: report.restoredAssets, albums: report.restoredAlbums,
+                    sources: report.sources, notRestored: report.notRestored,
+                    damagedCatalog: report.damagedCatalogKeptAt))
+        } else {
+            let sources = report.sources.sorted { $0.key < $1.key }.map { "\($0.value) from the \($0.key)" }
+            if report.wasHealthy {
+                Output.out(
+                    "The catalog was healthy: \(report.restoredAssets) assets, \(report.restoredAlbums) albums"
+                        + (sources.isEmpty ? "." : "; added \(sources.joined(separator: ", ")) (files no asset named).")
+                )
+            } else {
+                Output.out(
+                    "Rebuilt the catalog: \(report.restoredAssets) assets (\(sources.joined(separator: ", "))), \(report.restoredAlbums) albums."
+                )
+            }
+            if let kept = report.damagedCatalogKeptAt { Output.out("The damaged catalog was kept in \(kept).") }
+            for problem in report.notRestored { Output.out("not restored: \(problem)") }
+        }
+        return report.notRestored.isEmpty ? 0 : 1
     }
 
     // MARK: shell support

@@ -104,8 +104,11 @@ enum CommandLineSpec {
                 album TITLE when given; the album is found, or created when missing, in the same transaction
                 as the files. Each result is printed as soon as that file is safely saved. A file that is not
                 media, is damaged or unreadable fails alone; the others are saved. FILE "-" reads paths from
-                standard input, one per line (NUL-separated with -0). Ctrl-C finishes the files being saved,
-                prints what was saved and exits with status 130.
+                standard input, one per line (NUL-separated with -0); names need not be valid UTF-8. A FIFO or
+                device is refused (fileUnreadable) without blocking. Ctrl-C finishes the files being saved,
+                prints what was saved and exits with status 130. In a catalog library, bytes already saved
+                are not stored twice: the existing asset is reported ("existing": true, text "already
+                there") and added to the album; its original name stays the first one saved.
                 """,
             completion: .file, arity: 1...Int.max),
         Command(
@@ -152,6 +155,18 @@ enum CommandLineSpec {
             details: """
                 Checks that every asset's file exists with its recorded size and SHA-256 and that no stray or
                 half-written file is present. Exit status 0 when healthy, 1 otherwise.
+                """,
+            arity: 0...0),
+        Command(
+            name: "repair", arguments: "",
+            summary: "Rebuild a damaged or lost catalog from the journal, snapshot and originals.",
+            details: """
+                Rebuilds the catalog of a catalog library after it was deleted, reset, replaced by an older
+                copy, lost its -wal file or was damaged: from what survived of it, its last snapshot, the save
+                journal (every save and album change) and the files in originals/. Nothing in originals/ is
+                deleted; the damaged catalog is kept in damaged/. On a healthy library it only adds files no
+                asset names. Prints what was restored, from where, and what could not be; exit status 1 when
+                something could not be restored.
                 """,
             arity: 0...0),
         Command(

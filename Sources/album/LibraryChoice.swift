@@ -20,6 +20,12 @@ enum LibraryChoice {
         return URL(fileURLWithPath: dataHome).appendingPathComponent("albumkit/Photos.albumlibrary")
     }
 
+    /// The catalog library the arguments name, `nil` for the system or a folder library.
+    static func catalogURL(_ arguments: Arguments) throws -> URL? {
+        let (url, kind) = try resolve(arguments, create: false)
+        return kind == .catalog ? url : nil
+    }
+
     /// The library's location and kind, without opening it.
     static func resolve(_ arguments: Arguments, create: Bool) throws -> (url: URL?, kind: Kind) {
         if arguments.system { return (nil, .system) }

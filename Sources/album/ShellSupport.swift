@@ -20,7 +20,7 @@ enum ShellSupport {
         for command in CommandLineSpec.commands {
             lines.append(".TP")
             lines.append(roff(command.usage))
-            lines.append(roff(command.details).replacingOccurrences(of: "\n", with: "\n.br\n"))
+            lines.append(paragraph(command.details))
         }
         lines.append(".SH OPTIONS")
         for option in CommandLineSpec.allOptions {
@@ -44,6 +44,22 @@ enum ShellSupport {
             ".fi",
         ]
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Text for roff to fill: source lines are joined, except indented ones (examples), which
+    /// start a line of their own.
+    private static func paragraph(_ text: String) -> String {
+        var out: [String] = []
+        for line in text.split(separator: "\n") {
+            if line.hasPrefix(" ") {
+                out += [".br", roff(String(line))]
+            } else if let last = out.last, last != ".br", !last.hasPrefix(" ") {
+                out[out.count - 1] = last + " " + roff(String(line))
+            } else {
+                out.append(roff(String(line)))
+            }
+        }
+        return out.joined(separator: "\n")
     }
 
     /// Escapes roff: backslashes, and a leading `.` or `'`.

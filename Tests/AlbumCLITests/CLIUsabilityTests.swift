@@ -141,6 +141,38 @@ import Testing
         }
     }
 
+    @Test func showPrintsAlignedColumnsWithSizesCameraGPSAndPath() throws {
+        try CLI.withTemporaryDirectory { dir in
+            let lib = dir.appendingPathComponent("Show.albumlibrary").path
+            let files = ["harbour.jpg", "clip.mp4"].map { CLI.examples.appendingPathComponent($0).path }
+            #expect(try CLI.run(["save", "--album", "Trip", "--library", lib] + files).status == 0)
+            let show = try CLI.run(["show", "Trip", "--library", lib])
+            #expect(show.status == 0)
+            let lines = show.lines
+            #expect(lines.count == 3)
+            #expect(lines[0].hasPrefix("NAME"))
+            // Every column starts at the same place on every line.
+            let header = Array(lines[0])
+            for name in ["KIND", "TAKEN", "FORMAT", "ID", "PATH"] {
+                let column =
+                    try #require(lines[0].range(of: "  " + name)).upperBound.utf16Offset(in: lines[0]) - name.count
+                for line in lines.dropFirst().map(Array.init) {
+                    #expect(line.count > column && line[column] != " " && line[column - 1] == " ", "\(name)")
+                }
+                #expect(header[column - 1] == " ")
+            }
+            let harbour = try #require(lines.first { $0.hasPrefix("harbour.jpg") })
+            #expect(harbour.contains("4.2 KB"))
+            #expect(harbour.contains("AlbumKit Example Camera"))
+            #expect(harbour.contains("59.32930, 18.06860"))
+            let path = try #require(harbour.split(separator: " ").last.map(String.init))
+            #expect(FileManager.default.fileExists(atPath: path))
+            let json = try #require(
+                try CLI.run(["show", "Trip", "--json", "--library", lib]).json() as? [[String: Any]])
+            #expect(json.allSatisfy { FileManager.default.fileExists(atPath: $0["path"] as? String ?? "") })
+        }
+    }
+
     @Test func everyCommandSpeaksJSON() throws {
         try CLI.withTemporaryDirectory { dir in
             let lib = dir.appendingPathComponent("J.albumlibrary").path

@@ -40,6 +40,38 @@ import Testing
         }
     }
 
+    /// The fresh-machine command, as README writes it (`swift run album` is the built `album`), run in
+    /// the package folder with an empty home: saves the examples and lists them.
+    @Test func freshMachineCommandWorksAsWritten() throws {
+        let readme = try String(contentsOf: CLI.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let command = try #require(
+            readme.components(separatedBy: "\n").first { $0.hasPrefix("swift run album save") },
+            "README lost its fresh-machine command")
+        try CLI.withTemporaryDirectory { home in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments = [
+                "-c", command.replacingOccurrences(of: "swift run album", with: "'\(CLI.binary.path)'"),
+            ]
+            process.currentDirectoryURL = CLI.packageRoot
+            process.environment = ["PATH": "/usr/bin:/bin", "HOME": home.path]
+            let out = Pipe()
+            process.standardOutput = out
+            try process.run()
+            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            let examples = try FileManager.default.contentsOfDirectory(atPath: CLI.examples.path)
+            #expect(examples.count >= 4)
+            for name in examples {
+                #expect(text.contains("saved Examples/\(name)"))
+                #expect(text.contains("\n\(name) "), "show lists \(name)")
+            }
+            let library = home.appendingPathComponent(".local/share/albumkit/Photos.albumlibrary/catalog.sqlite")
+            #expect(FileManager.default.fileExists(atPath: library.path))
+        }
+    }
+
     @Test func readmeHasItsExamples() throws {
         let readme = try String(contentsOf: CLI.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         let fences = readme.components(separatedBy: "\n").filter {

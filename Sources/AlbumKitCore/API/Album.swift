@@ -44,7 +44,7 @@ public struct Album: Sendable {
         onResult: (@Sendable (_ index: Int, _ result: Result<SavedAsset, AlbumError>) -> Void)? = nil
     ) async -> [Result<SavedAsset, AlbumError>] {
         await PhotoLibrary.run(
-            library.backend, media, album: title, policy: accessPolicy, progress: progress, onResult: onResult)
+            library.opening, media, album: title, policy: accessPolicy, progress: progress, onResult: onResult)
     }
 
     /// Saves one item and calls `completion` exactly once, on `queue` (the main queue by default).

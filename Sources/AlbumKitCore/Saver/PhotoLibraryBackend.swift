@@ -28,7 +28,9 @@ package protocol PhotoLibraryBackend: Sendable {
     /// Commits staged items in one transaction, into `album` when given.
     ///
     /// - Throws: ``AlbumVanished`` when the resolved album disappeared before the commit (nothing
-    ///   was saved; the saver retries once), or an `AlbumError` (nothing was saved).
+    ///   was saved; the saver retries once), ``AlbumRefused`` when the library refused the album
+    ///   with the access given (nothing was saved; the saver applies the policy), or an
+    ///   `AlbumError` (nothing was saved).
     func commit(_ staged: [Staged], to album: AlbumRequest?) async throws -> CommitReceipt
 
     /// Every album, oldest first.
@@ -80,6 +82,18 @@ package struct AlbumDeletionReceipt: Sendable {
 package struct AlbumVanished: Error, Sendable {
     package let albumID: String
     package init(albumID: String) { self.albumID = albumID }
+}
+
+/// The library refused the album with the access the user gave (Photos under limited access);
+/// nothing was saved. The saver applies the access policy: fail, or save to the library only.
+package struct AlbumRefused: Error, Sendable {
+    package let albumTitle: String
+    /// Why, for messages and `.skipped(reason)`.
+    package let reason: String
+    package init(albumTitle: String, reason: String) {
+        self.albumTitle = albumTitle
+        self.reason = reason
+    }
 }
 
 /// What a backend committed.

@@ -101,8 +101,24 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
                 }
             }
             if !ready.isEmpty {
-                let committed = await commit(ready.map(\.staged), to: request)
-                for (item, result) in zip(ready, committed) {
+                var committed = await commit(ready.map(\.staged), to: request)
+                if case .refused(let refusal) = committed {
+                    // The album was refused with the access the user gave: the policy decides.
+                    switch policy {
+                    case .requireAlbum:
+                        for item in ready { await backend.discard(item.staged) }
+                        let error = AlbumError(
+                            .accessDenied,
+                            "Cannot use the album \"\(refusal.albumTitle)\": \(refusal.reason). Nothing was saved.",
+                            albumTitle: refusal.albumTitle)
+                        committed = .rows(ready.map { _ in .failure(error) })
+                    case .saveToLibraryWhenAlbumUnavailable:
+                        skipReason = refusal.reason
+                        request = nil
+                        committed = await commit(ready.map(\.staged), to: nil)
+                    }
+                }
+                for (item, result) in zip(ready, committed.rows) {
                     let mapped = result.map { asset in
                         SavedAsset(
                             assetID: asset.assetID, albumID: asset.albumID,
@@ -148,16 +164,25 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
         }
     }
 
+    private typealias Row = (
+        assetID: String, albumID: String?, albumOutcome: AlbumOutcome?, isExisting: Bool, metadata: MediaMetadata?
+    )
+
+    /// What one commit gave: a result per item, or the album refused (nothing saved, staged kept).
+    private enum Committed {
+        case rows([Result<Row, AlbumError>])
+        case refused(AlbumRefused)
+
+        var rows: [Result<Row, AlbumError>] {
+            switch self {
+            case .rows(let rows): rows
+            case .refused: []
+            }
+        }
+    }
+
     /// Commits under the album's gate; retries once if the album vanished before the commit.
-    private func commit(
-        _ staged: [Backend.Staged], to request: AlbumRequest?
-    ) async -> [Result<
-        (assetID: String, albumID: String?, albumOutcome: AlbumOutcome?, isExisting: Bool, metadata: MediaMetadata?),
-        AlbumError
-    >] {
-        typealias Row = (
-            assetID: String, albumID: String?, albumOutcome: AlbumOutcome?, isExisting: Bool, metadata: MediaMetadata?
-        )
+    private func commit(_ staged: [Backend.Staged], to request: AlbumRequest?) async -> Committed {
         let backend = self.backend
         let attempt: @Sendable (AlbumRequest?) async throws -> CommitReceipt = { request in
             try await backend.commit(staged, to: request)
@@ -183,15 +208,18 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
             } else {
                 receipt = try await attempt(nil)
             }
-            return receipt.assets.map { result in
-                result.map { asset -> Row in
-                    (asset.assetID, receipt.albumID, receipt.albumOutcome, asset.isExisting, asset.metadata)
-                }
-            }
+            return .rows(
+                receipt.assets.map { result in
+                    result.map { asset -> Row in
+                        (asset.assetID, receipt.albumID, receipt.albumOutcome, asset.isExisting, asset.metadata)
+                    }
+                })
+        } catch let refusal as AlbumRefused where request != nil {
+            return .refused(refusal)
         } catch {
             for item in staged { await backend.discard(item) }
             let error = AlbumError.wrap(error)
-            return staged.map { _ in .failure(error) }
+            return .rows(staged.map { _ in .failure(error) })
         }
     }
 }

@@ -58,7 +58,7 @@ package final class CatalogBackend: PhotoLibraryBackend {
     /// The entries of a library folder; another process may be creating them right now.
     static let libraryEntries: Set<String> = [
         "originals", "catalog.sqlite", "catalog.sqlite-wal", "catalog.sqlite-shm", "catalog.sqlite-journal",
-        "journal", "snapshots", "owners", "damaged",
+        "journal", "snapshots", "owners", "damaged", "catalog.sqlite-checked", "catalog.rebuild.sqlite",
     ]
 
     // MARK: Opening
