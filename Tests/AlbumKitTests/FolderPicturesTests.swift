@@ -280,6 +280,24 @@ struct FolderPicturesTests {
         }
     }
 
+    @Test func createOnAPlainFolderAtTheTitlesPathMakesItAnAlbum() async throws {
+        try await FolderFixture.withRoot { root, _ in
+            // Given an empty folder the user made (not listed: it holds no photos)
+            try FileManager.default.createDirectory(
+                at: root.appendingPathComponent("2024/Spring"), withIntermediateDirectories: true)
+            let library = try FolderFixture.library(root)
+            #expect(try await library.albums().isEmpty)
+            // When creating the album with that path, and saving into it
+            let created = try await library.createAlbum(titled: "2024/Spring")
+            let saved = try await library.album(titled: "2024/Spring").save(
+                .data(FolderFixture.jpeg(), filename: "a.jpg"))
+            // Then that folder is the album (no "Spring 2"), listed and found again
+            #expect(FolderFixture.visible(in: root.appendingPathComponent("2024")) == ["Spring"])
+            #expect(saved.albumID == created.id && saved.albumOutcome == .found)
+            #expect(try await library.albums().map(\.title) == ["2024/Spring"])
+        }
+    }
+
     @Test func savedFileKeepsTheSourceModificationTime() async throws {
         try await FolderFixture.withRoot { root, parent in
             let source = try FolderFixture.write(FolderFixture.jpeg(), named: "old.jpg", in: parent)

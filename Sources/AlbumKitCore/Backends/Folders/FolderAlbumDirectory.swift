@@ -72,6 +72,7 @@ final class FolderAlbumDirectory: AlbumDirectory {
     let hints: Locked<[String: String]>
     private var scanned: [FolderAlbum]?
     private var confirmed: [String: FolderAlbum] = [:]
+    private var titled: [String: [FolderAlbum]] = [:]
 
     init(
         root: FileSystem.Descriptor, remembered: [String: FolderLibraryState.Remembered],
@@ -118,6 +119,7 @@ final class FolderAlbumDirectory: AlbumDirectory {
         let levels = FolderAlbumPath.levels(of: title.text)
         guard !levels.isEmpty, levels.count <= FolderAlbumPath.maximumDepth else { return [] }
         let key = levels.joined(separator: "/")
+        if let known = titled[key] { return known }
         var found: [FolderAlbum] = []
         func walk(_ folder: FileSystem.Descriptor, _ path: [String], _ remaining: ArraySlice<String>) throws {
             guard let level = remaining.first else { return }
@@ -148,6 +150,7 @@ final class FolderAlbumDirectory: AlbumDirectory {
         found = found.map { album in listed.first { $0.path == album.path } ?? album }
         found.sort { precedes($0.name, $1.name) }
         for album in found { remember(album) }
+        titled[key] = found
         return found
     }
 
@@ -186,6 +189,7 @@ final class FolderAlbumDirectory: AlbumDirectory {
     func invalidate() {
         scanned = nil
         confirmed = [:]
+        titled = [:]
     }
 
     /// The album at `relative` whose marker names this very path (it wins any identifier contest,

@@ -119,6 +119,13 @@ extension FolderBackend {
                     guard let album = try self.mapping("find the album", { try directory.album(id: id) }) else {
                         throw self.notFound(id)
                     }
+                    if !album.isSettled {  // a plain folder at the title's path: mark it, so it is listed
+                        let folder = try self.openAlbumFolderForChange(album, in: root)
+                        defer { FileSystem.close(folder) }
+                        do throws(SystemError) { try self.settle(album, folder: folder, state: state) } catch {
+                            throw error.libraryError("mark the album folder")
+                        }
+                    }
                     result = (id, .found, album.name)
                 case .create(let outcome):
                     let created = try self.createAlbumFolder(titled: title, in: root, state: state)
