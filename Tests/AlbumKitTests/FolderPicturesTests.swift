@@ -87,6 +87,24 @@ struct FolderPicturesTests {
         }
     }
 
+    @Test func aTrashThatCannotBeUsedDeletesNothing() async throws {
+        try await FolderFixture.withRoot { root, parent in
+            let library = try FolderFixture.library(root)
+            let photo = FolderFixture.jpeg("keep")
+            _ = try await library.album(titled: "Trips").save(.data(photo, filename: "a.jpg"))
+            // Given moving into the Trash fails (a full or read-only home, say)
+            FaultInjector.inject(.publish, under: parent.appendingPathComponent("Trash").path, errno: EROFS)
+            // When deleting with force
+            let code = await FolderFixture.errorCode { try await library.deleteAlbum(titled: "Trips", force: true) }
+            // Then it is refused, the album is back where it was, whole, and nothing is left aside
+            #expect(code == .ioFailure)
+            #expect(FolderFixture.all(in: root).filter { $0 != ".albumkit" } == ["Trips"])
+            #expect(try Data(contentsOf: root.appendingPathComponent("Trips/a.jpg")) == photo)
+            #expect(FolderFixture.all(in: parent.appendingPathComponent("Trash/info")).isEmpty)
+            #expect(try await library.albums().map(\.title) == ["Trips"])
+        }
+    }
+
     @Test func trashOnAnotherFileSystemIsAtItsTop() async throws {
         // /dev/shm is a tmpfs on Linux, another file system than the temporary directory.
         let shm = "/dev/shm"

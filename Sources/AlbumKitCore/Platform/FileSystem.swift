@@ -305,7 +305,7 @@ package enum FileSystem {
     /// journal, owner locks and the caller's own files.
     package static var descriptorBudget: Int {
         var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 256 }
+        guard getrlimit(openFileLimitResource, &limit) == 0 else { return 256 }
         let soft = Int(clamping: min(limit.rlim_cur, 1 << 20))
         return max(4, soft - 48)
     }
@@ -314,9 +314,9 @@ package enum FileSystem {
     /// a large batch is not cut short by a low default).
     package static func raiseOpenFileLimit() {
         var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        guard getrlimit(openFileLimitResource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
         limit.rlim_cur = limit.rlim_max
-        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        _ = setrlimit(openFileLimitResource, &limit)
     }
 
     /// Removes the file at `path`; a missing file is not an error.
@@ -370,3 +370,10 @@ private func Glibc_fsync(_ fd: Int32) -> Int32 { fsync(fd) }
 private func Glibc_close(_ fd: Int32) -> Int32 { close(fd) }
 private func Glibc_unlink(_ path: String) -> Int32 { unlink(path) }
 private func Glibc_rename(_ from: String, _ to: String) -> Int32 { rename(from, to) }
+
+/// `RLIMIT_NOFILE` as `getrlimit` takes it: an enum case in Glibc, a plain `Int32` macro on Darwin.
+#if canImport(Darwin)
+    private let openFileLimitResource = RLIMIT_NOFILE
+#else
+    private let openFileLimitResource = Int32(RLIMIT_NOFILE.rawValue)
+#endif

@@ -302,7 +302,7 @@ struct CatalogRepair {
                     continue
                 }
                 var info = stat()
-                let added = stat(path, &info) == 0 ? Double(info.st_mtim.tv_sec) : Date().timeIntervalSince1970
+                let added = stat(path, &info) == 0 ? Double(info.modificationTime.tv_sec) : Date().timeIntervalSince1970
                 assets[id] = Asset(id: id, path: relative, size: Int64(reader.size), sha256: sha, added: added)
                 source[id] = "originals"
                 fillMetadata(of: id, path: path)

@@ -237,6 +237,7 @@ extension FileSystem {
 
     /// Opens a staged file for reading (to copy it to another file system).
     package static func openStagedForReading(_ staged: StagedFile) throws(SystemError) -> Descriptor {
+        try check(.open, staged.descriptor.path)
         let fd: Int32
         if let temporary = staged.temporaryName {
             fd = openat(staged.directory.fd, temporary, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
