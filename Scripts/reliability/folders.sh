@@ -217,10 +217,10 @@ scenario_freadonly() {
 }
 
 scenario_fmoved() {
-    echo "== fmoved: $((REMOVE_TRIALS * 2)) trials (folder library)"
+    echo "== fmoved: $REMOVE_TRIALS trials (folder library)"
     local failures=0 trial lib pid status out way elsewhere ok waited
     make_jpegs "$WORK/fmv-media" 200 fmv
-    for ((trial = 0; trial < REMOVE_TRIALS * 2; trial++)); do
+    for ((trial = 0; trial < REMOVE_TRIALS; trial++)); do
         way=renamed
         [ $((trial % 2)) = 1 ] && way=moved-out
         lib=$WORK/fmv/lib-$trial
@@ -255,7 +255,7 @@ scenario_fmoved() {
         user_files_ok "$elsewhere" "$lib/Trips" || ok=0
         [ "$ok" = 1 ] || failures=$((failures + 1))
     done
-    summary fmoved $((REMOVE_TRIALS * 2)) "$failures" "album folder renamed or moved out of the library mid-batch"
+    summary fmoved "$REMOVE_TRIALS" "$failures" "album folder renamed or moved out of the library mid-batch"
 }
 
 scenario_fdelete() {
