@@ -18,6 +18,10 @@ import Foundation
 /// come from the placeholders; nothing is re-fetched to decide success.
 package final class PhotoKitBackend: PhotoLibraryBackend {
     package let identity = "photokit"
+    package let libraryName = "Photos"
+
+    /// Video containers Photos does not import: refused before any permission prompt.
+    package let unsupportedFormats: Set<MediaFormat> = [.webm, .mkv, .avi, .mpegTS, .m2ts]
     private let store: any AlbumIdentifierStore
 
     package init(store: any AlbumIdentifierStore = UserDefaultsAlbumStore()) {
@@ -81,15 +85,15 @@ package final class PhotoKitBackend: PhotoLibraryBackend {
     }
 
     package func stage(_ media: Media) async throws -> Staged {
-        try await Blocking.run { try Self.stageNow(media) }
+        try await Blocking.run { try self.stageNow(media) }
     }
 
-    private static func stageNow(_ media: Media) throws -> Staged {
+    private func stageNow(_ media: Media) throws -> Staged {
         typealias Resource = Staged.Resource
         switch media {
         case .file, .path:
             let url = media.fileURL ?? URL(fileURLWithPath: media.displayName)
-            let metadata = try MediaReader(media).metadata
+            let metadata = try supported(MediaReader(media).metadata, name: url.path)
             return Staged(
                 resources: [
                     Resource(
@@ -97,7 +101,7 @@ package final class PhotoKitBackend: PhotoLibraryBackend {
                         originalFilename: url.lastPathComponent)
                 ], metadata: metadata)
         case .data(let data, let filename):
-            let metadata = try MediaReader(media).metadata
+            let metadata = try supported(MediaReader(media).metadata, name: filename ?? "(data)")
             return Staged(
                 resources: [
                     Resource(
@@ -119,6 +123,16 @@ package final class PhotoKitBackend: PhotoLibraryBackend {
                     Resource(role: .pairedVideo, source: .file(video), originalFilename: video.lastPathComponent),
                 ], metadata: still)
         }
+    }
+
+    /// `metadata`, unless Photos cannot import its format (the saver refuses those earlier; this
+    /// keeps staging honest when called on its own).
+    private func supported(_ metadata: MediaMetadata, name: String) throws -> MediaMetadata {
+        guard unsupportedFormats.contains(metadata.format) else { return metadata }
+        throw AlbumError(
+            .unsupportedMedia,
+            "\(name) is a \(metadata.format.displayName) video, which Photos cannot hold; convert it to MP4. Nothing was saved for it.",
+            file: name)
     }
 
     package func discard(_ staged: Staged) async {}

@@ -55,6 +55,11 @@ enum AlbumCommand {
             case "rename": return try await rename(arguments)
             case "delete": return try await delete(arguments)
             case "verify": return try await verify(arguments)
+            case "assets": return try await AssetCommands.assets(arguments)
+            case "add": return try await AssetCommands.add(arguments)
+            case "remove": return try await AssetCommands.remove(arguments)
+            case "delete-asset": return try await AssetCommands.deleteAsset(arguments)
+            case "export": return try await AssetCommands.export(arguments)
             case "repair": return try await repair(arguments)
             case "completions": return try completions(arguments)
             case "man":
@@ -114,36 +119,22 @@ enum AlbumCommand {
     }
 
     static func show(_ arguments: Arguments) async throws -> Int32 {
-        let title = arguments.positional[0]
-        let assets = try await LibraryChoice.open(arguments, create: false).assets(inAlbumTitled: title)
+        let album = AlbumReference(arguments.positional[0])
+        let library = try LibraryChoice.open(arguments, create: false)
+        let assets: [AssetInfo]
+        switch album {
+        case .title(let title): assets = try await library.assets(inAlbumTitled: title)
+        case .id(let id): assets = try await library.assets(inAlbumWithID: id)
+        }
         if arguments.json {
             Output.json(assets.map(AssetLine.init(info:)))
             return 0
         }
         if assets.isEmpty {
-            Output.out("The album \"\(title)\" is empty.")
+            Output.out("The album \(album.shown) is empty.")
             return 0
         }
-        let added = ISO8601DateFormatter()
-        var rows: [[String]] = []
-        for asset in assets {
-            let m = asset.metadata
-            var details: [String] = [m?.format.rawValue ?? asset.kind.rawValue]
-            if let w = m?.width, let h = m?.height { details.append("\(w)×\(h)") }
-            if let d = m?.duration { details.append(String(format: "%.1f s", d)) }
-            let camera = [m?.make, m?.model].compactMap { $0 }.joined(separator: " ")
-            var gps = ""
-            if let lat = m?.latitude, let lon = m?.longitude { gps = String(format: "%.5f, %.5f", lat, lon) }
-            rows.append([
-                asset.originalFilename ?? "-", asset.kind.rawValue, asset.byteSize.map(Output.size) ?? "?",
-                m?.captureDate.map { $0.replacingOccurrences(of: "T", with: " ") }
-                    ?? added.string(from: asset.addedAt).replacingOccurrences(of: "T", with: " ") + " (added)",
-                details.joined(separator: " "), camera, gps, asset.id, asset.fileURL?.path ?? "",
-            ])
-        }
-        Output.table(
-            rows, header: ["NAME", "KIND", "SIZE", "TAKEN", "FORMAT", "CAMERA", "GPS", "ID", "PATH"],
-            rightAligned: [2])
+        AssetTable.print(assets)
         return 0
     }
 
@@ -168,8 +159,16 @@ enum AlbumCommand {
     static func rename(_ arguments: Arguments) async throws -> Int32 {
         let (old, new) = (arguments.positional[0], arguments.positional[1])
         let library = try LibraryChoice.open(arguments, create: false)
-        let before = try await info(titled: old, in: library)
-        try await library.renameAlbum(titled: old, to: new)
+        let reference = AlbumReference(old)
+        let before: AlbumInfo?
+        switch reference {
+        case .title(let title):
+            before = try await info(titled: title, in: library)
+            try await library.renameAlbum(titled: title, to: new)
+        case .id(let id):
+            before = try await library.album(withID: id)
+            try await library.renameAlbum(withID: id, to: new)
+        }
         if arguments.json {
             let after = try await library.albums().first { $0.id == before?.id }
             var line = AlbumLine(after ?? AlbumInfo(id: before?.id ?? "", title: new, count: before?.count ?? 0))
@@ -184,9 +183,18 @@ enum AlbumCommand {
     static func delete(_ arguments: Arguments) async throws -> Int32 {
         let title = arguments.positional[0]
         let library = try LibraryChoice.open(arguments, create: false)
-        let before = try await info(titled: title, in: library)
-        let deleted = try await library.deleteAlbum(
-            titled: title, force: arguments.force, permanently: arguments.permanently)
+        let before: AlbumInfo?
+        let deleted: DeletedAlbum
+        switch AlbumReference(title) {
+        case .title(let title):
+            before = try await info(titled: title, in: library)
+            deleted = try await library.deleteAlbum(
+                titled: title, force: arguments.force, permanently: arguments.permanently)
+        case .id(let id):
+            before = try await library.album(withID: id)
+            deleted = try await library.deleteAlbum(
+                withID: id, force: arguments.force, permanently: arguments.permanently)
+        }
         if arguments.json {
             var line = AlbumLine(before ?? AlbumInfo(id: "", title: title, count: 0))
             line.deleted = true

@@ -31,6 +31,8 @@ struct Arguments {
     var excludes: [String] { given["--exclude"] ?? [] }
 
     func has(_ long: String) -> Bool { given[long] != nil }
+    /// The value of an option that takes one.
+    func value(_ long: String) -> String? { given[long]?.first }
 
     struct UsageError: Error {
         let message: String
@@ -45,7 +47,7 @@ struct Arguments {
     /// Parses the arguments' bytes as the system gave them.
     init(raw: [[UInt8]]) throws(UsageError) {
         let arguments = raw.map { String(decoding: $0, as: UTF8.self) }
-        for (bytes, text) in zip(raw, arguments) where String(validating: bytes, as: UTF8.self) == nil {
+        for (bytes, text) in zip(raw, arguments) where String(bytes: bytes, encoding: .utf8) == nil {
             invalidUTF8.insert(text)
         }
         var index = 0

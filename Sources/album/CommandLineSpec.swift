@@ -86,6 +86,12 @@ enum CommandLineSpec {
         Option(
             long: "--permanently",
             help: "Delete a folder album's folder for good instead of moving it to the Trash."),
+        Option(
+            long: "--order", value: "added|taken",
+            help: "List by when assets were added (default) or when they were taken (then added), oldest first."),
+        Option(
+            long: "--limit", value: "N", help: "List at most N assets; the next page's --after is printed on stderr."),
+        Option(long: "--after", value: "CURSOR", help: "Start after this point of a listing (printed by --limit)."),
     ]
 
     static let allOptions = globalOptions + commandOptions
@@ -151,6 +157,49 @@ enum CommandLineSpec {
                 """,
             arity: 1...1),
         Command(
+            name: "assets", arguments: "", options: ["--order", "--limit", "--after"],
+            summary: "List every photo and video of the library, in albums or not.",
+            details: """
+                Lists every asset of the library, whether or not it is in an album, by when it was added
+                (--order added, the default) or when it was taken (--order taken; assets without a capture
+                date come by when they were added), oldest first, with the columns of show. --limit N
+                prints one page and, on stderr, the --after CURSOR of the next one.
+                """,
+            arity: 0...0),
+        Command(
+            name: "add", arguments: "TITLE ASSET_ID...", summary: "Add existing photos and videos to an album.",
+            details: """
+                Adds the assets ASSET_ID (ids as show and assets list them) to the album TITLE, after its
+                current ones; an asset already there stays where it is. They stay in their other albums. In a
+                folder library the album folder gets its own copy of each file (a hard link when possible).
+                Nothing is added when an id is unknown.
+                """,
+            arity: 2...Int.max),
+        Command(
+            name: "remove", arguments: "TITLE ASSET_ID...", summary: "Remove photos and videos from an album.",
+            details: """
+                Removes the assets ASSET_ID from the album TITLE; they stay in the library and in their other
+                albums. Nothing is removed when one of them is not in the album.
+                """,
+            arity: 2...Int.max),
+        Command(
+            name: "delete-asset", arguments: "ASSET_ID...", summary: "Delete photos and videos from the library.",
+            details: """
+                Deletes the assets ASSET_ID from the library and from every album. A catalog library removes
+                the file and its record together (a crash at any moment leaves neither without the other); a
+                folder library moves the files to the Trash. Nothing is deleted when an id is unknown.
+                """,
+            arity: 1...Int.max),
+        Command(
+            name: "export", arguments: "TITLE DIR", summary: "Copy an album's originals into a folder.",
+            details: """
+                Copies the original of every asset of the album TITLE into the folder DIR (created when
+                missing), under its original name; a name already taken becomes "name 2.jpg", "name 3.jpg", and so on.
+                Each file's modification time is its capture date when known. Nothing in DIR is overwritten.
+                An asset that cannot be copied is reported and the others are still exported (exit status 1).
+                """,
+            completion: .directory, arity: 2...2),
+        Command(
             name: "verify", arguments: "", summary: "Check every file against the library's records.",
             details: """
                 Checks that every asset's file exists with its recorded size and SHA-256 and that no stray or
@@ -194,6 +243,12 @@ enum CommandLineSpec {
         ("--system", "--library"), ("--system", "--catalog"), ("--system", "--folders"),
         ("--catalog", "--folders"), ("--quiet", "--verbose"),
     ]
+
+    static let albumText = """
+        TITLE is an album's title, or id:ID for the album with that id (as albums lists it), which
+        keeps working after a rename and tells apart albums with the same title. A title that itself
+        begins with id: or title: is written after title: (title:id:2024).
+        """
 
     static let libraryText = """
         --library PATH, else $ALBUMKIT_LIBRARY, else $XDG_DATA_HOME/albumkit/Photos.albumlibrary

@@ -35,7 +35,11 @@ enum LibraryChoice {
         let path = url.path
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-        let hasCatalog = FileManager.default.fileExists(atPath: url.appendingPathComponent("catalog.sqlite").path)
+        // A catalog library whose catalog was lost still has its journal: it stays a catalog library
+        // (and is refused until `album repair`), never mistaken for a folder library.
+        let hasCatalog = ["catalog.sqlite", "journal/saves.jsonl"].contains {
+            FileManager.default.fileExists(atPath: url.appendingPathComponent($0).path)
+        }
         let named = url.pathExtension == "albumlibrary"
 
         if exists && !isDirectory.boolValue {

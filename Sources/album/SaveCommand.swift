@@ -39,7 +39,7 @@ enum SaveCommand {
         var early: [(position: Int, input: Input, error: AlbumError)] = []  // position: before inputs[position]
         for bytes in named {
             let path = String(decoding: bytes, as: UTF8.self)
-            if String(validating: bytes, as: UTF8.self) == nil {
+            if String(bytes: bytes, encoding: .utf8) == nil {
                 inputs.append(Input(path: path, fromFolder: false, bytes: bytes))
                 continue
             }

@@ -265,6 +265,13 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         try completions[0].write(to: dir.appendingPathComponent("album.bash"), atomically: true, encoding: .utf8)
         #expect(try Self.shell("bash -n \(dir.path)/album.bash && . \(dir.path)/album.bash && complete -p album") == 0)
+        // zsh and fish check their scripts' syntax where installed (.ci/run installs both).
+        for (index, shell) in [(1, "zsh"), (2, "fish")]
+        where FileManager.default.isExecutableFile(atPath: "/usr/bin/\(shell)") {
+            let file = dir.appendingPathComponent("album.\(shell)")
+            try completions[index].write(to: file, atomically: true, encoding: .utf8)
+            #expect(try Self.shell("\(shell) -n \(file.path)") == 0, "\(shell) rejects its completion script")
+        }
         try man.stdout.write(to: dir.appendingPathComponent("album.1"), atomically: true, encoding: .utf8)
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/groff") {
             #expect(try Self.shell("test -z \"$(groff -man -Tutf8 -ww -z \(dir.path)/album.1 2>&1)\"") == 0)

@@ -39,6 +39,7 @@ public struct Album: Sendable {
     /// let results = await album.save(urls.map { .file($0) }) { print($0.completed, "/", $0.total) }
     /// await album.save(urls.map { .file($0) }, onResult: { index, result in print(index, result) })
     /// ```
+    @discardableResult
     public func save(
         _ media: [Media], progress: (@Sendable (SaveProgress) -> Void)? = nil,
         onResult: (@Sendable (_ index: Int, _ result: Result<SavedAsset, AlbumError>) -> Void)? = nil

@@ -46,6 +46,10 @@ public struct PhotoLibrary: Sendable {
             // Cheap checks only (no lock is taken): a missing library fails here, as before.
             let catalog = url.standardizedFileURL.appendingPathComponent("catalog.sqlite").path
             guard FileManager.default.fileExists(atPath: catalog) else {
+                // A library whose catalog was lost is damaged, not missing: `album repair` restores it.
+                if let lost = CatalogBackend.lostCatalogReason(url.standardizedFileURL) {
+                    throw AlbumError.catalogDamaged(catalog, detail: lost)
+                }
                 throw AlbumError(
                     .libraryNotFound,
                     "There is no AlbumKit library at \(url.standardizedFileURL.path); save a photo to create it.")
@@ -82,6 +86,7 @@ public struct PhotoLibrary: Sendable {
     ///     print(urls[index].lastPathComponent, (try? result.get().assetID) ?? "failed")
     /// }
     /// ```
+    @discardableResult
     public func save(
         _ media: [Media], progress: (@Sendable (SaveProgress) -> Void)? = nil,
         onResult: (@Sendable (_ index: Int, _ result: Result<SavedAsset, AlbumError>) -> Void)? = nil
@@ -191,7 +196,7 @@ public struct PhotoLibrary: Sendable {
         try await mapping { try await Blocking.run { try CatalogRepair.run(at: url) } }
     }
 
-    private func existingAlbumID(_ title: String) async throws -> String {
+    func existingAlbumID(_ title: String) async throws -> String {
         let title = try AlbumTitle(title)
         guard let id = try await backend.findAlbum(titled: title) else {
             throw AlbumError(

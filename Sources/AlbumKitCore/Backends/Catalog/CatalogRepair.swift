@@ -67,9 +67,12 @@ struct CatalogRepair {
             throw AlbumError(.libraryNotFound, "There is no AlbumKit library at \(root.path); nothing to repair.")
         }
         let catalog = CatalogBackend.catalogPath(root)
-        // A healthy catalog stays: only files no asset names are added to it.
-        if let healthy = try? CatalogBackend.open(at: root, create: false) {
-            return try adoptStrays(into: healthy)
+        // A healthy catalog stays: only files no asset names are added to it. Only a catalog found
+        // damaged or lost is rebuilt; any other failure (busy, permissions) is reported as it is.
+        do {
+            return try adoptStrays(into: try CatalogBackend.open(at: root, create: false))
+        } catch let error as AlbumError where error.code == .libraryCorrupt || error.code == .libraryNotFound {
+            guard error.code == .libraryCorrupt || CatalogBackend.lostCatalogReason(root) != nil else { throw error }
         }
         try refuseIfNotOurs(catalog)
 
@@ -87,6 +90,7 @@ struct CatalogRepair {
         adoptUnnamedFiles()
         let kept = try replaceCatalog(journalLength: journal.length())
         let backend = try CatalogBackend.open(at: root, create: false)
+        // A fresh snapshot helps the next repair; the journal alone suffices if it cannot be taken.
         try? backend.takeSnapshot()
         return report(wasHealthy: false, keptAt: kept)
     }
@@ -206,6 +210,12 @@ struct CatalogRepair {
                 guard let id = record.album else { continue }
                 albums[id] = nil
                 members[id] = nil
+            case .removeFromAlbum:
+                guard let id = record.asset, let album = record.album else { continue }
+                members[album]?[id] = nil
+            case .deleteAsset:
+                guard let id = record.asset else { continue }
+                drop(id)
             case .save:
                 guard let id = record.asset, let path = record.path, let size = record.size, let sha = record.sha256
                 else { continue }

@@ -47,8 +47,10 @@ extension FolderBackend {
         return AlbumInfo(id: album.id, title: album.title, count: count ?? 0, createdAt: album.createdAt)
     }
 
-    /// The folder listed under `title` (any folder at the title's path, with photos or not);
-    /// a remembered identifier never counts here, so commands act on what `albums` lists.
+    /// The folder listed under `title` (any folder at the title's path, with photos or not).
+    /// Unlike a save (``AlbumRequest/findOrCreate(in:)``), a remembered identifier never counts
+    /// here: `show`, `rename` and `delete` act only on what `albums` lists under the title, so a
+    /// delete can never follow a remembered id to a folder the user renamed.
     package func findAlbum(titled title: AlbumTitle) async throws -> String? {
         try await Blocking.run {
             try self.reading("find the album") { _, directory in try directory.album(titled: title)?.id }
@@ -100,7 +102,7 @@ extension FolderBackend {
 
     static func kind(ofFileNamed name: String) -> MediaKind {
         let ext = (name as NSString).pathExtension.lowercased()
-        let video: Set<String> = [MediaFormat.mp4, .mov, .m4v, .threeGP].reduce(into: []) {
+        let video: Set<String> = MediaFormat.allCases.filter { $0.kind == .video }.reduce(into: []) {
             $0.formUnion(FolderNaming.aliases(of: $1))
         }
         return video.contains(ext) ? .video : .photo
@@ -111,31 +113,30 @@ extension FolderBackend {
     package func createAlbum(titled title: AlbumTitle) async throws -> (id: String, outcome: AlbumOutcome) {
         try await Blocking.run {
             try self.withLock("create the album") { root, state in
-                var remembered = FolderLibraryState.remembered(state: state)
-                let directory = FolderAlbumDirectory(root: root, remembered: remembered, hints: self.folderHints)
-                let result: (id: String, outcome: AlbumOutcome, folder: String)
-                switch try self.mapping("find the album", { try AlbumRequest(title: title).resolve(in: directory) }) {
-                case .existing(let id):
-                    guard let album = try self.mapping("find the album", { try directory.album(id: id) }) else {
-                        throw self.notFound(id)
+                let store = FolderAlbumStore(backend: self, root: root, state: state)
+                let found: (id: String, outcome: AlbumOutcome)
+                do {
+                    found = try self.mapping("find the album") {
+                        try AlbumRequest(title: title).findOrCreate(in: store)
                     }
-                    if !album.isSettled {  // a plain folder at the title's path: mark it, so it is listed
-                        let folder = try self.openAlbumFolderForChange(album, in: root)
-                        defer { FileSystem.close(folder) }
-                        do throws(SystemError) { try self.settle(album, folder: folder, state: state) } catch {
-                            throw error.libraryError("mark the album folder")
-                        }
-                    }
-                    result = (id, .found, album.name)
-                case .create(let outcome):
-                    let created = try self.createAlbumFolder(titled: title, in: root, state: state)
-                    FileSystem.close(created.descriptor)
-                    FileSystem.close(created.parent)
-                    result = (created.album.id, outcome, created.album.name)
+                } catch let vanished as AlbumVanished {
+                    throw self.notFound(vanished.albumID)
                 }
-                remembered[title.key] = .init(id: result.id, folder: result.folder)
-                try? FolderLibraryState.saveRemembered(remembered, state: state)
-                return (result.id, result.outcome)
+                if let made = store.created {
+                    FileSystem.close(made.descriptor)
+                    FileSystem.close(made.parent)
+                } else if let album = try self.mapping("find the album", { try store.album(id: found.id) }),
+                    !album.isSettled
+                {
+                    // A plain folder at the title's path: mark it, so it is listed from now on.
+                    let folder = try self.openAlbumFolderForChange(album, in: root)
+                    defer { FileSystem.close(folder) }
+                    do throws(SystemError) { try self.settle(album, folder: folder, state: state) } catch {
+                        throw error.libraryError("mark the album folder")
+                    }
+                }
+                store.saveRemembered()
+                return found
             }
         }
     }

@@ -17,7 +17,7 @@ import Foundation
 ///    `ROOT/.albumkit/staging/` (a hidden `.partial` name there when the file system lacks
 ///    `O_TMPFILE`), keeping the source's modification time;
 /// 2. commit, under the library's `flock` (`.albumkit/lock`, so processes never create an album
-///    twice): resolve the album with ``AlbumRequest/resolve(in:)``; create its folder (and missing
+///    twice): find or create the album with ``AlbumRequest/findOrCreate(in:)``; a new folder (and missing
 ///    parents; made with its marker in hiding, then renamed into place without replacing anything);
 /// 3. when the album folder is on another file system (a card or phone mounted inside the
 ///    library), copy each staged file into an invisible file there;
@@ -247,24 +247,19 @@ package final class FolderBackend: PhotoLibraryBackend {
                 let receipt = try publish(staged, into: root, albumID: nil, created: nil)
                 return CommitReceipt(albumID: nil, albumOutcome: nil, assets: receipt)
             }
-            var remembered = FolderLibraryState.remembered(state: state)
-            let directory = FolderAlbumDirectory(root: root, remembered: remembered, hints: folderHints)
+            let store = FolderAlbumStore(backend: self, root: root, state: state)
+            let found = try mapping("find the album") { try request.findOrCreate(in: store) }
             let opened: (album: FolderAlbum, descriptor: FileSystem.Descriptor)
-            let outcome: AlbumOutcome
-            var created: FolderAlbumCreation?
-            switch try mapping("find the album", { try request.resolve(in: directory) }) {
-            case .existing(let id):
-                guard let album = try mapping("find the album", { try directory.album(id: id) }) else {
-                    throw AlbumVanished(albumID: id)
+            let created = store.created
+            if let created {
+                opened = (created.album, created.descriptor)
+            } else {
+                guard let album = try mapping("find the album", { try store.album(id: found.id) }) else {
+                    throw AlbumVanished(albumID: found.id)
                 }
                 opened = (album, try openAlbumFolder(album, in: root))
-                outcome = .found
-            case .create(let createdOutcome):
-                let made = try createAlbumFolder(titled: request.title, in: root, state: state)
-                opened = (made.album, made.descriptor)
-                created = made
-                outcome = createdOutcome
             }
+            let outcome = found.outcome
             defer {
                 FileSystem.close(opened.descriptor)
                 if let created { FileSystem.close(created.parent) }
@@ -276,14 +271,8 @@ package final class FolderBackend: PhotoLibraryBackend {
             } catch {
                 throw error.libraryError("mark the album folder")
             }
-            folderHints.withLock { $0[opened.album.id] = opened.album.name }
-            let memory = FolderLibraryState.Remembered(id: opened.album.id, folder: opened.album.name)
-            let changed = remembered[request.title.key] != memory
-            remembered[request.title.key] = memory
             let receipt = try publish(staged, into: opened.descriptor, albumID: opened.album.id, created: created)
-            if changed {  // a hint: if it cannot be written, the title still finds the album
-                try? FolderLibraryState.saveRemembered(remembered, state: state)
-            }
+            store.saveRemembered()
             return CommitReceipt(albumID: opened.album.id, albumOutcome: outcome, assets: receipt)
         }
     }
