@@ -122,8 +122,12 @@ struct FolderPicturesTests {
             try? FileManager.default.removeItem(atPath: "\(shm)/.Trash-\(getuid())/files/\(trashName)")
             try? FileManager.default.removeItem(atPath: "\(shm)/.Trash-\(getuid())/info/\(trashName).trashinfo")
         }
-        try await FolderFixture.withRoot { home, _ in
-            let library = PhotoLibrary(backend: FolderBackend(root: root, trash: FolderFixture.trash(home)))
+        try await FolderFixture.withRoot { home, parent in
+            // The library is reached through a symlink in the temporary directory (~/Pictures →
+            // /data/Pictures): the Trash is still at the top of the real folder's file system.
+            let link = parent.appendingPathComponent("Linked")
+            try FileManager.default.createSymbolicLink(at: link, withDestinationURL: root)
+            let library = PhotoLibrary(backend: FolderBackend(root: link, trash: FolderFixture.trash(home)))
             _ = try await library.album(titled: trashName).save(.data(FolderFixture.jpeg(), filename: "a.jpg"))
             let deleted = try await library.deleteAlbum(titled: trashName, force: true)
             // Then it went to $topdir/.Trash-$UID on that file system, with a path relative to $topdir

@@ -17,8 +17,9 @@ import Foundation
 ///    `ROOT/.albumkit/staging/` (a hidden `.partial` name there when the file system lacks
 ///    `O_TMPFILE`), keeping the source's modification time;
 /// 2. commit, under the library's `flock` (`.albumkit/lock`, so processes never create an album
-///    twice): find or create the album with ``AlbumRequest/findOrCreate(in:)``; a new folder (and missing
-///    parents; made with its marker in hiding, then renamed into place without replacing anything);
+///    twice): find or create the album with ``AlbumRequest/findOrCreate(in:)``; a new folder (and
+///    its missing parents) is made with its marker in hiding, then renamed into place without
+///    replacing anything;
 /// 3. when the album folder is on another file system (a card or phone mounted inside the
 ///    library), copy each staged file into an invisible file there;
 /// 4. flush the batch: one `syncfs` per file system written (an `fsync` per file where `syncfs`

@@ -52,7 +52,13 @@ package struct FolderTrash: Sendable {
         _ name: String, in parent: FileSystem.Descriptor, from absolutePath: String, displayName: String? = nil
     ) throws(SystemError) -> String {
         let device = try FileSystem.fileStatus(of: parent).device
-        let (trash, pathInInfo) = try trashDirectory(forDevice: device, absolutePath: absolutePath)
+        // The real path (a library reached through a symlink, `~/Pictures` → `/data/Pictures`, has
+        // its top directory where the real folder is).
+        let parentPath = (absolutePath as NSString).deletingLastPathComponent
+        let realPath =
+            URL(fileURLWithPath: parentPath).resolvingSymlinksInPath().path + "/"
+            + (absolutePath as NSString).lastPathComponent
+        let (trash, pathInInfo) = try trashDirectory(forDevice: device, absolutePath: realPath)
         let trashRoot = try FileSystem.openDirectory(atPathFollowing: trash)
         defer { FileSystem.close(trashRoot) }
         try FileSystem.makeDirectory("files", in: trashRoot, mode: 0o700)
