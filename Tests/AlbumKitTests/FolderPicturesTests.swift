@@ -299,6 +299,15 @@ struct FolderPicturesTests {
                 FolderFixture.all(in: root.appendingPathComponent("Family.albumlibrary")) == [
                     "catalog.sqlite", "originals",
                 ])
+            // And a title that would name a library package or a NAS folder gets a listed folder
+            _ = try await library.album(titled: "New.albumlibrary").save(.data(photo, filename: "c.jpg"))
+            #expect(FolderFixture.visible(in: root.appendingPathComponent("New.albumlibrary 2")) == ["c.jpg"])
+            #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("New.albumlibrary").path))
+            #expect(
+                await FolderFixture.errorCode {
+                    try await library.album(titled: "@eaDir/x").save(.data(photo, filename: "d.jpg"))
+                } == .invalidAlbumTitle)
+            #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("@eaDir").path))
         }
     }
 

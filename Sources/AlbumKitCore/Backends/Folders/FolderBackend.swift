@@ -480,6 +480,8 @@ package final class FolderBackend: PhotoLibraryBackend {
             defer { FileSystem.close(newFolder) }
             for attempt in 1...Self.maximumNameAttempts {
                 let name = FolderNaming.folderName(base, attempt: attempt)
+                // Never a name that would not be listed (`x.albumlibrary`, `@eaDir`): `x.albumlibrary 2`.
+                if FolderExclusions.isExcluded(folderNamed: name) { continue }
                 if FileSystem.status(of: name, in: parent.descriptor) != nil { continue }
                 let path = FolderAlbumPath(components: parent.path.components + [name])
                 let marker = FolderAlbumMarker(
@@ -527,6 +529,12 @@ package final class FolderBackend: PhotoLibraryBackend {
                 }
                 let name = matches.contains(wanted) ? wanted : (matches.count == 1 ? matches[0] : wanted)
                 let child: FileSystem.Descriptor
+                guard !FolderExclusions.isExcluded(folderNamed: name) else {
+                    throw AlbumError(
+                        .invalidAlbumTitle,
+                        "\(root.path)/\((components + [name]).joined(separator: "/")) would be hidden or another program's data, not an album folder; choose another title than \"\(title.text)\".",
+                        albumTitle: title.text)
+                }
                 if FileSystem.fileStatus(of: name, in: current) == nil {
                     if try FileSystem.makeDirectory(name, in: current) {
                         try FileSystem.fsync(current)
