@@ -84,7 +84,10 @@ enum CommandLineSpec {
         Option(long: "--dry-run", short: "-n", help: "Check every file and report what would be saved; write nothing."),
         Option(
             long: "--force", short: "-f",
-            help: "Delete a folder album even when it holds files (they go with it)."),
+            help: "Delete a folder album even when it holds files or albums (they go to the Trash with it)."),
+        Option(
+            long: "--permanently",
+            help: "Delete a folder album's folder for good instead of moving it to the Trash."),
         Option(
             long: "--order", value: "added|taken",
             help: "List by when assets were added (default) or when they were taken (then added), oldest first."),
@@ -145,11 +148,14 @@ enum CommandLineSpec {
             details: "Renames the album TITLE to NEW. Its id stays the same, so saves that remembered it find it.",
             arity: 2...2),
         Command(
-            name: "delete", arguments: "TITLE", options: ["--force"], summary: "Delete an album.",
+            name: "delete", arguments: "TITLE", options: ["--force", "--permanently"], summary: "Delete an album.",
             details: """
                 Deletes the album TITLE. In a catalog library its photos and videos stay in the library. In a
-                folder library the album is a folder: deleting it deletes its files, so a non-empty album is
-                refused unless --force is given.
+                folder library the album is a folder: it moves to the Trash (restore it from the file manager)
+                with its files and the albums inside it, so a non-empty album is refused unless --force is
+                given; --force lists the albums that went with it. --permanently deletes the folder instead.
+                In a folder library a title is a path: "Trips/2024" is the folder 2024 inside Trips; write a
+                slash that is part of a folder's name as \\/ ("AC\\/DC").
                 """,
             arity: 1...1),
         Command(

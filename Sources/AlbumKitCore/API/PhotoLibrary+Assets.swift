@@ -120,15 +120,21 @@ extension PhotoLibrary {
         }
     }
 
-    /// Deletes the album with identifier `id` (see ``deleteAlbum(titled:force:)``).
+    /// Deletes the album with identifier `id` (see ``deleteAlbum(titled:force:permanently:)``).
     ///
     /// ```swift
     /// try await library.deleteAlbum(withID: info.id)
     /// ```
-    public func deleteAlbum(withID id: String, force: Bool = false) async throws {
+    @discardableResult
+    public func deleteAlbum(withID id: String, force: Bool = false, permanently: Bool = false) async throws
+        -> DeletedAlbum
+    {
         try await Self.mapping {
-            _ = try await album(withID: id)
-            try await backend.deleteAlbum(id: id, force: force)
+            let info = try await album(withID: id)
+            let receipt = try await backend.deleteAlbum(id: id, force: force, permanently: permanently)
+            return DeletedAlbum(
+                id: id, title: receipt.albums.first?.title ?? info.title,
+                trashURL: receipt.trashPath.map { URL(fileURLWithPath: $0) }, albums: receipt.albums)
         }
     }
 

@@ -146,16 +146,27 @@ public struct PhotoLibrary: Sendable {
     }
 
     /// Deletes the album titled `title`. In a catalog the assets stay in the library; in a folder
-    /// library the folder and its files go, so a non-empty album needs `force`.
+    /// library the folder goes to the Trash (the freedesktop.org Trash, so a file manager can
+    /// restore it) with everything in it, so a non-empty album needs `force`; `permanently` deletes
+    /// the files instead.
     ///
     /// ```swift
-    /// try await library.deleteAlbum(titled: "Trips")
+    /// let deleted = try await library.deleteAlbum(titled: "Trips", force: true)
+    /// print(deleted.trashURL?.path ?? "deleted")
     /// ```
-    /// - Throws: `.albumNotFound`; `.albumNotEmpty` for a non-empty folder album without `force`.
-    public func deleteAlbum(titled title: String, force: Bool = false) async throws {
+    /// - Throws: `.albumNotFound`; `.ambiguousAlbumTitle`; `.albumNotEmpty` for a non-empty folder
+    ///   album without `force`.
+    @discardableResult
+    public func deleteAlbum(titled title: String, force: Bool = false, permanently: Bool = false) async throws
+        -> DeletedAlbum
+    {
         try await Self.mapping {
             let id = try await existingAlbumID(title)
-            try await backend.deleteAlbum(id: id, force: force)
+            let receipt = try await backend.deleteAlbum(id: id, force: force, permanently: permanently)
+            return DeletedAlbum(
+                id: id, title: receipt.albums.first?.title ?? title,
+                trashURL: receipt.trashPath.map { URL(fileURLWithPath: $0) },
+                albums: receipt.albums)
         }
     }
 
