@@ -85,6 +85,14 @@ import Testing
             #expect(Self.ids(try CLI.run(args + ["assets", "--json"])).count == 3)
             let noAlbum = try CLI.run(args + ["show", "id:nope"])
             #expect(noAlbum.status == 1)
+            // save into an album by id
+            let photo = Self.corpus.appendingPathComponent("png-plain.png").path
+            let byID = try CLI.run(args + ["save", "--json", "--album", "id:\(favourites)", photo])
+            #expect(byID.status == 0, "\(byID.stderr)")
+            #expect(byID.jsonLines().first?["album"] as? String == favourites)
+            let gone = try CLI.run(args + ["save", "--json", "--album", "id:nope", photo])
+            #expect(gone.status == 1)
+            #expect(!(try CLI.run(args + ["albums"]).stdout.contains("id:nope")))
             // a title that starts with id: is written after title:
             #expect(try CLI.run(args + ["create", "title:id:2024"]).status == 0)
             #expect(try CLI.run(args + ["albums"]).stdout.contains("id:2024"))
