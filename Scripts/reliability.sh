@@ -780,7 +780,7 @@ scenario_ulimit() {
 scenario_partial() {
     echo "== partial: $PARTIAL_TRIALS trials"
     local pool=$WORK/partial/pool lib=$WORK/partial/lib.albumlibrary acks=$WORK/partial/acks failures=0 trial pid
-    local delay leftovers seen=0 bad
+    local delay leftovers seen=0 bad i
     make_jpegs "$pool" 40 partial
     local files=("$pool"/*.jpg)
     : >"$acks"
@@ -792,12 +792,21 @@ scenario_partial() {
             _ "$ALBUM" "$lib" "$acks" "${files[@]}" &
         pid=$!
         delay=$(printf '0.%03d' $((RANDOM % 700 + 100)))
-        sleep "$delay"
+        if [ "$trial" = 0 ]; then
+            # The first kill waits for a hidden file to exist, so the fallback is surely exercised.
+            for ((i = 0; i < 2000; i++)); do
+                [ -n "$(find "$lib/originals" -name '.*.partial' 2>/dev/null | head -1)" ] && break
+                sleep 0.002
+            done
+        else
+            sleep "$delay"
+        fi
         leftovers=$(find "$lib/originals" -name '.*.partial' 2>/dev/null | wc -l)
         kill -9 -- "-$pid" 2>/dev/null
         wait "$pid" 2>/dev/null
         [ "$(tail -c 1 "$acks" | od -An -c | tr -d ' ')" != '\n' ] && [ -s "$acks" ] && echo >>"$acks"
-        seen=$((seen + leftovers))
+        # Hidden files seen while saving, plus those the kill left behind.
+        seen=$((seen + leftovers + $(find "$lib/originals" -name '.*.partial' 2>/dev/null | wc -l)))
         # The next open removes the dead saver's hidden files.
         "$ALBUM" albums --library "$lib" >/dev/null 2>&1
         leftovers=$(find "$lib/originals" -name '.*partial' 2>/dev/null | wc -l)

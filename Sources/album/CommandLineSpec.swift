@@ -181,7 +181,8 @@ enum CommandLineSpec {
             name: "remove", arguments: "TITLE ASSET_ID...", summary: "Remove photos and videos from an album.",
             details: """
                 Removes the assets ASSET_ID from the album TITLE; they stay in the library and in their other
-                albums. Nothing is removed when one of them is not in the album.
+                albums (in a folder library the file moves to the library's top folder, unless another album
+                holds the same file). Nothing is removed when one of them is not in the album.
                 """,
             arity: 2...Int.max),
         Command(

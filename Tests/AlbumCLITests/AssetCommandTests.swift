@@ -99,6 +99,30 @@ import Testing
         }
     }
 
+    @Test func folderLibraryDeletesToTheTrash() throws {
+        try CLI.withTemporaryDirectory { dir in
+            let pictures = dir.appendingPathComponent("Pictures")
+            try FileManager.default.createDirectory(at: pictures, withIntermediateDirectories: true)
+            let env = ["XDG_DATA_HOME": dir.appendingPathComponent("data").path]
+            let args = ["--library", pictures.path, "--folders"]
+            let photo = Self.corpus.appendingPathComponent("jpeg-plain.jpg").path
+            let saved = try CLI.run(args + ["save", "--json", "--album", "Trips", photo], environment: env)
+            let id = try #require(saved.jsonLines().first?["asset"] as? String)
+            #expect(Self.ids(try CLI.run(args + ["assets", "--json"], environment: env)) == [id])
+            #expect(try CLI.run(args + ["create", "Best"], environment: env).status == 0)
+            let added = try CLI.run(args + ["add", "Best", id], environment: env)
+            #expect(added.status == 0, "\(added.stderr)")
+            #expect(FileManager.default.fileExists(atPath: pictures.appendingPathComponent("Best/jpeg-plain.jpg").path))
+            let deleted = try CLI.run(args + ["delete-asset", "--json", id], environment: env)
+            #expect(deleted.status == 0, "\(deleted.stderr)")
+            let trash = try #require((deleted.json() as? [[String: Any]])?.first?["trash"] as? String)
+            #expect(trash.hasPrefix(dir.appendingPathComponent("data/Trash/files").path))
+            #expect(
+                !FileManager.default.fileExists(atPath: pictures.appendingPathComponent("Trips/jpeg-plain.jpg").path))
+            #expect(FileManager.default.fileExists(atPath: pictures.appendingPathComponent("Best/jpeg-plain.jpg").path))
+        }
+    }
+
     @Test func exportWritesOriginalsWithNamesAndReport() throws {
         try CLI.withTemporaryDirectory { dir in
             let (args, _) = try Self.library(in: dir)

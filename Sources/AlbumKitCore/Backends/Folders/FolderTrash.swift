@@ -94,7 +94,9 @@ package struct FolderTrash: Sendable {
 
     /// The trash for a folder on `device`, and the `Path=` value for `absolutePath`.
     func trashDirectory(forDevice device: UInt64, absolutePath: String) throws(SystemError) -> (String, String) {
-        try? FileSystem.makeDirectory(atPath: homeTrash, mode: 0o700)
+        // A home Trash that cannot be made (read-only home, no XDG data folder) is not an error here:
+        // the status check below then fails and the trash at the top of the folder's disk is used.
+        _ = try? FileSystem.makeDirectory(atPath: homeTrash, mode: 0o700)
         if FileSystem.fileStatus(atPath: homeTrash)?.device == device {
             return (homeTrash, Self.percentEncoded(absolutePath))
         }
