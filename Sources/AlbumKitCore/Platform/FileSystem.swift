@@ -22,7 +22,7 @@ package enum FileSystem {
         SystemError(call, path: path, errno: code)
     }
 
-    private static func injected(_ op: FaultInjector.Operation, _ path: String) throws(SystemError) {
+    static func injected(_ op: FaultInjector.Operation, _ path: String) throws(SystemError) {
         if let code = FaultInjector.check(op, path) { throw SystemError(op.rawValue, path: path, errno: code) }
     }
 
@@ -30,20 +30,8 @@ package enum FileSystem {
 
     /// Opens a regular file for reading; directories and other non-files fail with `EISDIR`/`EINVAL`.
     package static func openForReading(_ path: String) throws(SystemError) -> (Descriptor, size: UInt64) {
-        try injected(.open, path)
-        let fd = retrying { open(path, O_RDONLY | O_CLOEXEC) }
-        guard fd >= 0 else { throw fail("open", path) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            let error = fail("fstat", path)
-            _ = Glibc_close(fd)
-            throw error
-        }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            _ = Glibc_close(fd)
-            throw fail("open", path, (info.st_mode & S_IFMT) == S_IFDIR ? EISDIR : EINVAL)
-        }
-        return (Descriptor(fd: fd, path: path), UInt64(info.st_size))
+        let (file, version) = try openForCopying(path)
+        return (file, version.size)
     }
 
     /// Reads up to `count` bytes at `offset` into `buffer`; returns the count read (0 at the end).
@@ -222,7 +210,7 @@ package enum FileSystem {
         return info
     }
 
-    private static func retrying<T: BinaryInteger>(_ call: () -> T) -> T {
+    static func retrying<T: BinaryInteger>(_ call: () -> T) -> T {
         while true {
             let result = call()
             if result >= 0 || errno != EINTR { return result }
