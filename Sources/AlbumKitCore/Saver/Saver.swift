@@ -5,8 +5,6 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
     package let backend: Backend
     /// Items committed per transaction (bounds open files and transaction size).
     package var batchSize: Int
-    /// Items staged at once.
-    package var stagingWidth = 2
 
     package init(backend: Backend) {
         self.backend = backend
@@ -123,28 +121,7 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
     private func stage(
         _ media: [Media], prepared: @escaping @Sendable () -> Void
     ) async -> [Result<Backend.Staged, AlbumError>] {
-        await withTaskGroup(of: (Int, Result<Backend.Staged, AlbumError>).self) { group in
-            var results = [Result<Backend.Staged, AlbumError>?](repeating: nil, count: media.count)
-            var next = 0
-            func launch() {
-                guard next < media.count else { return }
-                let index = next
-                let item = media[index]
-                next += 1
-                group.addTask {
-                    do { return (index, .success(try await backend.stage(item))) } catch {
-                        return (index, .failure(AlbumError.wrap(error, file: item.displayName)))
-                    }
-                }
-            }
-            for _ in 0..<stagingWidth { launch() }
-            while let (index, result) = await group.next() {
-                results[index] = result
-                prepared()
-                launch()
-            }
-            return results.map { $0! }
-        }
+        await backend.stage(media, prepared: prepared)
     }
 
     /// Commits under the album's gate; retries once if the album vanished before the commit.

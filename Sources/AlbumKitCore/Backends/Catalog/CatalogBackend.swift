@@ -293,6 +293,12 @@ package final class CatalogBackend: PhotoLibraryBackend {
         try await Blocking.run { try self.stageNow(media) }
     }
 
+    package func stage(
+        _ media: [Media], prepared: @escaping @Sendable () -> Void
+    ) async -> [Result<Staged, AlbumError>] {
+        await stageOnEveryCore(media, prepared: prepared) { try self.stageNow($0) }
+    }
+
     private func stageNow(_ media: Media) throws -> Staged {
         let reader = try MediaReader(media)
         let id = UUID().uuidString.lowercased()

@@ -159,6 +159,12 @@ package final class FolderBackend: PhotoLibraryBackend {
         try await Blocking.run { try self.stageNow(media) }
     }
 
+    package func stage(
+        _ media: [Media], prepared: @escaping @Sendable () -> Void
+    ) async -> [Result<Staged, AlbumError>] {
+        await stageOnEveryCore(media, prepared: prepared) { try self.stageNow($0) }
+    }
+
     private func stageNow(_ media: Media) throws -> Staged {
         let reader = try MediaReader(media)
         let root = try openRoot(creating: true)
