@@ -74,6 +74,7 @@ let package = Package(
         // (Docs/performance.md). Debug builds and the test bundles stay dynamic.
         .executableTarget(
             name: "album", dependencies: ["AlbumKit"], path: "Sources/album",
+            swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))],
             linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
         ),
         .executableTarget(
