@@ -27,11 +27,11 @@ import Testing
     static func copy(
         _ source: URL, named name: String, in directory: URL, expecting: FileSystem.FileVersion? = nil
     ) throws -> HashingCopy.Copied {
-        let (input, _) = try FileSystem.openForCopying(source.path)
+        let (input, _) = try FileSystem.openForCopying(FileSystemPath(source.path))
         defer { FileSystem.close(input) }
         let folder = try FileSystem.openDirectory(directory.path)
         defer { FileSystem.close(folder) }
-        let staged = try FileSystem.stage(in: folder, fallbackName: ".\(name).partial")
+        let staged = try FileSystem.stage(in: folder, as: StagingName(kind: "partial"))
         do {
             let copied = try HashingCopy.copy(input, to: staged.descriptor, expecting: expecting)
             try FileSystem.publish(staged, as: name)
@@ -61,7 +61,7 @@ import Testing
     func sourceChangedAfterItWasOpenedIsRefused(size: Int) async throws {
         try await Fixture.withTemporaryDirectory { dir in
             let source = Fixture.write(Self.bytes(size), named: "source.bin", in: dir)
-            let (input, seen) = try FileSystem.openForCopying(source.path)
+            let (input, seen) = try FileSystem.openForCopying(FileSystemPath(source.path))
             FileSystem.close(input)
             // Same size, new bytes: only the modification and change times tell.
             usleep(2_000)

@@ -21,12 +21,18 @@ package final class MediaReader {
     /// - Throws: `.fileNotFound`, `.fileUnreadable`, `.notMedia`, `.corruptMedia`, `.unsupportedMedia`.
     package init(_ media: Media) throws {
         displayName = media.displayName
+        let path: FileSystemPath
         switch media {
-        case .file(let url):
+        case .file(let url): path = FileSystemPath(url.path)
+        case .path(let bytes): path = bytes
+        case .data, .livePhoto: path = FileSystemPath("")
+        }
+        switch media {
+        case .file, .path:
             let opened: (FileSystem.Descriptor, FileSystem.FileVersion)
-            do { opened = try FileSystem.openForCopying(url.path) } catch { throw error.inputError(file: url.path) }
+            do { opened = try FileSystem.openForCopying(path) } catch { throw error.inputError(file: displayName) }
             do {
-                metadata = try Self.inspect(FileByteSource(file: opened.0, size: opened.1.size), name: url.path)
+                metadata = try Self.inspect(FileByteSource(file: opened.0, size: opened.1.size), name: displayName)
             } catch {
                 FileSystem.close(opened.0)
                 throw error

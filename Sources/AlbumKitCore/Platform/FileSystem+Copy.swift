@@ -45,18 +45,24 @@ extension FileSystem {
             isRegularFile: (info.st_mode & S_IFMT) == S_IFREG, isDirectory: (info.st_mode & S_IFMT) == S_IFDIR)
     }
 
-    /// Opens a regular file for reading and returns its version; directories and other non-files
-    /// fail with `EISDIR`/`EINVAL`.
-    package static func openForCopying(_ path: String) throws(SystemError) -> (Descriptor, FileVersion) {
-        try injected(.open, path)
-        let fd = retrying { open(path, O_RDONLY | O_CLOEXEC) }
-        guard fd >= 0 else { throw SystemError("open", path: path, errno: errno) }
-        let file = Descriptor(fd: fd, path: path)
+    /// Opens a regular file for reading by its path bytes (which need not be valid UTF-8) and
+    /// returns its version.
+    ///
+    /// The open never blocks: a FIFO without a writer or a device is opened with `O_NONBLOCK`,
+    /// then refused by type (`EINVAL`, `EISDIR` for a directory) before anything is read.
+    package static func openForCopying(_ path: FileSystemPath) throws(SystemError) -> (Descriptor, FileVersion) {
+        let shown = path.description
+        try injected(.open, shown)
+        let fd = path.withCString { name in retrying { open(name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) } }
+        guard fd >= 0 else { throw SystemError("open", path: shown, errno: errno) }
+        let file = Descriptor(fd: fd, path: shown)
         do throws(SystemError) {
             let version = try version(of: file)
             guard version.isRegularFile else {
-                throw SystemError("open", path: path, errno: version.isDirectory ? EISDIR : EINVAL)
+                throw SystemError("open", path: shown, errno: version.isDirectory ? EISDIR : EINVAL)
             }
+            // Regular files ignore O_NONBLOCK for reads; clear it anyway so nothing else is surprised.
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
             return (file, version)
         } catch {
             close(file)
