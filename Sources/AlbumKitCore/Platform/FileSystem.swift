@@ -223,9 +223,12 @@ package enum FileSystem {
         #endif
         let path = directory.path + "/" + name.fileName
         try injected(.open, path)
-        let fd = retrying { openat(directory.fd, name.fileName, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644) }
+        let fd = retrying {
+            openat(directory.fd, name.fileName, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        }
         guard fd >= 0 else { throw fail("open", path) }
-        return StagedFile(descriptor: Descriptor(fd: fd, path: path), directory: directory, temporaryName: name.fileName)
+        return StagedFile(
+            descriptor: Descriptor(fd: fd, path: path), directory: directory, temporaryName: name.fileName)
     }
 
     /// Gives a staged file its final `name` in its directory without ever replacing an existing file.

@@ -61,7 +61,9 @@ extension CatalogBackend {
         try await Blocking.run {
             let now = Date().timeIntervalSince1970
             let found = try self.withDatabase("create the album") { db in
-                try db.immediateTransaction { try AlbumRequest(title: title).findOrCreate(in: CatalogAlbumStore(db: db, now: now)) }
+                try db.immediateTransaction {
+                    try AlbumRequest(title: title).findOrCreate(in: CatalogAlbumStore(db: db, now: now))
+                }
             }
             if found.outcome != .found {
                 try self.journalAlbumChange(.init(op: .createAlbum, album: found.id, title: title.text, at: now))

@@ -74,11 +74,12 @@ extension CatalogBackend {
     /// journaled already); the count stays, so the next save tries again, and `repair` relies on the
     /// journal, which holds everything a snapshot does.
     func takeSnapshotIfDue(after saves: Int) {
-        let due = (try? withDatabase("read the catalog") { db in
-            (try db.row(
-                "SELECT value FROM library_state WHERE key = ?", [.text(CatalogSchema.StateKey.savesSinceSnapshot)])?
-                .integer(0) ?? 0) >= Self.snapshotInterval
-        }) ?? false
+        let due =
+            (try? withDatabase("read the catalog") { db in
+                (try db.row(
+                    "SELECT value FROM library_state WHERE key = ?", [.text(CatalogSchema.StateKey.savesSinceSnapshot)])?
+                    .integer(0) ?? 0) >= Self.snapshotInterval
+            }) ?? false
         guard due || !FileManager.default.fileExists(atPath: snapshotPath) else { return }
         try? takeSnapshot()
     }

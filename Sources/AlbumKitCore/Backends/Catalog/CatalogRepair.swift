@@ -101,7 +101,8 @@ struct CatalogRepair {
     private func refuseIfNotOurs(_ path: String) throws {
         guard let db = try? Database(path: path, mode: .readOnly),
             let row = try? db.row(
-                "SELECT (SELECT application_id FROM pragma_application_id), (SELECT user_version FROM pragma_user_version)")
+                "SELECT (SELECT application_id FROM pragma_application_id), (SELECT user_version FROM pragma_user_version)"
+            )
         else { return }
         let id = row.integer(0) ?? 0
         if id != 0 && id != CatalogSchema.applicationID {
@@ -213,7 +214,8 @@ struct CatalogRepair {
             }
             guard sha == asset.sha256 else {
                 notRestored.append(
-                    "asset \(id) (\(asset.name ?? asset.path)): \(asset.path) no longer has its SHA-256 (changed on disk)")
+                    "asset \(id) (\(asset.name ?? asset.path)): \(asset.path) no longer has its SHA-256 (changed on disk)"
+                )
                 drop(id)
                 continue
             }
@@ -249,7 +251,8 @@ struct CatalogRepair {
                 let relative = "originals/\(shard)/\(name)"
                 guard !named.contains(relative) else { continue }
                 let path = originals + "/" + shard + "/" + name
-                guard let sha = try? Self.sha256(ofFileAt: path), let reader = try? MediaReader(.path(FileSystemPath(path)))
+                guard let sha = try? Self.sha256(ofFileAt: path),
+                    let reader = try? MediaReader(.path(FileSystemPath(path)))
                 else {
                     notRestored.append("\(relative) is not a photo or video AlbumKit can read; left in place")
                     continue
@@ -292,7 +295,9 @@ struct CatalogRepair {
             let stamp = formatter.string(from: Date()).replacingOccurrences(of: ":", with: "-")
             let directory = root.appendingPathComponent("damaged/\(stamp)").path
             try FileSystem.makeDirectory(atPath: directory)
-            for suffix in existing { try FileSystem.rename(catalog + suffix, to: directory + "/catalog.sqlite" + suffix) }
+            for suffix in existing {
+                try FileSystem.rename(catalog + suffix, to: directory + "/catalog.sqlite" + suffix)
+            }
             keptAt = directory
         }
         try FileSystem.rename(rebuilt, to: catalog)

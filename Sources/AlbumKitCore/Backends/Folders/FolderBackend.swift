@@ -167,7 +167,9 @@ package final class FolderBackend: PhotoLibraryBackend {
     }
 
     private func stageNow(_ media: Media) throws -> Staged {
-        let staged = try StagedMedia(media, owners: root.appendingPathComponent(FolderLibraryState.directoryName + "/owners").path, flush: true) {
+        let staged = try StagedMedia(
+            media, owners: root.appendingPathComponent(FolderLibraryState.directoryName + "/owners").path, flush: true
+        ) {
             let root = try openRoot(creating: true)
             defer { FileSystem.close(root) }
             do throws(SystemError) {
