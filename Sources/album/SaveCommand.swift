@@ -69,7 +69,8 @@ enum SaveCommand {
             return summary(arguments, tally, total: early.count, walked: recursive)
         }
 
-        let media = inputs.map { Media.file(URL(fileURLWithPath: $0.path)) }
+        // Paths as given: `URL(fileURLWithPath:)` would stat every one again to ask whether it is a folder.
+        let media = inputs.map { Media.path(FileSystemPath($0.path)) }
         let files = inputs
         ProgressLine.shared.start(total: media.count, enabled: Output.isTerminal && !arguments.quiet && media.count > 1)
         let progress: @Sendable (SaveProgress) -> Void = { ProgressLine.shared.update($0.prepared) }
@@ -174,7 +175,7 @@ enum SaveCommand {
                 report(refused.input, .failure(refused.error), arguments, tally)
             }
             do {
-                let reader = try MediaReader(.file(URL(fileURLWithPath: input.path)))
+                let reader = try MediaReader(.path(FileSystemPath(input.path)))
                 would += 1
                 let m = reader.metadata
                 if arguments.json {
