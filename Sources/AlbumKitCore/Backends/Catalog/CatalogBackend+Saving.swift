@@ -12,6 +12,8 @@ extension CatalogBackend {
     package struct Staged: Sendable {
         let id: String
         let media: StagedMedia
+        /// Keeps the shard folder's descriptor (``FileSystem/StagedFile/directory``) open.
+        let folders: ShardFolders
         let relativePath: String
         let fileName: String
         let shard: String
@@ -30,47 +32,38 @@ extension CatalogBackend {
     }
 
     package func stage(_ media: Media) async throws -> Staged {
-        try await Blocking.run { try self.stageNow(media) }
+        let folders = ShardFolders(originals: originalsPath)
+        return try await Blocking.run { try self.stageNow(media, into: folders) }
     }
 
+    /// Stages a chunk on one thread per core, every item into the same shard folder, opened once.
     package func stage(
         _ media: [Media], prepared: @escaping @Sendable () -> Void
     ) async -> [Result<Staged, AlbumError>] {
-        await stageOnEveryCore(media, prepared: prepared) { try self.stageNow($0) }
+        let folders = ShardFolders(originals: originalsPath)
+        return await stageOnEveryCore(media, prepared: prepared) { try self.stageNow($0, into: folders) }
     }
 
-    private func stageNow(_ media: Media) throws -> Staged {
+    private func stageNow(_ media: Media, into folders: ShardFolders) throws -> Staged {
         let id = UUID().uuidString.lowercased()
-        let shard = String(id.prefix(2))
         var createdShard = false
-        let staged = try StagedMedia(media, owners: ownersPath, flush: false) {
-            let (directory, created) = try shardDirectory(shard)
-            createdShard = created
-            return directory
+        let staged = try StagedMedia(media, owners: ownersPath, flush: false, ownsDirectory: false) {
+            do throws(SystemError) {
+                let (directory, created) = try folders.open()
+                createdShard = created
+                return directory
+            } catch {
+                throw error.libraryError("create the folder for the photo")
+            }
         }
         let fileName = "\(id).\(staged.metadata.format.fileExtension)"
         return Staged(
-            id: id, media: staged, relativePath: "originals/\(shard)/\(fileName)", fileName: fileName, shard: shard,
-            createdShard: createdShard)
-    }
-
-    /// Opens the shard directory, creating it when missing; `created` says whether this call made it
-    /// (its entry in `originals/` then needs flushing too).
-    private func shardDirectory(_ shard: String) throws -> (FileSystem.Descriptor, created: Bool) {
-        let path = originalsPath + "/" + shard
-        do {
-            do { return (try FileSystem.openDirectory(path), false) } catch  where error.errno == ENOENT {}
-            let originals = try FileSystem.openDirectory(originalsPath)
-            defer { FileSystem.close(originals) }
-            let created = try FileSystem.makeDirectory(shard, in: originals)
-            return (try FileSystem.openDirectory(path), created)
-        } catch {
-            throw error.libraryError("create the folder for the photo")
-        }
+            id: id, media: staged, folders: folders, relativePath: "originals/\(folders.name)/\(fileName)",
+            fileName: fileName, shard: folders.name, createdShard: createdShard)
     }
 
     package func discard(_ staged: Staged) async {
-        staged.media.discard()
+        FileSystem.abandon(staged.file)
     }
 
     package func commit(_ staged: [Staged], to album: AlbumRequest?) async throws -> CommitReceipt {
@@ -98,10 +91,8 @@ extension CatalogBackend {
         } catch {
             try rollBack(staged, published: published, after: error)
         }
-        for item in staged {
-            FileSystem.close(item.file.descriptor)
-            FileSystem.close(item.file.directory)
-        }
+        // The shard folders close with the last item that holds them.
+        for item in staged { FileSystem.close(item.file.descriptor) }
         // Durable outside the catalog before anyone is told the save succeeded.
         do { try journal.append(outcome.records) } catch {
             throw error.libraryError("record the save in the library's journal")
