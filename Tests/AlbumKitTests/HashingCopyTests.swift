@@ -135,3 +135,18 @@ import Testing
         init(_ failure: (any Error)?) { self.failure = failure }
     }
 }
+
+/// Identifiers made without Foundation's `UUID()`: still version-4 UUIDs, distinct.
+@Suite struct RandomIDTests {
+    @Test func makesDistinctVersion4UUIDs() throws {
+        let ids = (0..<1_000).map { _ in RandomID.make() }
+        #expect(Set(ids).count == ids.count)
+        for id in ids.prefix(50) {
+            let parsed = try #require(UUID(uuidString: id))
+            #expect(parsed.uuidString.lowercased() == id)
+            let characters = Array(id)
+            #expect(characters[14] == "4")
+            #expect("89ab".contains(characters[19]))
+        }
+    }
+}

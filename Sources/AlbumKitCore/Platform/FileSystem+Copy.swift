@@ -49,7 +49,9 @@ extension FileSystem {
     /// returns its version.
     ///
     /// The open never blocks: a FIFO without a writer or a device is opened with `O_NONBLOCK`,
-    /// then refused by type (`EINVAL`, `EISDIR` for a directory) before anything is read.
+    /// then refused by type (`EINVAL`, `EISDIR` for a directory) before anything is read. The flag
+    /// stays set: reads and `copy_file_range` of a regular file ignore it, and the descriptor never
+    /// leaves AlbumKit, so clearing it would cost two calls per file for nothing.
     package static func openForCopying(_ path: FileSystemPath) throws(SystemError) -> (Descriptor, FileVersion) {
         let shown = path.description
         try injected(.open, shown)
@@ -61,8 +63,6 @@ extension FileSystem {
             guard version.isRegularFile else {
                 throw SystemError("open", path: shown, errno: version.isDirectory ? EISDIR : EINVAL)
             }
-            // Regular files ignore O_NONBLOCK for reads; clear it anyway so nothing else is surprised.
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
             return (file, version)
         } catch {
             close(file)

@@ -11,7 +11,7 @@ import Foundation
 ///   each copied stretch starts at once (`sync_file_range`), so the final flush has little left.
 /// - Smaller files are read, hashed and written in one pass: the same two copies of the bytes as
 ///   a kernel copy followed by a read for the hash, in fewer calls, and a batch already keeps every
-///   core busy with other files.
+///   core busy with other files. Their writeback starts as soon as they are written.
 /// - The source's version (device, inode, size, modification and change times) is taken before
 ///   and after: any difference, or a byte count that does not match, fails with ``Failure/changed``.
 ///
@@ -57,11 +57,13 @@ package enum HashingCopy {
         }
         let copied: Copied
         if try reflink(source, to: destination, device: before.device) {
-            copied = try hash(source)
+            copied = try hash(source, size: before.size)
         } else if before.size >= parallelThreshold {
             copied = try copyWhileHashing(source, to: destination, size: before.size)
         } else {
-            copied = try copyInOnePass(source, to: destination)
+            copied = try copyInOnePass(source, to: destination, size: before.size)
+            // Start writing it now: the batch's one flush at the end then has less left to wait for.
+            FileSystem.startWriteback(destination, at: 0, count: copied.byteCount)
         }
         let after = try classified(source) { () throws(SystemError) in try FileSystem.version(of: source) }
         guard after == before, copied.byteCount == before.size else { throw .changed }
@@ -84,7 +86,7 @@ package enum HashingCopy {
         let hashed = Locked<Result<Copied, Failure>?>(nil)
         let done = DispatchSemaphore(value: 0)
         let hasher = Thread {
-            hashed.withLock { $0 = Result { () throws(Failure) in try hash(source) } }
+            hashed.withLock { $0 = Result { () throws(Failure) in try hash(source, size: size) } }
             done.signal()
         }
         hasher.start()
@@ -114,7 +116,7 @@ package enum HashingCopy {
             let copied = try classified(source) { () throws(SystemError) in
                 try FileSystem.copyRange(from: source, to: destination, at: offset, count: count)
             }
-            guard let copied else { return try copyThroughUserSpace(source, to: destination) }
+            guard let copied else { return try copyThroughUserSpace(source, to: destination, size: size) }
             if copied == 0 { break }
             FileSystem.startWriteback(destination, at: offset, count: UInt64(copied))
             offset += UInt64(copied)
@@ -124,19 +126,19 @@ package enum HashingCopy {
 
     /// Plain reads and writes (no hashing: another thread hashes). Returns the count copied.
     private static func copyThroughUserSpace(
-        _ source: FileSystem.Descriptor, to destination: FileSystem.Descriptor
+        _ source: FileSystem.Descriptor, to destination: FileSystem.Descriptor, size: UInt64
     ) throws(Failure) -> UInt64 {
-        try chunks(of: source) { slice throws(Failure) in
+        try chunks(of: source, size: size) { slice throws(Failure) in
             try classified(source) { () throws(SystemError) in try FileSystem.write(destination, slice) }
         }
     }
 
     /// Reads, hashes and writes each chunk in turn.
     private static func copyInOnePass(
-        _ source: FileSystem.Descriptor, to destination: FileSystem.Descriptor
+        _ source: FileSystem.Descriptor, to destination: FileSystem.Descriptor, size: UInt64
     ) throws(Failure) -> Copied {
         var hasher = SHA256Hasher()
-        let count = try chunks(of: source) { slice throws(Failure) in
+        let count = try chunks(of: source, size: size) { slice throws(Failure) in
             hasher.update(slice)
             try classified(source) { () throws(SystemError) in try FileSystem.write(destination, slice) }
         }
@@ -144,22 +146,26 @@ package enum HashingCopy {
     }
 
     /// The SHA-256 of the whole source, read in chunks.
-    private static func hash(_ source: FileSystem.Descriptor) throws(Failure) -> Copied {
+    private static func hash(_ source: FileSystem.Descriptor, size: UInt64) throws(Failure) -> Copied {
         var hasher = SHA256Hasher()
-        let count = try chunks(of: source) { slice throws(Failure) in hasher.update(slice) }
+        let count = try chunks(of: source, size: size) { slice throws(Failure) in hasher.update(slice) }
         return Copied(sha256: hasher.finalize(), byteCount: count)
     }
 
-    /// Streams `source` from its start in 1 MiB chunks; returns the count read.
+    /// Streams the first `size` bytes of `source` in 1 MiB chunks; returns the count read (less
+    /// when the file is shorter). Growth past `size` is not read here: the version check after the
+    /// copy refuses it, so no read is spent looking for the end of the file.
     private static func chunks(
-        of source: FileSystem.Descriptor, _ body: (UnsafeRawBufferPointer) throws(Failure) -> Void
+        of source: FileSystem.Descriptor, size: UInt64, _ body: (UnsafeRawBufferPointer) throws(Failure) -> Void
     ) throws(Failure) -> UInt64 {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
         defer { buffer.deallocate() }
         var offset: UInt64 = 0
-        while true {
+        while offset < size {
+            let wanted = UnsafeMutableRawBufferPointer(
+                rebasing: buffer[0..<Int(min(UInt64(buffer.count), size - offset))])
             let n = try classified(source) { () throws(SystemError) in
-                try FileSystem.read(source, into: buffer, at: offset)
+                try FileSystem.read(source, into: wanted, at: offset)
             }
             if n == 0 { break }
             try body(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))

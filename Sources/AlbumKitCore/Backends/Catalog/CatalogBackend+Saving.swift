@@ -45,7 +45,7 @@ extension CatalogBackend {
     }
 
     private func stageNow(_ media: Media, into folders: ShardFolders) throws -> Staged {
-        let id = UUID().uuidString.lowercased()
+        let id = RandomID.make()
         var createdShard = false
         let staged = try StagedMedia(media, owners: ownersPath, flush: false, ownsDirectory: false) {
             do throws(SystemError) {

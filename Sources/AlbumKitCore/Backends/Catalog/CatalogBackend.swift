@@ -49,8 +49,10 @@ package final class CatalogBackend: PhotoLibraryBackend {
     }
 
     var catalogPath: String { Self.catalogPath(root) }
-    var originalsPath: String { root.appendingPathComponent("originals").path }
-    var ownersPath: String { root.appendingPathComponent("owners").path }
+    // Joined as strings: `URL.appendingPathComponent` stats the path to decide on a trailing slash,
+    // which cost a system call per saved file.
+    var originalsPath: String { root.path + "/originals" }
+    var ownersPath: String { root.path + "/owners" }
     var snapshotPath: String { root.appendingPathComponent("snapshots/catalog.sqlite").path }
     var journal: SaveJournal { SaveJournal(libraryRoot: root.path) }
     static func catalogPath(_ root: URL) -> String { root.appendingPathComponent("catalog.sqlite").path }

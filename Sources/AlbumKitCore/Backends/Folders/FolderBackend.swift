@@ -353,7 +353,7 @@ package final class FolderBackend: PhotoLibraryBackend {
     func createAlbumFolder(
         titled title: AlbumTitle, in root: FileSystem.Descriptor, state: FileSystem.Descriptor
     ) throws -> (album: FolderAlbum, descriptor: FileSystem.Descriptor) {
-        let id = UUID().uuidString.lowercased()
+        let id = RandomID.make()
         let now = Date()
         let base = FolderNaming.folderName(for: title)
         do {
