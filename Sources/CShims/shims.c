@@ -4,6 +4,7 @@
 #include <linux/fs.h>
 #include <stdio.h>
 #include <sys/ioctl.h>
+#include <sys/random.h>
 #include <unistd.h>
 #include "CShims.h"
 
@@ -26,6 +27,10 @@ int albumkit_clone(int dest_fd, int src_fd) {
 long albumkit_copy_range(int src_fd, int dest_fd, long long offset, unsigned long count) {
     off64_t in = (off64_t)offset, out = (off64_t)offset;
     return (long)copy_file_range(src_fd, &in, dest_fd, &out, (size_t)count, 0);
+}
+
+long albumkit_random(void *buffer, unsigned long length) {
+    return (long)getrandom(buffer, (size_t)length, 0);
 }
 
 int albumkit_start_writeback(int fd, long long offset, long long count) {

@@ -25,4 +25,8 @@ long albumkit_copy_range(int src_fd, int dest_fd, long long offset, unsigned lon
 /// (`sync_file_range(SYNC_FILE_RANGE_WRITE)`): a hint; durability still comes from fsync/syncfs.
 int albumkit_start_writeback(int fd, long long offset, long long count);
 
+/// Fills `buffer` with `length` random bytes from the kernel (`getrandom`). Returns the count filled,
+/// or -1 and sets errno.
+long albumkit_random(void *buffer, unsigned long length);
+
 #endif
