@@ -43,7 +43,7 @@ extension CatalogBackend {
         }
     }
 
-    private func assetInfo(_ row: Row) throws -> AssetInfo {
+    func assetInfo(_ row: Row) throws -> AssetInfo {
         guard let id = row.text(0), let path = row.text(6) else { throw Self.damagedRow(catalogPath) }
         let metadata = row.text(7).flatMap { try? JSONDecoder().decode(MediaMetadata.self, from: Data($0.utf8)) }
         return AssetInfo(

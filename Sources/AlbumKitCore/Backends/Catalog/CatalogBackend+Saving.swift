@@ -85,6 +85,7 @@ extension CatalogBackend {
             try rollBack(staged, published: published, after: error)
         }
 
+        beforeMarkingReady.withLock { $0 }?()
         let outcome: (receipt: CommitReceipt, records: [SaveJournal.Record], duplicates: [Staged])
         do {
             outcome = try markReady(staged, album: album, at: now)

@@ -50,7 +50,7 @@ extension CatalogBackend {
                 "leftover originals/\(leftover) from a save that crashed (removed when the library is next opened)")
         }
         let saved: Set<String>
-        do { saved = Set(try journal.records().filter { $0.op == .save }.compactMap(\.asset)) } catch {
+        do { saved = SaveJournal.savedAssets(in: try journal.records()) } catch {
             throw error.libraryError("read the library's journal")
         }
         let lost = saved.subtracting(known)
