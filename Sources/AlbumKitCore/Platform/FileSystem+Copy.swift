@@ -27,6 +27,20 @@ extension FileSystem {
         }
     }
 
+    /// Which file a path names: its device and inode.
+    package struct FileID: Equatable, Sendable {
+        package var device: UInt64
+        package var inode: UInt64
+    }
+
+    /// The file `path` names now (`lstat`), or `nil` when there is none.
+    package static func fileID(atPath path: String) -> FileID? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return FileID(
+            device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
+    }
+
     /// The current version of an open file (`fstat`).
     package static func version(of file: Descriptor) throws(SystemError) -> FileVersion {
         try injected(.read, file.path)

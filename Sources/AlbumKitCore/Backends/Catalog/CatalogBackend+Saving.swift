@@ -71,6 +71,13 @@ extension CatalogBackend {
     }
 
     private func commitNow(_ staged: [Staged], to album: AlbumRequest?) throws -> CommitReceipt {
+        // One check per chunk: a chunk stages into folders it opened once, so without it a batch
+        // could go on saving into a library that was deleted (or a catalog replaced) under it.
+        guard let opened = catalogFile, FileSystem.fileID(atPath: catalogPath) == opened else {
+            throw AlbumError(
+                .libraryNotFound,
+                "The library \(root.path) was removed or its catalog replaced while saving; nothing more was saved.")
+        }
         let now = Date().timeIntervalSince1970
         try ProcessOwner.register(in: ownersPath)
         try insertPendingRows(staged, at: now)

@@ -45,11 +45,16 @@ package final class CatalogBackend: PhotoLibraryBackend {
     /// there).
     let beforeMarkingReady = Locked<(@Sendable () -> Void)?>(nil)
 
+    /// The catalog file this backend opened (device and inode), so a save notices when the library
+    /// was removed or its catalog replaced under it.
+    let catalogFile: FileSystem.FileID?
+
     private init(root: URL, database: Database, isReadOnly: Bool = false) {
         self.isReadOnly = isReadOnly
         self.root = root
         self.identity = "catalog:" + root.path
         self.database = Locked(database)
+        self.catalogFile = FileSystem.fileID(atPath: Self.catalogPath(root))
     }
 
     var catalogPath: String { Self.catalogPath(root) }
