@@ -8,6 +8,8 @@ package final class MediaReader {
     package let displayName: String
     package let size: UInt64
     package let metadata: MediaMetadata
+    /// The input file's modification time (`nil` for in-memory data), kept on the saved copy.
+    package let modified: FileStatus.Time?
     private let input: Input
 
     private enum Input {
@@ -39,9 +41,13 @@ package final class MediaReader {
             }
             input = .file(opened.0, opened.1)
             size = opened.1.size
+            // From the version taken at open: no second `fstat`.
+            modified = FileStatus.Time(
+                seconds: Int(opened.1.modified.tv_sec), nanoseconds: Int(opened.1.modified.tv_nsec))
         case .data(let data, _):
             input = .data(data)
             size = UInt64(data.count)
+            modified = nil
             metadata = try Self.inspect(BufferByteSource(bytes: Array(data)), name: media.displayName)
         case .livePhoto(let photo, _):
             throw AlbumError(
