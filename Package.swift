@@ -69,7 +69,14 @@ let package = Package(
             path: "Sources/AlbumKit"
         ),
 
-        .executableTarget(name: "album", dependencies: ["AlbumKit"], path: "Sources/album"),
+        // The CLI links the Swift runtime and Foundation statically in release builds on Linux: loading
+        // and relocating ~20 shared libraries (Foundation, ICU) was most of `album --help`'s start-up
+        // (Docs/performance.md). Debug builds and the test bundles stay dynamic.
+        .executableTarget(
+            name: "album", dependencies: ["AlbumKit"], path: "Sources/album",
+            swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))],
+            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
+        ),
         .executableTarget(
             name: "album-bench",
             dependencies: ["AlbumKitCore", "AlbumKitMedia"],
