@@ -39,6 +39,7 @@ enum AlbumCommand {
             case "rename": return try await rename(arguments)
             case "delete": return try await delete(arguments)
             case "verify": return try await verify(arguments)
+            case "init", "gc", "copy": return try await SharedCommands.run(command, arguments)
             default: return 2
             }
         } catch let error as UsageFailure {

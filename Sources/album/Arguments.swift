@@ -10,9 +10,14 @@ struct Arguments {
     var json = false
     var force = false
     var help = false
+    /// `init` and `copy` of a shared library: the object store, and where to copy from and to.
+    var shared: [String: String] = [:]
 
     /// Options that take a value.
-    private static let valued: Set<String> = ["--library", "--album"]
+    private static let valued = Set(["--library", "--album"]).union(sharedOptions)
+    private static let sharedOptions: Set<String> = [
+        "--endpoint", "--bucket", "--prefix", "--region", "--from", "--to",
+    ]
 
     struct UsageError: Error {
         let message: String
@@ -50,6 +55,7 @@ struct Arguments {
             case "--json": json = true
             case "--force", "-f": force = true
             case "--help", "-h": help = true
+            case _ where Self.sharedOptions.contains(name): shared[String(name.dropFirst(2))] = try value()
             default: throw UsageError(message: "unknown option \(argument)")
             }
             if inlineValue != nil && !Self.valued.contains(name) {

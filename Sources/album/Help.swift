@@ -16,11 +16,18 @@ enum Help {
                                                   the library; in a folder library the folder and its files
                                                   go, so a non-empty album needs --force.
           verify [--json]                         Check every file against the library's records.
+          init --endpoint URL --bucket B [--prefix P]
+                                                  Set up a shared (postgres://) library.
+          gc                                      Remove originals a shared library never committed.
+          copy --from L.albumlibrary --to URL     Copy a catalog library into a shared one (re-runnable).
 
         LIBRARY (first match wins):
           --library PATH      a NAME.albumlibrary catalog (created on first save), or a plain folder of
                               album folders (a folder library)
           --system            the system library: album folders in your XDG Pictures folder
+          --library postgres://USER@HOST[:PORT]/DATABASE
+                              a shared library (PostgreSQL + an S3-compatible store); password from
+                              PGPASSWORD or ~/.pgpass, store keys from AWS_ACCESS_KEY_ID/_SECRET_ACCESS_KEY
           $ALBUMKIT_LIBRARY   as --library
           default             $XDG_DATA_HOME/albumkit/Photos.albumlibrary (~/.local/share/... when unset)
 
@@ -59,6 +66,23 @@ enum Help {
         case "verify":
             return
                 "USAGE: album verify [--json]\n\nChecks that every asset's file exists with its recorded size and SHA-256 and that\nno stray or half-written file is present. Exit status 0 when healthy, 1 otherwise."
+        case "init":
+            return """
+                USAGE: album init --endpoint URL --bucket BUCKET [--prefix PREFIX] [--region REGION]
+                                  [--library postgres://...]
+
+                Sets up a shared library: creates its tables in the PostgreSQL database and records the
+                object store (endpoint, bucket, key prefix) there; the bucket is created when missing.
+                Credentials are never recorded: the database password comes from PGPASSWORD or ~/.pgpass,
+                the store's keys from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY. Running it again with
+                the same store changes nothing.
+                """
+        case "gc":
+            return
+                "USAGE: album gc [--library postgres://...]\n\nRemoves originals that were uploaded to a shared library but never committed\n(a saver that died between upload and commit). Never touches a save in progress."
+        case "copy":
+            return
+                "USAGE: album copy --from L.albumlibrary --to postgres://...\n\nCopies every asset, album, membership, date and original name of a catalog library\ninto a shared library. Running it again copies only what is missing."
         default:
             return nil
         }

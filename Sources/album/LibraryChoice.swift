@@ -15,6 +15,13 @@ enum LibraryChoice {
     static func open(_ arguments: Arguments, create: Bool) throws -> PhotoLibrary {
         let environment = ProcessInfo.processInfo.environment
         if arguments.system { return PhotoLibrary.system }
+        #if os(Linux)
+            if let location = arguments.library ?? environment["ALBUMKIT_LIBRARY"],
+                PhotoLibrary.isSharedLibraryURL(location)
+            {
+                return try PhotoLibrary.shared(location)
+            }
+        #endif
         let url =
             (arguments.library ?? environment["ALBUMKIT_LIBRARY"]).map { URL(fileURLWithPath: $0) }
             ?? defaultCatalogURL(environment: environment)

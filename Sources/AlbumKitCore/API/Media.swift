@@ -24,7 +24,7 @@ public enum Media: Sendable {
     }
 
     /// The original file name to record (last path component), if known.
-    var originalFilename: String? {
+    package var originalFilename: String? {
         switch self {
         case .file(let url): url.lastPathComponent
         case .data(_, let filename): filename.map { ($0 as NSString).lastPathComponent }

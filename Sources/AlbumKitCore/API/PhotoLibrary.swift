@@ -7,7 +7,7 @@ import Foundation
 /// let saved = try await library.album(titled: "Touch Code Magazine").save(.file(photoURL))
 /// ```
 public struct PhotoLibrary: Sendable {
-    let backend: any PhotoLibraryBackend
+    package let backend: any PhotoLibraryBackend
 
     /// Wraps a backend (the PhotoKit module and tests use this).
     package init(backend: some PhotoLibraryBackend) { self.backend = backend }
@@ -140,7 +140,7 @@ public struct PhotoLibrary: Sendable {
         return id
     }
 
-    static func mapping<T>(_ body: () async throws -> T) async throws -> T {
+    package static func mapping<T>(_ body: () async throws -> T) async throws -> T {
         do { return try await body() } catch { throw AlbumError.wrap(error) }
     }
 

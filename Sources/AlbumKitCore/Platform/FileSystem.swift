@@ -157,7 +157,7 @@ package enum FileSystem {
         package let temporaryName: String?
     }
 
-    /// Creates an invisible file in `directory`: an unnamed `O_TMPFILE` inode on Linux, else a hidden
+    /// Creates an invisible file in `directory`, open for reading and writing: an unnamed `O_TMPFILE` inode on Linux, else a hidden
     /// `.NAME.partial` file (named from `fallbackName`).
     package static func stage(in directory: Descriptor, fallbackName: String) throws(SystemError) -> StagedFile {
         try injected(.open, directory.path + "/" + fallbackName)
@@ -174,7 +174,7 @@ package enum FileSystem {
             }
         #endif
         let name = fallbackName
-        let fd = retrying { openat(directory.fd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
+        let fd = retrying { openat(directory.fd, name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
         guard fd >= 0 else { throw fail("open", directory.path + "/" + name) }
         return StagedFile(
             descriptor: Descriptor(fd: fd, path: directory.path + "/" + name), directory: directory,
