@@ -259,6 +259,7 @@
 
         private func commitNow(_ staged: [Staged], to album: AlbumRequest?) throws -> CommitReceipt {
             let intents = try upload(staged.map { ($0.sha256, $0.file.descriptor, UInt64($0.byteSize)) })
+            TestPause.at("after-upload", sessionPID: (try? self.serverProcessID()) ?? 0)
             // B: album, assets and membership at once.
             let receipt = try withDatabase("save the photos") { db in
                 try db.transaction { () throws -> CommitReceipt in
@@ -309,9 +310,11 @@
                                     assetID: assetID, isExisting: inserted.isEmpty, metadata: item.metadata)))
                     }
                     try Self.forget(intents, in: db)
+                    TestPause.at("in-commit", sessionPID: db.serverProcessID)
                     return CommitReceipt(albumID: albumID, albumOutcome: outcome, assets: results)
                 }
             }
+            TestPause.at("after-commit", sessionPID: (try? self.serverProcessID()) ?? 0)
             for item in staged {
                 FileSystem.close(item.file.descriptor)
                 FileSystem.close(item.file.directory)
@@ -346,6 +349,7 @@
                 }
             }
             // The store's acknowledgement makes an original durable; committed ones are there already.
+            TestPause.at("before-upload", sessionPID: (try? self.serverProcessID()) ?? 0)
             do {
                 var done = present
                 for original in originals where done.insert(original.sha256).inserted {
