@@ -5,6 +5,10 @@
     @testable import AlbumKitCore
     @testable import AlbumKitShared
 
+    /// Every test that talks to the servers, one at a time (one of them stops the object store).
+    @Suite(.serialized, .enabled(if: SharedServers.enabled))
+    enum SharedServerTests {}
+
     /// The local PostgreSQL and SeaweedFS started by `Scripts/shared-library.sh up`, once per test run.
     ///
     /// In CI (`CI` set) a server that cannot start fails the tests; elsewhere they are skipped with the
