@@ -125,9 +125,18 @@ let package = Package(
         ),
         .testTarget(
             name: "AlbumCLITests",
-            dependencies: ["album", "AlbumKitCore"],
+            dependencies: ["album", "AlbumKitCore", "readme-snippet-runner"],
             path: "Tests/AlbumCLITests"
         ),
+
+        // README's Swift examples, compiled from README's own text (ReadmeTests runs them).
+        .executableTarget(name: "SnippetExtractor", path: "Sources/SnippetExtractor"),
+        .plugin(
+            name: "ReadmeSnippets", capability: .buildTool(), dependencies: ["SnippetExtractor"],
+            path: "Plugins/ReadmeSnippets"),
+        .executableTarget(
+            name: "readme-snippet-runner", dependencies: ["AlbumKit"], path: "Tests/ReadmeSnippetRunner",
+            plugins: ["ReadmeSnippets"]),
         .testTarget(
             name: "PhotoKitSimulatorTests",
             dependencies: ["PhotoKitSimulator"],

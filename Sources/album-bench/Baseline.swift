@@ -8,14 +8,19 @@ import Foundation
 
 /// What the numbers are compared with: plain copies made durable the usual ways.
 enum Baseline {
-    /// `cp FILES… DIR` then `sync`, as one would copy photos onto a disk by hand.
-    /// `cp` keeps holes of sparse files; `--sparse=never` makes it write every byte, as AlbumKit does.
-    static func copyThenSync(_ files: [URL], into directory: URL) throws {
+    /// `cp FILES… DIR` then `sync`, as one would copy photos onto a disk by hand; returns the time
+    /// both processes took. `cp` keeps holes of sparse files; `--sparse=never` makes it write every
+    /// byte, as AlbumKit does. `directory` is created first, outside the timing.
+    static func copyThenSync(_ files: [String], into directory: URL) throws -> Double {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let copied = try Shell.run("cp", ["--sparse=never", "-t", directory.path] + files.map(\.path))
-        guard copied.status == 0 else { throw BenchFailure("cp failed: \(copied.stderr)") }
-        let synced = try Shell.run("sync", [])
-        guard synced.status == 0 else { throw BenchFailure("sync failed: \(synced.stderr)") }
+        return try Spawn.timed("cp", ["--sparse=never", "-t", directory.path] + files) + Spawn.timed("sync", [])
+    }
+
+    /// The physical limit: `dd` writing `source` to `destination` with `O_DIRECT` (no page cache)
+    /// and an `fsync` at the end; returns the time it took.
+    static func directWrite(_ source: String, to destination: String) throws -> Double {
+        try Spawn.timed(
+            "dd", ["if=\(source)", "of=\(destination)", "bs=4M", "oflag=direct", "conv=fsync", "status=none"])
     }
 
     /// Copies one file and `fsync`s it (and its directory when `syncingDirectory`): the least a

@@ -9,6 +9,9 @@ struct Bench: Sendable {
     /// The package root (for `Examples/` and test fixtures).
     let packageRoot: URL
 
+    /// Paired rounds per row (`--rounds`).
+    var rounds: Int { options.rounds }
+
     /// `small` normally, `large` with `--large`.
     func size<T>(_ small: T, large: T) -> T { options.large ? large : small }
 

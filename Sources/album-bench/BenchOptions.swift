@@ -10,15 +10,23 @@ struct BenchOptions: Sendable {
     var only: Set<String> = []
     /// Parent of the scratch directory (default: the system temporary directory).
     var scratchParent = FileManager.default.temporaryDirectory.path
+    /// Paired rounds per row.
+    var rounds = 5
+    /// Exit non-zero when a row misses its target by more than the run's own spread.
+    var check = false
     /// Internal: run as a measured child process (`--child KIND ARGS…`).
     var child: [String]?
 
     static let usage = """
-        usage: album-bench [--large] [--json PATH] [--only ID[,ID…]] [--tmp DIR]
+        usage: album-bench [--check] [--rounds N] [--large] [--json PATH] [--only ID[,ID…]] [--tmp DIR]
 
-          --large        full sizes (1 000 files, 10 000 albums, 1 M assets, …); a few minutes more
+          --check        exit 1 when a row misses its target by more than the run's own spread
+                         (the max − min of its paired rounds)
+          --rounds N     paired rounds per row (default 5)
+          --large        full sizes for lookup, size and metadata (10 000 albums, 1 M assets, …)
           --json PATH    where to write the results (default bench/results.json)
-          --only IDS     run only these scenarios: batch, single, lookup, size, memory, folders, metadata
+          --only IDS     run only these scenarios: catalog, video, folders, single, start, lookup, size,
+                         memory, metadata
           --tmp DIR      scratch directory parent (default: the system temporary directory); its
                          file system is what is measured
         """
@@ -28,6 +36,13 @@ struct BenchOptions: Sendable {
         while let argument = rest.popFirst() {
             switch argument {
             case "--large": large = true
+            case "--check": check = true
+            case "--rounds":
+                let value = try Self.value(for: argument, from: &rest)
+                guard let count = Int(value), count >= 2 else {
+                    throw UsageError(message: "--rounds needs a number ≥ 2\n\(Self.usage)", isHelp: false)
+                }
+                rounds = count
             case "--json": jsonPath = try Self.value(for: argument, from: &rest)
             case "--tmp": scratchParent = try Self.value(for: argument, from: &rest)
             case "--only":

@@ -10,11 +10,9 @@ import Foundation
 extension Bench {
     /// 5. Peak resident memory of a process saving one very large video, measured in a child
     /// process (`VmHWM`), next to the same process saving a small photo.
-    func memory(_ small: URL) async throws -> ScenarioResult {
+    func memory(_ small: URL, video big: URL) async throws -> ScenarioResult {
         var result = ScenarioResult(id: "memory", title: "Peak memory while saving a 1 GB video")
-        let bytes: Int64 = 1 << 30
-        let big = scratch.appendingPathComponent("huge.mp4")
-        try Self.makeLargeMP4(at: big, bytes: bytes, from: packageRoot.appendingPathComponent("Examples/clip.mp4"))
+        let bytes = Corpus.byteCount([big])
         result.parameters = ["fileBytes": "\(bytes)"]
 
         let library = scratch.appendingPathComponent("memory.albumlibrary")
@@ -24,7 +22,7 @@ extension Bench {
         let large = try ChildProcess.measure(["save", library.path, big.path])
         Statistics.settle()
         let copyDirectory = scratch.appendingPathComponent("memory-cp")
-        let copy = try Statistics.time { try Baseline.copyThenSync([big], into: copyDirectory) }
+        let copy = try Baseline.copyThenSync([big.path], into: copyDirectory)
         discard(copyDirectory)
 
         result.add("peak RSS saving a small photo", baseline.peakMB, "MB")
@@ -35,15 +33,15 @@ extension Bench {
         result.ratio("peak RSS 1 GB / small photo", large.peakMB / baseline.peakMB)
         result.ratio("AlbumKit throughput / cp+sync (1 GB file)", copy / large.seconds)
         result.notes.append(
-            "the video is Examples/clip.mp4 followed by a `free` box padding it to 1 GiB (sparse on disk "
-                + "before the copy); VmHWM of a child process that opens the library and saves the file")
+            "the video is Examples/clip.mp4 followed by a `free` box of random bytes padding it to 1 GiB; VmHWM of a child process that opens the library and saves the file"
+        )
         discard(library)
-        discard(big)
         return result
     }
 
     /// Writes an MP4 of exactly `bytes`: a real clip followed by one `free` box (a valid ISO-BMFF
-    /// box that players skip), left sparse so making it costs nothing.
+    /// box that players skip) filled with pseudo-random bytes, so every block is on disk (not
+    /// sparse) and nothing compresses or deduplicates it.
     static func makeLargeMP4(at url: URL, bytes: Int64, from clip: URL) throws {
         let head = try Data(contentsOf: clip)
         let padding = bytes - Int64(head.count)
@@ -51,8 +49,26 @@ extension Bench {
         var box = Data()
         for shift in stride(from: 24, through: 0, by: -8) { box.append(UInt8((padding >> Int64(shift)) & 0xFF)) }
         box.append(contentsOf: Array("free".utf8))
-        try (head + box).write(to: url)
-        guard truncate(url.path, off_t(bytes)) == 0 else { throw BenchFailure("cannot size \(url.path)") }
+        guard FileManager.default.createFile(atPath: url.path, contents: head + box),
+            let handle = FileHandle(forWritingAtPath: url.path)
+        else { throw BenchFailure("cannot create \(url.path)") }
+        defer { try? handle.close() }
+        try handle.seekToEnd()
+        var remaining = Int(padding) - 8
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var chunk = [UInt64](repeating: 0, count: 1 << 19)  // 4 MiB
+        while remaining > 0 {
+            for index in chunk.indices {
+                // xorshift64: fast, and no two blocks of the file alike.
+                state ^= state << 13
+                state ^= state >> 7
+                state ^= state << 17
+                chunk[index] = state
+            }
+            let count = min(remaining, chunk.count * 8)
+            try chunk.withUnsafeBytes { try handle.write(contentsOf: Data($0.prefix(count))) }
+            remaining -= count
+        }
     }
 }
 

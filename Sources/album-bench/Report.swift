@@ -38,6 +38,39 @@ struct ScenarioResult: Codable, Sendable {
     mutating func check(_ name: String, _ value: Double, unit: String, target: String, met: Bool) {
         ratios.append(Ratio(name: name, value: value, unit: unit, target: target, isMet: met))
     }
+
+    /// A row of paired rounds: the ratio of the medians, the min–max of the rounds' own ratios, and
+    /// the target. `faster` rows divide the baseline's time by ours (higher is better); the others
+    /// divide ours by the baseline's (a latency, lower is better).
+    mutating func paired(_ name: String, ours: [Double], baseline: [Double], faster: Bool, goal: Goal?) {
+        let value =
+            faster
+            ? Statistics.median(baseline) / Statistics.median(ours)
+            : Statistics.median(ours) / Statistics.median(baseline)
+        let rounds = zip(ours, baseline).map { faster ? $1 / $0 : $0 / $1 }
+        ratios.append(Ratio(name: name, value: value, rounds: rounds, goal: goal))
+    }
+
+    /// A row of one measured value per round (e.g. milliseconds), its median against `goal`.
+    mutating func measured(_ name: String, _ values: [Double], unit: String, goal: Goal?) {
+        ratios.append(Ratio(name: name, value: Statistics.median(values), unit: unit, rounds: values, goal: goal))
+    }
+}
+
+/// A row's target: at least or at most `limit`.
+struct Goal: Codable, Sendable, CustomStringConvertible {
+    var atLeast: Bool
+    var limit: Double
+
+    static func atLeast(_ limit: Double) -> Goal { Goal(atLeast: true, limit: limit) }
+    static func atMost(_ limit: Double) -> Goal { Goal(atLeast: false, limit: limit) }
+
+    var description: String { String(format: atLeast ? "≥ %g" : "≤ %g", limit) }
+
+    func isMet(by value: Double) -> Bool { atLeast ? value >= limit : value <= limit }
+
+    /// How far `value` is on the wrong side of the limit (0 when it is met).
+    func shortfall(of value: Double) -> Double { max(0, atLeast ? limit - value : value - limit) }
 }
 
 /// A measured value.
@@ -55,4 +88,31 @@ struct Ratio: Codable, Sendable {
     var unit: String?
     var target: String?
     var isMet: Bool?
+    /// Each paired round's own value (the spread of the run), for rows measured in rounds.
+    var rounds: [Double]?
+    /// For rows with rounds: whether `album-bench --check` fails on this row, i.e. it misses its
+    /// target by more than the run's own spread (max − min of `rounds`).
+    var failsCheck: Bool?
+
+    init(name: String, value: Double, unit: String? = nil, target: String? = nil, isMet: Bool? = nil) {
+        self.name = name
+        self.value = value
+        self.unit = unit
+        self.target = target
+        self.isMet = isMet
+    }
+
+    init(name: String, value: Double, unit: String? = nil, rounds: [Double], goal: Goal?) {
+        self.init(name: name, value: value, unit: unit, target: goal?.description, isMet: goal?.isMet(by: value))
+        self.rounds = rounds
+        if let goal, let low = rounds.min(), let high = rounds.max() {
+            failsCheck = goal.shortfall(of: value) > high - low
+        }
+    }
+
+    /// The smallest and largest round, when the row has rounds.
+    var spread: (low: Double, high: Double)? {
+        guard let low = rounds?.min(), let high = rounds?.max() else { return nil }
+        return (low, high)
+    }
 }

@@ -2,7 +2,7 @@ import AlbumKitCore
 import Foundation
 
 /// A second connection to a catalog library's SQLite file, used to fill it in bulk and to run the
-/// seeds' algorithm against the same data AlbumKit sees.
+/// scan-every-album algorithm against the same data AlbumKit sees.
 ///
 /// Not `Sendable` (it wraps a `Database`); each scenario keeps it on its own task.
 final class SyntheticCatalog {
@@ -60,10 +60,10 @@ final class SyntheticCatalog {
         try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
-    // MARK: The seeds' algorithm
+    // MARK: The scan-every-album algorithm
 
-    /// The seeds' lookup: enumerate every album and compare titles (no index, no remembered id).
-    func seedsFindAlbum(titled title: String) throws -> String? {
+    /// The scanning lookup: enumerate every album and compare titles (no index, no remembered id).
+    func scanForAlbum(titled title: String) throws -> String? {
         var found: String?
         for row in try database.rows("SELECT id, title FROM album") where found == nil && row.text(1) == title {
             found = row.text(0)
@@ -71,8 +71,8 @@ final class SyntheticCatalog {
         return found
     }
 
-    /// The seeds' second transaction: add an asset already in the library to the album.
-    func seedsAdd(asset assetID: String, toAlbum albumID: String) throws {
+    /// The scanning design's second transaction: add an asset already in the library to the album.
+    func addInSecondTransaction(asset assetID: String, toAlbum albumID: String) throws {
         _ = try database.immediateTransaction {
             try database.run(
                 """

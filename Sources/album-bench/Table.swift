@@ -27,8 +27,15 @@ enum Table {
         for ratio in result.ratios {
             let value = ratio.unit.map { " \(format(ratio.value)) \($0)" } ?? String(format: "%.2f×", ratio.value)
             var line = "   \(pad(ratio.name, width))  \(value)"
+            if let spread = ratio.spread {
+                line +=
+                    ratio.unit == nil
+                    ? String(format: " (rounds %.2f–%.2f)", spread.low, spread.high)
+                    : " (rounds \(format(spread.low))–\(format(spread.high)))"
+            }
             if let target = ratio.target { line += "   target \(target)" }
             if let met = ratio.isMet { line += met ? "   met" : "   MISSED" }
+            if ratio.failsCheck == true { line += " beyond the run's spread" }
             emit(line)
         }
         for note in result.notes { emit("   note: \(note)") }

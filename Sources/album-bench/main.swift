@@ -1,7 +1,7 @@
 import AlbumKitCore
 import Foundation
 
-// album-bench: AlbumKit's numbers next to cp, fsync, exiftool and the seeds' algorithm, measured
+// album-bench: AlbumKit's numbers next to cp, fsync, exiftool and the previous design's algorithm, measured
 // in one run on one machine. See Docs/performance.md.
 
 let options: BenchOptions
@@ -26,25 +26,37 @@ var report = Report(
     isLarge: options.large, machine: Machine.describe(scratch: scratch.path))
 Table.header(report)
 
-let fileCount = bench.size(200, large: 1_000)
 let corpus: [URL]
 do {
-    Table.progress("generating \(fileCount) JPEGs of ~200 KB")
-    corpus = try Corpus.jpegs(count: fileCount, kilobytes: 200, in: scratch.appendingPathComponent("corpus"))
+    Table.progress("generating 1000 JPEGs of ~140 KB")
+    corpus = try Corpus.jpegs(count: 1_000, kilobytes: 140, in: scratch.appendingPathComponent("corpus"))
 } catch {
     Table.progress("cannot generate the corpus: \(error)")
     exit(1)
 }
+let video = scratch.appendingPathComponent("video.mp4")
+if options.runs("video") || options.runs("memory") {
+    Table.progress("writing a 1 GiB video (random bytes after a real clip)")
+    do {
+        try Bench.makeLargeMP4(
+            at: video, bytes: 1 << 30, from: packageRoot.appendingPathComponent("Examples/clip.mp4"))
+    } catch {
+        Table.progress("cannot write the video: \(error)")
+        exit(1)
+    }
+}
 Statistics.settle()
 
 let scenarios: [(id: String, run: () async throws -> ScenarioResult)] = [
-    ("batch", { try await bench.batch(corpus) }),
-    ("single", { try await bench.single(Array(corpus.prefix(bench.size(50, large: 200)))) }),
-    ("lookup", { try await bench.lookup(corpus) }),
-    ("size", { try await bench.librarySize(corpus) }),
-    ("memory", { try await bench.memory(corpus[0]) }),
-    ("folders", { try await bench.folders(corpus) }),
-    ("metadata", { try await bench.metadata(corpus) }),
+    ("catalog", { try bench.catalogBatch(corpus, counts: [300, 1_000]) }),
+    ("video", { try bench.video(video) }),
+    ("folders", { try bench.folderBatch(Array(corpus.prefix(300))) }),
+    ("single", { try await bench.single(Array(corpus.prefix(300))) }),
+    ("start", { try bench.start() }),
+    ("lookup", { try await bench.lookup(Array(corpus.prefix(200))) }),
+    ("size", { try await bench.librarySize(Array(corpus.prefix(200))) }),
+    ("memory", { try await bench.memory(corpus[0], video: video) }),
+    ("metadata", { try await bench.metadata(Array(corpus.prefix(200))) }),
 ]
 for scenario in scenarios where options.runs(scenario.id) {
     Table.progress("running \(scenario.id)…")
@@ -70,4 +82,14 @@ do {
 } catch {
     Table.progress("cannot write the results: \(error)")
     exit(1)
+}
+
+if options.check {
+    let failing = report.scenarios.flatMap { scenario in
+        scenario.ratios.filter { $0.failsCheck == true }.map { "\(scenario.id): \($0.name)" }
+    }
+    let skipped = report.scenarios.filter { $0.skipped != nil }.map(\.id)
+    for row in failing { Table.progress("check: \(row) misses its target by more than the run's spread") }
+    for id in skipped { Table.progress("check: \(id) did not run") }
+    exit(failing.isEmpty && skipped.isEmpty ? 0 : 1)
 }

@@ -2,9 +2,10 @@ import AlbumKit
 import Foundation
 import Testing
 
-/// README's and the DocC catalog's examples, compiled and run against a real catalog.
+/// The DocC catalog's examples, compiled and run against a real catalog (README's own examples are
+/// compiled from README.md itself: see `ReadmeTests`).
 @Suite struct DocumentationTests {
-    @Test func readmeSwiftExample() async throws {
+    @Test func gettingStartedExample() async throws {
         try await Fixture.withTemporaryDirectory { dir in
             let photoURL = Fixture.jpeg
             let urls = [Fixture.png, Fixture.heic, dir.appendingPathComponent("missing.jpg")]

@@ -107,12 +107,27 @@ import Testing
                 .file(empty), .file(dir), .file(Fixture.png),
             ]
             let counter = Locked<[SaveProgress]>([])
-            let results = await library.album(titled: "Batch").save(media) { p in counter.withLock { $0.append(p) } }
+            let streamed = Locked<[(Int, Result<SavedAsset, AlbumError>)]>([])
+            let results = await library.album(titled: "Batch").save(media) { p in
+                counter.withLock { $0.append(p) }
+            } onResult: { index, result in
+                streamed.withLock { $0.append((index, result)) }
+            }
             #expect(results.map { $0.error?.code } == [nil, .notMedia, .fileNotFound, .notMedia, .fileUnreadable, nil])
             #expect(results[1].error?.file?.hasSuffix("note.jpg") == true)
+            // Each result is handed over once, in input order, and equals the returned one.
+            let handed = streamed.withLock { $0 }
+            #expect(handed.map(\.0) == Array(0..<6))
+            #expect(handed.map { $0.1.error?.code } == results.map { $0.error?.code })
+            #expect(handed.map { try? $0.1.get().assetID } == results.map { try? $0.get().assetID })
+            // Progress moves once per item prepared and once per item finished.
             let progress = counter.withLock { $0 }
-            #expect(progress.count == 6)
-            #expect(progress.last == SaveProgress(completed: 6, total: 6, failed: 4))
+            #expect(progress.count == 12)
+            #expect(progress.map(\.prepared) == progress.map(\.prepared).sorted())
+            #expect(Set(progress.map(\.completed)) == Set(0...6))
+            var last = SaveProgress(completed: 6, total: 6, failed: 4)
+            last.prepared = 6
+            #expect(progress.last == last)
             #expect(backend.state.withLock { $0.albums.first?.members.count } == 2)
         }
     }

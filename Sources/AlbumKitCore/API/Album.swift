@@ -30,16 +30,21 @@ public struct Album: Sendable {
     }
 
     /// Saves many items into the album: one result per item, in order. A bad file fails alone;
-    /// the others are saved.
+    /// the others are saved. `onResult` is called with each item's index and result as soon as that
+    /// item is durable (or has failed), in order — so what it reports is saved even if the program
+    /// stops before the batch ends. Cancelling the task finishes the items being committed and
+    /// reports the rest as `.cancelled`.
     ///
     /// ```swift
     /// let results = await album.save(urls.map { .file($0) }) { print($0.completed, "/", $0.total) }
+    /// await album.save(urls.map { .file($0) }, onResult: { index, result in print(index, result) })
     /// ```
     public func save(
-        _ media: [Media], progress: (@Sendable (SaveProgress) -> Void)? = nil
+        _ media: [Media], progress: (@Sendable (SaveProgress) -> Void)? = nil,
+        onResult: (@Sendable (_ index: Int, _ result: Result<SavedAsset, AlbumError>) -> Void)? = nil
     ) async -> [Result<SavedAsset, AlbumError>] {
         await PhotoLibrary.run(
-            library.backend, media, album: title, policy: accessPolicy, progress: progress)
+            library.backend, media, album: title, policy: accessPolicy, progress: progress, onResult: onResult)
     }
 
     /// Saves one item and calls `completion` exactly once, on `queue` (the main queue by default).
@@ -62,7 +67,7 @@ public struct Album: Sendable {
 
 extension PhotoLibrary {
     /// Saves one item into the album titled `album` and calls `completion` exactly once, on `queue`
-    /// (the main queue by default) — the seeds' `saveImage:toAlbum:withCompletionBlock:`.
+    /// (the main queue by default) — the classic `saveImage:toAlbum:withCompletionBlock:`.
     ///
     /// ```swift
     /// library.save(.file(url), toAlbum: "Touch Code Magazine") { result in print(result) }

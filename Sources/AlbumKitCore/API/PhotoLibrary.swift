@@ -34,7 +34,7 @@ public struct PhotoLibrary: Sendable {
         Album(library: self, title: title, accessPolicy: accessPolicy)
     }
 
-    /// Saves one photo or video to the library only (no album; the seeds' "camera roll").
+    /// Saves one photo or video to the library only (no album; the "camera roll").
     ///
     /// ```swift
     /// let saved = try await library.save(.file(url))
@@ -45,15 +45,19 @@ public struct PhotoLibrary: Sendable {
         try await save([media], progress: nil)[0].get()
     }
 
-    /// Saves many items to the library only; one result per item, in order.
+    /// Saves many items to the library only; one result per item, in order. `onResult` is called
+    /// with each item's index and result as soon as that item is durable (or has failed), in order.
     ///
     /// ```swift
-    /// let results = await library.save(urls.map { .file($0) })
+    /// let results = await library.save(urls.map { .file($0) }) { _ in } onResult: { index, result in
+    ///     print(urls[index].lastPathComponent, (try? result.get().assetID) ?? "failed")
+    /// }
     /// ```
     public func save(
-        _ media: [Media], progress: (@Sendable (SaveProgress) -> Void)? = nil
+        _ media: [Media], progress: (@Sendable (SaveProgress) -> Void)? = nil,
+        onResult: (@Sendable (_ index: Int, _ result: Result<SavedAsset, AlbumError>) -> Void)? = nil
     ) async -> [Result<SavedAsset, AlbumError>] {
-        await Self.run(backend, media, album: nil, policy: .requireAlbum, progress: progress)
+        await Self.run(backend, media, album: nil, policy: .requireAlbum, progress: progress, onResult: onResult)
     }
 
     /// Every album, oldest first.
@@ -146,14 +150,17 @@ public struct PhotoLibrary: Sendable {
 
     static func run<B: PhotoLibraryBackend>(
         _ backend: B, _ media: [Media], album: String?, policy: AlbumAccessPolicy,
-        progress: (@Sendable (SaveProgress) -> Void)?
+        progress: (@Sendable (SaveProgress) -> Void)?,
+        onResult: (@Sendable (Int, Result<SavedAsset, AlbumError>) -> Void)? = nil
     ) async -> [Result<SavedAsset, AlbumError>] {
         var title: AlbumTitle?
         if let album {
             do { title = try AlbumTitle(album) } catch {
+                for index in media.indices { onResult?(index, .failure(error)) }
                 return media.map { _ in .failure(error) }
             }
         }
-        return await Saver(backend: backend).save(media, to: title, policy: policy, progress: progress)
+        return await Saver(backend: backend).save(
+            media, to: title, policy: policy, progress: progress, onResult: onResult)
     }
 }

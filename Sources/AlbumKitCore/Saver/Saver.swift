@@ -1,4 +1,4 @@
-/// The seeds' logic, done once for every backend: stage each item (a bad file fails alone),
+/// The save logic, done once for every backend: stage each item (a bad file fails alone),
 /// commit in batches under a per-album gate, retry once when the album vanished, apply the access
 /// policy, and report one result per item.
 package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
@@ -13,19 +13,40 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
         self.batchSize = max(1, backend.preferredBatchSize)
     }
 
+    /// Called with each item's index and result as soon as the item is durable (or has failed),
+    /// in input order — before `save` returns.
+    package typealias ResultHandler = @Sendable (_ index: Int, _ result: Result<SavedAsset, AlbumError>) -> Void
+
     /// Saves `media`, in order, into the album titled `title` (or the library only when `nil`).
+    /// `onResult` sees each result as soon as it is final; cancelling the task lets the chunk being
+    /// committed finish, discards what was staged after it, and reports the rest as `.cancelled`.
     package func save(
         _ media: [Media], to title: AlbumTitle?, policy: AlbumAccessPolicy,
-        progress: (@Sendable (SaveProgress) -> Void)?
+        progress: (@Sendable (SaveProgress) -> Void)?, onResult: ResultHandler? = nil
     ) async -> [Result<SavedAsset, AlbumError>] {
         var results = [Result<SavedAsset, AlbumError>?](repeating: nil, count: media.count)
-        var failed = 0
-        var completed = 0
+        let counts = Locked((prepared: 0, completed: 0, failed: 0))
+        let total = media.count
         func report(_ index: Int, _ result: Result<SavedAsset, AlbumError>) {
             results[index] = result
-            completed += 1
-            if case .failure = result { failed += 1 }
-            progress?(SaveProgress(completed: completed, total: media.count, failed: failed))
+            let snapshot = counts.withLock { counts in
+                counts.completed += 1
+                if case .failure = result { counts.failed += 1 }
+                return counts
+            }
+            onResult?(index, result)
+            var value = SaveProgress(completed: snapshot.completed, total: total, failed: snapshot.failed)
+            value.prepared = max(snapshot.prepared, snapshot.completed)
+            progress?(value)
+        }
+        let prepared: @Sendable () -> Void = {
+            let snapshot = counts.withLock { counts in
+                counts.prepared += 1
+                return counts
+            }
+            var value = SaveProgress(completed: snapshot.completed, total: total, failed: snapshot.failed)
+            value.prepared = snapshot.prepared
+            progress?(value)
         }
 
         // Access first: nothing is staged when the album cannot be used and the caller requires it.
@@ -55,7 +76,8 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
         // A pipeline: while one chunk commits (mostly waiting for the disk to flush), the next one
         // is validated, copied and hashed (mostly CPU).
         var start = 0
-        var staged = media.isEmpty ? [] : await stage(Array(media[0..<min(batchSize, media.count)]))
+        var staged =
+            media.isEmpty ? [] : await stage(Array(media[0..<min(batchSize, media.count)]), prepared: prepared)
         while start < media.count {
             let end = min(start + batchSize, media.count)
             if Task.isCancelled {
@@ -68,12 +90,13 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
                 break
             }
             let following = end < media.count ? Array(media[end..<min(end + batchSize, media.count)]) : []
-            async let next = following.isEmpty ? [] : stage(following)
-            var ready: [(index: Int, staged: Backend.Staged)] = []
+            async let next = following.isEmpty ? [] : stage(following, prepared: prepared)
+            var chunk = [Result<SavedAsset, AlbumError>?](repeating: nil, count: end - start)
+            var ready: [(offset: Int, staged: Backend.Staged)] = []
             for (offset, outcome) in staged.enumerated() {
                 switch outcome {
-                case .success(let item): ready.append((start + offset, item))
-                case .failure(let error): report(start + offset, .failure(error))
+                case .success(let item): ready.append((offset, item))
+                case .failure(let error): chunk[offset] = .failure(error)
                 }
             }
             if !ready.isEmpty {
@@ -85,9 +108,11 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
                             albumOutcome: skipReason.map { .skipped($0) } ?? asset.albumOutcome,
                             isExisting: asset.isExisting, metadata: asset.metadata)
                     }
-                    report(item.index, mapped.mapError { $0.naming(file: media[item.index].displayName) })
+                    chunk[item.offset] = mapped.mapError { $0.naming(file: media[start + item.offset].displayName) }
                 }
             }
+            // In input order, once the chunk is durable.
+            for (offset, result) in chunk.enumerated() { report(start + offset, result!) }
             staged = await next
             start = end
         }
@@ -95,7 +120,9 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
     }
 
     /// Stages items with bounded concurrency, keeping their order.
-    private func stage(_ media: [Media]) async -> [Result<Backend.Staged, AlbumError>] {
+    private func stage(
+        _ media: [Media], prepared: @escaping @Sendable () -> Void
+    ) async -> [Result<Backend.Staged, AlbumError>] {
         await withTaskGroup(of: (Int, Result<Backend.Staged, AlbumError>).self) { group in
             var results = [Result<Backend.Staged, AlbumError>?](repeating: nil, count: media.count)
             var next = 0
@@ -113,6 +140,7 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
             for _ in 0..<stagingWidth { launch() }
             while let (index, result) = await group.next() {
                 results[index] = result
+                prepared()
                 launch()
             }
             return results.map { $0! }

@@ -1,0 +1,55 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Runs a program as its own process and times it from `posix_spawn` to `waitpid`: the whole
+/// process, start-up and exit included, with no pipes or Foundation `Process` in the way.
+enum Spawn {
+    /// Runs `executable` (a path, or a name looked up in `PATH`) with `arguments`, standard input
+    /// and output on `/dev/null`, and standard error in a file so a failure can say why.
+    /// Returns the wall time in seconds; throws when the program exits non-zero.
+    @discardableResult
+    static func timed(_ executable: String, _ arguments: [String]) throws -> Double {
+        let path = try Shell.resolve(executable)
+        let errorLog = FileManager.default.temporaryDirectory.appendingPathComponent("album-bench-\(getpid()).stderr")
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, errorLog.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid = pid_t()
+        let start = Statistics.now()
+        let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
+        guard spawned == 0 else { throw BenchFailure("cannot start \(path): \(String(cString: strerror(spawned)))") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else { throw BenchFailure("waitpid failed for \(path)") }
+        }
+        let seconds = Statistics.now() - start
+        guard status == 0 else {
+            let message = (try? String(contentsOf: errorLog, encoding: .utf8)) ?? ""
+            throw BenchFailure(
+                "\(executable) \(arguments.prefix(4).joined(separator: " "))… failed (status \(status)): "
+                    + message.prefix(400))
+        }
+        return seconds
+    }
+
+    /// The `album` executable built next to this one (`swift build -c release` builds both).
+    static func albumExecutable() throws -> String {
+        let me =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let album = URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("album").path
+        guard FileManager.default.isExecutableFile(atPath: album) else {
+            throw BenchFailure("no `album` next to album-bench: run `swift build -c release` (all products) first")
+        }
+        return album
+    }
+}

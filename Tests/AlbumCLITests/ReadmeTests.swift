@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+/// README's Swift examples, compiled from README's own text by the `ReadmeSnippets` build plugin into
+/// `readme-snippet-runner`, each run as its own process the way a user's script runs.
+@Suite struct ReadmeTests {
+    static let runner = CLI.binary.deletingLastPathComponent().appendingPathComponent("readme-snippet-runner")
+
+    static func run(_ arguments: [String], in directory: URL) throws -> CLI.Run {
+        let process = Process()
+        process.executableURL = runner
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        process.environment = ["PATH": "/usr/bin:/bin", "HOME": directory.path]
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let errData = Locked(Data())
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            errData.set(err.fileHandleForReading.readDataToEndOfFile())
+            group.leave()
+        }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return CLI.Run(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData.get(), as: UTF8.self))
+    }
+
+    static var count: Int {
+        get throws {
+            let listing = try CLI.withTemporaryDirectory { try run([], in: $0) }
+            return Int(listing.stdout.split(separator: " ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "")
+                ?? 0
+        }
+    }
+
+    @Test func readmeHasItsExamples() throws {
+        let readme = try String(contentsOf: CLI.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let fences = readme.components(separatedBy: "\n").filter {
+            $0.trimmingCharacters(in: .whitespaces) == "```swift"
+        }
+        #expect(fences.count >= 2)
+        #expect(try Self.count == fences.count, "the runner was built from another README")
+    }
+
+    @Test(arguments: 1...8) func everyExampleRunsAndSaves(number: Int) throws {
+        guard number <= (try Self.count) else { return }
+        try CLI.withTemporaryDirectory { dir in
+            let photo = CLI.examples.appendingPathComponent("harbour.jpg").path
+            let others = [
+                CLI.examples.appendingPathComponent("garden.png").path, dir.appendingPathComponent("gone.jpg").path,
+            ]
+            let run = try Self.run([String(number), photo] + others, in: dir)
+            #expect(run.status == 0, "example \(number): \(run.stderr)")
+            #expect(!run.stdout.contains("Optional("), "example \(number) prints an optional: \(run.stdout)")
+            #expect(!run.stdout.contains("failed"), "example \(number): \(run.stdout)")
+            // Whatever library an example saved into holds the photo, and is healthy.
+            let library = dir.appendingPathComponent("Photos.albumlibrary")
+            #expect(FileManager.default.fileExists(atPath: library.path), "example \(number) saved nothing")
+            let albums = try CLI.run(["albums", "--json", "--library", library.path])
+            let list = try #require(albums.json() as? [[String: Any]])
+            #expect(list.first?["title"] as? String == "Touch Code Magazine")
+            #expect((list.first?["count"] as? Int ?? 0) >= 1)
+            #expect(try CLI.run(["verify", "--library", library.path]).status == 0)
+        }
+    }
+}
