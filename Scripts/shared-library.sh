@@ -2,7 +2,8 @@
 # Starts (or stops) a local shared library: PostgreSQL 15 for the catalog and SeaweedFS's S3 gateway
 # for the originals, both as an unprivileged user, on loopback ports only.
 #
-#   eval "$(Scripts/shared-library.sh up)"    # prints `export` lines: ALBUMKIT_LIBRARY and credentials
+#   eval "$(Scripts/shared-library.sh up)"    # prints `export` lines: ALBUMKIT_LIBRARY and credentials,
+#                                             # after `album init` (building album when needed)
 #   Scripts/shared-library.sh down            # stops both by PID
 #   Scripts/shared-library.sh stop-store      # kill -9 the object store (fault tests)
 #   Scripts/shared-library.sh start-store     # start it again on the same data
@@ -151,13 +152,19 @@ up)
     ensure_owner
     start_postgres
     start_store
-    album=${ALBUM:-$(dirname "$0")/../.build/debug/album}
-    if [ -x "$album" ]; then
+    # Leave an initialised library: build `album` when it is not there yet, then `album init`
+    # (idempotent). ALBUMKIT_SKIP_INIT=1 skips this (the tests set up their own libraries).
+    if [ -z "${ALBUMKIT_SKIP_INIT:-}" ]; then
+        root=$(cd "$(dirname "$0")/.." && pwd)
+        album=${ALBUM:-$root/.build/debug/album}
+        if [ ! -x "$album" ] && command -v swift >/dev/null; then
+            log "building album (first run)"
+            (cd "$root" && swift build --product album >&2) || die "swift build --product album failed"
+        fi
+        [ -x "$album" ] || die "no album binary at $album"
         eval "$(print_exports)"
         "$album" init --endpoint "$ALBUMKIT_S3_ENDPOINT" --bucket "$BUCKET" --prefix library/ >&2 ||
             die "album init failed"
-    else
-        log "no album binary at $album: run \`album init --endpoint http://127.0.0.1:$S3_PORT --bucket $BUCKET\` yourself"
     fi
     print_exports
     ;;

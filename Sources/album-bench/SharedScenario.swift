@@ -14,6 +14,7 @@ extension Bench {
         var result = ScenarioResult(
             id: "shared", title: "Shared library (PostgreSQL + SeaweedFS S3, loopback) vs curl uploads")
         let album = try Spawn.albumExecutable()
+        setenv("ALBUMKIT_SKIP_INIT", "1", 1)
         let up = try Shell.run(
             "/bin/bash", [packageRoot.appendingPathComponent("Scripts/shared-library.sh").path, "up"])
         guard up.status == 0 else {

@@ -23,7 +23,7 @@
         static let exports: Result<[String: String], ServersUnavailable> = {
             let run = Shell.run(
                 "/bin/bash", [script, "up"],
-                environment: ProcessInfo.processInfo.environment.merging(["ALBUM": "/nonexistent"]) { $1 })
+                environment: ProcessInfo.processInfo.environment.merging(["ALBUMKIT_SKIP_INIT": "1"]) { $1 })
             guard run.status == 0 else {
                 return .failure(ServersUnavailable(reason: "shared-library.sh up failed: \(run.stderr.suffix(600))"))
             }
