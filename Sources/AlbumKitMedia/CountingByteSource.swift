@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A ``ByteSource`` that counts the bytes and reads that pass through it.
 ///
 /// Use it to measure how much of a file inspection touches (headers only, not the whole file).
@@ -17,7 +15,7 @@ public final class CountingByteSource<Base: ByteSource>: ByteSource {
 
     /// The wrapped source.
     public let base: Base
-    private let counts = Mutex(Counts())
+    private let counts = Locked(Counts())
 
     /// Wraps `base`.
     ///

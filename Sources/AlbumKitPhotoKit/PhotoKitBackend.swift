@@ -87,7 +87,8 @@ package final class PhotoKitBackend: PhotoLibraryBackend {
     private static func stageNow(_ media: Media) throws -> Staged {
         typealias Resource = Staged.Resource
         switch media {
-        case .file(let url):
+        case .file, .path:
+            let url = media.fileURL ?? URL(fileURLWithPath: media.displayName)
             let metadata = try MediaReader(media).metadata
             return Staged(
                 resources: [

@@ -122,7 +122,12 @@ enum ChildProcess {
             return value
         }
         var usage = rusage()
-        getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
-        return Int(usage.ru_maxrss)
+        #if canImport(Darwin)
+            getrusage(RUSAGE_SELF, &usage)
+            return Int(usage.ru_maxrss) / 1024  // bytes on Darwin
+        #else
+            getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
+            return Int(usage.ru_maxrss)  // kilobytes on Linux
+        #endif
     }
 }

@@ -13,25 +13,38 @@ enum Shell {
     /// `PATH` when it has no slash.
     @discardableResult
     static func run(_ executable: String, _ arguments: [String], in directory: String? = nil) throws -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try resolve(executable))
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Drain stderr on another thread so neither pipe can fill up and block the child.
-        let errData = Mailbox<Data>()
-        Thread.detachNewThread { errData.put(err.fileHandleForReading.readDataToEndOfFile()) }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Outcome(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData.take(), as: UTF8.self))
+        #if !os(macOS) && !os(Linux)
+            // iOS, tvOS and visionOS have no `Process`: the bench runs on macOS and Linux only.
+            throw BenchFailure("album-bench cannot start \(executable) on this platform")
+        #else
+            return try runProcess(executable, arguments, in: directory)
+        #endif
     }
+
+    #if os(macOS) || os(Linux)
+        private static func runProcess(_ executable: String, _ arguments: [String], in directory: String?) throws
+            -> Outcome
+        {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: try resolve(executable))
+            process.arguments = arguments
+            if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+            let out = Pipe()
+            let err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            // Drain stderr on another thread so neither pipe can fill up and block the child.
+            let errData = Mailbox<Data>()
+            Thread.detachNewThread { errData.put(err.fileHandleForReading.readDataToEndOfFile()) }
+            let outData = out.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return Outcome(
+                status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                stderr: String(decoding: errData.take(), as: UTF8.self))
+        }
+    #endif
 
     /// Runs a program and returns its trimmed standard output, or `nil` when it fails.
     static func output(_ executable: String, _ arguments: [String], in directory: String? = nil) -> String? {

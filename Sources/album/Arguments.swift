@@ -1,23 +1,32 @@
 import Foundation
 
-/// The parsed command line: `album [--library PATH] COMMAND [OPTIONS] [ARGS...]`.
+/// The parsed command line: `album [OPTIONS] COMMAND [OPTIONS] [ARGS...]`, checked against
+/// ``CommandLineSpec``: unknown, repeated and conflicting options and the wrong number of arguments
+/// are usage errors that say what to do.
 struct Arguments {
     var command: String?
     var positional: [String] = []
-    var library: String?
-    var system = false
-    var album: String?
-    var json = false
-    var force = false
-    var help = false
-    /// `init` and `copy` of a shared library: the object store, and where to copy from and to.
-    var shared: [String: String] = [:]
+    /// Each option given, by long name, with its values (an empty array for flags).
+    private(set) var given: [String: [String]] = [:]
 
-    /// Options that take a value.
-    private static let valued = Set(["--library", "--album"]).union(sharedOptions)
-    private static let sharedOptions: Set<String> = [
-        "--endpoint", "--bucket", "--prefix", "--region", "--from", "--to",
-    ]
+    var library: String? { given["--library"]?.first }
+    var system: Bool { has("--system") }
+    var album: String? { given["--album"]?.first }
+    var json: Bool { has("--json") }
+    var force: Bool { has("--force") }
+    var help: Bool { has("--help") }
+    var version: Bool { has("--version") }
+    var quiet: Bool { has("--quiet") }
+    var verbose: Bool { has("--verbose") }
+    var null: Bool { has("--null") }
+    var recursive: Bool { has("--recursive") }
+    var dryRun: Bool { has("--dry-run") }
+    var includes: [String] { given["--include"] ?? [] }
+    var excludes: [String] { given["--exclude"] ?? [] }
+
+    func has(_ long: String) -> Bool { given[long] != nil }
+    /// The value of a single-valued option.
+    func value(_ long: String) -> String? { given[long]?.first }
 
     struct UsageError: Error {
         let message: String
@@ -35,32 +44,71 @@ struct Arguments {
                 if command == nil { command = argument } else { positional.append(argument) }
                 continue
             }
+            if argument == "--" {
+                optionsEnded = true
+                continue
+            }
             var name = argument
             var inlineValue: String?
             if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
                 name = String(argument[..<equals])
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
-            func value() throws(UsageError) -> String {
-                if let inlineValue { return inlineValue }
-                guard index < arguments.count else { throw UsageError(message: "\(name) needs a value") }
-                index += 1
-                return arguments[index - 1]
+            guard let option = CommandLineSpec.option(name) else {
+                var message = "unknown option \(argument)"
+                if let near = Suggestion.closest(to: name, among: CommandLineSpec.allOptions.map(\.long)) {
+                    message += " (did you mean \(near)?)"
+                }
+                throw UsageError(message: message)
             }
-            switch name {
-            case "--": optionsEnded = true
-            case "--library", "-L": library = try value()
-            case "--system": system = true
-            case "--album", "-a": album = try value()
-            case "--json": json = true
-            case "--force", "-f": force = true
-            case "--help", "-h": help = true
-            case _ where Self.sharedOptions.contains(name): shared[String(name.dropFirst(2))] = try value()
-            default: throw UsageError(message: "unknown option \(argument)")
+            var value: String?
+            if let placeholder = option.value {
+                if let inlineValue {
+                    value = inlineValue
+                } else {
+                    guard index < arguments.count else {
+                        throw UsageError(message: "\(option.long) needs a value (\(option.long) \(placeholder))")
+                    }
+                    value = arguments[index]
+                    index += 1
+                }
+            } else if inlineValue != nil {
+                throw UsageError(message: "\(option.long) does not take a value")
             }
-            if inlineValue != nil && !Self.valued.contains(name) {
-                throw UsageError(message: "\(name) does not take a value")
+            if let earlier = given[option.long], !option.repeatable {
+                let both = option.value == nil ? "" : " (\"\(earlier.first ?? "")\" and \"\(value ?? "")\")"
+                throw UsageError(message: "\(option.long) was given twice\(both); give it once")
             }
+            given[option.long, default: []].append(contentsOf: value.map { [$0] } ?? [])
+        }
+        for (a, b) in CommandLineSpec.conflicts where has(a) && has(b) {
+            throw UsageError(message: "\(a) and \(b) cannot be used together; choose one")
+        }
+    }
+
+    /// Checks that every option given applies to `command` and that it got the right number of
+    /// arguments.
+    func check(for command: CommandLineSpec.Command) throws(UsageError) {
+        let global = Set(CommandLineSpec.globalOptions.map(\.long))
+        for long in given.keys.sorted() where !global.contains(long) && !command.options.contains(long) {
+            throw UsageError(message: "\(long) does not apply to `album \(command.name)`")
+        }
+        let count = positional.count
+        guard !command.arity.contains(count) else { return }
+        let quoted = positional.map { "\"\($0)\"" }.joined(separator: " ")
+        switch (command.arity.lowerBound, command.arity.upperBound) {
+        case (0, 0):
+            throw UsageError(message: "`album \(command.name)` takes no arguments, got \(quoted)")
+        case (let low, _) where count < low:
+            throw UsageError(message: "`album \(command.name)` needs \(command.arguments)")
+        default:
+            var message =
+                "`album \(command.name)` takes \(command.arguments), got \(count) arguments: \(quoted)"
+            if command.arity == 1...1 && command.arguments == "TITLE" {
+                message +=
+                    "\n(a title with spaces needs quotes: album \(command.name) \"\(positional.joined(separator: " "))\")"
+            }
+            throw UsageError(message: message)
         }
     }
 }

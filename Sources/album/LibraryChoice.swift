@@ -2,8 +2,28 @@ import AlbumKit
 import Foundation
 
 /// Which library a command works on: `--system`, `--library PATH`, `$ALBUMKIT_LIBRARY`, or the
-/// default catalog under `$XDG_DATA_HOME/albumkit/`.
+/// default catalog under `$XDG_DATA_HOME/albumkit/`; and which kind it is.
+///
+/// An existing path is what it holds: a catalog (`.albumlibrary` or a `catalog.sqlite` inside) or a
+/// folder library (any other folder). A path that does not exist yet becomes a new library only
+/// when its kind is stated — the `.albumlibrary` suffix, `--catalog` or `--folders` — so a mistyped
+/// `--library` is an error instead of a new, empty catalog.
 enum LibraryChoice {
+    enum Kind {
+        case catalog, folders, system
+        /// A shared library: `postgres://…` (Linux).
+        case shared
+    }
+
+    /// The `postgres://…` location given with `--library` or `$ALBUMKIT_LIBRARY`, if that is what was given.
+    static func sharedLocation(_ arguments: Arguments) -> String? {
+        #if os(Linux)
+            let given = arguments.library ?? ProcessInfo.processInfo.environment["ALBUMKIT_LIBRARY"]
+            if let given, PhotoLibrary.isSharedLibraryURL(given) { return given }
+        #endif
+        return nil
+    }
+
     static func defaultCatalogURL(environment: [String: String]) -> URL {
         let dataHome =
             environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
@@ -11,30 +31,82 @@ enum LibraryChoice {
         return URL(fileURLWithPath: dataHome).appendingPathComponent("albumkit/Photos.albumlibrary")
     }
 
-    /// Opens the chosen library; `create` is false for read-only commands.
-    static func open(_ arguments: Arguments, create: Bool) throws -> PhotoLibrary {
+    /// The library's location and kind, without opening it.
+    static func resolve(_ arguments: Arguments, create: Bool) throws -> (url: URL?, kind: Kind) {
+        if arguments.system { return (nil, .system) }
+        if sharedLocation(arguments) != nil { return (nil, .shared) }
         let environment = ProcessInfo.processInfo.environment
-        if arguments.system { return PhotoLibrary.system }
-        #if os(Linux)
-            if let location = arguments.library ?? environment["ALBUMKIT_LIBRARY"],
-                PhotoLibrary.isSharedLibraryURL(location)
-            {
-                return try PhotoLibrary.shared(location)
+        let given = arguments.library ?? environment["ALBUMKIT_LIBRARY"].flatMap { $0.isEmpty ? nil : $0 }
+        let url = given.map { URL(fileURLWithPath: $0) } ?? defaultCatalogURL(environment: environment)
+        let path = url.path
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+        let hasCatalog = FileManager.default.fileExists(atPath: url.appendingPathComponent("catalog.sqlite").path)
+        let named = url.pathExtension == "albumlibrary"
+
+        if exists && !isDirectory.boolValue {
+            throw AlbumError(
+                .libraryNotFound, "\(path) is a file, not a library (a library is a folder).", file: path)
+        }
+        if arguments.has("--folders") {
+            if hasCatalog || named {
+                throw AlbumError(
+                    .libraryCorrupt,
+                    "\(path) is a catalog library, not a folder library; leave out --folders.", file: path)
             }
-        #endif
-        let url =
-            (arguments.library ?? environment["ALBUMKIT_LIBRARY"]).map { URL(fileURLWithPath: $0) }
-            ?? defaultCatalogURL(environment: environment)
-        if isFolderLibrary(url) { return try PhotoLibrary.folders(at: url) }
-        return try PhotoLibrary.catalog(at: url, createIfMissing: create)
+            return (url, .folders)
+        }
+        if arguments.has("--catalog") {
+            if exists && !hasCatalog && !named && !isEmptyDirectory(url) {
+                throw AlbumError(
+                    .libraryCorrupt,
+                    "\(path) is a folder that holds files but no catalog; use it as a folder library (leave out --catalog) or choose a new path.",
+                    file: path)
+            }
+            return (url, .catalog)
+        }
+        if hasCatalog || named { return (url, .catalog) }
+        if exists { return (url, .folders) }
+        if given == nil { return (url, .catalog) }  // the default library, created on first save
+        guard create else {
+            throw AlbumError(.libraryNotFound, "There is no library at \(path).", file: path)
+        }
+        throw AlbumError(
+            .libraryNotFound,
+            "There is no library at \(path). To create one there, add --catalog (AlbumKit's own library) or --folders (album folders), or use a path ending in .albumlibrary.",
+            file: path)
     }
 
-    /// A folder library is an existing directory that is not a catalog and not named `.albumlibrary`.
-    static func isFolderLibrary(_ url: URL) -> Bool {
-        var isDirectory: ObjCBool = false
-        guard url.pathExtension != "albumlibrary",
-            FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue
-        else { return false }
-        return !FileManager.default.fileExists(atPath: url.appendingPathComponent("catalog.sqlite").path)
+    /// Opens the chosen library; `create` is false for commands that only read.
+    static func open(_ arguments: Arguments, create: Bool) throws -> PhotoLibrary {
+        let (url, kind) = try resolve(arguments, create: create)
+        switch kind {
+        case .system:
+            return PhotoLibrary.system
+        case .shared:
+            #if os(Linux)
+                return try PhotoLibrary.shared(sharedLocation(arguments)!)
+            #else
+                throw AlbumError(.libraryNotFound, "Shared (postgres://) libraries are available on Linux only.")
+            #endif
+        case .catalog:
+            return try PhotoLibrary.catalog(at: url!, createIfMissing: create)
+        case .folders:
+            if create && !FileManager.default.fileExists(atPath: url!.path) {
+                do {
+                    try FileManager.default.createDirectory(at: url!, withIntermediateDirectories: false)
+                } catch {
+                    throw AlbumError(
+                        .libraryNotFound,
+                        "Cannot create the folder library \(url!.path): its parent folder is missing or not writable.",
+                        file: url!.path)
+                }
+            }
+            return try PhotoLibrary.folders(at: url!)
+        }
+    }
+
+    private static func isEmptyDirectory(_ url: URL) -> Bool {
+        ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).isEmpty
     }
 }

@@ -7,10 +7,12 @@ import Foundation
     import Darwin
 #endif
 
-/// Writing results: text for people, JSON for scripts, errors on stderr, a progress bar on a terminal.
+/// Writing results: text for people, JSON for scripts, errors on stderr. Every line written clears
+/// the progress line first, so the two never mix.
 enum Output {
-    static func out(_ line: String) {
-        guard write(line + "\n", to: STDOUT_FILENO) else {
+    static func out(_ line: String, terminator: String = "\n") {
+        ProgressLine.shared.clearForOutput(toTerminal: isStdoutTerminal)
+        guard write(line + terminator, to: STDOUT_FILENO) else {
             // stdout is gone or full (`> /dev/full`, a closed pipe): say so once, fail.
             _ = write("album: cannot write the output: \(String(cString: strerror(errno)))\n", to: STDERR_FILENO)
             exit(1)
@@ -18,7 +20,13 @@ enum Output {
     }
 
     static func err(_ line: String) {
+        ProgressLine.shared.clearForOutput(toTerminal: true)
         _ = write(line + "\n", to: STDERR_FILENO)
+    }
+
+    /// Writes `text` to stderr as it is (the progress line draws itself with it).
+    static func rawErr(_ text: String) {
+        _ = write(text, to: STDERR_FILENO)
     }
 
     /// Writes all of `text` to `fd`; `false` on any error.
@@ -45,22 +53,54 @@ enum Output {
         out(String(decoding: (try? encoder.encode(value)) ?? Data("null".utf8), as: UTF8.self))
     }
 
-    /// Whether standard error is a terminal (progress bars only then).
+    /// Whether standard error is a terminal (the progress line is drawn only then).
     static var isTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+    static var isStdoutTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
 
-    static func progress(_ completed: Int, of total: Int) {
-        let width = 30
-        let filled = total == 0 ? width : completed * width / total
-        let bar = String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
-        _ = write("\r[\(bar)] \(completed)/\(total)" + (completed == total ? "\n" : ""), to: STDERR_FILENO)
+    /// Rows in aligned columns under a header; columns empty in every row are left out.
+    static func table(_ rows: [[String]], header: [String], rightAligned: Set<Int> = []) {
+        let columns = header.indices.filter { column in rows.contains { !$0[column].isEmpty } }
+        let widths = columns.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        for row in [header] + rows {
+            let cells = zip(columns, widths).map { column, width in
+                let cell = row[column]
+                let padding = String(repeating: " ", count: max(0, width - cell.count))
+                return rightAligned.contains(column) ? padding + cell : cell + padding
+            }
+            var line = cells.joined(separator: "  ")
+            while line.hasSuffix(" ") { line.removeLast() }
+            out(line)
+        }
+    }
+
+    /// `1.2 MB`, `340 KB`, `12 B` (decimal units, as file managers show them).
+    static func size(_ bytes: Int64) -> String {
+        let units = ["B", "KB", "MB", "GB", "TB"]
+        var value = Double(bytes)
+        var unit = 0
+        while value >= 1000 && unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        if unit == 0 { return "\(bytes) B" }
+        return String(format: value < 10 ? "%.1f %@" : "%.0f %@", value, units[unit])
     }
 }
 
-/// `album save --json` lines.
+/// `album save` / `import` `--json` lines: the result object of Docs/cli-json.md.
 struct SaveLine: Encodable {
     struct Failure: Encodable {
         let code: String
         let message: String
+        var suggestion: String?
+
+        init(code: String, message: String, suggestion: String? = nil) {
+            self.code = code
+            self.message = message
+            self.suggestion = suggestion
+        }
+
+        init(_ error: AlbumError) { self.init(code: error.code.rawValue, message: error.message) }
     }
     let file: String
     var asset: String?
@@ -68,6 +108,25 @@ struct SaveLine: Encodable {
     var albumOutcome: String?
     var existing: Bool?
     var error: Failure?
+    var skipped: String?
+    var wouldSave: Bool?
+    var kind: String?
+    var format: String?
+}
+
+/// The album object of Docs/cli-json.md (`albums`, `create`, `rename`, `delete`).
+struct AlbumLine: Encodable {
+    let id: String
+    let title: String
+    let count: Int
+    var previousTitle: String?
+    var deleted: Bool?
+
+    init(_ info: AlbumInfo) {
+        id = info.id
+        title = info.title
+        count = info.count
+    }
 }
 
 /// `album show --json` entries: the asset plus its media metadata keys.
@@ -75,7 +134,7 @@ struct AssetLine: Encodable {
     let info: AssetInfo
 
     private enum Keys: String, CodingKey {
-        case id, file, kind, size, added, sha256
+        case id, file, path, kind, size, added, sha256
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -83,6 +142,7 @@ struct AssetLine: Encodable {
         var c = encoder.container(keyedBy: Keys.self)
         try c.encode(info.id, forKey: .id)
         try c.encodeIfPresent(info.originalFilename, forKey: .file)
+        try c.encodeIfPresent(info.fileURL?.path, forKey: .path)
         try c.encode(info.kind.rawValue, forKey: .kind)
         try c.encode(info.byteSize, forKey: .size)
         try c.encode(info.addedAt, forKey: .added)

@@ -6,19 +6,19 @@ enum SharedCommands {
     static func run(_ command: String, _ arguments: Arguments) async throws -> Int32 {
         #if os(Linux)
             let environment = ProcessInfo.processInfo.environment
-            let target = arguments.shared["to"] ?? arguments.library ?? environment["ALBUMKIT_LIBRARY"]
+            let target = arguments.value("--to") ?? arguments.library ?? environment["ALBUMKIT_LIBRARY"]
             guard let target, PhotoLibrary.isSharedLibraryURL(target) else {
-                throw AlbumCommand.UsageFailure(
+                throw Arguments.UsageError(
                     message: "\(command) works on a shared library: give --library postgres://USER@HOST/DATABASE")
             }
             switch command {
             case "init":
-                guard let endpoint = arguments.shared["endpoint"], let bucket = arguments.shared["bucket"] else {
-                    throw AlbumCommand.UsageFailure(message: "init needs --endpoint URL and --bucket NAME")
+                guard let endpoint = arguments.value("--endpoint"), let bucket = arguments.value("--bucket") else {
+                    throw Arguments.UsageError(message: "init needs --endpoint URL and --bucket NAME")
                 }
                 let store = ObjectStoreLocation(
-                    endpoint: endpoint, bucket: bucket, prefix: arguments.shared["prefix"] ?? "",
-                    region: arguments.shared["region"] ?? "us-east-1")
+                    endpoint: endpoint, bucket: bucket, prefix: arguments.value("--prefix") ?? "",
+                    region: arguments.value("--region") ?? "us-east-1")
                 try PhotoLibrary.initializeShared(target, store: store)
                 Output.out("shared library ready: \(target), originals in \(endpoint)/\(bucket)/\(store.prefix)")
                 return 0
@@ -29,8 +29,8 @@ enum SharedCommands {
                 )
                 return 0
             default:
-                guard let source = arguments.shared["from"] else {
-                    throw AlbumCommand.UsageFailure(message: "copy needs --from L.albumlibrary")
+                guard let source = arguments.value("--from") else {
+                    throw Arguments.UsageError(message: "copy needs --from L.albumlibrary")
                 }
                 let report = try await PhotoLibrary.shared(target).copy(
                     fromCatalogAt: URL(fileURLWithPath: source))
@@ -40,7 +40,7 @@ enum SharedCommands {
                 return 0
             }
         #else
-            throw AlbumError(.unsupportedMedia, "Shared libraries are available on Linux only.")
+            throw AlbumError(.libraryNotFound, "Shared (postgres://) libraries are available on Linux only.")
         #endif
     }
 }

@@ -159,7 +159,7 @@
             process.arguments = arguments
             var environment = environment
             environment["TMPDIR"] = machine.path
-            environment["ALBUMKIT_STAGING"] = machine.appendingPathComponent("staging").path
+            environment["ALBUMKIT_SHARED_STAGING_DIR"] = machine.appendingPathComponent("staging").path
             process.environment = environment
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle(forWritingAtPath: "/dev/null")

@@ -107,9 +107,9 @@ import Testing
         try await Fixture.withTemporaryDirectory { dir in
             let (library, backend) = try open(dir)
             let album = library.album(titled: "Race")
-            let bytes = Fixture.jpegBytes
             let results = await withTaskGroup(of: Result<SavedAsset, AlbumError>.self) { group in
                 for i in 0..<100 {
+                    let bytes = Fixture.uniqueJPEG("\(i)")
                     group.addTask { await album.save([.data(bytes, filename: "IMG_\(i).jpg")])[0] }
                 }
                 return await group.reduce(into: []) { $0.append($1) }
@@ -269,15 +269,16 @@ import Testing
                 try db.run(
                     """
                     INSERT INTO asset (id, state, kind, format, path, byte_size, sha256, added_at, owner)
-                    VALUES ('dead', 'pending', 'photo', 'jpeg', 'originals/zz/zz000000-dead.jpg', 1, 'x', 0, '999999999.1')
+                    VALUES ('dead', 'pending', 'photo', 'jpeg', 'originals/zz/zz000000-dead.jpg', 1, 'x', 0, 'p999999-00000000000000ff')
                     """)
             }
             // The pending file belongs to a row (not stray until its owner is known dead); the other is stray.
             #expect(try await library.verify().problems.count == 1)
             let reopened = try CatalogBackend.open(at: root)
             #expect(try sql(reopened, "SELECT id FROM asset").map { $0.text(0) } == [kept.assetID])
-            #expect(Fixture.files(under: root.appendingPathComponent("originals/zz")).isEmpty)
-            #expect(try await reopened.verify().isHealthy)
+            // The dead owner's file goes; a file no row names is never deleted: verify reports it.
+            #expect(Fixture.files(under: root.appendingPathComponent("originals/zz")) == ["zz111111-stray.jpg"])
+            #expect(try await reopened.verify().problems.count == 1)
         }
     }
 
@@ -315,92 +316,48 @@ import Testing
     }
 }
 
-@Suite struct ProcessTokenTests {
-    @Test func currentProcessIsAliveAndGoneOnesAreNot() {
-        #expect(ProcessToken.isAlive(ProcessToken.current))
-        #expect(ProcessToken.current.split(separator: ".").count == 2)
-        // Same pid, another start time: the pid was reused, the owner is gone.
-        let pid = ProcessToken.current.split(separator: ".")[0]
-        #expect(!ProcessToken.isAlive("\(pid).1"))
-        #expect(!ProcessToken.isAlive("999999999.1"))
-        // Unknown formats are treated as alive (never delete what we cannot judge).
-        #expect(ProcessToken.isAlive("not-a-token"))
-    }
-}
-
-/// The remaining error codes reachable on Linux through the catalog.
-@Suite struct CatalogErrorCodeTests {
-    @Test func damagedMediaIsRefusedAndNothingIsWritten() async throws {
+@Suite struct ProcessOwnerTests {
+    @Test func anOwnerIsAliveExactlyWhileAProcessHoldsItsLock() async throws {
         try await Fixture.withTemporaryDirectory { dir in
-            let library = try PhotoLibrary.catalog(at: dir.appendingPathComponent("L.albumlibrary"))
-            var bytes = Fixture.jpegBytes
-            bytes.removeLast(bytes.count / 2)  // cut short
-            let cut = Fixture.write(bytes, named: "cut.jpg", in: dir)
-            let result = await library.album(titled: "A").save([.file(cut)])[0]
-            #expect(result.error?.code == .corruptMedia)
-            #expect(result.error?.file == cut.path)
-            #expect(try await library.albums().isEmpty)
-            #expect(Fixture.files(under: dir.appendingPathComponent("L.albumlibrary/originals")).isEmpty)
-        }
-    }
+            let owners = dir.appendingPathComponent("owners").path
+            try ProcessOwner.register(in: owners)
+            #expect(ProcessOwner.isAlive(ProcessOwner.token, in: owners))
+            // A token without an owner file was never registered or was reaped: dead.
+            #expect(!ProcessOwner.isAlive("p999999-00000000000000ff", in: owners))
+            // Unknown formats are treated as alive (never delete what we cannot judge).
+            #expect(ProcessOwner.isAlive("999999999.1", in: owners))
 
-    @Test func livePhotoIsUnsupportedOutsidePhotos() async throws {
-        try await Fixture.withTemporaryDirectory { dir in
-            let library = try PhotoLibrary.catalog(at: dir.appendingPathComponent("L.albumlibrary"))
-            let result = await library.save([.livePhoto(photo: Fixture.heic, pairedVideo: Fixture.video)])[0]
-            #expect(result.error?.code == .unsupportedMedia)
-        }
-    }
-
-    @Test func libraryHeldByAnotherProcessBeyondTheWaitIsBusy() async throws {
-        try await Fixture.withTemporaryDirectory { dir in
-            let url = dir.appendingPathComponent("L.albumlibrary")
-            let backend = try CatalogBackend.open(at: url, busyTimeout: 100)
-            let holder = try Database(path: url.appendingPathComponent("catalog.sqlite").path, create: false)
-            try holder.execute("BEGIN IMMEDIATE")
-            let result = await PhotoLibrary(backend: backend).album(titled: "A").save([.file(Fixture.jpeg)])[0]
-            #expect(result.error?.code == .libraryBusy)
-            try holder.execute("ROLLBACK")
-            // Once the other writer is done, saving works and nothing was left behind.
-            #expect(
-                try await PhotoLibrary(backend: backend).album(titled: "A").save(.file(Fixture.jpeg)).albumOutcome
-                    == .created)
-            #expect(try await PhotoLibrary(backend: backend).verify().isHealthy)
-        }
-    }
-
-    @Test func cancelledBatchStopsStartingNewItems() async throws {
-        try await Fixture.withTemporaryDirectory { dir in
-            let library = try PhotoLibrary.catalog(at: dir.appendingPathComponent("L.albumlibrary"))
-            let media = Array(repeating: Media.file(Fixture.jpeg), count: 200)
-            let task = Task { await library.album(titled: "A").save(media) }
-            task.cancel()
-            let results = await task.value
-            #expect(results.count == 200)
-            #expect(results.allSatisfy { $0.value != nil || $0.error?.code == .cancelled })
-            #expect(results.contains { $0.error?.code == .cancelled })
-            #expect(try await library.verify().isHealthy)
-        }
-    }
-}
-
-@Suite struct ReadOnlyDatabaseTests {
-    @Test(arguments: [Database.OpenMode.readOnly, .immutable])
-    func catalogCanBeReadWithoutWriting(mode: Database.OpenMode) async throws {
-        try await Fixture.withTemporaryDirectory { dir in
-            let url = dir.appendingPathComponent("L.albumlibrary")
-            do {
-                let library = try PhotoLibrary.catalog(at: url)
-                try await library.album(titled: "Kept").save(.file(Fixture.jpeg))
+            // Another real process holds an owner file's lock (what a saver does, whatever its
+            // PID namespace): alive until it exits, then dead, then forgotten.
+            let token = "p424242-0123456789abcdef"
+            let path = owners + "/" + token
+            FileManager.default.createFile(atPath: path, contents: nil)
+            let holder = Process()
+            holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+            holder.arguments = ["-x", path, "sleep", "30"]
+            try holder.run()
+            var alive = false
+            for _ in 0..<200 where !alive {
+                alive = ProcessOwner.isAlive(token, in: owners)
+                if !alive { try await Task.sleep(nanoseconds: 10_000_000) }
             }
-            let path = url.appendingPathComponent("catalog.sqlite").path
-            // As after a clean close: everything in the main file, no WAL left.
-            try Database(path: path, create: false).execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            let before = try Data(contentsOf: URL(fileURLWithPath: path))
-            let db = try Database(path: path, mode: mode)
-            #expect(try db.row("SELECT title FROM album")?.text(0) == "Kept")
-            #expect(throws: SQLiteError.self) { try db.run("DELETE FROM album") }
-            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+            #expect(alive)
+            ProcessOwner.forget(token, in: owners)  // alive: the file stays
+            #expect(FileManager.default.fileExists(atPath: path))
+            holder.terminate()
+            holder.waitUntilExit()
+            #expect(!ProcessOwner.isAlive(token, in: owners))
+            ProcessOwner.forget(token, in: owners)
+            #expect(!FileManager.default.fileExists(atPath: path))
         }
+    }
+
+    @Test func stagingNamesCarryTheirOwner() {
+        let name = StagingName(kind: "partial")
+        let parsed = StagingName(parsing: name.fileName)
+        #expect(parsed == name)
+        #expect(parsed?.owner == ProcessOwner.token)
+        #expect(StagingName(parsing: ".b.jpg.partial") == nil)
+        #expect(StagingName(parsing: "\(name.fileName.dropFirst())") == nil)
     }
 }

@@ -14,6 +14,15 @@ enum Fixture {
     static let video = examples.appendingPathComponent("clip.mp4")
     static var jpegBytes: Data { try! Data(contentsOf: jpeg) }
 
+    /// A valid JPEG whose bytes differ for every `tag` (a comment segment after the start marker).
+    static func uniqueJPEG(_ tag: String) -> Data {
+        let bytes = jpegBytes
+        let comment = Array(tag.utf8)
+        let length = comment.count + 2
+        return bytes.prefix(2) + Data([0xFF, 0xFE, UInt8(length >> 8), UInt8(length & 0xFF)] + comment)
+            + bytes.dropFirst(2)
+    }
+
     /// A fresh empty directory, removed when `body` returns.
     static func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async rethrows -> T {
         let url = URL(fileURLWithPath: NSTemporaryDirectory())

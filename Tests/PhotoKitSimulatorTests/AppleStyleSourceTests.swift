@@ -1,10 +1,6 @@
 #if !canImport(ObjectiveC)
-    #if canImport(Photos)
-        import Photos
-    #else
-        import PhotoKitSimulator
-    #endif
     import Foundation
+    import PhotoKitSimulator
     import Synchronization
     import Testing
 

@@ -9,15 +9,18 @@ import Foundation
 public enum Media: Sendable {
     /// A photo or video file, copied byte for byte (metadata kept).
     case file(URL)
+    /// A photo or video file named by its path bytes, which need not be valid UTF-8.
+    case path(FileSystemPath)
     /// Bytes of a photo or video already in memory; `filename` becomes the original file name.
     case data(Data, filename: String? = nil)
     /// A Live Photo: a still photo and its paired video, saved as one asset (PhotoKit only).
     case livePhoto(photo: URL, pairedVideo: URL)
 
     /// The name used in messages and as the original file name.
-    var displayName: String {
+    package var displayName: String {
         switch self {
         case .file(let url): url.path
+        case .path(let path): path.description
         case .data(_, let filename): filename ?? "(data)"
         case .livePhoto(let photo, _): photo.path
         }
@@ -27,8 +30,18 @@ public enum Media: Sendable {
     package var originalFilename: String? {
         switch self {
         case .file(let url): url.lastPathComponent
+        case .path(let path): path.lastComponent.description
         case .data(_, let filename): filename.map { ($0 as NSString).lastPathComponent }
         case .livePhoto(let photo, _): photo.lastPathComponent
+        }
+    }
+
+    /// The file as a URL (Apple file systems name files in UTF-8, so a path's bytes make one).
+    package var fileURL: URL? {
+        switch self {
+        case .file(let url): url
+        case .path(let path): URL(fileURLWithPath: path.description)
+        case .data, .livePhoto: nil
         }
     }
 }

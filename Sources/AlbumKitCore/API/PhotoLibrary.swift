@@ -135,6 +135,22 @@ public struct PhotoLibrary: Sendable {
         try await Self.mapping { try await backend.verify() }
     }
 
+    /// Rebuilds the catalog of the AlbumKit library at `url` from what survived — the damaged
+    /// catalog's readable rows, its last snapshot, the save journal and the files in `originals/` —
+    /// after the catalog was deleted, reset, replaced by an older copy, lost its WAL or was damaged.
+    /// Nothing in `originals/` is deleted; the damaged catalog is kept in `damaged/`. On a healthy
+    /// library it only adds files no asset names.
+    ///
+    /// ```swift
+    /// let report = try await PhotoLibrary.repair(catalogAt: URL(fileURLWithPath: "Photos.albumlibrary"))
+    /// print("\(report.restoredAssets) assets, not restored: \(report.notRestored)")
+    /// ```
+    /// - Throws: `.libraryNotFound`; `.libraryCorrupt` when the catalog is another application's
+    ///   database or from a newer AlbumKit (nothing is changed).
+    public static func repair(catalogAt url: URL) async throws -> RepairReport {
+        try await mapping { try await Blocking.run { try CatalogRepair.run(at: url) } }
+    }
+
     private func existingAlbumID(_ title: String) async throws -> String {
         let title = try AlbumTitle(title)
         guard let id = try await backend.findAlbum(titled: title) else {

@@ -20,12 +20,18 @@ package final class MediaReader {
     /// - Throws: `.fileNotFound`, `.fileUnreadable`, `.notMedia`, `.corruptMedia`, `.unsupportedMedia`.
     package init(_ media: Media) throws {
         displayName = media.displayName
+        let path: FileSystemPath
         switch media {
-        case .file(let url):
+        case .file(let url): path = FileSystemPath(url.path)
+        case .path(let bytes): path = bytes
+        case .data, .livePhoto: path = FileSystemPath("")
+        }
+        switch media {
+        case .file, .path:
             let opened: (FileSystem.Descriptor, size: UInt64)
-            do { opened = try FileSystem.openForReading(url.path) } catch { throw error.inputError(file: url.path) }
+            do { opened = try FileSystem.openForReading(path) } catch { throw error.inputError(file: displayName) }
             do {
-                metadata = try Self.inspect(FileByteSource(file: opened.0, size: opened.size), name: url.path)
+                metadata = try Self.inspect(FileByteSource(file: opened.0, size: opened.size), name: displayName)
             } catch {
                 FileSystem.close(opened.0)
                 throw error

@@ -30,20 +30,31 @@ package enum FileSystem {
 
     /// Opens a regular file for reading; directories and other non-files fail with `EISDIR`/`EINVAL`.
     package static func openForReading(_ path: String) throws(SystemError) -> (Descriptor, size: UInt64) {
-        try injected(.open, path)
-        let fd = retrying { open(path, O_RDONLY | O_CLOEXEC) }
-        guard fd >= 0 else { throw fail("open", path) }
+        try openForReading(FileSystemPath(path))
+    }
+
+    /// Opens a regular file for reading by its path bytes (which need not be valid UTF-8).
+    ///
+    /// The open never blocks: a FIFO without a writer or a device is opened with `O_NONBLOCK`,
+    /// then refused by type (`EINVAL`, `EISDIR` for a directory) before anything is read.
+    package static func openForReading(_ path: FileSystemPath) throws(SystemError) -> (Descriptor, size: UInt64) {
+        let shown = path.description
+        try injected(.open, shown)
+        let fd = path.withCString { name in retrying { open(name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) } }
+        guard fd >= 0 else { throw fail("open", shown) }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
-            let error = fail("fstat", path)
+            let error = fail("fstat", shown)
             _ = Glibc_close(fd)
             throw error
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             _ = Glibc_close(fd)
-            throw fail("open", path, (info.st_mode & S_IFMT) == S_IFDIR ? EISDIR : EINVAL)
+            throw fail("open", shown, (info.st_mode & S_IFMT) == S_IFDIR ? EISDIR : EINVAL)
         }
-        return (Descriptor(fd: fd, path: path), UInt64(info.st_size))
+        // Regular files ignore O_NONBLOCK for reads; clear it anyway so nothing else is surprised.
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        return (Descriptor(fd: fd, path: shown), UInt64(info.st_size))
     }
 
     /// Reads up to `count` bytes at `offset` into `buffer`; returns the count read (0 at the end).
@@ -76,20 +87,61 @@ package enum FileSystem {
         }
     }
 
-    /// Flushes a file's data and metadata to stable storage.
-    package static func fsync(_ file: Descriptor) throws(SystemError) {
-        try injected(.fsync, file.path)
-        guard retrying({ Glibc_fsync(file.fd) }) == 0 else { throw fail("fsync", file.path) }
+    /// Writes all of `bytes`.
+    package static func write(_ file: Descriptor, _ bytes: [UInt8]) throws(SystemError) {
+        var failure: SystemError?
+        bytes.withUnsafeBytes { buffer in
+            do throws(SystemError) { try write(file, buffer) } catch { failure = error }
+        }
+        if let failure { throw failure }
     }
 
-    /// Flushes the whole file system holding `file` (one barrier for a batch; `fsync` elsewhere).
-    package static func syncFileSystem(_ file: Descriptor) throws(SystemError) {
-        try injected(.fsync, file.path)
-        #if os(Linux) || os(Android)
-            guard albumkit_syncfs(file.fd) == 0 else { throw fail("syncfs", file.path) }
-        #else
-            guard Glibc_fsync(file.fd) == 0 else { throw fail("fsync", file.path) }
-        #endif
+    /// Reads the whole file from `offset` on.
+    package static func readAll(_ file: Descriptor, from offset: UInt64, size: UInt64) throws(SystemError) -> [UInt8] {
+        guard offset < size else { return [] }
+        var bytes = [UInt8](repeating: 0, count: Int(size - offset))
+        var result: Result<Int, SystemError> = .success(0)
+        bytes.withUnsafeMutableBytes { buffer in
+            do throws(SystemError) { result = .success(try read(file, into: buffer, at: offset)) } catch {
+                result = .failure(error)
+            }
+        }
+        let count = try result.get()
+        return Array(bytes[0..<count])
+    }
+
+    /// Flushes a file's data and metadata to stable storage (on Darwin with `F_FULLFSYNC`: there
+    /// `fsync` leaves the data in the drive's cache).
+    package static func fsync(_ file: Descriptor) throws(SystemError) {
+        try flush([file])
+    }
+
+    /// Flushes every file of a batch to stable storage, with one barrier for the whole batch
+    /// (``FlushStep/plan(forBatchOf:on:)`` says which calls; tests pass another `platform` to run
+    /// Darwin's plan on Linux, where `F_FULLFSYNC` becomes `fsync`).
+    package static func flush(_ files: [Descriptor], on platform: FlushStep.Platform = .current) throws(SystemError) {
+        for step in FlushStep.plan(forBatchOf: files.count, on: platform) {
+            switch step {
+            case .syncFileSystem(let index):
+                try injected(.fsync, files[index].path)
+                #if os(Linux) || os(Android)
+                    guard albumkit_syncfs(files[index].fd) == 0 else { throw fail("syncfs", files[index].path) }
+                #else
+                    preconditionFailure("syncfs exists only on Linux")
+                #endif
+            case .fsync(let index):
+                try injected(.fsync, files[index].path)
+                guard retrying({ Glibc_fsync(files[index].fd) }) == 0 else { throw fail("fsync", files[index].path) }
+            case .fullFsync(let index):
+                try injected(.fsync, files[index].path)
+                #if canImport(Darwin)
+                    // File systems without F_FULLFSYNC (SMB, some USB drives) refuse it: `fsync`
+                    // is the most they offer (SQLite falls back the same way).
+                    if retrying({ fcntl(files[index].fd, F_FULLFSYNC) }) == 0 { continue }
+                #endif
+                guard retrying({ Glibc_fsync(files[index].fd) }) == 0 else { throw fail("fsync", files[index].path) }
+            }
+        }
     }
 
     package static func close(_ file: Descriptor) { _ = Glibc_close(file.fd) }
@@ -157,28 +209,38 @@ package enum FileSystem {
         package let temporaryName: String?
     }
 
-    /// Creates an invisible file in `directory`, open for reading and writing: an unnamed `O_TMPFILE` inode on Linux, else a hidden
-    /// `.NAME.partial` file (named from `fallbackName`).
-    package static func stage(in directory: Descriptor, fallbackName: String) throws(SystemError) -> StagedFile {
-        try injected(.open, directory.path + "/" + fallbackName)
+    /// Whether staging must use hidden `.partial` files even where `O_TMPFILE` works
+    /// (`ALBUMKIT_STAGING=partial`: file systems that claim `O_TMPFILE` but mishandle it, and tests).
+    static let forcesPartialFiles = ProcessInfo.processInfo.environment["ALBUMKIT_STAGING"] == "partial"
+
+    /// Creates an invisible file in `directory`: an unnamed `O_TMPFILE` inode on Linux, else the
+    /// hidden file `name` (a ``StagingName``), which recovery can attribute to its owner.
+    package static func stage(in directory: Descriptor, as name: StagingName) throws(SystemError) -> StagedFile {
         #if os(Linux) || os(Android)
-            let anonymous = retrying { albumkit_open_tmpfile(directory.fd, 0o644) }
-            if anonymous >= 0 {
-                return StagedFile(
-                    descriptor: Descriptor(fd: anonymous, path: directory.path + "/(staged)"), directory: directory,
-                    temporaryName: nil)
-            }
-            let code = errno
-            guard code == EOPNOTSUPP || code == EISDIR || code == EINVAL || code == ENOENT else {
-                throw fail("open(O_TMPFILE)", directory.path, code)
+            if !forcesPartialFiles {
+                let anonymous: Int32
+                if let code = FaultInjector.check(.openTemporary, directory.path) {
+                    errno = code
+                    anonymous = -1
+                } else {
+                    anonymous = retrying { albumkit_open_tmpfile(directory.fd, 0o644) }
+                }
+                if anonymous >= 0 {
+                    return StagedFile(
+                        descriptor: Descriptor(fd: anonymous, path: directory.path + "/(staged)"),
+                        directory: directory, temporaryName: nil)
+                }
+                let code = errno
+                guard code == EOPNOTSUPP || code == EISDIR || code == EINVAL || code == ENOENT else {
+                    throw fail("open(O_TMPFILE)", directory.path, code)
+                }
             }
         #endif
-        let name = fallbackName
-        let fd = retrying { openat(directory.fd, name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
-        guard fd >= 0 else { throw fail("open", directory.path + "/" + name) }
-        return StagedFile(
-            descriptor: Descriptor(fd: fd, path: directory.path + "/" + name), directory: directory,
-            temporaryName: name)
+        let path = directory.path + "/" + name.fileName
+        try injected(.open, path)
+        let fd = retrying { openat(directory.fd, name.fileName, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644) }
+        guard fd >= 0 else { throw fail("open", path) }
+        return StagedFile(descriptor: Descriptor(fd: fd, path: path), directory: directory, temporaryName: name.fileName)
     }
 
     /// Gives a staged file its final `name` in its directory without ever replacing an existing file.
@@ -192,7 +254,7 @@ package enum FileSystem {
             guard linkat(staged.directory.fd, temporary, staged.directory.fd, name, 0) == 0 else {
                 throw fail("link", path)
             }
-            _ = unlinkat(staged.directory.fd, temporary, 0)
+            try? unlink(temporary, in: staged.directory)
             return
         }
         let procPath = "/proc/self/fd/\(staged.descriptor.fd)"
@@ -204,7 +266,7 @@ package enum FileSystem {
     /// Closes a staged file that will not be published and removes its hidden name, if any.
     package static func abandon(_ staged: StagedFile) {
         close(staged.descriptor)
-        if let temporary = staged.temporaryName { _ = unlinkat(staged.directory.fd, temporary, 0) }
+        if let temporary = staged.temporaryName { try? unlink(temporary, in: staged.directory) }
     }
 
     /// Removes `name` from `directory` (a published file being rolled back, a stray file).
@@ -222,6 +284,75 @@ package enum FileSystem {
         return info
     }
 
+    /// Opens (creating it) the file at `path` for appending.
+    package static func openForAppending(_ path: String) throws(SystemError) -> Descriptor {
+        try injected(.open, path)
+        let fd = retrying { open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644) }
+        guard fd >= 0 else { throw fail("open", path) }
+        return Descriptor(fd: fd, path: path)
+    }
+
+    /// Renames `path` to `newPath`, replacing it (AlbumKit's own bookkeeping files only, never photos).
+    package static func rename(_ path: String, to newPath: String) throws(SystemError) {
+        try injected(.publish, newPath)
+        guard Glibc_rename(path, newPath) == 0 else { throw fail("rename", newPath) }
+    }
+
+    /// Open files a save may hold at once: the soft `RLIMIT_NOFILE` less a reserve for SQLite, the
+    /// journal, owner locks and the caller's own files.
+    package static var descriptorBudget: Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 256 }
+        let soft = Int(clamping: min(limit.rlim_cur, 1 << 20))
+        return max(4, soft - 48)
+    }
+
+    /// Raises the soft open-file limit to the hard limit (what a command-line tool does at start, so
+    /// a large batch is not cut short by a low default).
+    package static func raiseOpenFileLimit() {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
+
+    /// Removes the file at `path`; a missing file is not an error.
+    package static func unlink(_ path: String) throws(SystemError) {
+        try injected(.unlink, path)
+        guard Glibc_unlink(path) == 0 || errno == ENOENT else { throw fail("unlink", path) }
+    }
+
+    /// Opens (creating it unless `create` is `false`) the file at `path` for locking.
+    package static func openLockFile(_ path: String, create: Bool = true) throws(SystemError) -> Descriptor {
+        try injected(.open, path)
+        let flags = O_RDWR | O_NOFOLLOW | O_CLOEXEC | (create ? O_CREAT : 0)
+        let fd = retrying { open(path, flags, 0o644) }
+        guard fd >= 0 else { throw fail("open", path) }
+        return Descriptor(fd: fd, path: path)
+    }
+
+    /// Takes an exclusive `flock` on `file`; without `wait`, fails with `EWOULDBLOCK` when another
+    /// open file holds it. Released when the descriptor is closed or the process dies.
+    package static func lock(_ file: Descriptor, wait: Bool) throws(SystemError) {
+        try injected(.lock, file.path)
+        guard retrying({ flock(file.fd, LOCK_EX | (wait ? 0 : LOCK_NB)) }) == 0 else { throw fail("flock", file.path) }
+    }
+
+    /// Whether `path` still names the open `file` (same device and inode).
+    package static func isSameFile(_ file: Descriptor, _ path: String) -> Bool {
+        var open = stat()
+        var named = stat()
+        guard fstat(file.fd, &open) == 0, lstat(path, &named) == 0 else { return false }
+        return open.st_dev == named.st_dev && open.st_ino == named.st_ino
+    }
+
+    /// The names in the directory at `path`, without `.` and `..` (names that are not UTF-8 skipped).
+    package static func names(inDirectoryAt path: String) throws(SystemError) -> [String] {
+        let directory = try openDirectory(path)
+        defer { close(directory) }
+        return try names(in: directory)
+    }
+
     private static func retrying<T: BinaryInteger>(_ call: () -> T) -> T {
         while true {
             let result = call()
@@ -234,3 +365,5 @@ package enum FileSystem {
 private func Glibc_write(_ fd: Int32, _ buf: UnsafeRawPointer, _ n: Int) -> Int { write(fd, buf, n) }
 private func Glibc_fsync(_ fd: Int32) -> Int32 { fsync(fd) }
 private func Glibc_close(_ fd: Int32) -> Int32 { close(fd) }
+private func Glibc_unlink(_ path: String) -> Int32 { unlink(path) }
+private func Glibc_rename(_ from: String, _ to: String) -> Int32 { rename(from, to) }

@@ -1,7 +1,8 @@
 /// The album a save goes to, and the one rule that resolves it — shared by every backend.
 ///
-/// Backends call ``resolve(in:)`` at the point where they can act atomically on the answer
-/// (the catalog inside its write transaction; PhotoKit right before its change block).
+/// Backends call ``findOrCreate(in:)`` (or ``find(in:)``) at the point where they can act
+/// atomically on the answer (the catalog inside its write transaction; folders under their lock;
+/// PhotoKit right before its change block).
 package struct AlbumRequest: Sendable, Hashable {
     /// The album's title.
     package let title: AlbumTitle
@@ -25,6 +26,32 @@ package struct AlbumRequest: Sendable, Hashable {
         }
         return .create(outcome: remembered != nil || vanished ? .recreated : .created)
     }
+
+    /// The album that resolves, without creating anything.
+    ///
+    /// ```swift
+    /// let id = try AlbumRequest(title: title).find(in: directory)   // nil: no such album
+    /// ```
+    package func find(in directory: some AlbumDirectory) throws -> String? {
+        if case .existing(let id) = try resolve(in: directory) { return id }
+        return nil
+    }
+
+    /// Finds the album or creates it, and remembers it for the title: the one find-or-create of
+    /// every backend that stores albums itself.
+    ///
+    /// ```swift
+    /// let album = try request.findOrCreate(in: store)   // (id, .found | .created | .recreated)
+    /// ```
+    package func findOrCreate(in store: some AlbumStore) throws -> (id: String, outcome: AlbumOutcome) {
+        let found: (id: String, outcome: AlbumOutcome)
+        switch try resolve(in: store) {
+        case .existing(let id): found = (id, .found)
+        case .create(let outcome): found = (try store.createAlbum(titled: title), outcome)
+        }
+        try store.remember(found.id, for: title)
+        return found
+    }
 }
 
 /// What ``AlbumRequest/resolve(in:)`` decided.
@@ -43,4 +70,13 @@ package protocol AlbumDirectory {
     func albumExists(id: String) throws -> Bool
     /// The oldest album whose title equals `title` (after NFC), the same one every time.
     func oldestAlbum(titled title: AlbumTitle) throws -> String?
+}
+
+/// An ``AlbumDirectory`` that can also create albums and remember them, for
+/// ``AlbumRequest/findOrCreate(in:)``.
+package protocol AlbumStore: AlbumDirectory {
+    /// Creates an album titled `title`; returns its identifier.
+    func createAlbum(titled title: AlbumTitle) throws -> String
+    /// Remembers `id` as the album `title` leads to.
+    func remember(_ id: String, for title: AlbumTitle) throws
 }

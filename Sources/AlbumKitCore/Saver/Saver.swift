@@ -1,4 +1,4 @@
-/// The save logic, done once for every backend: stage each item (a bad file fails alone),
+/// The saving logic, done once for every backend: stage each item (a bad file fails alone),
 /// commit in batches under a per-album gate, retry once when the album vanished, apply the access
 /// policy, and report one result per item.
 package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
@@ -10,7 +10,8 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
 
     package init(backend: Backend) {
         self.backend = backend
-        self.batchSize = max(1, backend.preferredBatchSize)
+        // Two chunks are in flight, each staged item holding its file and its folder open.
+        self.batchSize = max(1, min(backend.preferredBatchSize, FileSystem.descriptorBudget / 4))
     }
 
     /// Called with each item's index and result as soon as the item is durable (or has failed),

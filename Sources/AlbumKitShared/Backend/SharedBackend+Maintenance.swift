@@ -47,7 +47,7 @@
             _ = try FileSystem.makeDirectory(atPath: stagingPath, mode: 0o700)
             let directory = try FileSystem.openDirectory(stagingPath)
             defer { FileSystem.close(directory) }
-            let file = try FileSystem.stage(in: directory, fallbackName: ".verify.\(UUID().uuidString).partial")
+            let file = try FileSystem.stage(in: directory, as: StagingName(kind: "partial"))
             defer { FileSystem.abandon(file) }
             try store.get(key: key, into: file.descriptor)
             return try FileSystem.sha256(of: file.descriptor)

@@ -150,7 +150,7 @@
         }
 
         private static func stagingPath(_ environment: [String: String]) -> String {
-            environment["ALBUMKIT_STAGING"]
+            environment["ALBUMKIT_SHARED_STAGING_DIR"]
                 ?? URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("albumkit-staging-\(getuid())")
                 .path
         }
@@ -219,7 +219,7 @@
                 _ = try FileSystem.makeDirectory(atPath: stagingPath, mode: 0o700)
                 let directory = try FileSystem.openDirectory(stagingPath)
                 do {
-                    staged = try FileSystem.stage(in: directory, fallbackName: ".\(id).partial")
+                    staged = try FileSystem.stage(in: directory, as: StagingName(kind: "partial", id: id))
                 } catch {
                     FileSystem.close(directory)
                     throw error

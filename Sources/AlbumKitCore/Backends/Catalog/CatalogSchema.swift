@@ -41,6 +41,96 @@ enum CatalogSchema {
             title_key TEXT PRIMARY KEY,
             album_id TEXT NOT NULL
         ) STRICT;
+        """,
+        // 2: same bytes, same asset (lookup by content); the library's own bookkeeping (how much of
+        // the save journal this catalog is known to hold, snapshot progress).
         """
+        CREATE INDEX asset_by_content ON asset(sha256, byte_size) WHERE state = 'ready';
+        CREATE TABLE library_state (
+            key TEXT PRIMARY KEY,
+            value INTEGER NOT NULL
+        ) STRICT;
+        """,
     ]
+
+    /// `library_state` keys.
+    enum StateKey {
+        /// The journal's length when the last save committed: every record before it is in here.
+        static let journalLength = "journal_length"
+        /// Saves committed since the last snapshot.
+        static let savesSinceSnapshot = "saves_since_snapshot"
+    }
+}
+
+extension CatalogSchema {
+    /// Checks that the file is ours (or new), that it is not damaged, then configures and migrates
+    /// it. Nothing is written before every check passed.
+    ///
+    /// - Parameter mustHoldData: why the catalog cannot be new (the library's journal or files
+    ///   prove it held saves); a catalog without a schema is then refused as damaged.
+    static func prepare(
+        _ db: Database, path: String, busyTimeout: Int32, readOnly: Bool = false, mustHoldData: String? = nil
+    ) throws {
+        db.setBusyTimeout(milliseconds: busyTimeout)
+        // Read-only checks first, in one statement so they see one snapshot even while another
+        // process is creating the schema: a file that is not ours must not be written to.
+        let probe = try db.row(
+            "SELECT (SELECT application_id FROM pragma_application_id), "
+                + "(SELECT user_version FROM pragma_user_version), (SELECT count(*) FROM sqlite_schema)")
+        let foundID = probe?.integer(0) ?? 0
+        let version = probe?.integer(1) ?? 0
+        let objects = probe?.integer(2) ?? 0
+        let isFresh = foundID == 0 && version == 0 && objects == 0
+        guard isFresh || foundID == applicationID else {
+            throw AlbumError(
+                .libraryCorrupt,
+                "\(path) is not an AlbumKit catalog (another application's database); nothing was changed.")
+        }
+        guard version <= migrations.count else {
+            throw AlbumError(
+                .libraryCorrupt,
+                "\(path) was written by a newer AlbumKit (schema \(version)); update AlbumKit to open it. Nothing was changed."
+            )
+        }
+        if isFresh, let mustHoldData {
+            throw AlbumError.catalogDamaged(path, detail: "the catalog is new or reset but \(mustHoldData)")
+        }
+        if !isFresh { try checkIntegrity(db, path: path) }
+        if readOnly {
+            guard !isFresh else {
+                throw AlbumError(.libraryCorrupt, "The catalog \(path) is empty; nothing was changed.")
+            }
+            guard version == migrations.count else {
+                throw AlbumError(
+                    .libraryUnwritable,
+                    "\(path) needs a schema upgrade, which cannot be written on read-only media; open it once where it is writable."
+                )
+            }
+            try db.execute("PRAGMA foreign_keys = ON")
+            return
+        }
+        // fullfsync: on Darwin, SQLite's syncs use F_FULLFSYNC too (no effect elsewhere).
+        try db.execute(
+            "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; "
+                + "PRAGMA fullfsync = ON; PRAGMA checkpoint_fullfsync = ON;")
+        if version < migrations.count {
+            try db.immediateTransaction {
+                let current = try db.row("PRAGMA user_version")?.integer(0) ?? 0  // another process may have migrated
+                for index in Int(current)..<migrations.count {
+                    try db.execute(migrations[index])
+                }
+                try db.execute(
+                    "PRAGMA application_id = \(applicationID); PRAGMA user_version = \(migrations.count);")
+            }
+        }
+    }
+
+    /// Detects damaged pages before anything reads or writes them: SQLite's structural check
+    /// (`PRAGMA quick_check`: every b-tree page, cell and record of every table and index).
+    static func checkIntegrity(_ db: Database, path: String) throws {
+        let result = try db.rows("PRAGMA quick_check(5)").compactMap { $0.text(0) }
+        guard result == ["ok"] else {
+            throw AlbumError.catalogDamaged(path, detail: result.prefix(3).joined(separator: "; "))
+        }
+    }
 }

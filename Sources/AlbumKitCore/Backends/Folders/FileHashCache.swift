@@ -38,11 +38,7 @@ final class FileHashCache: Sendable {
     }
 
     private static func key(_ info: stat) -> String {
-        #if canImport(Darwin)
-            let modified = "\(info.st_mtimespec.tv_sec).\(info.st_mtimespec.tv_nsec)"
-        #else
-            let modified = "\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
-        #endif
+        let modified = "\(info.modificationTime.tv_sec).\(info.modificationTime.tv_nsec)"
         return "\(info.st_dev):\(info.st_ino):\(info.st_size):\(modified)"
     }
 }

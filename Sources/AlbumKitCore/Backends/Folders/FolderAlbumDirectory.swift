@@ -107,7 +107,7 @@ final class FolderAlbumDirectory: AlbumDirectory {
         var found: [FolderAlbum] = []
         for name in try FileSystem.names(in: root) where !name.hasPrefix(".") {
             guard let info = FileSystem.status(of: name, in: root), (info.st_mode & S_IFMT) == S_IFDIR else { continue }
-            let modified = Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec))
+            let modified = Date(timeIntervalSince1970: TimeInterval(info.modificationTime.tv_sec))
             let marker = (try? FileSystem.openDirectory(name, in: root)).flatMap { folder in
                 defer { FileSystem.close(folder) }
                 return FolderAlbumMarker.read(in: folder)

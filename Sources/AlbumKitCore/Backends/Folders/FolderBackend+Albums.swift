@@ -80,8 +80,7 @@ extension FolderBackend {
             guard FolderNaming.isMediaFileName(name), let info = FileSystem.status(of: name, in: folder),
                 (info.st_mode & S_IFMT) == S_IFREG
             else { return nil }
-            let ctime = TimeInterval(info.st_ctim.tv_sec) + TimeInterval(info.st_ctim.tv_nsec) / 1e9
-            return (name, Int64(info.st_size), Date(timeIntervalSince1970: ctime))
+            return (name, Int64(info.st_size), info.statusChangeTime.date)
         }
         return files.sorted { a, b in
             a.addedAt != b.addedAt

@@ -137,11 +137,12 @@ package final class FolderBackend: PhotoLibraryBackend {
     // MARK: Saving
 
     package struct Staged: Sendable {
-        let file: FileSystem.StagedFile
+        let media: StagedMedia
         let fileName: String
-        let byteSize: Int64
-        let sha256: String
-        let metadata: MediaMetadata
+        var file: FileSystem.StagedFile { media.file }
+        var byteSize: Int64 { media.byteSize }
+        var sha256: String { media.sha256 }
+        var metadata: MediaMetadata { media.metadata }
     }
 
     package func albumUnavailableReason(needsAlbum: Bool) async throws -> String? {
@@ -160,41 +161,24 @@ package final class FolderBackend: PhotoLibraryBackend {
     }
 
     private func stageNow(_ media: Media) throws -> Staged {
-        let reader = try MediaReader(media)
-        let root = try openRoot(creating: true)
-        defer { FileSystem.close(root) }
-        let staging: FileSystem.Descriptor
-        let staged: FileSystem.StagedFile
-        do {
-            let state = try FolderLibraryState.openOrCreate(root: root)
-            defer { FileSystem.close(state) }
-            staging = try FolderLibraryState.openStaging(state: state)
-        } catch {
-            throw error.libraryError("stage the photo")
+        let staged = try StagedMedia(media, owners: root.appendingPathComponent(FolderLibraryState.directoryName + "/owners").path, flush: true) {
+            let root = try openRoot(creating: true)
+            defer { FileSystem.close(root) }
+            do throws(SystemError) {
+                let state = try FolderLibraryState.openOrCreate(root: root)
+                defer { FileSystem.close(state) }
+                return try FolderLibraryState.openStaging(state: state)
+            } catch {
+                throw error.libraryError("stage the photo")
+            }
         }
-        do {
-            staged = try FileSystem.stage(in: staging, fallbackName: FolderLibraryState.stagingName(kind: "partial"))
-        } catch {
-            FileSystem.close(staging)
-            throw error.libraryError("stage the photo")
-        }
-        do {
-            let sha = try reader.copy(to: staged.descriptor)
-            do { try FileSystem.fsync(staged.descriptor) } catch { throw error.libraryError("write the photo") }
-            return Staged(
-                file: staged,
-                fileName: FolderNaming.fileName(original: media.originalFilename, format: reader.metadata.format),
-                byteSize: Int64(reader.size), sha256: sha, metadata: reader.metadata)
-        } catch {
-            FileSystem.abandon(staged)
-            FileSystem.close(staging)
-            throw error
-        }
+        return Staged(
+            media: staged,
+            fileName: FolderNaming.fileName(original: media.originalFilename, format: staged.metadata.format))
     }
 
     package func discard(_ staged: Staged) async {
-        FileSystem.abandon(staged.file)
-        FileSystem.close(staged.file.directory)
+        staged.media.discard()
     }
 
     package func commit(_ staged: [Staged], to album: AlbumRequest?) async throws -> CommitReceipt {

@@ -14,7 +14,8 @@ import Foundation
 ///   (the folder is a hint that makes the lookup O(1));
 /// - `staging/`: staged files when `O_TMPFILE` is unavailable, new album folders before they get
 ///   their name, markers being replaced, and albums being deleted. Entries carry the owning
-///   process's token; ``sweep(root:)`` removes those of dead processes.
+///   process's token (``StagingName``); ``sweep(root:)`` removes those of dead processes;
+/// - `owners/`: one `flock`ed file per process writing here (``ProcessOwner``), which proves it alive.
 ///
 /// Hidden, so digiKam, Shotwell, gThumb and file managers never show it.
 package enum FolderLibraryState {
@@ -53,8 +54,10 @@ package enum FolderLibraryState {
         }
     }
 
-    /// Opens (creating) `.albumkit/staging/`.
+    /// Opens (creating) `.albumkit/staging/`, after registering this process as a live owner in
+    /// `.albumkit/owners/` (staging names carry its token).
     static func openStaging(state: FileSystem.Descriptor) throws(SystemError) -> FileSystem.Descriptor {
+        try ProcessOwner.register(in: owners(state: state))
         do {
             return try FileSystem.openDirectory(stagingName, in: state)
         } catch  where error.errno == ENOENT {
@@ -107,17 +110,17 @@ package enum FolderLibraryState {
         try FileSystem.fsync(directory)
     }
 
-    /// A fresh name in `staging/` owned by this process: `.<pid_start>.<uuid>.<kind>`.
-    static func stagingName(kind: String) -> String {
-        let token = ProcessToken.current.replacingOccurrences(of: ".", with: "_")
-        return ".\(token).\(UUID().uuidString.lowercased()).\(kind)"
-    }
+    /// A fresh name in `staging/` owned by this process (a ``StagingName``).
+    static func stagingName(kind: String) -> String { StagingName(kind: kind).fileName }
 
-    /// Whether a staging entry belongs to a process that is still running.
-    static func isOwnedByLiveProcess(_ name: String) -> Bool {
-        let parts = name.drop { $0 == "." }.split(separator: ".")
-        guard parts.count >= 2 else { return false }
-        return ProcessToken.isAlive(String(parts[0]).replacingOccurrences(of: "_", with: "."))
+    /// Where the owner files of processes writing into this library are (``ProcessOwner``).
+    static func owners(state: FileSystem.Descriptor) -> String { state.path + "/owners" }
+
+    /// Whether a staging entry may belong to a running process: only entries whose ``StagingName``
+    /// names an owner proved dead are not (names AlbumKit did not make are never touched).
+    static func isOwnedByLiveProcess(_ name: String, state: FileSystem.Descriptor) -> Bool {
+        guard let staged = StagingName(parsing: name) else { return true }
+        return ProcessOwner.isAlive(staged.owner, in: owners(state: state))
     }
 
     /// Removes what dead processes left in `staging/` (files never published, half-made album
@@ -129,8 +132,14 @@ package enum FolderLibraryState {
         guard let staging = try? FileSystem.openDirectory(stagingName, in: state) else { return [] }
         defer { FileSystem.close(staging) }
         var removed: [String] = []
-        for name in (try? FileSystem.names(in: staging)) ?? [] where !isOwnedByLiveProcess(name) {
+        for name in (try? FileSystem.names(in: staging)) ?? [] where !isOwnedByLiveProcess(name, state: state) {
             if (try? FileSystem.removeTree(name, in: staging)) != nil { removed.append(name) }
+        }
+        // Owner files of processes that are gone and left nothing behind.
+        let directory = owners(state: state)
+        let left = Set(((try? FileSystem.names(in: staging)) ?? []).compactMap { StagingName(parsing: $0)?.owner })
+        for owner in ProcessOwner.owners(in: directory) where !left.contains(owner) {
+            if !ProcessOwner.isAlive(owner, in: directory) { ProcessOwner.forget(owner, in: directory) }
         }
         return removed
     }
@@ -141,6 +150,6 @@ package enum FolderLibraryState {
         defer { FileSystem.close(state) }
         guard let staging = try? FileSystem.openDirectory(stagingName, in: state) else { return [] }
         defer { FileSystem.close(staging) }
-        return ((try? FileSystem.names(in: staging)) ?? []).filter { !isOwnedByLiveProcess($0) }.sorted()
+        return ((try? FileSystem.names(in: staging)) ?? []).filter { !isOwnedByLiveProcess($0, state: state) }.sorted()
     }
 }

@@ -1,0 +1,115 @@
+import Foundation
+
+/// Detecting a catalog that lost saves, and cleaning up after crashed savers.
+extension CatalogBackend {
+    /// Refuses a catalog that lacks saves its journal records (reset, restored from an older copy,
+    /// its WAL lost): `libraryCorrupt`, before anything is written.
+    ///
+    /// Every journal record is appended after its save committed, so a healthy catalog holds every
+    /// asset the journal names. Only the records after the length the catalog remembers are read
+    /// (the last saves), in a read transaction started after reading them.
+    func checkAgainstJournal() throws {
+        let journal = self.journal
+        let remembered = try withDatabase("read the catalog") { db in
+            try Self.rememberedJournalLength(db)
+        }
+        let records: [SaveJournal.Record]
+        do { records = try journal.records(from: remembered) } catch {
+            throw error.libraryError("read the library's journal")
+        }
+        let saved = Set(records.filter { $0.op == .save }.compactMap(\.asset))
+        guard !saved.isEmpty else { return }
+        let missing = try withDatabase("read the catalog") { db -> Int in
+            var missing = 0
+            for id in saved where try db.row("SELECT 1 FROM asset WHERE id = ? AND state = 'ready'", [.text(id)]) == nil
+            {
+                missing += 1
+            }
+            return missing
+        }
+        if missing > 0 {
+            throw AlbumError.catalogDamaged(
+                catalogPath,
+                detail:
+                    "it lacks \(missing) saved photo(s) that the library's journal records: it was reset, replaced by an older copy, or lost its -wal file"
+            )
+        }
+    }
+
+    /// How much of the journal this catalog is known to hold (0 for catalogs without the record).
+    static func rememberedJournalLength(_ db: Database) throws -> Int64 {
+        let hasTable = try db.row("SELECT 1 FROM sqlite_schema WHERE name = 'library_state'") != nil
+        guard hasTable else { return 0 }
+        return try db.row(
+            "SELECT value FROM library_state WHERE key = ?", [.text(CatalogSchema.StateKey.journalLength)])?
+            .integer(0) ?? 0
+    }
+
+    /// Removes what crashed savers left, and only that: pending rows (and the files they name) of
+    /// owners proved dead, and hidden `.partial` staging files of owners proved dead. A file no row
+    /// names is never removed here (`verify` reports it, ``repair()`` adopts it).
+    func recover() throws {
+        let owners = ownersPath
+        let dead: [(id: String, path: String)] = try withDatabase("recover the library") { db in
+            try db.rows("SELECT id, path, owner FROM asset WHERE state = 'pending'").compactMap { row in
+                guard let id = row.text(0), let path = row.text(1) else { return nil }
+                return ProcessOwner.isAlive(row.text(2) ?? "", in: owners) ? nil : (id, path)
+            }
+        }
+        if !dead.isEmpty {
+            // Between the read above and now, an owner may have committed its row as ready and then
+            // exited (so it looked dead): remove a file only when its row is still pending, inside the
+            // write transaction, so no saver can make it ready meanwhile. A crash before COMMIT leaves
+            // the row pending without its file, which the next recovery removes.
+            try withDatabase("recover the library") { db in
+                try db.immediateTransaction {
+                    for item in dead
+                    where try db.run("DELETE FROM asset WHERE id = ? AND state = 'pending'", [.text(item.id)]) == 1 {
+                        try FileSystem.unlink(root.appendingPathComponent(item.path).path)
+                    }
+                }
+            }
+        }
+        for leftover in stagedLeftovers() {
+            try? FileSystem.unlink(originalsPath + "/" + leftover)
+        }
+        // Owner files of processes that are gone and left nothing behind.
+        let pendingOwners = try withDatabase("recover the library") { db in
+            Set(try db.rows("SELECT DISTINCT owner FROM asset WHERE state = 'pending'").compactMap { $0.text(0) })
+        }
+        for owner in ProcessOwner.owners(in: owners) where !pendingOwners.contains(owner) {
+            if !ProcessOwner.isAlive(owner, in: owners) { ProcessOwner.forget(owner, in: owners) }
+        }
+    }
+
+    /// Hidden staging files (`xx/.<owner>.<id>.partial`) whose owner is proved dead.
+    func stagedLeftovers() -> [String] {
+        var found: [String] = []
+        for shard in ((try? FileSystem.names(inDirectoryAt: originalsPath)) ?? []).sorted() {
+            for name in ((try? FileSystem.names(inDirectoryAt: originalsPath + "/" + shard)) ?? []).sorted() {
+                guard let staged = StagingName(parsing: name), !ProcessOwner.isAlive(staged.owner, in: ownersPath)
+                else { continue }
+                found.append(shard + "/" + name)
+            }
+        }
+        return found
+    }
+
+    /// Files under `originals/` that no asset row names, hidden staging files excluded.
+    func strayFiles() throws -> [String] {
+        // List the files first, then read the rows: a saver inserts its pending row before it
+        // publishes a file, so every listed file that belongs to a live save has a row by now.
+        var listed: [String] = []
+        for shard in ((try? FileSystem.names(inDirectoryAt: originalsPath)) ?? []).sorted() {
+            for name in ((try? FileSystem.names(inDirectoryAt: originalsPath + "/" + shard)) ?? []).sorted()
+            where !name.hasPrefix(".") {
+                listed.append("originals/\(shard)/\(name)")
+            }
+        }
+        let known = Set(
+            try withDatabase("read the catalog") { db in
+                try db.rows("SELECT path FROM asset").compactMap { $0.text(0) }
+            })
+        return listed.filter { !known.contains($0) }
+    }
+}

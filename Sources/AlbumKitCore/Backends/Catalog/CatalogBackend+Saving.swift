@@ -1,0 +1,280 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The save protocol (see ``CatalogBackend``): stage, pending rows, publish and flush, commit,
+/// journal.
+extension CatalogBackend {
+    package struct Staged: Sendable {
+        let id: String
+        let media: StagedMedia
+        let relativePath: String
+        let fileName: String
+        let shard: String
+        /// This save created the shard directory: `originals/` must be flushed for a lone save.
+        let createdShard: Bool
+        var file: FileSystem.StagedFile { media.file }
+    }
+
+    package func albumUnavailableReason(needsAlbum: Bool) async throws -> String? {
+        guard !isReadOnly else {
+            throw AlbumError(
+                .libraryUnwritable, "The library \(root.path) is on read-only media or not writable; nothing was saved."
+            )
+        }
+        return nil
+    }
+
+    package func stage(_ media: Media) async throws -> Staged {
+        try await Blocking.run { try self.stageNow(media) }
+    }
+
+    private func stageNow(_ media: Media) throws -> Staged {
+        let id = UUID().uuidString.lowercased()
+        let shard = String(id.prefix(2))
+        var createdShard = false
+        let staged = try StagedMedia(media, owners: ownersPath, flush: false) {
+            let (directory, created) = try shardDirectory(shard)
+            createdShard = created
+            return directory
+        }
+        let fileName = "\(id).\(staged.metadata.format.fileExtension)"
+        return Staged(
+            id: id, media: staged, relativePath: "originals/\(shard)/\(fileName)", fileName: fileName, shard: shard,
+            createdShard: createdShard)
+    }
+
+    /// Opens the shard directory, creating it when missing; `created` says whether this call made it
+    /// (its entry in `originals/` then needs flushing too).
+    private func shardDirectory(_ shard: String) throws -> (FileSystem.Descriptor, created: Bool) {
+        let path = originalsPath + "/" + shard
+        do {
+            do { return (try FileSystem.openDirectory(path), false) } catch  where error.errno == ENOENT {}
+            let originals = try FileSystem.openDirectory(originalsPath)
+            defer { FileSystem.close(originals) }
+            let created = try FileSystem.makeDirectory(shard, in: originals)
+            return (try FileSystem.openDirectory(path), created)
+        } catch {
+            throw error.libraryError("create the folder for the photo")
+        }
+    }
+
+    package func discard(_ staged: Staged) async {
+        staged.media.discard()
+    }
+
+    package func commit(_ staged: [Staged], to album: AlbumRequest?) async throws -> CommitReceipt {
+        try await Blocking.run { try self.commitNow(staged, to: album) }
+    }
+
+    private func commitNow(_ staged: [Staged], to album: AlbumRequest?) throws -> CommitReceipt {
+        let now = Date().timeIntervalSince1970
+        try ProcessOwner.register(in: ownersPath)
+        try insertPendingRows(staged, at: now)
+        var published: [Staged] = []
+        do {
+            for item in staged {
+                try FileSystem.publish(item.file, as: item.fileName)
+                published.append(item)
+            }
+            try flush(staged)
+        } catch {
+            try rollBack(staged, published: published, after: error)
+        }
+
+        let outcome: (receipt: CommitReceipt, records: [SaveJournal.Record], duplicates: [Staged])
+        do {
+            outcome = try markReady(staged, album: album, at: now)
+        } catch {
+            try rollBack(staged, published: published, after: error)
+        }
+        for item in staged {
+            FileSystem.close(item.file.descriptor)
+            FileSystem.close(item.file.directory)
+        }
+        // Durable outside the catalog before anyone is told the save succeeded.
+        do { try journal.append(outcome.records) } catch {
+            throw error.libraryError("record the save in the library's journal")
+        }
+        takeSnapshotIfDue(after: staged.count)
+        return outcome.receipt
+    }
+
+    /// Transaction A: the assets as `pending`, owned by this process, so no published file is ever
+    /// without a row. For a batch this commit need not flush the disk itself: the `syncfs` that
+    /// follows flushes the WAL with the files.
+    private func insertPendingRows(_ staged: [Staged], at now: TimeInterval) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        try withDatabase("save the photos") { db in
+            if staged.count > 1 { try db.execute("PRAGMA synchronous = NORMAL") }
+            var failure: (any Error)?
+            do {
+                try db.immediateTransaction {
+                    for item in staged {
+                        let metadata = String(decoding: try encoder.encode(item.media.metadata), as: UTF8.self)
+                        try db.run(
+                            """
+                            INSERT INTO asset (id, state, kind, format, path, original_name, byte_size, sha256, added_at, owner, metadata)
+                            VALUES (?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            """,
+                            [
+                                .text(item.id), .text(item.media.metadata.kind.rawValue),
+                                .text(item.media.metadata.format.rawValue), .text(item.relativePath),
+                                SQLValue(item.media.originalFilename), .integer(item.media.byteSize),
+                                .text(item.media.sha256), .real(now), .text(ProcessOwner.token), .text(metadata),
+                            ])
+                    }
+                }
+            } catch {
+                failure = error
+            }
+            // A connection left at NORMAL would make later single saves non-durable: if FULL
+            // cannot be restored, this connection must not be used for saving any more.
+            if staged.count > 1 {
+                do { try db.execute("PRAGMA synchronous = FULL") } catch {
+                    throw AlbumError(
+                        .ioFailure, "Cannot restore full durability on the catalog \(catalogPath); nothing was saved.",
+                        underlying: error)
+                }
+            }
+            if let failure { throw failure }
+        }
+    }
+
+    /// Durable data before the rows say "ready": one barrier for a batch.
+    private func flush(_ staged: [Staged]) throws {
+        try FileSystem.flush(staged.map(\.file.descriptor))
+        // On Linux `syncfs` also commits the new directory entries; fsync the shard directories
+        // only after a single-file `fsync` (or where there is no `syncfs`).
+        #if os(Linux) || os(Android)
+            let syncsDirectories = staged.count == 1
+        #else
+            let syncsDirectories = true
+        #endif
+        if syncsDirectories {
+            var seen = Set<String>()
+            for item in staged where seen.insert(item.shard).inserted { try FileSystem.fsync(item.file.directory) }
+            if staged.contains(where: \.createdShard) {
+                let originals = try FileSystem.openDirectory(originalsPath)
+                defer { FileSystem.close(originals) }
+                try FileSystem.fsync(originals)
+            }
+        }
+    }
+
+    /// Transaction B: album, `ready`, membership, atomically. An item whose bytes are already in
+    /// the library (or earlier in this batch) becomes that asset: its own row and file go.
+    private func markReady(
+        _ staged: [Staged], album: AlbumRequest?, at now: TimeInterval
+    ) throws -> (receipt: CommitReceipt, records: [SaveJournal.Record], duplicates: [Staged]) {
+        try withDatabase("save the photos") { db in
+            try db.immediateTransaction {
+                let store = CatalogAlbumStore(db: db, now: now)
+                let resolved = try album.map { try $0.findOrCreate(in: store) }
+                var position = try resolved.map { try store.lastPosition(inAlbum: $0.id) } ?? 0
+                var assets: [Result<CommittedAsset, AlbumError>] = []
+                var records: [SaveJournal.Record] = []
+                var duplicates: [Staged] = []
+                var inBatch: [String: String] = [:]  // sha256 + size → asset id
+                for item in staged {
+                    let content = "\(item.media.sha256)/\(item.media.byteSize)"
+                    let existing = try inBatch[content] ?? store.asset(withContent: item.media)
+                    let assetID = existing ?? item.id
+                    if existing != nil {
+                        // Same bytes, same asset: drop this copy (its file goes after COMMIT).
+                        guard try db.run("DELETE FROM asset WHERE id = ? AND state = 'pending'", [.text(item.id)]) == 1
+                        else { throw Self.lostPendingRow(item) }
+                        // Removed before COMMIT: a crash in between leaves a pending row without its
+                        // file, which recovery removes; a failure undoes the whole batch.
+                        try FileSystem.unlink(item.fileName, in: item.file.directory)
+                        duplicates.append(item)
+                    } else {
+                        guard
+                            try db.run(
+                                "UPDATE asset SET state = 'ready', owner = NULL WHERE id = ? AND state = 'pending'",
+                                [.text(item.id)]) == 1
+                        else { throw Self.lostPendingRow(item) }
+                        inBatch[content] = item.id
+                    }
+                    if let resolved, try store.addIfMissing(assetID, toAlbum: resolved.id, position: position + 1, at: now)
+                    {
+                        position += 1
+                    }
+                    let row = try db.row(
+                        "SELECT path, original_name, added_at FROM asset WHERE id = ?", [.text(assetID)])
+                    records.append(
+                        SaveJournal.Record(
+                            op: .save, asset: assetID, path: row?.text(0), name: row?.text(1), size: item.media.byteSize,
+                            sha256: item.media.sha256, added: row?.real(2) ?? now, album: resolved?.id,
+                            title: album?.title.text, at: now))
+                    assets.append(
+                        .success(
+                            CommittedAsset(assetID: assetID, isExisting: existing != nil, metadata: item.media.metadata)))
+                }
+                // Every record before the journal's current end belongs to a committed save.
+                try db.run(
+                    "INSERT OR REPLACE INTO library_state (key, value) VALUES (?, ?)",
+                    [.text(CatalogSchema.StateKey.journalLength), .integer(journal.length())])
+                try db.run(
+                    """
+                    INSERT INTO library_state (key, value) VALUES (?, ?)
+                    ON CONFLICT (key) DO UPDATE SET value = value + excluded.value
+                    """, [.text(CatalogSchema.StateKey.savesSinceSnapshot), .integer(Int64(staged.count))])
+                let receipt = CommitReceipt(
+                    albumID: resolved?.id, albumOutcome: resolved?.outcome, assets: assets)
+                if let resolved, let title = album?.title, resolved.outcome != .found {
+                    records.insert(
+                        SaveJournal.Record(op: .createAlbum, album: resolved.id, title: title.text, at: now), at: 0)
+                }
+                return (receipt, records, duplicates)
+            }
+        }
+    }
+
+    /// The pending row of an item vanished before it was marked ready: another process judged this
+    /// one dead and removed the row and its file. Nothing of the batch may be acknowledged.
+    private static func lostPendingRow(_ item: Staged) -> AlbumError {
+        AlbumError(
+            .ioFailure,
+            "The save of \(item.media.originalFilename ?? item.id) was undone by another process's recovery; nothing was saved. Try again."
+        )
+    }
+
+    /// Undoes a failed commit (removes published files, then the pending rows) and rethrows
+    /// `error`. The staged descriptors stay open for ``discard(_:)``. A failure to undo leaves
+    /// pending rows that the next recovery removes once this process is gone; it is reported too.
+    private func rollBack(_ staged: [Staged], published: [Staged], after error: any Error) throws -> Never {
+        let cause = AlbumError.library(error, "save the photos", path: catalogPath)
+        // A row goes only with its file: a file that cannot be removed keeps its pending row, which
+        // recovery removes with the file once this process has exited.
+        var kept: Set<String> = []
+        for item in published {
+            do { try FileSystem.unlink(item.fileName, in: item.file.directory) } catch { kept.insert(item.id) }
+        }
+        var leftover = kept.isEmpty ? [] : ["\(kept.count) published file(s)"]
+        do {
+            try withDatabase("undo the save") { db in
+                try db.immediateTransaction {
+                    for item in staged where !kept.contains(item.id) {
+                        try db.run("DELETE FROM asset WHERE id = ? AND state = 'pending'", [.text(item.id)])
+                    }
+                }
+            }
+        } catch {
+            leftover.append("pending catalog rows (\(AlbumError.wrap(error).message))")
+        }
+        guard leftover.isEmpty else {
+            throw AlbumError(
+                cause.code,
+                cause.message
+                    + " Undoing the save left \(leftover.joined(separator: " and ")), removed when the library is opened after this process has exited.",
+                file: cause.file, albumTitle: cause.albumTitle, underlying: cause.underlying)
+        }
+        throw cause
+    }
+}

@@ -1,0 +1,402 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `album repair`: rebuilds a catalog library's catalog from whatever survived — the damaged
+/// catalog (every row still readable), the last snapshot, the save journal, and the files in
+/// `originals/` — without deleting anything.
+///
+/// Merge order: snapshot, then what survived of the catalog (newer), then the journal replayed in
+/// order (saves, album creations, renames, deletions; each idempotent), then files no record
+/// names (added to the library without an album). Every asset is kept only when its file is
+/// there with its SHA-256. The damaged catalog is moved to `damaged/<date>/`, never deleted.
+struct CatalogRepair {
+    let root: URL
+
+    struct Asset {
+        var id: String
+        var path: String
+        var name: String?
+        var kind: String?
+        var format: String?
+        var size: Int64
+        var sha256: String
+        var added: Double
+        var metadata: String?
+    }
+    struct Album {
+        var id: String
+        var title: String
+        var created: Double
+    }
+    struct Member {
+        var asset: String
+        var position: Int64
+        var added: Double
+    }
+
+    private var assets: [String: Asset] = [:]
+    private var source: [String: String] = [:]
+    private var albums: [String: Album] = [:]
+    private var members: [String: [String: Member]] = [:]
+    private var remembered: [String: String] = [:]
+    private var notRestored: [String] = []
+
+    init(root: URL) { self.root = root.standardizedFileURL }
+
+    /// Repairs the library at `url`.
+    ///
+    /// - Throws: `.libraryNotFound` when there is no library; `.libraryCorrupt` when the catalog
+    ///   is another application's database or from a newer AlbumKit (nothing is changed then).
+    static func run(at url: URL) throws -> RepairReport {
+        var repair = CatalogRepair(root: url)
+        return try repair.run()
+    }
+
+    private mutating func run() throws -> RepairReport {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue
+        else {
+            throw AlbumError(.libraryNotFound, "There is no AlbumKit library at \(root.path); nothing to repair.")
+        }
+        let catalog = CatalogBackend.catalogPath(root)
+        // A healthy catalog stays: only files no asset names are added to it.
+        if let healthy = try? CatalogBackend.open(at: root, create: false) {
+            return try adoptStrays(into: healthy)
+        }
+        try refuseIfNotOurs(catalog)
+
+        if let snapshot = read(catalogAt: root.appendingPathComponent("snapshots/catalog.sqlite").path) {
+            merge(snapshot, from: "snapshot")
+        }
+        if FileManager.default.fileExists(atPath: catalog), let survived = read(catalogAt: catalog) {
+            merge(survived, from: "catalog")
+        }
+        let journal = SaveJournal(libraryRoot: root.path)
+        do { replay(try journal.records()) } catch {
+            notRestored.append("the journal could not be read (\(error)); restored from the catalog and snapshot only")
+        }
+        try checkFiles()
+        adoptUnnamedFiles()
+        let kept = try replaceCatalog(journalLength: journal.length())
+        let backend = try CatalogBackend.open(at: root, create: false)
+        try? backend.takeSnapshot()
+        return report(wasHealthy: false, keptAt: kept)
+    }
+
+    // MARK: Sources
+
+    private struct Contents {
+        var assets: [Asset] = []
+        var albums: [Album] = []
+        var members: [(album: String, member: Member)] = []
+        var remembered: [(key: String, album: String)] = []
+    }
+
+    /// Refuses another application's database, or a catalog from a newer AlbumKit.
+    private func refuseIfNotOurs(_ path: String) throws {
+        guard let db = try? Database(path: path, mode: .readOnly),
+            let row = try? db.row(
+                "SELECT (SELECT application_id FROM pragma_application_id), (SELECT user_version FROM pragma_user_version)")
+        else { return }
+        let id = row.integer(0) ?? 0
+        if id != 0 && id != CatalogSchema.applicationID {
+            throw AlbumError(
+                .libraryCorrupt,
+                "\(path) is another application's database, not an AlbumKit catalog; repair changes nothing.")
+        }
+        if (row.integer(1) ?? 0) > Int64(CatalogSchema.migrations.count) {
+            throw AlbumError(
+                .libraryCorrupt, "\(path) was written by a newer AlbumKit; update AlbumKit. Repair changed nothing.")
+        }
+    }
+
+    /// Every row still readable from the catalog at `path` (a damaged page loses the rows after it
+    /// in that table only; the journal has them).
+    private func read(catalogAt path: String) -> Contents? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        var db: Database?
+        for mode in [Database.OpenMode.readOnly, .immutable] where db == nil {
+            db = try? Database(path: path, mode: mode)
+        }
+        guard let db else { return nil }
+        var contents = Contents()
+        func each(_ sql: String, _ body: (Row) -> Void) {
+            guard let statement = try? db.statement(sql) else { return }
+            while let row = try? statement.step() { body(row) }
+        }
+        each(
+            "SELECT id, path, original_name, kind, format, byte_size, sha256, added_at, metadata FROM asset WHERE state = 'ready'"
+        ) { row in
+            guard let id = row.text(0), let path = row.text(1), let size = row.integer(5), let sha = row.text(6) else {
+                return
+            }
+            contents.assets.append(
+                Asset(
+                    id: id, path: path, name: row.text(2), kind: row.text(3), format: row.text(4), size: size,
+                    sha256: sha, added: row.real(7) ?? 0, metadata: row.text(8)))
+        }
+        each("SELECT id, title, created_at FROM album") { row in
+            guard let id = row.text(0), let title = row.text(1) else { return }
+            contents.albums.append(Album(id: id, title: title, created: row.real(2) ?? 0))
+        }
+        each("SELECT album_id, asset_id, position, added_at FROM album_asset") { row in
+            guard let album = row.text(0), let asset = row.text(1) else { return }
+            contents.members.append(
+                (album, Member(asset: asset, position: row.integer(2) ?? 0, added: row.real(3) ?? 0)))
+        }
+        each("SELECT title_key, album_id FROM remembered_album") { row in
+            guard let key = row.text(0), let album = row.text(1) else { return }
+            contents.remembered.append((key, album))
+        }
+        return contents
+    }
+
+    private mutating func merge(_ contents: Contents, from origin: String) {
+        for asset in contents.assets {
+            if assets[asset.id] == nil { source[asset.id] = origin }
+            assets[asset.id] = asset
+        }
+        for album in contents.albums { albums[album.id] = album }
+        for (album, member) in contents.members { members[album, default: [:]][member.asset] = member }
+        for (key, album) in contents.remembered { remembered[key] = album }
+    }
+
+    /// Replays the journal in order; every step is idempotent.
+    private mutating func replay(_ records: [SaveJournal.Record]) {
+        for record in records {
+            switch record.op {
+            case .createAlbum:
+                guard let id = record.album, let title = record.title else { continue }
+                if albums[id] == nil { albums[id] = Album(id: id, title: title, created: record.at ?? 0) }
+            case .renameAlbum:
+                guard let id = record.album, let title = record.title else { continue }
+                if albums[id] == nil { albums[id] = Album(id: id, title: title, created: record.at ?? 0) }
+                albums[id]?.title = title
+            case .deleteAlbum:
+                guard let id = record.album else { continue }
+                albums[id] = nil
+                members[id] = nil
+            case .save:
+                guard let id = record.asset, let path = record.path, let size = record.size, let sha = record.sha256
+                else { continue }
+                if assets[id] == nil {
+                    assets[id] = Asset(
+                        id: id, path: path, name: record.name, size: size, sha256: sha, added: record.added ?? 0)
+                    source[id] = "journal"
+                }
+                guard let album = record.album else { continue }
+                if albums[album] == nil {
+                    albums[album] = Album(id: album, title: record.title ?? "Album", created: record.at ?? 0)
+                }
+                if members[album]?[id] == nil {
+                    let last = members[album]?.values.map(\.position).max() ?? 0
+                    members[album, default: [:]][id] = Member(asset: id, position: last + 1, added: record.at ?? 0)
+                }
+            }
+        }
+    }
+
+    /// Keeps an asset only when its file is there with its SHA-256; fills in what the journal does
+    /// not record (kind, format, metadata) from the file itself.
+    private mutating func checkFiles() throws {
+        for (id, asset) in assets.sorted(by: { $0.key < $1.key }) {
+            let path = root.appendingPathComponent(asset.path).path
+            guard let sha = try? Self.sha256(ofFileAt: path) else {
+                notRestored.append("asset \(id) (\(asset.name ?? asset.path)): its file \(asset.path) is missing")
+                drop(id)
+                continue
+            }
+            guard sha == asset.sha256 else {
+                notRestored.append(
+                    "asset \(id) (\(asset.name ?? asset.path)): \(asset.path) no longer has its SHA-256 (changed on disk)")
+                drop(id)
+                continue
+            }
+            if asset.kind == nil || asset.format == nil || asset.metadata == nil {
+                fillMetadata(of: id, path: path)
+            }
+        }
+    }
+
+    private mutating func drop(_ id: String) {
+        assets[id] = nil
+        source[id] = nil
+        for album in members.keys { members[album]?[id] = nil }
+    }
+
+    private mutating func fillMetadata(of id: String, path: String) {
+        guard let metadata = try? MediaReader(.path(FileSystemPath(path))).metadata else { return }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        assets[id]?.kind = metadata.kind.rawValue
+        assets[id]?.format = metadata.format.rawValue
+        assets[id]?.metadata = (try? encoder.encode(metadata)).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Files under `originals/` that no source names are added to the library (no album, no
+    /// original name); hidden staging files are left for recovery.
+    private mutating func adoptUnnamedFiles() {
+        let named = Set(assets.values.map(\.path))
+        let originals = root.appendingPathComponent("originals").path
+        for shard in ((try? FileSystem.names(inDirectoryAt: originals)) ?? []).sorted() {
+            for name in ((try? FileSystem.names(inDirectoryAt: originals + "/" + shard)) ?? []).sorted()
+            where !name.hasPrefix(".") {
+                let relative = "originals/\(shard)/\(name)"
+                guard !named.contains(relative) else { continue }
+                let path = originals + "/" + shard + "/" + name
+                guard let sha = try? Self.sha256(ofFileAt: path), let reader = try? MediaReader(.path(FileSystemPath(path)))
+                else {
+                    notRestored.append("\(relative) is not a photo or video AlbumKit can read; left in place")
+                    continue
+                }
+                let id = (name as NSString).deletingPathExtension.lowercased()
+                guard assets[id] == nil else {
+                    notRestored.append("\(relative): another asset has its identifier; left in place")
+                    continue
+                }
+                var info = stat()
+                let added = stat(path, &info) == 0 ? Double(info.st_mtim.tv_sec) : Date().timeIntervalSince1970
+                assets[id] = Asset(id: id, path: relative, size: Int64(reader.size), sha256: sha, added: added)
+                source[id] = "originals"
+                fillMetadata(of: id, path: path)
+            }
+        }
+    }
+
+    private static func sha256(ofFileAt path: String) throws -> String {
+        let (file, _) = try FileSystem.openForReading(path)
+        defer { FileSystem.close(file) }
+        return try FileSystem.sha256(of: file)
+    }
+
+    // MARK: Writing
+
+    /// Builds the new catalog beside the old one, moves the old one (and its WAL) to
+    /// `damaged/<date>/`, and renames the new one into place. Returns where the old one went.
+    private func replaceCatalog(journalLength: Int64) throws -> String? {
+        let catalog = CatalogBackend.catalogPath(root)
+        let rebuilt = root.appendingPathComponent("catalog.rebuild.sqlite").path
+        for suffix in ["", "-wal", "-shm", "-journal"] { try FileSystem.unlink(rebuilt + suffix) }
+        try write(to: rebuilt, journalLength: journalLength)
+
+        var keptAt: String?
+        let existing = ["", "-wal", "-shm"].filter { FileManager.default.fileExists(atPath: catalog + $0) }
+        if !existing.isEmpty {
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withFullDate, .withTime, .withColonSeparatorInTime]
+            let stamp = formatter.string(from: Date()).replacingOccurrences(of: ":", with: "-")
+            let directory = root.appendingPathComponent("damaged/\(stamp)").path
+            try FileSystem.makeDirectory(atPath: directory)
+            for suffix in existing { try FileSystem.rename(catalog + suffix, to: directory + "/catalog.sqlite" + suffix) }
+            keptAt = directory
+        }
+        try FileSystem.rename(rebuilt, to: catalog)
+        let folder = try FileSystem.openDirectory(root.path)
+        defer { FileSystem.close(folder) }
+        try FileSystem.fsync(folder)
+        return keptAt
+    }
+
+    private func write(to path: String, journalLength: Int64) throws {
+        let db: Database
+        do {
+            db = try Database(path: path, create: true)
+            try CatalogSchema.prepare(db, path: path, busyTimeout: 5_000)
+        } catch {
+            throw AlbumError.library(error, "write the repaired catalog", path: path)
+        }
+        do {
+            try db.immediateTransaction {
+                for asset in assets.values.sorted(by: { ($0.added, $0.id) < ($1.added, $1.id) }) {
+                    try db.run(
+                        """
+                        INSERT INTO asset (id, state, kind, format, path, original_name, byte_size, sha256, added_at, owner, metadata)
+                        VALUES (?, 'ready', ?, ?, ?, ?, ?, ?, ?, NULL, ?)
+                        """,
+                        [
+                            .text(asset.id), .text(asset.kind ?? "photo"), .text(asset.format ?? "unknown"),
+                            .text(asset.path), SQLValue(asset.name), .integer(asset.size), .text(asset.sha256),
+                            .real(asset.added), SQLValue(asset.metadata),
+                        ])
+                }
+                for album in albums.values.sorted(by: { ($0.created, $0.id) < ($1.created, $1.id) }) {
+                    let title = try? AlbumTitle(album.title)
+                    try db.run(
+                        "INSERT INTO album (id, title, title_key, created_at) VALUES (?, ?, ?, ?)",
+                        [.text(album.id), .text(album.title), .text(title?.key ?? album.title), .real(album.created)])
+                    for member in (members[album.id] ?? [:]).values.sorted(by: { $0.position < $1.position })
+                    where assets[member.asset] != nil {
+                        try db.run(
+                            "INSERT INTO album_asset (album_id, asset_id, position, added_at) VALUES (?, ?, ?, ?)",
+                            [.text(album.id), .text(member.asset), .integer(member.position), .real(member.added)])
+                    }
+                }
+                for (key, album) in remembered where albums[album] != nil {
+                    try db.run(
+                        "INSERT OR REPLACE INTO remembered_album (title_key, album_id) VALUES (?, ?)",
+                        [.text(key), .text(album)])
+                }
+                try db.run(
+                    "INSERT OR REPLACE INTO library_state (key, value) VALUES (?, ?)",
+                    [.text(CatalogSchema.StateKey.journalLength), .integer(journalLength)])
+            }
+            try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        } catch {
+            throw AlbumError.library(error, "write the repaired catalog", path: path)
+        }
+    }
+
+    /// Adds files no asset names to a healthy catalog.
+    private mutating func adoptStrays(into backend: CatalogBackend) throws -> RepairReport {
+        let strays = try backend.strayFiles()
+        let now = Date().timeIntervalSince1970
+        var adopted = 0
+        for relative in strays {
+            let path = root.appendingPathComponent(relative).path
+            guard let sha = try? Self.sha256(ofFileAt: path), let reader = try? MediaReader(.path(FileSystemPath(path)))
+            else {
+                notRestored.append("\(relative) is not a photo or video AlbumKit can read; left in place")
+                continue
+            }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            let metadata = String(decoding: try encoder.encode(reader.metadata), as: UTF8.self)
+            let id = ((relative as NSString).lastPathComponent as NSString).deletingPathExtension.lowercased()
+            let inserted = try backend.withDatabase("add the file to the catalog") { db in
+                try db.run(
+                    """
+                    INSERT OR IGNORE INTO asset (id, state, kind, format, path, byte_size, sha256, added_at, metadata)
+                    VALUES (?, 'ready', ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                    [
+                        .text(id), .text(reader.metadata.kind.rawValue), .text(reader.metadata.format.rawValue),
+                        .text(relative), .integer(Int64(reader.size)), .text(sha), .real(now), .text(metadata),
+                    ])
+            }
+            if inserted == 1 { adopted += 1 } else { notRestored.append("\(relative): its identifier is taken") }
+        }
+        let counts = try backend.withDatabase("read the catalog") { db in
+            (
+                try db.row("SELECT count(*) FROM asset WHERE state = 'ready'")?.integer(0) ?? 0,
+                try db.row("SELECT count(*) FROM album")?.integer(0) ?? 0
+            )
+        }
+        return RepairReport(
+            wasHealthy: true, restoredAssets: Int(counts.0), restoredAlbums: Int(counts.1),
+            sources: adopted > 0 ? ["originals": adopted] : [:], notRestored: notRestored,
+            damagedCatalogKeptAt: nil)
+    }
+
+    private func report(wasHealthy: Bool, keptAt: String?) -> RepairReport {
+        var sources: [String: Int] = [:]
+        for origin in source.values { sources[origin, default: 0] += 1 }
+        return RepairReport(
+            wasHealthy: wasHealthy, restoredAssets: assets.count, restoredAlbums: albums.count, sources: sources,
+            notRestored: notRestored, damagedCatalogKeptAt: keptAt)
+    }
+}

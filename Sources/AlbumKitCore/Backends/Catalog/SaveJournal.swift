@@ -1,0 +1,85 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The catalog library's durable record of every save and album change, kept outside the catalog
+/// (`journal/saves.jsonl`) so a lost, reset, old or damaged catalog can be detected and rebuilt.
+///
+/// One JSON object per line, appended (`O_APPEND`, one `write` per batch) and flushed after the
+/// catalog committed and before the save is acknowledged. A line cut short by a crash is skipped.
+///
+/// ```swift
+/// try SaveJournal(directory: root + "/journal").append([.save(asset: "…", …)])
+/// ```
+struct SaveJournal {
+    let path: String
+
+    init(libraryRoot: String) { path = libraryRoot + "/journal/saves.jsonl" }
+
+    /// One line of the journal.
+    struct Record: Codable, Equatable, Sendable {
+        enum Operation: String, Codable, Sendable {
+            /// An asset saved (or an existing one added to an album).
+            case save
+            /// An album created, renamed or deleted.
+            case createAlbum, renameAlbum, deleteAlbum
+        }
+        var op: Operation
+        var asset: String?
+        var path: String?
+        var name: String?
+        var size: Int64?
+        var sha256: String?
+        /// When the asset was added to the library (seconds since 1970).
+        var added: Double?
+        var album: String?
+        var title: String?
+        /// When the album was created, or the asset added to it.
+        var at: Double?
+    }
+
+    /// The journal's size in bytes (0 when it does not exist yet).
+    func length() -> Int64 {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int64(info.st_size) : 0
+    }
+
+    /// Appends `records` in one write, then flushes them unless `flush` is `false` (a barrier
+    /// such as `syncfs` covers them).
+    func append(_ records: [Record], flush: Bool = true) throws(SystemError) {
+        guard !records.isEmpty else { return }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // A leading newline ends a line a crash may have cut; empty lines are skipped.
+        var bytes: [UInt8] = [0x0A]
+        for record in records {
+            bytes += (try? encoder.encode(record)).map(Array.init) ?? []
+            bytes.append(0x0A)
+        }
+        try FileSystem.makeDirectory(atPath: (path as NSString).deletingLastPathComponent)
+        let file = try FileSystem.openForAppending(path)
+        defer { FileSystem.close(file) }
+        try FileSystem.write(file, bytes)
+        if flush { try FileSystem.fsync(file) }
+    }
+
+    /// The records from byte `offset` on (all when 0), skipping lines that do not parse.
+    func records(from offset: Int64 = 0) throws(SystemError) -> [Record] {
+        let file: FileSystem.Descriptor
+        let size: UInt64
+        do { (file, size) = try FileSystem.openForReading(path) } catch {
+            if error.errno == ENOENT { return [] }
+            throw error
+        }
+        defer { FileSystem.close(file) }
+        let bytes = try FileSystem.readAll(file, from: UInt64(max(0, offset)), size: size)
+        let decoder = JSONDecoder()
+        return bytes.split(separator: 0x0A).compactMap { line in
+            try? decoder.decode(Record.self, from: Data(line))
+        }
+    }
+}

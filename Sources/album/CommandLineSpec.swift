@@ -1,0 +1,228 @@
+/// What `album` accepts: its commands and options, described once. `--help`, the man page and the
+/// shell completions are all generated from this, and `Arguments` parses with it, so they cannot
+/// disagree.
+enum CommandLineSpec {
+    static let version = "0.1.0"
+
+    /// What a shell should offer for an option's value or a command's arguments.
+    enum Completion {
+        case none, file, directory, shell, command
+    }
+
+    struct Option {
+        /// `--album`.
+        let long: String
+        /// `-a`.
+        var short: String?
+        /// `TITLE` when the option takes a value.
+        var value: String?
+        /// May be given more than once (each adds a value).
+        var repeatable = false
+        let help: String
+        var completion: Completion = .none
+
+        var names: [String] { [long] + (short.map { [$0] } ?? []) }
+        /// `--album TITLE` or `-a, --album TITLE`.
+        var synopsis: String {
+            (short.map { "\($0), " } ?? "") + long + (value.map { " \($0)" } ?? "")
+        }
+    }
+
+    struct Command {
+        let name: String
+        /// `TITLE`, `FILE...`.
+        let arguments: String
+        /// Long names of the command's own options (the global options apply to every command).
+        var options: [String] = []
+        let summary: String
+        let details: String
+        var completion: Completion = .none
+        /// How many positional arguments it takes.
+        var arity: ClosedRange<Int>
+
+        var usage: String {
+            let flags = options.compactMap { CommandLineSpec.option($0) }.map { "[\($0.synopsis)]" }
+            return (["album", name] + flags + (arguments.isEmpty ? [] : [arguments])).joined(separator: " ")
+        }
+    }
+
+    static let globalOptions: [Option] = [
+        Option(
+            long: "--library", short: "-L", value: "PATH",
+            help: "The library to use: a NAME.albumlibrary catalog or a folder of album folders.",
+            completion: .file),
+        Option(long: "--system", help: "The system library: the album folders of your Pictures folder."),
+        Option(
+            long: "--catalog",
+            help: "PATH is (or is created as) a catalog library, whatever its name."),
+        Option(
+            long: "--folders",
+            help: "PATH is (or is created as) a folder library: one sub-folder per album."),
+        Option(long: "--json", help: "Print JSON for scripts (see Docs/cli-json.md)."),
+        Option(long: "--quiet", short: "-q", help: "Print only errors and the final summary."),
+        Option(long: "--verbose", short: "-v", help: "Print more: skipped files, albums created, a summary."),
+        Option(long: "--help", short: "-h", help: "Show help (for a command: album COMMAND --help)."),
+        Option(long: "--version", help: "Print the version."),
+    ]
+
+    static let commandOptions: [Option] = [
+        Option(
+            long: "--album", short: "-a", value: "TITLE",
+            help: "Save into the album TITLE: found by its remembered id, then by title, created when missing."),
+        Option(long: "--recursive", short: "-r", help: "FILE may be a folder: save every photo and video under it."),
+        Option(
+            long: "--null", short: "-0",
+            help: "Paths read from standard input (\"-\") are separated by NUL bytes (find -print0), not lines."),
+        Option(
+            long: "--include", value: "GLOB", repeatable: true,
+            help: "In folders, only files whose name (or path below the folder, when GLOB has a /) matches."),
+        Option(
+            long: "--exclude", value: "GLOB", repeatable: true,
+            help: "In folders, skip files and folders whose name (or path, when GLOB has a /) matches."),
+        Option(long: "--dry-run", short: "-n", help: "Check every file and report what would be saved; write nothing."),
+        Option(
+            long: "--force", short: "-f",
+            help: "Delete a folder album even when it holds files (they go with it)."),
+        Option(long: "--endpoint", value: "URL", help: "The S3-compatible object store, http(s)://HOST[:PORT]."),
+        Option(long: "--bucket", value: "NAME", help: "The bucket that holds the originals (created when missing)."),
+        Option(long: "--prefix", value: "PREFIX", help: "A key prefix for the originals in the bucket."),
+        Option(long: "--region", value: "REGION", help: "The signing region (default us-east-1)."),
+        Option(long: "--from", value: "PATH", help: "The catalog library to copy from.", completion: .file),
+        Option(long: "--to", value: "URL", help: "The shared library to copy into (postgres://…)."),
+    ]
+
+    static let allOptions = globalOptions + commandOptions
+
+    static func option(_ name: String) -> Option? {
+        allOptions.first { $0.names.contains(name) }
+    }
+
+    static let commands: [Command] = [
+        Command(
+            name: "save", arguments: "FILE...",
+            options: ["--album", "--recursive", "--null", "--include", "--exclude", "--dry-run"],
+            summary: "Save photos and videos (into an album with --album).",
+            details: """
+                Saves each FILE (photo or video, recognised from its content) into the library, and into the
+                album TITLE when given; the album is found, or created when missing, in the same transaction
+                as the files. Each result is printed as soon as that file is safely saved. A file that is not
+                media, is damaged or unreadable fails alone; the others are saved. FILE "-" reads paths from
+                standard input, one per line (NUL-separated with -0). Ctrl-C finishes the files being saved,
+                prints what was saved and exits with status 130.
+                """,
+            completion: .file, arity: 1...Int.max),
+        Command(
+            name: "import", arguments: "FOLDER...",
+            options: ["--album", "--include", "--exclude", "--dry-run", "--null"],
+            summary: "Save every photo and video in folder trees (save -r).",
+            details: """
+                Saves every photo and video under each FOLDER (and in sub-folders), like save -r. Hidden files
+                and folders are left out. Files that are not photos or videos are skipped and counted, not
+                reported as failures; damaged or unreadable media still fail.
+                """,
+            completion: .directory, arity: 1...Int.max),
+        Command(
+            name: "albums", arguments: "", summary: "List the albums: id, asset count, title.",
+            details: "Lists every album, oldest first: id, number of photos and videos, title.",
+            arity: 0...0),
+        Command(
+            name: "show", arguments: "TITLE", summary: "List the photos and videos of an album.",
+            details: """
+                Lists the assets of the album TITLE in the order they were added: name, kind, size, when it
+                was taken (or added), format and dimensions, camera, GPS position, id and where the file is.
+                """,
+            arity: 1...1),
+        Command(
+            name: "create", arguments: "TITLE", summary: "Create an album (nothing happens when it exists).",
+            details: "Creates the album TITLE unless an album with that title already exists.", arity: 1...1),
+        Command(
+            name: "rename", arguments: "TITLE NEW", summary: "Rename an album (it keeps its id).",
+            details: "Renames the album TITLE to NEW. Its id stays the same, so saves that remembered it find it.",
+            arity: 2...2),
+        Command(
+            name: "delete", arguments: "TITLE", options: ["--force"], summary: "Delete an album.",
+            details: """
+                Deletes the album TITLE. In a catalog library its photos and videos stay in the library. In a
+                folder library the album is a folder: deleting it deletes its files, so a non-empty album is
+                refused unless --force is given.
+                """,
+            arity: 1...1),
+        Command(
+            name: "verify", arguments: "", summary: "Check every file against the library's records.",
+            details: """
+                Checks that every asset's file exists with its recorded size and SHA-256 and that no stray or
+                half-written file is present. Exit status 0 when healthy, 1 otherwise.
+                """,
+            arity: 0...0),
+        Command(
+            name: "init", arguments: "", options: ["--endpoint", "--bucket", "--prefix", "--region"],
+            summary: "Set up a shared (postgres://) library and record its object store.",
+            details: """
+                Sets up the shared library given with --library postgres://USER@HOST[:PORT]/DATABASE: creates its
+                tables and records the object store (endpoint, bucket, key prefix) in the database; the bucket
+                is created when missing. Credentials are never recorded: the database password comes from
+                PGPASSWORD, ~/.pgpass or a service file, the store's keys from AWS_ACCESS_KEY_ID and
+                AWS_SECRET_ACCESS_KEY. Running it again with the same store changes nothing.
+                """,
+            arity: 0...0),
+        Command(
+            name: "gc", arguments: "", summary: "Remove originals a shared library uploaded but never committed.",
+            details: """
+                Removes originals that were uploaded to a shared library but never committed (a saver that died
+                between its upload and its commit). A save in progress, or a save of the same bytes at the same
+                moment, is never affected.
+                """,
+            arity: 0...0),
+        Command(
+            name: "copy", arguments: "", options: ["--from", "--to"],
+            summary: "Copy a catalog library into a shared library (re-runnable).",
+            details: """
+                Copies every photo and video, album, membership, date and original name of the catalog library
+                --from L.albumlibrary into the shared library --to postgres://… (or --library). Running it
+                again copies only what is missing.
+                """,
+            arity: 0...0),
+        Command(
+            name: "completions", arguments: "SHELL", summary: "Print the shell completion script (bash, zsh, fish).",
+            details: """
+                Prints the completion script for SHELL (bash, zsh or fish). For example:
+                  album completions bash > ~/.local/share/bash-completion/completions/album
+                  album completions zsh > ~/.zfunc/_album     (with fpath+=~/.zfunc before compinit)
+                  album completions fish > ~/.config/fish/completions/album.fish
+                """,
+            completion: .shell, arity: 1...1),
+        Command(
+            name: "man", arguments: "", summary: "Print the manual page (roff).",
+            details: "Prints the manual page, for example: album man > ~/.local/share/man/man1/album.1",
+            arity: 0...0),
+        Command(
+            name: "help", arguments: "[COMMAND]", summary: "Show help for a command.",
+            details: "Shows the help of COMMAND, or the overview.", completion: .command, arity: 0...1),
+    ]
+
+    static func command(_ name: String) -> Command? { commands.first { $0.name == name } }
+
+    /// Options that cannot be given together.
+    static let conflicts: [(String, String)] = [
+        ("--system", "--library"), ("--system", "--catalog"), ("--system", "--folders"),
+        ("--catalog", "--folders"), ("--quiet", "--verbose"),
+    ]
+
+    static let libraryText = """
+        --library PATH, else $ALBUMKIT_LIBRARY, else $XDG_DATA_HOME/albumkit/Photos.albumlibrary
+        (~/.local/share/... when XDG_DATA_HOME is unset), created on the first save.
+        A PATH ending in .albumlibrary or holding a catalog.sqlite is a catalog library; an existing
+        plain folder is a folder library (one sub-folder per album). A PATH that does not exist yet
+        becomes a new library only when it ends in .albumlibrary or --catalog or --folders says which
+        kind, so a mistyped path is an error, not a new empty library. --system is the album folders
+        of your XDG Pictures folder.
+        On Linux, postgres://USER@HOST[:PORT]/DATABASE is a shared library (catalog in PostgreSQL,
+        originals in an S3-compatible store; set it up with album init). Its password comes from
+        PGPASSWORD or ~/.pgpass, the store's keys from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.
+        """
+
+    static let exitText = """
+        0 everything asked succeeded; 1 something failed (each error names the file and the cause);
+        2 usage error; 130 interrupted (what was saved before was printed).
+        """
+}

@@ -1,0 +1,282 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `album` as people use it: results streamed as they are saved, interruption, stdin with NUL
+/// separators, whole-folder import, refused options, suggestions, JSON for every command.
+@Suite struct CLIUsabilityTests {
+    /// `count` distinct JPEGs in `dir` (the example photo with different bytes after its end).
+    static func photos(_ count: Int, in dir: URL, prefix: String = "IMG_") throws -> [String] {
+        let base = try Data(contentsOf: CLI.examples.appendingPathComponent("harbour.jpg"))
+        return try (0..<count).map { i in
+            let url = dir.appendingPathComponent(prefix + String(format: "%04d", i) + ".jpg")
+            try (base + Data("pad\(i)".utf8)).write(to: url)
+            return url.path
+        }
+    }
+
+    /// Reads a pipe until `predicate` holds for what was read so far (or EOF).
+    static func read(_ pipe: Pipe, until predicate: (String) -> Bool) -> String {
+        var text = ""
+        while !predicate(text) {
+            let chunk = pipe.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        return text
+    }
+
+    @Test(arguments: [SIGINT, SIGTERM])
+    func interruptedSavePrintsExactlyWhatWasSaved(signal: Int32) throws {
+        try CLI.withTemporaryDirectory { dir in
+            let lib = dir.appendingPathComponent("Stop.albumlibrary").path
+            let files = try Self.photos(1500, in: dir)
+            let process = try CLI.start(["save", "--json", "--album", "Stop", "--library", lib] + files)
+            let out = process.standardOutput as! Pipe
+            // The first results arrive while the batch is still running: printed as they are saved.
+            var text = Self.read(out) { $0.contains("\"asset\"") }
+            #expect(process.isRunning, "the first result came only at the end")
+            kill(process.processIdentifier, signal)
+            text += Self.read(out) { _ in false }
+            process.waitUntilExit()
+            let errors = String(
+                decoding: (process.standardError as! Pipe).fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let lines = text.split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+            let saved = lines.compactMap { $0["asset"] as? String }
+            let cancelled = lines.filter { ($0["error"] as? [String: Any])?["code"] as? String == "cancelled" }
+            #expect(lines.count == files.count, "every file has a result line")
+            // The signal came after the first chunk of 128 of 1 500: the rest was not saved.
+            #expect(!cancelled.isEmpty)
+            #expect(saved.count + cancelled.count == files.count)
+            #expect(process.terminationStatus == 130)
+            #expect(errors.contains("interrupted: \(saved.count) of \(files.count) saved"), "\(errors)")
+            // Printed = saved: exactly the printed assets are in the album, and the library is sound.
+            let show = try CLI.run(["show", "Stop", "--json", "--library", lib])
+            let ids = Set(((show.json() as? [[String: Any]]) ?? []).compactMap { $0["id"] as? String })
+            #expect(ids == Set(saved))
+            #expect(try CLI.run(["verify", "--library", lib]).status == 0)
+        }
+    }
+
+    @Test func nulSeparatedPathsKeepNewlines() throws {
+        try CLI.withTemporaryDirectory { dir in
+            let lib = dir.appendingPathComponent("Null.albumlibrary").path
+            let odd = dir.appendingPathComponent("two\nlines.jpg")
+            try FileManager.default.copyItem(at: CLI.examples.appendingPathComponent("harbour.jpg"), to: odd)
+            let plain = CLI.examples.appendingPathComponent("garden.png").path
+            let run = try CLI.run(
+                ["save", "-0", "--json", "--album", "N", "--library", lib, "-"], stdin: odd.path + "\0" + plain + "\0")
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.jsonLines().map { $0["file"] as? String } == [odd.path, plain])
+            let show = try CLI.run(["show", "N", "--json", "--library", lib])
+            #expect((show.json() as? [[String: Any]])?.first?["file"] as? String == "two\nlines.jpg")
+        }
+    }
+
+    @Test func conflictingRepeatedAndExtraArgumentsAreRefused() throws {
+        let system = try CLI.run(["--system", "--library", "/tmp/x", "albums"])
+        #expect(system.status == 2)
+        #expect(system.stderr.contains("--system and --library cannot be used together"))
+        let twice = try CLI.run(["save", "--album", "A", "--album", "B", "x.jpg"])
+        #expect(twice.status == 2)
+        #expect(twice.stderr.contains("--album was given twice"))
+        let extra = try CLI.run(["show", "Touch", "Code"])
+        #expect(extra.status == 2)
+        #expect(extra.stderr.contains("album show \"Touch Code\""))
+        let misplaced = try CLI.run(["albums", "--album", "A"])
+        #expect(misplaced.status == 2)
+        #expect(misplaced.stderr.contains("--album does not apply"))
+        #expect(try CLI.run(["albums", "-q", "-v"]).status == 2)
+    }
+
+    @Test func mistypedLibraryPathIsNotANewLibrary() throws {
+        try CLI.withTemporaryDirectory { dir in
+            let photo = CLI.examples.appendingPathComponent("harbour.jpg").path
+            let typo = dir.appendingPathComponent("Photos.albumlibary").path
+            let run = try CLI.run(["save", "--json", "--library", typo, photo])
+            #expect(run.status == 1)
+            #expect(run.stderr.contains("--catalog"))
+            #expect(
+                (run.json() as? [String: Any]).flatMap { $0["error"] as? [String: Any] }?["code"] as? String
+                    == "libraryNotFound")
+            #expect(!FileManager.default.fileExists(atPath: typo))
+            // Saying the kind creates it.
+            let catalog = dir.appendingPathComponent("MyCatalog").path
+            #expect(try CLI.run(["save", "--catalog", "--library", catalog, photo]).status == 0)
+            #expect(FileManager.default.fileExists(atPath: catalog + "/catalog.sqlite"))
+            #expect(try CLI.run(["albums", "--library", catalog]).status == 0)
+            let folders = dir.appendingPathComponent("MyFolders").path
+            #expect(try CLI.run(["save", "--folders", "--album", "Trips", "--library", folders, photo]).status == 0)
+            #expect(FileManager.default.fileExists(atPath: folders + "/Trips/harbour.jpg"))
+            #expect(try CLI.run(["save", "--folders", "--library", catalog, photo]).status == 1)
+        }
+    }
+
+    @Test func suggestionsAndVersion() throws {
+        let sav = try CLI.run(["sav", "x.jpg"])
+        #expect(sav.status == 2)
+        #expect(sav.stderr.contains("Did you mean 'save'?"))
+        let version = try CLI.run(["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdout.hasPrefix("album "))
+        try CLI.withTemporaryDirectory { dir in
+            let lib = dir.appendingPathComponent("S.albumlibrary").path
+            let photo = CLI.examples.appendingPathComponent("harbour.jpg").path
+            #expect(try CLI.run(["save", "--album", "Touch Code Magazine", "--library", lib, photo]).status == 0)
+            for typo in ["Touch Code Magazin", "touch code magazine"] {
+                let show = try CLI.run(["show", typo, "--json", "--library", lib])
+                #expect(show.status == 1)
+                #expect(show.stderr.contains("Did you mean \"Touch Code Magazine\"?"))
+                let error = (show.json() as? [String: Any])?["error"] as? [String: Any]
+                #expect(error?["code"] as? String == "albumNotFound")
+                #expect(error?["suggestion"] as? String == "Touch Code Magazine")
+            }
+            let created = try CLI.run(["save", "--album", "Touch Code Magazin", "--library", lib, photo])
+            #expect(created.stderr.contains("there is also \"Touch Code Magazine\""))
+        }
+    }
+
+    @Test func everyCommandSpeaksJSON() throws {
+        try CLI.withTemporaryDirectory { dir in
+            let lib = dir.appendingPathComponent("J.albumlibrary").path
+            let create = try CLI.run(["create", "Trips", "--json", "--library", lib])
+            let album = try #require(create.json() as? [String: Any])
+            #expect(album["title"] as? String == "Trips")
+            #expect(album["count"] as? Int == 0)
+            let id = try #require(album["id"] as? String)
+            let rename = try #require(
+                try CLI.run(["rename", "Trips", "Trips 2026", "--json", "--library", lib]).json() as? [String: Any])
+            #expect(rename["id"] as? String == id)
+            #expect(rename["title"] as? String == "Trips 2026")
+            #expect(rename["previousTitle"] as? String == "Trips")
+            let delete = try #require(
+                try CLI.run(["delete", "Trips 2026", "--json", "--library", lib]).json() as? [String: Any])
+            #expect(delete["id"] as? String == id)
+            #expect(delete["deleted"] as? Bool == true)
+            let missing = try CLI.run(["delete", "Nope", "--json", "--library", lib])
+            #expect(missing.status == 1)
+            #expect(
+                ((missing.json() as? [String: Any])?["error"] as? [String: Any])?["code"] as? String == "albumNotFound")
+        }
+    }
+
+    @Test func importSavesATreeSkipsOtherFilesAndFilters() throws {
+        try CLI.withTemporaryDirectory { dir in
+            let lib = dir.appendingPathComponent("I.albumlibrary").path
+            let tree = dir.appendingPathComponent("DCIM")
+            let sub = tree.appendingPathComponent("100CANON")
+            let skipped = tree.appendingPathComponent("thumbs")
+            for folder in [sub, skipped, tree.appendingPathComponent(".hidden")] {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            }
+            _ = try Self.photos(3, in: sub)
+            _ = try Self.photos(2, in: skipped, prefix: "T_")
+            _ = try Self.photos(1, in: tree.appendingPathComponent(".hidden"))
+            try FileManager.default.copyItem(
+                at: CLI.examples.appendingPathComponent("clip.mp4"), to: tree.appendingPathComponent("clip.MP4"))
+            try Data("notes".utf8).write(to: sub.appendingPathComponent("notes.txt"))
+            try Data("<x/>".utf8).write(to: sub.appendingPathComponent("IMG_0000.xmp"))
+
+            // --dry-run checks and reports, and writes nothing.
+            let dry = try CLI.run(["import", "--dry-run", "--json", "--album", "Trip", "--library", lib, tree.path])
+            #expect(dry.status == 0, "\(dry.stderr)")
+            #expect(dry.jsonLines().filter { $0["wouldSave"] as? Bool == true }.count == 6)
+            #expect(dry.stderr.contains("6 of 8 would be saved"))
+            #expect(dry.stderr.contains("2 skipped"))
+            #expect(!FileManager.default.fileExists(atPath: lib))
+
+            let run = try CLI.run(
+                ["import", "--json", "--album", "Trip", "--exclude", "thumbs", "--library", lib, tree.path])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.jsonLines().count == 4)  // 3 photos + the video; the skipped are counted, not listed
+            #expect(run.stderr.contains("4 of 6 saved, 2 skipped (not photos or videos)"))
+            let only = try CLI.run(
+                ["save", "-r", "--include", "*.mp4", "--album", "Clips", "--library", lib, tree.path])
+            #expect(only.status == 0)
+            #expect(only.stderr.contains("1 of 1 saved"))
+            // A folder without -r is refused with a hint, alone.
+            let plain = try CLI.run(["save", "--library", lib, tree.path])
+            #expect(plain.status == 1)
+            #expect(plain.stderr.contains("add -r"))
+        }
+    }
+
+    @Test func helpManPageAndCompletionsShareOneSource() throws {
+        let help = try CLI.run(["--help"]).stdout
+        let man = try CLI.run(["man"])
+        #expect(man.status == 0)
+        let completions = try ["bash", "zsh", "fish"].map { shell in
+            let run = try CLI.run(["completions", shell])
+            #expect(run.status == 0)
+            return run.stdout
+        }
+        for command in ["save", "import", "albums", "show", "create", "rename", "delete", "verify", "completions"] {
+            #expect(help.contains("  \(command) "))
+            #expect(man.stdout.contains(".B album \(command)") || man.stdout.contains("album \(command)"))
+            for script in completions { #expect(script.contains(command)) }
+        }
+        let saveHelp = try CLI.run(["save", "--help"]).stdout
+        for option in ["--album", "--null", "--recursive", "--include", "--exclude", "--dry-run"] {
+            #expect(saveHelp.contains(option))
+            #expect(man.stdout.contains(option.replacingOccurrences(of: "-", with: "\\-")))
+            #expect(completions[0].contains(option))
+        }
+        #expect(try CLI.run(["completions", "tcsh"]).status == 2)
+        // The bash script is valid bash; the man page renders without warnings.
+        let dir = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("album-completion-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try completions[0].write(to: dir.appendingPathComponent("album.bash"), atomically: true, encoding: .utf8)
+        #expect(try Self.shell("bash -n \(dir.path)/album.bash && . \(dir.path)/album.bash && complete -p album") == 0)
+        try man.stdout.write(to: dir.appendingPathComponent("album.1"), atomically: true, encoding: .utf8)
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/groff") {
+            #expect(try Self.shell("test -z \"$(groff -man -Tutf8 -ww -z \(dir.path)/album.1 2>&1)\"") == 0)
+        }
+    }
+
+    static func shell(_ command: String) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", command]
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    @Test func progressOnATerminalHasRateAndEndsItsLine() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return }
+        try CLI.withTemporaryDirectory { dir in
+            let lib = dir.appendingPathComponent("P.albumlibrary").path
+            let files = try Self.photos(400, in: dir)
+            let list = dir.appendingPathComponent("list")
+            try files.joined(separator: "\n").write(to: list, atomically: true, encoding: .utf8)
+            // stderr is a terminal (script's pty), stdout a file: progress is drawn even with --json.
+            let command =
+                "\(CLI.binary.path) save --json --album P --library \(lib) - < \(list.path) > \(dir.path)/out.jsonl"
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+            process.arguments = ["-q", "-e", "-c", command, "\(dir.path)/typescript"]
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            let screen = try String(contentsOf: dir.appendingPathComponent("typescript"), encoding: .utf8)
+            // Per file (not per commit of 128), with a rate, and erased at the end.
+            let draws = screen.components(separatedBy: "\r\u{1B}[K").filter { $0.contains("/400 files") }
+            #expect(draws.contains { $0.hasPrefix("1/400 files") })
+            #expect(draws.contains { $0.contains("/s") })
+            #expect(Set(draws).count == draws.count, "the same progress is never drawn twice")
+            let last = try #require(screen.range(of: "/400 files", options: .backwards))
+            #expect(screen[last.upperBound...].contains("\r\u{1B}[K"), "the progress line is erased at the end")
+            #expect(
+                try String(contentsOf: dir.appendingPathComponent("out.jsonl"), encoding: .utf8).split(separator: "\n")
+                    .count == 400)
+        }
+    }
+}
