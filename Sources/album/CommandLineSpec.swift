@@ -88,7 +88,7 @@ enum CommandLineSpec {
         Option(long: "--prefix", value: "PREFIX", help: "A key prefix for the originals in the bucket."),
         Option(long: "--region", value: "REGION", help: "The signing region (default us-east-1)."),
         Option(long: "--from", value: "PATH", help: "The catalog library to copy from.", completion: .file),
-        Option(long: "--to", value: "URL", help: "The shared library to copy into (postgres://…)."),
+        Option(long: "--to", value: "URL", help: "The shared library to copy into (postgres://...)."),
     ]
 
     static let allOptions = globalOptions + commandOptions
@@ -178,7 +178,7 @@ enum CommandLineSpec {
             summary: "Copy a catalog library into a shared library (re-runnable).",
             details: """
                 Copies every photo and video, album, membership, date and original name of the catalog library
-                --from L.albumlibrary into the shared library --to postgres://… (or --library). Running it
+                --from L.albumlibrary into the shared library --to postgres://... (or --library). Running it
                 again copies only what is missing.
                 """,
             arity: 0...0),
