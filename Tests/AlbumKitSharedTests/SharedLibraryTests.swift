@@ -149,6 +149,68 @@
                     } == .accessDenied)
             }
 
+            @Test func aTitleHeldBeyondTheLockTimeoutIsBusyAndSavesNothing() async throws {
+                let shared = try SharedTestLibrary()
+                // Another machine holds the title's lock (a session-level lock, as a long transaction would).
+                let other = try PostgresConnection(url: shared.url)
+                try other.execute(
+                    "SELECT pg_advisory_lock(\(SharedSchema.titleLock), hashtext($1))", ["Busy"])
+                var environment = shared.environment
+                environment["ALBUMKIT_LOCK_TIMEOUT_MS"] = "300"
+                let impatient = PhotoLibrary(backend: try SharedBackend.open(url: shared.url, environment: environment))
+                let code = await errorCode {
+                    try await impatient.album(titled: "Busy").save(
+                        .file(SharedServers.examples.appendingPathComponent("garden.png")))
+                }
+                #expect(code == .libraryBusy)
+                #expect(try shared.sql("SELECT count(*) FROM asset")[0][0] == "0")
+                #expect(try shared.sql("SELECT count(*) FROM upload_intent")[0][0] == "0")
+                // Once the lock is released the same save goes through, and gc has nothing left to reclaim.
+                try other.execute("SELECT pg_advisory_unlock_all()")
+                _ = try await impatient.album(titled: "Busy").save(
+                    .file(SharedServers.examples.appendingPathComponent("garden.png")))
+                #expect(try await shared.backend.collectGarbage().removedObjects == 0)
+                #expect(try await shared.library.verify().isHealthy)
+            }
+
+            @Test func serverFailuresMapToTheSameCodesAsTheOtherLibraries() {
+                let cases: [(PostgresError, AlbumError.Code)] = [
+                    (
+                        PostgresError(sqlState: "53100", message: "could not extend file", connectionLost: false),
+                        .notEnoughSpace
+                    ),
+                    (PostgresError(sqlState: "55P03", message: "lock timeout", connectionLost: false), .libraryBusy),
+                    (
+                        PostgresError(
+                            sqlState: "28P01", message: "password authentication failed", connectionLost: true),
+                        .accessDenied
+                    ),
+                    (
+                        PostgresError(sqlState: "57P01", message: "terminating connection", connectionLost: true),
+                        .libraryNotFound
+                    ),
+                    (
+                        PostgresError(sqlState: "42P01", message: "relation does not exist", connectionLost: false),
+                        .libraryNotFound
+                    ),
+                ]
+                for (error, code) in cases { #expect(error.albumError("save", library: "L").code == code) }
+                let store: [(ObjectStoreError, AlbumError.Code)] = [
+                    (
+                        ObjectStoreError(status: 507, code: "InsufficientStorage", message: "", key: "k"),
+                        .notEnoughSpace
+                    ),
+                    (
+                        ObjectStoreError(status: 403, code: "SignatureDoesNotMatch", message: "", key: "k"),
+                        .accessDenied
+                    ),
+                    (ObjectStoreError(status: 0, code: "Unreachable", message: "refused", key: "k"), .libraryNotFound),
+                    (ObjectStoreError(status: 503, code: "SlowDown", message: "", key: "k"), .libraryBusy),
+                    (ObjectStoreError(status: 400, code: "BadDigest", message: "", key: "k"), .ioFailure),
+                ]
+                for (error, code) in store { #expect(error.albumError("save", store: "S").code == code) }
+            }
+
             @Test func initRecordsTheStoreOnceAndNoCredentials() throws {
                 let shared = try SharedTestLibrary()
                 let settings = try shared.sql("SELECT name, value FROM albumkit_setting ORDER BY name")

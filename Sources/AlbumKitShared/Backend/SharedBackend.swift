@@ -25,8 +25,13 @@
         private let url: String
         private let connection: Locked<PostgresConnection?>
         let stagingPath: String
+        /// How long a lock wait may last before the save fails with `libraryBusy`.
+        let lockTimeoutMilliseconds: Int
 
-        private init(url: String, connection: PostgresConnection, store: S3Client, stagingPath: String) {
+        private init(
+            url: String, connection: PostgresConnection, store: S3Client, stagingPath: String, lockTimeout: Int
+        ) {
+            self.lockTimeoutMilliseconds = lockTimeout
             self.url = url
             self.displayURL = url
             self.identity = "shared:" + url
@@ -44,7 +49,7 @@
             throws -> SharedBackend
         {
             try checkNoPassword(in: url)
-            let connection = try connect(url, "open the library")
+            let connection = try connect(url, "open the library", lockTimeout: lockTimeout(environment))
             let settings: [String: String]
             do {
                 settings = Dictionary(
@@ -69,7 +74,7 @@
                 region: settings["region"] ?? "us-east-1")
             return try SharedBackend(
                 url: url, connection: connection, store: makeStore(location, environment),
-                stagingPath: stagingPath(environment))
+                stagingPath: stagingPath(environment), lockTimeout: lockTimeout(environment))
         }
 
         /// Creates the tables and records `location` (endpoint, bucket, prefix — never credentials);
@@ -119,7 +124,8 @@
                 throw map(error, "set up the library", library: url, store: store)
             }
             return SharedBackend(
-                url: url, connection: connection, store: store, stagingPath: stagingPath(environment))
+                url: url, connection: connection, store: store, stagingPath: stagingPath(environment),
+                lockTimeout: lockTimeout(environment))
         }
 
         private static func checkNoPassword(in url: String) throws {
@@ -136,8 +142,17 @@
             }
         }
 
-        private static func connect(_ url: String, _ what: String) throws -> PostgresConnection {
-            do { return try PostgresConnection(url: url) } catch { throw error.albumError(what, library: url) }
+        private static func connect(_ url: String, _ what: String, lockTimeout: Int = 60_000) throws
+            -> PostgresConnection
+        {
+            do { return try PostgresConnection(url: url, lockTimeoutMilliseconds: lockTimeout) } catch {
+                throw error.albumError(what, library: url)
+            }
+        }
+
+        /// `ALBUMKIT_LOCK_TIMEOUT_MS`, else 60 s (the catalog's busy wait).
+        private static func lockTimeout(_ environment: [String: String]) -> Int {
+            environment["ALBUMKIT_LOCK_TIMEOUT_MS"].flatMap(Int.init) ?? 60_000
         }
 
         private static func makeStore(_ location: ObjectStoreLocation, _ environment: [String: String]) throws
@@ -165,7 +180,7 @@
                 return try connection.withLock { connection in
                     if connection == nil || connection!.isBroken {
                         connection = nil
-                        connection = try PostgresConnection(url: url)
+                        connection = try PostgresConnection(url: url, lockTimeoutMilliseconds: lockTimeoutMilliseconds)
                     }
                     return try body(connection!)
                 }
@@ -261,7 +276,29 @@
             let intents = try upload(staged.map { ($0.sha256, $0.file.descriptor, UInt64($0.byteSize)) })
             TestPause.at("after-upload", sessionPID: (try? self.serverProcessID()) ?? 0)
             // B: album, assets and membership at once.
-            let receipt = try withDatabase("save the photos") { db in
+            let receipt: CommitReceipt
+            do {
+                receipt = try commitRows(staged, to: album, intents: intents)
+            } catch {
+                // Nothing was committed: forget the intents (if the session still exists) so `gc` can
+                // reclaim what was uploaded.
+                try? withDatabase("undo the save") { db in
+                    try db.execute("DELETE FROM upload_intent WHERE id = ANY($1::uuid[])", [Self.array(intents)])
+                }
+                throw error
+            }
+            TestPause.at("after-commit", sessionPID: (try? self.serverProcessID()) ?? 0)
+            for item in staged {
+                FileSystem.close(item.file.descriptor)
+                FileSystem.close(item.file.directory)
+            }
+            return receipt
+        }
+
+        /// Transaction B: the title's lock, the resolution rule, album, assets, membership, intents forgotten.
+        private func commitRows(_ staged: [Staged], to album: AlbumRequest?, intents: [String]) throws -> CommitReceipt
+        {
+            try withDatabase("save the photos") { db in
                 try db.transaction { () throws -> CommitReceipt in
                     var albumID: String?
                     var outcome: AlbumOutcome?
@@ -314,12 +351,6 @@
                     return CommitReceipt(albumID: albumID, albumOutcome: outcome, assets: results)
                 }
             }
-            TestPause.at("after-commit", sessionPID: (try? self.serverProcessID()) ?? 0)
-            for item in staged {
-                FileSystem.close(item.file.descriptor)
-                FileSystem.close(item.file.directory)
-            }
-            return receipt
         }
 
         /// Steps A and 3 of the save protocol for `originals` (SHA-256, file, size): records an upload

@@ -11,7 +11,9 @@
 
         /// Connects to `url` (`postgres://user@host:port/database`); the password comes from libpq's
         /// conventions (`PGPASSWORD`, `~/.pgpass`, a service file), never from AlbumKit.
-        init(url: String) throws(PostgresError) {
+        /// Lock waits (an album title another machine is saving into) fail with SQLSTATE 55P03
+        /// after `lockTimeoutMilliseconds`, which maps to `libraryBusy`.
+        init(url: String, lockTimeoutMilliseconds: Int = 60_000) throws(PostgresError) {
             self.url = url
             let keys = ["dbname", "fallback_application_name", "connect_timeout"]
             let values = [url, "albumkit", "10"]
@@ -24,7 +26,7 @@
                 throw PostgresError(sqlState: nil, message: message, connectionLost: true)
             }
             self.connection = connection
-            _ = try execute("SET client_min_messages = warning")
+            _ = try execute("SET client_min_messages = warning; SET lock_timeout = \(max(1, lockTimeoutMilliseconds))")
         }
 
         deinit { PQfinish(connection) }
