@@ -41,6 +41,23 @@
                 #expect(try await shared.library.assets(inAlbumTitled: "B").map(\.id) == [first.assetID])
             }
 
+            @Test func aBatchKeepsOrderNamesAndDuplicatesWithinIt() async throws {
+                try await withTemporaryDirectory { directory in
+                    let shared = try SharedTestLibrary()
+                    let odd = directory.appendingPathComponent(#"a "quoted", {braced} \ name.jpg"#)
+                    try FileManager.default.copyItem(
+                        at: SharedServers.examples.appendingPathComponent("harbour.jpg"), to: odd)
+                    let files = [odd, SharedServers.examples.appendingPathComponent("garden.png"), odd]
+                    let results = await shared.library.album(titled: "Batch").save(files.map { .file($0) })
+                    let saved = results.compactMap(\.value)
+                    #expect(saved.count == 3)
+                    #expect(saved.map(\.isExisting) == [false, false, true])
+                    #expect(saved[2].assetID == saved[0].assetID)
+                    let assets = try await shared.library.assets(inAlbumTitled: "Batch")
+                    #expect(assets.map(\.originalFilename) == [odd.lastPathComponent, "garden.png"])
+                }
+            }
+
             @Test func deletedAlbumIsRecreatedAndRenamedAlbumKeepsItsIdentity() async throws {
                 let shared = try SharedTestLibrary()
                 let photo = SharedServers.examples.appendingPathComponent("harbour.jpg")

@@ -311,40 +311,62 @@
                         }
                         try Self.remember(db, album.title, albumID!)
                     }
-                    var position = try albumID.map { try Self.lastPosition(db, album: $0) } ?? 0
-                    var results: [Result<CommittedAsset, AlbumError>] = []
-                    for item in staged {
-                        let metadata = try? String(decoding: Self.encoder.encode(item.metadata), as: UTF8.self)
-                        let inserted = try db.execute(
-                            """
+                    // The assets in one statement (the first of identical bytes is inserted, the others
+                    // and those already in the library resolve to the existing asset).
+                    let rows = try db.execute(
+                        """
+                        WITH input AS (
+                            SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[],
+                                                 $6::bigint[], $7::text[])
+                            WITH ORDINALITY AS t(id, sha256, kind, format, original_name, byte_size, metadata, n)),
+                        inserted AS (
                             INSERT INTO asset (id, sha256, kind, format, original_name, byte_size, added_at, metadata)
-                            VALUES ($1, $2, $3, $4, $5, $6, extract(epoch FROM now()), $7)
-                            ON CONFLICT (sha256) DO NOTHING RETURNING id
-                            """,
-                            [
-                                item.id, item.sha256, item.metadata.kind.rawValue, item.metadata.format.rawValue,
-                                item.originalName, String(item.byteSize), metadata,
-                            ])
-                        var found = inserted.first?[0]
-                        if found == nil {
-                            found = try db.value("SELECT id FROM asset WHERE sha256 = $1", [item.sha256])
-                        }
-                        guard let assetID = found else {
-                            throw AlbumError(
-                                .ioFailure, "The asset with SHA-256 \(item.sha256) vanished while saving it.")
-                        }
-                        if let albumID {
-                            position += 1
+                            SELECT DISTINCT ON (sha256) id, sha256, kind, format, original_name, byte_size,
+                                extract(epoch FROM now()), metadata
+                            FROM input ORDER BY sha256, n
+                            ON CONFLICT (sha256) DO NOTHING RETURNING id, sha256)
+                        SELECT i.n, coalesce(x.id, a.id), x.id IS NOT NULL AND x.id = i.id
+                        FROM input i LEFT JOIN inserted x ON x.sha256 = i.sha256
+                        LEFT JOIN asset a ON a.sha256 = i.sha256 ORDER BY i.n
+                        """,
+                        [
+                            Self.arrayLiteral(staged.map(\.id)), Self.arrayLiteral(staged.map(\.sha256)),
+                            Self.arrayLiteral(staged.map(\.metadata.kind.rawValue)),
+                            Self.arrayLiteral(staged.map(\.metadata.format.rawValue)),
+                            Self.arrayLiteral(staged.map(\.originalName)),
+                            Self.arrayLiteral(staged.map { String($0.byteSize) }),
+                            Self.arrayLiteral(
+                                staged.map { try? String(decoding: Self.encoder.encode($0.metadata), as: UTF8.self) }),
+                        ])
+                    var assetIDs = rows.map { $0[1] }
+                    let isNew = rows.map { $0[2] == "t" }
+                    // Committed by another machine after this statement's snapshot: read them now.
+                    let unresolved = zip(staged, assetIDs).filter { $0.1 == nil }.map(\.0.sha256)
+                    if !unresolved.isEmpty {
+                        let found = Dictionary(
                             try db.execute(
-                                """
-                                INSERT INTO album_asset (album_id, asset_id, position, added_at)
-                                VALUES ($1, $2, $3, extract(epoch FROM now())) ON CONFLICT DO NOTHING
-                                """, [albumID, assetID, String(position)])
-                        }
-                        results.append(
-                            .success(
-                                CommittedAsset(
-                                    assetID: assetID, isExisting: inserted.isEmpty, metadata: item.metadata)))
+                                "SELECT sha256, id FROM asset WHERE sha256 = ANY($1::text[])",
+                                [Self.arrayLiteral(unresolved)]
+                            ).map { ($0[0]!, $0[1]!) }, uniquingKeysWith: { a, _ in a })
+                        assetIDs = zip(staged, assetIDs).map { $0.1 ?? found[$0.0.sha256] }
+                    }
+                    guard assetIDs.count == staged.count, assetIDs.allSatisfy({ $0 != nil }) else {
+                        throw AlbumError(.ioFailure, "An asset vanished while saving it; nothing was saved, try again.")
+                    }
+                    if let albumID {
+                        try db.execute(
+                            """
+                            INSERT INTO album_asset (album_id, asset_id, position, added_at)
+                            SELECT $1, asset_id, (SELECT coalesce(max(position), 0) FROM album_asset WHERE album_id = $1) + n,
+                                extract(epoch FROM now())
+                            FROM unnest($2::text[]) WITH ORDINALITY AS t(asset_id, n)
+                            ON CONFLICT DO NOTHING
+                            """, [albumID, Self.arrayLiteral(assetIDs)])
+                    }
+                    let results: [Result<CommittedAsset, AlbumError>] = staged.indices.map { index in
+                        .success(
+                            CommittedAsset(
+                                assetID: assetIDs[index]!, isExisting: !isNew[index], metadata: staged[index].metadata))
                     }
                     try Self.forget(intents, in: db)
                     TestPause.at("in-commit", sessionPID: db.serverProcessID)
@@ -358,24 +380,25 @@
         /// yet. Returns the intents, which the committing transaction must ``forget(_:in:)``.
         func upload(_ originals: [(sha256: String, file: FileSystem.Descriptor, size: UInt64)]) throws -> [String] {
             let intents = originals.map { _ in UUID().uuidString.lowercased() }
-            // In one order of objects, so two batches never wait for each other's locks in a cycle.
-            let ordered = zip(originals, intents).sorted { $0.0.sha256 < $1.0.sha256 }
             let present: Set<String> = try withDatabase("save the photos") { db in
                 try db.transaction {
-                    for (original, intent) in ordered {
-                        try db.execute(
-                            "SELECT pg_advisory_xact_lock(\(SharedSchema.objectLock), hashtext($1))", [original.sha256])
-                        try db.execute(
-                            """
-                            INSERT INTO upload_intent (id, sha256, owner_pid, owner_start, expires_at)
-                            SELECT $1::uuid, $2, pid, backend_start, now() + interval '1 day'
-                            FROM pg_stat_activity WHERE pid = pg_backend_pid()
-                            """, [intent, original.sha256])
-                    }
+                    // Each object's lock, in lock-key order so two batches never wait on each other in a cycle.
+                    try db.execute(
+                        """
+                        SELECT pg_advisory_xact_lock(\(SharedSchema.objectLock), key)
+                        FROM (SELECT DISTINCT hashtext(s) AS key FROM unnest($1::text[]) s ORDER BY key) k
+                        """, [Self.arrayLiteral(originals.map(\.sha256))])
+                    try db.execute(
+                        """
+                        INSERT INTO upload_intent (id, sha256, owner_pid, owner_start, expires_at)
+                        SELECT t.id, t.sha256, a.pid, a.backend_start, now() + interval '1 day'
+                        FROM unnest($1::uuid[], $2::text[]) AS t(id, sha256),
+                            (SELECT pid, backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid()) a
+                        """, [Self.arrayLiteral(intents), Self.arrayLiteral(originals.map(\.sha256))])
                     return Set(
                         try db.execute(
                             "SELECT sha256 FROM asset WHERE sha256 = ANY($1::text[])",
-                            [Self.array(originals.map(\.sha256))]
+                            [Self.arrayLiteral(originals.map(\.sha256))]
                         ).compactMap { $0[0] })
                 }
             }
@@ -420,6 +443,17 @@
 
         /// A PostgreSQL array literal of simple values (UUIDs, hex digests).
         static func array(_ values: [String]) -> String { "{" + values.joined(separator: ",") + "}" }
+
+        /// A PostgreSQL array literal of any texts: each element quoted, `"` and `\` escaped, `nil` as NULL.
+        static func arrayLiteral(_ values: [String?]) -> String {
+            "{"
+                + values.map { value in
+                    guard let value else { return "NULL" }
+                    return "\""
+                        + value.replacingOccurrences(of: "\\", with: "\\\\")
+                        .replacingOccurrences(of: "\"", with: "\\\"") + "\""
+                }.joined(separator: ",") + "}"
+        }
 
         static func insertAlbum(_ db: PostgresConnection, _ title: AlbumTitle) throws -> String {
             let id = UUID().uuidString.lowercased()
