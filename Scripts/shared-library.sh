@@ -5,6 +5,7 @@
 #   eval "$(Scripts/shared-library.sh up)"    # prints `export` lines: ALBUMKIT_LIBRARY and credentials,
 #                                             # after `album init` (building album when needed)
 #   Scripts/shared-library.sh down            # stops both by PID
+#   Scripts/shared-library.sh wipe            # stops both and deletes their data
 #   Scripts/shared-library.sh stop-store      # kill -9 the object store (fault tests)
 #   Scripts/shared-library.sh start-store     # start it again on the same data
 #
@@ -97,7 +98,10 @@ start_postgres() {
 
 start_store() {
     ensure_weed
-    if [ -f "$STATE/weed.pid" ] && kill -0 "$(cat "$STATE/weed.pid")" 2>/dev/null; then return; fi
+    if [ -s "$STATE/weed.pid" ] && kill -0 "$(cat "$STATE/weed.pid")" 2>/dev/null; then return; fi
+    if curl -s -o /dev/null "http://127.0.0.1:$S3_PORT/"; then
+        die "port $S3_PORT is taken by a server this script did not start; stop it or set ALBUMKIT_S3_PORT"
+    fi
     mkdir -p "$STATE/weed"
     if [ "$(id -u)" = 0 ]; then chown "$RUN_AS" "$STATE/weed"; fi
     cat >"$STATE/s3.json" <<EOF
@@ -106,12 +110,16 @@ start_store() {
   "actions": ["Admin", "Read", "Write", "List", "Tagging"]}]}
 EOF
     chmod 644 "$STATE/s3.json"
-    # setsid: its own process group, so `down` and the fault tests can kill exactly it.
-    as_owner setsid "$STATE/venv/bin/weed" server -dir="$STATE/weed" -ip=127.0.0.1 -ip.bind=127.0.0.1 \
+    # setsid: its own session and process group, led by weed itself (the shell execs it after writing
+    # its pid), so `down` and the fault tests kill exactly it and its children.
+    rm -f "$STATE/weed.pid"
+    as_owner setsid sh -c 'echo $$ >"$1/weed.pid"; shift; exec "$@"' sh "$STATE" \
+        "$STATE/venv/bin/weed" server -dir="$STATE/weed" -ip=127.0.0.1 -ip.bind=127.0.0.1 \
         -master.port="$MASTER_PORT" -volume.port="$VOLUME_PORT" -filer.port="$FILER_PORT" \
-        -master.volumeSizeLimitMB=256 -volume.max=8 \
+        -master.volumeSizeLimitMB=128 -volume.max=200 \
         -s3 -s3.port="$S3_PORT" -s3.config="$STATE/s3.json" </dev/null >"$STATE/weed.log" 2>&1 &
-    echo $! >"$STATE/weed.pid"
+    for _ in $(seq 50); do [ -s "$STATE/weed.pid" ] && break; sleep 0.1; done
+    [ -s "$STATE/weed.pid" ] || die "SeaweedFS did not start ($STATE/weed.log)"
     # Ready when a signed request to the bucket answers (creating the bucket the first time).
     local deadline=$((SECONDS + 60))
     until curl -sf -o /dev/null --aws-sigv4 "aws:amz:us-east-1:s3" --user "$S3_ACCESS_KEY:$S3_SECRET_KEY" \
@@ -129,7 +137,8 @@ stop_store() {
         local pid
         pid=$(cat "$STATE/weed.pid")
         kill -"${1:-TERM}" -- "-$pid" 2>/dev/null || kill -"${1:-TERM}" "$pid" 2>/dev/null || true
-        for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        kill -0 "$pid" 2>/dev/null && die "SeaweedFS (pid $pid) did not stop"
         rm -f "$STATE/weed.pid"
     fi
 }
@@ -174,11 +183,16 @@ down)
         as_owner "$PG_BIN/pg_ctl" -D "$STATE/pg" -m fast -w stop >&2 || true
     fi
     ;;
+wipe)
+    # down, then delete both servers' data (the SeaweedFS install stays).
+    "$0" down
+    rm -rf "$STATE/pg" "$STATE/weed" "$STATE/s3.json"
+    ;;
 stop-store) stop_store KILL ;;
 start-store) start_store ;;
 exports) print_exports ;;
 *)
-    echo "usage: $0 up|down|stop-store|start-store|exports" >&2
+    echo "usage: $0 up|down|wipe|stop-store|start-store|exports" >&2
     exit 2
     ;;
 esac

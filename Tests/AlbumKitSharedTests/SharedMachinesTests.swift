@@ -112,6 +112,9 @@
                         machine: directory.appendingPathComponent("machine"))
                     #expect(Shell.waitForFile(marker) != nil)
                     #expect(Shell.run("/bin/bash", [SharedServers.script, "stop-store"]).status == 0)
+                    // The store is really gone: its port refuses connections.
+                    let endpoint = try SharedServers.environment()["ALBUMKIT_S3_ENDPOINT"]!
+                    #expect(Shell.run("/usr/bin/curl", ["-s", "-o", "/dev/null", endpoint]).status != 0)
                     try FileManager.default.removeItem(atPath: marker)
                     sleep(2)
                     let restart = Shell.run("/bin/bash", [SharedServers.script, "start-store"])

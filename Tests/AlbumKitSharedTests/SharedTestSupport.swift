@@ -114,30 +114,35 @@
             let stderr: String
         }
 
+        /// Runs a program to completion, its output captured in files. `posix_spawn` + `waitpid`, not
+        /// `Process`: the script leaves servers running in the background, and Foundation's
+        /// `waitUntilExit` was seen never to return after such a child exited.
         static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) -> Run {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments
-            if let environment { process.environment = environment }
-            let out = Pipe()
-            let err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            process.standardInput = FileHandle.nullDevice
-            do { try process.run() } catch { return Run(status: -1, stdout: "", stderr: "\(error)") }
-            let errData = Locked(Data())
-            let done = DispatchSemaphore(value: 0)
-            DispatchQueue.global().async {
-                let data = err.fileHandleForReading.readDataToEndOfFile()
-                errData.withLock { $0 = data }
-                done.signal()
+            let base = NSTemporaryDirectory() + "albumkit-shell-\(UUID().uuidString)"
+            defer {
+                unlink(base + ".out")
+                unlink(base + ".err")
             }
-            let outData = out.fileHandleForReading.readDataToEndOfFile()
-            done.wait()
-            process.waitUntilExit()
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, base + ".out", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            posix_spawn_file_actions_addopen(&actions, 2, base + ".err", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+            let env =
+                (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
+            defer { (argv + env).forEach { free($0) } }
+            var pid = pid_t()
+            guard posix_spawn(&pid, executable, &actions, nil, argv, env) == 0 else {
+                return Run(status: -1, stdout: "", stderr: "cannot run \(executable)")
+            }
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            let exit = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
             return Run(
-                status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                stderr: String(decoding: errData.withLock { $0 }, as: UTF8.self))
+                status: exit, stdout: (try? String(contentsOfFile: base + ".out", encoding: .utf8)) ?? "",
+                stderr: (try? String(contentsOfFile: base + ".err", encoding: .utf8)) ?? "")
         }
 
         /// The `album` executable built next to the tests.
