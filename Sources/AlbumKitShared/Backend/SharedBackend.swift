@@ -405,10 +405,11 @@
             // The store's acknowledgement makes an original durable; committed ones are there already.
             TestPause.at("before-upload", sessionPID: (try? self.serverProcessID()) ?? 0)
             do {
-                var done = present
-                for original in originals where done.insert(original.sha256).inserted {
-                    try store.put(
-                        key: store.key(SharedSchema.objectName(sha256: original.sha256)), file: original.file,
+                var seen = present
+                let needed = originals.filter { seen.insert($0.sha256).inserted }
+                try Parallel.forEach(needed, workers: Self.uploadConnections) { original in
+                    try self.store.put(
+                        key: self.store.key(SharedSchema.objectName(sha256: original.sha256)), file: original.file,
                         length: original.size, sha256: original.sha256)
                 }
             } catch {
@@ -434,6 +435,9 @@
                 )
             }
         }
+
+        /// Uploads in flight at once for one batch (each on its own kept-alive connection).
+        static let uploadConnections = 8
 
         static let encoder: JSONEncoder = {
             let encoder = JSONEncoder()
