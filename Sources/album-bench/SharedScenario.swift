@@ -83,7 +83,7 @@ extension Bench {
         result.measured("single save, median", ours.map { $0 * 1000 }, unit: "ms", goal: nil)
         result.paired("single save / one curl PUT", ours: ours, baseline: theirs, faster: false, goal: .atMost(3))
         result.notes.append(
-            "Loopback only. Over a real network each save adds about two database round trips and one upload per batch of 64; see README, Sharing a library."
+            "Loopback only. Over a real network each batch of up to 64 files adds about 15 database round trips to its uploads (8 at a time); see Docs/shared.md."
         )
         return result
     }
