@@ -246,7 +246,159 @@ def expectations(exiftool_json, broken_dir):
     print(json.dumps(result, indent=1, sort_keys=True))
 
 
+def ebml_header(data, pos):
+    """(id, size or None, header length) of the EBML element at pos."""
+    first = data[pos]
+    id_len = 8 - first.bit_length() + 1
+    ident = int.from_bytes(data[pos:pos + id_len], "big")
+    s = pos + id_len
+    size_len = 8 - data[s].bit_length() + 1
+    raw = int.from_bytes(data[s:s + size_len], "big") & ((1 << (7 * size_len)) - 1)
+    size = None if raw == (1 << (7 * size_len)) - 1 else raw
+    return ident, size, id_len + size_len, size_len
+
+
+def segment_children(data):
+    """(offset, id, size, header length, size length) of the Segment's top-level elements."""
+    ident, size, head, _ = ebml_header(data, 0)
+    pos = head + size
+    ident, size, head, _ = ebml_header(data, pos)
+    assert ident == 0x18538067, "no Segment after the EBML header"
+    pos += head
+    out = []
+    while pos < len(data):
+        ident, size, head, size_len = ebml_header(data, pos)
+        out.append((pos, ident, size, head, size_len))
+        if size is None:
+            break
+        pos += head + size
+    return out
+
+
+def riff_chunks(data, start, end):
+    """(offset, id, size, list type) of the RIFF chunks tiling data[start:end]."""
+    out, pos = [], start
+    while pos + 8 <= end:
+        kind = data[pos:pos + 4].decode("latin-1")
+        size = struct.unpack("<I", data[pos + 4:pos + 8])[0]
+        out.append((pos, kind, size, data[pos + 8:pos + 12].decode("latin-1") if kind in ("RIFF", "LIST") else None))
+        pos += 8 + size + (size & 1)
+    return out
+
+
+def matroska_without_duration(src, dst):
+    """A Matroska file whose Info/Duration element became a Void element of the same length
+    (as live recorders leave it when they stop without finalising the file)."""
+    data = read(src)
+    for pos, ident, size, head, size_len in segment_children(data):
+        if ident == 0x1549A966:
+            i, end = pos + head, pos + head + size
+            while i < end:
+                child, child_size, child_head, _ = ebml_header(data, i)
+                if child == 0x4489:
+                    total = child_head + child_size
+                    data[i:i + total] = bytes([0xEC, 0x80 | (total - 2)]) + bytes(total - 2)
+                    write(dst, data)
+                    return
+                i += child_head + child_size
+    raise SystemExit("no Info/Duration in %s" % src)
+
+
+def broken_containers(corpus, out):
+    """Cuts and damage for the WebM/Matroska/AVI/MPEG-TS corpus; every result must be corrupt."""
+    def cuts(file, labels=("cut-header", "cut-half", "cut-last-byte")):
+        data = read(os.path.join(corpus, file))
+        base, ext = os.path.splitext(file)
+        half = len(data) // 2
+        if ext in (".ts", ".m2ts"):
+            half |= 1  # an odd length is never a whole number of packets
+        points = {"cut-header": 30, "cut-half": half, "cut-last-byte": len(data) - 1}
+        for label in labels:
+            write(os.path.join(out, "%s-%s%s" % (base.split("-")[0], label, ext)), data[:points[label]])
+
+    def damage(file, label, patch):
+        data = read(os.path.join(corpus, file))
+        patch(data)
+        base, ext = os.path.splitext(file)
+        write(os.path.join(out, "%s-%s%s" % (base.split("-")[0], label, ext)), data)
+
+    def rename_tracks(d):
+        for pos, ident, size, head, size_len in segment_children(d):
+            if ident == 0x1654AE6B:
+                d[pos + 3] ^= 0x01      # an unknown element ID: the track list is gone
+                return
+        raise SystemExit("no Tracks")
+
+    def grow_cluster(d):
+        for pos, ident, size, head, size_len in segment_children(d):
+            if ident == 0x1F43B675:
+                s = pos + head - size_len
+                value = (1 << (7 * size_len)) - 2      # the largest known size of the same width
+                d[s:s + size_len] = (value | 1 << (7 * size_len)).to_bytes(size_len, "big")
+                return
+        raise SystemExit("no Cluster")
+
+    def riff_size(d):
+        struct.pack_into("<I", d, 4, struct.unpack("<I", d[4:8])[0] + 1000)
+
+    def rename_movi(d):
+        for pos, kind, size, list_type in riff_chunks(d, 12, len(d)):
+            if list_type == "movi":
+                d[pos + 8:pos + 12] = b"mova"
+                return
+        raise SystemExit("no movi")
+
+    def lost_sync(d):
+        d[188 * 5] = 0x00
+
+    def pat_crc(d):
+        for pos in range(0, len(d), 188):
+            if d[pos + 1] & 0x1F == 0 and d[pos + 2] == 0:   # PID 0: every copy of the PAT
+                d[pos + 12] ^= 0xFF
+
+    cuts("webm-vp9.webm")
+    cuts("webm-vp8-streamed.webm", ("cut-header",))
+    cuts("mkv-h264-audio.mkv")
+    cuts("avi-mpeg4.avi")
+    cuts("ts-h264-audio.ts")
+    cuts("m2ts-h264.m2ts")
+    damage("webm-vp9.webm", "no-tracks", rename_tracks)
+    damage("mkv-h264-audio.mkv", "cluster-size", grow_cluster)
+    damage("avi-mpeg4.avi", "riff-size", riff_size)
+    damage("avi-mjpeg-audio.avi", "no-movi", rename_movi)
+    damage("ts-mpeg2.ts", "lost-sync", lost_sync)
+    damage("ts-h264-audio.ts", "pat-crc", pat_crc)
+
+
+CONTAINERS = {"webm": "webm", "mkv": "mkv", "avi": "avi", "ts": "ts", "m2ts": "m2ts"}
+
+
+def container_expectations(expectations_path, probe_dir, broken_dir):
+    """Merges ffprobe's reading of the container corpus (and its broken variants) into expectations.json."""
+    result = json.load(open(expectations_path)) if os.path.exists(expectations_path) else {}
+    for key in [k for k in result if k.split("/")[1].split("-")[0] in CONTAINERS]:
+        del result[key]
+    for name in sorted(os.listdir(probe_dir)):
+        probe = json.load(open(os.path.join(probe_dir, name)))
+        file = name[:-len(".json")]
+        video = next(s for s in probe["streams"] if s["codec_type"] == "video")
+        e = {"format": CONTAINERS[file.split("-")[0]], "kind": "video", "width": video["width"],
+             "height": video["height"]}
+        if "no-duration" not in file:   # the file stores none; ffprobe estimates one from timestamps
+            e["duration"] = float(video.get("duration", probe["format"]["duration"]))
+        created = probe["format"].get("tags", {}).get("creation_time")
+        if created:
+            e["captureDate"] = created[:19] + "Z"
+        result["corpus/" + file] = e
+    for name in sorted(os.listdir(broken_dir)):
+        if name.split("-")[0] in CONTAINERS:
+            result["broken/" + name] = {"error": "corrupt"}
+    with open(expectations_path, "w") as f:
+        f.write(json.dumps(result, indent=1, sort_keys=True) + "\n")
+
+
 if __name__ == "__main__":
     command, args = sys.argv[1], sys.argv[2:]
     {"heif-brand": heif_brand, "cr2": cr2, "nef": nef, "bmp-topdown": bmp_topdown, "broken": broken,
-     "expectations": expectations}[command](*args)
+     "expectations": expectations, "broken-containers": broken_containers,
+     "container-expectations": container_expectations, "matroska-without-duration": matroska_without_duration}[command](*args)

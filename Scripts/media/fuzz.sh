@@ -3,7 +3,7 @@
 #
 #   Scripts/media/fuzz.sh [SECONDS]     # default 60; crashes are written to .build/fuzz/artifacts/
 #
-# Seeds are the committed corpus and broken variants; the working corpus grows in .build/fuzz/corpus.
+# The starting corpus is the committed fixtures and broken variants; the working corpus grows in .build/fuzz/corpus.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 seconds=${1:-60}

@@ -111,4 +111,7 @@ python3 "$helper" broken "$c" "$fixtures/broken"
 # The oracle: exiftool's own reading, converted to AlbumKit's keys.
 exiftool -json -n -G1 -a -r "$c" > "$work/exiftool.json"
 python3 "$helper" expectations "$work/exiftool.json" "$fixtures/broken" > "$fixtures/expectations.json"
+
+# WebM, Matroska, AVI and MPEG-TS, with ffprobe as their oracle (exiftool reads no size from MPEG-TS).
+"$root/Scripts/media/make-containers.sh"
 du -sh "$fixtures"; ls "$c" | wc -l; ls "$fixtures/broken" | wc -l

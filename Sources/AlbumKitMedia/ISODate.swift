@@ -6,7 +6,12 @@ enum ISODate {
     /// `2024-05-01T10:20:30Z`; `nil` for 0 (unset) and for dates before 1970 or after 9999.
     static func string(secondsSince1904 seconds: UInt64) -> String? {
         guard seconds > epoch1904, seconds - epoch1904 < 253_402_300_800 else { return nil }
-        let unix = Int64(seconds - epoch1904)
+        return string(unixSeconds: Int64(seconds - epoch1904))
+    }
+
+    /// `2024-05-01T10:20:30Z` for seconds since 1970-01-01 UTC; `nil` before 1970 or after 9999.
+    static func string(unixSeconds unix: Int64) -> String? {
+        guard unix >= 0, unix < 253_402_300_800 else { return nil }
         let days = unix / 86_400
         let secondOfDay = unix % 86_400
         // Civil-from-days (Howard Hinnant's algorithm), days since 1970-01-01.

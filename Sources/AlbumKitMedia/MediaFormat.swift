@@ -46,12 +46,37 @@ public enum MediaFormat: String, Sendable, Hashable, Codable, CaseIterable {
     case m4v
     /// 3GPP/3GPP2 movie (`3gp*`/`3g2*` brands); its raw value and extension are `3gp`.
     case threeGP = "3gp"
+    /// WebM movie (Matroska with the `webm` document type; VP8/VP9/AV1), as screen recorders and browsers save.
+    case webm
+    /// Matroska movie (EBML with the `matroska` document type).
+    case mkv
+    /// AVI movie (RIFF `AVI `, including OpenDML files over 1 GB).
+    case avi
+    /// MPEG transport stream with 188-byte packets (broadcast recordings, HLS segments); its raw value and extension are `ts`.
+    case mpegTS = "ts"
+    /// MPEG transport stream with 192-byte packets (AVCHD camcorders, Blu-ray: `.mts`/`.m2ts`).
+    case m2ts
 
     /// Photo or video.
     public var kind: MediaKind {
         switch self {
-        case .mp4, .mov, .m4v, .threeGP: .video
+        case .mp4, .mov, .m4v, .threeGP, .webm, .mkv, .avi, .mpegTS, .m2ts: .video
         default: .photo
+        }
+    }
+
+    /// The format's name as people know it ("WebM", "MPEG-TS"), for messages.
+    package var displayName: String {
+        switch self {
+        case .jpeg: "JPEG"
+        case .webp: "WebP"
+        case .raw: "camera raw"
+        case .threeGP: "3GP"
+        case .webm: "WebM"
+        case .mkv: "Matroska"
+        case .mpegTS: "MPEG-TS"
+        case .m2ts: "M2TS"
+        default: rawValue.uppercased()
         }
     }
 

@@ -30,7 +30,7 @@ public struct MediaInspector: Sendable {
     public func inspect(_ source: some ByteSource) throws(MediaInspectionError) -> MediaMetadata {
         let reader = ByteReader(source)
         guard reader.size > 0 else { throw MediaInspectionError(.notMedia, "the file is empty") }
-        let head = try reader.bytes(at: 0, count: Int(min(reader.size, 64))) ?? []
+        let head = try reader.bytes(at: 0, count: Int(min(reader.size, 512))) ?? []
         guard let family = Self.sniff(head) else {
             throw MediaInspectionError(.notMedia, "its content matches no photo or video format")
         }
@@ -42,15 +42,24 @@ public struct MediaInspector: Sendable {
         case .bmp: return try BMPParser(reader: reader).parse()
         case .isoMedia: return try ISOBMFFParser(reader).parse()
         case .tiff: return try Self.inspectTIFF(reader, head: head)
+        case .matroska:
+            var parser = MatroskaParser(reader: reader)
+            return try parser.parse()
+        case .avi:
+            var parser = AVIParser(reader: reader)
+            return try parser.parse()
+        case .transportStream(let packetSize, let syncOffset):
+            return try MPEGTSParser(reader: reader, packetSize: packetSize, syncOffset: syncOffset).parse()
         }
     }
 
     /// The parser families, as told by the first bytes.
     enum Family: Equatable {
-        case jpeg, png, gif, webp, bmp, tiff, isoMedia
+        case jpeg, png, gif, webp, bmp, tiff, isoMedia, matroska, avi
+        case transportStream(packetSize: Int, syncOffset: Int)
     }
 
-    /// Identifies a parser family from the first bytes (up to 64).
+    /// Identifies a parser family from the first bytes (up to 512).
     static func sniff(_ b: [UInt8]) -> Family? {
         if b.starts(with: [0xFF, 0xD8, 0xFF], at: 0) { return .jpeg }
         if b.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], at: 0) { return .png }
@@ -69,6 +78,11 @@ public struct MediaInspector: Sendable {
         if b.count >= 8, boxTypes.contains(b.fourCC(4)) {
             let size = b.u32(0)
             if size == 0 || size == 1 || size >= 8 { return .isoMedia }
+        }
+        if b.starts(with: [0x1A, 0x45, 0xDF, 0xA3], at: 0) { return .matroska }
+        if b.starts(with: "RIFF".bytes, at: 0) && b.starts(with: "AVI ".bytes, at: 8) { return .avi }
+        if let layout = MPEGTSParser.layout(of: b) {
+            return .transportStream(packetSize: layout.packetSize, syncOffset: layout.syncOffset)
         }
         return nil
     }

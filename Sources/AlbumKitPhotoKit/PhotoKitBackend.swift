@@ -18,6 +18,10 @@ import Foundation
 /// come from the placeholders; nothing is re-fetched to decide success.
 package final class PhotoKitBackend: PhotoLibraryBackend {
     package let identity = "photokit"
+    package let libraryName = "Photos"
+
+    /// Video containers Photos does not import: refused before any permission prompt.
+    package let unsupportedFormats: Set<MediaFormat> = [.webm, .mkv, .avi, .mpegTS, .m2ts]
     private let store: any AlbumIdentifierStore
 
     package init(store: any AlbumIdentifierStore = UserDefaultsAlbumStore()) {
@@ -34,10 +38,10 @@ package final class PhotoKitBackend: PhotoLibraryBackend {
         var status = PHPhotoLibrary.authorizationStatus(for: level)
         if status == .notDetermined { status = await PHPhotoLibrary.requestAuthorization(for: level) }
         switch status {
-        case .authorized:
+        case .authorized, .limited:
+            // Apple documents nothing about albums under limited access (public reports say apps
+            // can create them): try with the access the user gave; `commit` maps a refusal.
             return nil
-        case .limited:
-            return needsAlbum ? "with limited photo access, apps cannot create or find albums" : nil
         case .denied, .restricted, .notDetermined:
             if needsAlbum {
                 // The user may still allow adding photos: then only the album is unavailable.
@@ -81,15 +85,15 @@ package final class PhotoKitBackend: PhotoLibraryBackend {
     }
 
     package func stage(_ media: Media) async throws -> Staged {
-        try await Blocking.run { try Self.stageNow(media) }
+        try await Blocking.run { try self.stageNow(media) }
     }
 
-    private static func stageNow(_ media: Media) throws -> Staged {
+    private func stageNow(_ media: Media) throws -> Staged {
         typealias Resource = Staged.Resource
         switch media {
         case .file, .path:
             let url = media.fileURL ?? URL(fileURLWithPath: media.displayName)
-            let metadata = try MediaReader(media).metadata
+            let metadata = try supported(MediaReader(media).metadata, name: url.path)
             return Staged(
                 resources: [
                     Resource(
@@ -97,7 +101,7 @@ package final class PhotoKitBackend: PhotoLibraryBackend {
                         originalFilename: url.lastPathComponent)
                 ], metadata: metadata)
         case .data(let data, let filename):
-            let metadata = try MediaReader(media).metadata
+            let metadata = try supported(MediaReader(media).metadata, name: filename ?? "(data)")
             return Staged(
                 resources: [
                     Resource(
@@ -121,6 +125,16 @@ package final class PhotoKitBackend: PhotoLibraryBackend {
         }
     }
 
+    /// `metadata`, unless Photos cannot import its format (the saver refuses those earlier; this
+    /// keeps staging honest when called on its own).
+    private func supported(_ metadata: MediaMetadata, name: String) throws -> MediaMetadata {
+        guard unsupportedFormats.contains(metadata.format) else { return metadata }
+        throw AlbumError(
+            .unsupportedMedia,
+            "\(name) is a \(metadata.format.displayName) video, which Photos cannot hold; convert it to MP4. Nothing was saved for it.",
+            file: name)
+    }
+
     package func discard(_ staged: Staged) async {}
 
     // MARK: Committing
@@ -140,9 +154,7 @@ package final class PhotoKitBackend: PhotoLibraryBackend {
             let resolved = try album.resolve(in: directory)
             resolution = resolved
             if case .existing(let id) = resolved {
-                collection =
-                    PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [id], options: nil)
-                    .firstObject
+                collection = Self.usableAlbum(id)
                 if collection == nil { throw AlbumVanished(albumID: id) }
             }
         }
@@ -157,7 +169,10 @@ package final class PhotoKitBackend: PhotoLibraryBackend {
             try await library.performChanges {
                 var collectionRequest: PHAssetCollectionChangeRequest?
                 if let target {
-                    guard let request = PHAssetCollectionChangeRequest(for: target) else {
+                    // Photos raises an exception when a collection does not allow the change, and
+                    // the initializer may return nil for undocumented reasons: check both.
+                    guard target.canPerform(.addContent), let request = PHAssetCollectionChangeRequest(for: target)
+                    else {
                         result.withLock { $0.vanished = true }
                         return
                     }
@@ -193,8 +208,13 @@ package final class PhotoKitBackend: PhotoLibraryBackend {
                 collectionRequest?.addAssets(placeholders as NSArray)
             }
         } catch {
-            if target != nil, let code = (error as? PHPhotosError)?.code, code == .identifierNotFound {
-                throw AlbumVanished(albumID: target!.localIdentifier)
+            if let target, Self.albumFailed(target.localIdentifier, error) {
+                // The saver resolves the album once more and retries (a deleted album may surface
+                // as any error that names it, not only `identifierNotFound`).
+                throw AlbumVanished(albumID: target.localIdentifier)
+            }
+            if let album, let refusal = Self.limitedAccessRefusal(error) {
+                throw AlbumRefused(albumTitle: album.title.text, reason: refusal)
             }
             throw Self.map(error, items: staged)
         }
@@ -245,6 +265,25 @@ package final class PhotoKitBackend: PhotoLibraryBackend {
             throw AlbumError(.albumUnavailable, "Photos did not recreate the album \"\(title.text)\".")
         }
         return id
+    }
+
+    /// Whether a failed commit into album `id` calls for resolving the album again: the error is
+    /// `identifierNotFound`, names the album in `PHLocalIdentifiersErrorKey`, or the album no
+    /// longer resolves to one AlbumKit may use.
+    static func albumFailed(_ id: String, _ error: any Error) -> Bool {
+        if (error as? PHPhotosError)?.code == .identifierNotFound { return true }
+        let named = (error as NSError).userInfo[PHLocalIdentifiersErrorKey] as? [String] ?? []
+        return named.contains(id) || usableAlbum(id) == nil
+    }
+
+    /// The reason a commit with an album failed under limited access, when that is what happened:
+    /// Photos refused a change with an access error while the user gave limited access.
+    static func limitedAccessRefusal(_ error: any Error) -> String? {
+        guard PHPhotoLibrary.authorizationStatus(for: .readWrite) == .limited,
+            let code = (error as? PHPhotosError)?.code,
+            code == .accessUserDenied || code == .accessRestricted || code == .changeNotSupported
+        else { return nil }
+        return "with limited photo access, Photos refused to use the album (error \(code.rawValue))"
     }
 
     /// Maps a Photos error onto an `AlbumError`, keeping it as the underlying error.
@@ -312,9 +351,10 @@ package final class PhotoKitBackend: PhotoLibraryBackend {
         let assets = PHAsset.fetchAssets(in: collection, options: nil)
         return (0..<assets.count).map { index in
             let asset = assets.object(at: index)
+            // Photos has no documented cheap way to tell an original's size: unknown, not 0.
             return AssetInfo(
                 id: asset.localIdentifier, originalFilename: nil, kind: asset.mediaType == .video ? .video : .photo,
-                byteSize: 0, addedAt: asset.creationDate ?? Date(timeIntervalSince1970: 0))
+                byteSize: nil, addedAt: asset.creationDate ?? Date(timeIntervalSince1970: 0))
         }
     }
 
@@ -336,21 +376,26 @@ package final class PhotoKitBackend: PhotoLibraryBackend {
     }
 
     package func renameAlbum(id: String, to title: AlbumTitle) async throws {
-        guard let collection = Self.collection(id) else {
-            throw AlbumError(.albumNotFound, "The album is no longer in Photos.")
-        }
+        let collection = try Self.editableAlbum(id, allowing: .rename, "renamed")
+        let renamed = Locked(false)
         do {
             try await library.performChanges {
-                PHAssetCollectionChangeRequest(for: collection)?.title = title.text
+                guard let request = PHAssetCollectionChangeRequest(for: collection) else { return }
+                request.title = title.text
+                renamed.withLock { $0 = true }
             }
         } catch { throw Self.map(error, items: []) }
+        guard renamed.withLock({ $0 }) else {
+            // Nothing was renamed: the new title is not remembered either.
+            throw AlbumError(
+                .albumUnavailable, "Photos did not allow renaming the album \"\(collection.localizedTitle ?? "")\".",
+                albumTitle: collection.localizedTitle)
+        }
         store.remember(id, forTitleKey: title.key)
     }
 
     package func deleteAlbum(id: String, force: Bool) async throws {
-        guard let collection = Self.collection(id) else {
-            throw AlbumError(.albumNotFound, "The album is no longer in Photos.")
-        }
+        let collection = try Self.editableAlbum(id, allowing: .delete, "deleted")
         do {
             try await library.performChanges {
                 PHAssetCollectionChangeRequest.deleteAssetCollections([collection] as NSArray)
@@ -367,6 +412,32 @@ package final class PhotoKitBackend: PhotoLibraryBackend {
     static func collection(_ id: String) -> PHAssetCollection? {
         PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [id], options: nil).firstObject
     }
+
+    /// The album with identifier `id` when AlbumKit may use it: a regular user album that allows
+    /// adding content. A smart album, a shared album or a folder (not an asset collection) found
+    /// under a remembered identifier is never used.
+    static func usableAlbum(_ id: String) -> PHAssetCollection? {
+        guard let collection = collection(id), collection.assetCollectionType == .album,
+            collection.assetCollectionSubtype == .albumRegular, collection.canPerform(.addContent)
+        else { return nil }
+        return collection
+    }
+
+    /// The regular album `id`, checked to allow `operation` (Photos raises an exception otherwise).
+    private static func editableAlbum(
+        _ id: String, allowing operation: PHCollectionEditOperation, _ verb: String
+    ) throws -> PHAssetCollection {
+        guard let collection = collection(id) else {
+            throw AlbumError(.albumNotFound, "The album is no longer in Photos.")
+        }
+        guard collection.assetCollectionType == .album, collection.canPerform(operation) else {
+            let title = collection.localizedTitle ?? ""
+            throw AlbumError(
+                .albumUnavailable, "Photos does not allow the album \"\(title)\" to be \(verb) by apps.",
+                albumTitle: title)
+        }
+        return collection
+    }
 }
 
 /// The resolution rule's lookups, answered by Photos fetches.
@@ -375,19 +446,35 @@ struct PhotoKitAlbumDirectory: AlbumDirectory {
 
     func rememberedAlbumID(for title: AlbumTitle) throws -> String? { store.albumIdentifier(forTitleKey: title.key) }
 
-    func albumExists(id: String) throws -> Bool { PhotoKitBackend.collection(id) != nil }
+    func albumExists(id: String) throws -> Bool { PhotoKitBackend.usableAlbum(id) != nil }
 
-    /// Photos lists user albums in creation order; the first match is the oldest.
+    /// The album to use among regular albums titled `title` when none is remembered — the same one
+    /// on every call, whatever order Photos fetches them in (it documents none, and cannot sort
+    /// asset collections by creation date).
+    ///
+    /// The rule, on documented keys: the album whose photos go back furthest (earliest
+    /// `startDate`; empty albums last), then the one holding most (`estimatedAssetCount`), then
+    /// the smallest `localIdentifier` (stable on the device, so the choice never flips). Once
+    /// chosen, its identifier is remembered and wins from then on.
     func oldestAlbum(titled title: AlbumTitle) throws -> String? {
         let options = PHFetchOptions()
         options.predicate = NSPredicate(format: "title = %@ OR title = %@", title.text, title.key)
         let matches = PHAssetCollection.fetchAssetCollections(with: .album, subtype: .albumRegular, options: options)
-        for index in 0..<matches.count {
-            let collection = matches.object(at: index)
-            if collection.localizedTitle?.precomposedStringWithCanonicalMapping == title.key {
-                return collection.localIdentifier
-            }
+        let candidates = (0..<matches.count).map { matches.object(at: $0) }.filter {
+            $0.localizedTitle?.precomposedStringWithCanonicalMapping == title.key && $0.canPerform(.addContent)
         }
-        return nil
+        return candidates.min(by: Self.precedes)?.localIdentifier
     }
+
+    /// Whether `a` comes before `b` in the rule of ``oldestAlbum(titled:)``.
+    static func precedes(_ a: PHAssetCollection, _ b: PHAssetCollection) -> Bool {
+        let start = (a.startDate ?? .distantFuture, b.startDate ?? .distantFuture)
+        if start.0 != start.1 { return start.0 < start.1 }
+        let count = (known(a.estimatedAssetCount), known(b.estimatedAssetCount))
+        if count.0 != count.1 { return count.0 > count.1 }
+        return a.localIdentifier < b.localIdentifier
+    }
+
+    /// `estimatedAssetCount`, with `NSNotFound` ("Photos cannot tell cheaply") as 0.
+    private static func known(_ count: Int) -> Int { count == NSNotFound ? 0 : count }
 }

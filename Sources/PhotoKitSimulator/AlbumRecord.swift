@@ -9,6 +9,8 @@
         let creationIndex: Int
         let creationDate: Date
         let isCreatedByApp: Bool
+        /// `.albumRegular`, or `.albumCloudShared` for a shared album the user joined.
+        var subtype: PHAssetCollectionSubtype = .albumRegular
 
         /// The public inspection value.
         var simulated: SimulatedAlbum {
@@ -18,11 +20,15 @@
             )
         }
 
-        /// A fetched-object snapshot.
-        var assetCollection: PHAssetCollection {
-            PHAssetCollection(
-                localIdentifier: localIdentifier, title: title, type: .album, subtype: .albumRegular,
-                estimatedAssetCount: assetIdentifiers.count
+        /// A fetched-object snapshot. `startDate`/`endDate` are the earliest and latest creation
+        /// dates of the member assets, as Apple documents them for asset collections (`nil` for an
+        /// empty album: an assumption, Apple does not say).
+        func assetCollection(in assets: [AssetRecord]) -> PHAssetCollection {
+            let members = Set(assetIdentifiers)
+            let dates = assets.filter { members.contains($0.localIdentifier) }.compactMap(\.creationDate)
+            return PHAssetCollection(
+                localIdentifier: localIdentifier, title: title, type: .album, subtype: subtype,
+                estimatedAssetCount: assetIdentifiers.count, startDate: dates.min(), endDate: dates.max()
             )
         }
     }

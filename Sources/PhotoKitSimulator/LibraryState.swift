@@ -20,6 +20,8 @@
         var changeBlockFailures: [Int: PHPhotosError.Code] = [:]
         var commitDelay: Duration = .zero
         var staleReferencePolicy: StaleReferencePolicy = .fail(.identifierNotFound)
+        var albumFetchOrder: AlbumFetchOrder = .shuffled
+        var limitedAccessAlbums: LimitedAccessAlbums = .refused
 
         /// How the app may read the library.
         enum ReadAccess {
@@ -72,7 +74,11 @@
         ///
         /// Creating assets needs add-only (or read-write, or limited) access. Anything else
         /// (albums, edits, deletions) needs read-write access; limited access may edit or
-        /// delete only assets in its selection and may not touch albums.
+        /// delete only assets in its selection, and touches albums only when
+        /// ``PhotoKitSimulation/limitedAccessAlbums`` is `.allowed`.
+        ///
+        /// Assumption: Apple documents the access levels, not which change fails under which
+        /// level, nor with which error code; these answers are the simulator's model.
         mutating func authorize(_ contents: ChangeContents) -> PHPhotosError? {
             if authorization.isUndetermined {
                 _ = authorization.request(contents.needsReadWrite ? .readWrite : .addOnly)
@@ -90,7 +96,9 @@
             case .authorized:
                 return nil
             case .limited:
-                if contents.touchesCollections { return PHPhotosError(.accessUserDenied) }
+                if contents.touchesCollections && limitedAccessAlbums == .refused {
+                    return PHPhotosError(.accessUserDenied)
+                }
                 let touched = Set(contents.editedAssets.map(\.localIdentifier) + contents.deletedAssets)
                 let selected = Set(assets.filter(\.isInLimitedSelection).map(\.localIdentifier))
                 let created = Set(contents.createdAssets.map(\.localIdentifier))

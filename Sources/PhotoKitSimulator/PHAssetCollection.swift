@@ -10,9 +10,9 @@
         public let assetCollectionSubtype: PHAssetCollectionSubtype
         /// The number of assets when fetched, or `NSNotFound` when Photos cannot tell cheaply.
         public let estimatedAssetCount: Int
-        /// The earliest creation date of the assets (moments only; `nil` here).
+        /// The earliest creation date of the assets in the collection (`nil` when it is empty).
         public let startDate: Date?
-        /// The latest creation date of the assets (moments only; `nil` here).
+        /// The latest creation date of the assets in the collection (`nil` when it is empty).
         public let endDate: Date?
         /// A location for the collection (moments only; `nil` here).
         public let approximateLocation: CLLocation?
@@ -21,19 +21,23 @@
 
         init(
             localIdentifier: String, title: String?, type: PHAssetCollectionType,
-            subtype: PHAssetCollectionSubtype, estimatedAssetCount: Int
+            subtype: PHAssetCollectionSubtype, estimatedAssetCount: Int, startDate: Date? = nil, endDate: Date? = nil
         ) {
             self.assetCollectionType = type
             self.assetCollectionSubtype = subtype
             self.estimatedAssetCount = estimatedAssetCount
-            self.startDate = nil
-            self.endDate = nil
+            self.startDate = startDate
+            self.endDate = endDate
             self.approximateLocation = nil
             self.localizedLocationNames = []
             super.init(localIdentifier: localIdentifier, localizedTitle: title)
         }
 
-        /// Regular albums support every edit; smart albums none.
+        /// Regular albums support every edit; smart albums and shared albums none.
+        ///
+        /// Assumption: Apple documents `canPerform(_:)` and that change requests raise an exception
+        /// for an operation the collection does not allow, not which collections allow which
+        /// operations; "regular albums everything, the rest nothing" is the simulator's model.
         @discardableResult
         public override func canPerform(_ anOperation: PHCollectionEditOperation) -> Bool {
             assetCollectionType == .album && assetCollectionSubtype == .albumRegular
@@ -54,8 +58,10 @@
 
         /// Fetches the collections of one type and subtype (`.any` matches every subtype).
         ///
-        /// The simulated library has user albums (`.album`, `.albumRegular`) and one smart
-        /// album, Recents (`.smartAlbum`, `.smartAlbumUserLibrary`).
+        /// The simulated library has user albums (`.album`, `.albumRegular`), shared albums the
+        /// user joined (`.album`, `.albumCloudShared`) and one smart album, Recents (`.smartAlbum`,
+        /// `.smartAlbumUserLibrary`). Apple documents no order: without sort descriptors the
+        /// order is shuffled on every fetch (see ``PhotoKitSimulation/albumFetchOrder``).
         @discardableResult
         public class func fetchAssetCollections(
             with type: PHAssetCollectionType, subtype: PHAssetCollectionSubtype, options: PHFetchOptions?

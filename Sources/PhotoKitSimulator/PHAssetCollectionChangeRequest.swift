@@ -44,8 +44,11 @@
 
         /// A request to modify `assetCollection`.
         ///
-        /// `nil` when the collection cannot be edited (a smart album) or no longer exists
+        /// `nil` when the collection cannot be edited (a smart or shared album) or no longer exists
         /// in the library (the user deleted it after it was fetched).
+        ///
+        /// Assumption: Apple declares the initializer failable without saying when it returns
+        /// `nil`; these two cases are the simulator's model.
         public convenience init?(for assetCollection: PHAssetCollection) {
             self.init(for: assetCollection, assets: nil)
         }

@@ -25,6 +25,10 @@
         }
 
         /// The resource-combination rule shared with commit-time validation.
+        ///
+        /// Assumption: Apple documents `supportsAssetResourceTypes(_:)` but not the combinations
+        /// it accepts; this rule (one primary photo or video, with its own kinds of companions,
+        /// no type twice) is the simulator's model of what Photos accepts in practice.
         static func supports(_ types: [PHAssetResourceType]) -> Bool {
             guard Set(types).count == types.count else { return false }
             let hasPhoto = types.contains(.photo)

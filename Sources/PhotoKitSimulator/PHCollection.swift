@@ -24,7 +24,7 @@
         @discardableResult
         public func canPerform(_ anOperation: PHCollectionEditOperation) -> Bool { false }
 
-        /// The albums at the top level of the user's library, oldest first.
+        /// The albums at the top level of the user's library, in no set order (as album fetches).
         @discardableResult
         public class func fetchTopLevelUserCollections(with options: PHFetchOptions?) -> PHFetchResult<PHCollection> {
             let albums = PHPhotoLibrary.shared().fetchAssetCollections(

@@ -20,7 +20,9 @@
                 switch scope {
                 case .collection(let id):
                     if id == state.recentsIdentifier { return visible }
-                    guard access == .full, let album = state.albums.first(where: { $0.localIdentifier == id }) else {
+                    guard access == .full || state.limitedAccessAlbums == .allowed,
+                        let album = state.albums.first(where: { $0.localIdentifier == id })
+                    else {
                         return []
                     }
                     return album.assetIdentifiers.compactMap { member in visible.first { $0.localIdentifier == member }
@@ -42,14 +44,18 @@
         }
 
         /// Fetches asset collections; empty without read access. User albums need full
-        /// read-write access; the Recents smart album is also visible with limited access.
+        /// read-write access (or limited access, when ``PhotoKitSimulation/limitedAccessAlbums``
+        /// is `.allowed`); the Recents smart album is also visible with limited access. Without
+        /// sort descriptors the order follows ``PhotoKitSimulation/albumFetchOrder``.
         func fetchAssetCollections(
             type: PHAssetCollectionType?, subtype: PHAssetCollectionSubtype, identifiers: [String]?,
             containing assetID: String?, options: PHFetchOptions?
         ) -> [PHAssetCollection] {
             let collections: [PHAssetCollection] = state.withLock { state in
                 guard let access = state.readAccessForFetch() else { return [] }
-                var all: [PHAssetCollection] = access == .full ? state.albums.map(\.assetCollection) : []
+                let seesAlbums = access == .full || state.limitedAccessAlbums == .allowed
+                var all: [PHAssetCollection] =
+                    seesAlbums ? state.albums.map { $0.assetCollection(in: state.assets) } : []
                 if assetID == nil { all.append(state.recents(access)) }
                 if let assetID {
                     let containing = Set(
@@ -61,7 +67,10 @@
                         $0.assetCollectionType != type || (subtype != .any && $0.assetCollectionSubtype != subtype)
                     }
                 }
-                guard let identifiers else { return all }
+                guard let identifiers else {
+                    if state.albumFetchOrder == .shuffled, options?.sortDescriptors?.isEmpty ?? true { all.shuffle() }
+                    return all
+                }
                 var seen = Set<String>()
                 return identifiers.compactMap { id in
                     guard seen.insert(id).inserted else { return nil }

@@ -33,7 +33,9 @@
     /// results and model objects are snapshots; album titles need not be unique. Access:
     /// `.notDetermined` until asked; `.addOnly` may only create assets (fetches are empty,
     /// blocks touching albums fail with `.accessUserDenied`); `.limited` sees only the assets
-    /// the app created or the user selected and cannot fetch or create albums;
+    /// the app created or the user selected and, unless ``limitedAccessAlbums`` says
+    /// otherwise, cannot fetch or create albums; album fetches come in no set order
+    /// (``albumFetchOrder``);
     /// `.denied`/`.restricted` fail with `.accessUserDenied`/`.accessRestricted`.
     ///
     /// ## Platforms
@@ -132,6 +134,20 @@
             nonmutating set { library.state.withLock { $0.staleReferencePolicy = newValue } }
         }
 
+        /// The order of album fetches without sort descriptors (default `.shuffled`: Apple
+        /// documents no order).
+        public var albumFetchOrder: AlbumFetchOrder {
+            get { library.state.withLock { $0.albumFetchOrder } }
+            nonmutating set { library.state.withLock { $0.albumFetchOrder = newValue } }
+        }
+
+        /// Whether an app with `.limited` access may see and change albums (default `.refused`;
+        /// Apple documents neither outcome).
+        public var limitedAccessAlbums: LimitedAccessAlbums {
+            get { library.state.withLock { $0.limitedAccessAlbums } }
+            nonmutating set { library.state.withLock { $0.limitedAccessAlbums = newValue } }
+        }
+
         // MARK: Hooks (race windows)
 
         /// Runs `action` on the change queue before change block `number` runs
@@ -164,6 +180,22 @@
                         localIdentifier: id, title: title, assetIdentifiers: assetLocalIdentifiers,
                         creationIndex: state.albumsEverCreated, creationDate: Date(), isCreatedByApp: false
                     ))
+                state.albumsEverCreated += 1
+            }
+            return id
+        }
+
+        /// The user joins an iCloud Shared Album (`.albumCloudShared`, which apps cannot change);
+        /// returns its local identifier.
+        @discardableResult
+        public func userJoinsSharedAlbum(titled title: String) -> String {
+            let id = LocalIdentifier.assetCollection()
+            library.state.withLock { state in
+                var record = AlbumRecord(
+                    localIdentifier: id, title: title, assetIdentifiers: [], creationIndex: state.albumsEverCreated,
+                    creationDate: Date(), isCreatedByApp: false)
+                record.subtype = .albumCloudShared
+                state.albums.append(record)
                 state.albumsEverCreated += 1
             }
             return id

@@ -14,33 +14,51 @@ enum Spawn {
     /// Returns the wall time in seconds; throws when the program exits non-zero.
     @discardableResult
     static func timed(_ executable: String, _ arguments: [String]) throws -> Double {
-        let path = try Shell.resolve(executable)
-        let errorLog = FileManager.default.temporaryDirectory.appendingPathComponent("album-bench-\(getpid()).stderr")
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, errorLog.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid = pid_t()
-        let start = Statistics.now()
-        let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
-        guard spawned == 0 else { throw BenchFailure("cannot start \(path): \(String(cString: strerror(spawned)))") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            guard errno == EINTR else { throw BenchFailure("waitpid failed for \(path)") }
-        }
-        let seconds = Statistics.now() - start
-        guard status == 0 else {
-            let message = (try? String(contentsOf: errorLog, encoding: .utf8)) ?? ""
-            throw BenchFailure(
-                "\(executable) \(arguments.prefix(4).joined(separator: " "))… failed (status \(status)): "
-                    + message.prefix(400))
-        }
-        return seconds
+        #if !os(macOS) && !os(Linux)
+            // tvOS has no posix_spawn, iOS apps may not start programs: the bench runs on macOS and Linux.
+            throw BenchFailure("album-bench cannot start \(executable) on this platform")
+        #else
+            return try spawnTimed(executable, arguments)
+        #endif
     }
+
+    #if os(macOS) || os(Linux)
+        private static func spawnTimed(_ executable: String, _ arguments: [String]) throws -> Double {
+            let path = try Shell.resolve(executable)
+            let errorLog = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "album-bench-\(getpid()).stderr")
+            #if canImport(Darwin)
+                var actions: posix_spawn_file_actions_t?  // an opaque pointer on Darwin
+            #else
+                var actions = posix_spawn_file_actions_t()
+            #endif
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 2, errorLog.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+            defer { for pointer in argv { free(pointer) } }
+            var pid = pid_t()
+            let start = Statistics.now()
+            let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
+            guard spawned == 0 else {
+                throw BenchFailure("cannot start \(path): \(String(cString: strerror(spawned)))")
+            }
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 {
+                guard errno == EINTR else { throw BenchFailure("waitpid failed for \(path)") }
+            }
+            let seconds = Statistics.now() - start
+            guard status == 0 else {
+                let message = (try? String(contentsOf: errorLog, encoding: .utf8)) ?? ""
+                throw BenchFailure(
+                    "\(executable) \(arguments.prefix(4).joined(separator: " "))… failed (status \(status)): "
+                        + message.prefix(400))
+            }
+            return seconds
+        }
+    #endif
 
     /// The `album` executable built next to this one (`swift build -c release` builds both).
     static func albumExecutable() throws -> String {

@@ -5,8 +5,13 @@ import Foundation
 /// 0 success, 1 something asked failed, 2 usage error, 130 interrupted.
 enum AlbumCommand {
     static func run(_ argv: [String]) async -> Int32 {
+        await run(argv.map { Array($0.utf8) })
+    }
+
+    /// Runs with the arguments' bytes as the system gave them (file names need not be UTF-8).
+    static func run(_ argv: [[UInt8]]) async -> Int32 {
         let arguments: Arguments
-        do { arguments = try Arguments(argv) } catch {
+        do { arguments = try Arguments(raw: argv) } catch {
             Output.err("album: \(error.message)\nRun `album --help` for usage.")
             return 2
         }
@@ -37,6 +42,10 @@ enum AlbumCommand {
         }
         do {
             try arguments.check(for: spec)
+            if let title = arguments.album { try arguments.checkTitle(title) }
+            if ["show", "create", "rename", "delete"].contains(command) {
+                for title in arguments.positional { try arguments.checkTitle(title) }
+            }
             switch command {
             case "save": return try await SaveCommand.run(arguments, importing: false)
             case "import": return try await SaveCommand.run(arguments, importing: true)
@@ -47,6 +56,12 @@ enum AlbumCommand {
             case "delete": return try await delete(arguments)
             case "verify": return try await verify(arguments)
             case "init", "gc", "copy": return try await SharedCommands.run(command, arguments)
+            case "assets": return try await AssetCommands.assets(arguments)
+            case "add": return try await AssetCommands.add(arguments)
+            case "remove": return try await AssetCommands.remove(arguments)
+            case "delete-asset": return try await AssetCommands.deleteAsset(arguments)
+            case "export": return try await AssetCommands.export(arguments)
+            case "repair": return try await repair(arguments)
             case "completions": return try completions(arguments)
             case "man":
                 Output.out(ShellSupport.manPage, terminator: "")
@@ -105,36 +120,22 @@ enum AlbumCommand {
     }
 
     static func show(_ arguments: Arguments) async throws -> Int32 {
-        let title = arguments.positional[0]
-        let assets = try await LibraryChoice.open(arguments, create: false).assets(inAlbumTitled: title)
+        let album = AlbumReference(arguments.positional[0])
+        let library = try LibraryChoice.open(arguments, create: false)
+        let assets: [AssetInfo]
+        switch album {
+        case .title(let title): assets = try await library.assets(inAlbumTitled: title)
+        case .id(let id): assets = try await library.assets(inAlbumWithID: id)
+        }
         if arguments.json {
             Output.json(assets.map(AssetLine.init(info:)))
             return 0
         }
         if assets.isEmpty {
-            Output.out("The album \"\(title)\" is empty.")
+            Output.out("The album \(album.shown) is empty.")
             return 0
         }
-        let added = ISO8601DateFormatter()
-        var rows: [[String]] = []
-        for asset in assets {
-            let m = asset.metadata
-            var details: [String] = [m?.format.rawValue ?? asset.kind.rawValue]
-            if let w = m?.width, let h = m?.height { details.append("\(w)×\(h)") }
-            if let d = m?.duration { details.append(String(format: "%.1f s", d)) }
-            let camera = [m?.make, m?.model].compactMap { $0 }.joined(separator: " ")
-            var gps = ""
-            if let lat = m?.latitude, let lon = m?.longitude { gps = String(format: "%.5f, %.5f", lat, lon) }
-            rows.append([
-                asset.originalFilename ?? "-", asset.kind.rawValue, Output.size(asset.byteSize),
-                m?.captureDate.map { $0.replacingOccurrences(of: "T", with: " ") }
-                    ?? "added " + added.string(from: asset.addedAt),
-                details.joined(separator: " "), camera, gps, asset.id, asset.fileURL?.path ?? "",
-            ])
-        }
-        Output.table(
-            rows, header: ["NAME", "KIND", "SIZE", "TAKEN", "FORMAT", "CAMERA", "GPS", "ID", "PATH"],
-            rightAligned: [2])
+        AssetTable.print(assets)
         return 0
     }
 
@@ -159,8 +160,16 @@ enum AlbumCommand {
     static func rename(_ arguments: Arguments) async throws -> Int32 {
         let (old, new) = (arguments.positional[0], arguments.positional[1])
         let library = try LibraryChoice.open(arguments, create: false)
-        let before = try await info(titled: old, in: library)
-        try await library.renameAlbum(titled: old, to: new)
+        let reference = AlbumReference(old)
+        let before: AlbumInfo?
+        switch reference {
+        case .title(let title):
+            before = try await info(titled: title, in: library)
+            try await library.renameAlbum(titled: title, to: new)
+        case .id(let id):
+            before = try await library.album(withID: id)
+            try await library.renameAlbum(withID: id, to: new)
+        }
         if arguments.json {
             let after = try await library.albums().first { $0.id == before?.id }
             var line = AlbumLine(after ?? AlbumInfo(id: before?.id ?? "", title: new, count: before?.count ?? 0))
@@ -175,8 +184,15 @@ enum AlbumCommand {
     static func delete(_ arguments: Arguments) async throws -> Int32 {
         let title = arguments.positional[0]
         let library = try LibraryChoice.open(arguments, create: false)
-        let before = try await info(titled: title, in: library)
-        try await library.deleteAlbum(titled: title, force: arguments.force)
+        let before: AlbumInfo?
+        switch AlbumReference(title) {
+        case .title(let title):
+            before = try await info(titled: title, in: library)
+            try await library.deleteAlbum(titled: title, force: arguments.force)
+        case .id(let id):
+            before = try await library.album(withID: id)
+            try await library.deleteAlbum(withID: id, force: arguments.force)
+        }
         if arguments.json {
             var line = AlbumLine(before ?? AlbumInfo(id: "", title: title, count: 0))
             line.deleted = true
@@ -203,6 +219,43 @@ enum AlbumCommand {
             Output.out("\(report.problems.count) problems in \(report.checkedAssets) assets")
         }
         return report.isHealthy ? 0 : 1
+    }
+
+    static func repair(_ arguments: Arguments) async throws -> Int32 {
+        guard let url = try LibraryChoice.catalogURL(arguments) else {
+            throw UsageFailure(message: "repair works on a catalog library (NAME.albumlibrary)")
+        }
+        let report = try await PhotoLibrary.repair(catalogAt: url)
+        if arguments.json {
+            struct Line: Encodable {
+                let healthy: Bool
+                let assets: Int
+                let albums: Int
+                let sources: [String: Int]
+                let notRestored: [String]
+                let damagedCatalog: String?
+            }
+            Output.json(
+                Line(
+                    healthy: report.wasHealthy, assets: report.restoredAssets, albums: report.restoredAlbums,
+                    sources: report.sources, notRestored: report.notRestored,
+                    damagedCatalog: report.damagedCatalogKeptAt))
+        } else {
+            let sources = report.sources.sorted { $0.key < $1.key }.map { "\($0.value) from the \($0.key)" }
+            if report.wasHealthy {
+                Output.out(
+                    "The catalog was healthy: \(report.restoredAssets) assets, \(report.restoredAlbums) albums"
+                        + (sources.isEmpty ? "." : "; added \(sources.joined(separator: ", ")) (files no asset named).")
+                )
+            } else {
+                Output.out(
+                    "Rebuilt the catalog: \(report.restoredAssets) assets (\(sources.joined(separator: ", "))), \(report.restoredAlbums) albums."
+                )
+            }
+            if let kept = report.damagedCatalogKeptAt { Output.out("The damaged catalog was kept in \(kept).") }
+            for problem in report.notRestored { Output.out("not restored: \(problem)") }
+        }
+        return report.notRestored.isEmpty ? 0 : 1
     }
 
     // MARK: shell support

@@ -1,3 +1,4 @@
+import AlbumKit
 import Foundation
 
 /// The parsed command line: `album [OPTIONS] COMMAND [OPTIONS] [ARGS...]`, checked against
@@ -6,6 +7,10 @@ import Foundation
 struct Arguments {
     var command: String?
     var positional: [String] = []
+    /// The bytes of each positional argument as given (file names need not be valid UTF-8).
+    var positionalBytes: [[UInt8]] = []
+    /// Arguments that are not valid UTF-8 (shown with U+FFFD in `positional` and option values).
+    var invalidUTF8: Set<String> = []
     /// Each option given, by long name, with its values (an empty array for flags).
     private(set) var given: [String: [String]] = [:]
 
@@ -25,7 +30,7 @@ struct Arguments {
     var excludes: [String] { given["--exclude"] ?? [] }
 
     func has(_ long: String) -> Bool { given[long] != nil }
-    /// The value of a single-valued option.
+    /// The value of an option that takes one.
     func value(_ long: String) -> String? { given[long]?.first }
 
     struct UsageError: Error {
@@ -35,13 +40,27 @@ struct Arguments {
     /// Parses `arguments` (without the program name). Options may appear before or after the command;
     /// `--` ends options.
     init(_ arguments: [String]) throws(UsageError) {
+        try self.init(raw: arguments.map { Array($0.utf8) })
+    }
+
+    /// Parses the arguments' bytes as the system gave them.
+    init(raw: [[UInt8]]) throws(UsageError) {
+        let arguments = raw.map { String(decoding: $0, as: UTF8.self) }
+        for (bytes, text) in zip(raw, arguments) where String(bytes: bytes, encoding: .utf8) == nil {
+            invalidUTF8.insert(text)
+        }
         var index = 0
         var optionsEnded = false
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
             if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
-                if command == nil { command = argument } else { positional.append(argument) }
+                if command == nil {
+                    command = argument
+                } else {
+                    positional.append(argument)
+                    positionalBytes.append(raw[index - 1])
+                }
                 continue
             }
             if argument == "--" {
@@ -84,6 +103,14 @@ struct Arguments {
         for (a, b) in CommandLineSpec.conflicts where has(a) && has(b) {
             throw UsageError(message: "\(a) and \(b) cannot be used together; choose one")
         }
+    }
+
+    /// Refuses a title that is not valid UTF-8: it cannot name an album.
+    func checkTitle(_ title: String) throws(AlbumError) {
+        guard invalidUTF8.contains(title) else { return }
+        throw AlbumError(
+            .invalidAlbumTitle, "The album title \"\(title)\" is not valid UTF-8 text; nothing was changed.",
+            albumTitle: title)
     }
 
     /// Checks that every option given applies to `command` and that it got the right number of

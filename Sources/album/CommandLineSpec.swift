@@ -89,6 +89,12 @@ enum CommandLineSpec {
         Option(long: "--region", value: "REGION", help: "The signing region (default us-east-1)."),
         Option(long: "--from", value: "PATH", help: "The catalog library to copy from.", completion: .file),
         Option(long: "--to", value: "URL", help: "The shared library to copy into (postgres://...)."),
+        Option(
+            long: "--order", value: "added|taken",
+            help: "List by when assets were added (default) or when they were taken (then added), oldest first."),
+        Option(
+            long: "--limit", value: "N", help: "List at most N assets; the next page's --after is printed on stderr."),
+        Option(long: "--after", value: "CURSOR", help: "Start after this point of a listing (printed by --limit)."),
     ]
 
     static let allOptions = globalOptions + commandOptions
@@ -107,8 +113,11 @@ enum CommandLineSpec {
                 album TITLE when given; the album is found, or created when missing, in the same transaction
                 as the files. Each result is printed as soon as that file is safely saved. A file that is not
                 media, is damaged or unreadable fails alone; the others are saved. FILE "-" reads paths from
-                standard input, one per line (NUL-separated with -0). Ctrl-C finishes the files being saved,
-                prints what was saved and exits with status 130.
+                standard input, one per line (NUL-separated with -0); names need not be valid UTF-8. A FIFO or
+                device is refused (fileUnreadable) without blocking. Ctrl-C finishes the files being saved,
+                prints what was saved and exits with status 130. In a catalog library, bytes already saved
+                are not stored twice: the existing asset is reported ("existing": true, text "already
+                there") and added to the album; its original name stays the first one saved.
                 """,
             completion: .file, arity: 1...Int.max),
         Command(
@@ -148,6 +157,49 @@ enum CommandLineSpec {
                 """,
             arity: 1...1),
         Command(
+            name: "assets", arguments: "", options: ["--order", "--limit", "--after"],
+            summary: "List every photo and video of the library, in albums or not.",
+            details: """
+                Lists every asset of the library, whether or not it is in an album, by when it was added
+                (--order added, the default) or when it was taken (--order taken; assets without a capture
+                date come by when they were added), oldest first, with the columns of show. --limit N
+                prints one page and, on stderr, the --after CURSOR of the next one.
+                """,
+            arity: 0...0),
+        Command(
+            name: "add", arguments: "TITLE ASSET_ID...", summary: "Add existing photos and videos to an album.",
+            details: """
+                Adds the assets ASSET_ID (ids as show and assets list them) to the album TITLE, after its
+                current ones; an asset already there stays where it is. They stay in their other albums. In a
+                folder library the album folder gets its own copy of each file (a hard link when possible).
+                Nothing is added when an id is unknown.
+                """,
+            arity: 2...Int.max),
+        Command(
+            name: "remove", arguments: "TITLE ASSET_ID...", summary: "Remove photos and videos from an album.",
+            details: """
+                Removes the assets ASSET_ID from the album TITLE; they stay in the library and in their other
+                albums. Nothing is removed when one of them is not in the album.
+                """,
+            arity: 2...Int.max),
+        Command(
+            name: "delete-asset", arguments: "ASSET_ID...", summary: "Delete photos and videos from the library.",
+            details: """
+                Deletes the assets ASSET_ID from the library and from every album. A catalog library removes
+                the file and its record together (a crash at any moment leaves neither without the other); a
+                folder library moves the files to the Trash. Nothing is deleted when an id is unknown.
+                """,
+            arity: 1...Int.max),
+        Command(
+            name: "export", arguments: "TITLE DIR", summary: "Copy an album's originals into a folder.",
+            details: """
+                Copies the original of every asset of the album TITLE into the folder DIR (created when
+                missing), under its original name; a name already taken becomes "name 2.jpg", "name 3.jpg", and so on.
+                Each file's modification time is its capture date when known. Nothing in DIR is overwritten.
+                An asset that cannot be copied is reported and the others are still exported (exit status 1).
+                """,
+            completion: .directory, arity: 2...2),
+        Command(
             name: "verify", arguments: "", summary: "Check every file against the library's records.",
             details: """
                 Checks that every asset's file exists with its recorded size and SHA-256 and that no stray or
@@ -183,6 +235,18 @@ enum CommandLineSpec {
                 """,
             arity: 0...0),
         Command(
+            name: "repair", arguments: "",
+            summary: "Rebuild a damaged or lost catalog from the journal, snapshot and originals.",
+            details: """
+                Rebuilds the catalog of a catalog library after it was deleted, reset, replaced by an older
+                copy, lost its -wal file or was damaged: from what survived of it, its last snapshot, the save
+                journal (every save and album change) and the files in originals/. Nothing in originals/ is
+                deleted; the damaged catalog is kept in damaged/. On a healthy library it only adds files no
+                asset names. Prints what was restored, from where, and what could not be; exit status 1 when
+                something could not be restored.
+                """,
+            arity: 0...0),
+        Command(
             name: "completions", arguments: "SHELL", summary: "Print the shell completion script (bash, zsh, fish).",
             details: """
                 Prints the completion script for SHELL (bash, zsh or fish). For example:
@@ -207,6 +271,12 @@ enum CommandLineSpec {
         ("--system", "--library"), ("--system", "--catalog"), ("--system", "--folders"),
         ("--catalog", "--folders"), ("--quiet", "--verbose"),
     ]
+
+    static let albumText = """
+        TITLE is an album's title, or id:ID for the album with that id (as albums lists it), which
+        keeps working after a rename and tells apart albums with the same title. A title that itself
+        begins with id: or title: is written after title: (title:id:2024).
+        """
 
     static let libraryText = """
         --library PATH, else $ALBUMKIT_LIBRARY, else $XDG_DATA_HOME/albumkit/Photos.albumlibrary

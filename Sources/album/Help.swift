@@ -16,6 +16,9 @@ enum Help {
             OPTIONS (every command):
             \(optionList(CommandLineSpec.globalOptions))
 
+            ALBUMS:
+            \(indent(CommandLineSpec.albumText))
+
             LIBRARY:
             \(indent(CommandLineSpec.libraryText))
 

@@ -31,6 +31,12 @@ enum LibraryChoice {
         return URL(fileURLWithPath: dataHome).appendingPathComponent("albumkit/Photos.albumlibrary")
     }
 
+    /// The catalog library the arguments name, `nil` for the system or a folder library.
+    static func catalogURL(_ arguments: Arguments) throws -> URL? {
+        let (url, kind) = try resolve(arguments, create: false)
+        return kind == .catalog ? url : nil
+    }
+
     /// The library's location and kind, without opening it.
     static func resolve(_ arguments: Arguments, create: Bool) throws -> (url: URL?, kind: Kind) {
         if arguments.system { return (nil, .system) }
@@ -41,7 +47,11 @@ enum LibraryChoice {
         let path = url.path
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-        let hasCatalog = FileManager.default.fileExists(atPath: url.appendingPathComponent("catalog.sqlite").path)
+        // A catalog library whose catalog was lost still has its journal: it stays a catalog library
+        // (and is refused until `album repair`), never mistaken for a folder library.
+        let hasCatalog = ["catalog.sqlite", "journal/saves.jsonl"].contains {
+            FileManager.default.fileExists(atPath: url.appendingPathComponent($0).path)
+        }
         let named = url.pathExtension == "albumlibrary"
 
         if exists && !isDirectory.boolValue {

@@ -9,6 +9,10 @@ enum SaveCommand {
     struct Input {
         let path: String
         let fromFolder: Bool
+        /// The path's bytes as given, when they are not valid UTF-8 (`path` then shows U+FFFD).
+        var bytes: [UInt8]? = nil
+
+        var media: Media { .path(bytes.map { FileSystemPath(bytes: $0) } ?? FileSystemPath(path)) }
     }
 
     private struct Tally {
@@ -21,18 +25,24 @@ enum SaveCommand {
 
     static func run(_ arguments: Arguments, importing: Bool) async throws -> Int32 {
         let recursive = importing || arguments.recursive
-        var named: [String] = []
-        for argument in arguments.positional {
+        // Paths travel as bytes, from arguments and from stdin: names need not be valid UTF-8.
+        var named: [[UInt8]] = []
+        for (argument, bytes) in zip(arguments.positional, arguments.positionalBytes) {
             if argument == "-" {
                 named += readStandardInput(nulSeparated: arguments.null)
             } else {
-                named.append(argument)
+                named.append(bytes)
             }
         }
         guard !named.isEmpty else { throw AlbumCommand.UsageFailure(message: "no FILE given") }
         var inputs: [Input] = []
         var early: [(position: Int, input: Input, error: AlbumError)] = []  // position: before inputs[position]
-        for path in named {
+        for bytes in named {
+            let path = String(decoding: bytes, as: UTF8.self)
+            if String(bytes: bytes, encoding: .utf8) == nil {
+                inputs.append(Input(path: path, fromFolder: false, bytes: bytes))
+                continue
+            }
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
                 guard recursive else {
@@ -55,6 +65,7 @@ enum SaveCommand {
         if arguments.dryRun { return try dryRun(arguments, inputs, early: early) }
 
         let library = try LibraryChoice.open(arguments, create: true)
+        try await library.opened()
         let tally = Locked(Tally())
         // Results in input order: a folder refused up front is printed where it was named.
         let pending = Locked(early[...])
@@ -69,7 +80,7 @@ enum SaveCommand {
             return summary(arguments, tally, total: early.count, walked: recursive)
         }
 
-        let media = inputs.map { Media.file(URL(fileURLWithPath: $0.path)) }
+        let media = inputs.map(\.media)
         let files = inputs
         ProgressLine.shared.start(total: media.count, enabled: Output.isTerminal && !arguments.quiet && media.count > 1)
         let progress: @Sendable (SaveProgress) -> Void = { ProgressLine.shared.update($0.prepared) }
@@ -206,14 +217,10 @@ enum SaveCommand {
 
     // MARK: standard input
 
-    /// Paths from stdin: one per line, or NUL-separated (`-0`). Empty entries are ignored.
-    static func readStandardInput(nulSeparated: Bool) -> [String] {
+    /// Paths from stdin, as bytes: one per line, or NUL-separated (`-0`). Empty entries are ignored.
+    static func readStandardInput(nulSeparated: Bool) -> [[UInt8]] {
         let data = FileHandle.standardInput.readDataToEndOfFile()
         let separator: UInt8 = nulSeparated ? 0 : UInt8(ascii: "\n")
-        return data.split(separator: separator, omittingEmptySubsequences: true).map { bytes in
-            var path = String(decoding: bytes, as: UTF8.self)
-            if !nulSeparated && path.hasSuffix("\r") { path.removeLast() }
-            return path
-        }.filter { !$0.isEmpty }
+        return data.split(separator: separator, omittingEmptySubsequences: true).map { Array($0) }
     }
 }

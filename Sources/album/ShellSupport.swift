@@ -20,7 +20,7 @@ enum ShellSupport {
         for command in CommandLineSpec.commands {
             lines.append(".TP")
             lines.append(roff(command.usage))
-            lines.append(roff(command.details).replacingOccurrences(of: "\n", with: "\n.br\n"))
+            lines.append(paragraph(command.details))
         }
         lines.append(".SH OPTIONS")
         for option in CommandLineSpec.allOptions {
@@ -29,6 +29,7 @@ enum ShellSupport {
             lines.append(roff(option.help))
         }
         lines += [
+            ".SH ALBUMS", roff(CommandLineSpec.albumText),
             ".SH LIBRARY", roff(CommandLineSpec.libraryText),
             ".SH ENVIRONMENT",
             ".TP", "ALBUMKIT_LIBRARY", "The library when --library is not given.",
@@ -46,10 +47,36 @@ enum ShellSupport {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// Text for roff to fill: source lines are joined, except indented ones (examples), which
+    /// start a line of their own.
+    private static func paragraph(_ text: String) -> String {
+        var out: [String] = []
+        for line in text.split(separator: "\n") {
+            if line.hasPrefix(" ") {
+                out += [".br", roff(String(line))]
+            } else if let last = out.last, last != ".br", !last.hasPrefix(" ") {
+                out[out.count - 1] = last + " " + roff(String(line))
+            } else {
+                out.append(roff(String(line)))
+            }
+        }
+        return out.joined(separator: "\n")
+    }
+
     /// Escapes roff: backslashes, and a leading `.` or `'`.
     private static func roff(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
-            .split(separator: "\n", omittingEmptySubsequences: false)
+        let escaped = text.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
+        // Characters beyond ASCII as roff's Unicode escapes, so any groff reads them (`man` would
+        // convert UTF-8 itself, `groff` alone does not).
+        var ascii = ""
+        for scalar in escaped.unicodeScalars {
+            if scalar.isASCII {
+                ascii.unicodeScalars.append(scalar)
+            } else {
+                ascii += "\\[u" + String(format: "%04X", scalar.value) + "]"
+            }
+        }
+        return ascii.split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.hasPrefix(".") || $0.hasPrefix("'") ? "\\&" + $0 : String($0) }
             .joined(separator: "\n")
     }
@@ -150,6 +177,8 @@ enum ShellSupport {
         let commands = CommandLineSpec.commands.map { command in
             "        '\(command.name):\(command.summary.replacingOccurrences(of: "'", with: "'\\''"))'"
         }.joined(separator: "\n")
+        // After the command, the global options are still offered (they may come anywhere).
+        let globalSpecs = CommandLineSpec.globalOptions.map { zshSpec($0) + " " }.joined()
         var cases: [String] = []
         for command in CommandLineSpec.commands {
             let own = command.options.compactMap(CommandLineSpec.option).map { zshSpec($0) + " " }.joined()
@@ -161,7 +190,7 @@ enum ShellSupport {
             case .command: rest = "':command:(\(commandNames))'"
             case .none: rest = ""
             }
-            cases.append("        \(command.name)) _arguments \(own)\(rest) ;;")
+            cases.append("        \(command.name)) _arguments \(globalSpecs)\(own)\(rest) ;;")
         }
         return """
             #compdef album

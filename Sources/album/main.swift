@@ -2,5 +2,12 @@ import AlbumKit
 import Foundation
 
 /// `album`: save photos and videos into named albums from the command line.
-let exitCode = await AlbumCommand.run(Array(CommandLine.arguments.dropFirst()))
+// A large batch must not fail on a low default open-file limit.
+FileSystem.raiseOpenFileLimit()
+// The arguments' bytes as given: file names need not be valid UTF-8.
+let rawArguments = (0..<max(0, Int(CommandLine.argc) - 1)).map { offset -> [UInt8] in
+    guard let argument = CommandLine.unsafeArgv[offset + 1] else { return [] }
+    return Array(UnsafeRawBufferPointer(start: argument, count: strlen(argument)))
+}
+let exitCode = await AlbumCommand.run(rawArguments)
 exit(exitCode)

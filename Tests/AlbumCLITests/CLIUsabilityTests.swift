@@ -141,6 +141,38 @@ import Testing
         }
     }
 
+    @Test func showPrintsAlignedColumnsWithSizesCameraGPSAndPath() throws {
+        try CLI.withTemporaryDirectory { dir in
+            let lib = dir.appendingPathComponent("Show.albumlibrary").path
+            let files = ["harbour.jpg", "clip.mp4"].map { CLI.examples.appendingPathComponent($0).path }
+            #expect(try CLI.run(["save", "--album", "Trip", "--library", lib] + files).status == 0)
+            let show = try CLI.run(["show", "Trip", "--library", lib])
+            #expect(show.status == 0)
+            let lines = show.lines
+            #expect(lines.count == 3)
+            #expect(lines[0].hasPrefix("NAME"))
+            // Every column starts at the same place on every line.
+            let header = Array(lines[0])
+            for name in ["KIND", "TAKEN", "FORMAT", "ID", "PATH"] {
+                let column =
+                    try #require(lines[0].range(of: "  " + name)).upperBound.utf16Offset(in: lines[0]) - name.count
+                for line in lines.dropFirst().map(Array.init) {
+                    #expect(line.count > column && line[column] != " " && line[column - 1] == " ", "\(name)")
+                }
+                #expect(header[column - 1] == " ")
+            }
+            let harbour = try #require(lines.first { $0.hasPrefix("harbour.jpg") })
+            #expect(harbour.contains("4.2 KB"))
+            #expect(harbour.contains("AlbumKit Example Camera"))
+            #expect(harbour.contains("59.32930, 18.06860"))
+            let path = try #require(harbour.split(separator: " ").last.map(String.init))
+            #expect(FileManager.default.fileExists(atPath: path))
+            let json = try #require(
+                try CLI.run(["show", "Trip", "--json", "--library", lib]).json() as? [[String: Any]])
+            #expect(json.allSatisfy { FileManager.default.fileExists(atPath: $0["path"] as? String ?? "") })
+        }
+    }
+
     @Test func everyCommandSpeaksJSON() throws {
         try CLI.withTemporaryDirectory { dir in
             let lib = dir.appendingPathComponent("J.albumlibrary").path
@@ -233,6 +265,13 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         try completions[0].write(to: dir.appendingPathComponent("album.bash"), atomically: true, encoding: .utf8)
         #expect(try Self.shell("bash -n \(dir.path)/album.bash && . \(dir.path)/album.bash && complete -p album") == 0)
+        // zsh and fish check their scripts' syntax where installed (.ci/run installs both).
+        for (index, shell) in [(1, "zsh"), (2, "fish")]
+        where FileManager.default.isExecutableFile(atPath: "/usr/bin/\(shell)") {
+            let file = dir.appendingPathComponent("album.\(shell)")
+            try completions[index].write(to: file, atomically: true, encoding: .utf8)
+            #expect(try Self.shell("\(shell) -n \(file.path)") == 0, "\(shell) rejects its completion script")
+        }
         try man.stdout.write(to: dir.appendingPathComponent("album.1"), atomically: true, encoding: .utf8)
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/groff") {
             #expect(try Self.shell("test -z \"$(groff -man -Tutf8 -ww -z \(dir.path)/album.1 2>&1)\"") == 0)

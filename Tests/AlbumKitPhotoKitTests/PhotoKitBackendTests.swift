@@ -6,10 +6,10 @@
 
     @testable import AlbumKitPhotoKit
 
-    /// The PhotoKit backend, on Linux, through the PhotoKit simulator: the seeds' scenarios, every access
+    /// The PhotoKit backend, on Linux, through the PhotoKit simulator: the classic recipes' scenarios, every access
     /// level, race windows, injected commit failures, videos and Live Photos.
     @Suite struct PhotoKitBackendTests {
-        // MARK: The seeds' scenarios
+        // MARK: The classic recipes' scenarios
 
         @Test func newAlbumIsCreatedWithTheAssetInOneChangeBlock() async throws {
             let h = PhotoKitHarness()
@@ -60,19 +60,6 @@
             let second = try await h.run { try await album.save(.file(PhotoKitHarness.jpeg)) }
             #expect(second.albumID == first.albumID)
             #expect(second.albumOutcome == .found)
-        }
-
-        @Test func duplicateTitlesResolveToTheOldest() async throws {
-            let h = PhotoKitHarness()
-            let oldest = h.simulation.userCreatesAlbum(titled: "Dup")
-            h.simulation.userCreatesAlbum(titled: "Dup")
-            for _ in 0..<3 {
-                // A fresh store each time: no remembered identifier, lookup by title.
-                let library = PhotoLibrary(backend: PhotoKitBackend(store: InMemoryAlbumStore()))
-                let saved = try await h.run { try await library.album(titled: "Dup").save(.file(PhotoKitHarness.jpeg)) }
-                #expect(saved.albumID == oldest)
-            }
-            #expect(h.simulation.albums.count == 2)
         }
 
         @Test func titleMatchingUsesNFC() async throws {
@@ -174,16 +161,6 @@
             #expect(saved.albumID == nil)
             #expect(h.simulation.assets.count == 1)
             #expect(h.simulation.albums.isEmpty)
-        }
-
-        @Test func limitedAccessCannotUseAlbums() async throws {
-            let h = PhotoKitHarness(answering: .limited)
-            let strict = await h.run { await h.library.album(titled: "A").save([.file(PhotoKitHarness.jpeg)])[0] }
-            #expect(strict.error?.code == .accessDenied)
-            let lenient = h.library.album(titled: "A", accessPolicy: .saveToLibraryWhenAlbumUnavailable)
-            let saved = try await h.run { try await lenient.save(.file(PhotoKitHarness.jpeg)) }
-            #expect(saved.albumID == nil)
-            #expect(h.simulation.assets.count == 1)
         }
 
         @Test func fullAccessAlreadyGrantedDoesNotPrompt() async throws {

@@ -58,6 +58,34 @@
                 }
             }
 
+            @Test func assetsAreListedAddedRemovedAndDeleted() async throws {
+                let shared = try SharedTestLibrary()
+                let backend = shared.backend
+                let a = try await shared.library.album(titled: "A").save(
+                    .file(SharedServers.examples.appendingPathComponent("harbour.jpg")))
+                let b = try await shared.library.album(titled: "A").save(
+                    .file(SharedServers.examples.appendingPathComponent("garden.png")))
+                // Paged through the whole library, one at a time, nothing repeated or skipped.
+                let first = try await backend.assets(in: .dateAdded, after: nil, limit: 1)
+                let cursor = try AssetCursor(token: try #require(first.nextCursor))
+                let second = try await backend.assets(in: .dateAdded, after: cursor, limit: 1)
+                #expect(Set(first.assets.map(\.id) + second.assets.map(\.id)) == [a.assetID, b.assetID])
+                // Added to another album, removed from the first, then deleted from the library.
+                let other = try await backend.createAlbum(titled: try AlbumTitle("B")).id
+                #expect(try await backend.addAssets([a.assetID], toAlbumWithID: other) == [a.assetID])
+                try await backend.removeAssets([a.assetID], fromAlbumWithID: try #require(a.albumID))
+                #expect(try await shared.library.assets(inAlbumTitled: "A").map(\.id) == [b.assetID])
+                #expect(try await shared.library.assets(inAlbumTitled: "B").map(\.id) == [a.assetID])
+                #expect(
+                    await errorCode { try await backend.addAssets(["nope"], toAlbumWithID: other) } == .assetNotFound)
+                #expect(try await backend.deleteAssets([a.assetID]).map(\.id) == [a.assetID])
+                #expect(try await shared.library.assets(inAlbumTitled: "B").isEmpty)
+                // Its original is now unreferenced: gc takes it, the other stays.
+                #expect(try await backend.collectGarbage().removedObjects == 1)
+                #expect(try shared.objects().count == 1)
+                #expect(try await shared.library.verify().isHealthy)
+            }
+
             @Test func deletedAlbumIsRecreatedAndRenamedAlbumKeepsItsIdentity() async throws {
                 let shared = try SharedTestLibrary()
                 let photo = SharedServers.examples.appendingPathComponent("harbour.jpg")

@@ -7,7 +7,7 @@ import Testing
     import Glibc
 #endif
 
-/// The catalog library: the seeds' scenarios on real SQLite and real files, crash recovery,
+/// The catalog library: the classic recipes' scenarios on real SQLite and real files, crash recovery,
 /// damaged catalogs and injected system-call failures.
 @Suite struct CatalogTests {
     func open(_ dir: URL) throws -> (PhotoLibrary, CatalogBackend) {

@@ -167,9 +167,11 @@ struct FolderFaultTests {
             let library = try PhotoLibrary.folders(at: root)
             _ = try await library.album(titled: "Trips").save(.data(FolderFixture.jpeg(), filename: "a.jpg"))
             let staging = root.appendingPathComponent(".albumkit/staging")
-            try FolderFixture.write(FolderFixture.jpeg("half").prefix(20), named: ".p999999-00000000000000ff.dead.partial", in: staging)
+            try FolderFixture.write(
+                FolderFixture.jpeg("half").prefix(20), named: ".p999999-00000000000000ff.dead.partial", in: staging)
             try FileManager.default.createDirectory(
-                at: staging.appendingPathComponent(".p999999-00000000000000ff.dead.album"), withIntermediateDirectories: true)
+                at: staging.appendingPathComponent(".p999999-00000000000000ff.dead.album"),
+                withIntermediateDirectories: true)
             let mine = FolderLibraryState.stagingName(kind: "partial")
             try FolderFixture.write(Data([1]), named: mine, in: staging)
 

@@ -110,6 +110,53 @@ final class MemoryBackend: PhotoLibraryBackend {
     func deleteAlbum(id: String, force: Bool) async throws { userDeletesAlbum(id: id) }
     func verify() async throws -> VerificationReport { VerificationReport(checkedAssets: 0, problems: []) }
 
+    // MARK: Assets
+
+    func assets(in order: AssetOrder, after cursor: AssetCursor?, limit: Int) async throws -> AssetPage {
+        let all = state.withLock { state in
+            state.assets.map {
+                AssetInfo(id: $0.key, originalFilename: $0.value, kind: .photo, byteSize: 0, addedAt: Date())
+            }
+        }
+        return AssetCursor.page(of: all, in: order, after: cursor, limit: limit)
+    }
+
+    func addAssets(_ ids: [String], toAlbumWithID albumID: String) async throws -> [String] {
+        try state.withLock { state in
+            guard let index = state.albums.firstIndex(where: { $0.id == albumID }) else {
+                throw AlbumError(.albumNotFound, "no album \(albumID)")
+            }
+            if let unknown = ids.first(where: { state.assets[$0] == nil }) {
+                throw AlbumError(.assetNotFound, "no asset \(unknown)")
+            }
+            for id in ids where !state.albums[index].members.contains(id) { state.albums[index].members.append(id) }
+            return ids
+        }
+    }
+
+    func removeAssets(_ ids: [String], fromAlbumWithID albumID: String) async throws {
+        try state.withLock { state in
+            guard let index = state.albums.firstIndex(where: { $0.id == albumID }) else {
+                throw AlbumError(.albumNotFound, "no album \(albumID)")
+            }
+            if let missing = ids.first(where: { !state.albums[index].members.contains($0) }) {
+                throw AlbumError(.assetNotFound, "\(missing) is not in the album")
+            }
+            state.albums[index].members.removeAll { ids.contains($0) }
+        }
+    }
+
+    func deleteAssets(_ ids: [String]) async throws -> [AssetDeletion] {
+        try state.withLock { state in
+            if let unknown = ids.first(where: { state.assets[$0] == nil }) {
+                throw AlbumError(.assetNotFound, "no asset \(unknown)")
+            }
+            for id in ids { state.assets[id] = nil }
+            for index in state.albums.indices { state.albums[index].members.removeAll { ids.contains($0) } }
+            return ids.map { AssetDeletion(id: $0) }
+        }
+    }
+
     /// Simulates the user deleting or renaming an album in another app.
     func userDeletesAlbum(id: String) { state.withLock { $0.albums.removeAll { $0.id == id } } }
     func userRenamesAlbum(id: String, to title: String) {

@@ -62,7 +62,7 @@
             return .saved(assetID: asset, albumID: album)
         }
 
-        /// The completion-handler form, as the seeds use it.
+        /// The completion-handler form, as the classic save-to-album recipes use it.
         static func createAlbum(titled title: String, completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
             PHPhotoLibrary.shared().performChanges(
                 {

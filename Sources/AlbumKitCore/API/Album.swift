@@ -39,12 +39,13 @@ public struct Album: Sendable {
     /// let results = await album.save(urls.map { .file($0) }) { print($0.completed, "/", $0.total) }
     /// await album.save(urls.map { .file($0) }, onResult: { index, result in print(index, result) })
     /// ```
+    @discardableResult
     public func save(
         _ media: [Media], progress: (@Sendable (SaveProgress) -> Void)? = nil,
         onResult: (@Sendable (_ index: Int, _ result: Result<SavedAsset, AlbumError>) -> Void)? = nil
     ) async -> [Result<SavedAsset, AlbumError>] {
         await PhotoLibrary.run(
-            library.backend, media, album: title, policy: accessPolicy, progress: progress, onResult: onResult)
+            library.opening, media, album: title, policy: accessPolicy, progress: progress, onResult: onResult)
     }
 
     /// Saves one item and calls `completion` exactly once, on `queue` (the main queue by default).

@@ -57,6 +57,12 @@ public struct AlbumError: Error, Sendable, CustomStringConvertible, LocalizedErr
         public static let ioFailure = Code(rawValue: "ioFailure")
         /// The operation was cancelled.
         public static let cancelled = Code(rawValue: "cancelled")
+        /// No asset with that identifier is in the library (or in the album named).
+        public static let assetNotFound = Code(rawValue: "assetNotFound")
+        /// The library cannot do this (e.g. exporting originals from Photos).
+        public static let notSupported = Code(rawValue: "notSupported")
+        /// An argument is malformed (a page cursor, a limit, an export folder that is a file).
+        public static let invalidArgument = Code(rawValue: "invalidArgument")
     }
 
     /// The stable code.

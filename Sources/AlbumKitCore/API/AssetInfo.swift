@@ -12,8 +12,8 @@ public struct AssetInfo: Sendable, Hashable {
     public let originalFilename: String?
     /// Photo or video.
     public let kind: MediaKind
-    /// The size of the original in bytes.
-    public let byteSize: Int64
+    /// The size of the original in bytes; `nil` when the library cannot tell it cheaply (Photos).
+    public let byteSize: Int64?
     /// When the asset was added (to the album when listed from an album).
     public let addedAt: Date
     /// The SHA-256 of the original, hex, when the library records it.
@@ -25,7 +25,7 @@ public struct AssetInfo: Sendable, Hashable {
 
     /// Creates an asset description.
     public init(
-        id: String, originalFilename: String?, kind: MediaKind, byteSize: Int64, addedAt: Date,
+        id: String, originalFilename: String?, kind: MediaKind, byteSize: Int64?, addedAt: Date,
         sha256: String? = nil, fileURL: URL? = nil, metadata: MediaMetadata? = nil
     ) {
         self.id = id

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 /// A photo library: AlbumKit's own catalog, a folder of album folders, or the system library.
@@ -7,22 +8,54 @@ import Foundation
 /// let saved = try await library.album(titled: "Touch Code Magazine").save(.file(photoURL))
 /// ```
 public struct PhotoLibrary: Sendable {
-    package let backend: any PhotoLibraryBackend
+    let opening: BackendOpening
+
+    /// The backend, once it is open (opening may still be running in the background).
+    package var backend: any PhotoLibraryBackend {
+        get async throws { try await opening.backend() }
+    }
+
+    /// Waits until the library is open; throws what opening threw (the CLI reports that once
+    /// instead of once per file).
+    package func opened() async throws { _ = try await backend }
 
     /// Wraps a backend (the PhotoKit module and tests use this).
-    package init(backend: some PhotoLibraryBackend) { self.backend = backend }
+    package init(backend: some PhotoLibraryBackend) { self.opening = BackendOpening(backend) }
+
+    /// A library whose backend `open` opens on a background thread, started now.
+    package init(opening open: @escaping @Sendable () throws -> any PhotoLibraryBackend) {
+        self.opening = BackendOpening(open)
+    }
 
     /// AlbumKit's own library at `url` (a `NAME.albumlibrary` directory), created if missing
     /// unless `createIfMissing` is `false`.
     ///
+    /// Returns at once: the catalog is opened on a background thread (which can take long when
+    /// another process holds its lock — up to 60 s), and the first call that uses the library waits
+    /// for it and throws what opening threw.
+    ///
     /// ```swift
     /// let library = try PhotoLibrary.catalog(at: URL(fileURLWithPath: "/data/Photos.albumlibrary"))
     /// ```
-    /// - Throws: `.libraryCorrupt` when the directory holds something that is not an AlbumKit catalog,
-    ///   `.libraryUnwritable` / `.accessDenied` when it cannot be created or written,
-    ///   `.libraryNotFound` when its parent folder does not exist.
+    /// - Throws: `.libraryNotFound` at once when `createIfMissing` is `false` and there is no library;
+    ///   later, from the first use: `.libraryCorrupt` when the directory holds something that is not
+    ///   an AlbumKit catalog, `.libraryUnwritable` / `.accessDenied` when it cannot be created or
+    ///   written, `.libraryNotFound` when its parent folder does not exist, `.libraryBusy`.
     public static func catalog(at url: URL, createIfMissing: Bool = true) throws -> PhotoLibrary {
-        PhotoLibrary(backend: try CatalogBackend.open(at: url, create: createIfMissing))
+        if !createIfMissing {
+            // Cheap checks only (no lock is taken): a missing library fails here, as before.
+            let catalog = url.standardizedFileURL.appendingPathComponent("catalog.sqlite").path
+            guard FileManager.default.fileExists(atPath: catalog) else {
+                // A library whose catalog was lost is damaged, not missing: `album repair` restores it.
+                if let lost = CatalogBackend.lostCatalogReason(url.standardizedFileURL) {
+                    throw AlbumError.catalogDamaged(catalog, detail: lost)
+                }
+                throw AlbumError(
+                    .libraryNotFound,
+                    "There is no AlbumKit library at \(url.standardizedFileURL.path); save a photo to create it.")
+            }
+        }
+        return PhotoLibrary(opening: { try CatalogBackend.open(at: url, create: createIfMissing) })
     }
 
     /// The album titled `title`. No I/O happens until you save; the title is validated then.
@@ -53,11 +86,12 @@ public struct PhotoLibrary: Sendable {
     ///     print(urls[index].lastPathComponent, (try? result.get().assetID) ?? "failed")
     /// }
     /// ```
+    @discardableResult
     public func save(
         _ media: [Media], progress: (@Sendable (SaveProgress) -> Void)? = nil,
         onResult: (@Sendable (_ index: Int, _ result: Result<SavedAsset, AlbumError>) -> Void)? = nil
     ) async -> [Result<SavedAsset, AlbumError>] {
-        await Self.run(backend, media, album: nil, policy: .requireAlbum, progress: progress, onResult: onResult)
+        await Self.run(opening, media, album: nil, policy: .requireAlbum, progress: progress, onResult: onResult)
     }
 
     /// Every album, oldest first.
@@ -151,7 +185,7 @@ public struct PhotoLibrary: Sendable {
         try await mapping { try await Blocking.run { try CatalogRepair.run(at: url) } }
     }
 
-    private func existingAlbumID(_ title: String) async throws -> String {
+    func existingAlbumID(_ title: String) async throws -> String {
         let title = try AlbumTitle(title)
         guard let id = try await backend.findAlbum(titled: title) else {
             throw AlbumError(
@@ -164,19 +198,54 @@ public struct PhotoLibrary: Sendable {
         do { return try await body() } catch { throw AlbumError.wrap(error) }
     }
 
-    static func run<B: PhotoLibraryBackend>(
-        _ backend: B, _ media: [Media], album: String?, policy: AlbumAccessPolicy,
+    static func run(
+        _ opening: BackendOpening, _ media: [Media], album: String?, policy: AlbumAccessPolicy,
         progress: (@Sendable (SaveProgress) -> Void)?,
         onResult: (@Sendable (Int, Result<SavedAsset, AlbumError>) -> Void)? = nil
     ) async -> [Result<SavedAsset, AlbumError>] {
         var title: AlbumTitle?
-        if let album {
-            do { title = try AlbumTitle(album) } catch {
-                for index in media.indices { onResult?(index, .failure(error)) }
-                return media.map { _ in .failure(error) }
+        let backend: any PhotoLibraryBackend
+        do {
+            if let album { title = try AlbumTitle(album) }
+            backend = try await opening.backend()
+        } catch {
+            let error = AlbumError.wrap(error)
+            for index in media.indices { onResult?(index, .failure(error)) }
+            return media.map { _ in .failure(error) }
+        }
+        return await save(backend, media, title, policy, progress, onResult)
+    }
+
+    private static func save<B: PhotoLibraryBackend>(
+        _ backend: B, _ media: [Media], _ title: AlbumTitle?, _ policy: AlbumAccessPolicy,
+        _ progress: (@Sendable (SaveProgress) -> Void)?,
+        _ onResult: (@Sendable (Int, Result<SavedAsset, AlbumError>) -> Void)?
+    ) async -> [Result<SavedAsset, AlbumError>] {
+        await Saver(backend: backend).save(media, to: title, policy: policy, progress: progress, onResult: onResult)
+    }
+
+    /// The library's backend: given, or being opened on a background thread.
+    final class BackendOpening: Sendable {
+        private let task: Task<any PhotoLibraryBackend, any Error>
+
+        init(_ backend: some PhotoLibraryBackend) {
+            task = Task { backend }
+        }
+
+        init(_ open: @escaping @Sendable () throws -> any PhotoLibraryBackend) {
+            // A Dispatch thread, not one of the few threads async code runs on: opening can wait
+            // for another process's lock.
+            task = Task {
+                try await withCheckedThrowingContinuation { continuation in
+                    DispatchQueue.global(qos: .userInitiated).async {
+                        continuation.resume(with: Result { try open() })
+                    }
+                }
             }
         }
-        return await Saver(backend: backend).save(
-            media, to: title, policy: policy, progress: progress, onResult: onResult)
+
+        func backend() async throws -> any PhotoLibraryBackend {
+            do { return try await task.value } catch { throw AlbumError.wrap(error) }
+        }
     }
 }

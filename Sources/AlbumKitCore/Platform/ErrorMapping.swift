@@ -83,14 +83,16 @@ extension SQLiteError {
             }
         }
         if code == C.ioErrorShmSize {
-            return AlbumError(.notEnoughSpace, "Not enough space to \(what) (\(path)); free some space.", underlying: self)
+            return AlbumError(
+                .notEnoughSpace, "Not enough space to \(what) (\(path)); free some space.", underlying: self)
         }
         if code == C.ioErrorAccess {
             return AlbumError(.libraryNotFound, "Cannot \(what): the library \(path) disappeared.", underlying: self)
         }
         switch primaryCode {
         case C.full:
-            return AlbumError(.notEnoughSpace, "Not enough space to \(what) (\(path)); free some space.", underlying: self)
+            return AlbumError(
+                .notEnoughSpace, "Not enough space to \(what) (\(path)); free some space.", underlying: self)
         case C.readOnly:
             return AlbumError(.libraryUnwritable, "Cannot \(what): the catalog \(path) is read-only.", underlying: self)
         case C.corrupt, C.notADatabase:

@@ -16,6 +16,8 @@ package enum FaultInjector {
         package var skip: Int
         /// Failures left (`Int.max`: always).
         package var times: Int
+        /// Failures injected so far.
+        package var hits = 0
     }
 
     private static let rules = Locked<[Int: Rule]>([:])
@@ -37,6 +39,9 @@ package enum FaultInjector {
         return id
     }
 
+    /// How many failures the rule `id` injected so far.
+    package static func hits(_ id: Int) -> Int { rules.withLock { $0[id]?.hits ?? 0 } }
+
     /// Removes a rule.
     package static func remove(_ id: Int) { _ = rules.withLock { $0.removeValue(forKey: id) } }
 
@@ -57,6 +62,7 @@ package enum FaultInjector {
                     }
                     guard rule.times > 0 else { continue }
                     if rule.times != .max { rule.times -= 1 }
+                    rule.hits += 1
                     rules[id] = rule
                     return rule.errno
                 }

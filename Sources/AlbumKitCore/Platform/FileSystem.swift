@@ -301,11 +301,18 @@ package enum FileSystem {
         guard Glibc_rename(path, newPath) == 0 else { throw fail("rename", newPath) }
     }
 
+    /// `RLIMIT_NOFILE` as `getrlimit` takes it (an enum on Glibc, a plain macro on Darwin).
+    #if canImport(Darwin)
+        private static let openFileResource = RLIMIT_NOFILE
+    #else
+        private static let openFileResource = Int32(RLIMIT_NOFILE.rawValue)
+    #endif
+
     /// Open files a save may hold at once: the soft `RLIMIT_NOFILE` less a reserve for SQLite, the
     /// journal, owner locks and the caller's own files.
     package static var descriptorBudget: Int {
         var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 256 }
+        guard getrlimit(openFileResource, &limit) == 0 else { return 256 }
         let soft = Int(clamping: min(limit.rlim_cur, 1 << 20))
         return max(4, soft - 48)
     }
@@ -314,9 +321,9 @@ package enum FileSystem {
     /// a large batch is not cut short by a low default).
     package static func raiseOpenFileLimit() {
         var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        guard getrlimit(openFileResource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
         limit.rlim_cur = limit.rlim_max
-        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        _ = setrlimit(openFileResource, &limit)
     }
 
     /// Removes the file at `path`; a missing file is not an error.

@@ -13,6 +13,14 @@ package protocol PhotoLibraryBackend: Sendable {
     /// How many staged items one commit takes at most (open files and flush cost).
     var preferredBatchSize: Int { get }
 
+    /// Formats this library can never hold (PhotoKit: containers Photos does not import). The
+    /// saver refuses such files with `.unsupportedMedia` before it asks for access or stages
+    /// anything, so a batch of only such files shows no permission prompt. Default: none.
+    var unsupportedFormats: Set<MediaFormat> { get }
+
+    /// How messages name this library ("Photos"); default "the library".
+    var libraryName: String { get }
+
     /// Whether albums can be used now (PhotoKit asks for access here); `nil` when they can,
     /// else the reason they cannot.
     ///
@@ -28,7 +36,9 @@ package protocol PhotoLibraryBackend: Sendable {
     /// Commits staged items in one transaction, into `album` when given.
     ///
     /// - Throws: ``AlbumVanished`` when the resolved album disappeared before the commit (nothing
-    ///   was saved; the saver retries once), or an `AlbumError` (nothing was saved).
+    ///   was saved; the saver retries once), ``AlbumRefused`` when the library refused the album
+    ///   with the access given (nothing was saved; the saver applies the policy), or an
+    ///   `AlbumError` (nothing was saved).
     func commit(_ staged: [Staged], to album: AlbumRequest?) async throws -> CommitReceipt
 
     /// Every album, oldest first.
@@ -45,17 +55,78 @@ package protocol PhotoLibraryBackend: Sendable {
     func deleteAlbum(id: String, force: Bool) async throws
     /// Checks every asset's file against what the library records.
     func verify() async throws -> VerificationReport
+
+    // MARK: Assets (default: `.notSupported`)
+
+    /// At most `limit` (≥ 1) assets of the whole library — in albums or not — in `order`, after
+    /// `cursor` (`nil`: from the start). Sort by ``AssetOrder/sortKey(of:)`` then id, and make the
+    /// next cursor from the last asset returned, so pages never repeat or skip an asset that stays
+    /// (``AssetCursor/page(of:in:after:limit:)`` does it for a list in memory).
+    func assets(in order: AssetOrder, after cursor: AssetCursor?, limit: Int) async throws -> AssetPage
+    /// Adds existing assets to an existing album, after its current assets; an asset already in
+    /// it stays where it is. All or nothing. Returns each asset's id in the album, in order: the
+    /// same ids, except in a folder library, where the album folder gets its own file (and id).
+    ///
+    /// - Throws: `.albumNotFound`; `.assetNotFound` naming the first unknown id (nothing changed).
+    func addAssets(_ ids: [String], toAlbumWithID albumID: String) async throws -> [String]
+    /// Removes assets from an album; they stay in the library (a folder library moves a file that
+    /// is in no other album to its top folder). All or nothing.
+    ///
+    /// - Throws: `.albumNotFound`; `.assetNotFound` for an id that is not in the album (nothing changed).
+    func removeAssets(_ ids: [String], fromAlbumWithID albumID: String) async throws
+    /// Deletes assets from the library and every album. A catalog removes row and file so that a
+    /// crash at any point leaves neither a file without its row nor a row without its file; a
+    /// folder library moves the files to the Trash; Photos asks the user and keeps them in
+    /// "Recently Deleted". All ids are checked before anything is deleted.
+    ///
+    /// - Throws: `.assetNotFound` naming the first unknown id (nothing deleted).
+    func deleteAssets(_ ids: [String]) async throws -> [AssetDeletion]
 }
 
 extension PhotoLibraryBackend {
     /// 64 items per commit.
     package var preferredBatchSize: Int { 64 }
+
+    private var unsupported: AlbumError {
+        AlbumError(.notSupported, "This library cannot list, move or delete single assets.")
+    }
+
+    /// Not supported unless the backend says otherwise.
+    package func assets(in order: AssetOrder, after cursor: AssetCursor?, limit: Int) async throws -> AssetPage {
+        throw unsupported
+    }
+    /// Not supported unless the backend says otherwise.
+    package func addAssets(_ ids: [String], toAlbumWithID albumID: String) async throws -> [String] {
+        throw unsupported
+    }
+    /// Not supported unless the backend says otherwise.
+    package func removeAssets(_ ids: [String], fromAlbumWithID albumID: String) async throws { throw unsupported }
+    /// Not supported unless the backend says otherwise.
+    package func deleteAssets(_ ids: [String]) async throws -> [AssetDeletion] { throw unsupported }
+
+    /// Every format AlbumKit reads can be held.
+    package var unsupportedFormats: Set<MediaFormat> { [] }
+
+    /// "the library".
+    package var libraryName: String { "the library" }
 }
 
 /// The album of a commit disappeared between lookup and commit; nothing was saved.
 package struct AlbumVanished: Error, Sendable {
     package let albumID: String
     package init(albumID: String) { self.albumID = albumID }
+}
+
+/// The library refused the album with the access the user gave (Photos under limited access);
+/// nothing was saved. The saver applies the access policy: fail, or save to the library only.
+package struct AlbumRefused: Error, Sendable {
+    package let albumTitle: String
+    /// Why, for messages and `.skipped(reason)`.
+    package let reason: String
+    package init(albumTitle: String, reason: String) {
+        self.albumTitle = albumTitle
+        self.reason = reason
+    }
 }
 
 /// What a backend committed.

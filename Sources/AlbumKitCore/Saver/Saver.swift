@@ -50,6 +50,15 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
             progress?(value)
         }
 
+        // Formats the library can never hold are refused before anything else, so that a batch of
+        // only such files asks for no access at all; in a mixed batch they fail as if at staging.
+        let refusals = refusals(of: media)
+        func refusedOr(_ error: AlbumError, _ index: Int) -> AlbumError { refusals[index] ?? error }
+        if !media.isEmpty, refusals.count == media.count {
+            for index in media.indices { report(index, .failure(refusals[index]!)) }
+            return results.map { $0! }
+        }
+
         // Access first: nothing is staged when the album cannot be used and the caller requires it.
         var request = title.map { AlbumRequest(title: $0) }
         var skipReason: String?
@@ -61,7 +70,7 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
                         .accessDenied,
                         "Cannot use the album \"\(title.text)\": \(reason). Nothing was saved.",
                         albumTitle: title.text)
-                    for index in media.indices { report(index, .failure(error)) }
+                    for index in media.indices { report(index, .failure(refusedOr(error, index))) }
                     return results.map { $0! }
                 case .saveToLibraryWhenAlbumUnavailable:
                     skipReason = reason
@@ -70,7 +79,7 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
             }
         } catch {
             let error = AlbumError.wrap(error)
-            for index in media.indices { report(index, .failure(error)) }
+            for index in media.indices { report(index, .failure(refusedOr(error, index))) }
             return results.map { $0! }
         }
 
@@ -78,7 +87,8 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
         // is validated, copied and hashed (mostly CPU).
         var start = 0
         var staged =
-            media.isEmpty ? [] : await stage(Array(media[0..<min(batchSize, media.count)]), prepared: prepared)
+            media.isEmpty
+            ? [] : await stage(media, 0..<min(batchSize, media.count), refusals: refusals, prepared: prepared)
         while start < media.count {
             let end = min(start + batchSize, media.count)
             if Task.isCancelled {
@@ -90,8 +100,8 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
                 }
                 break
             }
-            let following = end < media.count ? Array(media[end..<min(end + batchSize, media.count)]) : []
-            async let next = following.isEmpty ? [] : stage(following, prepared: prepared)
+            let following = end..<min(end + batchSize, media.count)
+            async let next = following.isEmpty ? [] : stage(media, following, refusals: refusals, prepared: prepared)
             var chunk = [Result<SavedAsset, AlbumError>?](repeating: nil, count: end - start)
             var ready: [(offset: Int, staged: Backend.Staged)] = []
             for (offset, outcome) in staged.enumerated() {
@@ -101,8 +111,24 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
                 }
             }
             if !ready.isEmpty {
-                let committed = await commit(ready.map(\.staged), to: request)
-                for (item, result) in zip(ready, committed) {
+                var committed = await commit(ready.map(\.staged), to: request)
+                if case .refused(let refusal) = committed {
+                    // The album was refused with the access the user gave: the policy decides.
+                    switch policy {
+                    case .requireAlbum:
+                        for item in ready { await backend.discard(item.staged) }
+                        let error = AlbumError(
+                            .accessDenied,
+                            "Cannot use the album \"\(refusal.albumTitle)\": \(refusal.reason). Nothing was saved.",
+                            albumTitle: refusal.albumTitle)
+                        committed = .rows(ready.map { _ in .failure(error) })
+                    case .saveToLibraryWhenAlbumUnavailable:
+                        skipReason = refusal.reason
+                        request = nil
+                        committed = await commit(ready.map(\.staged), to: nil)
+                    }
+                }
+                for (item, result) in zip(ready, committed.rows) {
                     let mapped = result.map { asset in
                         SavedAsset(
                             assetID: asset.assetID, albumID: asset.albumID,
@@ -120,19 +146,41 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
         return results.map { $0! }
     }
 
-    /// Stages items with bounded concurrency, keeping their order.
+    /// The items whose format the backend can never hold, by index, each with an
+    /// `.unsupportedMedia` error naming the file. Other problems are left to staging.
+    private func refusals(of media: [Media]) -> [Int: AlbumError] {
+        let unsupported = backend.unsupportedFormats
+        guard !unsupported.isEmpty else { return [:] }
+        var refusals: [Int: AlbumError] = [:]
+        for (index, item) in media.enumerated() {
+            guard let format = try? MediaReader(item).metadata.format, unsupported.contains(format) else { continue }
+            let name = item.displayName
+            refusals[index] = AlbumError(
+                .unsupportedMedia,
+                "\(name) is a \(format.displayName) \(format.kind.rawValue), which \(backend.libraryName) cannot hold; convert it (to MP4 or JPEG), or save it to a catalog or folder library. Nothing was saved for it.",
+                file: name)
+        }
+        return refusals
+    }
+
+    /// Stages `media[range]` with bounded concurrency, keeping their order; refused items fail
+    /// without reaching the backend.
     private func stage(
-        _ media: [Media], prepared: @escaping @Sendable () -> Void
+        _ all: [Media], _ range: Range<Int>, refusals: [Int: AlbumError], prepared: @escaping @Sendable () -> Void
     ) async -> [Result<Backend.Staged, AlbumError>] {
-        await withTaskGroup(of: (Int, Result<Backend.Staged, AlbumError>).self) { group in
+        let media = Array(all[range])
+        let refused = range.map { refusals[$0] }
+        return await withTaskGroup(of: (Int, Result<Backend.Staged, AlbumError>).self) { group in
             var results = [Result<Backend.Staged, AlbumError>?](repeating: nil, count: media.count)
             var next = 0
             func launch() {
                 guard next < media.count else { return }
                 let index = next
                 let item = media[index]
+                let refusal = refused[index]
                 next += 1
                 group.addTask {
+                    if let refusal { return (index, .failure(refusal)) }
                     do { return (index, .success(try await backend.stage(item))) } catch {
                         return (index, .failure(AlbumError.wrap(error, file: item.displayName)))
                     }
@@ -148,16 +196,25 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
         }
     }
 
+    private typealias Row = (
+        assetID: String, albumID: String?, albumOutcome: AlbumOutcome?, isExisting: Bool, metadata: MediaMetadata?
+    )
+
+    /// What one commit gave: a result per item, or the album refused (nothing saved, staged kept).
+    private enum Committed {
+        case rows([Result<Row, AlbumError>])
+        case refused(AlbumRefused)
+
+        var rows: [Result<Row, AlbumError>] {
+            switch self {
+            case .rows(let rows): rows
+            case .refused: []
+            }
+        }
+    }
+
     /// Commits under the album's gate; retries once if the album vanished before the commit.
-    private func commit(
-        _ staged: [Backend.Staged], to request: AlbumRequest?
-    ) async -> [Result<
-        (assetID: String, albumID: String?, albumOutcome: AlbumOutcome?, isExisting: Bool, metadata: MediaMetadata?),
-        AlbumError
-    >] {
-        typealias Row = (
-            assetID: String, albumID: String?, albumOutcome: AlbumOutcome?, isExisting: Bool, metadata: MediaMetadata?
-        )
+    private func commit(_ staged: [Backend.Staged], to request: AlbumRequest?) async -> Committed {
         let backend = self.backend
         let attempt: @Sendable (AlbumRequest?) async throws -> CommitReceipt = { request in
             try await backend.commit(staged, to: request)
@@ -183,15 +240,18 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
             } else {
                 receipt = try await attempt(nil)
             }
-            return receipt.assets.map { result in
-                result.map { asset -> Row in
-                    (asset.assetID, receipt.albumID, receipt.albumOutcome, asset.isExisting, asset.metadata)
-                }
-            }
+            return .rows(
+                receipt.assets.map { result in
+                    result.map { asset -> Row in
+                        (asset.assetID, receipt.albumID, receipt.albumOutcome, asset.isExisting, asset.metadata)
+                    }
+                })
+        } catch let refusal as AlbumRefused where request != nil {
+            return .refused(refusal)
         } catch {
             for item in staged { await backend.discard(item) }
             let error = AlbumError.wrap(error)
-            return staged.map { _ in .failure(error) }
+            return .rows(staged.map { _ in .failure(error) })
         }
     }
 }

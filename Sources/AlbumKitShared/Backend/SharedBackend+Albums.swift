@@ -41,16 +41,7 @@
                         FROM album_asset m JOIN asset s ON s.id = m.asset_id
                         WHERE m.album_id = $1 ORDER BY m.position
                         """, [id]
-                    ).map { row in
-                        AssetInfo(
-                            id: row[0]!, originalFilename: row[1], kind: MediaKind(rawValue: row[2] ?? "") ?? .photo,
-                            byteSize: Int64(row[3] ?? "0") ?? 0,
-                            addedAt: Date(timeIntervalSince1970: Double(row[4] ?? "0") ?? 0), sha256: row[5],
-                            metadata: row[6].flatMap {
-                                try? JSONDecoder().decode(MediaMetadata.self, from: Data($0.utf8))
-                            }
-                        )
-                    }
+                    ).map(Self.assetInfo)
                 }
             }
         }

@@ -109,7 +109,7 @@
         /// let report = try await PhotoLibrary.shared(url).copy(fromCatalogAt: catalogURL)
         /// ```
         public func copy(fromCatalogAt url: URL) async throws -> CopyReport {
-            guard let shared = backend as? SharedBackend else {
+            guard let shared = try await backend as? SharedBackend else {
                 throw AlbumError(.ioFailure, "Copying into a library works for shared (postgres://) libraries.")
             }
             return try await PhotoLibrary.mapping {

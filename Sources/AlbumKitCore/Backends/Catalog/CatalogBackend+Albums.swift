@@ -43,7 +43,7 @@ extension CatalogBackend {
         }
     }
 
-    private func assetInfo(_ row: Row) throws -> AssetInfo {
+    func assetInfo(_ row: Row) throws -> AssetInfo {
         guard let id = row.text(0), let path = row.text(6) else { throw Self.damagedRow(catalogPath) }
         let metadata = row.text(7).flatMap { try? JSONDecoder().decode(MediaMetadata.self, from: Data($0.utf8)) }
         return AssetInfo(
@@ -61,7 +61,9 @@ extension CatalogBackend {
         try await Blocking.run {
             let now = Date().timeIntervalSince1970
             let found = try self.withDatabase("create the album") { db in
-                try db.immediateTransaction { try AlbumRequest(title: title).findOrCreate(in: CatalogAlbumStore(db: db, now: now)) }
+                try db.immediateTransaction {
+                    try AlbumRequest(title: title).findOrCreate(in: CatalogAlbumStore(db: db, now: now))
+                }
             }
             if found.outcome != .found {
                 try self.journalAlbumChange(.init(op: .createAlbum, album: found.id, title: title.text, at: now))

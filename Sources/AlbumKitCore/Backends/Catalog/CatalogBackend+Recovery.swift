@@ -17,7 +17,7 @@ extension CatalogBackend {
         do { records = try journal.records(from: remembered) } catch {
             throw error.libraryError("read the library's journal")
         }
-        let saved = Set(records.filter { $0.op == .save }.compactMap(\.asset))
+        let saved = SaveJournal.savedAssets(in: records)
         guard !saved.isEmpty else { return }
         let missing = try withDatabase("read the catalog") { db -> Int in
             var missing = 0
@@ -70,6 +70,7 @@ extension CatalogBackend {
                 }
             }
         }
+        // A leftover that cannot be removed now stays hidden and harmless; the next open retries.
         for leftover in stagedLeftovers() {
             try? FileSystem.unlink(originalsPath + "/" + leftover)
         }

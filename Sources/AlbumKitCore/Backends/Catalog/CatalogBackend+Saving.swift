@@ -86,6 +86,7 @@ extension CatalogBackend {
             try rollBack(staged, published: published, after: error)
         }
 
+        beforeMarkingReady.withLock { $0 }?()
         let outcome: (receipt: CommitReceipt, records: [SaveJournal.Record], duplicates: [Staged])
         do {
             outcome = try markReady(staged, album: album, at: now)
@@ -201,7 +202,8 @@ extension CatalogBackend {
                         else { throw Self.lostPendingRow(item) }
                         inBatch[content] = item.id
                     }
-                    if let resolved, try store.addIfMissing(assetID, toAlbum: resolved.id, position: position + 1, at: now)
+                    if let resolved,
+                        try store.addIfMissing(assetID, toAlbum: resolved.id, position: position + 1, at: now)
                     {
                         position += 1
                     }
@@ -209,12 +211,14 @@ extension CatalogBackend {
                         "SELECT path, original_name, added_at FROM asset WHERE id = ?", [.text(assetID)])
                     records.append(
                         SaveJournal.Record(
-                            op: .save, asset: assetID, path: row?.text(0), name: row?.text(1), size: item.media.byteSize,
+                            op: .save, asset: assetID, path: row?.text(0), name: row?.text(1),
+                            size: item.media.byteSize,
                             sha256: item.media.sha256, added: row?.real(2) ?? now, album: resolved?.id,
                             title: album?.title.text, at: now))
                     assets.append(
                         .success(
-                            CommittedAsset(assetID: assetID, isExisting: existing != nil, metadata: item.media.metadata)))
+                            CommittedAsset(assetID: assetID, isExisting: existing != nil, metadata: item.media.metadata)
+                        ))
                 }
                 // Every record before the journal's current end belongs to a committed save.
                 try db.run(

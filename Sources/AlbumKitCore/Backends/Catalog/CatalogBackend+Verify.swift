@@ -50,7 +50,7 @@ extension CatalogBackend {
                 "leftover originals/\(leftover) from a save that crashed (removed when the library is next opened)")
         }
         let saved: Set<String>
-        do { saved = Set(try journal.records().filter { $0.op == .save }.compactMap(\.asset)) } catch {
+        do { saved = SaveJournal.savedAssets(in: try journal.records()) } catch {
             throw error.libraryError("read the library's journal")
         }
         let lost = saved.subtracting(known)
@@ -74,11 +74,12 @@ extension CatalogBackend {
     /// journaled already); the count stays, so the next save tries again, and `repair` relies on the
     /// journal, which holds everything a snapshot does.
     func takeSnapshotIfDue(after saves: Int) {
-        let due = (try? withDatabase("read the catalog") { db in
-            (try db.row(
-                "SELECT value FROM library_state WHERE key = ?", [.text(CatalogSchema.StateKey.savesSinceSnapshot)])?
-                .integer(0) ?? 0) >= Self.snapshotInterval
-        }) ?? false
+        let due =
+            (try? withDatabase("read the catalog") { db in
+                (try db.row(
+                    "SELECT value FROM library_state WHERE key = ?", [.text(CatalogSchema.StateKey.savesSinceSnapshot)])?
+                    .integer(0) ?? 0) >= Self.snapshotInterval
+            }) ?? false
         guard due || !FileManager.default.fileExists(atPath: snapshotPath) else { return }
         try? takeSnapshot()
     }

@@ -41,6 +41,10 @@ package final class CatalogBackend: PhotoLibraryBackend {
     /// The library was opened from read-only media: it can be listed and verified, not changed.
     package let isReadOnly: Bool
 
+    /// Called between publishing the files and marking them ready (tests act as another process
+    /// there).
+    let beforeMarkingReady = Locked<(@Sendable () -> Void)?>(nil)
+
     private init(root: URL, database: Database, isReadOnly: Bool = false) {
         self.isReadOnly = isReadOnly
         self.root = root
@@ -58,7 +62,7 @@ package final class CatalogBackend: PhotoLibraryBackend {
     /// The entries of a library folder; another process may be creating them right now.
     static let libraryEntries: Set<String> = [
         "originals", "catalog.sqlite", "catalog.sqlite-wal", "catalog.sqlite-shm", "catalog.sqlite-journal",
-        "journal", "snapshots", "owners", "damaged",
+        "journal", "snapshots", "owners", "damaged", "catalog.sqlite-checked", "catalog.rebuild.sqlite",
     ]
 
     // MARK: Opening
@@ -132,11 +136,16 @@ package final class CatalogBackend: PhotoLibraryBackend {
         return nil
     }
 
-    /// Whether any shard directory under `originalsPath` holds a file.
+    /// Whether any shard directory under `originalsPath` holds a file (or cannot be listed: only
+    /// a folder proved empty lets a library start over).
     private static func holdsOriginals(_ originalsPath: String) -> Bool {
-        for shard in (try? FileSystem.names(inDirectoryAt: originalsPath)) ?? [] where !shard.hasPrefix(".") {
-            let names = (try? FileSystem.names(inDirectoryAt: originalsPath + "/" + shard)) ?? []
-            if names.contains(where: { !$0.hasPrefix(".") }) { return true }
+        func names(_ path: String) -> [String]? {
+            do { return try FileSystem.names(inDirectoryAt: path) } catch { return error.errno == ENOENT ? [] : nil }
+        }
+        guard let shards = names(originalsPath) else { return true }
+        for shard in shards where !shard.hasPrefix(".") {
+            guard let files = names(originalsPath + "/" + shard) else { return true }
+            if files.contains(where: { !$0.hasPrefix(".") }) { return true }
         }
         return false
     }

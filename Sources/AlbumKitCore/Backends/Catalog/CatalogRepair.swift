@@ -10,10 +10,11 @@ import Foundation
 /// catalog (every row still readable), the last snapshot, the save journal, and the files in
 /// `originals/` — without deleting anything.
 ///
-/// Merge order: snapshot, then what survived of the catalog (newer), then the journal replayed in
-/// order (saves, album creations, renames, deletions; each idempotent), then files no record
-/// names (added to the library without an album). Every asset is kept only when its file is
-/// there with its SHA-256. The damaged catalog is moved to `damaged/<date>/`, never deleted.
+/// Merge order: what survived of the catalog (its rows may be garbled), then the snapshot, then the
+/// journal replayed in order (saves, album creations, renames, deletions; each idempotent), each
+/// later source trusted more for what it records. An asset is kept from the first of its versions
+/// (journal, snapshot, catalog) whose file is there with its SHA-256; files no record names are
+/// added to the library without an album. The damaged catalog is moved to `damaged/<date>/`.
 struct CatalogRepair {
     let root: URL
 
@@ -40,6 +41,8 @@ struct CatalogRepair {
     }
 
     private var assets: [String: Asset] = [:]
+    /// Other versions of an asset (less trusted sources), tried when the chosen one's file does not match.
+    private var alternatives: [String: [Asset]] = [:]
     private var source: [String: String] = [:]
     private var albums: [String: Album] = [:]
     private var members: [String: [String: Member]] = [:]
@@ -64,17 +67,20 @@ struct CatalogRepair {
             throw AlbumError(.libraryNotFound, "There is no AlbumKit library at \(root.path); nothing to repair.")
         }
         let catalog = CatalogBackend.catalogPath(root)
-        // A healthy catalog stays: only files no asset names are added to it.
-        if let healthy = try? CatalogBackend.open(at: root, create: false) {
-            return try adoptStrays(into: healthy)
+        // A healthy catalog stays: only files no asset names are added to it. Only a catalog found
+        // damaged or lost is rebuilt; any other failure (busy, permissions) is reported as it is.
+        do {
+            return try adoptStrays(into: try CatalogBackend.open(at: root, create: false))
+        } catch let error as AlbumError where error.code == .libraryCorrupt || error.code == .libraryNotFound {
+            guard error.code == .libraryCorrupt || CatalogBackend.lostCatalogReason(root) != nil else { throw error }
         }
         try refuseIfNotOurs(catalog)
 
-        if let snapshot = read(catalogAt: root.appendingPathComponent("snapshots/catalog.sqlite").path) {
-            merge(snapshot, from: "snapshot")
-        }
         if FileManager.default.fileExists(atPath: catalog), let survived = read(catalogAt: catalog) {
             merge(survived, from: "catalog")
+        }
+        if let snapshot = read(catalogAt: root.appendingPathComponent("snapshots/catalog.sqlite").path) {
+            merge(snapshot, from: "snapshot")
         }
         let journal = SaveJournal(libraryRoot: root.path)
         do { replay(try journal.records()) } catch {
@@ -84,6 +90,7 @@ struct CatalogRepair {
         adoptUnnamedFiles()
         let kept = try replaceCatalog(journalLength: journal.length())
         let backend = try CatalogBackend.open(at: root, create: false)
+        // A fresh snapshot helps the next repair; the journal alone suffices if it cannot be taken.
         try? backend.takeSnapshot()
         return report(wasHealthy: false, keptAt: kept)
     }
@@ -101,7 +108,8 @@ struct CatalogRepair {
     private func refuseIfNotOurs(_ path: String) throws {
         guard let db = try? Database(path: path, mode: .readOnly),
             let row = try? db.row(
-                "SELECT (SELECT application_id FROM pragma_application_id), (SELECT user_version FROM pragma_user_version)")
+                "SELECT (SELECT application_id FROM pragma_application_id), (SELECT user_version FROM pragma_user_version)"
+            )
         else { return }
         let id = row.integer(0) ?? 0
         if id != 0 && id != CatalogSchema.applicationID {
@@ -156,14 +164,35 @@ struct CatalogRepair {
         return contents
     }
 
+    /// Adds what `contents` holds; a later source's version of an asset is preferred, the earlier
+    /// one kept as an alternative. Albums whose identifier or title look garbled are skipped.
     private mutating func merge(_ contents: Contents, from origin: String) {
-        for asset in contents.assets {
-            if assets[asset.id] == nil { source[asset.id] = origin }
-            assets[asset.id] = asset
+        for asset in contents.assets where Self.isPlausible(asset) { prefer(asset, from: origin) }
+        for album in contents.albums where Self.isPlausible(album) { albums[album.id] = album }
+        for (album, member) in contents.members where albums[album] != nil {
+            members[album, default: [:]][member.asset] = member
         }
-        for album in contents.albums { albums[album.id] = album }
-        for (album, member) in contents.members { members[album, default: [:]][member.asset] = member }
         for (key, album) in contents.remembered { remembered[key] = album }
+    }
+
+    private mutating func prefer(_ asset: Asset, from origin: String) {
+        if let current = assets[asset.id] { alternatives[asset.id, default: []].insert(current, at: 0) }
+        assets[asset.id] = asset
+        source[asset.id] = origin
+    }
+
+    /// An asset read from a damaged file: its file must be named after its identifier, as
+    /// AlbumKit names every original (`originals/xx/<id>.<ext>`), so two rows never claim one file.
+    private static func isPlausible(_ asset: Asset) -> Bool {
+        let name = (asset.path as NSString).lastPathComponent
+        return asset.path == "originals/\(asset.id.prefix(2))/\(name)"
+            && (name as NSString).deletingPathExtension == asset.id && UUID(uuidString: asset.id) != nil
+    }
+
+    /// An album read from a damaged file: its identifier must be a UUID and its title valid.
+    private static func isPlausible(_ album: Album) -> Bool {
+        UUID(uuidString: album.id) != nil && album.id == album.id.lowercased() && !album.title.contains("\u{FFFD}")
+            && (try? AlbumTitle(album.title)) != nil
     }
 
     /// Replays the journal in order; every step is idempotent.
@@ -181,13 +210,24 @@ struct CatalogRepair {
                 guard let id = record.album else { continue }
                 albums[id] = nil
                 members[id] = nil
+            case .removeFromAlbum:
+                guard let id = record.asset, let album = record.album else { continue }
+                members[album]?[id] = nil
+            case .deleteAsset:
+                guard let id = record.asset else { continue }
+                drop(id)
             case .save:
                 guard let id = record.asset, let path = record.path, let size = record.size, let sha = record.sha256
                 else { continue }
-                if assets[id] == nil {
-                    assets[id] = Asset(
+                if source[id] != "journal" {
+                    // The journal is trusted most for what it records; the rest comes from the file.
+                    let known = assets[id]
+                    var asset = Asset(
                         id: id, path: path, name: record.name, size: size, sha256: sha, added: record.added ?? 0)
-                    source[id] = "journal"
+                    if let known, known.path == path, known.sha256 == sha {
+                        (asset.kind, asset.format, asset.metadata) = (known.kind, known.format, known.metadata)
+                    }
+                    prefer(asset, from: "journal")
                 }
                 guard let album = record.album else { continue }
                 if albums[album] == nil {
@@ -204,21 +244,32 @@ struct CatalogRepair {
     /// Keeps an asset only when its file is there with its SHA-256; fills in what the journal does
     /// not record (kind, format, metadata) from the file itself.
     private mutating func checkFiles() throws {
-        for (id, asset) in assets.sorted(by: { $0.key < $1.key }) {
-            let path = root.appendingPathComponent(asset.path).path
-            guard let sha = try? Self.sha256(ofFileAt: path) else {
-                notRestored.append("asset \(id) (\(asset.name ?? asset.path)): its file \(asset.path) is missing")
+        for (id, chosen) in assets.sorted(by: { $0.key < $1.key }) {
+            var failure: String?
+            var kept: Asset?
+            for asset in [chosen] + (alternatives[id] ?? []) {
+                let path = root.appendingPathComponent(asset.path).path
+                guard let sha = try? Self.sha256(ofFileAt: path) else {
+                    failure = failure ?? "its file \(asset.path) is missing"
+                    continue
+                }
+                guard sha == asset.sha256, asset.size >= 0 else {
+                    failure = failure ?? "\(asset.path) no longer has its SHA-256 (changed on disk)"
+                    continue
+                }
+                kept = asset
+                break
+            }
+            guard let kept else {
+                notRestored.append("asset \(id) (\(chosen.name ?? chosen.path)): \(failure ?? "no usable record")")
                 drop(id)
                 continue
             }
-            guard sha == asset.sha256 else {
-                notRestored.append(
-                    "asset \(id) (\(asset.name ?? asset.path)): \(asset.path) no longer has its SHA-256 (changed on disk)")
-                drop(id)
-                continue
-            }
-            if asset.kind == nil || asset.format == nil || asset.metadata == nil {
-                fillMetadata(of: id, path: path)
+            assets[id] = kept
+            // Rows of a damaged catalog may be garbled anywhere: what the file says wins.
+            let trusted = source[id] == "snapshot" && ["photo", "video"].contains(kept.kind ?? "")
+            if !trusted || kept.format == nil || kept.metadata == nil {
+                fillMetadata(of: id, path: root.appendingPathComponent(kept.path).path)
             }
         }
     }
@@ -249,7 +300,8 @@ struct CatalogRepair {
                 let relative = "originals/\(shard)/\(name)"
                 guard !named.contains(relative) else { continue }
                 let path = originals + "/" + shard + "/" + name
-                guard let sha = try? Self.sha256(ofFileAt: path), let reader = try? MediaReader(.path(FileSystemPath(path)))
+                guard let sha = try? Self.sha256(ofFileAt: path),
+                    let reader = try? MediaReader(.path(FileSystemPath(path)))
                 else {
                     notRestored.append("\(relative) is not a photo or video AlbumKit can read; left in place")
                     continue
@@ -260,7 +312,7 @@ struct CatalogRepair {
                     continue
                 }
                 var info = stat()
-                let added = stat(path, &info) == 0 ? Double(info.st_mtim.tv_sec) : Date().timeIntervalSince1970
+                let added = stat(path, &info) == 0 ? Double(info.modificationTime.tv_sec) : Date().timeIntervalSince1970
                 assets[id] = Asset(id: id, path: relative, size: Int64(reader.size), sha256: sha, added: added)
                 source[id] = "originals"
                 fillMetadata(of: id, path: path)
@@ -292,10 +344,14 @@ struct CatalogRepair {
             let stamp = formatter.string(from: Date()).replacingOccurrences(of: ":", with: "-")
             let directory = root.appendingPathComponent("damaged/\(stamp)").path
             try FileSystem.makeDirectory(atPath: directory)
-            for suffix in existing { try FileSystem.rename(catalog + suffix, to: directory + "/catalog.sqlite" + suffix) }
+            for suffix in existing {
+                try FileSystem.rename(catalog + suffix, to: directory + "/catalog.sqlite" + suffix)
+            }
             keptAt = directory
         }
         try FileSystem.rename(rebuilt, to: catalog)
+        // Checkpointed and closed: what is left of its WAL is empty.
+        for suffix in ["-wal", "-shm"] { try FileSystem.unlink(rebuilt + suffix) }
         let folder = try FileSystem.openDirectory(root.path)
         defer { FileSystem.close(folder) }
         try FileSystem.fsync(folder)
@@ -319,7 +375,8 @@ struct CatalogRepair {
                         VALUES (?, 'ready', ?, ?, ?, ?, ?, ?, ?, NULL, ?)
                         """,
                         [
-                            .text(asset.id), .text(asset.kind ?? "photo"), .text(asset.format ?? "unknown"),
+                            .text(asset.id), .text(asset.kind == "video" ? "video" : "photo"),
+                            .text(asset.format ?? "unknown"),
                             .text(asset.path), SQLValue(asset.name), .integer(asset.size), .text(asset.sha256),
                             .real(asset.added), SQLValue(asset.metadata),
                         ])

@@ -95,7 +95,7 @@ extension CatalogSchema {
         if isFresh, let mustHoldData {
             throw AlbumError.catalogDamaged(path, detail: "the catalog is new or reset but \(mustHoldData)")
         }
-        if !isFresh { try checkIntegrity(db, path: path) }
+        if !isFresh { try CatalogIntegrity.check(db, path: path) }
         if readOnly {
             guard !isFresh else {
                 throw AlbumError(.libraryCorrupt, "The catalog \(path) is empty; nothing was changed.")
@@ -113,6 +113,7 @@ extension CatalogSchema {
         try db.execute(
             "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; "
                 + "PRAGMA fullfsync = ON; PRAGMA checkpoint_fullfsync = ON;")
+        db.keepWALOnClose()
         if version < migrations.count {
             try db.immediateTransaction {
                 let current = try db.row("PRAGMA user_version")?.integer(0) ?? 0  // another process may have migrated
@@ -122,15 +123,6 @@ extension CatalogSchema {
                 try db.execute(
                     "PRAGMA application_id = \(applicationID); PRAGMA user_version = \(migrations.count);")
             }
-        }
-    }
-
-    /// Detects damaged pages before anything reads or writes them: SQLite's structural check
-    /// (`PRAGMA quick_check`: every b-tree page, cell and record of every table and index).
-    static func checkIntegrity(_ db: Database, path: String) throws {
-        let result = try db.rows("PRAGMA quick_check(5)").compactMap { $0.text(0) }
-        guard result == ["ok"] else {
-            throw AlbumError.catalogDamaged(path, detail: result.prefix(3).joined(separator: "; "))
         }
     }
 }

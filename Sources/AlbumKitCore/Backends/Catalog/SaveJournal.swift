@@ -27,6 +27,10 @@ struct SaveJournal {
             case save
             /// An album created, renamed or deleted.
             case createAlbum, renameAlbum, deleteAlbum
+            /// An asset removed from an album (`asset`, `album`); it stays in the library.
+            case removeFromAlbum
+            /// An asset deleted from the library (`asset`), recorded before its row and file go.
+            case deleteAsset
         }
         var op: Operation
         var asset: String?
@@ -40,6 +44,16 @@ struct SaveJournal {
         var title: String?
         /// When the album was created, or the asset added to it.
         var at: Double?
+    }
+
+    /// The assets `records` say the library holds: saved and not deleted afterwards.
+    static func savedAssets(in records: [Record]) -> Set<String> {
+        var saved = Set<String>()
+        for record in records {
+            guard let asset = record.asset else { continue }
+            if record.op == .save { saved.insert(asset) } else if record.op == .deleteAsset { saved.remove(asset) }
+        }
+        return saved
     }
 
     /// The journal's size in bytes (0 when it does not exist yet).

@@ -44,8 +44,7 @@ extension FolderBackend {
     package func findAlbum(titled title: AlbumTitle) async throws -> String? {
         try await Blocking.run {
             try self.reading("find the album") { _, directory in
-                if case .existing(let id) = try AlbumRequest(title: title).resolve(in: directory) { return id }
-                return nil
+                try AlbumRequest(title: title).find(in: directory)
             }
         }
     }
@@ -90,7 +89,7 @@ extension FolderBackend {
 
     static func kind(ofFileNamed name: String) -> MediaKind {
         let ext = (name as NSString).pathExtension.lowercased()
-        let video: Set<String> = [MediaFormat.mp4, .mov, .m4v, .threeGP].reduce(into: []) {
+        let video: Set<String> = MediaFormat.allCases.filter { $0.kind == .video }.reduce(into: []) {
             $0.formUnion(FolderNaming.aliases(of: $1))
         }
         return video.contains(ext) ? .video : .photo
@@ -101,23 +100,18 @@ extension FolderBackend {
     package func createAlbum(titled title: AlbumTitle) async throws -> (id: String, outcome: AlbumOutcome) {
         try await Blocking.run {
             try self.withLock("create the album") { root, state in
-                var remembered = FolderLibraryState.remembered(state: state)
-                let directory = FolderAlbumDirectory(root: root, remembered: remembered)
-                let result: (id: String, outcome: AlbumOutcome, folder: String)
-                switch try self.mapping("find the album", { try AlbumRequest(title: title).resolve(in: directory) }) {
-                case .existing(let id):
-                    guard let album = try self.mapping("find the album", { try directory.album(id: id) }) else {
-                        throw self.notFound(id)
+                let store = FolderAlbumStore(backend: self, root: root, state: state)
+                let found: (id: String, outcome: AlbumOutcome)
+                do {
+                    found = try self.mapping("find the album") {
+                        try AlbumRequest(title: title).findOrCreate(in: store)
                     }
-                    result = (id, .found, album.name)
-                case .create(let outcome):
-                    let created = try self.createAlbumFolder(titled: title, in: root, state: state)
-                    FileSystem.close(created.descriptor)
-                    result = (created.album.id, outcome, created.album.name)
+                } catch let vanished as AlbumVanished {
+                    throw self.notFound(vanished.albumID)
                 }
-                remembered[title.key] = .init(id: result.id, folder: result.folder)
-                try? FolderLibraryState.saveRemembered(remembered, state: state)
-                return (result.id, result.outcome)
+                if let made = store.created { FileSystem.close(made.descriptor) }
+                store.saveRemembered()
+                return found
             }
         }
     }

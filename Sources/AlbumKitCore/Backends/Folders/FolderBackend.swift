@@ -15,7 +15,7 @@ import Foundation
 ///    `ROOT/.albumkit/staging/` (a hidden `.partial` name there when the file system lacks
 ///    `O_TMPFILE`), then `fsync` it;
 /// 2. commit, under the library's `flock` (`.albumkit/lock`, so processes never create an album
-///    twice): resolve the album with ``AlbumRequest/resolve(in:)``; create its folder (made with its
+///    twice): find or create the album with ``AlbumRequest/findOrCreate(in:)``; a new folder is made with its
 ///    marker in `staging/`, then renamed into place without replacing anything);
 /// 3. per file: an identical file already in the folder (size + SHA-256) is reported as the asset
 ///    (`isExisting`); else publish under the original name (`name 2.jpg`, … when taken) with
@@ -161,7 +161,9 @@ package final class FolderBackend: PhotoLibraryBackend {
     }
 
     private func stageNow(_ media: Media) throws -> Staged {
-        let staged = try StagedMedia(media, owners: root.appendingPathComponent(FolderLibraryState.directoryName + "/owners").path, flush: true) {
+        let staged = try StagedMedia(
+            media, owners: root.appendingPathComponent(FolderLibraryState.directoryName + "/owners").path, flush: true
+        ) {
             let root = try openRoot(creating: true)
             defer { FileSystem.close(root) }
             do throws(SystemError) {
@@ -193,21 +195,19 @@ package final class FolderBackend: PhotoLibraryBackend {
             var created = false
             let target: FileSystem.Descriptor
             if let request {
-                var remembered = FolderLibraryState.remembered(state: state)
-                let directory = FolderAlbumDirectory(root: root, remembered: remembered)
+                let store = FolderAlbumStore(backend: self, root: root, state: state)
+                let found = try mapping("find the album") { try request.findOrCreate(in: store) }
                 let opened: (album: FolderAlbum, descriptor: FileSystem.Descriptor)
-                switch try mapping("find the album", { try request.resolve(in: directory) }) {
-                case .existing(let id):
-                    guard let album = try mapping("find the album", { try directory.album(id: id) }) else {
-                        throw AlbumVanished(albumID: id)
+                if let made = store.created {
+                    opened = made
+                    created = true
+                } else {
+                    guard let album = try mapping("find the album", { try store.album(id: found.id) }) else {
+                        throw AlbumVanished(albumID: found.id)
                     }
                     opened = (album, try openAlbumFolder(album, in: root))
-                    outcome = .found
-                case .create(let createdOutcome):
-                    opened = try createAlbumFolder(titled: request.title, in: root, state: state)
-                    outcome = createdOutcome
-                    created = true
                 }
+                outcome = found.outcome
                 folder = opened.album
                 albumID = opened.album.id
                 target = opened.descriptor
@@ -217,15 +217,10 @@ package final class FolderBackend: PhotoLibraryBackend {
                     FileSystem.close(target)
                     throw error.libraryError("mark the album folder")
                 }
-                let memory = FolderLibraryState.Remembered(id: opened.album.id, folder: opened.album.name)
-                let changed = remembered[request.title.key] != memory
-                remembered[request.title.key] = memory
                 defer { FileSystem.close(target) }
                 let receipt = try publish(
                     staged, into: target, albumID: albumID, album: folder, createdIn: created ? root : nil)
-                if changed {  // a hint: if it cannot be written, the title still finds the album
-                    try? FolderLibraryState.saveRemembered(remembered, state: state)
-                }
+                store.saveRemembered()
                 return CommitReceipt(albumID: albumID, albumOutcome: outcome, assets: receipt)
             } else {
                 target = root

@@ -92,6 +92,10 @@ package enum FolderNaming {
         case .mov: ["mov", "qt"]
         case .m4v: ["m4v", "mp4"]
         case .threeGP: ["3gp", "3g2"]
+        case .webm: ["webm", "mkv"]
+        case .mkv: ["mkv", "mk3d"]
+        case .mpegTS: ["ts", "m2t"]
+        case .m2ts: ["m2ts", "mts"]
         default: [format.fileExtension]
         }
     }

@@ -122,6 +122,14 @@ package final class Database {
         }
     }
 
+    /// Leaves the WAL as it is when the connection closes (no checkpoint on close), so the catalog
+    /// file changes only when a checkpoint runs while saving. A no-op where the shim is missing.
+    package func keepWALOnClose() {
+        #if !canImport(SQLite3)
+            _ = csqlite_keep_wal_on_close(handle)
+        #endif
+    }
+
     /// Waits up to `milliseconds` for locks held by other connections.
     package func setBusyTimeout(milliseconds: Int32) { sqlite3_busy_timeout(handle, milliseconds) }
 

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Checks README's install instructions as a new user follows them: a new Swift package that depends
+# on this checkout (`.package(path:)`, the `AlbumKit` product) builds without warnings and saves a
+# photo with README's first example; `album` built as README says runs from another folder.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/MyTool/Sources/MyTool"
+cat >"$work/MyTool/Package.swift" <<MANIFEST
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "MyTool",
+    platforms: [.macOS(.v13)],
+    dependencies: [.package(path: "$root")],
+    targets: [
+        .executableTarget(
+            name: "MyTool", dependencies: [.product(name: "AlbumKit", package: "$(basename "$root")")])
+    ]
+)
+MANIFEST
+cat >"$work/MyTool/Sources/MyTool/main.swift" <<'SOURCE'
+import AlbumKit
+import Foundation
+
+let library = try PhotoLibrary.catalog(at: URL(fileURLWithPath: "Photos.albumlibrary"))
+let album = library.album(titled: "Touch Code Magazine")
+let saved = try await album.save(.file(URL(fileURLWithPath: CommandLine.arguments[1])))
+if let outcome = saved.albumOutcome { print(saved.assetID, outcome) }
+SOURCE
+cd "$work/MyTool"
+swift build 2>&1 | tee build.log | tail -1
+if grep -q "warning:" build.log; then
+    echo "check-install: the new package builds with warnings:" >&2
+    grep "warning:" build.log >&2
+    exit 1
+fi
+first=$(.build/debug/MyTool "$root/Examples/harbour.jpg")
+second=$(.build/debug/MyTool "$root/Examples/garden.png")
+[[ $first == *" created" && $second == *" found" ]] || {
+    echo "check-install: unexpected output: $first / $second" >&2
+    exit 1
+}
+# `album` on PATH, as README says (a debug build here; README builds release).
+mkdir -p "$work/bin"
+install -m 755 "$root/.build/debug/album" "$work/bin/album"
+PATH="$work/bin:$PATH" album --version
+echo "check-install: OK"

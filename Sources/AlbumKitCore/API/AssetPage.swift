@@ -1,0 +1,62 @@
+/// One page of ``PhotoLibrary/assets(in:after:limit:)``.
+///
+/// ```swift
+/// var page = try await library.assets(in: .dateAdded, limit: 100)
+/// while true {
+///     for asset in page.assets { print(asset.id) }
+///     guard let next = page.nextCursor else { break }
+///     page = try await library.assets(in: .dateAdded, after: next, limit: 100)
+/// }
+/// ```
+public struct AssetPage: Sendable, Hashable {
+    /// The assets of this page, in the requested order.
+    public let assets: [AssetInfo]
+    /// Where the next page starts (an opaque token, valid for the same library and order);
+    /// `nil` on the last page.
+    public let nextCursor: String?
+
+    /// Creates a page.
+    public init(assets: [AssetInfo], nextCursor: String?) {
+        self.assets = assets
+        self.nextCursor = nextCursor
+    }
+}
+
+/// A position in an ordered listing: the sort key and identifier of the last asset shown.
+package struct AssetCursor: Sendable, Hashable {
+    package var key: String
+    package var id: String
+
+    package init(key: String, id: String) {
+        self.key = key
+        self.id = id
+    }
+
+    /// Reads a token made by ``token``.
+    ///
+    /// - Throws: `.invalidArgument` for text that is not a cursor.
+    package init(token: String) throws {
+        let parts = token.split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+            throw AlbumError(.invalidArgument, "\"\(token)\" is not a page cursor; pass the nextCursor of a page.")
+        }
+        key = String(parts[0])
+        id = String(parts[1])
+    }
+
+    /// `key|id`.
+    package var token: String { key + "|" + id }
+
+    /// A page of `all` (any order) after `cursor`: sorts by (key, id) and slices. For backends
+    /// that list everything in memory (folders, Photos, tests).
+    package static func page(
+        of all: [AssetInfo], in order: AssetOrder, after cursor: AssetCursor?, limit: Int
+    ) -> AssetPage {
+        let keyed = all.map { (key: order.sortKey(of: $0), asset: $0) }
+            .filter { item in cursor.map { (item.key, item.asset.id) > ($0.key, $0.id) } ?? true }
+            .sorted { ($0.key, $0.asset.id) < ($1.key, $1.asset.id) }
+        let page = keyed.prefix(max(1, limit))
+        let next = keyed.count > page.count ? page.last.map { AssetCursor(key: $0.key, id: $0.asset.id).token } : nil
+        return AssetPage(assets: page.map(\.asset), nextCursor: next)
+    }
+}

@@ -1,0 +1,190 @@
+import Foundation
+
+/// Assets and albums by identifier: listing the whole library, moving assets between albums,
+/// deleting them. Identifiers are the stable handle (titles can change or repeat); every
+/// operation that takes a title has a form that takes an album's `id`.
+extension PhotoLibrary {
+    /// A page of every asset in the library, in albums or not.
+    ///
+    /// ```swift
+    /// let page = try await library.assets(in: .captureDate, limit: 100)
+    /// let more = try await library.assets(in: .captureDate, after: page.nextCursor, limit: 100)
+    /// ```
+    /// - Parameters:
+    ///   - order: ``AssetOrder/dateAdded`` or ``AssetOrder/captureDate``, oldest first.
+    ///   - cursor: the previous page's ``AssetPage/nextCursor``; `nil` for the first page.
+    ///   - limit: the page size, 1 or more.
+    /// - Throws: `.invalidArgument` for a malformed cursor or a limit below 1; `.notSupported`.
+    public func assets(in order: AssetOrder = .dateAdded, after cursor: String? = nil, limit: Int = 100)
+        async throws -> AssetPage
+    {
+        try await Self.mapping {
+            guard limit >= 1 else {
+                throw AlbumError(.invalidArgument, "The page size must be 1 or more, not \(limit).")
+            }
+            return try await backend.assets(in: order, after: try cursor.map(AssetCursor.init(token:)), limit: limit)
+        }
+    }
+
+    /// Every asset of the library, page by page, as one sequence.
+    ///
+    /// ```swift
+    /// for try await asset in library.allAssets(in: .dateAdded) { print(asset.id) }
+    /// ```
+    public func allAssets(in order: AssetOrder = .dateAdded, pageSize: Int = 500) -> AsyncThrowingStream<
+        AssetInfo, any Error
+    > {
+        let library = self
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    var cursor: String?
+                    repeat {
+                        let page = try await library.assets(in: order, after: cursor, limit: pageSize)
+                        for asset in page.assets { continuation.yield(asset) }
+                        cursor = page.nextCursor
+                    } while cursor != nil && !Task.isCancelled
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// The album with identifier `id`.
+    ///
+    /// ```swift
+    /// let info = try await library.album(withID: saved.albumID!)
+    /// ```
+    /// - Throws: `.albumNotFound`.
+    public func album(withID id: String) async throws -> AlbumInfo {
+        try await Self.mapping {
+            guard let info = try await backend.albums().first(where: { $0.id == id }) else {
+                throw AlbumError(.albumNotFound, "There is no album with the identifier \(id).")
+            }
+            return info
+        }
+    }
+
+    /// The album titled `title`, as saves resolve it (the remembered album, else the oldest with
+    /// that title) — its identifier is the stable handle for later calls.
+    ///
+    /// ```swift
+    /// let id = try await library.albumInfo(titled: "Trips").id
+    /// ```
+    /// - Throws: `.albumNotFound`, `.invalidAlbumTitle`.
+    public func albumInfo(titled title: String) async throws -> AlbumInfo {
+        try await Self.mapping { try await album(withID: try await existingAlbumID(title)) }
+    }
+
+    /// The assets in the album with identifier `id`, in the order they were added.
+    ///
+    /// ```swift
+    /// let assets = try await library.assets(inAlbumWithID: info.id)
+    /// ```
+    /// - Throws: `.albumNotFound`.
+    public func assets(inAlbumWithID id: String) async throws -> [AssetInfo] {
+        try await Self.mapping {
+            _ = try await album(withID: id)
+            return try await backend.assets(inAlbumWithID: id)
+        }
+    }
+
+    /// Renames the album with identifier `id`.
+    ///
+    /// ```swift
+    /// try await library.renameAlbum(withID: info.id, to: "Trips 2026")
+    /// ```
+    public func renameAlbum(withID id: String, to newTitle: String) async throws {
+        try await Self.mapping {
+            let newTitle = try AlbumTitle(newTitle)
+            _ = try await album(withID: id)
+            try await backend.renameAlbum(id: id, to: newTitle)
+        }
+    }
+
+    /// Deletes the album with identifier `id` (see ``deleteAlbum(titled:force:)``).
+    ///
+    /// ```swift
+    /// try await library.deleteAlbum(withID: info.id)
+    /// ```
+    public func deleteAlbum(withID id: String, force: Bool = false) async throws {
+        try await Self.mapping {
+            _ = try await album(withID: id)
+            try await backend.deleteAlbum(id: id, force: force)
+        }
+    }
+
+    /// Adds existing assets to the album with identifier `albumID`, after its current ones; an
+    /// asset already there stays where it is. Returns the assets' identifiers in the album (a
+    /// folder library gives the album its own copy, with its own identifier).
+    ///
+    /// ```swift
+    /// try await library.addAssets(withIDs: [asset.id], toAlbumWithID: favourites.id)
+    /// ```
+    /// - Throws: `.albumNotFound`; `.assetNotFound` (nothing was added).
+    @discardableResult
+    public func addAssets(withIDs ids: [String], toAlbumWithID albumID: String) async throws -> [String] {
+        try await Self.mapping {
+            guard !ids.isEmpty else { return [] }
+            return try await backend.addAssets(Self.unique(ids), toAlbumWithID: albumID)
+        }
+    }
+
+    /// Adds existing assets to the album titled `title` (which must exist).
+    ///
+    /// ```swift
+    /// try await library.addAssets(withIDs: [asset.id], toAlbumTitled: "Favourites")
+    /// ```
+    @discardableResult
+    public func addAssets(withIDs ids: [String], toAlbumTitled title: String) async throws -> [String] {
+        try await Self.mapping { try await addAssets(withIDs: ids, toAlbumWithID: try await existingAlbumID(title)) }
+    }
+
+    /// Removes assets from the album with identifier `albumID`; they stay in the library.
+    ///
+    /// ```swift
+    /// try await library.removeAssets(withIDs: [asset.id], fromAlbumWithID: info.id)
+    /// ```
+    /// - Throws: `.albumNotFound`; `.assetNotFound` for an asset not in the album (nothing was removed).
+    public func removeAssets(withIDs ids: [String], fromAlbumWithID albumID: String) async throws {
+        try await Self.mapping {
+            guard !ids.isEmpty else { return }
+            try await backend.removeAssets(Self.unique(ids), fromAlbumWithID: albumID)
+        }
+    }
+
+    /// Removes assets from the album titled `title`; they stay in the library.
+    ///
+    /// ```swift
+    /// try await library.removeAssets(withIDs: [asset.id], fromAlbumTitled: "Trips")
+    /// ```
+    public func removeAssets(withIDs ids: [String], fromAlbumTitled title: String) async throws {
+        try await Self.mapping {
+            try await removeAssets(withIDs: ids, fromAlbumWithID: try await existingAlbumID(title))
+        }
+    }
+
+    /// Deletes assets from the library and from every album: a catalog removes the file and its
+    /// record (crash-safe), a folder library moves the files to the Trash, Photos asks the user.
+    ///
+    /// ```swift
+    /// let deleted = try await library.deleteAssets(withIDs: [asset.id])
+    /// ```
+    /// - Throws: `.assetNotFound` (nothing was deleted).
+    @discardableResult
+    public func deleteAssets(withIDs ids: [String]) async throws -> [AssetDeletion] {
+        try await Self.mapping {
+            guard !ids.isEmpty else { return [] }
+            return try await backend.deleteAssets(Self.unique(ids))
+        }
+    }
+
+    /// `ids` without repeats, in their first order.
+    private static func unique(_ ids: [String]) -> [String] {
+        var seen = Set<String>()
+        return ids.filter { seen.insert($0).inserted }
+    }
+}

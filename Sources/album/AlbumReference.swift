@@ -1,0 +1,48 @@
+import AlbumKit
+
+/// An album named on the command line. `TITLE` arguments take a title, or `id:ID` for the album
+/// with that identifier (as `album albums` lists it); a title that itself starts with `id:` or
+/// `title:` is written after `title:` (`title:id:2024`).
+///
+/// ```
+/// album show "Trips"            album show id:3f2a9c0e-…       album show title:id:2024
+/// ```
+enum AlbumReference: Equatable {
+    case title(String)
+    case id(String)
+
+    init(_ argument: String) {
+        if argument.hasPrefix("id:") {
+            self = .id(String(argument.dropFirst(3)))
+        } else if argument.hasPrefix("title:") {
+            self = .title(String(argument.dropFirst(6)))
+        } else {
+            self = .title(argument)
+        }
+    }
+
+    /// The album, resolved as saves resolve titles.
+    func info(in library: PhotoLibrary) async throws -> AlbumInfo {
+        switch self {
+        case .title(let title): try await library.albumInfo(titled: title)
+        case .id(let id): try await library.album(withID: id)
+        }
+    }
+
+    /// The album's identifier.
+    func id(in library: PhotoLibrary) async throws -> String {
+        if case .id(let id) = self {
+            _ = try await library.album(withID: id)
+            return id
+        }
+        return try await info(in: library).id
+    }
+
+    /// How messages name it.
+    var shown: String {
+        switch self {
+        case .title(let title): "\"\(title)\""
+        case .id(let id): "id:\(id)"
+        }
+    }
+}

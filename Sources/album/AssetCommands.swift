@@ -1,0 +1,171 @@
+import AlbumKit
+import Foundation
+
+/// `assets`, `add`, `remove`, `delete-asset` and `export`: assets by identifier, across albums.
+enum AssetCommands {
+    /// `album assets [--order added|taken] [--limit N] [--after CURSOR]`: the whole library.
+    static func assets(_ arguments: Arguments) async throws -> Int32 {
+        let library = try LibraryChoice.open(arguments, create: false)
+        let order: AssetOrder
+        switch arguments.value("--order") ?? "added" {
+        case "added": order = .dateAdded
+        case "taken": order = .captureDate
+        case let other:
+            throw AlbumCommand.UsageFailure(message: "--order takes 'added' or 'taken', not '\(other)'")
+        }
+        var limit: Int?
+        if let text = arguments.value("--limit") {
+            guard let value = Int(text), value >= 1 else {
+                throw AlbumCommand.UsageFailure(message: "--limit takes a number of assets, 1 or more, not '\(text)'")
+            }
+            limit = value
+        }
+        var assets: [AssetInfo] = []
+        var cursor = arguments.value("--after")
+        repeat {
+            let wanted = limit.map { min(500, $0 - assets.count) } ?? 500
+            let page = try await library.assets(in: order, after: cursor, limit: wanted)
+            assets += page.assets
+            cursor = page.nextCursor
+        } while cursor != nil && assets.count < (limit ?? Int.max)
+        if arguments.json {
+            Output.json(assets.map(AssetLine.init(info:)))
+        } else if assets.isEmpty {
+            if !arguments.quiet { Output.out("No photos or videos.") }
+        } else {
+            AssetTable.print(assets)
+        }
+        // A page cut short by --limit says where the next one starts.
+        if let cursor, limit != nil { Output.err("next page: album assets --after '\(cursor)'") }
+        return 0
+    }
+
+    /// `album add TITLE ASSET_ID...`: existing assets into another album.
+    static func add(_ arguments: Arguments) async throws -> Int32 {
+        let library = try LibraryChoice.open(arguments, create: false)
+        let album = AlbumReference(arguments.positional[0])
+        let ids = Array(arguments.positional.dropFirst())
+        let albumID = try await album.id(in: library)
+        let inAlbum = try await library.addAssets(withIDs: ids, toAlbumWithID: albumID)
+        return try await report(library, albumID: albumID, arguments) {
+            "added \(ids.count) to \(album.shown)" + (inAlbum != ids ? " (as \(inAlbum.joined(separator: " ")))" : "")
+        }
+    }
+
+    /// `album remove TITLE ASSET_ID...`: out of the album, kept in the library.
+    static func remove(_ arguments: Arguments) async throws -> Int32 {
+        let library = try LibraryChoice.open(arguments, create: false)
+        let album = AlbumReference(arguments.positional[0])
+        let ids = Array(arguments.positional.dropFirst())
+        let albumID = try await album.id(in: library)
+        try await library.removeAssets(withIDs: ids, fromAlbumWithID: albumID)
+        return try await report(library, albumID: albumID, arguments) {
+            "removed \(ids.count) from \(album.shown); they stay in the library"
+        }
+    }
+
+    /// Prints the album object after a change (`--json`) or a sentence.
+    private static func report(
+        _ library: PhotoLibrary, albumID: String, _ arguments: Arguments, _ sentence: () -> String
+    ) async throws -> Int32 {
+        if arguments.json {
+            Output.json(AlbumLine(try await library.album(withID: albumID)))
+        } else if !arguments.quiet {
+            Output.out(sentence())
+        }
+        return 0
+    }
+
+    /// `album delete-asset ASSET_ID...`: out of the library and every album.
+    static func deleteAsset(_ arguments: Arguments) async throws -> Int32 {
+        let library = try LibraryChoice.open(arguments, create: false)
+        let deleted = try await library.deleteAssets(withIDs: arguments.positional)
+        if arguments.json {
+            struct Line: Encodable {
+                let id: String
+                let deleted = true
+                var trash: String?
+            }
+            Output.json(deleted.map { Line(id: $0.id, trash: $0.trashURL?.path) })
+        } else if !arguments.quiet {
+            for item in deleted {
+                Output.out("deleted \(item.id)" + (item.trashURL.map { " (moved to the Trash: \($0.path))" } ?? ""))
+            }
+        }
+        return 0
+    }
+
+    /// `album export TITLE DIR`: the album's originals, with their names and capture dates.
+    static func export(_ arguments: Arguments) async throws -> Int32 {
+        let library = try LibraryChoice.open(arguments, create: false)
+        let album = AlbumReference(arguments.positional[0])
+        let directory = URL(fileURLWithPath: arguments.positional[1])
+        let report = try await library.exportAlbum(withID: try await album.id(in: library), to: directory)
+        if arguments.json {
+            struct File: Encodable {
+                let asset: String
+                let file: String
+                var originalFile: String?
+                let size: Int64
+                var modified: Date?
+            }
+            struct Failure: Encodable {
+                let asset: String
+                let error: SaveLine.Failure
+            }
+            struct Line: Encodable {
+                let directory: String
+                let exported: [File]
+                let failed: [Failure]
+            }
+            Output.json(
+                Line(
+                    directory: report.directory.path,
+                    exported: report.exported.map {
+                        File(
+                            asset: $0.assetID, file: $0.name, originalFile: $0.originalFilename, size: $0.byteSize,
+                            modified: $0.modificationDate)
+                    },
+                    failed: report.failures.map {
+                        Failure(asset: $0.assetID, error: SaveLine.Failure(code: $0.code.rawValue, message: $0.message))
+                    }))
+        } else {
+            if arguments.verbose {
+                for file in report.exported { Output.out("exported \(file.name)") }
+            }
+            for failure in report.failures { Output.err("album: \(failure.message)") }
+            if !arguments.quiet || !report.failures.isEmpty {
+                Output.out(
+                    "exported \(report.exported.count) of \(report.exported.count + report.failures.count) to \(report.directory.path)"
+                )
+            }
+        }
+        return report.failures.isEmpty ? 0 : 1
+    }
+}
+
+/// The asset table of `show` and `assets`: name, kind, size, when taken, format, camera, GPS, id, path.
+enum AssetTable {
+    static func print(_ assets: [AssetInfo]) {
+        let added = ISO8601DateFormatter()
+        var rows: [[String]] = []
+        for asset in assets {
+            let m = asset.metadata
+            var details: [String] = [m?.format.rawValue ?? asset.kind.rawValue]
+            if let w = m?.width, let h = m?.height { details.append("\(w)×\(h)") }
+            if let d = m?.duration { details.append(String(format: "%.1f s", d)) }
+            let camera = [m?.make, m?.model].compactMap { $0 }.joined(separator: " ")
+            var gps = ""
+            if let lat = m?.latitude, let lon = m?.longitude { gps = String(format: "%.5f, %.5f", lat, lon) }
+            rows.append([
+                asset.originalFilename ?? "-", asset.kind.rawValue, asset.byteSize.map(Output.size) ?? "?",
+                m?.captureDate.map { $0.replacingOccurrences(of: "T", with: " ") }
+                    ?? added.string(from: asset.addedAt).replacingOccurrences(of: "T", with: " ") + " (added)",
+                details.joined(separator: " "), camera, gps, asset.id, asset.fileURL?.path ?? "",
+            ])
+        }
+        Output.table(
+            rows, header: ["NAME", "KIND", "SIZE", "TAKEN", "FORMAT", "CAMERA", "GPS", "ID", "PATH"],
+            rightAligned: [2])
+    }
+}

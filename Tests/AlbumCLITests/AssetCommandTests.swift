@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+
+/// `album assets`, `add`, `remove`, `delete-asset`, `export` and album ids (`id:ID`), run as a
+/// user would: the real binary against a real catalog.
+@Suite struct AssetCommandTests {
+    static let corpus = CLI.packageRoot.appendingPathComponent("Tests/AlbumKitMediaTests/Fixtures/corpus")
+
+    /// A catalog with three dated photos in "Trips" and a video outside any album, saved one at a
+    /// time (assets saved together share their date added); returns the library arguments and the
+    /// asset ids in saving order.
+    static func library(in dir: URL) throws -> (args: [String], ids: [String]) {
+        let args = ["--library", dir.appendingPathComponent("Test.albumlibrary").path]
+        let photos = ["jpeg-orientation-3.jpg", "jpeg-orientation-1.jpg", "jpeg-orientation-2.jpg"].map {
+            corpus.appendingPathComponent($0).path
+        }
+        var ids: [String] = []
+        for photo in photos {
+            let saved = try CLI.run(args + ["save", "--json", "--album", "Trips", photo])
+            #expect(saved.status == 0, "\(saved.stderr)")
+            ids += saved.jsonLines().compactMap { $0["asset"] as? String }
+        }
+        let video = try CLI.run(args + ["save", "--json", corpus.appendingPathComponent("webm-vp9.webm").path])
+        #expect(video.status == 0, "\(video.stderr)")
+        ids += video.jsonLines().compactMap { $0["asset"] as? String }
+        #expect(ids.count == 4)
+        return (args, ids)
+    }
+
+    static func ids(_ run: CLI.Run) -> [String] {
+        ((run.json() as? [[String: Any]]) ?? []).compactMap { $0["id"] as? String }
+    }
+
+    @Test func assetsListsTheWholeLibraryInEitherOrderAndPages() throws {
+        try CLI.withTemporaryDirectory { dir in
+            let (args, ids) = try Self.library(in: dir)
+            let added = try CLI.run(args + ["assets", "--json"])
+            #expect(added.status == 0)
+            #expect(Self.ids(added) == ids)
+            // Taken 2024-05-01, -02, -03; the WebM was taken 2024-05-01T10:20:30Z too, id decides
+            let taken = try CLI.run(args + ["assets", "--order", "taken", "--json"])
+            #expect(Array(Self.ids(taken).suffix(2)) == [ids[2], ids[0]])
+            // Two pages of two
+            let first = try CLI.run(args + ["assets", "--limit", "2", "--json"])
+            #expect(Self.ids(first) == Array(ids[0..<2]))
+            let cursor = try #require(first.stderr.split(separator: "'").dropFirst().first.map(String.init))
+            let second = try CLI.run(args + ["assets", "--limit", "2", "--after", cursor, "--json"])
+            #expect(Self.ids(second) == Array(ids[2..<4]))
+            #expect(!second.stderr.contains("next page"))
+            // Text: a table with every id
+            let text = try CLI.run(args + ["assets"])
+            #expect(ids.allSatisfy { text.stdout.contains($0) })
+            let bad = try CLI.run(args + ["assets", "--order", "sideways"])
+            #expect(bad.status == 2)
+        }
+    }
+
+    @Test func albumsByIdAddRemoveAndDelete() throws {
+        try CLI.withTemporaryDirectory { dir in
+            let (args, ids) = try Self.library(in: dir)
+            let created = try CLI.run(args + ["create", "--json", "Favourites"])
+            let favourites = try #require((created.json() as? [String: Any])?["id"] as? String)
+            // add by id: form, remove by title
+            let add = try CLI.run(args + ["add", "--json", "id:\(favourites)", ids[3], ids[0]])
+            #expect(add.status == 0, "\(add.stderr)")
+            #expect((add.json() as? [String: Any])?["count"] as? Int == 2)
+            #expect(Self.ids(try CLI.run(args + ["show", "--json", "id:\(favourites)"])) == [ids[3], ids[0]])
+            let remove = try CLI.run(args + ["remove", "Favourites", ids[3]])
+            #expect(remove.status == 0)
+            #expect(Self.ids(try CLI.run(args + ["show", "--json", "Favourites"])) == [ids[0]])
+            #expect(Self.ids(try CLI.run(args + ["assets", "--json"])).count == 4)  // still in the library
+            // rename by id keeps the id
+            #expect(try CLI.run(args + ["rename", "id:\(favourites)", "Best"]).status == 0)
+            #expect(Self.ids(try CLI.run(args + ["show", "--json", "Best"])) == [ids[0]])
+            // delete an asset: gone from the library and from both albums
+            let delete = try CLI.run(args + ["delete-asset", "--json", ids[0]])
+            #expect(delete.status == 0, "\(delete.stderr)")
+            #expect(Self.ids(try CLI.run(args + ["assets", "--json"])) == [ids[1], ids[2], ids[3]])
+            #expect(Self.ids(try CLI.run(args + ["show", "--json", "Trips"])) == [ids[1], ids[2]])
+            #expect(try CLI.run(args + ["verify"]).status == 0)
+            // unknown ids and albums: exit 1 with the code, nothing changed
+            let unknown = try CLI.run(args + ["delete-asset", "--json", ids[1], "nope"])
+            #expect(unknown.status == 1)
+            #expect(unknown.stdout.contains("assetNotFound"))
+            #expect(Self.ids(try CLI.run(args + ["assets", "--json"])).count == 3)
+            let noAlbum = try CLI.run(args + ["show", "id:nope"])
+            #expect(noAlbum.status == 1)
+            // a title that starts with id: is written after title:
+            #expect(try CLI.run(args + ["create", "title:id:2024"]).status == 0)
+            #expect(try CLI.run(args + ["albums"]).stdout.contains("id:2024"))
+        }
+    }
+
+    @Test func exportWritesOriginalsWithNamesAndReport() throws {
+        try CLI.withTemporaryDirectory { dir in
+            let (args, _) = try Self.library(in: dir)
+            let out = dir.appendingPathComponent("Exported")
+            let run = try CLI.run(args + ["export", "--json", "Trips", out.path])
+            #expect(run.status == 0, "\(run.stderr)")
+            let report = try #require(run.json() as? [String: Any])
+            let files = (report["exported"] as? [[String: Any]] ?? []).compactMap { $0["file"] as? String }
+            #expect(files == ["jpeg-orientation-3.jpg", "jpeg-orientation-1.jpg", "jpeg-orientation-2.jpg"])
+            #expect((report["failed"] as? [Any])?.isEmpty == true)
+            for name in files {
+                let original = try Data(contentsOf: Self.corpus.appendingPathComponent(name))
+                #expect(try Data(contentsOf: out.appendingPathComponent(name)) == original)
+            }
+            // Again: numbered, nothing overwritten
+            let again = try CLI.run(args + ["export", "Trips", out.path])
+            #expect(again.status == 0)
+            #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("jpeg-orientation-1 2.jpg").path))
+            #expect(again.stdout.contains("exported 3 of 3"))
+        }
+    }
+
+    @Test func helpManAndCompletionsKnowTheNewCommands() throws {
+        for command in ["assets", "add", "remove", "delete-asset", "export"] {
+            let help = try CLI.run([command, "--help"])
+            #expect(help.status == 0)
+            #expect(help.stdout.contains("USAGE: album \(command)"))
+        }
+        #expect(try CLI.run(["--help"]).stdout.contains("id:ID"))
+        #expect(try CLI.run(["man"]).stdout.contains("delete\\-asset"))
+        #expect(try CLI.run(["completions", "bash"]).stdout.contains("delete-asset"))
+        #expect(try CLI.run(["add", "OnlyTitle"]).status == 2)
+    }
+}

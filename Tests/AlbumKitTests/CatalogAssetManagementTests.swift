@@ -1,0 +1,247 @@
+import Foundation
+import Testing
+
+@testable import AlbumKitCore
+
+/// Asset management in a catalog: the whole library page by page, albums by identifier, adding,
+/// removing and deleting assets, and deletions that survive a crash at any step.
+@Suite struct CatalogAssetManagementTests {
+    static let corpus = Fixture.packageRoot.appendingPathComponent("Tests/AlbumKitMediaTests/Fixtures/corpus")
+
+    /// A catalog in a fresh directory, with `count` distinct photos: the first `inAlbum` in "Trips".
+    static func withCatalog(
+        photos count: Int, inAlbum: Int = 0, _ body: (PhotoLibrary, URL, [String]) async throws -> Void
+    ) async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = dir.appendingPathComponent("Test.albumlibrary")
+            let library = try PhotoLibrary.catalog(at: url)
+            var ids: [String] = []
+            for index in 0..<count {
+                let media = Media.data(FolderFixture.jpeg("photo \(index)"), filename: "IMG_\(index).jpg")
+                let saved =
+                    index < inAlbum
+                    ? try await library.album(titled: "Trips").save(media) : try await library.save(media)
+                ids.append(saved.assetID)
+            }
+            try await body(library, url, ids)
+        }
+    }
+
+    // MARK: Listing
+
+    @Test func everyAssetPageByPageByDateAdded() async throws {
+        try await Self.withCatalog(photos: 7, inAlbum: 3) { library, _, ids in
+            // When the library is listed three at a time
+            var seen: [String] = []
+            var cursor: String?
+            var pages = 0
+            repeat {
+                let page = try await library.assets(in: .dateAdded, after: cursor, limit: 3)
+                seen += page.assets.map(\.id)
+                cursor = page.nextCursor
+                pages += 1
+            } while cursor != nil
+            // Then every asset, in an album or not, comes once, in the order it was added
+            #expect(pages == 3)
+            #expect(seen == ids)
+            var streamed: [String] = []
+            for try await asset in library.allAssets(in: .dateAdded, pageSize: 2) { streamed.append(asset.id) }
+            #expect(streamed == ids)
+        }
+    }
+
+    @Test func captureDateOrderUsesTheDateTakenThenTheDateAdded() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let library = try PhotoLibrary.catalog(at: dir.appendingPathComponent("Test.albumlibrary"))
+            // Saved newest first: taken 2024-05-08 … 2024-05-05, then a PNG with no date
+            var saved: [String: String] = [:]
+            for name in ["jpeg-orientation-8.jpg", "jpeg-orientation-5.jpg", "png-plain.png", "jpeg-orientation-6.jpg"]
+            {
+                saved[name] = try await library.save(.file(Self.corpus.appendingPathComponent(name))).assetID
+            }
+            let page = try await library.assets(in: .captureDate, limit: 10)
+            #expect(
+                page.assets.map(\.id)
+                    == ["jpeg-orientation-5.jpg", "jpeg-orientation-6.jpg", "jpeg-orientation-8.jpg", "png-plain.png"]
+                    .map { saved[$0]! })
+            #expect(page.nextCursor == nil)
+        }
+    }
+
+    @Test func badCursorAndLimitAreRefused() async throws {
+        try await Self.withCatalog(photos: 1) { library, _, _ in
+            await expectCode(.invalidArgument) { try await library.assets(after: "nonsense") }
+            await expectCode(.invalidArgument) { try await library.assets(limit: 0) }
+        }
+    }
+
+    @Test func cursorSurvivesAssetsAddedMeanwhile() async throws {
+        try await Self.withCatalog(photos: 4) { library, _, ids in
+            let first = try await library.assets(in: .dateAdded, limit: 2)
+            let added = try await library.save(.data(FolderFixture.jpeg("late"), filename: "late.jpg")).assetID
+            let rest = try await library.assets(in: .dateAdded, after: first.nextCursor, limit: 10)
+            #expect(first.assets.map(\.id) + rest.assets.map(\.id) == ids + [added])
+        }
+    }
+
+    // MARK: Albums by identifier
+
+    @Test func albumsByIdentifier() async throws {
+        try await Self.withCatalog(photos: 2, inAlbum: 2) { library, _, ids in
+            let trips = try #require(try await library.albums().first)
+            #expect(try await library.album(withID: trips.id).title == "Trips")
+            #expect(try await library.assets(inAlbumWithID: trips.id).map(\.id) == ids)
+            try await library.renameAlbum(withID: trips.id, to: "Trips 2026")
+            #expect(try await library.album(withID: trips.id).title == "Trips 2026")
+            await expectCode(.albumNotFound) { try await library.assets(inAlbumWithID: "nope") }
+            try await library.deleteAlbum(withID: trips.id)
+            #expect(try await library.albums().isEmpty)
+            #expect(try await library.assets().assets.count == 2)  // the assets stay in the library
+        }
+    }
+
+    // MARK: Adding and removing
+
+    @Test func addToAnotherAlbumKeepsTheFirst() async throws {
+        try await Self.withCatalog(photos: 3, inAlbum: 2) { library, url, ids in
+            let favourites = try await library.createAlbum(titled: "Favourites")
+            // When an asset of Trips and one outside any album are added, twice
+            try await library.addAssets(withIDs: [ids[1], ids[2]], toAlbumWithID: favourites.id)
+            try await library.addAssets(withIDs: [ids[2], ids[1]], toAlbumTitled: "Favourites")
+            // Then Favourites holds each once, in the order first added; Trips is unchanged
+            #expect(try await library.assets(inAlbumTitled: "Favourites").map(\.id) == [ids[1], ids[2]])
+            #expect(try await library.assets(inAlbumTitled: "Trips").map(\.id) == [ids[0], ids[1]])
+            #expect(try await library.verify().problems.isEmpty)
+            // And an unknown asset adds nothing
+            await expectCode(.assetNotFound) {
+                try await library.addAssets(withIDs: [ids[0], "nope"], toAlbumWithID: favourites.id)
+            }
+            #expect(try await library.assets(inAlbumWithID: favourites.id).count == 2)
+            await expectCode(.albumNotFound) {
+                try await library.addAssets(withIDs: [ids[0]], toAlbumWithID: "nope")
+            }
+            _ = url
+        }
+    }
+
+    @Test func removeFromAnAlbumKeepsTheAsset() async throws {
+        try await Self.withCatalog(photos: 3, inAlbum: 3) { library, _, ids in
+            try await library.removeAssets(withIDs: [ids[1]], fromAlbumTitled: "Trips")
+            #expect(try await library.assets(inAlbumTitled: "Trips").map(\.id) == [ids[0], ids[2]])
+            #expect(try await library.assets().assets.map(\.id) == ids)
+            #expect(try await library.albums().first?.count == 2)
+            // Not in the album: refused, and nothing removed
+            await expectCode(.assetNotFound) {
+                try await library.removeAssets(withIDs: [ids[0], ids[1]], fromAlbumTitled: "Trips")
+            }
+            #expect(try await library.assets(inAlbumTitled: "Trips").map(\.id) == [ids[0], ids[2]])
+        }
+    }
+
+    // MARK: Deleting
+
+    @Test func deleteRemovesFileRowAndMemberships() async throws {
+        try await Self.withCatalog(photos: 3, inAlbum: 2) { library, url, ids in
+            let before = try await library.assets().assets
+            let file = try #require(before.first { $0.id == ids[0] }?.fileURL)
+            let deleted = try await library.deleteAssets(withIDs: [ids[0], ids[2]])
+            #expect(deleted.map(\.id) == [ids[0], ids[2]])
+            #expect(!FileManager.default.fileExists(atPath: file.path))
+            #expect(try await library.assets().assets.map(\.id) == [ids[1]])
+            #expect(try await library.assets(inAlbumTitled: "Trips").map(\.id) == [ids[1]])
+            #expect(try await library.verify().problems.isEmpty)
+            #expect(Fixture.files(under: url.appendingPathComponent("originals")).count == 1)
+            // Unknown or already deleted: nothing is deleted
+            await expectCode(.assetNotFound) {
+                try await library.deleteAssets(withIDs: [ids[1], ids[0]])
+            }
+            #expect(try await library.assets().assets.map(\.id) == [ids[1]])
+            // The journal knows: reopening does not take the catalog for one that lost saves,
+            // and a repair does not bring the deleted assets back
+            let reopened = try PhotoLibrary.catalog(at: url)
+            #expect(try await reopened.assets().assets.map(\.id) == [ids[1]])
+            _ = try await PhotoLibrary.repair(catalogAt: url)
+            #expect(try await PhotoLibrary.catalog(at: url).assets().assets.map(\.id) == [ids[1]])
+        }
+    }
+
+    @Test func removalsAndAdditionsSurviveARepair() async throws {
+        try await Self.withCatalog(photos: 2, inAlbum: 2) { library, url, ids in
+            let other = try await library.createAlbum(titled: "Other")
+            try await library.addAssets(withIDs: [ids[0]], toAlbumWithID: other.id)
+            try await library.removeAssets(withIDs: [ids[1]], fromAlbumTitled: "Trips")
+            // When the catalog is lost and rebuilt from the journal and the files
+            for name in ["catalog.sqlite", "catalog.sqlite-wal", "catalog.sqlite-shm"] {
+                try? FileManager.default.removeItem(at: url.appendingPathComponent(name))
+            }
+            _ = try await PhotoLibrary.repair(catalogAt: url)
+            let repaired = try PhotoLibrary.catalog(at: url)
+            #expect(try await repaired.assets(inAlbumTitled: "Trips").map(\.id) == [ids[0]])
+            #expect(try await repaired.assets(inAlbumTitled: "Other").map(\.id) == [ids[0]])
+        }
+    }
+
+    @Test func failedUnlinkGivesTheAssetBack() async throws {
+        try await Self.withCatalog(photos: 2, inAlbum: 2) { library, url, ids async throws in
+            // Given a disk that refuses to remove files
+            let originals = url.appendingPathComponent("originals").path
+            FaultInjector.inject(.unlink, under: originals, errno: EACCES)
+            defer { FaultInjector.removeAll(under: originals) }
+            // When an asset is deleted
+            await expectCode(.accessDenied) { try await library.deleteAssets(withIDs: [ids[0]]) }
+            // Then it is back, in its album, at its place
+            #expect(try await library.assets(inAlbumTitled: "Trips").map(\.id) == ids)
+            #expect(try await library.verify().problems.isEmpty)
+        }
+    }
+
+    /// What a process killed during a deletion leaves, step by step, is finished by the next opening.
+    @Test(arguments: ["after marking", "after unlinking"])
+    func crashDuringDeletionIsFinishedOnOpen(_ step: String) async throws {
+        try await Self.withCatalog(photos: 2, inAlbum: 2) { library, url, ids in
+            let asset = try #require(try await library.assets().assets.first { $0.id == ids[0] })
+            let file = try #require(asset.fileURL)
+            // Given the state a killed process leaves: the deletion journaled, the row pending,
+            // owned by a process that is gone (no owner file), out of its album, and (after step 2)
+            // its file gone
+            let backend = try CatalogBackend.open(at: url)
+            try SaveJournal(libraryRoot: url.path).append([.init(op: .deleteAsset, asset: ids[0], at: 1)])
+            try backend.withDatabase("test") { db in
+                try db.run(
+                    "UPDATE asset SET state = 'pending', owner = 'p999999-00000000deadbeef' WHERE id = ?",
+                    [.text(ids[0])])
+                try db.run("DELETE FROM album_asset WHERE asset_id = ?", [.text(ids[0])])
+            }
+            if step == "after unlinking" { try FileManager.default.removeItem(at: file) }
+            #expect(try await library.assets().assets.map(\.id) == [ids[1]])  // already invisible
+            // When the library is opened again
+            let reopened = try PhotoLibrary.catalog(at: url)
+            // Then the deletion is complete: no row, no file, nothing stray
+            #expect(try await reopened.assets().assets.map(\.id) == [ids[1]])
+            #expect(!FileManager.default.fileExists(atPath: file.path))
+            #expect(try await reopened.verify().problems.isEmpty)
+        }
+    }
+
+    @Test func readOnlyCatalogRefusesChanges() async throws {
+        try await Self.withCatalog(photos: 1, inAlbum: 1) { _, url, ids in
+            guard getuid() != 0 else { return }  // root writes anywhere
+            try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: url.path)
+            defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path) }
+            let library = try PhotoLibrary.catalog(at: url, createIfMissing: false)
+            await expectCode(.libraryUnwritable) { try await library.deleteAssets(withIDs: ids) }
+        }
+    }
+}
+
+/// Expects `body` to throw an `AlbumError` with `code`.
+func expectCode<T>(
+    _ code: AlbumError.Code, sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> T
+) async {
+    do {
+        _ = try await body()
+        Issue.record("expected \(code), nothing was thrown", sourceLocation: sourceLocation)
+    } catch {
+        #expect((error as? AlbumError)?.code == code, "\(error)", sourceLocation: sourceLocation)
+    }
+}

@@ -1,0 +1,256 @@
+import Foundation
+import Testing
+
+@testable import AlbumKitCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Nothing acknowledged is ever lost: damaged or lost catalogs are refused and repaired, recovery
+/// removes only what dead savers staged, same bytes are one asset, and awkward inputs fail alone.
+@Suite struct CatalogSafetyTests {
+    func library(_ dir: URL) -> URL { dir.appendingPathComponent("Safe.albumlibrary") }
+
+    /// Saves `count` distinct photos into `title`; returns their assets.
+    func saveDistinct(_ count: Int, into title: String, at url: URL, tag: String = "") async throws -> [SavedAsset] {
+        let library = PhotoLibrary(backend: try CatalogBackend.open(at: url))
+        let media = (0..<count).map { Media.data(Fixture.uniqueJPEG("\(tag)\($0)"), filename: "IMG_\(tag)\($0).JPG") }
+        return try await library.album(titled: title).save(media).map { try $0.get() }
+    }
+
+    func originals(_ url: URL) -> [String] {
+        Fixture.files(under: url.appendingPathComponent("originals")).filter { !$0.contains("/.") }
+    }
+
+    func expectRefused(_ url: URL, sourceLine: SourceLocation = #_sourceLocation) {
+        #expect(throws: AlbumError.self, sourceLocation: sourceLine) {
+            do { _ = try CatalogBackend.open(at: url) } catch let error as AlbumError {
+                #expect(error.code == .libraryCorrupt, sourceLocation: sourceLine)
+                #expect(error.message.contains("album repair"), sourceLocation: sourceLine)
+                throw error
+            }
+        }
+    }
+
+    /// Repairs, then checks every save is back with its album, name and date.
+    func expectRepaired(_ url: URL, _ saved: [SavedAsset], title: String) async throws {
+        let report = try await PhotoLibrary.repair(catalogAt: url)
+        #expect(!report.wasHealthy)
+        #expect(report.notRestored.isEmpty, "\(report.notRestored)")
+        let library = PhotoLibrary(backend: try CatalogBackend.open(at: url))
+        let assets = try await library.assets(inAlbumTitled: title)
+        #expect(Set(assets.map(\.id)) == Set(saved.map(\.assetID)))
+        #expect(assets.allSatisfy { $0.originalFilename?.hasPrefix("IMG_") == true })
+        #expect(assets.allSatisfy { $0.addedAt.timeIntervalSinceNow > -600 })
+        #expect(try await library.verify().isHealthy)
+    }
+
+    @Test func deletedCatalogIsRefusedThenRepaired() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = library(dir)
+            let saved = try await saveDistinct(3, into: "Keep", at: url)
+            let files = originals(url)
+            for suffix in ["", "-wal", "-shm", "-checked"] {
+                try? FileManager.default.removeItem(atPath: url.path + "/catalog.sqlite" + suffix)
+            }
+            expectRefused(url)
+            // Read-only commands too: the library is damaged, not missing.
+            #expect(throws: AlbumError.self) {
+                do { _ = try PhotoLibrary.catalog(at: url, createIfMissing: false) } catch let error as AlbumError {
+                    #expect(error.code == .libraryCorrupt)
+                    throw error
+                }
+            }
+            #expect(!FileManager.default.fileExists(atPath: url.path + "/catalog.sqlite"))
+            #expect(originals(url) == files)
+            try await expectRepaired(url, saved, title: "Keep")
+            #expect(originals(url) == files)
+        }
+    }
+
+    @Test func catalogWithoutItsWALIsRefusedThenRepaired() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = library(dir)
+            let saved = try await saveDistinct(4, into: "Keep", at: url)
+            // Connections keep the WAL: the saves are only there. A copy without it lost them.
+            let copy = dir.appendingPathComponent("Copy.albumlibrary")
+            try FileManager.default.copyItem(at: url, to: copy)
+            #expect(FileManager.default.fileExists(atPath: copy.path + "/catalog.sqlite-wal"))
+            try FileManager.default.removeItem(atPath: copy.path + "/catalog.sqlite-wal")
+            try? FileManager.default.removeItem(atPath: copy.path + "/catalog.sqlite-shm")
+            let before = try Data(contentsOf: copy.appendingPathComponent("catalog.sqlite"))
+            expectRefused(copy)
+            #expect(try Data(contentsOf: copy.appendingPathComponent("catalog.sqlite")) == before)
+            try await expectRepaired(copy, saved, title: "Keep")
+        }
+    }
+
+    @Test func olderCatalogIsRefusedThenRepairedWithLaterRenames() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = library(dir)
+            let early = try await saveDistinct(2, into: "Trip", at: url, tag: "a")
+            let backup = dir.appendingPathComponent("backup")
+            try FileManager.default.createDirectory(at: backup, withIntermediateDirectories: true)
+            for suffix in ["", "-wal"]
+            where FileManager.default.fileExists(atPath: url.path + "/catalog.sqlite" + suffix) {
+                try FileManager.default.copyItem(
+                    atPath: url.path + "/catalog.sqlite" + suffix, toPath: backup.path + "/catalog.sqlite" + suffix)
+            }
+            let late = try await saveDistinct(2, into: "Trip", at: url, tag: "b")
+            try await PhotoLibrary(backend: try CatalogBackend.open(at: url)).renameAlbum(
+                titled: "Trip", to: "Trip 2026")
+            for suffix in ["", "-wal", "-shm", "-checked"] {
+                try? FileManager.default.removeItem(atPath: url.path + "/catalog.sqlite" + suffix)
+            }
+            for name in try FileManager.default.contentsOfDirectory(atPath: backup.path) {
+                try FileManager.default.copyItem(atPath: backup.path + "/" + name, toPath: url.path + "/" + name)
+            }
+            expectRefused(url)
+            try await expectRepaired(url, early + late, title: "Trip 2026")
+        }
+    }
+
+    @Test func garbledPagesAreRefusedBeforeAnyWriteThenRepaired() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = library(dir)
+            let saved = try await saveDistinct(40, into: "Big", at: url)
+            let catalog = try Database(path: url.path + "/catalog.sqlite", create: false)
+            try catalog.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            // Garble the page headers of every b-tree page but the first.
+            var bytes = try Data(contentsOf: url.appendingPathComponent("catalog.sqlite"))
+            for page in stride(from: 4096, to: bytes.count, by: 4096) { bytes[page] = 0x42 }
+            try bytes.write(to: url.appendingPathComponent("catalog.sqlite"))
+            expectRefused(url)
+            #expect(try Data(contentsOf: url.appendingPathComponent("catalog.sqlite")) == bytes)
+            try await expectRepaired(url, saved, title: "Big")
+        }
+    }
+
+    @Test func schemaLessCatalogBesidePhotosIsNotStartedOver() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = library(dir)
+            _ = try await saveDistinct(1, into: "Keep", at: url)
+            for suffix in ["", "-wal", "-shm", "-checked"] {
+                try? FileManager.default.removeItem(atPath: url.path + "/catalog.sqlite" + suffix)
+            }
+            _ = try Database(path: url.path + "/catalog.sqlite", create: true)  // a new, empty database
+            let before = try Data(contentsOf: url.appendingPathComponent("catalog.sqlite"))
+            expectRefused(url)
+            #expect(try Data(contentsOf: url.appendingPathComponent("catalog.sqlite")) == before)
+        }
+    }
+
+    @Test func anAssetWhosePendingRowVanishedIsNeverAcknowledged() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let backend = try CatalogBackend.open(at: library(dir))
+            // Another process's recovery wrongly removes this saver's pending rows mid-save.
+            backend.beforeMarkingReady.withLock { hook in
+                hook = {
+                    try? backend.withDatabase("test") { _ = try $0.run("DELETE FROM asset WHERE state = 'pending'") }
+                }
+            }
+            let results = await PhotoLibrary(backend: backend).album(titled: "A").save([
+                .data(Fixture.uniqueJPEG("x"), filename: "x.jpg"), .data(Fixture.uniqueJPEG("y"), filename: "y.jpg"),
+            ])
+            #expect(results.allSatisfy { $0.error != nil })
+            #expect(try backend.withDatabase("test") { try $0.row("SELECT count(*) FROM asset")?.integer(0) } == 0)
+            #expect(originals(backend.root).isEmpty)
+        }
+    }
+
+    @Test func deadSaversPartialFilesAreRemovedLiveOnesKept() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = library(dir)
+            _ = try await saveDistinct(1, into: "A", at: url)
+            let shard = url.appendingPathComponent("originals/ab")
+            try FileManager.default.createDirectory(at: shard, withIntermediateDirectories: true)
+            let dead = ".p999999-00000000000000ff.\(UUID().uuidString.lowercased()).partial"
+            let live = StagingName(kind: "partial").fileName
+            Fixture.write(Data([1, 2, 3]), named: dead, in: shard)
+            Fixture.write(Data([4]), named: live, in: shard)
+            // No pending row at all: the sweep does not depend on one. Opening removes the dead one.
+            _ = try CatalogBackend.open(at: url)
+            #expect(!FileManager.default.fileExists(atPath: shard.appendingPathComponent(dead).path))
+            #expect(FileManager.default.fileExists(atPath: shard.appendingPathComponent(live).path))
+        }
+    }
+
+    @Test func stagingFallsBackToPartialFilesWhenOTmpfileIsMissing() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let backend = try CatalogBackend.open(at: library(dir))
+            let rule = FaultInjector.inject(.openTemporary, under: backend.originalsPath, errno: EOPNOTSUPP)
+            let seen = Locked<[String]>([])
+            let root = backend.root
+            backend.beforeMarkingReady.withLock { hook in
+                hook = { seen.withLock { $0 = Fixture.files(under: root.appendingPathComponent("originals")) } }
+            }
+            let library = PhotoLibrary(backend: backend)
+            let saved = try await library.album(titled: "A").save([
+                .data(Fixture.uniqueJPEG("1"), filename: "1.jpg"), .data(Fixture.uniqueJPEG("2"), filename: "2.jpg"),
+            ]).map { try $0.get() }
+            // Both stagings were refused O_TMPFILE and used hidden files, which publishing removed.
+            #expect(FaultInjector.hits(rule) == 2)
+            #expect(seen.withLock { $0 }.count == 2)
+            #expect(!seen.withLock { $0 }.contains { $0.contains("/.") })
+            // Afterwards only the published files remain, and the library is healthy.
+            #expect(Fixture.files(under: root.appendingPathComponent("originals")).count == saved.count)
+            #expect(try await library.verify().isHealthy)
+        }
+    }
+
+    @Test func sameBytesAreOneAssetAddedToEachAlbum() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let backend = try CatalogBackend.open(at: library(dir))
+            let library = PhotoLibrary(backend: backend)
+            let bytes = Fixture.uniqueJPEG("same")
+            let first = try await library.album(titled: "A").save(.data(bytes, filename: "first.jpg"))
+            #expect(!first.isExisting)
+            // Again into the same album, under another name, and twice in one batch into another.
+            let again = try await library.album(titled: "A").save(.data(bytes, filename: "renamed.jpg"))
+            #expect(again.isExisting && again.assetID == first.assetID)
+            let batch = try await library.album(titled: "B").save([
+                .data(bytes, filename: "b1.jpg"), .data(bytes, filename: "b2.jpg"),
+            ]).map { try $0.get() }
+            #expect(batch.allSatisfy { $0.isExisting && $0.assetID == first.assetID })
+            #expect(try await library.assets(inAlbumTitled: "A").map(\.id) == [first.assetID])
+            #expect(try await library.assets(inAlbumTitled: "B").map(\.id) == [first.assetID])
+            // Stored once; the first name stays.
+            #expect(originals(backend.root).count == 1)
+            #expect(try await library.assets(inAlbumTitled: "B").first?.originalFilename == "first.jpg")
+            #expect(try await library.verify().isHealthy)
+        }
+    }
+
+    @Test func fifoAndDeviceFailAloneWithoutBlocking() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let fifo = dir.appendingPathComponent("pipe").path
+            #expect(mkfifo(fifo, 0o644) == 0)
+            let library = PhotoLibrary(backend: try CatalogBackend.open(at: library(dir)))
+            let results = await library.album(titled: "A").save([
+                .file(URL(fileURLWithPath: fifo)), .file(URL(fileURLWithPath: "/dev/zero")), .file(Fixture.jpeg),
+            ])
+            #expect(results[0].error?.code == .fileUnreadable)
+            #expect(results[0].error?.file == fifo)
+            #expect(results[1].error?.code == .fileUnreadable)
+            #expect(results[2].value != nil)
+        }
+    }
+
+    @Test func pathBytesThatAreNotUTF8ReachTheFileSystem() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let path = FileSystemPath(bytes: Array((dir.path + "/bad").utf8) + [0xFF, 0xFE] + Array("name.jpg".utf8))
+            let fd = path.withCString { open($0, O_WRONLY | O_CREAT | O_EXCL, 0o644) }
+            #expect(fd >= 0)
+            let bytes = Fixture.jpegBytes
+            _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+            let library = PhotoLibrary(backend: try CatalogBackend.open(at: library(dir)))
+            let saved = try await library.album(titled: "A").save(.path(path))
+            #expect(saved.metadata?.format == .jpeg)
+            // The same name as a (lossy) String names no file.
+            let lossy = await library.album(titled: "A").save([.file(URL(fileURLWithPath: path.description))])
+            #expect(lossy[0].error?.code == .fileNotFound)
+        }
+    }
+}
