@@ -139,7 +139,11 @@ stop_store() {
         pid=$(cat "$STATE/weed.pid")
         kill -"${1:-TERM}" -- "-$pid" 2>/dev/null || kill -"${1:-TERM}" "$pid" 2>/dev/null || true
         for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-        kill -0 "$pid" 2>/dev/null && die "SeaweedFS (pid $pid) did not stop"
+        if kill -0 "$pid" 2>/dev/null; then # a graceful stop can take longer: then kill it
+            kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
+            for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        fi
+        if kill -0 "$pid" 2>/dev/null; then die "SeaweedFS (pid $pid) did not stop"; fi
         rm -f "$STATE/weed.pid"
     fi
 }
