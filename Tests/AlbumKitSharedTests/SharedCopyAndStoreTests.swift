@@ -57,7 +57,7 @@
                     var bytes = [UInt8](repeating: 0, count: 13 << 20)
                     for index in stride(from: 0, to: bytes.count, by: 4096) { bytes[index] = UInt8.random(in: 0...255) }
                     let path = directory.appendingPathComponent("big.bin").path
-                    FileManager.default.createFile(atPath: path, contents: Data(bytes))
+                    _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
                     let (file, size) = try FileSystem.openForReading(path)
                     defer { FileSystem.close(file) }
                     let sha = try FileSystem.sha256(of: file)
@@ -66,7 +66,7 @@
                     #expect(try store.put(key: key, file: file, length: size, sha256: sha) == false)  // already there
                     #expect(try store.size(of: key) == size)
                     let copyPath = directory.appendingPathComponent("back.bin").path
-                    FileManager.default.createFile(atPath: copyPath, contents: nil)
+                    _ = FileManager.default.createFile(atPath: copyPath, contents: nil)
                     let back = open(copyPath, O_RDWR)
                     defer { close(back) }
                     try store.get(key: key, into: FileSystem.Descriptor(fd: back, path: copyPath))
@@ -80,7 +80,7 @@
                 try withTemporaryDirectoryNow { directory in
                     let shared = try SharedTestLibrary()
                     let path = directory.appendingPathComponent("a.bin").path
-                    FileManager.default.createFile(atPath: path, contents: Data("some bytes".utf8))
+                    _ = FileManager.default.createFile(atPath: path, contents: Data("some bytes".utf8))
                     let (file, size) = try FileSystem.openForReading(path)
                     defer { FileSystem.close(file) }
                     let wrong = String(repeating: "ab", count: 32)

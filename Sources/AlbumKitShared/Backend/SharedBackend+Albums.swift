@@ -84,7 +84,7 @@
         }
 
         package func deleteAlbum(id: String, force: Bool) async throws {
-            try await Blocking.run {
+            _ = try await Blocking.run {
                 try self.withDatabase("delete the album") { db in
                     // The assets stay in the library, as in Photos.
                     try db.execute("DELETE FROM album WHERE id = $1", [id])

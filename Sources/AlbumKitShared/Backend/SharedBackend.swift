@@ -282,7 +282,7 @@
             } catch {
                 // Nothing was committed: forget the intents (if the session still exists) so `gc` can
                 // reclaim what was uploaded.
-                try? withDatabase("undo the save") { db in
+                _ = try? withDatabase("undo the save") { db in
                     try db.execute("DELETE FROM upload_intent WHERE id = ANY($1::uuid[])", [Self.array(intents)])
                 }
                 throw error
@@ -413,7 +413,7 @@
                         length: original.size, sha256: original.sha256)
                 }
             } catch {
-                try? withDatabase("undo the save") { db in
+                _ = try? withDatabase("undo the save") { db in
                     try db.execute("DELETE FROM upload_intent WHERE id = ANY($1::uuid[])", [Self.array(intents)])
                 }
                 throw Self.map(error, "upload the photos", library: url, store: store)

@@ -14,8 +14,8 @@
                     let marker = environment["ALBUMKIT_SHARED_PAUSE_MARKER"],
                     !FileManager.default.fileExists(atPath: marker + ".done")
                 else { return }
-                FileManager.default.createFile(atPath: marker + ".done", contents: nil)
-                FileManager.default.createFile(atPath: marker, contents: Data("\(sessionPID())".utf8))
+                _ = FileManager.default.createFile(atPath: marker + ".done", contents: nil)
+                _ = FileManager.default.createFile(atPath: marker, contents: Data("\(sessionPID())".utf8))
                 let deadline = Date().addingTimeInterval(60)
                 while FileManager.default.fileExists(atPath: marker), Date() < deadline { usleep(20_000) }
             #endif
