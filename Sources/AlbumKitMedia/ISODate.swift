@@ -1,5 +1,5 @@
 /// Converts QuickTime/MP4 timestamps (seconds since 1904-01-01 UTC) to ISO 8601 text.
-enum ISODate {
+package enum ISODate {
     /// Seconds between 1904-01-01 and 1970-01-01.
     static let epoch1904: UInt64 = 2_082_844_800
 
@@ -10,7 +10,7 @@ enum ISODate {
     }
 
     /// `2024-05-01T10:20:30Z` for seconds since 1970-01-01 UTC; `nil` before 1970 or after 9999.
-    static func string(unixSeconds unix: Int64) -> String? {
+    package static func string(unixSeconds unix: Int64) -> String? {
         guard unix >= 0, unix < 253_402_300_800 else { return nil }
         let days = unix / 86_400
         let secondOfDay = unix % 86_400

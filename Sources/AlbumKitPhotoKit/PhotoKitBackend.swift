@@ -324,17 +324,17 @@ package final class PhotoKitBackend: PhotoLibraryBackend {
 
     // MARK: Albums
 
+    /// The regular user albums, in the order of ``PhotoKitAlbumDirectory/precedes(_:_:)`` (Photos
+    /// documents no fetch order and cannot sort albums by creation date).
     package func albums() async throws -> [AlbumInfo] {
         let collections = PHAssetCollection.fetchAssetCollections(with: .album, subtype: .albumRegular, options: nil)
-        var albums: [AlbumInfo] = []
-        for index in 0..<collections.count {
-            let collection = collections.object(at: index)
-            albums.append(
+        return (0..<collections.count).map { collections.object(at: $0) }
+            .sorted(by: PhotoKitAlbumDirectory.precedes)
+            .map { collection in
                 AlbumInfo(
                     id: collection.localIdentifier, title: collection.localizedTitle ?? "",
-                    count: PHAsset.fetchAssets(in: collection, options: nil).count))
-        }
-        return albums
+                    count: PHAsset.fetchAssets(in: collection, options: nil).count)
+            }
     }
 
     package func findAlbum(titled title: AlbumTitle) async throws -> String? {

@@ -51,6 +51,7 @@ let scenarios: [(id: String, run: () async throws -> ScenarioResult)] = [
     ("catalog", { try bench.catalogBatch(corpus, counts: [300, 1_000]) }),
     ("video", { try bench.video(video) }),
     ("folders", { try bench.folderBatch(Array(corpus.prefix(300))) }),
+    ("samesize", { try bench.folderSameSize() }),
     ("single", { try await bench.single(Array(corpus.prefix(300))) }),
     ("start", { try bench.start() }),
     ("lookup", { try await bench.lookup(Array(corpus.prefix(200))) }),

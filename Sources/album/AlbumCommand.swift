@@ -185,20 +185,32 @@ enum AlbumCommand {
         let title = arguments.positional[0]
         let library = try LibraryChoice.open(arguments, create: false)
         let before: AlbumInfo?
+        let deleted: DeletedAlbum
         switch AlbumReference(title) {
         case .title(let title):
             before = try await info(titled: title, in: library)
-            try await library.deleteAlbum(titled: title, force: arguments.force)
+            deleted = try await library.deleteAlbum(
+                titled: title, force: arguments.force, permanently: arguments.permanently)
         case .id(let id):
             before = try await library.album(withID: id)
-            try await library.deleteAlbum(withID: id, force: arguments.force)
+            deleted = try await library.deleteAlbum(
+                withID: id, force: arguments.force, permanently: arguments.permanently)
         }
         if arguments.json {
             var line = AlbumLine(before ?? AlbumInfo(id: "", title: title, count: 0))
             line.deleted = true
+            line.trash = deleted.trashURL?.path
+            line.albums = deleted.albums.count > 1 ? deleted.albums.dropFirst().map { AlbumLine($0) } : nil
             Output.json(line)
         } else if !arguments.quiet {
-            Output.out("deleted album \"\(title)\"")
+            for album in deleted.albums.dropFirst() {
+                Output.out("  with album \"\(album.title)\" (\(album.count) photo(s) or video(s))")
+            }
+            if let trash = deleted.trashURL {
+                Output.out("moved album \"\(deleted.title)\" to the Trash: \(trash.path)")
+            } else {
+                Output.out("deleted album \"\(deleted.title)\"")
+            }
         }
         return 0
     }

@@ -19,6 +19,7 @@ struct Arguments {
     var album: String? { given["--album"]?.first }
     var json: Bool { has("--json") }
     var force: Bool { has("--force") }
+    var permanently: Bool { has("--permanently") }
     var help: Bool { has("--help") }
     var version: Bool { has("--version") }
     var quiet: Bool { has("--quiet") }

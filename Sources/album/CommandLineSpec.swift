@@ -68,7 +68,9 @@ enum CommandLineSpec {
     static let commandOptions: [Option] = [
         Option(
             long: "--album", short: "-a", value: "TITLE",
-            help: "Save into the album TITLE: found by its remembered id, then by title, created when missing."),
+            help:
+                "Save into the album TITLE: found by its remembered id, then by title, created when missing (id:ID: exactly that album)."
+        ),
         Option(long: "--recursive", short: "-r", help: "FILE may be a folder: save every photo and video under it."),
         Option(
             long: "--null", short: "-0",
@@ -82,7 +84,10 @@ enum CommandLineSpec {
         Option(long: "--dry-run", short: "-n", help: "Check every file and report what would be saved; write nothing."),
         Option(
             long: "--force", short: "-f",
-            help: "Delete a folder album even when it holds files (they go with it)."),
+            help: "Delete a folder album even when it holds files or albums (they go to the Trash with it)."),
+        Option(
+            long: "--permanently",
+            help: "Delete a folder album's folder for good instead of moving it to the Trash."),
         Option(long: "--endpoint", value: "URL", help: "The S3-compatible object store, http(s)://HOST[:PORT]."),
         Option(long: "--bucket", value: "NAME", help: "The bucket that holds the originals (created when missing)."),
         Option(long: "--prefix", value: "PREFIX", help: "A key prefix for the originals in the bucket."),
@@ -149,11 +154,14 @@ enum CommandLineSpec {
             details: "Renames the album TITLE to NEW. Its id stays the same, so saves that remembered it find it.",
             arity: 2...2),
         Command(
-            name: "delete", arguments: "TITLE", options: ["--force"], summary: "Delete an album.",
+            name: "delete", arguments: "TITLE", options: ["--force", "--permanently"], summary: "Delete an album.",
             details: """
                 Deletes the album TITLE. In a catalog library its photos and videos stay in the library. In a
-                folder library the album is a folder: deleting it deletes its files, so a non-empty album is
-                refused unless --force is given.
+                folder library the album is a folder: it moves to the Trash (restore it from the file manager)
+                with its files and the albums inside it, so a non-empty album is refused unless --force is
+                given; --force lists the albums that went with it. --permanently deletes the folder instead.
+                In a folder library a title is a path: "Trips/2024" is the folder 2024 inside Trips; write a
+                slash that is part of a folder's name as \\/ ("AC\\/DC").
                 """,
             arity: 1...1),
         Command(
@@ -179,7 +187,8 @@ enum CommandLineSpec {
             name: "remove", arguments: "TITLE ASSET_ID...", summary: "Remove photos and videos from an album.",
             details: """
                 Removes the assets ASSET_ID from the album TITLE; they stay in the library and in their other
-                albums. Nothing is removed when one of them is not in the album.
+                albums (in a folder library the file moves to the library's top folder, unless another album
+                holds the same file). Nothing is removed when one of them is not in the album.
                 """,
             arity: 2...Int.max),
         Command(
@@ -273,9 +282,10 @@ enum CommandLineSpec {
     ]
 
     static let albumText = """
-        TITLE is an album's title, or id:ID for the album with that id (as albums lists it), which
-        keeps working after a rename and tells apart albums with the same title. A title that itself
-        begins with id: or title: is written after title: (title:id:2024).
+        TITLE (and --album TITLE) is an album's title, or id:ID for the album with that id (as albums
+        lists it), which keeps working after a rename and tells apart albums with the same title; saving
+        with --album id:ID never creates an album. A title that itself begins with id: or title: is
+        written after title: (title:id:2024).
         """
 
     static let libraryText = """

@@ -121,6 +121,10 @@ struct AlbumLine: Encodable {
     let count: Int
     var previousTitle: String?
     var deleted: Bool?
+    /// `delete` in a folder library: where the folder went in the Trash.
+    var trash: String?
+    /// `delete` in a folder library: the albums inside it that went with it.
+    var albums: [AlbumLine]?
 
     init(_ info: AlbumInfo) {
         id = info.id

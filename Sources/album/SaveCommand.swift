@@ -88,10 +88,16 @@ enum SaveCommand {
             reportEarly(index)
             report(files[index], result, arguments, tally)
         }
+        // --album TITLE, or id:ID for exactly that album (see AlbumReference).
+        var album: Album?
+        switch arguments.album.map(AlbumReference.init) {
+        case .title(let title): album = library.album(titled: title)
+        case .id(let id): album = try await library.album(withID: id, accessPolicy: .requireAlbum)
+        case nil: album = nil
+        }
+        let target = album
         let task = Task {
-            if let title = arguments.album {
-                return await library.album(titled: title).save(media, progress: progress, onResult: onResult)
-            }
+            if let target { return await target.save(media, progress: progress, onResult: onResult) }
             return await library.save(media, progress: progress, onResult: onResult)
         }
         Interruption.install { task.cancel() }

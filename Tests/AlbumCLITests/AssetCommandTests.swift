@@ -85,9 +85,41 @@ import Testing
             #expect(Self.ids(try CLI.run(args + ["assets", "--json"])).count == 3)
             let noAlbum = try CLI.run(args + ["show", "id:nope"])
             #expect(noAlbum.status == 1)
+            // save into an album by id
+            let photo = Self.corpus.appendingPathComponent("png-plain.png").path
+            let byID = try CLI.run(args + ["save", "--json", "--album", "id:\(favourites)", photo])
+            #expect(byID.status == 0, "\(byID.stderr)")
+            #expect(byID.jsonLines().first?["album"] as? String == favourites)
+            let gone = try CLI.run(args + ["save", "--json", "--album", "id:nope", photo])
+            #expect(gone.status == 1)
+            #expect(!(try CLI.run(args + ["albums"]).stdout.contains("id:nope")))
             // a title that starts with id: is written after title:
             #expect(try CLI.run(args + ["create", "title:id:2024"]).status == 0)
             #expect(try CLI.run(args + ["albums"]).stdout.contains("id:2024"))
+        }
+    }
+
+    @Test func folderLibraryDeletesToTheTrash() throws {
+        try CLI.withTemporaryDirectory { dir in
+            let pictures = dir.appendingPathComponent("Pictures")
+            try FileManager.default.createDirectory(at: pictures, withIntermediateDirectories: true)
+            let env = ["XDG_DATA_HOME": dir.appendingPathComponent("data").path]
+            let args = ["--library", pictures.path, "--folders"]
+            let photo = Self.corpus.appendingPathComponent("jpeg-plain.jpg").path
+            let saved = try CLI.run(args + ["save", "--json", "--album", "Trips", photo], environment: env)
+            let id = try #require(saved.jsonLines().first?["asset"] as? String)
+            #expect(Self.ids(try CLI.run(args + ["assets", "--json"], environment: env)) == [id])
+            #expect(try CLI.run(args + ["create", "Best"], environment: env).status == 0)
+            let added = try CLI.run(args + ["add", "Best", id], environment: env)
+            #expect(added.status == 0, "\(added.stderr)")
+            #expect(FileManager.default.fileExists(atPath: pictures.appendingPathComponent("Best/jpeg-plain.jpg").path))
+            let deleted = try CLI.run(args + ["delete-asset", "--json", id], environment: env)
+            #expect(deleted.status == 0, "\(deleted.stderr)")
+            let trash = try #require((deleted.json() as? [[String: Any]])?.first?["trash"] as? String)
+            #expect(trash.hasPrefix(dir.appendingPathComponent("data/Trash/files").path))
+            #expect(
+                !FileManager.default.fileExists(atPath: pictures.appendingPathComponent("Trips/jpeg-plain.jpg").path))
+            #expect(FileManager.default.fileExists(atPath: pictures.appendingPathComponent("Best/jpeg-plain.jpg").path))
         }
     }
 

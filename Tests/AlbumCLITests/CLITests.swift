@@ -228,8 +228,71 @@ import Testing
             #expect(refused.status == 1)
             #expect(refused.stderr.contains("--force"))
             #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("Trips/harbour.jpg").path))
-            #expect(try CLI.run(["delete", "Trips", "--force", "--library", root.path]).status == 0)
+            let trash = dir.appendingPathComponent("data/Trash")
+            let deleted = try CLI.run(
+                ["delete", "Trips", "--force", "--library", root.path],
+                environment: ["XDG_DATA_HOME": trash.deletingLastPathComponent().path])
+            #expect(deleted.status == 0, "\(deleted.stderr)")
             #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("Trips").path))
+            #expect(
+                FileManager.default.fileExists(atPath: trash.appendingPathComponent("files/Trips/harbour.jpg").path))
+        }
+    }
+
+    /// Issue 10, items 1, 2 and 4, step by step as reported.
+    @Test func folderLibraryIssueStepsThroughTheCLI() throws {
+        try CLI.withTemporaryDirectory { dir in
+            let root = dir.appendingPathComponent("F")
+            let data = dir.appendingPathComponent("data")
+            let env = ["XDG_DATA_HOME": data.path]
+            let jpeg = CLI.examples.appendingPathComponent("harbour.jpg")
+            let photo = try Data(contentsOf: jpeg)
+            func album(_ arguments: [String]) throws -> CLI.Run {
+                try CLI.run(["--library", root.path] + arguments, environment: env)
+            }
+            // 1. mkdir -p F/2023/Summer; cp a.jpg b.jpg F/2023/Summer/
+            let summer = root.appendingPathComponent("2023/Summer")
+            try FileManager.default.createDirectory(at: summer, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: jpeg, to: summer.appendingPathComponent("a.jpg"))
+            try FileManager.default.copyItem(at: jpeg, to: summer.appendingPathComponent("b.jpg"))
+            let listed = try #require(try album(["albums", "--json"]).json() as? [[String: Any]])
+            #expect(listed.map { $0["title"] as? String } == ["2023/Summer"])
+            #expect(listed.map { $0["count"] as? Int } == [2])
+            #expect((try album(["show", "2023/Summer", "--json"]).json() as? [[String: Any]])?.count == 2)
+            #expect(try album(["verify"]).stdout.contains("ok: 2 assets"))
+            let refused = try album(["delete", "2023"])
+            #expect(refused.status == 1 && refused.stderr.contains("\"2023/Summer\" (2)"))
+            let forced = try album(["delete", "2023", "--force"])
+            #expect(forced.status == 0, "\(forced.stderr)")
+            #expect(forced.stdout.contains("with album \"2023/Summer\" (2 photo(s) or video(s))"))
+            for name in ["a.jpg", "b.jpg"] {
+                let trashed = data.appendingPathComponent("Trash/files/2023/Summer/\(name)")
+                #expect((try? Data(contentsOf: trashed)) == photo, "\(name) is not in the Trash")
+            }
+            #expect(
+                FileManager.default.fileExists(atPath: data.appendingPathComponent("Trash/info/2023.trashinfo").path))
+
+            // 2. save --album Trips a.jpg; mv F/Trips F/Trips-2023; mkdir F/Trips; cp b.jpg F/Trips/mine.jpg
+            #expect(try album(["save", "--album", "Trips", jpeg.path]).status == 0)
+            try FileManager.default.moveItem(
+                at: root.appendingPathComponent("Trips"), to: root.appendingPathComponent("Trips-2023"))
+            try FileManager.default.createDirectory(
+                at: root.appendingPathComponent("Trips"), withIntermediateDirectories: false)
+            try FileManager.default.copyItem(at: jpeg, to: root.appendingPathComponent("Trips/mine.jpg"))
+            #expect(try album(["show", "Trips"]).stdout.contains("mine.jpg"))
+            #expect(!(try album(["show", "Trips"]).stdout.contains("harbour.jpg")))
+            #expect(try album(["delete", "Trips", "--force"]).status == 0)
+            #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("Trips-2023/harbour.jpg").path))
+            #expect(
+                FileManager.default.fileExists(atPath: data.appendingPathComponent("Trash/files/Trips/mine.jpg").path))
+
+            // 4. identical bytes under a non-media name are not "already there"
+            let x = root.appendingPathComponent("X")
+            try FileManager.default.createDirectory(at: x, withIntermediateDirectories: false)
+            try FileManager.default.copyItem(at: jpeg, to: x.appendingPathComponent("harbour.jpg.bak"))
+            let saved = try album(["save", "--json", "--album", "X", jpeg.path])
+            #expect(saved.jsonLines().first?["existing"] == nil)
+            #expect((try? Data(contentsOf: x.appendingPathComponent("harbour.jpg"))) == photo)
         }
     }
 

@@ -227,6 +227,11 @@ import Testing
             #expect(run.status == 0, "\(run.stderr)")
             #expect(run.jsonLines().count == 4)  // 3 photos + the video; the skipped are counted, not listed
             #expect(run.stderr.contains("4 of 6 saved, 2 skipped (not photos or videos)"))
+            // -v lists each skipped file; saving again finds every file already there.
+            let verbose = try CLI.run(
+                ["import", "-v", "--json", "--album", "Trip", "--exclude", "thumbs", "--library", lib, tree.path])
+            #expect(verbose.jsonLines().filter { $0["skipped"] as? String == "notMedia" }.count == 2)
+            #expect(verbose.jsonLines().filter { $0["existing"] as? Bool == true }.count == 4)
             let only = try CLI.run(
                 ["save", "-r", "--include", "*.mp4", "--album", "Clips", "--library", lib, tree.path])
             #expect(only.status == 0)

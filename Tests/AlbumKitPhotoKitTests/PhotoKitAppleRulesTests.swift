@@ -44,6 +44,23 @@
             #expect(found == [ids.min()!])
         }
 
+        /// Listing albums gives the same order every time, though every fetch comes back shuffled.
+        @Test func albumListIsInOneOrderEveryTime() async throws {
+            let h = PhotoKitHarness()
+            h.simulation.setAuthorizationStatus(.authorized, for: .readWrite)
+            let photo = h.simulation.userAddsAsset(creationDate: Date(timeIntervalSince1970: 1_000_000_000))
+            for title in ["B", "A", "C", "A"] { h.simulation.userCreatesAlbum(titled: title) }
+            let first = h.simulation.userCreatesAlbum(titled: "Z", assetLocalIdentifiers: [photo])
+            let lists = try await h.run {
+                var lists: [[String]] = []
+                for _ in 0..<10 { lists.append(try await h.library.albums().map(\.id)) }
+                return lists
+            }
+            #expect(Set(lists).count == 1)
+            #expect(lists[0].first == first)  // the album whose photos go back furthest
+            #expect(lists[0].count == 5)
+        }
+
         // MARK: Albums AlbumKit must never use
 
         @Test func rememberedSmartAlbumIsNeverUsed() async throws {

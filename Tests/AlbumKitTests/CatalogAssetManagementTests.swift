@@ -100,6 +100,30 @@ import Testing
         }
     }
 
+    @Test func savingByIdGoesIntoExactlyThatAlbum() async throws {
+        try await Self.withCatalog(photos: 0) { library, _, _ in
+            // Given two albums titled "Trips" (the older one is where saves by title go)
+            let older = try await library.createAlbum(titled: "Trips")
+            try await library.renameAlbum(withID: older.id, to: "Old")
+            let newer = try await library.createAlbum(titled: "Trips")
+            try await library.renameAlbum(withID: older.id, to: "Trips")
+            #expect(try await library.albumInfo(titled: "Trips").id == older.id)
+            // When a photo is saved into the newer one by its id
+            let album = try await library.album(withID: newer.id, accessPolicy: .requireAlbum)
+            let saved = try await album.save(.data(FolderFixture.jpeg("by id"), filename: "x.jpg"))
+            // Then it is in that album, not in the older one with the same title
+            #expect(saved.albumID == newer.id && saved.albumOutcome == .found)
+            #expect(try await library.assets(inAlbumWithID: newer.id).map(\.id) == [saved.assetID])
+            #expect(try await library.assets(inAlbumWithID: older.id).isEmpty)
+            // And once the album is deleted, saving by its id fails and creates nothing
+            try await library.deleteAlbum(withID: newer.id)
+            let result = await album.save([.data(FolderFixture.jpeg("late"), filename: "y.jpg")])[0]
+            #expect(result.error?.code == .albumNotFound)
+            #expect(try await library.albums().map(\.id) == [older.id])
+            #expect(try await library.assets().assets.map(\.id) == [saved.assetID])
+        }
+    }
+
     // MARK: Adding and removing
 
     @Test func addToAnotherAlbumKeepsTheFirst() async throws {

@@ -127,6 +127,29 @@ import Testing
         }
     }
 
+    @Test func garbledValuesThatPassTheStructureCheckAreFoundByVerifyAndRepaired() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = library(dir)
+            let saved = try await saveDistinct(3, into: "Keep", at: url)
+            // Bytes inside a text value garbled: the b-trees are intact, the value is wrong.
+            let backend = try CatalogBackend.open(at: url)
+            try backend.withDatabase("test") { db in
+                try db.run(
+                    "UPDATE asset SET original_name = 'IMG_\u{FFFD}\u{FFFD}.JPG' WHERE id = ?",
+                    [.text(saved[0].assetID)])
+            }
+            let report = try await PhotoLibrary(backend: backend).verify()
+            #expect(
+                report.problems.contains {
+                    $0.contains("differ from the library's journal") && $0.contains("album repair")
+                })
+            try await expectRepaired(url, saved, title: "Keep")
+            let names = try await PhotoLibrary(backend: try CatalogBackend.open(at: url)).assets(inAlbumTitled: "Keep")
+                .map(\.originalFilename)
+            #expect(!names.contains { $0?.contains("\u{FFFD}") == true })
+        }
+    }
+
     @Test func schemaLessCatalogBesidePhotosIsNotStartedOver() async throws {
         try await Fixture.withTemporaryDirectory { dir in
             let url = library(dir)

@@ -71,6 +71,18 @@ import Testing
         }
     }
 
+    @Test func folderLibraryAlbumsExportToo() async throws {
+        try await FolderFixture.withRoot { root, parent in
+            let library = try PhotoLibrary.folders(at: root)
+            try await library.album(titled: "Trips").save(.data(FolderFixture.jpeg("a"), filename: "a.jpg"))
+            try await library.album(titled: "Trips").save(.file(Self.corpus.appendingPathComponent("ts-mpeg2.ts")))
+            let out = parent.appendingPathComponent("Out")
+            let report = try await library.exportAlbum(titled: "Trips", to: out)
+            #expect(Set(report.exported.map(\.name)) == ["a.jpg", "ts-mpeg2.ts"])
+            #expect(try Data(contentsOf: out.appendingPathComponent("a.jpg")) == FolderFixture.jpeg("a"))
+        }
+    }
+
     @Test func aFileInPlaceOfTheFolderIsRefused() async throws {
         try await Fixture.withTemporaryDirectory { dir in
             let library = try PhotoLibrary.catalog(at: dir.appendingPathComponent("Test.albumlibrary"))

@@ -8,7 +8,7 @@ struct FolderAlbumManagementTests {
     @Test func albumsAndAssetsAreListed() async throws {
         try await FolderFixture.withRoot { root, _ in
             // Given two albums, one with a photo and a sidecar the user's editor wrote
-            let library = try PhotoLibrary.folders(at: root)
+            let library = try FolderFixture.library(root)
             let saved = try await library.album(titled: "Trips").save(.data(FolderFixture.jpeg(), filename: "a.jpg"))
             try await Task.sleep(for: .milliseconds(20))
             _ = try await library.album(titled: "Trips").save(.data(FolderFixture.png(), filename: "b.png"))
@@ -33,7 +33,7 @@ struct FolderAlbumManagementTests {
 
     @Test func createAlbumIsFindOrCreate() async throws {
         try await FolderFixture.withRoot { root, _ in
-            let library = try PhotoLibrary.folders(at: root)
+            let library = try FolderFixture.library(root)
             // When creating twice
             let first = try await library.createAlbum(titled: "Trips")
             let second = try await library.createAlbum(titled: "trips ".uppercased().lowercased().capitalized)
@@ -45,26 +45,45 @@ struct FolderAlbumManagementTests {
 
     @Test func renameMovesTheFolderAndKeepsTheID() async throws {
         try await FolderFixture.withRoot { root, _ in
-            let library = try PhotoLibrary.folders(at: root)
+            let library = try FolderFixture.library(root)
             let saved = try await library.album(titled: "Trips").save(.data(FolderFixture.jpeg(), filename: "a.jpg"))
-            // When renaming
-            try await library.renameAlbum(titled: "Trips", to: "Trips/2026")
-            // Then the folder is renamed, the id and asset id survive, and both titles lead to it
+            // When renaming to a title with a literal slash (written \/)
+            try await library.renameAlbum(titled: "Trips", to: #"Trips\/2026"#)
+            // Then the folder is renamed, the id and asset id survive, and the title leads to it
             #expect(FolderFixture.visible(in: root) == ["Trips\u{2215}2026"])
             let albums = try await library.albums()
-            #expect(albums.map(\.title) == ["Trips/2026"] && albums[0].id == saved.albumID)
-            #expect(try await library.assets(inAlbumTitled: "Trips/2026").map(\.id) == [saved.assetID])
-            let next = try await library.album(titled: "Trips/2026").save(.data(FolderFixture.png(), filename: "b.png"))
+            #expect(albums.map(\.title) == [#"Trips\/2026"#] && albums[0].id == saved.albumID)
+            #expect(try await library.assets(inAlbumTitled: #"Trips\/2026"#).map(\.id) == [saved.assetID])
+            let next = try await library.album(titled: #"Trips\/2026"#).save(
+                .data(FolderFixture.png(), filename: "b.png"))
             #expect(next.albumOutcome == .found && next.albumID == saved.albumID)
+        }
+    }
+
+    @Test func renameToANestedTitleMovesTheFolderAndItsSidecars() async throws {
+        try await FolderFixture.withRoot { root, _ in
+            let library = try FolderFixture.library(root)
+            let saved = try await library.album(titled: "Trips").save(
+                .data(FolderFixture.jpeg(), filename: "IMG_1.JPG"))
+            let trips = root.appendingPathComponent("Trips")
+            try FolderFixture.write(Data("<xmp/>".utf8), named: "IMG_1.JPG.xmp", in: trips)
+            try FolderFixture.write(Data("<xmp/>".utf8), named: "IMG_1.xmp", in: trips)
+            // When renaming "Trips" to "Archive/2026/Trips"
+            try await library.renameAlbum(titled: "Trips", to: "Archive/2026/Trips")
+            // Then the parents are made, the folder moved with its photo and both sidecars
+            let moved = root.appendingPathComponent("Archive/2026/Trips")
+            #expect(FolderFixture.visible(in: moved) == ["IMG_1.JPG", "IMG_1.JPG.xmp", "IMG_1.xmp"])
+            #expect(FolderFixture.visible(in: root) == ["Archive"])
+            let albums = try await library.albums()
+            #expect(albums.map(\.title) == ["Archive/2026/Trips"] && albums[0].id == saved.albumID)
         }
     }
 
     @Test func renameOfAnUnmarkedFolderKeepsItsListedID() async throws {
         try await FolderFixture.withRoot { root, _ in
-            // Given a folder the user made
-            try FileManager.default.createDirectory(
-                at: root.appendingPathComponent("Old"), withIntermediateDirectories: false)
-            let library = try PhotoLibrary.folders(at: root)
+            // Given a folder the user made, with a photo in it
+            try FolderFixture.write(FolderFixture.jpeg(), named: "a.jpg", in: root.appendingPathComponent("Old"))
+            let library = try FolderFixture.library(root)
             let id = try await library.albums()[0].id
             // When renaming it
             try await library.renameAlbum(titled: "Old", to: "New")
@@ -76,7 +95,7 @@ struct FolderAlbumManagementTests {
 
     @Test func renameOntoAnExistingFolderIsRefused() async throws {
         try await FolderFixture.withRoot { root, _ in
-            let library = try PhotoLibrary.folders(at: root)
+            let library = try FolderFixture.library(root)
             _ = try await library.createAlbum(titled: "A")
             _ = try await library.createAlbum(titled: "B")
             // When renaming A to B
@@ -90,7 +109,7 @@ struct FolderAlbumManagementTests {
 
     @Test func deleteOfANonEmptyAlbumNeedsForce() async throws {
         try await FolderFixture.withRoot { root, _ in
-            let library = try PhotoLibrary.folders(at: root)
+            let library = try FolderFixture.library(root)
             _ = try await library.album(titled: "Trips").save(.data(FolderFixture.jpeg(), filename: "a.jpg"))
             // When deleting without force
             let code = await FolderFixture.errorCode { try await library.deleteAlbum(titled: "Trips") }
@@ -108,7 +127,7 @@ struct FolderAlbumManagementTests {
 
     @Test func deleteOfAnEmptyAlbumNeedsNoForce() async throws {
         try await FolderFixture.withRoot { root, _ in
-            let library = try PhotoLibrary.folders(at: root)
+            let library = try FolderFixture.library(root)
             _ = try await library.createAlbum(titled: "Empty")
             try await library.deleteAlbum(titled: "Empty")
             #expect(FolderFixture.visible(in: root).isEmpty)
@@ -121,7 +140,7 @@ struct FolderAlbumManagementTests {
     @Test func forcedDeleteNeverFollowsSymlinks() async throws {
         try await FolderFixture.withRoot { root, parent in
             // Given an album holding a symlink to a folder outside the library
-            let library = try PhotoLibrary.folders(at: root)
+            let library = try FolderFixture.library(root)
             _ = try await library.album(titled: "Trips").save(.data(FolderFixture.jpeg(), filename: "a.jpg"))
             let outside = parent.appendingPathComponent("Precious")
             try FolderFixture.write(FolderFixture.jpeg("keep"), named: "keep.jpg", in: outside)
@@ -137,7 +156,7 @@ struct FolderAlbumManagementTests {
 
     @Test func verifyReportsDamagedFilesAndPartialLeftovers() async throws {
         try await FolderFixture.withRoot { root, _ in
-            let library = try PhotoLibrary.folders(at: root)
+            let library = try FolderFixture.library(root)
             _ = try await library.album(titled: "Trips").save(.data(FolderFixture.jpeg(), filename: "a.jpg"))
             #expect(try await library.verify().isHealthy)
             #expect(try await library.verify().checkedAssets == 1)
@@ -168,7 +187,7 @@ struct FolderAlbumManagementTests {
     @Test func copiedAlbumFolderGetsItsOwnID() async throws {
         try await FolderFixture.withRoot { root, _ in
             // Given an album folder copied (marker included) by the user
-            let library = try PhotoLibrary.folders(at: root)
+            let library = try FolderFixture.library(root)
             let saved = try await library.album(titled: "Trips").save(.data(FolderFixture.jpeg(), filename: "a.jpg"))
             try FileManager.default.copyItem(
                 at: root.appendingPathComponent("Trips"), to: root.appendingPathComponent("Trips copy"))

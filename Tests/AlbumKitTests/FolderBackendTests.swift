@@ -8,7 +8,7 @@ struct FolderBackendTests {
     @Test func firstSaveCreatesTheAlbumFolderWithItsMarker() async throws {
         try await FolderFixture.withRoot { root, _ in
             // Given an empty Pictures folder
-            let library = try PhotoLibrary.folders(at: root)
+            let library = try FolderFixture.library(root)
 
             // When a photo is saved into a new album
             let saved = try await library.album(titled: "Touch Code Magazine").save(
@@ -35,7 +35,7 @@ struct FolderBackendTests {
     @Test func extensionFollowsTheContent() async throws {
         try await FolderFixture.withRoot { root, _ in
             // Given a JPEG named .png
-            let library = try PhotoLibrary.folders(at: root)
+            let library = try FolderFixture.library(root)
             // When saved
             let saved = try await library.album(titled: "Trips").save(.data(FolderFixture.jpeg(), filename: "x.png"))
             // Then it is published as .jpg
@@ -58,7 +58,7 @@ struct FolderBackendTests {
 
     @Test func identicalFileIsTheSameAsset() async throws {
         try await FolderFixture.withRoot { root, _ in
-            let album = try PhotoLibrary.folders(at: root).album(titled: "Trips")
+            let album = try FolderFixture.library(root).album(titled: "Trips")
             // Given a saved photo
             let first = try await album.save(.data(FolderFixture.jpeg("a"), filename: "a.jpg"))
             // When the same bytes are saved again, under the same or another name
@@ -74,7 +74,7 @@ struct FolderBackendTests {
 
     @Test func differentFileWithTheSameNameGetsANumber() async throws {
         try await FolderFixture.withRoot { root, _ in
-            let album = try PhotoLibrary.folders(at: root).album(titled: "Trips")
+            let album = try FolderFixture.library(root).album(titled: "Trips")
             // Given three different photos all named IMG.jpg
             for tag in ["1", "2", "3"] {
                 _ = try await album.save(.data(FolderFixture.jpeg(tag), filename: "IMG.jpg"))
@@ -89,7 +89,7 @@ struct FolderBackendTests {
 
     @Test func batchWithDuplicatesAndABadFile() async throws {
         try await FolderFixture.withRoot { root, _ in
-            let album = try PhotoLibrary.folders(at: root).album(titled: "Batch")
+            let album = try FolderFixture.library(root).album(titled: "Batch")
             // Given a batch: two identical photos, a text file, a different photo with the same name
             let results = await album.save([
                 .data(FolderFixture.jpeg("x"), filename: "p.jpg"),
@@ -109,18 +109,37 @@ struct FolderBackendTests {
         }
     }
 
-    @Test func titleWithSlashGetsASafeFolderAndKeepsItsTitle() async throws {
+    @Test func escapedSlashStaysInOneFolderAndHiddenTitlesStayVisible() async throws {
         try await FolderFixture.withRoot { root, _ in
-            let library = try PhotoLibrary.folders(at: root)
-            // When saving into "AC/DC" and ".hidden"
-            _ = try await library.album(titled: "AC/DC").save(.data(FolderFixture.jpeg(), filename: "a.jpg"))
+            let library = try FolderFixture.library(root)
+            // When saving into "AC\/DC" (a literal slash) and ".hidden"
+            _ = try await library.album(titled: #"AC\/DC"#).save(.data(FolderFixture.jpeg(), filename: "a.jpg"))
             _ = try await library.album(titled: ".hidden").save(.data(FolderFixture.jpeg(), filename: "a.jpg"))
             // Then the folders are visible single components, and the titles are kept
             #expect(FolderFixture.visible(in: root) == ["AC\u{2215}DC", "_hidden"])
-            #expect(Set(try await library.albums().map(\.title)) == ["AC/DC", ".hidden"])
+            #expect(Set(try await library.albums().map(\.title)) == [#"AC\/DC"#, ".hidden"])
+            // And the look-alike slash typed directly names the same album
             #expect(
-                try await library.album(titled: "AC/DC").save(.data(FolderFixture.png(), filename: "b.png"))
+                try await library.album(titled: "AC\u{2215}DC").save(.data(FolderFixture.png(), filename: "b.png"))
                     .albumOutcome == .found)
+        }
+    }
+
+    @Test func nestedTitleCreatesNestedFolders() async throws {
+        try await FolderFixture.withRoot { root, _ in
+            let library = try FolderFixture.library(root)
+            // When saving into "Trips/2024" twice, the second time typed with spaces
+            let first = try await library.album(titled: "Trips/2024").save(
+                .data(FolderFixture.jpeg(), filename: "a.jpg"))
+            let second = try await library.album(titled: " Trips / 2024 ").save(
+                .data(FolderFixture.png(), filename: "b.png"))
+            // Then one nested folder holds both, listed by its path
+            #expect(first.albumOutcome == .created && second.albumOutcome == .found)
+            #expect(second.albumID == first.albumID)
+            #expect(FolderFixture.visible(in: root) == ["Trips"])
+            #expect(FolderFixture.visible(in: root.appendingPathComponent("Trips/2024")) == ["a.jpg", "b.png"])
+            #expect(try await library.albums().map(\.title) == ["Trips/2024"])
+            #expect(try await library.assets(inAlbumTitled: "Trips/2024").count == 2)
         }
     }
 
@@ -137,7 +156,7 @@ struct FolderBackendTests {
 
     @Test func deletedAlbumFolderIsRecreated() async throws {
         try await FolderFixture.withRoot { root, _ in
-            let library = try PhotoLibrary.folders(at: root)
+            let library = try FolderFixture.library(root)
             let first = try await library.album(titled: "Trips").save(.data(FolderFixture.jpeg("1"), filename: "1.jpg"))
             // Given the user deleted the album folder
             try FileManager.default.removeItem(at: root.appendingPathComponent("Trips"))
@@ -153,7 +172,7 @@ struct FolderBackendTests {
 
     @Test func renamedAlbumFolderIsFollowed() async throws {
         try await FolderFixture.withRoot { root, _ in
-            let library = try PhotoLibrary.folders(at: root)
+            let library = try FolderFixture.library(root)
             let first = try await library.album(titled: "Trips").save(.data(FolderFixture.jpeg("1"), filename: "1.jpg"))
             // Given the user renamed the folder in a file manager
             try FileManager.default.moveItem(
@@ -168,12 +187,14 @@ struct FolderBackendTests {
             let albums = try await library.albums()
             #expect(albums.map(\.title) == ["Holidays 2026"] && albums[0].id == first.albumID)
 
-            // And a new folder later named like the old title does not steal the album
+            // And once a folder is named like the title again, the title means that folder: the
+            // album `albums` lists under it (issue 10, item 2)
             try FileManager.default.createDirectory(
                 at: root.appendingPathComponent("Trips"), withIntermediateDirectories: false)
             let third = try await library.album(titled: "Trips").save(.data(FolderFixture.jpeg("3"), filename: "3.jpg"))
-            #expect(third.albumID == first.albumID)
-            #expect(FolderFixture.visible(in: root.appendingPathComponent("Trips")).isEmpty)
+            #expect(third.albumID != first.albumID)
+            #expect(FolderFixture.visible(in: root.appendingPathComponent("Trips")) == ["3.jpg"])
+            #expect(FolderFixture.visible(in: root.appendingPathComponent("Holidays 2026")) == ["1.jpg", "2.jpg"])
         }
     }
 
@@ -182,7 +203,7 @@ struct FolderBackendTests {
             // Given a folder the user made, with a photo in it
             try FolderFixture.write(
                 FolderFixture.jpeg("old"), named: "old.jpg", in: root.appendingPathComponent("Wallpapers"))
-            let library = try PhotoLibrary.folders(at: root)
+            let library = try FolderFixture.library(root)
             let listed = try await library.albums()
             #expect(listed.map(\.title) == ["Wallpapers"] && listed[0].count == 1)
 
@@ -204,7 +225,7 @@ struct FolderBackendTests {
             let saved = try await PhotoLibrary.folders(at: root).album(titled: "Trips").save(
                 .data(FolderFixture.jpeg(), filename: "a.jpg"))
             // When another instance (a later run) lists it
-            let later = try PhotoLibrary.folders(at: root)
+            let later = try FolderFixture.library(root)
             let albums = try await later.albums()
             let assets = try await later.assets(inAlbumTitled: "Trips")
             // Then the ids are the same
@@ -249,7 +270,7 @@ struct FolderBackendTests {
             try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
             try FileManager.default.createSymbolicLink(
                 at: root.appendingPathComponent("Trips"), withDestinationURL: outside)
-            let library = try PhotoLibrary.folders(at: root)
+            let library = try FolderFixture.library(root)
 
             // When saving into "Trips"
             let saved = try await library.album(titled: "Trips").save(.data(FolderFixture.jpeg(), filename: "a.jpg"))
@@ -266,7 +287,7 @@ struct FolderBackendTests {
     @Test func albumFolderSwappedForASymlinkIsRefused() async throws {
         try await FolderFixture.withRoot { root, parent in
             // Given a real album, later replaced by a symlink to a folder outside (with a copied marker)
-            let library = try PhotoLibrary.folders(at: root)
+            let library = try FolderFixture.library(root)
             _ = try await library.album(titled: "Trips").save(.data(FolderFixture.jpeg("1"), filename: "1.jpg"))
             let outside = parent.appendingPathComponent("Outside")
             try FileManager.default.moveItem(at: root.appendingPathComponent("Trips"), to: outside)
@@ -281,7 +302,7 @@ struct FolderBackendTests {
 
     @Test func fiftyConcurrentSavesMakeOneAlbum() async throws {
         try await FolderFixture.withRoot { root, _ in
-            let library = try PhotoLibrary.folders(at: root)
+            let library = try FolderFixture.library(root)
             // When 50 saves run at once into a new album
             let results = await withTaskGroup(of: Result<SavedAsset, AlbumError>.self) { group in
                 for index in 0..<50 {

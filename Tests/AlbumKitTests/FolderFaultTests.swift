@@ -16,7 +16,7 @@ struct FolderFaultTests {
         _ body: (_ root: URL, _ folder: URL, _ library: PhotoLibrary) async throws -> Void
     ) async throws {
         try await FolderFixture.withRoot { root, _ in
-            let library = try PhotoLibrary.folders(at: root)
+            let library = try FolderFixture.library(root)
             _ = try await library.album(titled: "Trips").save(.data(FolderFixture.jpeg("first"), filename: "first.jpg"))
             try await body(root, root.appendingPathComponent("Trips"), library)
         }
@@ -47,7 +47,7 @@ struct FolderFaultTests {
         try await FolderFixture.withRoot { root, _ in
             // Given mkdir fails for lack of space
             FaultInjector.inject(.mkdir, under: root.path + "/.albumkit/staging/", errno: ENOSPC)
-            let library = try PhotoLibrary.folders(at: root)
+            let library = try FolderFixture.library(root)
             // When saving into a new album
             let code = await FolderFixture.errorCode {
                 try await library.album(titled: "New").save(.data(FolderFixture.jpeg(), filename: "a.jpg"))
@@ -150,7 +150,7 @@ struct FolderFaultTests {
         try await FolderFixture.withRoot { root, _ in
             // Given fsync of every album folder fails (the new album's folder included)
             FaultInjector.inject(.fsync, under: root.path + "/New", errno: EIO)
-            let library = try PhotoLibrary.folders(at: root)
+            let library = try FolderFixture.library(root)
             // When saving into a new album
             let code = await FolderFixture.errorCode {
                 try await library.album(titled: "New").save(.data(FolderFixture.jpeg(), filename: "a.jpg"))
@@ -164,7 +164,7 @@ struct FolderFaultTests {
     @Test func openSweepsLeftoversOfDeadProcesses() async throws {
         try await FolderFixture.withRoot { root, _ in
             // Given staging leftovers of a process that is gone, and one of this process
-            let library = try PhotoLibrary.folders(at: root)
+            let library = try FolderFixture.library(root)
             _ = try await library.album(titled: "Trips").save(.data(FolderFixture.jpeg(), filename: "a.jpg"))
             let staging = root.appendingPathComponent(".albumkit/staging")
             try FolderFixture.write(
@@ -180,7 +180,7 @@ struct FolderFaultTests {
             #expect(report.problems.count == 2)
 
             // When the library is opened again
-            let reopened = try PhotoLibrary.folders(at: root)
+            let reopened = try FolderFixture.library(root)
 
             // Then they are gone, this process's own file stays, and the library is healthy
             #expect(FolderFixture.all(in: staging) == [mine])

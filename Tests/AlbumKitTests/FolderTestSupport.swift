@@ -19,6 +19,16 @@ enum FolderFixture {
         return try await body(root, parent)
     }
 
+    /// The folder library at `root`, whose Trash is `Trash` next to `root` (never the user's).
+    static func library(_ root: URL) throws -> PhotoLibrary {
+        PhotoLibrary(backend: FolderBackend(root: root, trash: trash(root)))
+    }
+
+    /// The home Trash the fixture's libraries use.
+    static func trash(_ root: URL) -> FolderTrash {
+        FolderTrash(homeTrash: root.deletingLastPathComponent().appendingPathComponent("Trash").path)
+    }
+
     /// A valid 1×1 baseline JPEG (ImageMagick output), made distinct by a comment segment holding `tag`.
     static func jpeg(_ tag: String = "") -> Data {
         var bytes: [UInt8] = [0xFF, 0xD8]

@@ -16,6 +16,9 @@ public struct Album: Sendable {
     public let title: String
     /// What to do when the library does not let the app use albums.
     public let accessPolicy: AlbumAccessPolicy
+    /// The album's identifier when it was named by ``PhotoLibrary/album(withID:accessPolicy:)``:
+    /// saves then go into exactly that album (never one created anew).
+    public internal(set) var id: String? = nil
 
     /// Saves one photo or video into the album.
     ///
@@ -45,7 +48,8 @@ public struct Album: Sendable {
         onResult: (@Sendable (_ index: Int, _ result: Result<SavedAsset, AlbumError>) -> Void)? = nil
     ) async -> [Result<SavedAsset, AlbumError>] {
         await PhotoLibrary.run(
-            library.opening, media, album: title, policy: accessPolicy, progress: progress, onResult: onResult)
+            library.opening, media, album: title, albumID: id, policy: accessPolicy, progress: progress,
+            onResult: onResult)
     }
 
     /// Saves one item and calls `completion` exactly once, on `queue` (the main queue by default).

@@ -35,6 +35,9 @@ public struct AlbumError: Error, Sendable, CustomStringConvertible, LocalizedErr
         public static let unsupportedMedia = Code(rawValue: "unsupportedMedia")
         /// The album title is empty, has control characters or is longer than 255 UTF-8 bytes.
         public static let invalidAlbumTitle = Code(rawValue: "invalidAlbumTitle")
+        /// The title names more than one album (in a folder library: several folders); the message
+        /// names them. Nothing was changed.
+        public static let ambiguousAlbumTitle = Code(rawValue: "ambiguousAlbumTitle")
         /// No album with that title or identifier exists.
         public static let albumNotFound = Code(rawValue: "albumNotFound")
         /// The album exists but cannot be used (access level, or it vanished and could not be recreated).

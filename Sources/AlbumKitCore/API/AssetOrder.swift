@@ -30,10 +30,7 @@ public enum AssetOrder: String, Sendable, Hashable, CaseIterable, Codable {
     /// date added in UTC in the same shape.
     package static func captureKey(_ captureDate: String?, addedAt: TimeInterval) -> String {
         if let captureDate, captureDate.utf8.count >= 19 { return String(captureDate.prefix(19)) }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
-        return formatter.string(from: Date(timeIntervalSince1970: addedAt.rounded(.down)))
+        return ISODate.string(unixSeconds: Int64(max(0, addedAt.rounded(.down)))).map { String($0.prefix(19)) }
+            ?? "1970-01-01T00:00:00"
     }
 }

@@ -79,6 +79,21 @@ extension PhotoLibrary {
         try await Self.mapping { try await album(withID: try await existingAlbumID(title)) }
     }
 
+    /// The album with identifier `id`, for saving into exactly it: by id, a save never goes into
+    /// another album with the same title and never creates one (`.albumNotFound` once it is gone).
+    ///
+    /// ```swift
+    /// let trips = try await library.album(withID: info.id, accessPolicy: .requireAlbum)
+    /// try await trips.save(.file(photoURL))
+    /// ```
+    /// - Throws: `.albumNotFound`.
+    public func album(withID id: String, accessPolicy: AlbumAccessPolicy) async throws -> Album {
+        let info = try await album(withID: id)
+        var album = Album(library: self, title: info.title, accessPolicy: accessPolicy)
+        album.id = id
+        return album
+    }
+
     /// The assets in the album with identifier `id`, in the order they were added.
     ///
     /// ```swift
@@ -105,15 +120,21 @@ extension PhotoLibrary {
         }
     }
 
-    /// Deletes the album with identifier `id` (see ``deleteAlbum(titled:force:)``).
+    /// Deletes the album with identifier `id` (see ``deleteAlbum(titled:force:permanently:)``).
     ///
     /// ```swift
     /// try await library.deleteAlbum(withID: info.id)
     /// ```
-    public func deleteAlbum(withID id: String, force: Bool = false) async throws {
+    @discardableResult
+    public func deleteAlbum(withID id: String, force: Bool = false, permanently: Bool = false) async throws
+        -> DeletedAlbum
+    {
         try await Self.mapping {
-            _ = try await album(withID: id)
-            try await backend.deleteAlbum(id: id, force: force)
+            let info = try await album(withID: id)
+            let receipt = try await backend.deleteAlbum(id: id, force: force, permanently: permanently)
+            return DeletedAlbum(
+                id: id, title: receipt.albums.first?.title ?? info.title,
+                trashURL: receipt.trashPath.map { URL(fileURLWithPath: $0) }, albums: receipt.albums)
         }
     }
 

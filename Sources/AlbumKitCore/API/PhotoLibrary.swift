@@ -146,16 +146,27 @@ public struct PhotoLibrary: Sendable {
     }
 
     /// Deletes the album titled `title`. In a catalog the assets stay in the library; in a folder
-    /// library the folder and its files go, so a non-empty album needs `force`.
+    /// library the folder goes to the Trash (the freedesktop.org Trash, so a file manager can
+    /// restore it) with everything in it, so a non-empty album needs `force`; `permanently` deletes
+    /// the files instead.
     ///
     /// ```swift
-    /// try await library.deleteAlbum(titled: "Trips")
+    /// let deleted = try await library.deleteAlbum(titled: "Trips", force: true)
+    /// print(deleted.trashURL?.path ?? "deleted")
     /// ```
-    /// - Throws: `.albumNotFound`; `.albumNotEmpty` for a non-empty folder album without `force`.
-    public func deleteAlbum(titled title: String, force: Bool = false) async throws {
+    /// - Throws: `.albumNotFound`; `.ambiguousAlbumTitle`; `.albumNotEmpty` for a non-empty folder
+    ///   album without `force`.
+    @discardableResult
+    public func deleteAlbum(titled title: String, force: Bool = false, permanently: Bool = false) async throws
+        -> DeletedAlbum
+    {
         try await Self.mapping {
             let id = try await existingAlbumID(title)
-            try await backend.deleteAlbum(id: id, force: force)
+            let receipt = try await backend.deleteAlbum(id: id, force: force, permanently: permanently)
+            return DeletedAlbum(
+                id: id, title: receipt.albums.first?.title ?? title,
+                trashURL: receipt.trashPath.map { URL(fileURLWithPath: $0) },
+                albums: receipt.albums)
         }
     }
 
@@ -199,8 +210,8 @@ public struct PhotoLibrary: Sendable {
     }
 
     static func run(
-        _ opening: BackendOpening, _ media: [Media], album: String?, policy: AlbumAccessPolicy,
-        progress: (@Sendable (SaveProgress) -> Void)?,
+        _ opening: BackendOpening, _ media: [Media], album: String?, albumID: String? = nil,
+        policy: AlbumAccessPolicy, progress: (@Sendable (SaveProgress) -> Void)?,
         onResult: (@Sendable (Int, Result<SavedAsset, AlbumError>) -> Void)? = nil
     ) async -> [Result<SavedAsset, AlbumError>] {
         var title: AlbumTitle?
@@ -213,15 +224,16 @@ public struct PhotoLibrary: Sendable {
             for index in media.indices { onResult?(index, .failure(error)) }
             return media.map { _ in .failure(error) }
         }
-        return await save(backend, media, title, policy, progress, onResult)
+        return await save(backend, media, title, albumID, policy, progress, onResult)
     }
 
     private static func save<B: PhotoLibraryBackend>(
-        _ backend: B, _ media: [Media], _ title: AlbumTitle?, _ policy: AlbumAccessPolicy,
+        _ backend: B, _ media: [Media], _ title: AlbumTitle?, _ albumID: String?, _ policy: AlbumAccessPolicy,
         _ progress: (@Sendable (SaveProgress) -> Void)?,
         _ onResult: (@Sendable (Int, Result<SavedAsset, AlbumError>) -> Void)?
     ) async -> [Result<SavedAsset, AlbumError>] {
-        await Saver(backend: backend).save(media, to: title, policy: policy, progress: progress, onResult: onResult)
+        await Saver(backend: backend).save(
+            media, to: title, albumID: albumID, policy: policy, progress: progress, onResult: onResult)
     }
 
     /// The library's backend: given, or being opened on a background thread.

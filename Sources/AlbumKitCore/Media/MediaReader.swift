@@ -8,6 +8,8 @@ package final class MediaReader {
     package let displayName: String
     package let size: UInt64
     package let metadata: MediaMetadata
+    /// The input file's modification time (`nil` for in-memory data), kept on the saved copy.
+    package let modified: FileStatus.Time?
     private let input: Input
 
     private enum Input {
@@ -38,9 +40,11 @@ package final class MediaReader {
             }
             input = .file(opened.0)
             size = opened.size
+            modified = try? FileSystem.fileStatus(of: opened.0).modified
         case .data(let data, _):
             input = .data(data)
             size = UInt64(data.count)
+            modified = nil
             metadata = try Self.inspect(BufferByteSource(bytes: Array(data)), name: media.displayName)
         case .livePhoto(let photo, _):
             throw AlbumError(

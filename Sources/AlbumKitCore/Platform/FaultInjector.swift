@@ -3,7 +3,7 @@
 package enum FaultInjector {
     /// The system calls that can be made to fail.
     package enum Operation: String, Sendable {
-        case open, write, fsync, publish, mkdir, unlink, read, lock
+        case open, write, fsync, publish, mkdir, unlink, read, lock, stat
         /// The `O_TMPFILE` attempt of staging (`EOPNOTSUPP` here makes it use a `.partial` file).
         case openTemporary
     }

@@ -22,4 +22,22 @@ extension FileSystem {
         try forEachChunk(of: file) { hasher.update($0) }
         return hasher.finalize()
     }
+
+    /// Bytes read from each end of a file for its head digest.
+    package static let headBytes = 16 * 1024
+
+    /// SHA-256 (hex) of the size and the first and last ``headBytes`` bytes of a file of `size`
+    /// bytes, read through `read(offset, count)`.
+    package static func headDigest(size: Int64, read: (UInt64, Int) throws -> [UInt8]) rethrows -> String {
+        var hasher = SHA256Hasher()
+        withUnsafeBytes(of: size.littleEndian) { hasher.update($0) }
+        let first = try read(0, Int(min(Int64(headBytes), size)))
+        first.withUnsafeBytes { hasher.update($0) }
+        if size > Int64(headBytes) {
+            let start = max(Int64(headBytes), size - Int64(headBytes))
+            let last = try read(UInt64(start), Int(size - start))
+            last.withUnsafeBytes { hasher.update($0) }
+        }
+        return hasher.finalize()
+    }
 }

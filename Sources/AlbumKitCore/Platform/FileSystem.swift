@@ -326,6 +326,15 @@ package enum FileSystem {
         _ = setrlimit(openFileResource, &limit)
     }
 
+    /// `stat` of `path` (following symlinks); `nil` when it does not exist.
+    package static func status(atPath path: String) throws(SystemError) -> stat? {
+        try injected(.stat, path)
+        var info = stat()
+        if stat(path, &info) == 0 { return info }
+        if errno == ENOENT || errno == ENOTDIR { return nil }
+        throw fail("stat", path)
+    }
+
     /// Removes the file at `path`; a missing file is not an error.
     package static func unlink(_ path: String) throws(SystemError) {
         try injected(.unlink, path)

@@ -6,6 +6,9 @@
 package struct AlbumRequest: Sendable, Hashable {
     /// The album's title.
     package let title: AlbumTitle
+    /// Save into exactly this album (its current title is `title`): never another album with the
+    /// title, never a new one. `nil`: resolve `title`.
+    package var albumID: String?
     /// `true` on the retry after the album vanished between lookup and commit.
     package var vanished = false
 
@@ -17,6 +20,14 @@ package struct AlbumRequest: Sendable, Hashable {
     /// Resolves the album: the remembered identifier if it still resolves, else the oldest album
     /// with the title, else "create" (`.recreated` when a remembered album was lost).
     package func resolve(in directory: some AlbumDirectory) throws -> AlbumResolution {
+        if let albumID {
+            guard try directory.albumExists(id: albumID) else {
+                throw AlbumError(
+                    .albumNotFound, "The album \(albumID) (\"\(title.text)\") no longer exists; nothing was saved.",
+                    albumTitle: title.text)
+            }
+            return .existing(id: albumID)
+        }
         let remembered = try directory.rememberedAlbumID(for: title)
         if let remembered, try directory.albumExists(id: remembered) {
             return .existing(id: remembered)

@@ -53,6 +53,9 @@ package protocol PhotoLibraryBackend: Sendable {
     func renameAlbum(id: String, to title: AlbumTitle) async throws
     /// Deletes an album; `force` allows deleting a folder album's files.
     func deleteAlbum(id: String, force: Bool) async throws
+    /// Deletes an album; `permanently` skips the Trash of a folder library. Returns where the
+    /// album's files went and the albums inside it that went with it.
+    func deleteAlbum(id: String, force: Bool, permanently: Bool) async throws -> AlbumDeletionReceipt
     /// Checks every asset's file against what the library records.
     func verify() async throws -> VerificationReport
 
@@ -109,6 +112,27 @@ extension PhotoLibraryBackend {
 
     /// "the library".
     package var libraryName: String { "the library" }
+
+    /// Libraries that never delete files (a catalog keeps the assets, Photos has its own
+    /// "Recently Deleted") delete the album alone.
+    package func deleteAlbum(id: String, force: Bool, permanently: Bool) async throws -> AlbumDeletionReceipt {
+        try await deleteAlbum(id: id, force: force)
+        return AlbumDeletionReceipt()
+    }
+}
+
+/// What deleting an album moved.
+package struct AlbumDeletionReceipt: Sendable {
+    /// Where the album's folder went in the Trash; `nil` when no files moved or they were deleted
+    /// permanently.
+    package var trashPath: String?
+    /// The albums that went (the album itself first, then those inside it).
+    package var albums: [AlbumInfo]
+
+    package init(trashPath: String? = nil, albums: [AlbumInfo] = []) {
+        self.trashPath = trashPath
+        self.albums = albums
+    }
 }
 
 /// The album of a commit disappeared between lookup and commit; nothing was saved.

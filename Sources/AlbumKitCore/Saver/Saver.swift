@@ -22,7 +22,7 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
     /// `onResult` sees each result as soon as it is final; cancelling the task lets the chunk being
     /// committed finish, discards what was staged after it, and reports the rest as `.cancelled`.
     package func save(
-        _ media: [Media], to title: AlbumTitle?, policy: AlbumAccessPolicy,
+        _ media: [Media], to title: AlbumTitle?, albumID: String? = nil, policy: AlbumAccessPolicy,
         progress: (@Sendable (SaveProgress) -> Void)?, onResult: ResultHandler? = nil
     ) async -> [Result<SavedAsset, AlbumError>] {
         var results = [Result<SavedAsset, AlbumError>?](repeating: nil, count: media.count)
@@ -60,7 +60,11 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
         }
 
         // Access first: nothing is staged when the album cannot be used and the caller requires it.
-        var request = title.map { AlbumRequest(title: $0) }
+        var request = title.map { title in
+            var request = AlbumRequest(title: title)
+            request.albumID = albumID
+            return request
+        }
         var skipReason: String?
         do {
             if let reason = try await backend.albumUnavailableReason(needsAlbum: request != nil), let title {

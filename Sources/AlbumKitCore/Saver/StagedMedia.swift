@@ -13,6 +13,8 @@ package struct StagedMedia: Sendable {
     package let metadata: MediaMetadata
     /// The original file name to record, if known.
     package let originalFilename: String?
+    /// The input file's modification time (`nil` for in-memory data), for backends that keep it.
+    package let modified: FileStatus.Time?
 
     /// Inspects `media` (nothing is created for a bad file), opens the directory to stage in with
     /// `directory`, and copies the media into a new staged file there: an `O_TMPFILE` inode, else a
@@ -48,6 +50,7 @@ package struct StagedMedia: Sendable {
         byteSize = Int64(reader.size)
         metadata = reader.metadata
         originalFilename = media.originalFilename
+        modified = reader.modified
     }
 
     /// Closes and removes the staged file (it will not be published) and closes its directory.

@@ -7,15 +7,11 @@ extension CatalogBackend {
     }
 
     private func verifyNow() throws -> VerificationReport {
+        let disagreements = try catalogDisagreements()
         let assets = try withDatabase("read the catalog") { db in
-            try db.execute("PRAGMA foreign_keys = ON")
-            let integrity = try db.rows("PRAGMA quick_check").compactMap { $0.text(0) }
-            guard integrity == ["ok"] else {
-                throw AlbumError.catalogDamaged(catalogPath, detail: integrity.prefix(3).joined(separator: "; "))
-            }
-            return try db.rows("SELECT id, path, byte_size, sha256 FROM asset WHERE state = 'ready' ORDER BY path")
+            try db.rows("SELECT id, path, byte_size, sha256 FROM asset WHERE state = 'ready' ORDER BY path")
         }
-        var problems: [String] = []
+        var problems = disagreements
         var known = Set<String>()
         for row in assets {
             guard let id = row.text(0), let relative = row.text(1) else { throw Self.damagedRow(catalogPath) }
@@ -60,6 +56,52 @@ extension CatalogBackend {
             )
         }
         return VerificationReport(checkedAssets: assets.count, problems: problems)
+    }
+
+    /// Where the catalog is damaged or disagrees with the journal, one sentence each (empty when
+    /// neither): SQLite's full `PRAGMA integrity_check` (structure, and every index against its
+    /// table), then every journaled asset's file, size, SHA-256 and original name against its row —
+    /// which catches garbled bytes inside values that the structure check cannot see.
+    func catalogDisagreements() throws -> [String] {
+        var problems: [String] = []
+        let integrity = try withDatabase("check the catalog") { db in
+            try db.rows("PRAGMA integrity_check(5)").compactMap { $0.text(0) }
+        }
+        if integrity != ["ok"] {
+            problems.append(
+                "the catalog is damaged (\(integrity.prefix(3).joined(separator: "; "))); run `album repair`")
+        }
+        let records: [SaveJournal.Record]
+        do { records = try journal.records() } catch { throw error.libraryError("read the library's journal") }
+        let current = SaveJournal.savedAssets(in: records)
+        var latest: [String: SaveJournal.Record] = [:]
+        for record in records where record.op == .save { if let id = record.asset { latest[id] = record } }
+        var differing = 0
+        var example: String?
+        try withDatabase("read the catalog") { db in
+            for (id, record) in latest where current.contains(id) {
+                guard
+                    let row = try db.row(
+                        "SELECT path, byte_size, sha256, original_name FROM asset WHERE id = ? AND state = 'ready'",
+                        [.text(id)])
+                else { continue }  // missing rows are reported below
+                var fields: [String] = []
+                if let path = record.path, row.text(0) != path { fields.append("file") }
+                if let size = record.size, row.integer(1) != size { fields.append("size") }
+                if let sha = record.sha256, row.text(2) != sha { fields.append("SHA-256") }
+                if let name = record.name, row.text(3) != name { fields.append("original name") }
+                if !fields.isEmpty {
+                    differing += 1
+                    example = example ?? "asset \(id): \(fields.joined(separator: ", "))"
+                }
+            }
+        }
+        if differing > 0 {
+            problems.append(
+                "\(differing) asset row(s) differ from the library's journal (the catalog is damaged; e.g. \(example ?? "")); run `album repair`"
+            )
+        }
+        return problems
     }
 
     // MARK: Snapshots

@@ -36,7 +36,8 @@ package final class CatalogBackend: PhotoLibraryBackend {
     /// Two chunks in flight hold at most 256 staged files (and their folders) open; the saver
     /// lowers this further under a low open-file limit.
     package let preferredBatchSize = 128
-    let database: Locked<Database>
+    /// The connection, owned by one serial queue.
+    let database: DatabaseQueue
 
     /// The library was opened from read-only media: it can be listed and verified, not changed.
     package let isReadOnly: Bool
@@ -49,7 +50,7 @@ package final class CatalogBackend: PhotoLibraryBackend {
         self.isReadOnly = isReadOnly
         self.root = root
         self.identity = "catalog:" + root.path
-        self.database = Locked(database)
+        self.database = DatabaseQueue(database)
     }
 
     var catalogPath: String { Self.catalogPath(root) }
@@ -195,7 +196,7 @@ package final class CatalogBackend: PhotoLibraryBackend {
     @discardableResult
     func withDatabase<T>(_ what: String, _ body: (Database) throws -> T) throws -> T {
         do {
-            return try database.withLock { try body($0) }
+            return try database.run { try body($0) }
         } catch {
             throw AlbumError.library(error, what, path: catalogPath)
         }

@@ -29,8 +29,7 @@ enum CatalogIntegrity {
 
     /// Device, inode, size, modification and change times: any write to the file changes one.
     static func fileIdentity(_ path: String) -> String? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+        guard let info = try? FileSystem.status(atPath: path) else { return nil }
         #if canImport(Darwin)
             let (m, c) = (info.st_mtimespec, info.st_ctimespec)
         #else

@@ -67,10 +67,13 @@ struct CatalogRepair {
             throw AlbumError(.libraryNotFound, "There is no AlbumKit library at \(root.path); nothing to repair.")
         }
         let catalog = CatalogBackend.catalogPath(root)
-        // A healthy catalog stays: only files no asset names are added to it. Only a catalog found
-        // damaged or lost is rebuilt; any other failure (busy, permissions) is reported as it is.
+        // A healthy catalog stays: only files no asset names are added to it. A catalog found
+        // damaged, lost, or disagreeing with the journal is rebuilt; any other failure (busy,
+        // permissions) is reported as it is.
         do {
-            return try adoptStrays(into: try CatalogBackend.open(at: root, create: false))
+            let backend = try CatalogBackend.open(at: root, create: false)
+            let disagreements = try backend.catalogDisagreements()
+            if disagreements.isEmpty { return try adoptStrays(into: backend) }
         } catch let error as AlbumError where error.code == .libraryCorrupt || error.code == .libraryNotFound {
             guard error.code == .libraryCorrupt || CatalogBackend.lostCatalogReason(root) != nil else { throw error }
         }
@@ -311,8 +314,8 @@ struct CatalogRepair {
                     notRestored.append("\(relative): another asset has its identifier; left in place")
                     continue
                 }
-                var info = stat()
-                let added = stat(path, &info) == 0 ? Double(info.modificationTime.tv_sec) : Date().timeIntervalSince1970
+                let info = (try? FileSystem.status(atPath: path)) ?? nil
+                let added = info.map { Double($0.modificationTime.tv_sec) } ?? Date().timeIntervalSince1970
                 assets[id] = Asset(id: id, path: relative, size: Int64(reader.size), sha256: sha, added: added)
                 source[id] = "originals"
                 fillMetadata(of: id, path: path)

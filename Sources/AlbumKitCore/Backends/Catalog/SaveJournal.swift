@@ -58,8 +58,7 @@ struct SaveJournal {
 
     /// The journal's size in bytes (0 when it does not exist yet).
     func length() -> Int64 {
-        var info = stat()
-        return stat(path, &info) == 0 ? Int64(info.st_size) : 0
+        ((try? FileSystem.status(atPath: path)) ?? nil).map { Int64($0.st_size) } ?? 0
     }
 
     /// Appends `records` in one write, then flushes them unless `flush` is `false` (a barrier

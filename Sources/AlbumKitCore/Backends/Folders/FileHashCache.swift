@@ -1,44 +1,80 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
-/// SHA-256s of files already hashed, keyed by device, inode, size and modification time, so a
-/// batch that checks many same-size files for duplicates hashes each file once, not once per commit.
+/// Digests of files already in album folders, keyed by device, inode, size and modification time
+/// (one entry per file version), so duplicate checks read each file at most once per version.
+///
+/// Two digests: the *head* (SHA-256 of the size and the first and last 16 KiB, see
+/// ``FileSystem/headDigest(size:read:)``) tells same-size files apart after reading 32 KiB; the full SHA-256
+/// is read only for a file whose head matches.
 final class FileHashCache: Sendable {
-    private let hashes = Locked<[String: String]>([:])
+    private let digests = Locked<[Key: String]>([:])
+    /// How many files were read whole / read at both ends (what the cache could not answer).
+    let reads = Locked<(full: Int, head: Int)>((0, 0))
     /// Entries kept at most (a simple bound: the cache is emptied when full).
-    private let limit = 100_000
+    private let limit = 200_000
+
+    private struct Key: Hashable {
+        var file: FileStatus.Identity
+        var full: Bool
+    }
+
+    /// The head digest of `name` in `directory` (see ``FileSystem/headDigest(size:read:)``).
+    func head(of name: String, in directory: FileSystem.Descriptor) -> String? {
+        digest(of: name, in: directory, full: false) { file, size in
+            try FileSystem.headDigest(size: size) { offset, count in
+                var bytes = [UInt8](repeating: 0, count: count)
+                let n = try bytes.withUnsafeMutableBytes { try FileSystem.read(file, into: $0, at: offset) }
+                return Array(bytes[0..<n])
+            }
+        }
+    }
 
     /// The SHA-256 of `name` in `directory`, from the cache when the file has not changed.
     func sha256(of name: String, in directory: FileSystem.Descriptor) -> String? {
-        guard let info = FileSystem.status(of: name, in: directory), (info.st_mode & S_IFMT) == S_IFREG else {
-            return nil
-        }
-        let key = Self.key(info)
-        if let known = hashes.withLock({ $0[key] }) { return known }
+        digest(of: name, in: directory, full: true) { file, _ in try FileSystem.sha256(of: file) }
+    }
+
+    private func digest(
+        of name: String, in directory: FileSystem.Descriptor, full: Bool,
+        _ compute: (FileSystem.Descriptor, Int64) throws -> String
+    ) -> String? {
+        guard let info = FileSystem.fileStatus(of: name, in: directory), info.kind == .regular else { return nil }
+        let key = Key(file: info.identity, full: full)
+        if let known = digests.withLock({ $0[key] }) { return known }
         guard let file = try? FileSystem.openFile(name, in: directory) else { return nil }
         defer { FileSystem.close(file) }
-        guard let sha = try? FileSystem.sha256(of: file) else { return nil }
-        remember(sha, for: info)
-        return sha
+        guard let digest = try? compute(file, info.size) else { return nil }
+        reads.withLock { full ? ($0.full += 1) : ($0.head += 1) }
+        store(digest, for: key)
+        return digest
     }
 
-    /// Records the hash of a file just published (its bytes were hashed while staged).
-    func remember(_ sha256: String, forFile name: String, in directory: FileSystem.Descriptor) {
-        if let info = FileSystem.status(of: name, in: directory) { remember(sha256, for: info) }
+    /// Records the SHA-256 of a file just published (its bytes were hashed while staged).
+    func remember(sha256: String, forFile name: String, in directory: FileSystem.Descriptor) {
+        guard let info = FileSystem.fileStatus(of: name, in: directory) else { return }
+        store(sha256, for: Key(file: info.identity, full: true))
     }
 
-    private func remember(_ sha256: String, for info: stat) {
-        hashes.withLock { hashes in
-            if hashes.count >= limit { hashes.removeAll() }
-            hashes[Self.key(info)] = sha256
+    /// Records the head digest of a file just published.
+    func remember(head: String, forFile name: String, in directory: FileSystem.Descriptor) {
+        guard let info = FileSystem.fileStatus(of: name, in: directory) else { return }
+        store(head, for: Key(file: info.identity, full: false))
+    }
+
+    private func store(_ digest: String, for key: Key) {
+        digests.withLock { digests in
+            if digests.count >= limit { digests.removeAll() }
+            digests[key] = digest
         }
     }
+}
 
-    private static func key(_ info: stat) -> String {
-        let modified = "\(info.modificationTime.tv_sec).\(info.modificationTime.tv_nsec)"
-        return "\(info.st_dev):\(info.st_ino):\(info.st_size):\(modified)"
+extension FileStatus {
+    /// One version of one file: device, inode, size and modification time.
+    struct Identity: Hashable, Sendable {
+        var device: UInt64
+        var inode: UInt64
+        var size: Int64
+        var modified: Time
     }
+
+    var identity: Identity { Identity(device: device, inode: inode, size: size, modified: modified) }
 }

@@ -216,3 +216,81 @@ extension FileSystem {
 
 // Unqualified `close` inside `FileSystem` would resolve to `FileSystem.close(_:)`.
 private func closeDescriptor(_ fd: Int32) -> Int32 { close(fd) }
+
+extension FileSystem {
+    /// Opens the folder at `path` below `root` one level at a time, never following a symlink at
+    /// any level (a symlinked level fails with `ELOOP` or `ENOTDIR`).
+    package static func openDirectory(_ path: FolderAlbumPath, in root: Descriptor) throws(SystemError) -> Descriptor {
+        var current = try reopen(root)
+        for name in path.components {
+            do {
+                let next = try openDirectory(name, in: current)
+                close(current)
+                current = next
+            } catch {
+                close(current)
+                throw error
+            }
+        }
+        return current
+    }
+
+    /// Opens a staged file for reading (to copy it to another file system).
+    package static func openStagedForReading(_ staged: StagedFile) throws(SystemError) -> Descriptor {
+        try check(.open, staged.descriptor.path)
+        let fd: Int32
+        if let temporary = staged.temporaryName {
+            fd = openat(staged.directory.fd, temporary, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        } else {
+            fd = open("/proc/self/fd/\(staged.descriptor.fd)", O_RDONLY | O_CLOEXEC)
+        }
+        guard fd >= 0 else { throw SystemError("open", path: staged.descriptor.path, errno: errno) }
+        return Descriptor(fd: fd, path: staged.descriptor.path)
+    }
+
+    /// Renames `name` in `from` to `newName` in `to`, replacing nothing, and reports the failure
+    /// instead of throwing (for moves that are tried under several names).
+    package static func tryRename(
+        _ name: String, in from: Descriptor, to newName: String, in to: Descriptor
+    ) -> SystemError? {
+        do { try renameWithoutReplacing(name, in: from, to: newName, in: to) } catch { return error }
+        return nil
+    }
+}
+
+extension FileSystem {
+    /// Opens the directory at an absolute `path`, following symlinks on the way (the Trash under a
+    /// symlinked `~/.local/share` is still the user's Trash).
+    package static func openDirectory(atPathFollowing path: String) throws(SystemError) -> Descriptor {
+        try check(.open, path)
+        let fd = again { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        guard fd >= 0 else { throw SystemError("open", path: path, errno: errno) }
+        return Descriptor(fd: fd, path: path)
+    }
+}
+
+extension FileSystem {
+    /// Removes the directory `name` in `parent` only when it is empty; returns whether it did.
+    @discardableResult
+    package static func removeEmptyDirectory(_ name: String, in parent: Descriptor) -> Bool {
+        if FaultInjector.check(.unlink, parent.path + "/" + name) != nil { return false }
+        return unlinkat(parent.fd, name, AT_REMOVEDIR) == 0
+    }
+
+    /// `stat` of an absolute path, following symlinks (`lstat` when `following` is false).
+    package static func fileStatus(atPath path: String, following: Bool = true) -> FileStatus? {
+        var info = stat()
+        let result = following ? stat(path, &info) : lstat(path, &info)
+        return result == 0 ? FileStatus(info) : nil
+    }
+}
+
+extension FileSystem {
+    /// A second descriptor for the directory `directory` (closed separately), with the same path.
+    package static func reopen(_ directory: Descriptor) throws(SystemError) -> Descriptor {
+        try check(.open, directory.path)
+        let fd = again { openat(directory.fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        guard fd >= 0 else { throw SystemError("openat", path: directory.path, errno: errno) }
+        return Descriptor(fd: fd, path: directory.path)
+    }
+}

@@ -1,33 +1,53 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// One album folder as found on disk.
 package struct FolderAlbum: Sendable, Hashable {
-    /// The folder's name in the root.
-    package var name: String
-    /// The album identifier: the marker's, else one derived from the folder name.
+    /// The folder's path below the root.
+    package var path: FolderAlbumPath
+    /// The album identifier: the marker's, else one derived from the folder path.
     package var id: String
-    /// The title: the marker's title while the folder keeps the name AlbumKit gave it, else the
-    /// folder name (the user renamed it, or AlbumKit never wrote a marker there).
+    /// The title: the marker's title while the folder keeps the path AlbumKit gave it, else the
+    /// folder path (the user moved or renamed it, or AlbumKit never wrote a marker there).
     package var title: String
     /// When the album was created: the marker's date, else the folder's modification time.
     package var createdAt: Date
     /// The marker, when the folder has one that is in effect.
     package var marker: FolderAlbumMarker?
 
-    /// The NFC comparison key of the title.
-    package var titleKey: String { title.precomposedStringWithCanonicalMapping }
+    /// The folder's path relative to the root (`Trips/2024`).
+    package var name: String { path.relative }
+
+    /// The comparison key of the title (``FolderAlbumPath/key(of:)``).
+    package var titleKey: String { FolderAlbumPath.key(of: title) }
 
     /// Whether the marker on disk already says exactly this (no need to rewrite it).
     var isSettled: Bool { marker.map { $0.id == id && $0.folder == name } ?? false }
 
-    /// The identifier of an unmarked folder: a UUID-shaped digest of its NFC name (and `salt` when
-    /// another folder already uses that identifier), stable across runs while the name stays.
+    /// The album a folder at `path` is, given the marker found in it.
+    init(path: FolderAlbumPath, marker: FolderAlbumMarker?, modified: Date) {
+        self.path = path
+        if let marker {
+            id = marker.id
+            title = marker.folder == path.relative ? marker.title : path.title
+            createdAt = Date(timeIntervalSince1970: marker.created)
+            self.marker = marker
+        } else {
+            id = FolderAlbum.derivedID(forFolderNamed: path.relative)
+            title = path.title
+            createdAt = modified
+        }
+    }
+
+    init(path: FolderAlbumPath, id: String, title: String, createdAt: Date, marker: FolderAlbumMarker?) {
+        self.path = path
+        self.id = id
+        self.title = title
+        self.createdAt = createdAt
+        self.marker = marker
+    }
+
+    /// The identifier of an unmarked folder: a UUID-shaped digest of its NFC path (and `salt` when
+    /// another folder already uses that identifier), stable across runs while the path stays.
     package static func derivedID(forFolderNamed name: String, salt: Int = 0) -> String {
         let key = "albumkit.folder\u{0}" + name.precomposedStringWithCanonicalMapping + (salt > 0 ? "\u{0}\(salt)" : "")
         let hex = Array(Array(key.utf8).withUnsafeBytes { SHA256Hasher.hash($0) }.prefix(32))
@@ -36,43 +56,128 @@ package struct FolderAlbum: Sendable, Hashable {
     }
 }
 
-/// The album lookups of the resolution rule (``AlbumRequest/resolve(in:)``), answered from the
-/// folders under a root and the remembered identifiers in `.albumkit/albums.json`.
+/// The albums of a folder library and the lookups of the resolution rule
+/// (``AlbumRequest/resolve(in:)``).
 ///
-/// A remembered album is checked in O(1) through its folder hint; the root is listed only when the
-/// hint fails (the folder was renamed or deleted) or a title must be looked up.
+/// A title is looked up by walking its path from the root (a few directory listings, however large
+/// the library); the whole tree is scanned only to list albums or to find an identifier whose
+/// folder hint failed. A title that an album is listed under always means that album: the
+/// remembered identifier only counts when no folder carries the title (the user renamed the folder
+/// in a file manager, and saves follow it). A title that two folders carry is refused with both
+/// named.
 final class FolderAlbumDirectory: AlbumDirectory {
     let root: FileSystem.Descriptor
     let remembered: [String: FolderLibraryState.Remembered]
+    /// Folders known by identifier from earlier lookups in this process (a hint, always re-checked).
+    let hints: Locked<[String: String]>
     private var scanned: [FolderAlbum]?
     private var confirmed: [String: FolderAlbum] = [:]
+    private var titled: [String: [FolderAlbum]] = [:]
 
-    init(root: FileSystem.Descriptor, remembered: [String: FolderLibraryState.Remembered]) {
+    init(
+        root: FileSystem.Descriptor, remembered: [String: FolderLibraryState.Remembered],
+        hints: Locked<[String: String]> = Locked([:])
+    ) {
         self.root = root
         self.remembered = remembered
+        self.hints = hints
     }
 
-    func rememberedAlbumID(for title: AlbumTitle) throws -> String? { remembered[title.key]?.id }
+    func rememberedAlbumID(for title: AlbumTitle) throws -> String? {
+        if try !albums(titled: title).isEmpty { return nil }  // the listed album wins
+        return remembered[title.key]?.id
+    }
 
     func albumExists(id: String) throws -> Bool { try album(id: id) != nil }
 
     func oldestAlbum(titled title: AlbumTitle) throws -> String? {
-        try albums().first { $0.titleKey == title.key }?.id
+        let found = try albums(titled: title)
+        guard found.count <= 1 else { throw Self.ambiguity(title, found) }
+        return found.first?.id
+    }
+
+    /// The one folder titled `title`, `nil` when none.
+    ///
+    /// - Throws: `.ambiguousAlbumTitle` naming the folders when several carry the title.
+    func album(titled title: AlbumTitle) throws -> FolderAlbum? {
+        let found = try albums(titled: title)
+        guard found.count <= 1 else { throw Self.ambiguity(title, found) }
+        return found.first
+    }
+
+    static func ambiguity(_ title: AlbumTitle, _ found: [FolderAlbum]) -> AlbumError {
+        let names = found.map { "\"\($0.name)\"" }.joined(separator: ", ")
+        return AlbumError(
+            .ambiguousAlbumTitle,
+            "The title \"\(title.text)\" names \(found.count) folders: \(names). Rename one of them (in the file manager or with album rename) so each title names one folder.",
+            albumTitle: title.text)
+    }
+
+    /// The folders listed under `title`: every folder (with photos or not) on a path the title can
+    /// name, whose listed title is `title`.
+    func albums(titled title: AlbumTitle) throws -> [FolderAlbum] {
+        let levels = FolderAlbumPath.levels(of: title.text)
+        guard !levels.isEmpty, levels.count <= FolderAlbumPath.maximumDepth else { return [] }
+        let key = levels.joined(separator: "/")
+        if let known = titled[key] { return known }
+        var found: [FolderAlbum] = []
+        func walk(_ folder: FileSystem.Descriptor, _ path: [String], _ remaining: ArraySlice<String>) throws {
+            guard let level = remaining.first else { return }
+            for name in try FileSystem.names(in: folder) where FolderAlbumPath.folder(name, matches: level) {
+                guard !FolderExclusions.isExcluded(folderNamed: name),
+                    let info = FileSystem.fileStatus(of: name, in: folder), info.kind == .directory,
+                    let child = try? FileSystem.openDirectory(name, in: folder)
+                else { continue }
+                defer { FileSystem.close(child) }
+                let entries = (try? FileSystem.names(in: child)) ?? []
+                if FolderExclusions.isExcluded(folderNamed: name, holding: entries) { continue }
+                let childPath = path + [name]
+                if remaining.count == 1 {
+                    let marker = entries.contains(FolderAlbumMarker.fileName) ? FolderAlbumMarker.read(in: child) : nil
+                    let album = FolderAlbum(
+                        path: FolderAlbumPath(components: childPath), marker: marker, modified: info.modified.date)
+                    if album.titleKey == key { found.append(album) }
+                } else {
+                    try walk(child, childPath, remaining.dropFirst())
+                }
+            }
+        }
+        try walk(root, [], levels[...])
+        // Identifiers stay unique even for folders the full listing would re-identify.
+        // (a marker that names another path is a copy's: the listing decides which one keeps it).
+        let listed =
+            found.contains { album in album.marker.map { $0.folder != album.name } ?? false } ? try albums() : []
+        found = found.map { album in listed.first { $0.path == album.path } ?? album }
+        found.sort { precedes($0.name, $1.name) }
+        for album in found { remember(album) }
+        titled[key] = found
+        return found
     }
 
     /// The album with `id`, if its folder exists.
     func album(id: String) throws -> FolderAlbum? {
         if let known = confirmed[id] { return known }
-        if scanned == nil, let hint = remembered.values.first(where: { $0.id == id }),
-            let album = Self.settledAlbum(named: hint.folder, in: root), album.id == id
-        {
-            confirmed[id] = album
-            return album
+        var paths = remembered.values.filter { $0.id == id }.map(\.folder)
+        if let hint = hints.withLock({ $0[id] }) { paths.insert(hint, at: 0) }
+        if scanned == nil {
+            for path in paths {
+                if let album = settledAlbum(at: path), album.id == id {
+                    remember(album)
+                    return album
+                }
+            }
         }
-        return try albums().first { $0.id == id }
+        let album = try albums().first { $0.id == id }
+        if let album { remember(album) }
+        return album
     }
 
-    /// Every album folder, oldest first (creation date, then name).
+    private func remember(_ album: FolderAlbum) {
+        confirmed[album.id] = album
+        hints.withLock { $0[album.id] = album.name }
+    }
+
+    /// Every album folder, oldest first (creation date, then path).
     func albums() throws -> [FolderAlbum] {
         if let scanned { return scanned }
         let albums = try Self.scan(root)
@@ -84,45 +189,55 @@ final class FolderAlbumDirectory: AlbumDirectory {
     func invalidate() {
         scanned = nil
         confirmed = [:]
+        titled = [:]
     }
 
-    /// An album whose marker names this very folder: it wins any identifier contest, so no listing
-    /// is needed to trust it.
-    private static func settledAlbum(named name: String, in root: FileSystem.Descriptor) -> FolderAlbum? {
-        guard let folder = try? FileSystem.openDirectory(name, in: root) else { return nil }
+    /// The album at `relative` whose marker names this very path (it wins any identifier contest,
+    /// so no listing is needed to trust it), or an unmarked folder there (its identifier is derived
+    /// from the path, so it is checked against the caller's).
+    private func settledAlbum(at relative: String) -> FolderAlbum? {
+        let path = FolderAlbumPath(components: relative.split(separator: "/").map(String.init))
+        guard !path.components.isEmpty, !path.components.contains(where: FolderExclusions.isExcluded(folderNamed:)),
+            let folder = try? FileSystem.openDirectory(path, in: root)
+        else { return nil }
         defer { FileSystem.close(folder) }
-        guard let marker = FolderAlbumMarker.read(in: folder), marker.folder == name else { return nil }
-        return FolderAlbum(
-            name: name, id: marker.id, title: marker.title, createdAt: Date(timeIntervalSince1970: marker.created),
-            marker: marker)
+        let marker = FolderAlbumMarker.read(in: folder)
+        if let marker, marker.folder != relative { return nil }
+        let modified = (try? FileSystem.fileStatus(of: folder))?.modified.date ?? Date(timeIntervalSince1970: 0)
+        return FolderAlbum(path: path, marker: marker, modified: modified)
     }
 
-    /// Lists the album folders of `root`: visible sub-directories (not symlinks: AlbumKit never
-    /// writes through one), with identifiers made unique deterministically.
+    /// Lists the album folders below `root`: every visible folder (not a symlink: AlbumKit never
+    /// writes through one, and not excluded by ``FolderExclusions``) that holds a photo or video
+    /// file or an album marker, at any depth, with identifiers made unique deterministically.
     ///
     /// When two folders claim one identifier (a folder copied with its marker, or an unmarked
-    /// folder named like one AlbumKit renamed), the one whose marker names it keeps it, then a
-    /// marked one, then the first by name; the others get an identifier derived from their name.
+    /// folder at a path like one AlbumKit moved), the one whose marker names it keeps it, then a
+    /// marked one, then the first by path; the others get an identifier derived from their path.
     static func scan(_ root: FileSystem.Descriptor) throws(SystemError) -> [FolderAlbum] {
         var found: [FolderAlbum] = []
-        for name in try FileSystem.names(in: root) where !name.hasPrefix(".") {
-            guard let info = FileSystem.status(of: name, in: root), (info.st_mode & S_IFMT) == S_IFDIR else { continue }
-            let modified = Date(timeIntervalSince1970: TimeInterval(info.modificationTime.tv_sec))
-            let marker = (try? FileSystem.openDirectory(name, in: root)).flatMap { folder in
-                defer { FileSystem.close(folder) }
-                return FolderAlbumMarker.read(in: folder)
-            }
-            if let marker {
-                found.append(
-                    FolderAlbum(
-                        name: name, id: marker.id, title: marker.folder == name ? marker.title : name,
-                        createdAt: Date(timeIntervalSince1970: marker.created), marker: marker))
-            } else {
-                found.append(
-                    FolderAlbum(
-                        name: name, id: FolderAlbum.derivedID(forFolderNamed: name), title: name, createdAt: modified))
+        var visited = Set<[UInt64]>()
+        func visit(_ folder: FileSystem.Descriptor, _ path: [String], _ names: [String]) {
+            guard path.count < FolderAlbumPath.maximumDepth else { return }
+            for name in names where !FolderExclusions.isExcluded(folderNamed: name) {
+                guard let info = FileSystem.fileStatus(of: name, in: folder), info.kind == .directory,
+                    visited.insert([info.device, info.inode]).inserted,
+                    let child = try? FileSystem.openDirectory(name, in: folder)
+                else { continue }
+                defer { FileSystem.close(child) }
+                let entries = (try? FileSystem.names(in: child)) ?? []
+                if FolderExclusions.isExcluded(folderNamed: name, holding: entries) { continue }
+                let childPath = path + [name]
+                let marker = entries.contains(FolderAlbumMarker.fileName) ? FolderAlbumMarker.read(in: child) : nil
+                if marker != nil || entries.contains(where: FolderNaming.isMediaFileName) {
+                    found.append(
+                        FolderAlbum(
+                            path: FolderAlbumPath(components: childPath), marker: marker, modified: info.modified.date))
+                }
+                visit(child, childPath, entries)
             }
         }
+        visit(root, [], try FileSystem.names(in: root))
         // Identifier contests.
         func rank(_ album: FolderAlbum) -> Int {
             guard let marker = album.marker else { return 2 }
@@ -136,7 +251,7 @@ final class FolderAlbumDirectory: AlbumDirectory {
             while used.contains(album.id) {
                 if album.marker != nil {
                     album.marker = nil  // a copy: its marker is not in effect here
-                    album.title = album.name
+                    album.title = album.path.title
                 }
                 album.id = FolderAlbum.derivedID(forFolderNamed: album.name, salt: salt)
                 salt += 1

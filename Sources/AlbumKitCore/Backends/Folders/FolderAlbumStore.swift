@@ -13,8 +13,9 @@ final class FolderAlbumStore: AlbumStore {
     let state: FileSystem.Descriptor
     private(set) var remembered: [String: FolderLibraryState.Remembered]
     private let directory: FolderAlbumDirectory
-    /// The album folder ``createAlbum(titled:)`` made, still open; the caller closes it.
-    private(set) var created: (album: FolderAlbum, descriptor: FileSystem.Descriptor)?
+    /// The album folder ``createAlbum(titled:)`` made, still open (with its parent); the caller
+    /// closes both.
+    private(set) var created: FolderAlbumCreation?
     private var changed = false
 
     init(backend: FolderBackend, root: FileSystem.Descriptor, state: FileSystem.Descriptor) {
@@ -22,7 +23,7 @@ final class FolderAlbumStore: AlbumStore {
         self.root = root
         self.state = state
         remembered = FolderLibraryState.remembered(state: state)
-        directory = FolderAlbumDirectory(root: root, remembered: remembered)
+        directory = FolderAlbumDirectory(root: root, remembered: remembered, hints: backend.folderHints)
     }
 
     func rememberedAlbumID(for title: AlbumTitle) throws -> String? { try directory.rememberedAlbumID(for: title) }
@@ -43,6 +44,7 @@ final class FolderAlbumStore: AlbumStore {
 
     func remember(_ id: String, for title: AlbumTitle) throws {
         guard let album = try album(id: id) else { throw AlbumVanished(albumID: id) }
+        backend.folderHints.withLock { $0[id] = album.name }
         let memory = FolderLibraryState.Remembered(id: id, folder: album.name)
         if remembered[title.key] != memory {
             remembered[title.key] = memory

@@ -8,8 +8,8 @@ import Foundation
 
 /// Listing, creating, renaming, deleting and verifying folder albums.
 extension FolderBackend {
-    /// Runs `body` with the root (which must exist) and the remembered albums, without the lock:
-    /// reads only, and every file AlbumKit replaces is replaced atomically.
+    /// Runs `body` with the root (which must exist) and the albums, without the lock: reads only,
+    /// and every file AlbumKit replaces is replaced atomically.
     private func reading<T>(
         _ what: String, _ body: (FileSystem.Descriptor, FolderAlbumDirectory) throws -> T
     ) throws -> T {
@@ -17,7 +17,8 @@ extension FolderBackend {
         defer { FileSystem.close(root) }
         let state = try? FolderLibraryState.open(root: root)
         defer { state.map(FileSystem.close) }
-        let directory = FolderAlbumDirectory(root: root, remembered: FolderLibraryState.remembered(state: state))
+        let directory = FolderAlbumDirectory(
+            root: root, remembered: FolderLibraryState.remembered(state: state), hints: folderHints)
         return try mapping(what) { try body(root, directory) }
     }
 
@@ -31,21 +32,28 @@ extension FolderBackend {
         try await Blocking.run {
             try self.reading("list the albums") { root, directory in
                 try directory.albums().map { album in
-                    let count = (try? FileSystem.openDirectory(album.name, in: root)).map { folder in
-                        defer { FileSystem.close(folder) }
-                        return Self.mediaFiles(in: folder).count
-                    }
-                    return AlbumInfo(id: album.id, title: album.title, count: count ?? 0, createdAt: album.createdAt)
+                    self.info(album, in: root)
                 }
             }
         }
     }
 
+    /// The listing of `album`: its photo and video files, not those of albums inside it.
+    func info(_ album: FolderAlbum, in root: FileSystem.Descriptor) -> AlbumInfo {
+        let count = (try? FileSystem.openDirectory(album.path, in: root)).map { folder in
+            defer { FileSystem.close(folder) }
+            return Self.mediaFiles(in: folder).count
+        }
+        return AlbumInfo(id: album.id, title: album.title, count: count ?? 0, createdAt: album.createdAt)
+    }
+
+    /// The folder listed under `title` (any folder at the title's path, with photos or not).
+    /// Unlike a save (``AlbumRequest/findOrCreate(in:)``), a remembered identifier never counts
+    /// here: `show`, `rename` and `delete` act only on what `albums` lists under the title, so a
+    /// delete can never follow a remembered id to a folder the user renamed.
     package func findAlbum(titled title: AlbumTitle) async throws -> String? {
         try await Blocking.run {
-            try self.reading("find the album") { _, directory in
-                try AlbumRequest(title: title).find(in: directory)
-            }
+            try self.reading("find the album") { _, directory in try directory.album(titled: title)?.id }
         }
     }
 
@@ -54,11 +62,11 @@ extension FolderBackend {
             try self.reading("list the album") { root, directory in
                 guard let album = try directory.album(id: id) else { throw self.notFound(id) }
                 let folder: FileSystem.Descriptor
-                do throws(SystemError) { folder = try FileSystem.openDirectory(album.name, in: root) } catch {
+                do throws(SystemError) { folder = try FileSystem.openDirectory(album.path, in: root) } catch {
                     throw error.errno == ENOENT ? self.notFound(id) : error.libraryError("list the album")
                 }
                 defer { FileSystem.close(folder) }
-                let folderURL = self.root.appendingPathComponent(album.name, isDirectory: true)
+                let folderURL = self.url(of: album.path)
                 return Self.mediaFiles(in: folder).map { file in
                     let url = folderURL.appendingPathComponent(file.name)
                     let metadata = try? MediaReader(.file(url)).metadata
@@ -71,15 +79,20 @@ extension FolderBackend {
         }
     }
 
+    /// The URL of the folder at `path`.
+    func url(of path: FolderAlbumPath) -> URL {
+        path.components.reduce(root) { $0.appendingPathComponent($1, isDirectory: true) }
+    }
+
     /// The visible regular files with a photo or video extension, in the order they were added
     /// (inode change time — set when the file got its name here — then name).
     static func mediaFiles(in folder: FileSystem.Descriptor) -> [(name: String, size: Int64, addedAt: Date)] {
         let names = (try? FileSystem.names(in: folder)) ?? []
         let files = names.compactMap { name -> (name: String, size: Int64, addedAt: Date)? in
-            guard FolderNaming.isMediaFileName(name), let info = FileSystem.status(of: name, in: folder),
-                (info.st_mode & S_IFMT) == S_IFREG
+            guard FolderNaming.isMediaFileName(name), let info = FileSystem.fileStatus(of: name, in: folder),
+                info.kind == .regular
             else { return nil }
-            return (name, Int64(info.st_size), info.statusChangeTime.date)
+            return (name, info.size, info.changed.date)
         }
         return files.sorted { a, b in
             a.addedAt != b.addedAt
@@ -109,99 +122,270 @@ extension FolderBackend {
                 } catch let vanished as AlbumVanished {
                     throw self.notFound(vanished.albumID)
                 }
-                if let made = store.created { FileSystem.close(made.descriptor) }
+                if let made = store.created {
+                    FileSystem.close(made.descriptor)
+                    FileSystem.close(made.parent)
+                } else if let album = try self.mapping("find the album", { try store.album(id: found.id) }),
+                    !album.isSettled
+                {
+                    // A plain folder at the title's path: mark it, so it is listed from now on.
+                    let folder = try self.openAlbumFolderForChange(album, in: root)
+                    defer { FileSystem.close(folder) }
+                    do throws(SystemError) { try self.settle(album, folder: folder, state: state) } catch {
+                        throw error.libraryError("mark the album folder")
+                    }
+                }
                 store.saveRemembered()
                 return found
             }
         }
     }
 
+    /// Renames the album: its folder moves to the new title's path (missing parent folders are
+    /// made), without replacing anything; its files, sidecars (`.xmp`) and albums inside it move
+    /// with it. Refused onto an existing folder, into itself, and onto another file system.
     package func renameAlbum(id: String, to title: AlbumTitle) async throws {
         try await Blocking.run {
             try self.withLock("rename the album") { root, state in
                 var remembered = FolderLibraryState.remembered(state: state)
-                let directory = FolderAlbumDirectory(root: root, remembered: remembered)
+                let directory = FolderAlbumDirectory(root: root, remembered: remembered, hints: self.folderHints)
                 guard let album = try self.mapping("find the album", { try directory.album(id: id) }) else {
                     throw self.notFound(id)
                 }
                 let folder = try self.openAlbumFolderForChange(album, in: root)
                 defer { FileSystem.close(folder) }
-                let newName = FolderNaming.folderName(for: title)
-                if let failure = self.renameFolder(
-                    album, to: newName, title: title, folder: folder, root: root, state: state)
-                {
-                    if failure.errno == EEXIST || failure.errno == ENOTEMPTY {
-                        throw AlbumError(
-                            .invalidAlbumTitle,
-                            "Cannot rename the album \"\(album.title)\" to \"\(title.text)\": a folder named \"\(newName)\" already exists in \(self.root.path). Choose another title.",
-                            albumTitle: title.text)
-                    }
-                    throw failure.libraryError("rename the album folder")
+                let wanted = try FolderAlbumPath.creating(title)
+                if wanted.components.starts(with: album.path.components), wanted != album.path {
+                    throw AlbumError(
+                        .invalidAlbumTitle,
+                        "Cannot rename the album \"\(album.title)\" to \"\(title.text)\": a folder cannot move into itself.",
+                        albumTitle: title.text)
                 }
+                do throws(SystemError) {
+                    if !album.isSettled { try self.settle(album, folder: folder, state: state) }
+                } catch {
+                    throw error.libraryError("mark the album folder")
+                }
+                let oldParent: FileSystem.Descriptor
+                do throws(SystemError) { oldParent = try FileSystem.openDirectory(album.path.parent, in: root) } catch {
+                    throw error.libraryError("rename the album folder")
+                }
+                defer { FileSystem.close(oldParent) }
+                let newParent = try self.openParentCreating(wanted, title: title, in: root)
+                defer { FileSystem.close(newParent.descriptor) }
+                let newPath = FolderAlbumPath(components: newParent.path.components + [wanted.components.last!])
+                if newPath != album.path {
+                    if let failure = FileSystem.tryRename(
+                        album.path.components.last!, in: oldParent, to: newPath.components.last!,
+                        in: newParent.descriptor)
+                    {
+                        for made in newParent.made.reversed() {
+                            FileSystem.removeEmptyDirectory(made, in: root)
+                        }
+                        switch failure.errno {
+                        case EEXIST, ENOTEMPTY:
+                            throw AlbumError(
+                                .invalidAlbumTitle,
+                                "Cannot rename the album \"\(album.title)\" to \"\(title.text)\": a folder named \"\(newPath.relative)\" already exists in \(self.root.path). Choose another title.",
+                                albumTitle: title.text)
+                        case EXDEV:
+                            throw AlbumError(
+                                .invalidAlbumTitle,
+                                "Cannot rename the album \"\(album.title)\" to \"\(title.text)\": \(newPath.relative) would be on another disk. Move the folder in a file manager instead.",
+                                albumTitle: title.text, underlying: failure)
+                        default:
+                            throw failure.libraryError("rename the album folder")
+                        }
+                    }
+                    do throws(SystemError) {
+                        try FileSystem.fsync(newParent.descriptor)
+                        try FileSystem.fsync(oldParent)
+                    } catch {
+                        throw error.libraryError("rename the album folder")
+                    }
+                }
+                var renamed = album
+                renamed.path = newPath
+                renamed.title = title.text
+                do throws(SystemError) { try self.settle(renamed, folder: folder, state: state) } catch {
+                    throw error.libraryError("mark the album folder")
+                }
+                self.folderHints.withLock { $0[id] = newPath.relative }
                 remembered = remembered.filter { $0.value.id != id }
-                remembered[title.key] = .init(id: id, folder: newName)
+                remembered[title.key] = .init(id: id, folder: newPath.relative)
                 try? FolderLibraryState.saveRemembered(remembered, state: state)
             }
         }
     }
 
-    /// Deletes the album folder — and so its files. Refused for a non-empty album unless `force`.
-    ///
-    /// The folder is first renamed into `.albumkit/staging/` (it disappears from every scanner at
-    /// once), then removed without following symlinks; a crash in between leaves it for the sweep.
     package func deleteAlbum(id: String, force: Bool) async throws {
+        _ = try await deleteAlbum(id: id, force: force, permanently: false)
+    }
+
+    /// Deletes the album: its folder goes to the Trash (``FolderTrash``), or is removed when
+    /// `permanently`. A folder holding anything but AlbumKit's marker — files, sidecars, albums
+    /// inside it — needs `force`.
+    ///
+    /// Emptiness is checked after the folder has been moved aside (renamed to a hidden name in its
+    /// own parent, so nothing can be written into it by path any more): a file copied in at the
+    /// same moment is either seen there, and the folder is moved back, or was never written into it.
+    /// A note in `staging/` records the move aside, so a crash in between moves it back.
+    package func deleteAlbum(id: String, force: Bool, permanently: Bool) async throws -> AlbumDeletionReceipt {
         try await Blocking.run {
             try self.withLock("delete the album") { root, state in
                 let remembered = FolderLibraryState.remembered(state: state)
-                let directory = FolderAlbumDirectory(root: root, remembered: remembered)
+                let directory = FolderAlbumDirectory(root: root, remembered: remembered, hints: self.folderHints)
                 guard let album = try self.mapping("find the album", { try directory.album(id: id) }) else {
                     throw self.notFound(id)
                 }
-                let folder = try self.openAlbumFolderForChange(album, in: root)
-                let contents = ((try? FileSystem.names(in: folder)) ?? []).filter { $0 != FolderAlbumMarker.fileName }
-                FileSystem.close(folder)
-                if !contents.isEmpty && !force {
-                    let photos = contents.filter(FolderNaming.isMediaFileName).count
-                    throw AlbumError(
-                        .albumNotEmpty,
-                        "The album \"\(album.title)\" is the folder \(self.root.path)/\(album.name), which holds \(contents.count) item(s) (\(photos) photo(s) or video(s)). In a folder library deleting an album deletes its files from disk; use force (album delete --force) to delete them, or move them out first.",
-                        albumTitle: album.title)
+                let parent: FileSystem.Descriptor
+                do throws(SystemError) { parent = try FileSystem.openDirectory(album.path.parent, in: root) } catch {
+                    throw error.errno == ENOENT
+                        ? AlbumError(
+                            .albumNotFound, "The album \"\(album.title)\" was deleted meanwhile.",
+                            albumTitle: album.title) : error.libraryError("delete the album folder")
+                }
+                defer { FileSystem.close(parent) }
+                let name = album.path.components.last!
+                let aside = try self.moveAside(album, name: name, in: parent, state: state)
+                var restored = false
+                func restore() {
+                    guard !restored else { return }
+                    restored = true
+                    self.moveBack(aside, to: name, in: parent, state: state)
                 }
                 do {
-                    let staging = try FolderLibraryState.openStaging(state: state)
-                    defer { FileSystem.close(staging) }
-                    let trash = FolderLibraryState.stagingName(kind: "deleted")
-                    try FileSystem.renameWithoutReplacing(album.name, in: root, to: trash, in: staging)
-                    try FileSystem.fsync(root)
-                    try FileSystem.removeTree(trash, in: staging)
-                } catch let error as SystemError {
-                    throw error.libraryError("delete the album folder")
+                    let folder = try self.mapping("delete the album") {
+                        try FileSystem.openDirectory(aside.name, in: parent)
+                    }
+                    defer { FileSystem.close(folder) }
+                    let entries = ((try? FileSystem.names(in: folder)) ?? []).filter {
+                        $0 != FolderAlbumMarker.fileName
+                    }
+                    let inside = ((try? FolderAlbumDirectory.scan(folder)) ?? []).map { nested in
+                        var nested = nested
+                        nested.path = FolderAlbumPath(components: album.path.components + nested.path.components)
+                        if nested.marker == nil { nested.title = nested.path.title }
+                        return nested
+                    }
+                    let albums =
+                        [self.info(album, folder: folder)]
+                        + inside.map { self.info($0, in: root, aside: aside, of: album) }
+                    if !entries.isEmpty && !force {
+                        restore()
+                        throw self.notEmpty(album, entries: entries, inside: albums.dropFirst())
+                    }
+                    var trashPath: String?
+                    if permanently {
+                        if entries.isEmpty {
+                            try? FileSystem.unlink(FolderAlbumMarker.fileName, in: folder)
+                            if !FileSystem.removeEmptyDirectory(aside.name, in: parent) {
+                                restore()  // something appeared: keep it
+                                throw self.notEmpty(album, entries: ["(a new file)"], inside: [])
+                            }
+                        } else {
+                            try self.mapping("delete the album folder") {
+                                try FileSystem.removeTree(aside.name, in: parent)
+                            }
+                        }
+                        try? FileSystem.fsync(parent)
+                    } else {
+                        do {
+                            trashPath = try self.trash.move(
+                                aside.name, in: parent, from: self.url(of: album.path).path, displayName: name)
+                        } catch {
+                            restore()
+                            throw AlbumError(
+                                .ioFailure,
+                                "Cannot move the album \"\(album.title)\" (\(self.url(of: album.path).path)) to the Trash: \(error). Nothing was deleted; use --permanently (permanently: true) to delete it without the Trash.",
+                                albumTitle: album.title, underlying: error)
+                        }
+                    }
+                    aside.finish(state: state)
+                    try? FolderLibraryState.saveRemembered(remembered.filter { $0.value.id != id }, state: state)
+                    return AlbumDeletionReceipt(trashPath: trashPath, albums: albums)
+                } catch {
+                    restore()
+                    throw error
                 }
-                try? FolderLibraryState.saveRemembered(remembered.filter { $0.value.id != id }, state: state)
             }
         }
     }
 
-    /// Marks the folder (so an unmarked folder keeps its identifier), renames it without replacing
-    /// anything, then records the new title in its marker. Returns the failure, if any.
-    private func renameFolder(
-        _ album: FolderAlbum, to newName: String, title: AlbumTitle, folder: FileSystem.Descriptor,
-        root: FileSystem.Descriptor, state: FileSystem.Descriptor
-    ) -> SystemError? {
-        do {
-            if !album.isSettled { try settle(album, folder: folder, state: state) }
-            if newName != album.name {
-                try FileSystem.renameWithoutReplacing(album.name, in: root, to: newName, in: root)
-                try FileSystem.fsync(root)
-            }
-            var renamed = album
-            renamed.name = newName
-            renamed.title = title.text
-            try settle(renamed, folder: folder, state: state)
-            return nil
-        } catch {
-            return error
+    private func info(_ album: FolderAlbum, folder: FileSystem.Descriptor) -> AlbumInfo {
+        AlbumInfo(
+            id: album.id, title: album.title, count: Self.mediaFiles(in: folder).count, createdAt: album.createdAt)
+    }
+
+    /// The listing of an album nested in `album`, while `album` is moved aside.
+    private func info(
+        _ nested: FolderAlbum, in root: FileSystem.Descriptor, aside: FolderAside, of album: FolderAlbum
+    ) -> AlbumInfo {
+        let below = FolderAlbumPath(components: Array(nested.path.components.dropFirst(album.path.components.count)))
+        let hidden = FolderAlbumPath(components: album.path.parent.components + [aside.name] + below.components)
+        let count = (try? FileSystem.openDirectory(hidden, in: root)).map { folder in
+            defer { FileSystem.close(folder) }
+            return Self.mediaFiles(in: folder).count
         }
+        return AlbumInfo(id: nested.id, title: nested.title, count: count ?? 0, createdAt: nested.createdAt)
+    }
+
+    private func notEmpty(_ album: FolderAlbum, entries: [String], inside: ArraySlice<AlbumInfo>) -> AlbumError {
+        let photos = entries.filter(FolderNaming.isMediaFileName).count
+        var message =
+            "The album \"\(album.title)\" is the folder \(url(of: album.path).path), which holds \(entries.count) item(s) (\(photos) photo(s) or video(s))"
+        if !inside.isEmpty {
+            message +=
+                " and \(inside.count) album(s) inside it: "
+                + inside.map { "\"\($0.title)\" (\($0.count))" }.joined(separator: ", ")
+        }
+        message +=
+            ". Deleting it moves the folder and all of that to the Trash; use force (album delete --force) to do so, or move the files out first."
+        return AlbumError(.albumNotEmpty, message, albumTitle: album.title)
+    }
+
+    /// Renames the album folder to a hidden name in its own parent (same file system, so always
+    /// possible), after writing a note in `staging/` that says how to move it back.
+    private func moveAside(
+        _ album: FolderAlbum, name: String, in parent: FileSystem.Descriptor, state: FileSystem.Descriptor
+    ) throws -> FolderAside {
+        let aside = FolderAside(
+            name: FolderLibraryState.stagingName(kind: "deleting"),
+            note: FolderLibraryState.stagingName(kind: "aside"), parent: album.path.parent.relative)
+        do {
+            let staging = try FolderLibraryState.openStaging(state: state)
+            defer { FileSystem.close(staging) }
+            try FileSystem.createFile(aside.note, in: staging, bytes: aside.encoded(folder: name))
+            try FileSystem.fsync(staging)
+            do {
+                try FileSystem.renameWithoutReplacing(name, in: parent, to: aside.name, in: parent)
+            } catch {
+                try? FileSystem.unlink(aside.note, in: staging)
+                throw error
+            }
+            try FileSystem.fsync(parent)
+        } catch let error as SystemError {
+            if error.errno == ENOENT {
+                throw AlbumError(
+                    .albumNotFound, "The album \"\(album.title)\" was deleted meanwhile.", albumTitle: album.title)
+            }
+            throw error.libraryError("delete the album folder")
+        }
+        return aside
+    }
+
+    /// Moves a folder that was moved aside back to `name` (`name 2`, … if a folder took the name
+    /// meanwhile), and drops the note.
+    private func moveBack(
+        _ aside: FolderAside, to name: String, in parent: FileSystem.Descriptor, state: FileSystem.Descriptor
+    ) {
+        for attempt in 1...Self.maximumNameAttempts {
+            let target = FolderNaming.folderName(name, attempt: attempt)
+            guard let failure = FileSystem.tryRename(aside.name, in: parent, to: target, in: parent) else { break }
+            if failure.errno != EEXIST && failure.errno != ENOTEMPTY { return }  // keep the note: the sweep retries
+        }
+        try? FileSystem.fsync(parent)
+        aside.finish(state: state)
     }
 
     private func openAlbumFolderForChange(
@@ -215,11 +399,11 @@ extension FolderBackend {
 
     // MARK: Verification
 
-    /// Checks that every photo or video file in the album folders (and at the root) is complete
-    /// media, and that no staged leftover or hidden `.partial` file is lying around.
+    /// Checks that every photo or video file in the album folders (at any depth) and at the root
+    /// is complete media, and that no staged leftover or hidden `.partial` file is lying around.
     ///
     /// Files without a photo or video extension (sidecars such as `.xmp`, notes) are not assets
-    /// and are not checked; sub-folders of album folders and symlinks are not followed.
+    /// and are not checked; symlinks are not followed.
     package func verify() async throws -> VerificationReport {
         try await Blocking.run {
             try self.reading("verify the library") { root, directory in
@@ -227,7 +411,7 @@ extension FolderBackend {
                 var checked = 0
                 for leftover in FolderLibraryState.leftovers(root: root) {
                     problems.append(
-                        "leftover \(FolderLibraryState.directoryName)/\(FolderLibraryState.stagingName)/\(leftover) from a process that is gone (removed when the library is next opened)"
+                        "leftover \(FolderLibraryState.directoryName)/\(FolderLibraryState.stagingName)/\(leftover) from a process that is gone (handled when the library is next opened)"
                     )
                 }
                 var folders: [(label: String, url: URL, descriptor: FileSystem.Descriptor?)] = [
@@ -235,8 +419,8 @@ extension FolderBackend {
                 ]
                 for album in try directory.albums() {
                     do {
-                        let folder = try FileSystem.openDirectory(album.name, in: root)
-                        folders.append((album.name, self.root.appendingPathComponent(album.name), folder))
+                        let folder = try FileSystem.openDirectory(album.path, in: root)
+                        folders.append((album.name, self.url(of: album.path), folder))
                     } catch {
                         problems.append("album folder \(album.name) cannot be opened: \(error)")
                     }
@@ -251,8 +435,8 @@ extension FolderBackend {
                             }
                             continue
                         }
-                        guard FolderNaming.isMediaFileName(name), let info = FileSystem.status(of: name, in: folder),
-                            (info.st_mode & S_IFMT) == S_IFREG
+                        guard FolderNaming.isMediaFileName(name),
+                            FileSystem.fileStatus(of: name, in: folder)?.kind == .regular
                         else { continue }
                         checked += 1
                         do { _ = try MediaReader(.file(url.appendingPathComponent(name))) } catch {
@@ -263,5 +447,33 @@ extension FolderBackend {
                 return VerificationReport(checkedAssets: checked, problems: problems)
             }
         }
+    }
+}
+
+/// An album folder moved aside while being deleted: its hidden name in its parent, and the note in
+/// `staging/` that lets the sweep move it back after a crash.
+struct FolderAside {
+    let name: String
+    let note: String
+    /// The parent folder's path below the root.
+    let parent: String
+
+    struct Note: Codable {
+        var parent: String
+        var aside: String
+        var folder: String
+    }
+
+    func encoded(folder: String) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array((try? encoder.encode(Note(parent: parent, aside: name, folder: folder))) ?? Data())
+    }
+
+    /// Drops the note (the folder is back, in the Trash, or deleted as asked).
+    func finish(state: FileSystem.Descriptor) {
+        guard let staging = try? FolderLibraryState.openStaging(state: state) else { return }
+        defer { FileSystem.close(staging) }
+        try? FileSystem.unlink(note, in: staging)
     }
 }

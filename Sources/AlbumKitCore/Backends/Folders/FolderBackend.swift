@@ -6,24 +6,32 @@ import Foundation
     import Darwin
 #endif
 
-/// A folder library: every visible sub-folder of the root is an album (what digiKam, Shotwell,
-/// gThumb, darktable and file managers show), its photo and video files are the album's assets.
-/// On Linux, the system library is this backend rooted at the XDG Pictures folder.
+/// A folder library: every visible folder below the root that holds photos or videos (or an
+/// album marker) is an album titled by its path (`2023/Summer`), as digiKam and Shotwell show
+/// nested folders; its photo and video files are the album's assets. Hidden folders, catalog
+/// libraries and other programs' data are never albums (``FolderExclusions``). On Linux, the system
+/// library is this backend rooted at the XDG Pictures folder. Docs/folders.md has the whole design.
 ///
 /// Save protocol (crash-safe at every step; no scanner ever sees a half-written file):
 /// 1. stage: inspect, then copy + hash into an invisible `O_TMPFILE` inode in
 ///    `ROOT/.albumkit/staging/` (a hidden `.partial` name there when the file system lacks
-///    `O_TMPFILE`), then `fsync` it;
+///    `O_TMPFILE`), keeping the source's modification time;
 /// 2. commit, under the library's `flock` (`.albumkit/lock`, so processes never create an album
-///    twice): find or create the album with ``AlbumRequest/findOrCreate(in:)``; a new folder is made with its
-///    marker in `staging/`, then renamed into place without replacing anything);
-/// 3. per file: an identical file already in the folder (size + SHA-256) is reported as the asset
-///    (`isExisting`); else publish under the original name (`name 2.jpg`, … when taken) with
-///    `linkat`, which never replaces a file;
-/// 4. `fsync` the album folder, then remember the album's id for its title.
+///    twice): find or create the album with ``AlbumRequest/findOrCreate(in:)``; a new folder (and
+///    its missing parents) is made with its marker in hiding, then renamed into place without
+///    replacing anything;
+/// 3. when the album folder is on another file system (a card or phone mounted inside the
+///    library), copy each staged file into an invisible file there;
+/// 4. flush the batch: one `syncfs` per file system written (an `fsync` per file where `syncfs`
+///    does not exist), before any file gets its name;
+/// 5. per file: an identical photo or video already in the folder (size, head digest, SHA-256) is
+///    reported as the asset (`isExisting`); else publish under the original name (`name 2.jpg`, …
+///    when taken) with `linkat`, which never replaces a file;
+/// 6. `fsync` the album folder (the names are durable before any result is reported), then
+///    remember the album's id for its title.
 ///
 /// Identifiers: album id = the UUID in the folder's `.albumkit-album` marker (a UUID-shaped digest
-/// of the folder name for folders AlbumKit never wrote to); asset id = `albumID + "/" + file name`
+/// of the folder path for folders AlbumKit never wrote to); asset id = `albumID + "/" + file name`
 /// (just the file name at the root). Both survive renaming the album folder.
 package final class FolderBackend: PhotoLibraryBackend {
     /// The library root (e.g. `~/Pictures`).
@@ -37,15 +45,21 @@ package final class FolderBackend: PhotoLibraryBackend {
     let beforePublish: (@Sendable (String) -> Void)?
     /// Hashes of files already in album folders, for finding duplicates without re-reading them.
     let hashCache = FileHashCache()
+    /// Album folders by identifier, from earlier lookups in this process (always re-checked).
+    let folderHints = Locked<[String: String]>([:])
+    /// Where deleted albums go unless deleted permanently.
+    let trash: FolderTrash
 
     /// Files in an album tried with `name N.ext` before giving up.
     static let maximumNameAttempts = 10_000
 
     package init(
-        root: URL, createsMissingRoot: Bool = false, beforePublish: (@Sendable (String) -> Void)? = nil
+        root: URL, createsMissingRoot: Bool = false, trash: FolderTrash = FolderTrash(),
+        beforePublish: (@Sendable (String) -> Void)? = nil
     ) {
         let root = root.standardizedFileURL
         self.root = root
+        self.trash = trash
         self.identity = "folders:" + root.path
         self.createsMissingRoot = createsMissingRoot
         self.beforePublish = beforePublish
@@ -143,6 +157,30 @@ package final class FolderBackend: PhotoLibraryBackend {
         var byteSize: Int64 { media.byteSize }
         var sha256: String { media.sha256 }
         var metadata: MediaMetadata { media.metadata }
+        var modified: FileStatus.Time? { media.modified }
+        /// The head digest, read from the staged file the first time a same-size file asks for it.
+        private let headMemo = Locked<String??>(nil)
+
+        init(media: StagedMedia, fileName: String) {
+            self.media = media
+            self.fileName = fileName
+        }
+
+        /// The head digest (``FileSystem/headDigest(size:read:)``) of the staged file.
+        func head() -> String? {
+            if let known = headMemo.withLock({ $0 }) { return known }
+            let digest: String? = {
+                guard let file = try? FileSystem.openStagedForReading(self.file) else { return nil }
+                defer { FileSystem.close(file) }
+                return try? FileSystem.headDigest(size: byteSize) { offset, count in
+                    var bytes = [UInt8](repeating: 0, count: count)
+                    let n = try bytes.withUnsafeMutableBytes { try FileSystem.read(file, into: $0, at: offset) }
+                    return Array(bytes[0..<n])
+                }
+            }()
+            headMemo.withLock { $0 = .some(digest) }
+            return digest
+        }
     }
 
     package func albumUnavailableReason(needsAlbum: Bool) async throws -> String? {
@@ -161,8 +199,10 @@ package final class FolderBackend: PhotoLibraryBackend {
     }
 
     private func stageNow(_ media: Media) throws -> Staged {
+        // Not flushed here: the whole batch is flushed at commit, before any file gets its name.
         let staged = try StagedMedia(
-            media, owners: root.appendingPathComponent(FolderLibraryState.directoryName + "/owners").path, flush: true
+            media, owners: root.appendingPathComponent(FolderLibraryState.directoryName + "/owners").path,
+            flush: false
         ) {
             let root = try openRoot(creating: true)
             defer { FileSystem.close(root) }
@@ -172,6 +212,12 @@ package final class FolderBackend: PhotoLibraryBackend {
                 return try FolderLibraryState.openStaging(state: state)
             } catch {
                 throw error.libraryError("stage the photo")
+            }
+        }
+        if let modified = staged.modified {
+            do { try FileSystem.setModificationTime(staged.file.descriptor, to: modified) } catch {
+                staged.discard()
+                throw error.libraryError("write the photo")
             }
         }
         return Staged(
@@ -188,53 +234,100 @@ package final class FolderBackend: PhotoLibraryBackend {
     }
 
     private func commitNow(_ staged: [Staged], to request: AlbumRequest?) throws -> CommitReceipt {
+        let receipt = try commitLocked(staged, to: request)
+        for item in staged {  // done; on a failure the saver discards them (or retries with them)
+            FileSystem.abandon(item.file)  // closes; removes the hidden staging name, if any
+            FileSystem.close(item.file.directory)
+        }
+        return receipt
+    }
+
+    private func commitLocked(_ staged: [Staged], to request: AlbumRequest?) throws -> CommitReceipt {
         try withLock("save the photos") { root, state in
-            var albumID: String?
-            var outcome: AlbumOutcome?
-            var folder: FolderAlbum?
-            var created = false
-            let target: FileSystem.Descriptor
-            if let request {
-                let store = FolderAlbumStore(backend: self, root: root, state: state)
-                let found = try mapping("find the album") { try request.findOrCreate(in: store) }
-                let opened: (album: FolderAlbum, descriptor: FileSystem.Descriptor)
-                if let made = store.created {
-                    opened = made
-                    created = true
-                } else {
-                    guard let album = try mapping("find the album", { try store.album(id: found.id) }) else {
-                        throw AlbumVanished(albumID: found.id)
-                    }
-                    opened = (album, try openAlbumFolder(album, in: root))
-                }
-                outcome = found.outcome
-                folder = opened.album
-                albumID = opened.album.id
-                target = opened.descriptor
-                do throws(SystemError) {
-                    if !created, !opened.album.isSettled { try settle(opened.album, folder: target, state: state) }
-                } catch {
-                    FileSystem.close(target)
-                    throw error.libraryError("mark the album folder")
-                }
-                defer { FileSystem.close(target) }
-                let receipt = try publish(
-                    staged, into: target, albumID: albumID, album: folder, createdIn: created ? root : nil)
-                store.saveRemembered()
-                return CommitReceipt(albumID: albumID, albumOutcome: outcome, assets: receipt)
-            } else {
-                target = root
-                let receipt = try publish(staged, into: target, albumID: nil, album: nil, createdIn: nil)
+            guard let request else {
+                let receipt = try publish(staged, into: root, albumID: nil, created: nil)
                 return CommitReceipt(albumID: nil, albumOutcome: nil, assets: receipt)
             }
+            let store = FolderAlbumStore(backend: self, root: root, state: state)
+            let found = try mapping("find the album") { try request.findOrCreate(in: store) }
+            let opened: (album: FolderAlbum, descriptor: FileSystem.Descriptor)
+            let created = store.created
+            if let created {
+                opened = (created.album, created.descriptor)
+            } else {
+                guard let album = try mapping("find the album", { try store.album(id: found.id) }) else {
+                    throw AlbumVanished(albumID: found.id)
+                }
+                opened = (album, try openAlbumFolder(album, in: root))
+            }
+            let outcome = found.outcome
+            defer {
+                FileSystem.close(opened.descriptor)
+                if let created { FileSystem.close(created.parent) }
+            }
+            do throws(SystemError) {
+                if created == nil, !opened.album.isSettled {
+                    try settle(opened.album, folder: opened.descriptor, state: state)
+                }
+            } catch {
+                throw error.libraryError("mark the album folder")
+            }
+            let receipt = try publish(staged, into: opened.descriptor, albumID: opened.album.id, created: created)
+            store.saveRemembered()
+            return CommitReceipt(albumID: opened.album.id, albumOutcome: outcome, assets: receipt)
         }
+    }
+
+    /// A staged file ready to be named in the target folder: the root's staged file, or its copy
+    /// on the target's file system.
+    private struct Ready {
+        let file: FileSystem.StagedFile
+        let item: Staged
+        /// Whether `file` is a copy made for this commit (abandoned after it).
+        let isCopy: Bool
+    }
+
+    /// Makes every staged file durable and nameable in `target`: copies it to `target`'s file
+    /// system when that differs from the staging folder's, then flushes the batch with one
+    /// `syncfs` per file system (``FileSystem/flush(_:on:)``).
+    private func prepare(_ staged: [Staged], for target: FileSystem.Descriptor) throws -> [Ready] {
+        guard let first = staged.first else { return [] }
+        let targetDevice: UInt64
+        let stagingDevice: UInt64
+        do {
+            targetDevice = try FileSystem.fileStatus(of: target).device
+            stagingDevice = try FileSystem.fileStatus(of: first.file.directory).device
+        } catch {
+            throw error.libraryError("read the album folder")
+        }
+        do {
+            try FileSystem.flush(staged.map(\.file.descriptor))
+        } catch {
+            throw error.libraryError("save the photos")
+        }
+        guard targetDevice != stagingDevice else { return staged.map { Ready(file: $0.file, item: $0, isCopy: false) } }
+        var ready: [Ready] = []
+        do {
+            for item in staged {
+                let copy = try FileSystem.stage(in: target, as: StagingName(kind: "partial"))
+                ready.append(Ready(file: copy, item: item, isCopy: true))
+                let source = try FileSystem.openStagedForReading(item.file)
+                defer { FileSystem.close(source) }
+                try FileSystem.forEachChunk(of: source) { try FileSystem.write(copy.descriptor, $0) }
+                if let modified = item.modified { try FileSystem.setModificationTime(copy.descriptor, to: modified) }
+            }
+            try FileSystem.flush(ready.map(\.file.descriptor))
+        } catch {
+            for copy in ready { FileSystem.abandon(copy.file) }
+            throw (error as? SystemError)?.libraryError("copy the photos to the album's disk") ?? AlbumError.wrap(error)
+        }
+        return ready
     }
 
     /// Publishes every staged file into `target`, then flushes `target`. All or nothing: on a
     /// failure the files published so far are removed (and a folder created by this commit).
     private func publish(
-        _ staged: [Staged], into target: FileSystem.Descriptor, albumID: String?, album: FolderAlbum?,
-        createdIn root: FileSystem.Descriptor?
+        _ staged: [Staged], into target: FileSystem.Descriptor, albumID: String?, created: FolderAlbumCreation?
     ) throws -> [Result<CommittedAsset, AlbumError>] {
         var contents: FolderContents
         do { contents = try FolderContents(directory: target, cache: hashCache) } catch {
@@ -246,14 +339,39 @@ package final class FolderBackend: PhotoLibraryBackend {
         func assetID(_ name: String) -> String { albumID.map { $0 + "/" + name } ?? name }
         func rollBack() {
             for name in published { try? FileSystem.unlink(name, in: target) }
-            if let root, let album {
-                try? FileSystem.unlink(FolderAlbumMarker.fileName, in: target)
-                _ = unlinkat(root.fd, album.name, AT_REMOVEDIR)  // only if empty: never removes others' files
+            created?.undo(folder: target)
+        }
+        // Duplicates first: only the files that will be named are flushed and copied.
+        var fresh: [Staged] = []
+        var plan: [Int: String] = [:]
+        for (index, item) in staged.enumerated() {
+            if let existing = contents.identical(
+                size: item.byteSize, sha256: item.sha256, preferred: item.fileName, head: item.head)
+            {
+                plan[index] = existing
+            } else {
+                fresh.append(item)
             }
         }
-
-        for item in staged {
-            if let existing = contents.identical(size: item.byteSize, sha256: item.sha256, preferred: item.fileName) {
+        let ready: [Ready]
+        do { ready = try prepare(fresh, for: target) } catch {
+            rollBack()
+            throw error
+        }
+        defer { for copy in ready where copy.isCopy { FileSystem.abandon(copy.file) } }
+        var readyIndex = 0
+        for (index, item) in staged.enumerated() {
+            if let existing = plan[index] {
+                results.append(
+                    .success(CommittedAsset(assetID: assetID(existing), isExisting: true, metadata: item.metadata)))
+                continue
+            }
+            let file = ready[readyIndex].file
+            readyIndex += 1
+            // An identical file published earlier in this batch.
+            if let existing = contents.identical(
+                size: item.byteSize, sha256: item.sha256, preferred: item.fileName, head: item.head)
+            {
                 results.append(
                     .success(CommittedAsset(assetID: assetID(existing), isExisting: true, metadata: item.metadata)))
                 continue
@@ -274,15 +392,16 @@ package final class FolderBackend: PhotoLibraryBackend {
                 }
                 if published.isEmpty { beforePublish?(name) }
                 do {
-                    try FileSystem.publish(item.file, into: target, as: name)
+                    try FileSystem.publish(file, into: target, as: name)
                     published.append(name)
-                    contents.add(name, size: item.byteSize, sha256: item.sha256)
+                    contents.add(name, size: item.byteSize, sha256: item.sha256, head: item.head)
                     results.append(.success(CommittedAsset(assetID: assetID(name), metadata: item.metadata)))
                     done = true
                 } catch  where error.errno == EEXIST {
                     // Taken meanwhile (another program): it may even be this very file.
                     contents.refresh(name)
-                    if let existing = contents.identical(size: item.byteSize, sha256: item.sha256, preferred: name),
+                    if let existing = contents.identical(
+                        size: item.byteSize, sha256: item.sha256, preferred: name, head: item.head),
                         existing == name
                     {
                         results.append(
@@ -310,19 +429,15 @@ package final class FolderBackend: PhotoLibraryBackend {
                 throw error.libraryError("save the photos")
             }
         }
-        for item in staged {
-            FileSystem.abandon(item.file)  // closes; removes the hidden staging name, if any
-            FileSystem.close(item.file.directory)
-        }
         return results
     }
 
     // MARK: Album folders
 
-    /// Opens an album's folder, refusing symlinks (AlbumKit never writes through one).
+    /// Opens an album's folder level by level, refusing symlinks (AlbumKit never writes through one).
     func openAlbumFolder(_ album: FolderAlbum, in root: FileSystem.Descriptor) throws -> FileSystem.Descriptor {
         do {
-            return try FileSystem.openDirectory(album.name, in: root)
+            return try FileSystem.openDirectory(album.path, in: root)
         } catch  where error.errno == ENOENT {
             throw AlbumVanished(albumID: album.id)
         } catch  where error.errno == ELOOP || error.errno == ENOTDIR {
@@ -335,42 +450,58 @@ package final class FolderBackend: PhotoLibraryBackend {
         }
     }
 
-    /// Creates a folder for a new album: built with its marker in `staging/`, then renamed into the
-    /// root under the title's folder name (`name 2`, … when taken) without replacing anything.
+    /// Creates a folder for a new album at the title's path: missing parent folders are made
+    /// (existing ones are used when their names match the title's levels), then the album folder
+    /// is built with its marker in hiding (`staging/`, or a hidden name in the parent when the
+    /// parent is on another file system) and renamed into place (`name 2`, … when taken) without
+    /// replacing anything.
+    ///
+    /// - Throws: `.invalidAlbumTitle` when a level of the title is another program's data.
     func createAlbumFolder(
         titled title: AlbumTitle, in root: FileSystem.Descriptor, state: FileSystem.Descriptor
-    ) throws -> (album: FolderAlbum, descriptor: FileSystem.Descriptor) {
+    ) throws -> FolderAlbumCreation {
         let id = UUID().uuidString.lowercased()
         let now = Date()
-        let base = FolderNaming.folderName(for: title)
+        let wanted = try FolderAlbumPath.creating(title)
+        let parent = try openParentCreating(wanted, title: title, in: root)
+        defer { FileSystem.close(parent.descriptor) }
+        let base = wanted.components.last!
         do {
-            let staging = try FolderLibraryState.openStaging(state: state)
-            defer { FileSystem.close(staging) }
+            let sameDevice =
+                try FileSystem.fileStatus(of: parent.descriptor).device == FileSystem.fileStatus(of: state).device
+            let hiding =
+                sameDevice ? try FolderLibraryState.openStaging(state: state) : try FileSystem.reopen(parent.descriptor)
+            defer { FileSystem.close(hiding) }
             let temporary = FolderLibraryState.stagingName(kind: "album")
-            try FileSystem.makeDirectory(temporary, in: staging)
+            try FileSystem.makeDirectory(temporary, in: hiding)
             var moved = false
-            defer { if !moved { try? FileSystem.removeTree(temporary, in: staging) } }
-            let newFolder = try FileSystem.openDirectory(temporary, in: staging)
+            defer { if !moved { try? FileSystem.removeTree(temporary, in: hiding) } }
+            let newFolder = try FileSystem.openDirectory(temporary, in: hiding)
             defer { FileSystem.close(newFolder) }
             for attempt in 1...Self.maximumNameAttempts {
                 let name = FolderNaming.folderName(base, attempt: attempt)
-                if FileSystem.status(of: name, in: root) != nil { continue }
+                // Never a name that would not be listed (`x.albumlibrary`, `@eaDir`): `x.albumlibrary 2`.
+                if FolderExclusions.isExcluded(folderNamed: name) { continue }
+                if FileSystem.status(of: name, in: parent.descriptor) != nil { continue }
+                let path = FolderAlbumPath(components: parent.path.components + [name])
                 let marker = FolderAlbumMarker(
-                    id: id, title: title.text, folder: name, created: now.timeIntervalSince1970)
+                    id: id, title: title.text, folder: path.relative, created: now.timeIntervalSince1970)
                 try? FileSystem.unlink(FolderAlbumMarker.fileName, in: newFolder)
                 try FileSystem.createFile(FolderAlbumMarker.fileName, in: newFolder, bytes: marker.encoded)
                 try FileSystem.fsync(newFolder)
-                do {
-                    try FileSystem.renameWithoutReplacing(temporary, in: staging, to: name, in: root)
-                } catch  where error.errno == EEXIST || error.errno == ENOTEMPTY {
-                    continue
+                if let failure = FileSystem.tryRename(temporary, in: hiding, to: name, in: parent.descriptor) {
+                    if failure.errno == EEXIST || failure.errno == ENOTEMPTY { continue }
+                    throw failure
                 }
                 moved = true
-                try FileSystem.fsync(root)
-                let album = FolderAlbum(name: name, id: id, title: title.text, createdAt: now, marker: marker)
-                return (album, try FileSystem.openDirectory(name, in: root))
+                try FileSystem.fsync(parent.descriptor)
+                let album = FolderAlbum(path: path, id: id, title: title.text, createdAt: now, marker: marker)
+                return FolderAlbumCreation(
+                    album: album, descriptor: try FileSystem.openDirectory(name, in: parent.descriptor),
+                    parent: try FileSystem.reopen(parent.descriptor), name: name,
+                    madeParents: parent.made)
             }
-        } catch {
+        } catch let error as SystemError {
             throw error.libraryError("create the album folder for \"\(title.text)\"")
         }
         throw AlbumError(
@@ -378,8 +509,74 @@ package final class FolderBackend: PhotoLibraryBackend {
             albumTitle: title.text)
     }
 
+    /// Opens the parent folder of `path`, creating missing levels; a level that exists under a
+    /// name matching the title's level (``FolderAlbumPath/folder(_:matches:)``) is used.
+    func openParentCreating(
+        _ path: FolderAlbumPath, title: AlbumTitle, in root: FileSystem.Descriptor
+    ) throws -> (descriptor: FileSystem.Descriptor, path: FolderAlbumPath, made: [String]) {
+        let levels = FolderAlbumPath.levels(of: title.text)
+        var current: FileSystem.Descriptor
+        do { current = try FileSystem.reopen(root) } catch { throw error.libraryError("open the library") }
+        var components: [String] = []
+        var made: [String] = []
+        for (index, wanted) in path.components.dropLast().enumerated() {
+            do {
+                let level = levels[index]
+                let names = try FileSystem.names(in: current)
+                let matches = names.filter { name in
+                    FolderAlbumPath.folder(name, matches: level)
+                        && FileSystem.fileStatus(of: name, in: current)?.kind == .directory
+                }
+                let name = matches.contains(wanted) ? wanted : (matches.count == 1 ? matches[0] : wanted)
+                let child: FileSystem.Descriptor
+                guard !FolderExclusions.isExcluded(folderNamed: name) else {
+                    throw AlbumError(
+                        .invalidAlbumTitle,
+                        "\(root.path)/\((components + [name]).joined(separator: "/")) would be hidden or another program's data, not an album folder; choose another title than \"\(title.text)\".",
+                        albumTitle: title.text)
+                }
+                if FileSystem.fileStatus(of: name, in: current) == nil {
+                    if try FileSystem.makeDirectory(name, in: current) {
+                        try FileSystem.fsync(current)
+                        made.append((components + [name]).joined(separator: "/"))
+                    }
+                }
+                guard !FolderExclusions.isExcluded(folderNamed: name) else {
+                    throw AlbumError(
+                        .invalidAlbumTitle,
+                        "\(root.path)/\((components + [name]).joined(separator: "/")) is hidden or another program's data, not an album folder; choose another title than \"\(title.text)\".",
+                        albumTitle: title.text)
+                }
+                child = try FileSystem.openDirectory(name, in: current)
+                if FolderExclusions.isExcluded(folderNamed: name, holding: (try? FileSystem.names(in: child)) ?? []) {
+                    FileSystem.close(child)
+                    throw AlbumError(
+                        .invalidAlbumTitle,
+                        "\(root.path)/\((components + [name]).joined(separator: "/")) is another program's data (a photo library or database), not an album folder; choose another title than \"\(title.text)\".",
+                        albumTitle: title.text)
+                }
+                FileSystem.close(current)
+                current = child
+                components.append(name)
+            } catch let error as SystemError {
+                FileSystem.close(current)
+                if error.errno == ELOOP || error.errno == ENOTDIR {
+                    throw AlbumError(
+                        .albumUnavailable,
+                        "\(root.path)/\((components + [wanted]).joined(separator: "/")) is a symbolic link or not a folder; AlbumKit writes only into real folders inside the library. Nothing was saved.",
+                        albumTitle: title.text, underlying: error)
+                }
+                throw error.libraryError("create the folders for \"\(title.text)\"")
+            } catch {
+                FileSystem.close(current)
+                throw error
+            }
+        }
+        return (current, FolderAlbumPath(components: components), made)
+    }
+
     /// Writes the marker an album is listed with into its folder (adopting a folder AlbumKit never
-    /// marked, or recording a rename done outside AlbumKit), so the identifier stays put.
+    /// marked, or recording a move done outside AlbumKit), so the identifier stays put.
     func settle(_ album: FolderAlbum, folder: FileSystem.Descriptor, state: FileSystem.Descriptor) throws(SystemError) {
         let marker = FolderAlbumMarker(
             id: album.id, title: album.title, folder: album.name, created: album.createdAt.timeIntervalSince1970)
@@ -388,5 +585,20 @@ package final class FolderBackend: PhotoLibraryBackend {
 
     func mapping<T>(_ what: String, _ body: () throws -> T) throws -> T {
         do { return try body() } catch let error as SystemError { throw error.libraryError(what) }
+    }
+}
+
+/// A folder a commit created, so that a failed commit can take it (and the parents it made) back.
+struct FolderAlbumCreation {
+    let album: FolderAlbum
+    let descriptor: FileSystem.Descriptor
+    let parent: FileSystem.Descriptor
+    let name: String
+    let madeParents: [String]
+
+    /// Removes the marker and the folder, only if nothing else is in it (never others' files).
+    func undo(folder: FileSystem.Descriptor) {
+        try? FileSystem.unlink(FolderAlbumMarker.fileName, in: folder)
+        FileSystem.removeEmptyDirectory(name, in: parent)
     }
 }

@@ -1,32 +1,44 @@
-import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
-/// The files of one folder, for choosing a free name and finding an identical file (same size,
-/// then same SHA-256, hashed only when sizes match, and once per file version through `cache`).
+/// The files of one folder, for choosing a free name and finding an identical photo or video.
+///
+/// Only media files count as the album's content: identical bytes under another name (`a.jpg.bak`,
+/// a sidecar) are not "already there". Same-size files are told apart by their head digest first
+/// and their SHA-256 only when heads match, each read once per file version (``FileHashCache``);
+/// files are indexed by size and head, so a batch costs one lookup per item however many
+/// same-size files the folder holds.
 struct FolderContents {
     let directory: FileSystem.Descriptor
     private let cache: FileHashCache
-    private(set) var sizes: [String: Int64] = [:]
+    /// Every visible entry name (files, folders, links) and, for media files, the size.
+    private var names: Set<String> = []
+    private var bySize: [Int64: [String]] = [:]
+    /// For sizes already looked at: head digest → names.
+    private var byHead: [Int64: [String: [String]]] = [:]
 
-    /// Lists the regular, visible files of `directory`.
+    /// Lists `directory`.
     init(directory: FileSystem.Descriptor, cache: FileHashCache) throws(SystemError) {
         self.directory = directory
         self.cache = cache
-        for name in try FileSystem.names(in: directory) where !name.hasPrefix(".") {
-            if let info = FileSystem.status(of: name, in: directory), (info.st_mode & S_IFMT) == S_IFREG {
-                sizes[name] = Int64(info.st_size)
-            }
+        for name in try FileSystem.names(in: directory) {
+            names.insert(name)
+            guard FolderNaming.isMediaFileName(name), let info = FileSystem.fileStatus(of: name, in: directory),
+                info.kind == .regular
+            else { continue }
+            bySize[info.size, default: []].append(name)
         }
     }
 
-    /// The name of a file identical to (`size`, `sha256`), preferring `preferred`; `nil` when none.
-    mutating func identical(size: Int64, sha256: String, preferred: String) -> String? {
-        let candidates = sizes.filter { $0.value == size }.keys.sorted { a, b in
+    /// The name of a media file identical to (`size`, `sha256`), preferring `preferred`; `nil` when
+    /// none. `head` gives the item's head digest; it is asked only when a file has that size.
+    mutating func identical(size: Int64, sha256: String, preferred: String, head item: () -> String?) -> String? {
+        guard let sameSize = bySize[size], !sameSize.isEmpty, let head = item() else { return nil }
+        if byHead[size] == nil {
+            var index: [String: [String]] = [:]
+            for name in sameSize {
+                if let digest = cache.head(of: name, in: directory) { index[digest, default: []].append(name) }
+            }
+            byHead[size] = index
+        }
+        let candidates = (byHead[size]?[head] ?? []).sorted { a, b in
             a == preferred || (b != preferred && Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8)))
         }
         for name in candidates where cache.sha256(of: name, in: directory) == sha256 { return name }
@@ -35,21 +47,29 @@ struct FolderContents {
 
     /// Whether anything (a file, folder or symlink) already has `name`.
     func isTaken(_ name: String) -> Bool {
-        sizes[name] != nil || FileSystem.status(of: name, in: directory) != nil
+        names.contains(name) || FileSystem.fileStatus(of: name, in: directory) != nil
     }
 
     /// Records a file this commit published.
-    mutating func add(_ name: String, size: Int64, sha256: String) {
-        sizes[name] = size
-        cache.remember(sha256, forFile: name, in: directory)
+    mutating func add(_ name: String, size: Int64, sha256: String, head: () -> String?) {
+        names.insert(name)
+        bySize[size, default: []].append(name)
+        cache.remember(sha256: sha256, forFile: name, in: directory)
+        if byHead[size] != nil, let digest = head() {
+            byHead[size]![digest, default: []].append(name)
+            cache.remember(head: digest, forFile: name, in: directory)
+        }
     }
 
     /// Re-reads `name` after a publish found it taken (another process wrote it meanwhile).
     mutating func refresh(_ name: String) {
-        if let info = FileSystem.status(of: name, in: directory), (info.st_mode & S_IFMT) == S_IFREG {
-            sizes[name] = Int64(info.st_size)
-        } else {
-            sizes[name] = nil
+        names.insert(name)
+        guard FolderNaming.isMediaFileName(name), let info = FileSystem.fileStatus(of: name, in: directory),
+            info.kind == .regular
+        else { return }
+        if !(bySize[info.size]?.contains(name) ?? false) { bySize[info.size, default: []].append(name) }
+        if byHead[info.size] != nil, let digest = cache.head(of: name, in: directory) {
+            byHead[info.size]![digest, default: []].append(name)
         }
     }
 }

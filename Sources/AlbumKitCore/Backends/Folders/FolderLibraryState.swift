@@ -13,8 +13,9 @@ import Foundation
 /// - `albums.json`: remembered album identifiers, `{"titles": {title key: {"id", "folder"}}}`
 ///   (the folder is a hint that makes the lookup O(1));
 /// - `staging/`: staged files when `O_TMPFILE` is unavailable, new album folders before they get
-///   their name, markers being replaced, and albums being deleted. Entries carry the owning
-///   process's token (``StagingName``); ``sweep(root:)`` removes those of dead processes;
+///   their name, markers being replaced, and notes (`.aside`) naming album folders moved aside
+///   while being deleted. Entries carry the owning process's token (``StagingName``);
+///   ``sweep(root:)`` moves the folders of dead processes' notes back, then removes their entries;
 /// - `owners/`: one `flock`ed file per process writing here (``ProcessOwner``), which proves it alive.
 ///
 /// Hidden, so digiKam, Shotwell, gThumb and file managers never show it.
@@ -133,6 +134,10 @@ package enum FolderLibraryState {
         defer { FileSystem.close(staging) }
         var removed: [String] = []
         for name in (try? FileSystem.names(in: staging)) ?? [] where !isOwnedByLiveProcess(name, state: state) {
+            if name.hasSuffix(".aside") {
+                // An album folder moved aside by a delete that never finished: move it back first.
+                guard restoreAside(note: name, staging: staging, root: root) else { continue }
+            }
             if (try? FileSystem.removeTree(name, in: staging)) != nil { removed.append(name) }
         }
         // Owner files of processes that are gone and left nothing behind.
@@ -142,6 +147,27 @@ package enum FolderLibraryState {
             if !ProcessOwner.isAlive(owner, in: directory) { ProcessOwner.forget(owner, in: directory) }
         }
         return removed
+    }
+
+    /// Moves the folder a `.aside` note describes back to its name (`name 2`, … when taken);
+    /// `true` when nothing is left aside (moved back, or it had already gone to the Trash).
+    static func restoreAside(note: String, staging: FileSystem.Descriptor, root: FileSystem.Descriptor) -> Bool {
+        guard let bytes = try? FileSystem.readSmallFile(note, in: staging),
+            let record = try? JSONDecoder().decode(FolderAside.Note.self, from: Data(bytes))
+        else { return true }  // an empty note: the crash came before the folder was moved
+        let parentPath = FolderAlbumPath(components: record.parent.split(separator: "/").map(String.init))
+        guard let parent = try? FileSystem.openDirectory(parentPath, in: root) else { return false }
+        defer { FileSystem.close(parent) }
+        guard FileSystem.fileStatus(of: record.aside, in: parent) != nil else { return true }
+        for attempt in 1...10_000 {
+            let target = FolderNaming.folderName(record.folder, attempt: attempt)
+            guard let failure = FileSystem.tryRename(record.aside, in: parent, to: target, in: parent) else {
+                try? FileSystem.fsync(parent)
+                return true
+            }
+            if failure.errno != EEXIST && failure.errno != ENOTEMPTY { return false }
+        }
+        return false
     }
 
     /// Staging entries of dead processes, without removing them (for `verify`).

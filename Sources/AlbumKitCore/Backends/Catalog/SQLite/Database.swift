@@ -6,7 +6,7 @@ import Foundation
     internal import CSQLite
 #endif
 
-/// One SQLite connection. Not thread-safe: the catalog confines it behind a lock.
+/// One SQLite connection. Not thread-safe: the catalog confines it to a ``DatabaseQueue``.
 package final class Database {
     private let handle: OpaquePointer
     package let path: String
@@ -140,5 +140,5 @@ package final class Database {
     }
 }
 
-@available(*, unavailable, message: "A Database is confined to one thread at a time; use it behind a lock.")
+@available(*, unavailable, message: "A Database is confined to one thread at a time; own it with a DatabaseQueue.")
 extension Database: Sendable {}

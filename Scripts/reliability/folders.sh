@@ -1,0 +1,287 @@
+# Folder-library scenarios of Scripts/reliability.sh (issue 10), sourced by it: the same trials as
+# the catalog's, run on a plain folder of album folders (what `PhotoLibrary.system` is on Linux).
+# Each ends with: every acknowledged save is present byte for byte, and no file the user put there
+# was removed (a photo, a sidecar, a note and a nested album placed before the trial, compared by
+# SHA-256 afterwards).
+#
+#   fkill9    kill -9 a process group saving batches into a nested album at random moments.
+#   frace     8 processes x 50 saves into one new nested album at once: one folder, 400 files.
+#   fdiskfull the library on a 4 MB file system: `notEnoughSpace`, nothing half-written.
+#   freadonly the library on a read-only bind mount: a clear error; albums, show, verify work.
+#   fmoved    the album folder renamed, or moved out of the library, while a batch is saved into it.
+#   fdelete   `album delete` racing a `cp` into the album: the copied file is never lost.
+
+# put_user_files DIR: a photo, a sidecar, a note and a nested album the user keeps in DIR; records
+# their SHA-256 in DIR.user-sums (outside the library).
+put_user_files() {
+    local dir=$1
+    mkdir -p "$dir/Kept by hand"
+    cp "$ROOT/Examples/harbour.jpg" "$dir/mine.jpg"
+    printf '<x:xmpmeta/>' >"$dir/mine.jpg.xmp"
+    printf 'notes\n' >"$dir/notes.txt"
+    cp "$ROOT/Examples/harbour.jpg" "$dir/Kept by hand/old.jpg"
+    (cd "$dir" && sha256sum mine.jpg mine.jpg.xmp notes.txt "Kept by hand/old.jpg") >"$dir.user-sums"
+}
+
+# user_files_ok DIR [PLACED]: every file put_user_files placed in PLACED (default DIR) is in DIR,
+# unchanged (DIR differs when the user moved the folder).
+user_files_ok() {
+    local dir=$1 placed=${2:-$1}
+    if ! (cd "$dir" 2>/dev/null && sha256sum --quiet -c "$placed.user-sums" >/dev/null 2>&1); then
+        fail "a file the user put in $dir was removed or changed"
+        return 1
+    fi
+}
+
+# folder_acks_ok ACKFILE DIR...: every complete acknowledged save of ACKFILE is, byte for byte, a
+# file of that name in one of DIRs (the album folder, or where the user moved it).
+folder_acks_ok() {
+    local acks=$1 bad=0 asset file name dir found
+    shift
+    while read -r asset file; do
+        name=${asset##*/}
+        found=0
+        for dir in "$@"; do
+            if [ -f "$dir/$name" ] && cmp -s "$dir/$name" "$file"; then
+                found=1
+                break
+            fi
+        done
+        [ "$found" = 1 ] || { fail "acknowledged save $asset ($file) is not in ${*}"; bad=$((bad + 1)); }
+    done < <(sed -n 's/.*"asset":"\([^"]*\)".*"file":"\([^"]*\)".*}$/\1 \2/p' "$acks")
+    [ "$bad" = 0 ]
+}
+
+# no_hidden_leftovers DIR: the album folder holds no hidden file but AlbumKit's marker.
+no_hidden_leftovers() {
+    local extra
+    extra=$(find "$1" -maxdepth 1 -name '.*' ! -name '.albumkit-album' ! -path "$1" 2>/dev/null | head -3)
+    [ -z "$extra" ] || { fail "hidden leftovers in $1: $extra"; return 1; }
+}
+
+scenario_fkill9() {
+    # Half the catalog's trials: each one verifies and compares every acknowledged file.
+    local trials=$(((KILL_TRIALS + 1) / 2))
+    echo "== fkill9: $trials trials (folder library)"
+    local pool=$WORK/fkill9/pool failures=0 trial lib acks delay pid problems epoch=-1
+    make_jpegs "$pool" 60 fkill
+    local files=("$pool"/*.jpg)
+    for ((trial = 0; trial < trials; trial++)); do
+        if [ $((trial / 25)) != "$epoch" ]; then
+            [ "$epoch" -ge 0 ] && rm -rf "$lib"
+            epoch=$((trial / 25))
+            lib=$WORK/fkill9/lib-$epoch
+            acks=$WORK/fkill9/acks-$epoch.jsonl
+            : >"$acks"
+            mkdir -p "$lib/Crash/Here"
+            put_user_files "$lib/Crash/Here"
+        fi
+        setsid bash -c '
+            album=$1 lib=$2 acks=$3; shift 3; files=("$@")
+            while true; do
+                count=$((RANDOM % 40 + 1)) start=$((RANDOM % ${#files[@]}))
+                batch=("${files[@]:start:count}")
+                "$album" save --json --album Crash/Here --library "$lib" "${batch[@]}" >>"$acks" 2>/dev/null
+            done' _ "$ALBUM" "$lib" "$acks" "${files[@]}" &
+        pid=$!
+        delay=$(printf '0.%03d' $((RANDOM % 900 + 50)))
+        sleep "$delay"
+        kill -9 -- "-$pid" 2>/dev/null
+        wait "$pid" 2>/dev/null
+        [ -s "$acks" ] && [ "$(tail -c 1 "$acks" | od -An -c | tr -d ' ')" != '\n' ] && echo >>"$acks"
+        problems=0
+        # Opening the library again (any command) sweeps what the killed process left.
+        verify_ok "$lib" || problems=$((problems + 1))
+        no_hidden_leftovers "$lib/Crash/Here" || problems=$((problems + 1))
+        folder_acks_ok "$acks" "$lib/Crash/Here" || problems=$((problems + 1))
+        user_files_ok "$lib/Crash/Here" || problems=$((problems + 1))
+        if [ "$problems" -gt 0 ]; then
+            fail "fkill9 trial $trial (killed after ${delay}s)"
+            failures=$((failures + 1))
+        fi
+    done
+    summary fkill9 "$trials" "$failures" \
+        "acknowledged=$(cat "$WORK"/fkill9/acks-*.jsonl | grep -c '"asset"'), all present byte for byte when failures=0"
+}
+
+scenario_frace() {
+    echo "== frace: $RACES x (8 processes x 50 saves, folder library)"
+    local failures=0 race worker lib pids statuses errors folders files ok
+    for ((race = 0; race < RACES; race++)); do
+        lib=$WORK/frace/lib-$race
+        mkdir -p "$lib/Race $race"
+        put_user_files "$lib/Race $race"
+        rm -f "$WORK/frace/go"
+        pids=()
+        for ((worker = 0; worker < 8; worker++)); do
+            make_jpegs "$WORK/frace/$race/w$worker" 50 "frace$race-w$worker"
+            (
+                while [ ! -e "$WORK/frace/go" ]; do sleep 0.005; done
+                "$ALBUM" save --json --album "Race $race/New" --library "$lib" "$WORK/frace/$race/w$worker"/*.jpg \
+                    >"$WORK/frace/$race/w$worker.out" 2>"$WORK/frace/$race/w$worker.err"
+            ) &
+            pids+=($!)
+        done
+        touch "$WORK/frace/go"
+        statuses=0
+        for pid in "${pids[@]}"; do wait "$pid" || statuses=$((statuses + 1)); done
+        errors=$(cat "$WORK/frace/$race"/*.out | grep -c '"error"')
+        folders=$(find "$lib/Race $race" -mindepth 1 -maxdepth 1 -type d -name 'New*' | wc -l)
+        files=$(find "$lib/Race $race/New" -maxdepth 1 -type f -name '*.jpg' 2>/dev/null | wc -l)
+        ok=1
+        [ "$statuses" = 0 ] || { fail "frace $race: $statuses processes failed: $(cat "$WORK/frace/$race"/*.err | head -3)"; ok=0; }
+        [ "$errors" = 0 ] || { fail "frace $race: $errors error lines"; ok=0; }
+        [ "$folders" = 1 ] || { fail "frace $race: $folders album folders made for one title"; ok=0; }
+        [ "$files" = 400 ] || { fail "frace $race: the album folder holds $files photos, not 400"; ok=0; }
+        verify_ok "$lib" || ok=0
+        for ((worker = 0; worker < 8; worker++)); do
+            folder_acks_ok "$WORK/frace/$race/w$worker.out" "$lib/Race $race/New" || ok=0
+        done
+        user_files_ok "$lib/Race $race" || ok=0
+        echo "  frace $race: folders=$folders photos=$files errors=$errors"
+        [ "$ok" = 1 ] || failures=$((failures + 1))
+    done
+    summary frace "$RACES" "$failures" "8 processes x 50 saves each into one new nested album"
+}
+
+scenario_fdiskfull() {
+    echo "== fdiskfull (folder library)"
+    local mnt=$WORK/ffull media=$WORK/ffull-media lib failures=0 trials=0 out codes attempt ok
+    if ! try_mount_small "$mnt" 4; then
+        skip fdiskfull "cannot mount a small file system here (no tmpfs or loop mount permission)"
+        return
+    fi
+    lib=$mnt/Pictures
+    mkdir -p "$lib/Full"
+    put_user_files "$lib/Full"
+    make_jpegs "$media/early" 3 fearly
+    make_jpegs "$media/many" 40 fmany
+    "$ALBUM" save --json --album Full --library "$lib" "$media/early"/*.jpg >"$media/early.out" 2>&1 || {
+        fail "fdiskfull: could not save the first photos: $(cat "$media/early.out")"
+        summary fdiskfull 1 1 "($MOUNT_KIND)"
+        return
+    }
+    for attempt in 1 2; do
+        trials=$((trials + 1))
+        out=$("$ALBUM" save --json --album Full --library "$lib" "$media/many"/*.jpg 2>/dev/null)
+        codes=$(grep -o '"code":"[^"]*"' <<<"$out" | cut -d'"' -f4 | sort | uniq -c | tr -s ' ' | tr '\n' ',')
+        echo "  attempt $attempt: $(grep -c '"asset"' <<<"$out") saved, error codes: ${codes:-none}"
+        ok=1
+        grep -q '"code":"notEnoughSpace"' <<<"$out" || { fail "fdiskfull: no notEnoughSpace error"; ok=0; }
+        if grep -o '"code":"[^"]*"' <<<"$out" | grep -vq notEnoughSpace; then
+            fail "fdiskfull: other error codes than notEnoughSpace: $codes"
+            ok=0
+        fi
+        verify_ok "$lib" || ok=0
+        no_hidden_leftovers "$lib/Full" || ok=0
+        folder_acks_ok "$media/early.out" "$lib/Full" || ok=0
+        grep '"asset"' <<<"$out" >"$media/acks.out"
+        folder_acks_ok "$media/acks.out" "$lib/Full" || ok=0
+        user_files_ok "$lib/Full" || ok=0
+        [ "$ok" = 1 ] || failures=$((failures + 1))
+    done
+    summary fdiskfull "$trials" "$failures" "($MOUNT_KIND, 4 MB)"
+}
+
+scenario_freadonly() {
+    echo "== freadonly (folder library)"
+    local dir=$WORK/fro lib failures=0 out status code
+    lib=$dir/Pictures
+    make_jpegs "$WORK/fro-media" 4 fro
+    mkdir -p "$lib/Kept"
+    put_user_files "$lib/Kept"
+    "$ALBUM" save --json --album Kept --library "$lib" "$WORK/fro-media"/fro_000{0,1,2}.jpg >"$WORK/fro-early.out" 2>&1
+    if ! { mount --bind "$dir" "$dir" 2>/dev/null && MOUNTS+=("$dir") && mount -o remount,bind,ro "$dir" 2>/dev/null; }; then
+        skip freadonly "cannot make a read-only bind mount here"
+        return
+    fi
+    out=$("$ALBUM" save --json --album Kept --library "$lib" "$WORK/fro-media/fro_0003.jpg" 2>"$WORK/fro.err")
+    status=$?
+    code=$(grep -o '"code":"[^"]*"' <<<"$out" | head -1 | cut -d'"' -f4)
+    echo "  save into a read-only folder library: exit $status, code ${code:-none}: $(head -1 "$WORK/fro.err")"
+    case "$code" in
+        libraryUnwritable | accessDenied) ;;
+        *) fail "freadonly: expected libraryUnwritable, got '${code:-none}' (exit $status)"; failures=1 ;;
+    esac
+    "$ALBUM" albums --json --library "$lib" 2>/dev/null | grep -q '"title":"Kept"' ||
+        { fail "freadonly: albums does not list Kept"; failures=1; }
+    "$ALBUM" show Kept --library "$lib" >/dev/null 2>&1 || { fail "freadonly: show failed"; failures=1; }
+    "$ALBUM" verify --library "$lib" >/dev/null 2>&1 || { fail "freadonly: verify failed"; failures=1; }
+    out=$("$ALBUM" delete Kept --force --json --library "$lib" 2>&1)
+    [ -d "$lib/Kept" ] || { fail "freadonly: delete removed the album from a read-only disk"; failures=1; }
+    umount "$dir"
+    verify_ok "$lib" || failures=1
+    folder_acks_ok "$WORK/fro-early.out" "$lib/Kept" || failures=1
+    user_files_ok "$lib/Kept" || failures=1
+    summary freadonly 1 "$failures" "error=${code:-none}"
+}
+
+scenario_fmoved() {
+    echo "== fmoved: $REMOVE_TRIALS trials (folder library)"
+    local failures=0 trial lib pid status out way elsewhere ok waited
+    make_jpegs "$WORK/fmv-media" 200 fmv
+    for ((trial = 0; trial < REMOVE_TRIALS; trial++)); do
+        way=renamed
+        [ $((trial % 2)) = 1 ] && way=moved-out
+        lib=$WORK/fmv/lib-$trial
+        elsewhere=$WORK/fmv/elsewhere-$trial
+        mkdir -p "$lib/Trips"
+        put_user_files "$lib/Trips"
+        timeout 120 "$ALBUM" save --json --album Trips --library "$lib" "$WORK/fmv-media"/*.jpg \
+            >"$WORK/fmv/$trial.out" 2>"$WORK/fmv/$trial.err" &
+        pid=$!
+        waited=0
+        while [ "$(find "$lib/Trips" -name 'fmv_*' 2>/dev/null | head -2 | wc -l)" -lt 2 ] &&
+            [ "$waited" -lt 3000 ] && kill -0 "$pid" 2>/dev/null; do
+            sleep 0.005
+            waited=$((waited + 5))
+        done
+        sleep "0.0$((RANDOM % 10))"
+        if [ "$way" = renamed ]; then
+            mv "$lib/Trips" "$lib/Trips 2024"
+            elsewhere="$lib/Trips 2024"
+        else
+            mv "$lib/Trips" "$elsewhere"
+        fi
+        wait "$pid"
+        status=$?
+        out=$(cat "$WORK/fmv/$trial.out")
+        echo "  trial $trial ($way): exit $status, $(grep -c '"asset"' <<<"$out") saved, errors: $(grep -c '"error"' <<<"$out")"
+        ok=1
+        [ "$status" -lt 124 ] || { fail "fmoved trial $trial: crashed or hung (exit $status)"; ok=0; }
+        [ "$(grep -c '"file"' <<<"$out")" = 200 ] || { fail "fmoved trial $trial: not one result line per file"; ok=0; }
+        verify_ok "$lib" || ok=0
+        folder_acks_ok "$WORK/fmv/$trial.out" "$elsewhere" "$lib/Trips" || ok=0
+        user_files_ok "$elsewhere" "$lib/Trips" || ok=0
+        [ "$ok" = 1 ] || failures=$((failures + 1))
+    done
+    summary fmoved "$REMOVE_TRIALS" "$failures" "album folder renamed or moved out of the library mid-batch"
+}
+
+scenario_fdelete() {
+    local trials=$((KILL_TRIALS * 3)) failures=0 trial lib copied lost=0 refused=0 trashed=0 data
+    echo "== fdelete: $trials trials (album delete racing cp into the album)"
+    lib=$WORK/fdel/Pictures
+    data=$WORK/fdel/data
+    mkdir -p "$lib" "$data"
+    for ((trial = 0; trial < trials; trial++)); do
+        "$ALBUM" create "Empty $trial" --library "$lib" >/dev/null 2>&1
+        # The copy starts 0-79 ms after the delete (which takes about 40-70 ms), so it lands before, during or after it.
+        (sleep "$(printf "0.%03d" $((RANDOM % 80)))" && cp "$ROOT/Examples/harbour.jpg" "$lib/Empty $trial/new.jpg") 2>/dev/null &
+        local cp_pid=$!
+        if XDG_DATA_HOME=$data "$ALBUM" delete "Empty $trial" --library "$lib" >/dev/null 2>&1; then
+            trashed=$((trashed + 1))
+        else
+            refused=$((refused + 1))
+        fi
+        wait "$cp_pid" && copied=1 || copied=0
+        [ "$copied" = 1 ] || continue
+        if ! cmp -s "$lib/Empty $trial/new.jpg" "$ROOT/Examples/harbour.jpg" &&
+            ! cmp -s "$data/Trash/files/Empty $trial/new.jpg" "$ROOT/Examples/harbour.jpg"; then
+            fail "fdelete trial $trial: the copied file is gone"
+            lost=$((lost + 1))
+        fi
+    done
+    failures=$lost
+    summary fdelete "$trials" "$failures" "deleted (to the Trash)=$trashed refused (a file arrived)=$refused lost=$lost"
+}

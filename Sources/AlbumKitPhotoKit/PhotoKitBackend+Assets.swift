@@ -1,0 +1,86 @@
+import AlbumKitCore
+import Foundation
+
+#if canImport(Photos)
+    import Photos
+#else
+    import PhotoKitSimulator
+#endif
+
+/// The whole library, moving assets between albums and deleting them, through Photos.
+///
+/// Photos does not publish when an asset was added to the library, so both orders use its
+/// creation date (when it was taken); deleting asks the user to confirm and keeps the assets in
+/// "Recently Deleted" — a refusal is `.cancelled`.
+extension PhotoKitBackend {
+    package func assets(in order: AssetOrder, after cursor: AssetCursor?, limit: Int) async throws -> AssetPage {
+        let fetched = PHAsset.fetchAssets(with: nil)
+        let all = (0..<fetched.count).map { Self.info(fetched.object(at: $0)) }
+        return AssetCursor.page(of: all, in: order, after: cursor, limit: limit)
+    }
+
+    package func addAssets(_ ids: [String], toAlbumWithID albumID: String) async throws -> [String] {
+        let collection = try Self.existingCollection(albumID)
+        let present = Self.identifiers(in: PHAsset.fetchAssets(in: collection, options: nil))
+        let assets = try Self.existingAssets(ids)
+        let missing = assets.filter { !present.contains($0.localIdentifier) }
+        if !missing.isEmpty {
+            try await change { PHAssetCollectionChangeRequest(for: collection)?.addAssets(missing as NSArray) }
+        }
+        return ids
+    }
+
+    package func removeAssets(_ ids: [String], fromAlbumWithID albumID: String) async throws {
+        let collection = try Self.existingCollection(albumID)
+        let present = Self.identifiers(in: PHAsset.fetchAssets(in: collection, options: nil))
+        if let absent = ids.first(where: { !present.contains($0) }) {
+            throw AlbumError(.assetNotFound, "The asset \(absent) is not in the album.")
+        }
+        let assets = try Self.existingAssets(ids)
+        try await change { PHAssetCollectionChangeRequest(for: collection)?.removeAssets(assets as NSArray) }
+    }
+
+    package func deleteAssets(_ ids: [String]) async throws -> [AssetDeletion] {
+        let assets = try Self.existingAssets(ids)
+        try await change { PHAssetChangeRequest.deleteAssets(assets as NSArray) }
+        return ids.map { AssetDeletion(id: $0) }
+    }
+
+    /// One change block; Photos errors mapped.
+    private func change(_ body: @escaping @Sendable () -> Void) async throws {
+        do { try await PHPhotoLibrary.shared().performChanges(body) } catch { throw Self.map(error, items: []) }
+    }
+
+    private static func existingCollection(_ id: String) throws -> PHAssetCollection {
+        guard let collection = collection(id) else {
+            throw AlbumError(.albumNotFound, "There is no album with the identifier \(id) in Photos.")
+        }
+        return collection
+    }
+
+    /// The assets, in the order of `ids`; every id must exist.
+    private static func existingAssets(_ ids: [String]) throws -> [PHAsset] {
+        let fetched = PHAsset.fetchAssets(withLocalIdentifiers: ids, options: nil)
+        var byID: [String: PHAsset] = [:]
+        for index in 0..<fetched.count {
+            let asset = fetched.object(at: index)
+            byID[asset.localIdentifier] = asset
+        }
+        return try ids.map { id in
+            guard let asset = byID[id] else {
+                throw AlbumError(.assetNotFound, "There is no asset with the identifier \(id) in Photos.")
+            }
+            return asset
+        }
+    }
+
+    private static func identifiers(in result: PHFetchResult<PHAsset>) -> Set<String> {
+        Set((0..<result.count).map { result.object(at: $0).localIdentifier })
+    }
+
+    static func info(_ asset: PHAsset) -> AssetInfo {
+        AssetInfo(
+            id: asset.localIdentifier, originalFilename: nil, kind: asset.mediaType == .video ? .video : .photo,
+            byteSize: nil, addedAt: asset.creationDate ?? Date(timeIntervalSince1970: 0))
+    }
+}
