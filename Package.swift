@@ -23,6 +23,19 @@ let package = Package(
             path: "Sources/COpenSSL",
             providers: [.apt(["libssl-dev"])]
         ),
+        // The shared library's catalog (PostgreSQL) and object store (S3 over HTTP): Linux only.
+        .systemLibrary(
+            name: "CLibPQ",
+            path: "Sources/CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
+        .systemLibrary(
+            name: "CCurl",
+            path: "Sources/CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
         // _GNU_SOURCE calls Swift cannot see through Glibc (renameat2, O_TMPFILE, syncfs).
         .target(name: "CShims", path: "Sources/CShims"),
 
@@ -46,6 +59,19 @@ let package = Package(
             swiftSettings: [.define("ENABLE_MOCKING", .when(configuration: .debug))]
         ),
 
+        // A library shared by many machines: catalog in PostgreSQL, originals in an S3-compatible store.
+        // Linux only; on Apple platforms the target is empty.
+        .target(
+            name: "AlbumKitShared",
+            dependencies: [
+                "AlbumKitCore",
+                .target(name: "CLibPQ", condition: .when(platforms: [.linux])),
+                .target(name: "CCurl", condition: .when(platforms: [.linux])),
+                .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
+            ],
+            path: "Sources/AlbumKitShared"
+        ),
+
         // PhotoKit simulator: test support only, never linked into the Linux library or CLI.
         .target(name: "PhotoKitSimulator", path: "Sources/PhotoKitSimulator"),
 
@@ -64,6 +90,7 @@ let package = Package(
             name: "AlbumKit",
             dependencies: [
                 "AlbumKitCore",
+                .target(name: "AlbumKitShared", condition: .when(platforms: [.linux])),
                 .target(name: "AlbumKitPhotoKit", condition: .when(platforms: applePlatforms)),
             ],
             path: "Sources/AlbumKit"
@@ -93,6 +120,15 @@ let package = Package(
             name: "AlbumKitTests",
             dependencies: ["AlbumKitCore", "AlbumKit"],
             path: "Tests/AlbumKitTests"
+        ),
+        .testTarget(
+            name: "AlbumKitSharedTests",
+            dependencies: [
+                "AlbumKitCore", "AlbumKit",
+                .target(name: "AlbumKitShared", condition: .when(platforms: [.linux])),
+                .target(name: "album", condition: .when(platforms: [.linux])),
+            ],
+            path: "Tests/AlbumKitSharedTests"
         ),
         .testTarget(
             name: "AlbumCLITests",

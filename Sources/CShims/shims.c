@@ -9,7 +9,7 @@
 #include "CShims.h"
 
 int albumkit_open_tmpfile(int dir_fd, unsigned int mode) {
-    return openat(dir_fd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, (mode_t)mode);
+    return openat(dir_fd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, (mode_t)mode);
 }
 
 int albumkit_rename_noreplace(int old_dir, const char *old_name, int new_dir, const char *new_name) {

@@ -223,9 +223,9 @@ package enum FileSystem {
         #endif
         let path = directory.path + "/" + name.fileName
         try injected(.open, path)
-        let fd = retrying {
-            openat(directory.fd, name.fileName, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        }
+        // Read-write: the shared library reads the staged copy back to upload it.
+        let flags = O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
+        let fd = retrying { openat(directory.fd, name.fileName, flags, 0o644) }
         guard fd >= 0 else { throw fail("open", path) }
         return StagedFile(
             descriptor: Descriptor(fd: fd, path: path), directory: directory, temporaryName: name.fileName)
