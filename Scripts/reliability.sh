@@ -805,6 +805,9 @@ scenario_partial() {
         leftovers=$(find "$lib/originals" -name '.*.partial' 2>/dev/null | wc -l)
         kill -9 -- "-$pid" 2>/dev/null
         wait "$pid" 2>/dev/null
+        # `wait` reaps the loop's shell only: an album it started may still be inside an fsync (a
+        # killed process dies when that call returns) and holds its owner lock until it is gone.
+        for _ in $(seq 300); do pgrep -g "$pid" >/dev/null || break; sleep 0.01; done
         [ "$(tail -c 1 "$acks" | od -An -c | tr -d ' ')" != '\n' ] && [ -s "$acks" ] && echo >>"$acks"
         # Hidden files seen while saving, plus those the kill left behind.
         seen=$((seen + leftovers + $(find "$lib/originals" -name '.*.partial' 2>/dev/null | wc -l)))
