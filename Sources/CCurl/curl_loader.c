@@ -1,5 +1,8 @@
 #include "albumkit_curl.h"
 
+// Only the shared library (Linux) uses HTTP; elsewhere this target is empty.
+#if defined(__linux__)
+
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -122,3 +125,5 @@ long albumkit_curl_response_code(albumkit_curl_handle *handle) {
     curl.easy_getinfo(handle, albumkit_curlinfo_response_code, &code);
     return code;
 }
+
+#endif  // defined(__linux__)
