@@ -109,6 +109,8 @@ extension CatalogSchema {
             try db.execute("PRAGMA foreign_keys = ON")
             return
         }
+        // Page checksums: a new catalog reserves their bytes before its first page is written.
+        if isFresh { try db.reserveBytesPerPage() }
         // fullfsync: on Darwin, SQLite's syncs use F_FULLFSYNC too (no effect elsewhere).
         try db.execute(
             "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; "
@@ -124,5 +126,16 @@ extension CatalogSchema {
                     "PRAGMA application_id = \(applicationID); PRAGMA user_version = \(migrations.count);")
             }
         }
+        try addPageChecksums(db)
+    }
+
+    /// A catalog written before page checksums existed gets them once, by rewriting every page
+    /// (`VACUUM`, one transaction: a crash leaves the catalog as it was). On read-only media it
+    /// stays as it is and is read unchecked, by `quick_check` on open only, until opened where it
+    /// is writable.
+    private static func addPageChecksums(_ db: Database) throws {
+        guard db.reservedBytesPerPage != Int(Database.checksumBytes) else { return }
+        try db.reserveBytesPerPage()
+        try db.execute("VACUUM")
     }
 }
