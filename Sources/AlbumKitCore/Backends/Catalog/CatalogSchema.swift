@@ -72,6 +72,9 @@ extension CatalogSchema {
         _ db: Database, path: String, busyTimeout: Int32, readOnly: Bool = false, mustHoldData: String? = nil
     ) throws {
         db.setBusyTimeout(milliseconds: busyTimeout)
+        // Before any check: a connection closed after refusing a damaged catalog must not fold
+        // the WAL into it.
+        db.keepWALOnClose()
         // Read-only checks first, in one statement so they see one snapshot even while another
         // process is creating the schema: a file that is not ours must not be written to.
         let probe = try db.row(
@@ -115,7 +118,6 @@ extension CatalogSchema {
         try db.execute(
             "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; "
                 + "PRAGMA fullfsync = ON; PRAGMA checkpoint_fullfsync = ON;")
-        db.keepWALOnClose()
         if version < migrations.count {
             try db.immediateTransaction {
                 let current = try db.row("PRAGMA user_version")?.integer(0) ?? 0  // another process may have migrated
