@@ -511,11 +511,10 @@ scenario_corrupt() {
         "$ALBUM" save --json --album Kept --library "$lib" "$WORK/cor-media"/cor_000{0,1,2}.jpg \
             >"$WORK/cor/$damage.early" 2>&1
         catalog=$lib/catalog.sqlite
-        # Fold the WAL into the catalog first: damage must hit the data, not a stale copy of it.
-        if command -v sqlite3 >/dev/null 2>&1; then
-            sqlite3 "$catalog" 'PRAGMA wal_checkpoint(TRUNCATE);' >/dev/null
-        fi
-        rm -f "$catalog-wal" "$catalog-shm"
+        # The rows in the catalog file itself first (damage must hit the data, not a stale copy):
+        # `album repair` writes it checkpointed (the sqlite3 shell would drop the page checksums).
+        rm -f "$catalog" "$catalog-wal" "$catalog-shm" "$catalog-checked"
+        "$ALBUM" repair --library "$lib" >/dev/null || fail "corrupt $damage: the catalog could not be written"
         local size
         size=$(stat -c %s "$catalog")
         case "$damage" in
