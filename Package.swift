@@ -23,6 +23,15 @@ let package = Package(
             path: "Sources/COpenSSL",
             providers: [.apt(["libssl-dev"])]
         ),
+        // The shared library's catalog (PostgreSQL) and object store (S3 over HTTP): Linux only.
+        .systemLibrary(
+            name: "CLibPQ",
+            path: "Sources/CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
+        // libcurl for the shared library's object store, loaded at run time (no development files needed).
+        .target(name: "CCurl", path: "Sources/CCurl"),
         // _GNU_SOURCE calls Swift cannot see through Glibc (renameat2, O_TMPFILE, syncfs).
         .target(name: "CShims", path: "Sources/CShims"),
         // The catalog's page checksums: a SQLite VFS in C, on every platform (sqlite3.h from
@@ -54,6 +63,19 @@ let package = Package(
             swiftSettings: [.define("ENABLE_MOCKING", .when(configuration: .debug))]
         ),
 
+        // A library shared by many machines: catalog in PostgreSQL, originals in an S3-compatible store.
+        // Linux only; on Apple platforms the target is empty.
+        .target(
+            name: "AlbumKitShared",
+            dependencies: [
+                "AlbumKitCore",
+                .target(name: "CLibPQ", condition: .when(platforms: [.linux])),
+                .target(name: "CCurl", condition: .when(platforms: [.linux])),
+                .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
+            ],
+            path: "Sources/AlbumKitShared"
+        ),
+
         // PhotoKit simulator: test support only, never linked into the Linux library or CLI.
         .target(name: "PhotoKitSimulator", path: "Sources/PhotoKitSimulator"),
 
@@ -72,12 +94,20 @@ let package = Package(
             name: "AlbumKit",
             dependencies: [
                 "AlbumKitCore",
+                .target(name: "AlbumKitShared", condition: .when(platforms: [.linux])),
                 .target(name: "AlbumKitPhotoKit", condition: .when(platforms: applePlatforms)),
             ],
             path: "Sources/AlbumKit"
         ),
 
-        .executableTarget(name: "album", dependencies: ["AlbumKit"], path: "Sources/album"),
+        // The CLI links the Swift runtime and Foundation statically in release builds on Linux: loading
+        // and relocating ~20 shared libraries (Foundation, ICU) was most of `album --help`'s start-up
+        // (Docs/performance.md). Debug builds and the test bundles stay dynamic.
+        .executableTarget(
+            name: "album", dependencies: ["AlbumKit"], path: "Sources/album",
+            swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))],
+            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
+        ),
         .executableTarget(
             name: "album-bench",
             dependencies: ["AlbumKitCore", "AlbumKitMedia"],
@@ -94,6 +124,15 @@ let package = Package(
             name: "AlbumKitTests",
             dependencies: ["AlbumKitCore", "AlbumKit"],
             path: "Tests/AlbumKitTests"
+        ),
+        .testTarget(
+            name: "AlbumKitSharedTests",
+            dependencies: [
+                "AlbumKitCore", "AlbumKit",
+                .target(name: "AlbumKitShared", condition: .when(platforms: [.linux])),
+                .target(name: "album", condition: .when(platforms: [.linux])),
+            ],
+            path: "Tests/AlbumKitSharedTests"
         ),
         .testTarget(
             name: "AlbumCLITests",

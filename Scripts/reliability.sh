@@ -454,14 +454,15 @@ scenario_removed() {
             >"$WORK/rm/$trial.out" 2>"$WORK/rm/$trial.err" &
         pid=$!
         # Remove it once the batch has published files (its first chunk is committed), plus a
-        # random 0-90 ms, so the removal lands in the middle of the batch.
+        # random 0-9 ms, so the removal lands in the middle of the batch (a 200-photo batch takes
+        # well under 100 ms once its first chunk is in).
         local waited=0
         while [ "$(find "$lib/originals" -type f 2>/dev/null | head -2 | wc -l)" -lt 2 ] &&
             [ "$waited" -lt 3000 ] && kill -0 "$pid" 2>/dev/null; do
             sleep 0.005
             waited=$((waited + 5))
         done
-        sleep "0.0$((RANDOM % 10))"
+        sleep "0.00$((RANDOM % 10))"
         rm -rf "$lib"
         wait "$pid"
         status=$?
@@ -830,6 +831,9 @@ scenario_partial() {
         leftovers=$(find "$lib/originals" -name '.*.partial' 2>/dev/null | wc -l)
         kill -9 -- "-$pid" 2>/dev/null
         wait "$pid" 2>/dev/null
+        # `wait` reaps the loop's shell only: an album it started may still be inside an fsync (a
+        # killed process dies when that call returns) and holds its owner lock until it is gone.
+        for _ in $(seq 300); do pgrep -g "$pid" >/dev/null || break; sleep 0.01; done
         [ "$(tail -c 1 "$acks" | od -An -c | tr -d ' ')" != '\n' ] && [ -s "$acks" ] && echo >>"$acks"
         # Hidden files seen while saving, plus those the kill left behind.
         seen=$((seen + leftovers + $(find "$lib/originals" -name '.*.partial' 2>/dev/null | wc -l)))

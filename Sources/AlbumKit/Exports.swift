@@ -1,1 +1,4 @@
 @_exported import AlbumKitCore
+#if canImport(AlbumKitShared)
+    @_exported import AlbumKitShared
+#endif

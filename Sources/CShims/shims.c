@@ -1,12 +1,15 @@
 #ifdef __linux__
 #define _GNU_SOURCE 1
 #include <fcntl.h>
+#include <linux/fs.h>
 #include <stdio.h>
+#include <sys/ioctl.h>
+#include <sys/random.h>
 #include <unistd.h>
 #include "CShims.h"
 
 int albumkit_open_tmpfile(int dir_fd, unsigned int mode) {
-    return openat(dir_fd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, (mode_t)mode);
+    return openat(dir_fd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, (mode_t)mode);
 }
 
 int albumkit_rename_noreplace(int old_dir, const char *old_name, int new_dir, const char *new_name) {
@@ -15,5 +18,22 @@ int albumkit_rename_noreplace(int old_dir, const char *old_name, int new_dir, co
 
 int albumkit_syncfs(int fd) {
     return syncfs(fd);
+}
+
+int albumkit_clone(int dest_fd, int src_fd) {
+    return ioctl(dest_fd, FICLONE, src_fd);
+}
+
+long albumkit_copy_range(int src_fd, int dest_fd, long long offset, unsigned long count) {
+    off64_t in = (off64_t)offset, out = (off64_t)offset;
+    return (long)copy_file_range(src_fd, &in, dest_fd, &out, (size_t)count, 0);
+}
+
+long albumkit_random(void *buffer, unsigned long length) {
+    return (long)getrandom(buffer, (size_t)length, 0);
+}
+
+int albumkit_start_writeback(int fd, long long offset, long long count) {
+    return sync_file_range(fd, (off64_t)offset, (off64_t)count, SYNC_FILE_RANGE_WRITE);
 }
 #endif

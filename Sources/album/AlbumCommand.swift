@@ -55,6 +55,7 @@ enum AlbumCommand {
             case "rename": return try await rename(arguments)
             case "delete": return try await delete(arguments)
             case "verify": return try await verify(arguments)
+            case "init", "gc", "copy": return try await SharedCommands.run(command, arguments)
             case "assets": return try await AssetCommands.assets(arguments)
             case "add": return try await AssetCommands.add(arguments)
             case "remove": return try await AssetCommands.remove(arguments)

@@ -88,6 +88,12 @@ enum CommandLineSpec {
         Option(
             long: "--permanently",
             help: "Delete a folder album's folder for good instead of moving it to the Trash."),
+        Option(long: "--endpoint", value: "URL", help: "The S3-compatible object store, http(s)://HOST[:PORT]."),
+        Option(long: "--bucket", value: "NAME", help: "The bucket that holds the originals (created when missing)."),
+        Option(long: "--prefix", value: "PREFIX", help: "A key prefix for the originals in the bucket."),
+        Option(long: "--region", value: "REGION", help: "The signing region (default us-east-1)."),
+        Option(long: "--from", value: "PATH", help: "The catalog library to copy from.", completion: .file),
+        Option(long: "--to", value: "URL", help: "The shared library to copy into (postgres://...)."),
         Option(
             long: "--order", value: "added|taken",
             help: "List by when assets were added (default) or when they were taken (then added), oldest first."),
@@ -210,6 +216,34 @@ enum CommandLineSpec {
                 """,
             arity: 0...0),
         Command(
+            name: "init", arguments: "", options: ["--endpoint", "--bucket", "--prefix", "--region"],
+            summary: "Set up a shared (postgres://) library and record its object store.",
+            details: """
+                Sets up the shared library given with --library postgres://USER@HOST[:PORT]/DATABASE: creates its
+                tables and records the object store (endpoint, bucket, key prefix) in the database; the bucket
+                is created when missing. Credentials are never recorded: the database password comes from
+                PGPASSWORD, ~/.pgpass or a service file, the store's keys from AWS_ACCESS_KEY_ID and
+                AWS_SECRET_ACCESS_KEY. Running it again with the same store changes nothing.
+                """,
+            arity: 0...0),
+        Command(
+            name: "gc", arguments: "", summary: "Remove originals a shared library uploaded but never committed.",
+            details: """
+                Removes originals that were uploaded to a shared library but never committed (a saver that died
+                between its upload and its commit). A save in progress, or a save of the same bytes at the same
+                moment, is never affected.
+                """,
+            arity: 0...0),
+        Command(
+            name: "copy", arguments: "", options: ["--from", "--to"],
+            summary: "Copy a catalog library into a shared library (re-runnable).",
+            details: """
+                Copies every photo and video, album, membership, date and original name of the catalog library
+                --from L.albumlibrary into the shared library --to postgres://... (or --library). Running it
+                again copies only what is missing.
+                """,
+            arity: 0...0),
+        Command(
             name: "repair", arguments: "",
             summary: "Rebuild a damaged or lost catalog from the journal, snapshot and originals.",
             details: """
@@ -262,6 +296,9 @@ enum CommandLineSpec {
         becomes a new library only when it ends in .albumlibrary or --catalog or --folders says which
         kind, so a mistyped path is an error, not a new empty library. --system is the album folders
         of your XDG Pictures folder.
+        On Linux, postgres://USER@HOST[:PORT]/DATABASE is a shared library (catalog in PostgreSQL,
+        originals in an S3-compatible store; set it up with album init). Its password comes from
+        PGPASSWORD or ~/.pgpass, the store's keys from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.
         """
 
     static let exitText = """

@@ -11,6 +11,17 @@ import Foundation
 enum LibraryChoice {
     enum Kind {
         case catalog, folders, system
+        /// A shared library: `postgres://…` (Linux).
+        case shared
+    }
+
+    /// The `postgres://…` location given with `--library` or `$ALBUMKIT_LIBRARY`, if that is what was given.
+    static func sharedLocation(_ arguments: Arguments) -> String? {
+        #if os(Linux)
+            let given = arguments.library ?? ProcessInfo.processInfo.environment["ALBUMKIT_LIBRARY"]
+            if let given, PhotoLibrary.isSharedLibraryURL(given) { return given }
+        #endif
+        return nil
     }
 
     static func defaultCatalogURL(environment: [String: String]) -> URL {
@@ -29,6 +40,7 @@ enum LibraryChoice {
     /// The library's location and kind, without opening it.
     static func resolve(_ arguments: Arguments, create: Bool) throws -> (url: URL?, kind: Kind) {
         if arguments.system { return (nil, .system) }
+        if sharedLocation(arguments) != nil { return (nil, .shared) }
         let environment = ProcessInfo.processInfo.environment
         let given = arguments.library ?? environment["ALBUMKIT_LIBRARY"].flatMap { $0.isEmpty ? nil : $0 }
         let url = given.map { URL(fileURLWithPath: $0) } ?? defaultCatalogURL(environment: environment)
@@ -81,6 +93,12 @@ enum LibraryChoice {
         switch kind {
         case .system:
             return PhotoLibrary.system
+        case .shared:
+            #if os(Linux)
+                return try PhotoLibrary.shared(sharedLocation(arguments)!)
+            #else
+                throw AlbumError(.libraryNotFound, "Shared (postgres://) libraries are available on Linux only.")
+            #endif
         case .catalog:
             return try PhotoLibrary.catalog(at: url!, createIfMissing: create)
         case .folders:

@@ -53,9 +53,10 @@ enum Output {
         out(String(decoding: (try? encoder.encode(value)) ?? Data("null".utf8), as: UTF8.self))
     }
 
-    /// Whether standard error is a terminal (the progress line is drawn only then).
-    static var isTerminal: Bool { isatty(STDERR_FILENO) == 1 }
-    static var isStdoutTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+    /// Whether standard error is a terminal (the progress line is drawn only then). Asked once: a
+    /// `TCGETS` per printed line was one system call per saved file.
+    static let isTerminal = isatty(STDERR_FILENO) == 1
+    static let isStdoutTerminal = isatty(STDOUT_FILENO) == 1
 
     /// Rows in aligned columns under a header; columns empty in every row are left out.
     static func table(_ rows: [[String]], header: [String], rightAligned: Set<Int> = []) {

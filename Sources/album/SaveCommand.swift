@@ -191,7 +191,7 @@ enum SaveCommand {
                 report(refused.input, .failure(refused.error), arguments, tally)
             }
             do {
-                let reader = try MediaReader(.file(URL(fileURLWithPath: input.path)))
+                let reader = try MediaReader(.path(FileSystemPath(input.path)))
                 would += 1
                 let m = reader.metadata
                 if arguments.json {

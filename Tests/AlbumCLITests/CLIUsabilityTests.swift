@@ -296,9 +296,11 @@ import Testing
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return }
         try CLI.withTemporaryDirectory { dir in
             let lib = dir.appendingPathComponent("P.albumlibrary").path
-            let files = try Self.photos(400, in: dir)
+            let files = try Self.photos(1_500, in: dir)
             let list = dir.appendingPathComponent("list")
             try files.joined(separator: "\n").write(to: list, atomically: true, encoding: .utf8)
+            // Enough files that drawing goes on past the 0.2 s before a rate is shown (staging on
+            // every core prepares a few hundred photos faster than that).
             // stderr is a terminal (script's pty), stdout a file: progress is drawn even with --json.
             let command =
                 "\(CLI.binary.path) save --json --album P --library \(lib) - < \(list.path) > \(dir.path)/out.jsonl"
@@ -312,15 +314,15 @@ import Testing
             #expect(process.terminationStatus == 0)
             let screen = try String(contentsOf: dir.appendingPathComponent("typescript"), encoding: .utf8)
             // Per file (not per commit of 128), with a rate, and erased at the end.
-            let draws = screen.components(separatedBy: "\r\u{1B}[K").filter { $0.contains("/400 files") }
-            #expect(draws.contains { $0.hasPrefix("1/400 files") })
+            let draws = screen.components(separatedBy: "\r\u{1B}[K").filter { $0.contains("/1500 files") }
+            #expect(draws.contains { $0.hasPrefix("1/1500 files") })
             #expect(draws.contains { $0.contains("/s") })
             #expect(Set(draws).count == draws.count, "the same progress is never drawn twice")
-            let last = try #require(screen.range(of: "/400 files", options: .backwards))
+            let last = try #require(screen.range(of: "/1500 files", options: .backwards))
             #expect(screen[last.upperBound...].contains("\r\u{1B}[K"), "the progress line is erased at the end")
             #expect(
                 try String(contentsOf: dir.appendingPathComponent("out.jsonl"), encoding: .utf8).split(separator: "\n")
-                    .count == 400)
+                    .count == 1_500)
         }
     }
 }

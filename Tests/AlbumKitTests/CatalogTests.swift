@@ -19,6 +19,26 @@ import Testing
         try backend.withDatabase("test") { try $0.rows(query) }
     }
 
+    /// A batch of files is staged into one shard folder (opened once per chunk), not one folder per file.
+    @Test func aBatchLandsInOneShardFolder() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let (library, _) = try open(dir)
+            let photos = (0..<40).map { index -> Media in
+                var bytes = Fixture.jpegBytes
+                let tag = String(index + 1000)  // four digits: a distinct comment segment per photo
+                bytes.insert(contentsOf: [0xFF, 0xFE, 0x00, 0x06] + Array(tag.utf8), at: 2)
+                return .data(bytes, filename: "p\(index).jpg")
+            }
+            let results = await library.album(titled: "Batch").save(photos)
+            #expect(results.allSatisfy { $0.error == nil })
+            let originals = dir.appendingPathComponent("Test.albumlibrary/originals").path
+            let shards = try FileManager.default.contentsOfDirectory(atPath: originals).filter { !$0.hasPrefix(".") }
+            // One folder, or two when the clock crossed a 16-second boundary during the save.
+            #expect((1...2).contains(shards.count), "\(shards)")
+            #expect(try await library.verify().isHealthy)
+        }
+    }
+
     @Test func saveStoresOriginalBytesAndMembershipInOneStep() async throws {
         try await Fixture.withTemporaryDirectory { dir in
             let (library, backend) = try open(dir)
@@ -32,7 +52,9 @@ import Testing
             let stored = try #require(asset.fileURL)
             #expect(try Data(contentsOf: stored) == Data(contentsOf: Fixture.heic))
             #expect(stored.pathExtension == "heic")
-            #expect(stored.deletingLastPathComponent().lastPathComponent == String(saved.assetID.prefix(2)))
+            // Shard folders follow the clock (two hex digits), so a batch lands in one folder.
+            let shard = stored.deletingLastPathComponent().lastPathComponent
+            #expect(shard.count == 2 && shard.allSatisfy(\.isHexDigit) && shard == shard.lowercased())
             #expect(try sql(backend, "SELECT state FROM asset").map { $0.text(0) } == ["ready"])
             #expect(try await library.verify().isHealthy)
         }
@@ -161,15 +183,19 @@ import Testing
             let (library, _) = try open(dir)
             let earlier = try await library.album(titled: "Trips").save(.file(Fixture.jpeg))
             let originals = dir.appendingPathComponent("Test.albumlibrary/originals").path
-            FaultInjector.inject(operation, under: originals, errno: code)
-            // Shard folders are made on demand: a save lands in an existing one (no mkdir) only when
-            // its random UUID shares the earlier asset's first two characters, so try a few times.
-            var failed = await library.album(titled: "Trips").save([.data(Fixture.jpegBytes, filename: "n.jpg")])[0]
-            for _ in 0..<5 where failed.value != nil && operation == .mkdir {
-                failed = await library.album(titled: "Trips").save([.data(Fixture.jpegBytes, filename: "n.jpg")])[0]
+            // Shard folders follow the clock, so the next save would reuse the earlier one's folder:
+            // move it aside for the mkdir case, so the save has to make a folder.
+            let shard = try #require(FileManager.default.contentsOfDirectory(atPath: originals).first)
+            if operation == .mkdir {
+                try FileManager.default.moveItem(atPath: originals + "/" + shard, toPath: originals + "/aside")
             }
+            FaultInjector.inject(operation, under: originals, errno: code)
+            let failed = await library.album(titled: "Trips").save([.data(Fixture.jpegBytes, filename: "n.jpg")])[0]
             #expect(failed.error?.code == expected)
             FaultInjector.removeAll(under: originals)
+            if operation == .mkdir {
+                try FileManager.default.moveItem(atPath: originals + "/aside", toPath: originals + "/" + shard)
+            }
             #expect(try await library.assets(inAlbumTitled: "Trips").first?.id == earlier.assetID)
             #expect(try await library.verify().isHealthy)
         }

@@ -329,6 +329,33 @@ struct FolderPicturesTests {
         }
     }
 
+    @Test func sidecarsTravelWithTheirPhotoToTheTrashAndOutOfTheAlbum() async throws {
+        try await FolderFixture.withRoot { root, parent in
+            let library = try FolderFixture.library(root)
+            let one = try await library.album(titled: "Trips").save(
+                .data(FolderFixture.jpeg("1"), filename: "IMG_1.JPG"))
+            let two = try await library.album(titled: "Trips").save(
+                .data(FolderFixture.jpeg("2"), filename: "IMG_2.JPG"))
+            _ = try await library.album(titled: "Trips").save(.data(FolderFixture.jpeg("3"), filename: "IMG_3.JPG"))
+            let trips = root.appendingPathComponent("Trips")
+            for name in ["IMG_1.JPG.xmp", "IMG_1.xmp", "IMG_2.xmp", "IMG_3.xmp"] {
+                try FolderFixture.write(Data("<xmp/>".utf8), named: name, in: trips)
+            }
+            // When deleting IMG_1 and removing IMG_2 from the album
+            _ = try await library.deleteAssets(withIDs: [one.assetID])
+            try await library.removeAssets(withIDs: [two.assetID], fromAlbumWithID: two.albumID!)
+            // Then each photo's sidecars went with it; IMG_3's stayed
+            #expect(FolderFixture.visible(in: trips) == ["IMG_3.JPG", "IMG_3.xmp"])
+            #expect(
+                FolderFixture.visible(in: parent.appendingPathComponent("Trash/files")) == [
+                    "IMG_1.JPG", "IMG_1.JPG.xmp", "IMG_1.xmp",
+                ])
+            #expect(Set(FolderFixture.visible(in: root)).isSuperset(of: ["IMG_2.JPG", "IMG_2.xmp"]))
+            // And a sidecar shared by a raw + JPEG pair stays while either photo is there
+            #expect(FolderSidecars.names(for: "IMG_4.JPG", among: ["IMG_4.JPG", "IMG_4.CR2", "IMG_4.xmp"]).isEmpty)
+        }
+    }
+
     @Test func savedFileKeepsTheSourceModificationTime() async throws {
         try await FolderFixture.withRoot { root, parent in
             let source = try FolderFixture.write(FolderFixture.jpeg(), named: "old.jpg", in: parent)

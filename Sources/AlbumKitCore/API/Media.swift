@@ -27,7 +27,7 @@ public enum Media: Sendable {
     }
 
     /// The original file name to record (last path component), if known.
-    var originalFilename: String? {
+    package var originalFilename: String? {
         switch self {
         case .file(let url): url.lastPathComponent
         case .path(let path): path.lastComponent.description

@@ -11,7 +11,7 @@ public struct PhotoLibrary: Sendable {
     let opening: BackendOpening
 
     /// The backend, once it is open (opening may still be running in the background).
-    var backend: any PhotoLibraryBackend {
+    package var backend: any PhotoLibraryBackend {
         get async throws { try await opening.backend() }
     }
 
@@ -205,7 +205,7 @@ public struct PhotoLibrary: Sendable {
         return id
     }
 
-    static func mapping<T>(_ body: () async throws -> T) async throws -> T {
+    package static func mapping<T>(_ body: () async throws -> T) async throws -> T {
         do { return try await body() } catch { throw AlbumError.wrap(error) }
     }
 

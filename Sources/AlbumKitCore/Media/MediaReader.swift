@@ -13,7 +13,8 @@ package final class MediaReader {
     private let input: Input
 
     private enum Input {
-        case file(FileSystem.Descriptor)
+        /// An open file and its version when it was opened (before it was inspected).
+        case file(FileSystem.Descriptor, FileSystem.FileVersion)
         case data(Data)
     }
 
@@ -30,17 +31,19 @@ package final class MediaReader {
         }
         switch media {
         case .file, .path:
-            let opened: (FileSystem.Descriptor, size: UInt64)
-            do { opened = try FileSystem.openForReading(path) } catch { throw error.inputError(file: displayName) }
+            let opened: (FileSystem.Descriptor, FileSystem.FileVersion)
+            do { opened = try FileSystem.openForCopying(path) } catch { throw error.inputError(file: displayName) }
             do {
-                metadata = try Self.inspect(FileByteSource(file: opened.0, size: opened.size), name: displayName)
+                metadata = try Self.inspect(FileByteSource(file: opened.0, size: opened.1.size), name: displayName)
             } catch {
                 FileSystem.close(opened.0)
                 throw error
             }
-            input = .file(opened.0)
-            size = opened.size
-            modified = try? FileSystem.fileStatus(of: opened.0).modified
+            input = .file(opened.0, opened.1)
+            size = opened.1.size
+            // From the version taken at open: no second `fstat`.
+            modified = FileStatus.Time(
+                seconds: Int(opened.1.modified.tv_sec), nanoseconds: Int(opened.1.modified.tv_nsec))
         case .data(let data, _):
             input = .data(data)
             size = UInt64(data.count)
@@ -55,7 +58,7 @@ package final class MediaReader {
     }
 
     deinit {
-        if case .file(let file) = input { FileSystem.close(file) }
+        if case .file(let file, _) = input { FileSystem.close(file) }
     }
 
     private static func inspect(_ source: some ByteSource, name: String) throws -> MediaMetadata {
@@ -74,42 +77,33 @@ package final class MediaReader {
         }
     }
 
-    /// Streams the whole input into `destination`, returning its SHA-256 (hex).
+    /// Copies the whole input into `destination` (see ``HashingCopy``), returning its SHA-256 (hex).
     ///
     /// - Throws: library write errors mapped to `AlbumError` (`.notEnoughSpace`, …), input read errors
-    ///   naming the file, and `.fileUnreadable` if the input changed size while being copied.
+    ///   naming the file, and `.fileUnreadable` if the input changed (size, modification or change
+    ///   time) between being opened and the end of the copy.
     package func copy(to destination: FileSystem.Descriptor) throws -> String {
-        var hasher = SHA256Hasher()
         switch input {
         case .data(let data):
+            var hasher = SHA256Hasher()
             let failure = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> SystemError? in
                 hasher.update(bytes)
                 do { try FileSystem.write(destination, bytes) } catch { return error as? SystemError }
                 return nil
             }
             if let failure { throw failure.libraryError("write the photo") }
-        case .file(let file):
-            var writeFailure: SystemError?
-            let offset: UInt64
+            return hasher.finalize()
+        case .file(let file, let version):
             do {
-                offset = try FileSystem.forEachChunk(of: file) { slice in
-                    hasher.update(slice)
-                    do { try FileSystem.write(destination, slice) } catch {
-                        writeFailure = error as? SystemError
-                        throw error
-                    }
-                }
-            } catch {
-                if let writeFailure { throw writeFailure.libraryError("write the photo") }
-                throw (error as? SystemError)?.inputError(file: displayName)
-                    ?? AlbumError.wrap(error, file: displayName)
-            }
-            guard offset == size else {
+                return try HashingCopy.copy(file, to: destination, expecting: version).sha256
+            } catch .source(let error) {
+                throw error.inputError(file: displayName)
+            } catch .destination(let error) {
+                throw error.libraryError("write the photo")
+            } catch .changed {
                 throw AlbumError(
-                    .fileUnreadable, "\(displayName) changed size while it was being saved; try again.",
-                    file: displayName)
+                    .fileUnreadable, "\(displayName) changed while it was being saved; try again.", file: displayName)
             }
         }
-        return hasher.finalize()
     }
 }

@@ -22,7 +22,7 @@ package enum FileSystem {
         SystemError(call, path: path, errno: code)
     }
 
-    private static func injected(_ op: FaultInjector.Operation, _ path: String) throws(SystemError) {
+    static func injected(_ op: FaultInjector.Operation, _ path: String) throws(SystemError) {
         if let code = FaultInjector.check(op, path) { throw SystemError(op.rawValue, path: path, errno: code) }
     }
 
@@ -38,23 +38,8 @@ package enum FileSystem {
     /// The open never blocks: a FIFO without a writer or a device is opened with `O_NONBLOCK`,
     /// then refused by type (`EINVAL`, `EISDIR` for a directory) before anything is read.
     package static func openForReading(_ path: FileSystemPath) throws(SystemError) -> (Descriptor, size: UInt64) {
-        let shown = path.description
-        try injected(.open, shown)
-        let fd = path.withCString { name in retrying { open(name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) } }
-        guard fd >= 0 else { throw fail("open", shown) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            let error = fail("fstat", shown)
-            _ = Glibc_close(fd)
-            throw error
-        }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            _ = Glibc_close(fd)
-            throw fail("open", shown, (info.st_mode & S_IFMT) == S_IFDIR ? EISDIR : EINVAL)
-        }
-        // Regular files ignore O_NONBLOCK for reads; clear it anyway so nothing else is surprised.
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-        return (Descriptor(fd: fd, path: shown), UInt64(info.st_size))
+        let (file, version) = try openForCopying(path)
+        return (file, version.size)
     }
 
     /// Reads up to `count` bytes at `offset` into `buffer`; returns the count read (0 at the end).
@@ -238,9 +223,9 @@ package enum FileSystem {
         #endif
         let path = directory.path + "/" + name.fileName
         try injected(.open, path)
-        let fd = retrying {
-            openat(directory.fd, name.fileName, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        }
+        // Read-write: the shared library reads the staged copy back to upload it.
+        let flags = O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
+        let fd = retrying { openat(directory.fd, name.fileName, flags, 0o644) }
         guard fd >= 0 else { throw fail("open", path) }
         return StagedFile(
             descriptor: Descriptor(fd: fd, path: path), directory: directory, temporaryName: name.fileName)
@@ -372,7 +357,7 @@ package enum FileSystem {
         return try names(in: directory)
     }
 
-    private static func retrying<T: BinaryInteger>(_ call: () -> T) -> T {
+    static func retrying<T: BinaryInteger>(_ call: () -> T) -> T {
         while true {
             let result = call()
             if result >= 0 || errno != EINTR { return result }

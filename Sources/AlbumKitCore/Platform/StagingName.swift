@@ -18,7 +18,7 @@ package struct StagingName: Sendable, Hashable, CustomStringConvertible {
     package let kind: String
 
     /// A new name owned by this process.
-    package init(kind: String, id: String = UUID().uuidString.lowercased()) {
+    package init(kind: String, id: String = RandomID.make()) {
         self.owner = ProcessOwner.token
         self.id = id
         self.kind = kind

@@ -30,6 +30,11 @@ package protocol PhotoLibraryBackend: Sendable {
     /// Validates and prepares one item. Nothing becomes visible.
     func stage(_ media: Media) async throws -> Staged
 
+    /// Stages `media`, keeping its order, several items at once; `prepared` runs after each item.
+    /// The default stages two at a time with ``stage(_:)``; backends whose staging is blocking file
+    /// work stage on one thread per core instead (``Blocking/forEach(_:_:)``).
+    func stage(_ media: [Media], prepared: @escaping @Sendable () -> Void) async -> [Result<Staged, AlbumError>]
+
     /// Releases a staged item that will not be committed.
     func discard(_ staged: Staged) async
 
@@ -89,6 +94,51 @@ package protocol PhotoLibraryBackend: Sendable {
 extension PhotoLibraryBackend {
     /// 64 items per commit.
     package var preferredBatchSize: Int { 64 }
+
+    package func stage(
+        _ media: [Media], prepared: @escaping @Sendable () -> Void
+    ) async -> [Result<Staged, AlbumError>] {
+        await withTaskGroup(of: (Int, Result<Staged, AlbumError>).self) { group in
+            var results = [Result<Staged, AlbumError>?](repeating: nil, count: media.count)
+            var next = 0
+            func launch() {
+                guard next < media.count else { return }
+                let index = next
+                let item = media[index]
+                next += 1
+                group.addTask {
+                    do { return (index, .success(try await stage(item))) } catch {
+                        return (index, .failure(AlbumError.wrap(error, file: item.displayName)))
+                    }
+                }
+            }
+            for _ in 0..<2 { launch() }
+            while let (index, result) = await group.next() {
+                results[index] = result
+                prepared()
+                launch()
+            }
+            return results.map { $0! }
+        }
+    }
+
+    /// Stages `media` on one blocking thread per core with `stage`, a synchronous staging function.
+    package func stageOnEveryCore(
+        _ media: [Media], prepared: @escaping @Sendable () -> Void,
+        _ stage: @escaping @Sendable (Media) throws -> Staged
+    ) async -> [Result<Staged, AlbumError>] {
+        let results = Locked([Result<Staged, AlbumError>?](repeating: nil, count: media.count))
+        await Blocking.forEach(media.count) { index in
+            let item = media[index]
+            let result: Result<Staged, AlbumError>
+            do { result = .success(try stage(item)) } catch {
+                result = .failure(AlbumError.wrap(error, file: item.displayName))
+            }
+            results.withLock { $0[index] = result }
+            prepared()
+        }
+        return results.withLock { $0.map { $0! } }
+    }
 
     private var unsupported: AlbumError {
         AlbumError(.notSupported, "This library cannot list, move or delete single assets.")

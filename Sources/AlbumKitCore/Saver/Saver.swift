@@ -5,8 +5,6 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
     package let backend: Backend
     /// Items committed per transaction (bounds open files and transaction size).
     package var batchSize: Int
-    /// Items staged at once.
-    package var stagingWidth = 2
 
     package init(backend: Backend) {
         self.backend = backend
@@ -174,30 +172,12 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
     ) async -> [Result<Backend.Staged, AlbumError>] {
         let media = Array(all[range])
         let refused = range.map { refusals[$0] }
-        return await withTaskGroup(of: (Int, Result<Backend.Staged, AlbumError>).self) { group in
-            var results = [Result<Backend.Staged, AlbumError>?](repeating: nil, count: media.count)
-            var next = 0
-            func launch() {
-                guard next < media.count else { return }
-                let index = next
-                let item = media[index]
-                let refusal = refused[index]
-                next += 1
-                group.addTask {
-                    if let refusal { return (index, .failure(refusal)) }
-                    do { return (index, .success(try await backend.stage(item))) } catch {
-                        return (index, .failure(AlbumError.wrap(error, file: item.displayName)))
-                    }
-                }
-            }
-            for _ in 0..<stagingWidth { launch() }
-            while let (index, result) = await group.next() {
-                results[index] = result
-                prepared()
-                launch()
-            }
-            return results.map { $0! }
-        }
+        let accepted = media.indices.filter { refused[$0] == nil }
+        let staged = await backend.stage(accepted.map { media[$0] }, prepared: prepared)
+        var results = refused.map { refusal in refusal.map { Result<Backend.Staged, AlbumError>.failure($0) } }
+        for (offset, index) in accepted.enumerated() { results[index] = staged[offset] }
+        for _ in 0..<(media.count - accepted.count) { prepared() }
+        return results.map { $0! }
     }
 
     private typealias Row = (

@@ -21,10 +21,12 @@ package struct StagedMedia: Sendable {
     /// hidden ``StagingName`` file owned by this process, registered in `owners` first so recovery
     /// can tell it apart from a crashed save's leftover. With `flush`, the data is `fsync`ed.
     ///
-    /// On failure nothing staged is left and the directory is closed; on success ``discard()`` or
-    /// publishing and closing the directory is the caller's job.
+    /// On failure nothing staged is left and the directory is closed (unless `ownsDirectory` is
+    /// `false`: a directory shared by several items); on success ``discard()`` or publishing and
+    /// closing the directory is the caller's job.
     package init(
-        _ media: Media, owners: String, flush: Bool, in directory: () throws -> FileSystem.Descriptor
+        _ media: Media, owners: String, flush: Bool, ownsDirectory: Bool = true,
+        in directory: () throws -> FileSystem.Descriptor
     ) throws {
         let reader = try MediaReader(media)
         let folder = try directory()
@@ -33,7 +35,7 @@ package struct StagedMedia: Sendable {
             try ProcessOwner.register(in: owners)
             staged = try FileSystem.stage(in: folder, as: StagingName(kind: "partial"))
         } catch {
-            FileSystem.close(folder)
+            if ownsDirectory { FileSystem.close(folder) }
             throw AlbumError.library(error, "stage the photo", path: folder.path)
         }
         do {
@@ -43,7 +45,7 @@ package struct StagedMedia: Sendable {
             }
         } catch {
             FileSystem.abandon(staged)
-            FileSystem.close(folder)
+            if ownsDirectory { FileSystem.close(folder) }
             throw error
         }
         file = staged

@@ -13,4 +13,20 @@ int albumkit_rename_noreplace(int old_dir, const char *old_name, int new_dir, co
 /// Flushes the whole file system holding `fd` (`syncfs`).
 int albumkit_syncfs(int fd);
 
+/// Makes `dest_fd` share `src_fd`'s blocks (`ioctl(FICLONE)`, a reflink; Btrfs, XFS, bcachefs).
+/// Returns -1 and sets errno (`EOPNOTSUPP`, `EXDEV`, `EINVAL`, …) where the file system cannot.
+int albumkit_clone(int dest_fd, int src_fd);
+
+/// Copies up to `count` bytes at `offset` of `src_fd` to the same offset of `dest_fd` inside the
+/// kernel (`copy_file_range`). Returns the count copied (0 at the end), or -1 and sets errno.
+long albumkit_copy_range(int src_fd, int dest_fd, long long offset, unsigned long count);
+
+/// Starts writeback of `count` bytes at `offset` of `fd` without waiting for it
+/// (`sync_file_range(SYNC_FILE_RANGE_WRITE)`): a hint; durability still comes from fsync/syncfs.
+int albumkit_start_writeback(int fd, long long offset, long long count);
+
+/// Fills `buffer` with `length` random bytes from the kernel (`getrandom`). Returns the count filled,
+/// or -1 and sets errno.
+long albumkit_random(void *buffer, unsigned long length);
+
 #endif

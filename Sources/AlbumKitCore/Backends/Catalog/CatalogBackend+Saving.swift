@@ -12,6 +12,8 @@ extension CatalogBackend {
     package struct Staged: Sendable {
         let id: String
         let media: StagedMedia
+        /// Keeps the shard folder's descriptor (``FileSystem/StagedFile/directory``) open.
+        let folders: ShardFolders
         let relativePath: String
         let fileName: String
         let shard: String
@@ -30,41 +32,38 @@ extension CatalogBackend {
     }
 
     package func stage(_ media: Media) async throws -> Staged {
-        try await Blocking.run { try self.stageNow(media) }
+        let folders = ShardFolders(originals: originalsPath)
+        return try await Blocking.run { try self.stageNow(media, into: folders) }
     }
 
-    private func stageNow(_ media: Media) throws -> Staged {
-        let id = UUID().uuidString.lowercased()
-        let shard = String(id.prefix(2))
+    /// Stages a chunk on one thread per core, every item into the same shard folder, opened once.
+    package func stage(
+        _ media: [Media], prepared: @escaping @Sendable () -> Void
+    ) async -> [Result<Staged, AlbumError>] {
+        let folders = ShardFolders(originals: originalsPath)
+        return await stageOnEveryCore(media, prepared: prepared) { try self.stageNow($0, into: folders) }
+    }
+
+    private func stageNow(_ media: Media, into folders: ShardFolders) throws -> Staged {
+        let id = RandomID.make()
         var createdShard = false
-        let staged = try StagedMedia(media, owners: ownersPath, flush: false) {
-            let (directory, created) = try shardDirectory(shard)
-            createdShard = created
-            return directory
+        let staged = try StagedMedia(media, owners: ownersPath, flush: false, ownsDirectory: false) {
+            do throws(SystemError) {
+                let (directory, created) = try folders.open()
+                createdShard = created
+                return directory
+            } catch {
+                throw error.libraryError("create the folder for the photo")
+            }
         }
         let fileName = "\(id).\(staged.metadata.format.fileExtension)"
         return Staged(
-            id: id, media: staged, relativePath: "originals/\(shard)/\(fileName)", fileName: fileName, shard: shard,
-            createdShard: createdShard)
-    }
-
-    /// Opens the shard directory, creating it when missing; `created` says whether this call made it
-    /// (its entry in `originals/` then needs flushing too).
-    private func shardDirectory(_ shard: String) throws -> (FileSystem.Descriptor, created: Bool) {
-        let path = originalsPath + "/" + shard
-        do {
-            do { return (try FileSystem.openDirectory(path), false) } catch  where error.errno == ENOENT {}
-            let originals = try FileSystem.openDirectory(originalsPath)
-            defer { FileSystem.close(originals) }
-            let created = try FileSystem.makeDirectory(shard, in: originals)
-            return (try FileSystem.openDirectory(path), created)
-        } catch {
-            throw error.libraryError("create the folder for the photo")
-        }
+            id: id, media: staged, folders: folders, relativePath: "originals/\(folders.name)/\(fileName)",
+            fileName: fileName, shard: folders.name, createdShard: createdShard)
     }
 
     package func discard(_ staged: Staged) async {
-        staged.media.discard()
+        FileSystem.abandon(staged.file)
     }
 
     package func commit(_ staged: [Staged], to album: AlbumRequest?) async throws -> CommitReceipt {
@@ -72,6 +71,13 @@ extension CatalogBackend {
     }
 
     private func commitNow(_ staged: [Staged], to album: AlbumRequest?) throws -> CommitReceipt {
+        // One check per chunk: a chunk stages into folders it opened once, so without it a batch
+        // could go on saving into a library that was deleted (or a catalog replaced) under it.
+        guard let opened = catalogFile, FileSystem.fileID(atPath: catalogPath) == opened else {
+            throw AlbumError(
+                .libraryNotFound,
+                "The library \(root.path) was removed or its catalog replaced while saving; nothing more was saved.")
+        }
         let now = Date().timeIntervalSince1970
         try ProcessOwner.register(in: ownersPath)
         try insertPendingRows(staged, at: now)
@@ -93,10 +99,8 @@ extension CatalogBackend {
         } catch {
             try rollBack(staged, published: published, after: error)
         }
-        for item in staged {
-            FileSystem.close(item.file.descriptor)
-            FileSystem.close(item.file.directory)
-        }
+        // The shard folders close with the last item that holds them.
+        for item in staged { FileSystem.close(item.file.descriptor) }
         // Durable outside the catalog before anyone is told the save succeeded.
         do { try journal.append(outcome.records) } catch {
             throw error.libraryError("record the save in the library's journal")

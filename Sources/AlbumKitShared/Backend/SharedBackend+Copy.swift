@@ -1,0 +1,121 @@
+#if os(Linux)
+    import AlbumKitCore
+    import Foundation
+
+    extension SharedBackend {
+        /// Copies a catalog library's assets, albums and memberships (ids, dates, original names and
+        /// positions kept) with the save protocol: intents, uploads, then one transaction per batch.
+        /// Already-copied assets (same SHA-256), albums (same id) and memberships are skipped, so
+        /// running it again after an interruption finishes the copy.
+        package func copy(_ source: CatalogExport) async throws -> CopyReport {
+            try await Blocking.run { try self.copyNow(source) }
+        }
+
+        private func copyNow(_ source: CatalogExport) throws -> CopyReport {
+            var report = CopyReport()
+            var assetIDs: [String: String] = [:]  // catalog id → shared id
+            var start = 0
+            while start < source.assets.count {
+                let batch = Array(source.assets[start..<min(start + 32, source.assets.count)])
+                start += batch.count
+                var opened: [FileSystem.Descriptor] = []
+                defer { opened.forEach { FileSystem.close($0) } }
+                for asset in batch {
+                    do {
+                        let (file, size) = try FileSystem.openForReading(asset.fileURL.path)
+                        opened.append(file)
+                        guard Int64(size) == asset.byteSize else {
+                            throw AlbumError(
+                                .libraryCorrupt,
+                                "\(asset.fileURL.path) is \(size) bytes but the catalog says \(asset.byteSize); run `album verify` on the source. Nothing more was copied.",
+                                file: asset.fileURL.path)
+                        }
+                    } catch let error as SystemError {
+                        throw error.inputError(file: asset.fileURL.path)
+                    }
+                }
+                let intents = try upload(
+                    zip(batch, opened).map { ($0.0.sha256, $0.1, UInt64($0.0.byteSize)) })
+                try withDatabase("copy the photos") { db in
+                    try db.transaction {
+                        for asset in batch {
+                            let inserted = try db.execute(
+                                """
+                                INSERT INTO asset (id, sha256, kind, format, original_name, byte_size, added_at, metadata)
+                                VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING RETURNING id
+                                """,
+                                [
+                                    asset.id, asset.sha256, asset.kind, asset.format, asset.originalName,
+                                    String(asset.byteSize), String(asset.addedAt), asset.metadata,
+                                ])
+                            if inserted.isEmpty {
+                                report.existingAssets += 1
+                                assetIDs[asset.id] = try db.value(
+                                    "SELECT id FROM asset WHERE sha256 = $1", [asset.sha256])
+                            } else {
+                                report.copiedAssets += 1
+                                assetIDs[asset.id] = asset.id
+                            }
+                        }
+                        try Self.forget(intents, in: db)
+                    }
+                }
+            }
+            try withDatabase("copy the albums") { db in
+                try db.transaction {
+                    for album in source.albums {
+                        try db.execute(
+                            "SELECT pg_advisory_xact_lock(\(SharedSchema.titleLock), hashtext($1))", [album.titleKey])
+                        let inserted = try db.execute(
+                            """
+                            INSERT INTO album (id, title, title_key, created_at) VALUES ($1, $2, $3, $4)
+                            ON CONFLICT (id) DO NOTHING RETURNING id
+                            """, [album.id, album.title, album.titleKey, String(album.createdAt)])
+                        if !inserted.isEmpty { report.albums += 1 }
+                    }
+                    for membership in source.memberships {
+                        guard let assetID = assetIDs[membership.assetID] else { continue }
+                        let inserted = try db.execute(
+                            """
+                            INSERT INTO album_asset (album_id, asset_id, position, added_at) VALUES ($1, $2, $3, $4)
+                            ON CONFLICT DO NOTHING RETURNING 1
+                            """,
+                            [membership.albumID, assetID, String(membership.position), String(membership.addedAt)])
+                        if !inserted.isEmpty { report.memberships += 1 }
+                    }
+                }
+            }
+            return report
+        }
+    }
+
+    /// What a copy into a shared library did.
+    public struct CopyReport: Sendable, Hashable {
+        /// Assets copied now.
+        public var copiedAssets = 0
+        /// Assets the shared library already held (same bytes), from an earlier run or another save.
+        public var existingAssets = 0
+        /// Albums created now.
+        public var albums = 0
+        /// Album memberships added now.
+        public var memberships = 0
+    }
+
+    extension PhotoLibrary {
+        /// Copies the catalog library at `url` into this shared library: assets, albums, memberships,
+        /// dates and original names. Safe to run again: it copies only what is missing.
+        ///
+        /// ```swift
+        /// let report = try await PhotoLibrary.shared(url).copy(fromCatalogAt: catalogURL)
+        /// ```
+        public func copy(fromCatalogAt url: URL) async throws -> CopyReport {
+            guard let shared = try await backend as? SharedBackend else {
+                throw AlbumError(.ioFailure, "Copying into a library works for shared (postgres://) libraries.")
+            }
+            return try await PhotoLibrary.mapping {
+                let catalog = try CatalogBackend.open(at: url, create: false)
+                return try await shared.copy(try await catalog.exportContents())
+            }
+        }
+    }
+#endif

@@ -1,0 +1,501 @@
+#if os(Linux)
+    import AlbumKitCore
+    import Foundation
+
+    /// A library shared by many machines: the catalog in PostgreSQL, the originals in an
+    /// S3-compatible object store, keyed by SHA-256.
+    ///
+    /// Save protocol (safe across machines, crash-safe at every step):
+    /// 1. stage: inspect, then copy + hash into an invisible local file;
+    /// 2. transaction A: record an upload intent per original, owned by this database session, under
+    ///    the object's advisory lock (the lock `gc` takes before deleting an object);
+    /// 3. upload each original not already in the library (`If-None-Match: *`, SHA-256 and MD5
+    ///    checked by the store): the store's acknowledgement is the durability barrier;
+    /// 4. transaction B (READ COMMITTED): the title's advisory lock, ``AlbumRequest/resolve(in:)``,
+    ///    album, assets and membership, then the intents deleted — all or nothing.
+    ///
+    /// A row therefore never exists without its object; an object without a row (a saver that died
+    /// after uploading) is collected by ``collectGarbage()`` once its intent's session is gone.
+    package final class SharedBackend: PhotoLibraryBackend {
+        package let identity: String
+        package let preferredBatchSize = 64
+        /// The library URL without any password, for messages.
+        let displayURL: String
+        let store: S3Client
+        private let url: String
+        private let connection: Locked<PostgresConnection?>
+        let stagingPath: String
+        /// How long a lock wait may last before the save fails with `libraryBusy`.
+        let lockTimeoutMilliseconds: Int
+
+        private init(
+            url: String, connection: PostgresConnection, store: S3Client, stagingPath: String, lockTimeout: Int
+        ) {
+            self.lockTimeoutMilliseconds = lockTimeout
+            self.url = url
+            self.displayURL = url
+            self.identity = "shared:" + url
+            self.connection = Locked(connection)
+            self.store = store
+            self.stagingPath = stagingPath
+        }
+
+        // MARK: Opening
+
+        /// Opens the initialised shared library at `url`.
+        ///
+        /// - Throws: `.libraryNotFound` (no server, not initialised), `.accessDenied` (credentials).
+        package static func open(url: String, environment: [String: String] = ProcessInfo.processInfo.environment)
+            throws -> SharedBackend
+        {
+            try checkNoPassword(in: url)
+            let connection = try connect(url, "open the library", lockTimeout: lockTimeout(environment))
+            let settings: [String: String]
+            do {
+                settings = Dictionary(
+                    uniqueKeysWithValues: try connection.execute("SELECT name, value FROM albumkit_setting").map {
+                        ($0[0]!, $0[1]!)
+                    })
+            } catch {
+                throw error.albumError("open the library", library: url)
+            }
+            guard let version = settings["schema_version"].flatMap(Int.init), let endpoint = settings["endpoint"],
+                let bucket = settings["bucket"]
+            else {
+                throw AlbumError(.libraryNotFound, "\(url) is not an AlbumKit library yet; run `album init` first.")
+            }
+            guard version <= SharedSchema.version else {
+                throw AlbumError(
+                    .libraryCorrupt,
+                    "\(url) was set up by a newer AlbumKit (schema \(version)); update AlbumKit to use it.")
+            }
+            let location = ObjectStoreLocation(
+                endpoint: endpoint, bucket: bucket, prefix: settings["prefix"] ?? "",
+                region: settings["region"] ?? "us-east-1")
+            return try SharedBackend(
+                url: url, connection: connection, store: makeStore(location, environment),
+                stagingPath: stagingPath(environment), lockTimeout: lockTimeout(environment))
+        }
+
+        /// Creates the tables and records `location` (endpoint, bucket, prefix — never credentials);
+        /// creates the bucket when missing. Running it again with the same store changes nothing.
+        ///
+        /// - Throws: `.libraryCorrupt` when the library already uses another store.
+        package static func initialize(
+            url: String, location: ObjectStoreLocation,
+            environment: [String: String] = ProcessInfo.processInfo.environment
+        ) throws -> SharedBackend {
+            try checkNoPassword(in: url)
+            let location = try location.validated()
+            let store = try makeStore(location, environment)
+            do { try store.createBucketIfMissing() } catch {
+                throw map(error, "create the bucket", library: url, store: store)
+            }
+            let connection = try connect(url, "set up the library")
+            do {
+                try connection.transaction {
+                    try connection.execute("SELECT pg_advisory_xact_lock(\(SharedSchema.titleLock), 0)")
+                    try connection.execute(SharedSchema.create)
+                    let existing = Dictionary(
+                        uniqueKeysWithValues: try connection.execute("SELECT name, value FROM albumkit_setting").map {
+                            ($0[0]!, $0[1]!)
+                        })
+                    let wanted = [
+                        "schema_version": String(SharedSchema.version), "endpoint": location.endpoint,
+                        "bucket": location.bucket, "prefix": location.prefix, "region": location.region,
+                    ]
+                    if let endpoint = existing["endpoint"] {
+                        guard endpoint == location.endpoint, existing["bucket"] == location.bucket,
+                            existing["prefix"] == location.prefix
+                        else {
+                            throw AlbumError(
+                                .libraryCorrupt,
+                                "\(url) already keeps its originals in \(endpoint) bucket \(existing["bucket"] ?? "?") prefix \"\(existing["prefix"] ?? "")\"; nothing was changed."
+                            )
+                        }
+                        return
+                    }
+                    for (name, value) in wanted {
+                        try connection.execute(
+                            "INSERT INTO albumkit_setting (name, value) VALUES ($1, $2)", [name, value])
+                    }
+                }
+            } catch {
+                throw map(error, "set up the library", library: url, store: store)
+            }
+            return SharedBackend(
+                url: url, connection: connection, store: store, stagingPath: stagingPath(environment),
+                lockTimeout: lockTimeout(environment))
+        }
+
+        private static func checkNoPassword(in url: String) throws {
+            guard let parsed = URLComponents(string: url), ["postgres", "postgresql"].contains(parsed.scheme ?? "")
+            else {
+                throw AlbumError(
+                    .libraryNotFound, "\"\(url)\" is not a postgres:// URL of a shared library.")
+            }
+            if parsed.password != nil || (parsed.queryItems ?? []).contains(where: { $0.name == "password" }) {
+                throw AlbumError(
+                    .accessDenied,
+                    "Do not put the database password in the library URL (it would show in process lists and shell history); use PGPASSWORD or ~/.pgpass."
+                )
+            }
+        }
+
+        private static func connect(_ url: String, _ what: String, lockTimeout: Int = 60_000) throws
+            -> PostgresConnection
+        {
+            do { return try PostgresConnection(url: url, lockTimeoutMilliseconds: lockTimeout) } catch {
+                throw error.albumError(what, library: url)
+            }
+        }
+
+        /// `ALBUMKIT_LOCK_TIMEOUT_MS`, else 60 s (the catalog's busy wait).
+        private static func lockTimeout(_ environment: [String: String]) -> Int {
+            environment["ALBUMKIT_LOCK_TIMEOUT_MS"].flatMap(Int.init) ?? 60_000
+        }
+
+        private static func makeStore(_ location: ObjectStoreLocation, _ environment: [String: String]) throws
+            -> S3Client
+        {
+            let window = environment["ALBUMKIT_S3_RETRY_SECONDS"].flatMap(TimeInterval.init) ?? 60
+            return try S3Client(
+                location: location, credentials: ObjectStoreCredentials.fromEnvironment(environment),
+                retryWindow: window)
+        }
+
+        private static func stagingPath(_ environment: [String: String]) -> String {
+            environment["ALBUMKIT_SHARED_STAGING_DIR"]
+                ?? URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("albumkit-staging-\(getuid())")
+                .path
+        }
+
+        // MARK: Database access
+
+        /// Runs `body` with the connection (reconnecting once when the server dropped it), mapping
+        /// failures to `AlbumError`.
+        @discardableResult
+        func withDatabase<T>(_ what: String, _ body: (PostgresConnection) throws -> T) throws -> T {
+            do {
+                return try connection.withLock { connection in
+                    if connection == nil || connection!.isBroken {
+                        connection = nil
+                        connection = try PostgresConnection(url: url, lockTimeoutMilliseconds: lockTimeoutMilliseconds)
+                    }
+                    return try body(connection!)
+                }
+            } catch {
+                throw Self.map(error, what, library: url, store: store)
+            }
+        }
+
+        /// The database session's process id (tests terminate it to cut the connection).
+        func serverProcessID() throws -> Int32 {
+            try withDatabase("read the session") { $0.serverProcessID }
+        }
+
+        static func map(_ error: any Error, _ what: String, library: String, store: S3Client) -> AlbumError {
+            switch error {
+            case let error as AlbumError: return error
+            case let error as PostgresError: return error.albumError(what, library: library)
+            case let error as ObjectStoreError: return error.albumError(what, store: store.location.endpoint)
+            case let error as SystemError: return error.libraryError(what)
+            default: return AlbumError.wrap(error)
+            }
+        }
+
+        func isConnectionLost(_ error: any Error) -> Bool {
+            ((error as? AlbumError)?.underlying as? PostgresError)?.connectionLost == true
+                || (error as? PostgresError)?.connectionLost == true
+        }
+
+        // MARK: Saving
+
+        package struct Staged: Sendable {
+            let id: String
+            let file: FileSystem.StagedFile
+            let byteSize: Int64
+            let sha256: String
+            let metadata: MediaMetadata
+            let originalName: String?
+        }
+
+        package func albumUnavailableReason(needsAlbum: Bool) async throws -> String? { nil }
+
+        package func stage(_ media: Media) async throws -> Staged {
+            try await Blocking.run { try self.stageNow(media) }
+        }
+
+        private func stageNow(_ media: Media) throws -> Staged {
+            let reader = try MediaReader(media)
+            let id = UUID().uuidString.lowercased()
+            let staged: FileSystem.StagedFile
+            do {
+                _ = try FileSystem.makeDirectory(atPath: stagingPath, mode: 0o700)
+                let directory = try FileSystem.openDirectory(stagingPath)
+                do {
+                    staged = try FileSystem.stage(in: directory, as: StagingName(kind: "partial", id: id))
+                } catch {
+                    FileSystem.close(directory)
+                    throw error
+                }
+            } catch let error as SystemError {
+                throw error.libraryError("stage the photo")
+            }
+            do {
+                let sha = try reader.copy(to: staged.descriptor)
+                return Staged(
+                    id: id, file: staged, byteSize: Int64(reader.size), sha256: sha, metadata: reader.metadata,
+                    originalName: media.originalFilename)
+            } catch {
+                discardNow(staged)
+                throw error
+            }
+        }
+
+        package func discard(_ staged: Staged) async { discardNow(staged.file) }
+
+        private func discardNow(_ file: FileSystem.StagedFile) {
+            FileSystem.abandon(file)
+            FileSystem.close(file.directory)
+        }
+
+        package func commit(_ staged: [Staged], to album: AlbumRequest?) async throws -> CommitReceipt {
+            try await Blocking.run {
+                do {
+                    return try self.commitNow(staged, to: album)
+                } catch  where self.isConnectionLost(error) {
+                    // The database session ended (server restart, terminated backend): nothing of this
+                    // attempt was acknowledged; every step is idempotent, so run it once more.
+                    return try self.commitNow(staged, to: album)
+                }
+            }
+        }
+
+        private func commitNow(_ staged: [Staged], to album: AlbumRequest?) throws -> CommitReceipt {
+            let intents = try upload(staged.map { ($0.sha256, $0.file.descriptor, UInt64($0.byteSize)) })
+            TestPause.at("after-upload", sessionPID: (try? self.serverProcessID()) ?? 0)
+            // B: album, assets and membership at once.
+            let receipt: CommitReceipt
+            do {
+                receipt = try commitRows(staged, to: album, intents: intents)
+            } catch {
+                // Nothing was committed: forget the intents (if the session still exists) so `gc` can
+                // reclaim what was uploaded.
+                _ = try? withDatabase("undo the save") { db in
+                    try db.execute("DELETE FROM upload_intent WHERE id = ANY($1::uuid[])", [Self.array(intents)])
+                }
+                throw error
+            }
+            TestPause.at("after-commit", sessionPID: (try? self.serverProcessID()) ?? 0)
+            for item in staged {
+                FileSystem.close(item.file.descriptor)
+                FileSystem.close(item.file.directory)
+            }
+            return receipt
+        }
+
+        /// Transaction B: the title's lock, the resolution rule, album, assets, membership, intents forgotten.
+        private func commitRows(_ staged: [Staged], to album: AlbumRequest?, intents: [String]) throws -> CommitReceipt
+        {
+            try withDatabase("save the photos") { db in
+                try db.transaction { () throws -> CommitReceipt in
+                    var albumID: String?
+                    var outcome: AlbumOutcome?
+                    if let album {
+                        try db.execute(
+                            "SELECT pg_advisory_xact_lock(\(SharedSchema.titleLock), hashtext($1))", [album.title.key])
+                        switch try album.resolve(in: SharedAlbumDirectory(db: db)) {
+                        case .existing(let id): (albumID, outcome) = (id, .found)
+                        case .create(let created): (albumID, outcome) = (try Self.insertAlbum(db, album.title), created)
+                        }
+                        try Self.remember(db, album.title, albumID!)
+                    }
+                    // The assets in one statement (the first of identical bytes is inserted, the others
+                    // and those already in the library resolve to the existing asset).
+                    let rows = try db.execute(
+                        """
+                        WITH input AS (
+                            SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[],
+                                                 $6::bigint[], $7::text[])
+                            WITH ORDINALITY AS t(id, sha256, kind, format, original_name, byte_size, metadata, n)),
+                        inserted AS (
+                            INSERT INTO asset (id, sha256, kind, format, original_name, byte_size, added_at, metadata)
+                            SELECT DISTINCT ON (sha256) id, sha256, kind, format, original_name, byte_size,
+                                extract(epoch FROM now()), metadata
+                            FROM input ORDER BY sha256, n
+                            ON CONFLICT (sha256) DO NOTHING RETURNING id, sha256)
+                        SELECT i.n, coalesce(x.id, a.id), x.id IS NOT NULL AND x.id = i.id
+                        FROM input i LEFT JOIN inserted x ON x.sha256 = i.sha256
+                        LEFT JOIN asset a ON a.sha256 = i.sha256 ORDER BY i.n
+                        """,
+                        [
+                            Self.arrayLiteral(staged.map(\.id)), Self.arrayLiteral(staged.map(\.sha256)),
+                            Self.arrayLiteral(staged.map(\.metadata.kind.rawValue)),
+                            Self.arrayLiteral(staged.map(\.metadata.format.rawValue)),
+                            Self.arrayLiteral(staged.map(\.originalName)),
+                            Self.arrayLiteral(staged.map { String($0.byteSize) }),
+                            Self.arrayLiteral(
+                                staged.map { try? String(decoding: Self.encoder.encode($0.metadata), as: UTF8.self) }),
+                        ])
+                    var assetIDs = rows.map { $0[1] }
+                    let isNew = rows.map { $0[2] == "t" }
+                    // Committed by another machine after this statement's snapshot: read them now.
+                    let unresolved = zip(staged, assetIDs).filter { $0.1 == nil }.map(\.0.sha256)
+                    if !unresolved.isEmpty {
+                        let found = Dictionary(
+                            try db.execute(
+                                "SELECT sha256, id FROM asset WHERE sha256 = ANY($1::text[])",
+                                [Self.arrayLiteral(unresolved)]
+                            ).map { ($0[0]!, $0[1]!) }, uniquingKeysWith: { a, _ in a })
+                        assetIDs = zip(staged, assetIDs).map { $0.1 ?? found[$0.0.sha256] }
+                    }
+                    guard assetIDs.count == staged.count, assetIDs.allSatisfy({ $0 != nil }) else {
+                        throw AlbumError(.ioFailure, "An asset vanished while saving it; nothing was saved, try again.")
+                    }
+                    if let albumID {
+                        try db.execute(
+                            """
+                            INSERT INTO album_asset (album_id, asset_id, position, added_at)
+                            SELECT $1, asset_id, (SELECT coalesce(max(position), 0) FROM album_asset WHERE album_id = $1) + n,
+                                extract(epoch FROM now())
+                            FROM unnest($2::text[]) WITH ORDINALITY AS t(asset_id, n)
+                            ON CONFLICT DO NOTHING
+                            """, [albumID, Self.arrayLiteral(assetIDs)])
+                    }
+                    let results: [Result<CommittedAsset, AlbumError>] = staged.indices.map { index in
+                        .success(
+                            CommittedAsset(
+                                assetID: assetIDs[index]!, isExisting: !isNew[index], metadata: staged[index].metadata))
+                    }
+                    try Self.forget(intents, in: db)
+                    TestPause.at("in-commit", sessionPID: db.serverProcessID)
+                    return CommitReceipt(albumID: albumID, albumOutcome: outcome, assets: results)
+                }
+            }
+        }
+
+        /// Steps A and 3 of the save protocol for `originals` (SHA-256, file, size): records an upload
+        /// intent per original under its object's lock, then uploads those the library does not hold
+        /// yet. Returns the intents, which the committing transaction must ``forget(_:in:)``.
+        func upload(_ originals: [(sha256: String, file: FileSystem.Descriptor, size: UInt64)]) throws -> [String] {
+            let intents = originals.map { _ in UUID().uuidString.lowercased() }
+            let present: Set<String> = try withDatabase("save the photos") { db in
+                try db.transaction {
+                    // Each object's lock, in lock-key order so two batches never wait on each other in a cycle.
+                    try db.execute(
+                        """
+                        SELECT pg_advisory_xact_lock(\(SharedSchema.objectLock), key)
+                        FROM (SELECT DISTINCT hashtext(s) AS key FROM unnest($1::text[]) s ORDER BY key) k
+                        """, [Self.arrayLiteral(originals.map(\.sha256))])
+                    try db.execute(
+                        """
+                        INSERT INTO upload_intent (id, sha256, owner_pid, owner_start, expires_at)
+                        SELECT t.id, t.sha256, a.pid, a.backend_start, now() + interval '1 day'
+                        FROM unnest($1::uuid[], $2::text[]) AS t(id, sha256),
+                            (SELECT pid, backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid()) a
+                        """, [Self.arrayLiteral(intents), Self.arrayLiteral(originals.map(\.sha256))])
+                    return Set(
+                        try db.execute(
+                            "SELECT sha256 FROM asset WHERE sha256 = ANY($1::text[])",
+                            [Self.arrayLiteral(originals.map(\.sha256))]
+                        ).compactMap { $0[0] })
+                }
+            }
+            // The store's acknowledgement makes an original durable; committed ones are there already.
+            TestPause.at("before-upload", sessionPID: (try? self.serverProcessID()) ?? 0)
+            do {
+                var seen = present
+                let needed = originals.filter { seen.insert($0.sha256).inserted }
+                try Parallel.forEach(needed, workers: Self.uploadConnections) { original in
+                    try self.store.put(
+                        key: self.store.key(SharedSchema.objectName(sha256: original.sha256)), file: original.file,
+                        length: original.size, sha256: original.sha256)
+                }
+            } catch {
+                _ = try? withDatabase("undo the save") { db in
+                    try db.execute("DELETE FROM upload_intent WHERE id = ANY($1::uuid[])", [Self.array(intents)])
+                }
+                throw Self.map(error, "upload the photos", library: url, store: store)
+            }
+            return intents
+        }
+
+        /// Deletes the intents inside the committing transaction, failing it when one is gone.
+        static func forget(_ intents: [String], in db: PostgresConnection) throws {
+            let removed = try db.value(
+                "WITH gone AS (DELETE FROM upload_intent WHERE id = ANY($1::uuid[]) RETURNING 1) SELECT count(*) FROM gone",
+                [array(intents)])
+            guard removed == String(intents.count) else {
+                // `gc` judged this session dead (its connection was cut) and may have removed an
+                // object: acknowledge nothing.
+                throw AlbumError(
+                    .ioFailure,
+                    "The upload records of this save were collected while it ran (its database connection was interrupted); nothing was saved, try again."
+                )
+            }
+        }
+
+        /// Uploads in flight at once for one batch (each on its own kept-alive connection).
+        static let uploadConnections = 8
+
+        static let encoder: JSONEncoder = {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            return encoder
+        }()
+
+        /// A PostgreSQL array literal of simple values (UUIDs, hex digests).
+        static func array(_ values: [String]) -> String { "{" + values.joined(separator: ",") + "}" }
+
+        /// A PostgreSQL array literal of any texts: each element quoted, `"` and `\` escaped, `nil` as NULL.
+        static func arrayLiteral(_ values: [String?]) -> String {
+            "{"
+                + values.map { value in
+                    guard let value else { return "NULL" }
+                    return "\""
+                        + value.replacingOccurrences(of: "\\", with: "\\\\")
+                        .replacingOccurrences(of: "\"", with: "\\\"") + "\""
+                }.joined(separator: ",") + "}"
+        }
+
+        static func insertAlbum(_ db: PostgresConnection, _ title: AlbumTitle) throws -> String {
+            let id = UUID().uuidString.lowercased()
+            try db.execute(
+                "INSERT INTO album (id, title, title_key, created_at) VALUES ($1, $2, $3, extract(epoch FROM clock_timestamp()))",
+                [id, title.text, title.key])
+            return id
+        }
+
+        static func remember(_ db: PostgresConnection, _ title: AlbumTitle, _ albumID: String) throws {
+            try db.execute(
+                """
+                INSERT INTO remembered_album (title_key, album_id) VALUES ($1, $2)
+                ON CONFLICT (title_key) DO UPDATE SET album_id = excluded.album_id
+                """, [title.key, albumID])
+        }
+
+        static func lastPosition(_ db: PostgresConnection, album: String) throws -> Int {
+            Int(try db.value("SELECT coalesce(max(position), 0) FROM album_asset WHERE album_id = $1", [album]) ?? "0")
+                ?? 0
+        }
+    }
+
+    /// The resolution rule's lookups, answered inside the shared library's transaction B.
+    struct SharedAlbumDirectory: AlbumDirectory {
+        let db: PostgresConnection
+
+        func rememberedAlbumID(for title: AlbumTitle) throws -> String? {
+            try db.value("SELECT album_id FROM remembered_album WHERE title_key = $1", [title.key])
+        }
+
+        func albumExists(id: String) throws -> Bool {
+            try db.value("SELECT 1 FROM album WHERE id = $1", [id]) != nil
+        }
+
+        func oldestAlbum(titled title: AlbumTitle) throws -> String? {
+            try db.value(
+                "SELECT id FROM album WHERE title_key = $1 ORDER BY created_at, sequence LIMIT 1", [title.key])
+        }
+    }
+#endif

@@ -1,0 +1,62 @@
+#if os(Linux)
+    import AlbumKitCore
+    import COpenSSL
+
+    /// MD5 and SHA-256 over a range of a file, for `Content-MD5` and per-part payload hashes.
+    enum Digests {
+        static func md5(of file: FileSystem.Descriptor, offset: UInt64, length: UInt64) throws -> [UInt8] {
+            try digest([EVP_md5()], of: file, offset: offset, length: length)[0]
+        }
+
+        /// The SHA-256 (hex) and MD5 of `length` bytes from `offset`, in one pass.
+        static func sha256AndMD5(of file: FileSystem.Descriptor, offset: UInt64, length: UInt64) throws -> (
+            String, [UInt8]
+        ) {
+            let both = try digest([EVP_sha256(), EVP_md5()], of: file, offset: offset, length: length)
+            return (SignatureV4.hex(both[0]), both[1])
+        }
+
+        static func bytes(fromHex hex: String) -> [UInt8] {
+            var out: [UInt8] = []
+            var high: UInt8?
+            for c in hex.utf8 {
+                let v: UInt8 = c >= 97 ? c - 87 : (c >= 65 ? c - 55 : c - 48)
+                if let h = high {
+                    out.append(h << 4 | v)
+                    high = nil
+                } else {
+                    high = v
+                }
+            }
+            return out
+        }
+
+        private static func digest(
+            _ kinds: [OpaquePointer?], of file: FileSystem.Descriptor, offset: UInt64, length: UInt64
+        ) throws -> [[UInt8]] {
+            let contexts = kinds.map { kind -> OpaquePointer in
+                let context = EVP_MD_CTX_new()!
+                EVP_DigestInit_ex(context, kind, nil)
+                return context
+            }
+            defer { contexts.forEach { EVP_MD_CTX_free($0) } }
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+            defer { buffer.deallocate() }
+            var done: UInt64 = 0
+            while done < length {
+                let want = Int(min(UInt64(buffer.count), length - done))
+                let n = try FileSystem.read(
+                    file, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want]), at: offset + done)
+                guard n > 0 else { throw SystemError("read", path: file.path, errno: 5) }
+                for context in contexts { EVP_DigestUpdate(context, buffer.baseAddress, n) }
+                done += UInt64(n)
+            }
+            return contexts.map { context in
+                var out = [UInt8](repeating: 0, count: 64)
+                var count: UInt32 = 0
+                EVP_DigestFinal_ex(context, &out, &count)
+                return Array(out.prefix(Int(count)))
+            }
+        }
+    }
+#endif

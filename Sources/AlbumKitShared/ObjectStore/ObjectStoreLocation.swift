@@ -1,0 +1,48 @@
+#if os(Linux)
+    import AlbumKitCore
+    import Foundation
+
+    /// Where a shared library keeps its originals: an S3-compatible endpoint, a bucket and a key prefix.
+    /// Recorded in the library's database by `album init`; the credentials never are.
+    ///
+    /// ```swift
+    /// let store = ObjectStoreLocation(endpoint: "http://127.0.0.1:8333", bucket: "photos", prefix: "family/")
+    /// ```
+    public struct ObjectStoreLocation: Sendable, Hashable, Codable {
+        /// `http://host:port` or `https://host`.
+        public var endpoint: String
+        /// The bucket.
+        public var bucket: String
+        /// Prepended to every key (`""`, or ending in `/`).
+        public var prefix: String
+        /// The signing region (`us-east-1` for most self-hosted servers).
+        public var region: String
+
+        /// Describes a store.
+        ///
+        /// ```swift
+        /// let store = ObjectStoreLocation(endpoint: "https://s3.example.net", bucket: "photos")
+        /// ```
+        public init(endpoint: String, bucket: String, prefix: String = "", region: String = "us-east-1") {
+            self.endpoint = endpoint.hasSuffix("/") ? String(endpoint.dropLast()) : endpoint
+            self.bucket = bucket
+            self.prefix = prefix.isEmpty || prefix.hasSuffix("/") ? prefix : prefix + "/"
+            self.region = region
+        }
+
+        /// Checks that the endpoint is an http(s) URL and the bucket a valid S3 bucket name.
+        func validated() throws -> ObjectStoreLocation {
+            guard let url = URL(string: endpoint), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+                throw AlbumError(
+                    .libraryNotFound, "The object store endpoint \"\(endpoint)\" is not an http:// or https:// URL.")
+            }
+            let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789.-")
+            guard (3...63).contains(bucket.count), bucket.allSatisfy(allowed.contains) else {
+                throw AlbumError(
+                    .libraryNotFound,
+                    "\"\(bucket)\" is not a valid bucket name (3–63 lowercase letters, digits, dots and hyphens).")
+            }
+            return self
+        }
+    }
+#endif

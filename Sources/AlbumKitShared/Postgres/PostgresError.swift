@@ -1,0 +1,54 @@
+#if os(Linux)
+    import AlbumKitCore
+
+    /// A failure reported by PostgreSQL (with its SQLSTATE) or by libpq (connection lost).
+    struct PostgresError: Error, Sendable, CustomStringConvertible {
+        /// The five-character SQLSTATE, when the server sent one.
+        let sqlState: String?
+        let message: String
+        /// The connection is gone (server stopped, backend terminated, network).
+        let connectionLost: Bool
+
+        var description: String { sqlState.map { "\(message) [\($0)]" } ?? message }
+
+        /// Maps the failure of `what` onto AlbumKit's error codes.
+        func albumError(_ what: String, library: String) -> AlbumError {
+            let state = sqlState ?? ""
+            if state.hasPrefix("28") || message.contains("password authentication failed")
+                || message.contains("no password supplied") || state == "42501"
+            {
+                return AlbumError(
+                    .accessDenied,
+                    "Cannot \(what): the database \(library) refused the credentials (set PGPASSWORD or ~/.pgpass).",
+                    underlying: self)
+            }
+            if state == "53100" {
+                return AlbumError(
+                    .notEnoughSpace, "Cannot \(what): the database server \(library) is out of disk space.",
+                    underlying: self)
+            }
+            if state == "55P03" || state == "40P01" || state == "40001" || state == "57014" || state == "53300" {
+                return AlbumError(
+                    .libraryBusy, "Cannot \(what): the library \(library) stayed busy too long; try again.",
+                    underlying: self)
+            }
+            if state == "3D000" {
+                return AlbumError(
+                    .libraryNotFound, "The database of \(library) does not exist; create it, then run `album init`.",
+                    underlying: self)
+            }
+            if state == "42P01" {
+                return AlbumError(
+                    .libraryNotFound, "\(library) is not an AlbumKit library yet; run `album init` first.",
+                    underlying: self)
+            }
+            if connectionLost || state.hasPrefix("08") || state.hasPrefix("57P") {
+                return AlbumError(
+                    .libraryNotFound,
+                    "Cannot \(what): the database server of \(library) cannot be reached (\(message)).",
+                    underlying: self)
+            }
+            return AlbumError(.ioFailure, "Cannot \(what) in \(library): \(description).", underlying: self)
+        }
+    }
+#endif
