@@ -30,14 +30,17 @@ let package = Package(
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]
         ),
-        .systemLibrary(
-            name: "CCurl",
-            path: "Sources/CCurl",
-            pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]
-        ),
+        // libcurl for the shared library's object store, loaded at run time (no development files needed).
+        .target(name: "CCurl", path: "Sources/CCurl"),
         // _GNU_SOURCE calls Swift cannot see through Glibc (renameat2, O_TMPFILE, syncfs).
         .target(name: "CShims", path: "Sources/CShims"),
+        // The catalog's page checksums: a SQLite VFS in C, on every platform (sqlite3.h from
+        // libsqlite3-dev on Linux, from the SDK on Apple platforms).
+        .target(
+            name: "CChecksumVFS",
+            path: "Sources/CChecksumVFS",
+            linkerSettings: [.linkedLibrary("sqlite3")]
+        ),
 
         // Media: format sniffing, structural validation and metadata, no pixel decoding.
         .target(name: "AlbumKitMedia", path: "Sources/AlbumKitMedia"),
@@ -51,6 +54,7 @@ let package = Package(
             name: "AlbumKitCore",
             dependencies: [
                 "AlbumKitMedia",
+                "CChecksumVFS",
                 .target(name: "CSQLite", condition: .when(platforms: [.linux, .android, .windows])),
                 .target(name: "COpenSSL", condition: .when(platforms: [.linux, .android, .windows])),
                 .target(name: "CShims", condition: .when(platforms: [.linux, .android])),

@@ -25,7 +25,8 @@
 #   lostwal     only catalog.sqlite survives (its -wal held the saves): refused, repaired.
 #   oldcatalog  an older copy of the catalog restored: refused, repaired.
 #   garbled     random 16-byte overwrites in a checkpointed 300-asset catalog: refused before any
-#               write, the file untouched, repaired.
+#               write, the file untouched, repaired; and (garbled1) one 16-byte overwrite inside
+#               one asset's stored path, which only the page checksums catch.
 #   pidns       a saver in its own PID namespace (`unshare -p -f --mount-proc`) while another
 #               process lists albums in a loop: every acknowledged save is kept.
 #   fifo        a FIFO among the inputs: no hang, `fileUnreadable` for it, the rest saved.
@@ -511,11 +512,10 @@ scenario_corrupt() {
         "$ALBUM" save --json --album Kept --library "$lib" "$WORK/cor-media"/cor_000{0,1,2}.jpg \
             >"$WORK/cor/$damage.early" 2>&1
         catalog=$lib/catalog.sqlite
-        # Fold the WAL into the catalog first: damage must hit the data, not a stale copy of it.
-        if command -v sqlite3 >/dev/null 2>&1; then
-            sqlite3 "$catalog" 'PRAGMA wal_checkpoint(TRUNCATE);' >/dev/null
-        fi
-        rm -f "$catalog-wal" "$catalog-shm"
+        # The rows in the catalog file itself first (damage must hit the data, not a stale copy):
+        # `album repair` writes it checkpointed (the sqlite3 shell would drop the page checksums).
+        rm -f "$catalog" "$catalog-wal" "$catalog-shm" "$catalog-checked"
+        "$ALBUM" repair --library "$lib" >/dev/null || fail "corrupt $damage: the catalog could not be written"
         local size
         size=$(stat -c %s "$catalog")
         case "$damage" in
@@ -686,7 +686,12 @@ scenario_garbled() {
     mkdir -p "$WORK/garbled"
     make_jpegs "$WORK/garbled-media" 300 garbled
     save_batch "$base" Big "$WORK/garbled/acks" "$WORK/garbled-media"/*.jpg
-    sqlite3 "$base/catalog.sqlite" 'PRAGMA wal_checkpoint(TRUNCATE);' >/dev/null 2>&1
+    # A catalog with its rows in the file itself (damage must hit the data, not a stale copy):
+    # `album repair` writes one, checkpointed; only its last bookkeeping stays in the WAL. (The
+    # sqlite3 shell cannot fold the WAL in: it would write pages without their checksums.)
+    rm -f "$base/catalog.sqlite" "$base/catalog.sqlite-wal" "$base/catalog.sqlite-shm" "$base/catalog.sqlite-checked"
+    "$ALBUM" repair --library "$base" >/dev/null || fail "garbled: the base catalog could not be written"
+    local value_failures=0 name offset out
     for ((trial = 0; trial < GARBLE_TRIALS; trial++)); do
         dir=$WORK/garbled/$trial lib=$WORK/garbled/$trial/lib.albumlibrary bad=0
         mkdir -p "$dir"
@@ -700,8 +705,29 @@ scenario_garbled() {
         expect_refused "$lib" "garbled trial $trial" || bad=1
         repair_check "$lib" Big "$dir/before" "garbled trial $trial" "$WORK/garbled/acks" || bad=1
         [ "$bad" = 0 ] || failures=$((failures + 1))
+
+        # One 16-byte overwrite inside one asset's stored path (just before its original name in
+        # the row): SQLite's structure checks see nothing; the page checksum does.
+        lib=$WORK/garbled/$trial/value.albumlibrary bad=0
+        cp -r "$base" "$lib"
+        name=$(printf 'garbled_%04d.jpg' $(((RANDOM * 32768 + RANDOM) % 300)))
+        offset=$(grep -obUaF "$name" "$lib/catalog.sqlite" | head -1 | cut -d: -f1)
+        if [ -z "$offset" ]; then
+            fail "garbled value trial $trial: $name is not in the catalog file"
+            bad=1
+        else
+            dd if=/dev/urandom of="$lib/catalog.sqlite" bs=1 count=16 seek=$((offset - 20)) conv=notrunc status=none
+            originals_list "$lib" >"$dir/before-value"
+            expect_refused "$lib" "garbled value trial $trial" || bad=1
+            out=$("$ALBUM" show Big --library "$lib" 2>&1) &&
+                { fail "garbled value trial $trial: show listed the album: $(head -1 <<<"$out")"; bad=1; }
+            grep -q 'album repair' <<<"$out" || { fail "garbled value trial $trial: show: $(head -1 <<<"$out")"; bad=1; }
+            repair_check "$lib" Big "$dir/before-value" "garbled value trial $trial" "$WORK/garbled/acks" || bad=1
+        fi
+        [ "$bad" = 0 ] || value_failures=$((value_failures + 1))
     done
     summary garbled "$GARBLE_TRIALS" "$failures" "20 random 16-byte overwrites of a 300-asset catalog: refused, repaired"
+    summary garbled1 "$GARBLE_TRIALS" "$value_failures" "one 16-byte overwrite inside an asset's path: refused, repaired"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -805,6 +831,9 @@ scenario_partial() {
         leftovers=$(find "$lib/originals" -name '.*.partial' 2>/dev/null | wc -l)
         kill -9 -- "-$pid" 2>/dev/null
         wait "$pid" 2>/dev/null
+        # `wait` reaps the loop's shell only: an album it started may still be inside an fsync (a
+        # killed process dies when that call returns) and holds its owner lock until it is gone.
+        for _ in $(seq 300); do pgrep -g "$pid" >/dev/null || break; sleep 0.01; done
         [ "$(tail -c 1 "$acks" | od -An -c | tr -d ' ')" != '\n' ] && [ -s "$acks" ] && echo >>"$acks"
         # Hidden files seen while saving, plus those the kill left behind.
         seen=$((seen + leftovers + $(find "$lib/originals" -name '.*.partial' 2>/dev/null | wc -l)))

@@ -50,6 +50,7 @@ enum Spawn {
                 guard errno == EINTR else { throw BenchFailure("waitpid failed for \(path)") }
             }
             let seconds = Statistics.now() - start
+            defer { unlink(errorLog.path) }
             guard status == 0 else {
                 let message = (try? String(contentsOf: errorLog, encoding: .utf8)) ?? ""
                 throw BenchFailure(

@@ -75,6 +75,10 @@ extension SQLiteError {
     /// Maps this failure, while doing `what` to the catalog at `path`, onto an `AlbumError`.
     package func libraryError(_ what: String, path: String) -> AlbumError {
         typealias C = SQLiteError.Code
+        // A page failed its checksum (the catalog's VFS): damage, whatever errno was left behind.
+        if code == C.ioErrorData {
+            return AlbumError.catalogDamaged(path, detail: "a page fails its checksum", underlying: self)
+        }
         // An I/O failure carries the operating system's reason: map that first.
         if systemErrno != 0, [C.ioError, C.full, C.cannotOpen].contains(primaryCode) {
             let mapped = SystemError("sqlite", path: path, errno: systemErrno).libraryError(what)
@@ -105,7 +109,6 @@ extension SQLiteError {
         case C.permission:
             return AlbumError(.accessDenied, "Cannot \(what): permission denied for \(path).", underlying: self)
         default:
-            if code == C.ioErrorData { return AlbumError.catalogDamaged(path, underlying: self) }
             return AlbumError(.ioFailure, "Cannot \(what) (\(path)): \(message).", underlying: self)
         }
     }

@@ -58,44 +58,44 @@
         }
 
         private func run(_ method: String, url: String, headers: [String: String]) throws -> Response {
-            curl_easy_reset(handle)
+            albumkit_curl_easy_reset(handle)
             let context = Unmanaged.passUnretained(self).toOpaque()
-            var list: UnsafeMutablePointer<curl_slist>?
-            defer { curl_slist_free_all(list) }
-            for (name, value) in headers { list = curl_slist_append(list, "\(name): \(value)") }
-            list = curl_slist_append(list, "Expect:")  // no 100-continue round trip
-            _ = albumkit_curl_set_pointer(handle, CURLOPT_URL, url)
-            _ = albumkit_curl_set_pointer(handle, CURLOPT_HTTPHEADER, list)
-            _ = albumkit_curl_set_long(handle, CURLOPT_NOSIGNAL, 1)
-            _ = albumkit_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT, 5)
+            var list: OpaquePointer?
+            defer { albumkit_curl_list_free(list) }
+            for (name, value) in headers { list = albumkit_curl_list_append(list, "\(name): \(value)") }
+            list = albumkit_curl_list_append(list, "Expect:")  // no 100-continue round trip
+            _ = albumkit_curl_set_pointer(handle, ALBUMKIT_CURLOPT_URL, url)
+            _ = albumkit_curl_set_pointer(handle, ALBUMKIT_CURLOPT_HTTPHEADER, UnsafeRawPointer(list))
+            _ = albumkit_curl_set_long(handle, ALBUMKIT_CURLOPT_NOSIGNAL, 1)
+            _ = albumkit_curl_set_long(handle, ALBUMKIT_CURLOPT_CONNECTTIMEOUT, 5)
             // A stalled transfer (server gone silent) fails after 30 s below 1 byte/s.
-            _ = albumkit_curl_set_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1)
-            _ = albumkit_curl_set_long(handle, CURLOPT_LOW_SPEED_TIME, 30)
-            _ = albumkit_curl_set_pointer(handle, CURLOPT_WRITEDATA, context)
-            _ = albumkit_curl_set_callback(handle, CURLOPT_WRITEFUNCTION, Self.receive)
-            _ = albumkit_curl_set_pointer(handle, CURLOPT_HEADERDATA, context)
-            _ = albumkit_curl_set_callback(handle, CURLOPT_HEADERFUNCTION, Self.receiveHeader)
+            _ = albumkit_curl_set_long(handle, ALBUMKIT_CURLOPT_LOW_SPEED_LIMIT, 1)
+            _ = albumkit_curl_set_long(handle, ALBUMKIT_CURLOPT_LOW_SPEED_TIME, 30)
+            _ = albumkit_curl_set_pointer(handle, ALBUMKIT_CURLOPT_WRITEDATA, context)
+            _ = albumkit_curl_set_callback(handle, ALBUMKIT_CURLOPT_WRITEFUNCTION, Self.receive)
+            _ = albumkit_curl_set_pointer(handle, ALBUMKIT_CURLOPT_HEADERDATA, context)
+            _ = albumkit_curl_set_callback(handle, ALBUMKIT_CURLOPT_HEADERFUNCTION, Self.receiveHeader)
             switch method {
             case "GET": break
-            case "HEAD": _ = albumkit_curl_set_long(handle, CURLOPT_NOBODY, 1)
+            case "HEAD": _ = albumkit_curl_set_long(handle, ALBUMKIT_CURLOPT_NOBODY, 1)
             case "PUT":
-                _ = albumkit_curl_set_long(handle, CURLOPT_UPLOAD, 1)
-                _ = albumkit_curl_set_offset(handle, CURLOPT_INFILESIZE_LARGE, curl_off_t(bodyLength))
+                _ = albumkit_curl_set_long(handle, ALBUMKIT_CURLOPT_UPLOAD, 1)
+                _ = albumkit_curl_set_offset(handle, ALBUMKIT_CURLOPT_INFILESIZE_LARGE, Int64(bodyLength))
             default:
-                _ = albumkit_curl_set_pointer(handle, CURLOPT_CUSTOMREQUEST, method)
+                _ = albumkit_curl_set_pointer(handle, ALBUMKIT_CURLOPT_CUSTOMREQUEST, method)
                 if method == "POST" {
-                    _ = albumkit_curl_set_long(handle, CURLOPT_POST, 1)
-                    _ = albumkit_curl_set_offset(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(bodyLength))
+                    _ = albumkit_curl_set_long(handle, ALBUMKIT_CURLOPT_POST, 1)
+                    _ = albumkit_curl_set_offset(handle, ALBUMKIT_CURLOPT_POSTFIELDSIZE_LARGE, Int64(bodyLength))
                 }
             }
             if bodyLength > 0 || method == "PUT" || method == "POST" {
-                _ = albumkit_curl_set_pointer(handle, CURLOPT_READDATA, context)
-                _ = albumkit_curl_set_callback(handle, CURLOPT_READFUNCTION, Self.send)
+                _ = albumkit_curl_set_pointer(handle, ALBUMKIT_CURLOPT_READDATA, context)
+                _ = albumkit_curl_set_callback(handle, ALBUMKIT_CURLOPT_READFUNCTION, Self.send)
             }
-            let code = curl_easy_perform(handle)
+            let code = albumkit_curl_easy_perform(handle)
             if let sinkError { throw sinkError }
-            guard code == CURLE_OK else {
-                throw TransportError(code: Int(code.rawValue), message: String(cString: curl_easy_strerror(code)))
+            guard code == ALBUMKIT_CURLE_OK else {
+                throw TransportError(code: Int(code), message: String(cString: albumkit_curl_easy_strerror(code)))
             }
             response.status = albumkit_curl_response_code(handle)
             return response
@@ -127,11 +127,11 @@
                     let n = try FileSystem.read(file, into: target, at: offset + transfer.sent)
                     guard n == remaining else {
                         transfer.sinkError = SystemError("read", path: file.path, errno: EIO)
-                        return Int(CURL_READFUNC_ABORT)
+                        return Int(ALBUMKIT_CURL_READFUNC_ABORT)
                     }
                 } catch {
                     transfer.sinkError = error
-                    return Int(CURL_READFUNC_ABORT)
+                    return Int(ALBUMKIT_CURL_READFUNC_ABORT)
                 }
             }
             transfer.sent += UInt64(remaining)
@@ -176,27 +176,26 @@
     final class HandlePool: Sendable {
         private let idle = Locked<[UnsafeMutableRawPointer]>([])
 
-        init() {
-            _ = Self.globalInit
-        }
+        init() {}
 
         deinit {
-            idle.withLock { handles in handles.forEach { curl_easy_cleanup($0) } }
+            idle.withLock { handles in handles.forEach { albumkit_curl_easy_cleanup($0) } }
         }
-
-        private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
 
         func take() throws -> UnsafeMutableRawPointer {
             if let handle = idle.withLock({ $0.popLast() }) { return handle }
-            guard let handle = curl_easy_init() else {
-                throw HTTPTransfer.TransportError(code: -1, message: "libcurl could not create a handle")
+            guard let handle = albumkit_curl_easy_init() else {
+                let reason =
+                    albumkit_curl_load() == 0
+                    ? "libcurl could not create a handle" : String(cString: albumkit_curl_load_error())
+                throw HTTPTransfer.TransportError(code: -1, message: reason)
             }
             return handle
         }
 
         func give(_ handle: UnsafeMutableRawPointer, reusable: Bool) {
             guard reusable else {
-                curl_easy_cleanup(handle)
+                albumkit_curl_easy_cleanup(handle)
                 return
             }
             idle.withLock { $0.append(handle) }

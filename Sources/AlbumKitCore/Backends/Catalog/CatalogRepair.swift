@@ -109,7 +109,7 @@ struct CatalogRepair {
 
     /// Refuses another application's database, or a catalog from a newer AlbumKit.
     private func refuseIfNotOurs(_ path: String) throws {
-        guard let db = try? Database(path: path, mode: .readOnly),
+        guard let db = try? Database(path: path, mode: .readOnly, verifyingPages: false),
             let row = try? db.row(
                 "SELECT (SELECT application_id FROM pragma_application_id), (SELECT user_version FROM pragma_user_version)"
             )
@@ -131,8 +131,10 @@ struct CatalogRepair {
     private func read(catalogAt path: String) -> Contents? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         var db: Database?
+        // Pages failing their checksum are read as they are: SQLite's own checks skip what is
+        // unreadable, and every row salvaged is checked against the files and the journal.
         for mode in [Database.OpenMode.readOnly, .immutable] where db == nil {
-            db = try? Database(path: path, mode: mode)
+            db = try? Database(path: path, mode: mode, verifyingPages: false)
         }
         guard let db else { return nil }
         var contents = Contents()

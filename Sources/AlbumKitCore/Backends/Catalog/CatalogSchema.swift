@@ -72,6 +72,9 @@ extension CatalogSchema {
         _ db: Database, path: String, busyTimeout: Int32, readOnly: Bool = false, mustHoldData: String? = nil
     ) throws {
         db.setBusyTimeout(milliseconds: busyTimeout)
+        // Before any check: a connection closed after refusing a damaged catalog must not fold
+        // the WAL into it.
+        db.keepWALOnClose()
         // Read-only checks first, in one statement so they see one snapshot even while another
         // process is creating the schema: a file that is not ours must not be written to.
         let probe = try db.row(
@@ -109,11 +112,12 @@ extension CatalogSchema {
             try db.execute("PRAGMA foreign_keys = ON")
             return
         }
+        // Page checksums: a new catalog reserves their bytes before its first page is written.
+        if isFresh { try db.reserveBytesPerPage() }
         // fullfsync: on Darwin, SQLite's syncs use F_FULLFSYNC too (no effect elsewhere).
         try db.execute(
             "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; "
                 + "PRAGMA fullfsync = ON; PRAGMA checkpoint_fullfsync = ON;")
-        db.keepWALOnClose()
         if version < migrations.count {
             try db.immediateTransaction {
                 let current = try db.row("PRAGMA user_version")?.integer(0) ?? 0  // another process may have migrated
@@ -124,5 +128,16 @@ extension CatalogSchema {
                     "PRAGMA application_id = \(applicationID); PRAGMA user_version = \(migrations.count);")
             }
         }
+        try addPageChecksums(db)
+    }
+
+    /// A catalog written before page checksums existed gets them once, by rewriting every page
+    /// (`VACUUM`, one transaction: a crash leaves the catalog as it was). On read-only media it
+    /// stays as it is and is read unchecked, by `quick_check` on open only, until opened where it
+    /// is writable.
+    private static func addPageChecksums(_ db: Database) throws {
+        guard db.reservedBytesPerPage != Int(Database.checksumBytes) else { return }
+        try db.reserveBytesPerPage()
+        try db.execute("VACUUM")
     }
 }

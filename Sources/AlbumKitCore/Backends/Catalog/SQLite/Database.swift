@@ -5,6 +5,7 @@ import Foundation
 #else
     internal import CSQLite
 #endif
+internal import CChecksumVFS
 
 /// One SQLite connection. Not thread-safe: the catalog confines it to a ``DatabaseQueue``.
 package final class Database {
@@ -22,8 +23,11 @@ package final class Database {
         case immutable
     }
 
-    /// Opens the database at `path`.
-    package init(path: String, mode: OpenMode = .readWrite(create: false)) throws {
+    /// Opens the database at `path` through the page-checksum VFS: a whole page read from a file
+    /// whose pages carry checksums fails with `SQLITE_IOERR_DATA` when its bytes do not match,
+    /// unless `verifyingPages` is off (salvaging what is readable from a damaged catalog).
+    package init(path: String, mode: OpenMode = .readWrite(create: false), verifyingPages: Bool = true) throws {
+        try Self.registerChecksumVFS()
         var db: OpaquePointer?
         var flags = SQLITE_OPEN_NOMUTEX
         var name = path
@@ -35,7 +39,8 @@ package final class Database {
             let escaped = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
             name = "file:\(escaped)?immutable=1"
         }
-        let rc = sqlite3_open_v2(name, &db, flags, nil)
+        let vfs = verifyingPages ? albumkit_checksum_vfs_verifying() : albumkit_checksum_vfs_unverified()
+        let rc = sqlite3_open_v2(name, &db, flags, vfs)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close_v2(db)
@@ -129,6 +134,34 @@ package final class Database {
             _ = csqlite_keep_wal_on_close(handle)
         #endif
     }
+
+    /// The number of bytes reserved at the end of each page of the main database (8 when its pages
+    /// carry checksums), or nil when SQLite cannot tell.
+    package var reservedBytesPerPage: Int? {
+        let reserve = albumkit_checksum_reserve(UnsafeMutableRawPointer(handle), "main")
+        return reserve < 0 ? nil : Int(reserve)
+    }
+
+    /// Reserves `count` bytes at the end of each page of the main database (by default room for
+    /// the page checksums): effective at once for a database with no pages yet, otherwise at its
+    /// next `VACUUM`.
+    package func reserveBytesPerPage(_ count: Int32 = Database.checksumBytes) throws {
+        let rc = albumkit_checksum_set_reserve(UnsafeMutableRawPointer(handle), "main", count)
+        guard rc == SQLITE_OK else { throw error(rc, sql: "reserve \(count) bytes per page") }
+    }
+
+    /// The reserved bytes per page that hold a page's checksum.
+    package static let checksumBytes: Int32 = 8
+
+    /// Registers the checksum VFS once per process.
+    private static func registerChecksumVFS() throws {
+        let rc = checksumVFSRegistration
+        guard rc == SQLITE_OK else {
+            throw SQLiteError(code: rc, message: "cannot register the page-checksum VFS", sql: nil)
+        }
+    }
+
+    private static let checksumVFSRegistration: Int32 = albumkit_checksum_vfs_register()
 
     /// Waits up to `milliseconds` for locks held by other connections.
     package func setBusyTimeout(milliseconds: Int32) { sqlite3_busy_timeout(handle, milliseconds) }

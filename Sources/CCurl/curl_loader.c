@@ -1,0 +1,129 @@
+#include "albumkit_curl.h"
+
+// Only the shared library (Linux) uses HTTP; elsewhere this target is empty.
+#if defined(__linux__)
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+
+#if __has_include(<curl/curl.h>)
+#include <curl/curl.h>
+// Where libcurl's header is installed, the numbers above are checked against it.
+_Static_assert(ALBUMKIT_CURLE_OK == CURLE_OK, "CURLE_OK");
+_Static_assert(ALBUMKIT_CURL_GLOBAL_DEFAULT == CURL_GLOBAL_DEFAULT, "CURL_GLOBAL_DEFAULT");
+_Static_assert(ALBUMKIT_CURL_READFUNC_ABORT == CURL_READFUNC_ABORT, "CURL_READFUNC_ABORT");
+_Static_assert(ALBUMKIT_CURLOPT_LOW_SPEED_LIMIT == CURLOPT_LOW_SPEED_LIMIT, "LOW_SPEED_LIMIT");
+_Static_assert(ALBUMKIT_CURLOPT_LOW_SPEED_TIME == CURLOPT_LOW_SPEED_TIME, "LOW_SPEED_TIME");
+_Static_assert(ALBUMKIT_CURLOPT_NOBODY == CURLOPT_NOBODY, "NOBODY");
+_Static_assert(ALBUMKIT_CURLOPT_UPLOAD == CURLOPT_UPLOAD, "UPLOAD");
+_Static_assert(ALBUMKIT_CURLOPT_POST == CURLOPT_POST, "POST");
+_Static_assert(ALBUMKIT_CURLOPT_CONNECTTIMEOUT == CURLOPT_CONNECTTIMEOUT, "CONNECTTIMEOUT");
+_Static_assert(ALBUMKIT_CURLOPT_NOSIGNAL == CURLOPT_NOSIGNAL, "NOSIGNAL");
+_Static_assert(ALBUMKIT_CURLOPT_WRITEDATA == CURLOPT_WRITEDATA, "WRITEDATA");
+_Static_assert(ALBUMKIT_CURLOPT_URL == CURLOPT_URL, "URL");
+_Static_assert(ALBUMKIT_CURLOPT_READDATA == CURLOPT_READDATA, "READDATA");
+_Static_assert(ALBUMKIT_CURLOPT_HTTPHEADER == CURLOPT_HTTPHEADER, "HTTPHEADER");
+_Static_assert(ALBUMKIT_CURLOPT_HEADERDATA == CURLOPT_HEADERDATA, "HEADERDATA");
+_Static_assert(ALBUMKIT_CURLOPT_CUSTOMREQUEST == CURLOPT_CUSTOMREQUEST, "CUSTOMREQUEST");
+_Static_assert(ALBUMKIT_CURLOPT_WRITEFUNCTION == CURLOPT_WRITEFUNCTION, "WRITEFUNCTION");
+_Static_assert(ALBUMKIT_CURLOPT_READFUNCTION == CURLOPT_READFUNCTION, "READFUNCTION");
+_Static_assert(ALBUMKIT_CURLOPT_HEADERFUNCTION == CURLOPT_HEADERFUNCTION, "HEADERFUNCTION");
+_Static_assert(ALBUMKIT_CURLOPT_INFILESIZE_LARGE == CURLOPT_INFILESIZE_LARGE, "INFILESIZE_LARGE");
+_Static_assert(ALBUMKIT_CURLOPT_POSTFIELDSIZE_LARGE == CURLOPT_POSTFIELDSIZE_LARGE, "POSTFIELDSIZE_LARGE");
+_Static_assert(CURLINFO_RESPONSE_CODE == 0x200002, "CURLINFO_RESPONSE_CODE");
+#endif
+
+enum { albumkit_curlinfo_response_code = 0x200002 };  // CURLINFO_LONG + 2
+
+static struct {
+    void *(*easy_init)(void);
+    void (*easy_cleanup)(void *);
+    void (*easy_reset)(void *);
+    int (*easy_perform)(void *);
+    const char *(*easy_strerror)(int);
+    int (*easy_setopt)(void *, int, ...);
+    int (*easy_getinfo)(void *, int, ...);
+    void *(*slist_append)(void *, const char *);
+    void (*slist_free_all)(void *);
+    int (*global_init)(long);
+} curl;
+
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+static int load_result = -1;
+static char load_error[512];
+
+static void load(void) {
+    // The OpenSSL build first (Debian's libcurl4), then the GnuTLS one.
+    static const char *const names[] = {"libcurl.so.4", "libcurl-gnutls.so.4", "libcurl.4.dylib", "libcurl.dylib"};
+    void *library = NULL;
+    for (size_t i = 0; i < sizeof names / sizeof names[0] && library == NULL; i++) {
+        library = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+    }
+    if (library == NULL) {
+        const char *reason = dlerror();
+        snprintf(load_error, sizeof load_error, "libcurl is not installed (%s); install libcurl4",
+                 reason ? reason : "not found");
+        return;
+    }
+#define ALBUMKIT_BIND(field, symbol)                                                                  \
+    if ((*(void **)&curl.field = dlsym(library, symbol)) == NULL) {                                   \
+        snprintf(load_error, sizeof load_error, "libcurl lacks %s", symbol);                         \
+        return;                                                                                       \
+    }
+    ALBUMKIT_BIND(easy_init, "curl_easy_init")
+    ALBUMKIT_BIND(easy_cleanup, "curl_easy_cleanup")
+    ALBUMKIT_BIND(easy_reset, "curl_easy_reset")
+    ALBUMKIT_BIND(easy_perform, "curl_easy_perform")
+    ALBUMKIT_BIND(easy_strerror, "curl_easy_strerror")
+    ALBUMKIT_BIND(easy_setopt, "curl_easy_setopt")
+    ALBUMKIT_BIND(easy_getinfo, "curl_easy_getinfo")
+    ALBUMKIT_BIND(slist_append, "curl_slist_append")
+    ALBUMKIT_BIND(slist_free_all, "curl_slist_free_all")
+    ALBUMKIT_BIND(global_init, "curl_global_init")
+#undef ALBUMKIT_BIND
+    load_result = curl.global_init(ALBUMKIT_CURL_GLOBAL_DEFAULT) == ALBUMKIT_CURLE_OK ? 0 : -1;
+    if (load_result != 0) snprintf(load_error, sizeof load_error, "libcurl could not initialise");
+}
+
+int albumkit_curl_load(void) {
+    pthread_once(&load_once, load);
+    return load_result;
+}
+
+const char *albumkit_curl_load_error(void) { return load_error; }
+
+// Every function below is reached only through a handle, which exists only after a successful load.
+albumkit_curl_handle *albumkit_curl_easy_init(void) { return albumkit_curl_load() == 0 ? curl.easy_init() : NULL; }
+void albumkit_curl_easy_cleanup(albumkit_curl_handle *handle) { curl.easy_cleanup(handle); }
+void albumkit_curl_easy_reset(albumkit_curl_handle *handle) { curl.easy_reset(handle); }
+int albumkit_curl_easy_perform(albumkit_curl_handle *handle) { return curl.easy_perform(handle); }
+const char *albumkit_curl_easy_strerror(int code) { return curl.easy_strerror(code); }
+
+albumkit_curl_list *albumkit_curl_list_append(albumkit_curl_list *list, const char *line) {
+    return curl.slist_append(list, line);
+}
+void albumkit_curl_list_free(albumkit_curl_list *list) {
+    if (list != NULL) curl.slist_free_all(list);
+}
+
+int albumkit_curl_set_long(albumkit_curl_handle *handle, enum albumkit_curl_option option, long value) {
+    return curl.easy_setopt(handle, (int)option, value);
+}
+int albumkit_curl_set_offset(albumkit_curl_handle *handle, enum albumkit_curl_option option, int64_t value) {
+    return curl.easy_setopt(handle, (int)option, (long long)value);  // curl_off_t is 64-bit
+}
+int albumkit_curl_set_pointer(albumkit_curl_handle *handle, enum albumkit_curl_option option, const void *value) {
+    return curl.easy_setopt(handle, (int)option, value);
+}
+int albumkit_curl_set_callback(
+    albumkit_curl_handle *handle, enum albumkit_curl_option option, albumkit_curl_data_callback value) {
+    return curl.easy_setopt(handle, (int)option, value);
+}
+long albumkit_curl_response_code(albumkit_curl_handle *handle) {
+    long code = 0;
+    curl.easy_getinfo(handle, albumkit_curlinfo_response_code, &code);
+    return code;
+}
+
+#endif  // defined(__linux__)
