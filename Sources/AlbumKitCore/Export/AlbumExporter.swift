@@ -116,13 +116,11 @@ struct AlbumExporter {
     /// `2024-05-01T10:20:30Z` / `+02:00` as that instant; without an offset, as the local time it
     /// is on this computer (a camera's wall clock).
     static func date(fromCaptureDate text: String) -> Date? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        for format in ["yyyy-MM-dd'T'HH:mm:ssXXXXX", "yyyy-MM-dd'T'HH:mm:ss"] {
-            formatter.dateFormat = format
-            formatter.timeZone = format.hasSuffix("X") ? TimeZone(identifier: "UTC") : TimeZone.current
-            if let date = formatter.date(from: text) { return date }
-        }
-        return nil
+        if let date = ISO8601DateFormatter().date(from: text) { return date }  // with Z or an offset
+        let local = DateFormatter()
+        local.locale = Locale(identifier: "en_US_POSIX")
+        local.timeZone = TimeZone.current
+        local.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
+        return local.date(from: text)
     }
 }
