@@ -18,18 +18,11 @@ let package = Package(
             path: "Sources/CSQLite",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
-        .systemLibrary(
-            name: "COpenSSL",
-            path: "Sources/COpenSSL",
-            providers: [.apt(["libssl-dev"])]
-        ),
-        // The shared library's catalog (PostgreSQL) and object store (S3 over HTTP): Linux only.
-        .systemLibrary(
-            name: "CLibPQ",
-            path: "Sources/CLibPQ",
-            pkgConfig: "libpq",
-            providers: [.apt(["libpq-dev"])]
-        ),
+        // libcrypto (SHA-256), loaded on first use; CryptoKit on Apple platforms.
+        .target(name: "COpenSSL", path: "Sources/COpenSSL"),
+        // libpq for the shared library's catalog, loaded at run time (no development files needed, and
+        // `album` starts without loading it).
+        .target(name: "CLibPQ", path: "Sources/CLibPQ"),
         // libcurl for the shared library's object store, loaded at run time (no development files needed).
         .target(name: "CCurl", path: "Sources/CCurl"),
         // _GNU_SOURCE calls Swift cannot see through Glibc (renameat2, O_TMPFILE, syncfs).

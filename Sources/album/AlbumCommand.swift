@@ -10,22 +10,36 @@ enum AlbumCommand {
 
     /// Runs with the arguments' bytes as the system gave them (file names need not be UTF-8).
     static func run(_ argv: [[UInt8]]) async -> Int32 {
+        switch invocation(argv) {
+        case .finished(let status): return status
+        case .command(let command, let spec, let arguments): return await run(command, spec, arguments)
+        }
+    }
+
+    /// What the arguments ask, decided without starting any concurrency: usage errors, `--help` and
+    /// `--version` finish here, so they print without the thread pool (process start is measured).
+    enum Invocation {
+        case finished(Int32)
+        case command(String, CommandLineSpec.Command, Arguments)
+    }
+
+    static func invocation(_ argv: [[UInt8]]) -> Invocation {
         let arguments: Arguments
         do { arguments = try Arguments(raw: argv) } catch {
             Output.err("album: \(error.message)\nRun `album --help` for usage.")
-            return 2
+            return .finished(2)
         }
         if arguments.version {
             Output.out("album \(CommandLineSpec.version)")
-            return 0
+            return .finished(0)
         }
         guard let command = arguments.command else {
             if arguments.help {
                 Output.out(Help.overview)
-                return 0
+                return .finished(0)
             }
             Output.err(Help.overview)
-            return 2
+            return .finished(2)
         }
         guard let spec = CommandLineSpec.command(command) else {
             var message = "album: unknown command '\(command)'"
@@ -33,13 +47,17 @@ enum AlbumCommand {
                 message += ". Did you mean '\(near)'?"
             }
             Output.err(message + "\nRun `album --help` for the commands.")
-            return 2
+            return .finished(2)
         }
-        let help = Help.text(for: command) ?? Help.overview
         if arguments.help {
-            Output.out(help)
-            return 0
+            Output.out(Help.text(for: command) ?? Help.overview)
+            return .finished(0)
         }
+        return .command(command, spec, arguments)
+    }
+
+    /// Runs `command` (its arguments already parsed) and turns every failure into a message and a status.
+    static func run(_ command: String, _ spec: CommandLineSpec.Command, _ arguments: Arguments) async -> Int32 {
         do {
             try arguments.check(for: spec)
             if let title = arguments.album { try arguments.checkTitle(title) }

@@ -47,7 +47,8 @@ struct Arguments {
     /// Parses the arguments' bytes as the system gave them.
     init(raw: [[UInt8]]) throws(UsageError) {
         let arguments = raw.map { String(decoding: $0, as: UTF8.self) }
-        for (bytes, text) in zip(raw, arguments) where String(bytes: bytes, encoding: .utf8) == nil {
+        // Decoding repairs invalid UTF-8 with U+FFFD, so the text's bytes differ from what was given.
+        for (bytes, text) in zip(raw, arguments) where !text.utf8.elementsEqual(bytes) {
             invalidUTF8.insert(text)
         }
         var index = 0

@@ -9,5 +9,9 @@ let rawArguments = (0..<max(0, Int(CommandLine.argc) - 1)).map { offset -> [UInt
     guard let argument = CommandLine.unsafeArgv[offset + 1] else { return [] }
     return Array(UnsafeRawBufferPointer(start: argument, count: strlen(argument)))
 }
-let exitCode = await AlbumCommand.run(rawArguments)
-exit(exitCode)
+switch AlbumCommand.invocation(rawArguments) {
+case .finished(let status):
+    exit(status)
+case .command(let command, let spec, let arguments):
+    exit(await AlbumCommand.run(command, spec, arguments))
+}

@@ -117,6 +117,37 @@ import Testing
         }
     }
 
+    #if os(Linux)
+        /// `album --help` starts without loading libpq (and the ~20 libraries behind it), libcurl or
+        /// libcrypto: they are loaded on first use. A save does load libcrypto, which proves the
+        /// dynamic loader's report is read correctly.
+        @Test func helpLoadsNoDatabaseNetworkOrCryptoLibrary() throws {
+            func loaded(_ run: CLI.Run) -> [String] {
+                run.stderr.split(separator: "\n").compactMap { line in
+                    guard let range = line.range(of: "file=") else { return nil }
+                    return String(line[range.upperBound...].prefix { $0 != " " && $0 != ";" })
+                }
+            }
+            let help = try CLI.run(["--help"], environment: ["LD_DEBUG": "files"])
+            #expect(help.status == 0)
+            #expect(help.stdout.contains("USAGE: album"))
+            let helpLibraries = loaded(help)
+            #expect(helpLibraries.contains { $0.hasPrefix("libc.so") }, "the loader's report was not read")
+            for name in ["libpq", "libcurl", "libcrypto", "libssl", "libgnutls", "libkrb5", "libldap"] {
+                #expect(!helpLibraries.contains { $0.hasPrefix(name) }, "album --help loaded \(name)")
+            }
+            try CLI.withTemporaryDirectory { dir in
+                let photo = CLI.examples.appendingPathComponent("harbour.jpg").path
+                let lib = dir.appendingPathComponent("L.albumlibrary").path
+                let save = try CLI.run(
+                    ["save", "--album", "A", "--library", lib, photo], environment: ["LD_DEBUG": "files"])
+                #expect(save.status == 0)
+                #expect(loaded(save).contains { $0.hasPrefix("libcrypto") })
+                #expect(!loaded(save).contains { $0.hasPrefix("libpq") })
+            }
+        }
+    #endif
+
     @Test func suggestionsAndVersion() throws {
         let sav = try CLI.run(["sav", "x.jpg"])
         #expect(sav.status == 2)

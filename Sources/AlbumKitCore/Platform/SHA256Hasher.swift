@@ -15,24 +15,23 @@ package struct SHA256Hasher: ~Copyable {
         private let context: OpaquePointer
 
         package init() {
-            guard let context = EVP_MD_CTX_new(), EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else {
-                fatalError("OpenSSL could not initialise SHA-256")
+            guard let context = albumkit_digest_new(ALBUMKIT_DIGEST_SHA256) else {
+                fatalError("SHA-256 is unavailable: \(String(cString: albumkit_crypto_load_error()))")
             }
             self.context = context
         }
 
-        deinit { EVP_MD_CTX_free(context) }
+        deinit { albumkit_digest_free(context) }
 
         package mutating func update(_ bytes: UnsafeRawBufferPointer) {
             guard let base = bytes.baseAddress, bytes.count > 0 else { return }
-            _ = EVP_DigestUpdate(context, base, bytes.count)
+            albumkit_digest_update(context, base, bytes.count)
         }
 
         package consuming func finalize() -> String {
-            var digest = [UInt8](repeating: 0, count: 32)
-            var length: UInt32 = 0
-            _ = EVP_DigestFinal_ex(context, &digest, &length)
-            return Self.hex(digest)
+            var digest = [UInt8](repeating: 0, count: 64)
+            let length = albumkit_digest_final(context, &digest)
+            return Self.hex(Array(digest.prefix(Int(length))))
         }
     #endif
 

@@ -5,14 +5,15 @@
     /// MD5 and SHA-256 over a range of a file, for `Content-MD5` and per-part payload hashes.
     enum Digests {
         static func md5(of file: FileSystem.Descriptor, offset: UInt64, length: UInt64) throws -> [UInt8] {
-            try digest([EVP_md5()], of: file, offset: offset, length: length)[0]
+            try digest([ALBUMKIT_DIGEST_MD5], of: file, offset: offset, length: length)[0]
         }
 
         /// The SHA-256 (hex) and MD5 of `length` bytes from `offset`, in one pass.
         static func sha256AndMD5(of file: FileSystem.Descriptor, offset: UInt64, length: UInt64) throws -> (
             String, [UInt8]
         ) {
-            let both = try digest([EVP_sha256(), EVP_md5()], of: file, offset: offset, length: length)
+            let both = try digest(
+                [ALBUMKIT_DIGEST_SHA256, ALBUMKIT_DIGEST_MD5], of: file, offset: offset, length: length)
             return (SignatureV4.hex(both[0]), both[1])
         }
 
@@ -32,14 +33,18 @@
         }
 
         private static func digest(
-            _ kinds: [OpaquePointer?], of file: FileSystem.Descriptor, offset: UInt64, length: UInt64
+            _ kinds: [albumkit_digest_kind], of file: FileSystem.Descriptor, offset: UInt64, length: UInt64
         ) throws -> [[UInt8]] {
-            let contexts = kinds.map { kind -> OpaquePointer in
-                let context = EVP_MD_CTX_new()!
-                EVP_DigestInit_ex(context, kind, nil)
-                return context
+            var contexts: [OpaquePointer] = []
+            defer { contexts.forEach { albumkit_digest_free($0) } }
+            for kind in kinds {
+                guard let context = albumkit_digest_new(kind) else {
+                    throw ObjectStoreError(
+                        status: 0, code: "NoDigest", message: String(cString: albumkit_crypto_load_error()),
+                        key: file.path)
+                }
+                contexts.append(context)
             }
-            defer { contexts.forEach { EVP_MD_CTX_free($0) } }
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
             defer { buffer.deallocate() }
             var done: UInt64 = 0
@@ -48,13 +53,12 @@
                 let n = try FileSystem.read(
                     file, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want]), at: offset + done)
                 guard n > 0 else { throw SystemError("read", path: file.path, errno: 5) }
-                for context in contexts { EVP_DigestUpdate(context, buffer.baseAddress, n) }
+                for context in contexts { albumkit_digest_update(context, buffer.baseAddress, n) }
                 done += UInt64(n)
             }
             return contexts.map { context in
                 var out = [UInt8](repeating: 0, count: 64)
-                var count: UInt32 = 0
-                EVP_DigestFinal_ex(context, &out, &count)
+                let count = albumkit_digest_final(context, &out)
                 return Array(out.prefix(Int(count)))
             }
         }

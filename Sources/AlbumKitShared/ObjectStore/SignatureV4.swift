@@ -1,4 +1,5 @@
 #if os(Linux)
+    import AlbumKitCore
     import COpenSSL
     import Foundation
 
@@ -81,17 +82,13 @@
 
         static func hmac(_ key: [UInt8], _ message: String) -> [UInt8] {
             var out = [UInt8](repeating: 0, count: 32)
-            var length: UInt32 = 32
             let bytes = Array(message.utf8)
-            _ = HMAC(EVP_sha256(), key, Int32(key.count), bytes, bytes.count, &out, &length)
+            _ = albumkit_hmac_sha256(key, Int32(key.count), bytes, bytes.count, &out)
             return out
         }
 
         static func sha256Hex(_ bytes: [UInt8]) -> String {
-            var out = [UInt8](repeating: 0, count: 32)
-            var length: UInt32 = 32
-            _ = EVP_Digest(bytes, bytes.count, &out, &length, EVP_sha256(), nil)
-            return hex(out)
+            bytes.withUnsafeBytes { SHA256Hasher.hash($0) }
         }
 
         static func hex(_ bytes: [UInt8]) -> String {

@@ -18,24 +18,26 @@
             let keys = ["dbname", "fallback_application_name", "connect_timeout"]
             let values = [url, "albumkit", "10"]
             let connection = Self.withCStrings(keys) { keys in
-                Self.withCStrings(values) { values in PQconnectdbParams(keys, values, 1) }
+                Self.withCStrings(values) { values in albumkit_pq_connect(keys, values, 1) }
             }
-            guard let connection, PQstatus(connection) == CONNECTION_OK else {
-                let message = connection.map { String(cString: PQerrorMessage($0)) } ?? "out of memory"
-                PQfinish(connection)
+            guard let connection, albumkit_pq_status(connection) == Int32(ALBUMKIT_PQ_CONNECTION_OK) else {
+                let message =
+                    connection.map { String(cString: albumkit_pq_error_message($0)) }
+                    ?? (albumkit_pq_load() == 0 ? "out of memory" : String(cString: albumkit_pq_load_error()))
+                albumkit_pq_finish(connection)
                 throw PostgresError(sqlState: nil, message: message, connectionLost: true)
             }
             self.connection = connection
             _ = try execute("SET client_min_messages = warning; SET lock_timeout = \(max(1, lockTimeoutMilliseconds))")
         }
 
-        deinit { PQfinish(connection) }
+        deinit { albumkit_pq_finish(connection) }
 
         /// Whether the server dropped the connection (a restart, `pg_terminate_backend`).
-        var isBroken: Bool { connection.map { PQstatus($0) != CONNECTION_OK } ?? true }
+        var isBroken: Bool { connection.map { albumkit_pq_status($0) != Int32(ALBUMKIT_PQ_CONNECTION_OK) } ?? true }
 
         /// The backend process id, for tests that terminate it.
-        var serverProcessID: Int32 { connection.map { PQbackendPID($0) } ?? 0 }
+        var serverProcessID: Int32 { connection.map { albumkit_pq_backend_pid($0) } ?? 0 }
 
         /// Runs one statement with `$1…` text parameters; returns the rows as text (`nil` = SQL NULL).
         @discardableResult
@@ -46,26 +48,28 @@
             // Without parameters, PQexec also runs scripts of several statements (the schema).
             let result: OpaquePointer? =
                 parameters.isEmpty
-                ? PQexec(connection, sql)
+                ? albumkit_pq_exec(connection, sql)
                 : Self.withOptionalCStrings(parameters) { values in
-                    PQexecParams(connection, sql, Int32(parameters.count), nil, values, nil, nil, 0)
+                    albumkit_pq_exec_text(connection, sql, Int32(parameters.count), values)
                 }
-            defer { PQclear(result) }
-            let status = result.map { PQresultStatus($0) } ?? PGRES_FATAL_ERROR
-            guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
-                let state = result.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "C"))) }.map {
-                    String(cString: $0)
-                }
+            defer { albumkit_pq_clear(result) }
+            let status = result.map { albumkit_pq_result_status($0) } ?? Int32(ALBUMKIT_PQ_FATAL_ERROR)
+            guard status == Int32(ALBUMKIT_PQ_COMMAND_OK) || status == Int32(ALBUMKIT_PQ_TUPLES_OK) else {
+                let state = result.flatMap {
+                    albumkit_pq_result_error_field($0, Int32(ALBUMKIT_PQ_DIAG_SQLSTATE))
+                }.map { String(cString: $0) }
                 let message =
-                    result.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "M"))) }.map { String(cString: $0) }
-                    ?? String(cString: PQerrorMessage(connection))
+                    result.flatMap {
+                        albumkit_pq_result_error_field($0, Int32(ALBUMKIT_PQ_DIAG_MESSAGE_PRIMARY))
+                    }.map { String(cString: $0) }
+                    ?? String(cString: albumkit_pq_error_message(connection))
                 throw PostgresError(
                     sqlState: state, message: message.trimmingCharacters(in: .whitespacesAndNewlines),
-                    connectionLost: PQstatus(connection) != CONNECTION_OK)
+                    connectionLost: albumkit_pq_status(connection) != Int32(ALBUMKIT_PQ_CONNECTION_OK))
             }
-            guard status == PGRES_TUPLES_OK, let result else { return [] }
-            let rows = PQntuples(result)
-            let columns = PQnfields(result)
+            guard status == Int32(ALBUMKIT_PQ_TUPLES_OK), let result else { return [] }
+            let rows = albumkit_pq_rows(result)
+            let columns = albumkit_pq_columns(result)
             var out: [[String?]] = []
             out.reserveCapacity(Int(rows))
             for row in 0..<rows {
@@ -73,7 +77,8 @@
                 values.reserveCapacity(Int(columns))
                 for column in 0..<columns {
                     values.append(
-                        PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column)))
+                        albumkit_pq_is_null(result, row, column) == 1
+                            ? nil : String(cString: albumkit_pq_value(result, row, column)))
                 }
                 out.append(values)
             }

@@ -1,0 +1,124 @@
+#include "albumkit_pq.h"
+
+// Only the shared library (Linux) uses PostgreSQL; elsewhere this target is empty.
+#if defined(__linux__)
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#if __has_include(<libpq-fe.h>)
+#include <libpq-fe.h>
+// Where libpq's header is installed, the numbers above are checked against it.
+_Static_assert(ALBUMKIT_PQ_CONNECTION_OK == CONNECTION_OK, "CONNECTION_OK");
+_Static_assert(ALBUMKIT_PQ_COMMAND_OK == PGRES_COMMAND_OK, "PGRES_COMMAND_OK");
+_Static_assert(ALBUMKIT_PQ_TUPLES_OK == PGRES_TUPLES_OK, "PGRES_TUPLES_OK");
+_Static_assert(ALBUMKIT_PQ_FATAL_ERROR == PGRES_FATAL_ERROR, "PGRES_FATAL_ERROR");
+_Static_assert(ALBUMKIT_PQ_DIAG_SQLSTATE == PG_DIAG_SQLSTATE, "PG_DIAG_SQLSTATE");
+_Static_assert(ALBUMKIT_PQ_DIAG_MESSAGE_PRIMARY == PG_DIAG_MESSAGE_PRIMARY, "PG_DIAG_MESSAGE_PRIMARY");
+#endif
+
+static struct {
+    void *(*connectdb_params)(const char *const *, const char *const *, int);
+    int (*status)(const void *);
+    char *(*error_message)(const void *);
+    void (*finish)(void *);
+    int (*backend_pid)(const void *);
+    void *(*exec)(void *, const char *);
+    void *(*exec_params)(void *, const char *, int, const unsigned int *, const char *const *, const int *,
+                         const int *, int);
+    void (*clear)(void *);
+    int (*result_status)(const void *);
+    char *(*result_error_field)(const void *, int);
+    int (*ntuples)(const void *);
+    int (*nfields)(const void *);
+    int (*getisnull)(const void *, int, int);
+    char *(*getvalue)(const void *, int, int);
+} pq;
+
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+static int load_result = -1;
+static char load_error[512];
+
+static void load(void) {
+    static const char *const names[] = {"libpq.so.5", "libpq.5.dylib", "libpq.dylib"};
+    void *library = NULL;
+    for (size_t i = 0; i < sizeof names / sizeof names[0] && library == NULL; i++) {
+        library = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+    }
+    if (library == NULL) {
+        const char *reason = dlerror();
+        snprintf(load_error, sizeof load_error, "libpq is not installed (%s); install libpq5",
+                 reason ? reason : "not found");
+        return;
+    }
+#define ALBUMKIT_BIND(field, symbol)                                                                  \
+    if ((*(void **)&pq.field = dlsym(library, symbol)) == NULL) {                                     \
+        snprintf(load_error, sizeof load_error, "libpq lacks %s", symbol);                           \
+        return;                                                                                       \
+    }
+    ALBUMKIT_BIND(connectdb_params, "PQconnectdbParams")
+    ALBUMKIT_BIND(status, "PQstatus")
+    ALBUMKIT_BIND(error_message, "PQerrorMessage")
+    ALBUMKIT_BIND(finish, "PQfinish")
+    ALBUMKIT_BIND(backend_pid, "PQbackendPID")
+    ALBUMKIT_BIND(exec, "PQexec")
+    ALBUMKIT_BIND(exec_params, "PQexecParams")
+    ALBUMKIT_BIND(clear, "PQclear")
+    ALBUMKIT_BIND(result_status, "PQresultStatus")
+    ALBUMKIT_BIND(result_error_field, "PQresultErrorField")
+    ALBUMKIT_BIND(ntuples, "PQntuples")
+    ALBUMKIT_BIND(nfields, "PQnfields")
+    ALBUMKIT_BIND(getisnull, "PQgetisnull")
+    ALBUMKIT_BIND(getvalue, "PQgetvalue")
+#undef ALBUMKIT_BIND
+    load_result = 0;
+}
+
+int albumkit_pq_load(void) {
+    pthread_once(&load_once, load);
+    return load_result;
+}
+
+const char *albumkit_pq_load_error(void) { return load_error; }
+
+albumkit_pq_connection *albumkit_pq_connect(const char *const *keywords, const char *const *values, int expandName) {
+    return albumkit_pq_load() == 0 ? pq.connectdb_params(keywords, values, expandName) : NULL;
+}
+
+// Every function below is reached only through a connection or a result, which exist only after a
+// successful load; NULL is passed through as libpq itself accepts it.
+int albumkit_pq_status(const albumkit_pq_connection *connection) { return pq.status(connection); }
+const char *albumkit_pq_error_message(const albumkit_pq_connection *connection) {
+    return pq.error_message(connection);
+}
+void albumkit_pq_finish(albumkit_pq_connection *connection) {
+    if (connection != NULL) pq.finish(connection);
+}
+int albumkit_pq_backend_pid(const albumkit_pq_connection *connection) { return pq.backend_pid(connection); }
+
+albumkit_pq_result *albumkit_pq_exec(albumkit_pq_connection *connection, const char *sql) {
+    return pq.exec(connection, sql);
+}
+albumkit_pq_result *albumkit_pq_exec_text(
+    albumkit_pq_connection *connection, const char *sql, int count, const char *const *values) {
+    return pq.exec_params(connection, sql, count, NULL, values, NULL, NULL, 0);
+}
+void albumkit_pq_clear(albumkit_pq_result *result) {
+    if (result != NULL) pq.clear(result);
+}
+int albumkit_pq_result_status(const albumkit_pq_result *result) { return pq.result_status(result); }
+const char *albumkit_pq_result_error_field(const albumkit_pq_result *result, int field) {
+    return pq.result_error_field(result, field);
+}
+int albumkit_pq_rows(const albumkit_pq_result *result) { return pq.ntuples(result); }
+int albumkit_pq_columns(const albumkit_pq_result *result) { return pq.nfields(result); }
+int albumkit_pq_is_null(const albumkit_pq_result *result, int row, int column) {
+    return pq.getisnull(result, row, column);
+}
+const char *albumkit_pq_value(const albumkit_pq_result *result, int row, int column) {
+    return pq.getvalue(result, row, column);
+}
+
+#endif  // defined(__linux__)

@@ -1,0 +1,92 @@
+#include "albumkit_crypto.h"
+
+#if defined(__linux__)
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+
+static struct {
+    void *(*ctx_new)(void);
+    void (*ctx_free)(void *);
+    int (*init)(void *, const void *, void *);
+    int (*update)(void *, const void *, size_t);
+    int (*final)(void *, unsigned char *, unsigned *);
+    const void *(*sha256)(void);
+    const void *(*md5)(void);
+    unsigned char *(*hmac)(const void *, const void *, int, const unsigned char *, size_t, unsigned char *,
+                           unsigned *);
+} crypto;
+
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+static int load_result = -1;
+static char load_error[512];
+
+static void load(void) {
+    static const char *const names[] = {"libcrypto.so.3", "libcrypto.so"};
+    void *library = NULL;
+    for (size_t i = 0; i < sizeof names / sizeof names[0] && library == NULL; i++) {
+        library = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+    }
+    if (library == NULL) {
+        const char *reason = dlerror();
+        snprintf(load_error, sizeof load_error, "OpenSSL's libcrypto is not installed (%s); install libssl3",
+                 reason ? reason : "not found");
+        return;
+    }
+#define ALBUMKIT_BIND(field, symbol)                                                                  \
+    if ((*(void **)&crypto.field = dlsym(library, symbol)) == NULL) {                                 \
+        snprintf(load_error, sizeof load_error, "libcrypto lacks %s", symbol);                       \
+        return;                                                                                       \
+    }
+    ALBUMKIT_BIND(ctx_new, "EVP_MD_CTX_new")
+    ALBUMKIT_BIND(ctx_free, "EVP_MD_CTX_free")
+    ALBUMKIT_BIND(init, "EVP_DigestInit_ex")
+    ALBUMKIT_BIND(update, "EVP_DigestUpdate")
+    ALBUMKIT_BIND(final, "EVP_DigestFinal_ex")
+    ALBUMKIT_BIND(sha256, "EVP_sha256")
+    ALBUMKIT_BIND(md5, "EVP_md5")
+    ALBUMKIT_BIND(hmac, "HMAC")
+#undef ALBUMKIT_BIND
+    load_result = 0;
+}
+
+int albumkit_crypto_load(void) {
+    pthread_once(&load_once, load);
+    return load_result;
+}
+
+const char *albumkit_crypto_load_error(void) { return load_error; }
+
+albumkit_digest *albumkit_digest_new(enum albumkit_digest_kind kind) {
+    if (albumkit_crypto_load() != 0) return NULL;
+    void *context = crypto.ctx_new();
+    if (context == NULL) return NULL;
+    if (crypto.init(context, kind == ALBUMKIT_DIGEST_MD5 ? crypto.md5() : crypto.sha256(), NULL) != 1) {
+        crypto.ctx_free(context);
+        return NULL;
+    }
+    return context;
+}
+
+// Reached only through a digest, which exists only after a successful load.
+void albumkit_digest_update(albumkit_digest *digest, const void *bytes, size_t count) {
+    if (count > 0) crypto.update(digest, bytes, count);
+}
+
+unsigned albumkit_digest_final(albumkit_digest *digest, unsigned char *out) {
+    unsigned length = 0;
+    return crypto.final(digest, out, &length) == 1 ? length : 0;
+}
+
+void albumkit_digest_free(albumkit_digest *digest) {
+    if (digest != NULL) crypto.ctx_free(digest);
+}
+
+int albumkit_hmac_sha256(const void *key, int keyCount, const void *bytes, size_t count, unsigned char *out) {
+    if (albumkit_crypto_load() != 0) return -1;
+    unsigned length = 32;
+    return crypto.hmac(crypto.sha256(), key, keyCount, bytes, count, out, &length) != NULL ? 0 : -1;
+}
+
+#endif  // defined(__linux__)

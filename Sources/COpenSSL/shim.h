@@ -1,3 +1,0 @@
-#include <openssl/evp.h>
-#include <openssl/sha.h>
-#include <openssl/hmac.h>
