@@ -23,7 +23,7 @@ extension Bench {
         Statistics.settle()
         let copyDirectory = scratch.appendingPathComponent("memory-cp")
         let copy = try Baseline.copyThenSync([big.path], into: copyDirectory)
-        discard(copyDirectory)
+        discard(copyDirectory, now: true)
 
         result.add("peak RSS saving a small photo", baseline.peakMB, "MB")
         result.add("peak RSS saving the 1 GB video", large.peakMB, "MB")
@@ -35,7 +35,7 @@ extension Bench {
         result.notes.append(
             "the video is Examples/clip.mp4 followed by a `free` box of random bytes padding it to 1 GiB; VmHWM of a child process that opens the library and saves the file"
         )
-        discard(library)
+        discard(library, now: true)
         return result
     }
 

@@ -31,7 +31,7 @@ extension Bench {
         result.paired("1 GiB: dd direct time / cp+sync", ours: times[1], baseline: times[2], faster: true, goal: nil)
         result.notes.append(
             "dd oflag=direct conv=fsync writes the same bytes past the page cache: what the disk itself takes")
-        discard(output)
+        discard(output, now: true)
         return result
     }
 }

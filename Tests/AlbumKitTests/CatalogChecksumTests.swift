@@ -70,6 +70,28 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: catalogPath(url))) == bytes)
     }
 
+    /// The WAL is checkpointed every `walFrameLimit` frames, so the WAL every new process reads back
+    /// stays small, and a checkpoint this process made keeps the catalog marked as checked (no full
+    /// `quick_check` at the next open).
+    @Test func theWALStaysSmallAndOwnCheckpointsStayChecked() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = library(dir)
+            _ = try await saveDistinct(1, into: "Trip", at: url, tag: "first")
+            let first = try #require(CatalogIntegrity.fileIdentity(catalogPath(url)))
+            // One save per open, about 13 WAL frames each: the limit is passed several times.
+            for index in 0..<60 { _ = try await saveDistinct(1, into: "Trip", at: url, tag: "w\(index)") }
+            let walBytes = try #require(
+                try FileManager.default.attributesOfItem(atPath: catalogPath(url) + "-wal")[.size] as? NSNumber)
+            let frameBytes = 24 + 4096
+            #expect(walBytes.intValue <= 32 + (CatalogIntegrity.walFrameLimit + 64) * frameBytes)
+            let now = try #require(CatalogIntegrity.fileIdentity(catalogPath(url)))
+            #expect(now != first, "no checkpoint reached the catalog file")
+            #expect(try String(contentsOfFile: catalogPath(url) + "-checked", encoding: .utf8) == now)
+            let saved = try await PhotoLibrary(backend: try CatalogBackend.open(at: url)).assets(inAlbumTitled: "Trip")
+            #expect(saved.count == 61)
+        }
+    }
+
     @Test func aNewCatalogsPagesCarryChecksums() async throws {
         try await Fixture.withTemporaryDirectory { dir in
             let url = library(dir)

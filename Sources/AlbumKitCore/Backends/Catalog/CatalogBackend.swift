@@ -203,7 +203,12 @@ package final class CatalogBackend: PhotoLibraryBackend {
     @discardableResult
     func withDatabase<T>(_ what: String, _ body: (Database) throws -> T) throws -> T {
         do {
-            return try database.run { try body($0) }
+            return try database.run { db in
+                // A commit may checkpoint the WAL into the catalog file (see CatalogIntegrity).
+                let before = isReadOnly ? nil : CatalogIntegrity.fileIdentity(catalogPath)
+                defer { if let before { CatalogIntegrity.noteCheckpoint(of: catalogPath, after: before) } }
+                return try body(db)
+            }
         } catch {
             throw AlbumError.library(error, what, path: catalogPath)
         }

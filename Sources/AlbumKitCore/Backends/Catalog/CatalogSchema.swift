@@ -117,7 +117,8 @@ extension CatalogSchema {
         // fullfsync: on Darwin, SQLite's syncs use F_FULLFSYNC too (no effect elsewhere).
         try db.execute(
             "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; "
-                + "PRAGMA fullfsync = ON; PRAGMA checkpoint_fullfsync = ON;")
+                + "PRAGMA fullfsync = ON; PRAGMA checkpoint_fullfsync = ON; "
+                + "PRAGMA wal_autocheckpoint = \(CatalogIntegrity.walFrameLimit);")
         if version < migrations.count {
             try db.immediateTransaction {
                 let current = try db.row("PRAGMA user_version")?.integer(0) ?? 0  // another process may have migrated
