@@ -16,6 +16,10 @@ static struct {
     const void *(*md5)(void);
     unsigned char *(*hmac)(const void *, const void *, int, const unsigned char *, size_t, unsigned char *,
                            unsigned *);
+    // OpenSSL 3 looks an algorithm up on every EVP_DigestInit_ex given EVP_sha256(); fetched once
+    // here instead (when EVP_MD_fetch exists).
+    const void *sha256_md;
+    const void *md5_md;
 } crypto;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
@@ -48,6 +52,12 @@ static void load(void) {
     ALBUMKIT_BIND(md5, "EVP_md5")
     ALBUMKIT_BIND(hmac, "HMAC")
 #undef ALBUMKIT_BIND
+    const void *(*fetch)(void *, const char *, const char *) =
+        (const void *(*)(void *, const char *, const char *))dlsym(library, "EVP_MD_fetch");
+    crypto.sha256_md = fetch ? fetch(NULL, "SHA256", NULL) : NULL;
+    crypto.md5_md = fetch ? fetch(NULL, "MD5", NULL) : NULL;
+    if (crypto.sha256_md == NULL) crypto.sha256_md = crypto.sha256();
+    if (crypto.md5_md == NULL) crypto.md5_md = crypto.md5();
     load_result = 0;
 }
 
@@ -62,7 +72,7 @@ albumkit_digest *albumkit_digest_new(enum albumkit_digest_kind kind) {
     if (albumkit_crypto_load() != 0) return NULL;
     void *context = crypto.ctx_new();
     if (context == NULL) return NULL;
-    if (crypto.init(context, kind == ALBUMKIT_DIGEST_MD5 ? crypto.md5() : crypto.sha256(), NULL) != 1) {
+    if (crypto.init(context, kind == ALBUMKIT_DIGEST_MD5 ? crypto.md5_md : crypto.sha256_md, NULL) != 1) {
         crypto.ctx_free(context);
         return NULL;
     }
@@ -86,7 +96,7 @@ void albumkit_digest_free(albumkit_digest *digest) {
 int albumkit_hmac_sha256(const void *key, int keyCount, const void *bytes, size_t count, unsigned char *out) {
     if (albumkit_crypto_load() != 0) return -1;
     unsigned length = 32;
-    return crypto.hmac(crypto.sha256(), key, keyCount, bytes, count, out, &length) != NULL ? 0 : -1;
+    return crypto.hmac(crypto.sha256_md, key, keyCount, bytes, count, out, &length) != NULL ? 0 : -1;
 }
 
 #endif  // defined(__linux__)
