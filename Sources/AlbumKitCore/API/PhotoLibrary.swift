@@ -245,7 +245,6 @@ public struct PhotoLibrary: Sendable {
         }
 
         init(_ open: @escaping @Sendable () throws -> any PhotoLibraryBackend) {
-            SHA256Hasher.prepareInBackground()
             // A Dispatch thread, not one of the few threads async code runs on: opening can wait
             // for another process's lock.
             task = Task {

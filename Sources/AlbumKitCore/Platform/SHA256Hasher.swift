@@ -1,4 +1,3 @@
-import Dispatch
 #if canImport(CryptoKit)
     import CryptoKit
 #else
@@ -35,14 +34,6 @@ package struct SHA256Hasher: ~Copyable {
             return Self.hex(Array(digest.prefix(Int(length))))
         }
     #endif
-
-    /// Loads the hashing code ahead of the first save, on a background thread: on Linux, libcrypto
-    /// is loaded and initialised on first use (1–2 ms), which opening a library can hide.
-    package static func prepareInBackground() {
-        #if !canImport(CryptoKit)
-            DispatchQueue.global(qos: .userInitiated).async { _ = albumkit_crypto_load() }
-        #endif
-    }
 
     /// The SHA-256 of `bytes`, as lowercase hex.
     package static func hash(_ bytes: UnsafeRawBufferPointer) -> String {
