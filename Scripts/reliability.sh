@@ -9,7 +9,7 @@
 #   has just built it in CI; release for --full). ALBUM_BIN=/path/to/album overrides both.
 # --keep: keep the scratch directory for inspection.
 # --only: run only these scenarios (kill9, race, diskfull, readonly, removed, corrupt, reset, lostwal,
-#   oldcatalog, garbled, pidns, fifo, ulimit, partial, and the folder library's fkill9, frace,
+#   oldcatalog, garbled, pidns, fifo, ulimit, partial, quickexit, and the folder library's fkill9, frace,
 #   fdiskfull, freadonly, fmoved, fdelete).
 #
 # Scenarios (a summary line each, `trials=N failures=M`; exit status 1 if any failure):
@@ -33,6 +33,8 @@
 #   ulimit      600 files under `ulimit -n 64`: all saved.
 #   partial     kill -9 with `.partial` staging (ALBUMKIT_STAGING=partial, as where O_TMPFILE is
 #               missing): the next open removes every leftover, verify passes.
+#   quickexit   a usage error found after the library opened, and stdout on /dev/full while photos
+#               hash: exit 2 and 1, never a signal.
 #   f*          kill9, race, diskfull, readonly on a folder library, the album folder moved mid-batch
 #               (fmoved), and `delete` racing `cp` (fdelete); see Scripts/reliability/folders.sh.
 # Every data-safety scenario ends with: every acknowledged save is present with its SHA-256, and
@@ -44,7 +46,7 @@ set -uo pipefail
 MODE=short
 BUILD=""
 KEEP=0
-ONLY="kill9,race,diskfull,readonly,removed,corrupt,reset,lostwal,oldcatalog,garbled,pidns,fifo,ulimit,partial"
+ONLY="kill9,race,diskfull,readonly,removed,corrupt,reset,lostwal,oldcatalog,garbled,pidns,fifo,ulimit,partial,quickexit"
 ONLY+=",fkill9,frace,fdiskfull,freadonly,fmoved,fdelete"
 while [ $# -gt 0 ]; do
     argument=$1
@@ -76,9 +78,9 @@ ROOT=$PWD
 export PATH="/opt/swift/usr/bin:$PATH"
 
 if [ "$MODE" = full ]; then
-    KILL_TRIALS=500 RACES=5 REMOVE_TRIALS=20 GARBLE_TRIALS=20 PIDNS_FILES=5000 PARTIAL_TRIALS=100 DAMAGE_TRIALS=5
+    KILL_TRIALS=500 RACES=5 REMOVE_TRIALS=20 GARBLE_TRIALS=20 PIDNS_FILES=5000 PARTIAL_TRIALS=100 DAMAGE_TRIALS=5 QUICK_TRIALS=2000
 else
-    KILL_TRIALS=20 RACES=1 REMOVE_TRIALS=3 GARBLE_TRIALS=3 PIDNS_FILES=400 PARTIAL_TRIALS=8 DAMAGE_TRIALS=1
+    KILL_TRIALS=20 RACES=1 REMOVE_TRIALS=3 GARBLE_TRIALS=3 PIDNS_FILES=400 PARTIAL_TRIALS=8 DAMAGE_TRIALS=1 QUICK_TRIALS=400
 fi
 
 # ---------------------------------------------------------------------------------------------
@@ -849,6 +851,28 @@ scenario_partial() {
     done
     [ "$seen" -gt 0 ] || { fail "partial: no .partial file was ever seen: the fallback was not exercised"; failures=$((failures + 1)); }
     summary partial "$PARTIAL_TRIALS" "$failures" "kill -9 with .partial staging; $seen hidden files seen mid-save"
+}
+
+# quickexit: a process that exits as soon as it can — a usage error found after the library
+# opened, stdout failing while photos are still being hashed — exits with its own status, never a
+# signal (a library loaded on another thread while exit() ran its handlers crashed with SIGSEGV).
+scenario_quickexit() {
+    echo "== quickexit: $QUICK_TRIALS trials of each"
+    local dir=$WORK/quickexit lib=$WORK/quickexit/lib.albumlibrary status failures=0 trial
+    make_jpegs "$dir/media" 40 quick
+    "$ALBUM" save --album Quick --library "$lib" "$dir/media/quick_0000.jpg" >/dev/null 2>&1
+    # The crash this guards against needed ~100 runs to show once: many cheap runs.
+    for ((trial = 0; trial < QUICK_TRIALS; trial++)); do
+        "$ALBUM" assets --order sideways --library "$lib" >/dev/null 2>&1
+        status=$?
+        [ "$status" = 2 ] || { fail "quickexit trial $trial: a usage error exited $status"; failures=$((failures + 1)); }
+        ((trial % 10 == 0)) || continue
+        "$ALBUM" save --album Quick --library "$lib" "$dir/media"/*.jpg >/dev/full 2>/dev/null
+        status=$?
+        [ "$status" = 1 ] || { fail "quickexit trial $trial: stdout on /dev/full exited $status"; failures=$((failures + 1)); }
+    done
+    verify_ok "$lib" || failures=$((failures + 1))
+    summary quickexit "$QUICK_TRIALS" "$failures" "usage error after opening; stdout full while hashing: exit 2 / 1, no signal"
 }
 
 START=$(date +%s)
