@@ -19,6 +19,33 @@ import Testing
         return try await library.album(titled: title).save(media).map { try $0.get() }
     }
 
+    /// A catalog created with its journal takes no snapshot on its first save (the journal holds
+    /// everything); one older than its journal does, and repair still restores every save from the
+    /// journal alone.
+    @Test func snapshotsOnlyWhereTheJournalDoesNotHoldEverything() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = library(dir)
+            let snapshot = url.appendingPathComponent("snapshots/catalog.sqlite").path
+            let saved = try await saveDistinct(3, into: "Trip", at: url)
+            #expect(!FileManager.default.fileExists(atPath: snapshot))
+            // Damaged with no snapshot: the journal brings every save back.
+            try Data("not a catalog".utf8).write(to: url.appendingPathComponent("catalog.sqlite"))
+            for suffix in ["-wal", "-shm", "-checked"] {
+                try? FileManager.default.removeItem(atPath: url.path + "/catalog.sqlite" + suffix)
+            }
+            expectRefused(url)
+            try await expectRepaired(url, saved, title: "Trip")
+
+            // A catalog without the mark (written before its journal existed) gets its copy at once.
+            let other = dir.appendingPathComponent("Old.albumlibrary")
+            _ = try await saveDistinct(1, into: "Old", at: other, tag: "old")
+            let db = try Database(path: other.path + "/catalog.sqlite", create: false)
+            try db.run("DELETE FROM library_state WHERE key = ?", [.text(CatalogSchema.StateKey.journalFromStart)])
+            _ = try await saveDistinct(1, into: "Old", at: other, tag: "later")
+            #expect(FileManager.default.fileExists(atPath: other.path + "/snapshots/catalog.sqlite"))
+        }
+    }
+
     func originals(_ url: URL) -> [String] {
         Fixture.files(under: url.appendingPathComponent("originals")).filter { !$0.contains("/.") }
     }

@@ -59,6 +59,8 @@ enum CatalogSchema {
         static let journalLength = "journal_length"
         /// Saves committed since the last snapshot.
         static let savesSinceSnapshot = "saves_since_snapshot"
+        /// Present when the catalog was created with its journal: the journal holds every save.
+        static let journalFromStart = "journal_from_start"
     }
 }
 
@@ -124,6 +126,12 @@ extension CatalogSchema {
                 let current = try db.row("PRAGMA user_version")?.integer(0) ?? 0  // another process may have migrated
                 for index in Int(current)..<migrations.count {
                     try db.execute(migrations[index])
+                }
+                // Created here: the save journal holds this catalog's whole history.
+                if current == 0 {
+                    try db.run(
+                        "INSERT OR REPLACE INTO library_state (key, value) VALUES (?, 1)",
+                        [.text(StateKey.journalFromStart)])
                 }
                 try db.execute(
                     "PRAGMA application_id = \(applicationID); PRAGMA user_version = \(migrations.count);")
