@@ -28,10 +28,13 @@ enum Table {
             let value = ratio.unit.map { " \(format(ratio.value)) \($0)" } ?? String(format: "%.2f×", ratio.value)
             var line = "   \(pad(ratio.name, width))  \(value)"
             if let spread = ratio.spread {
+                // The rounds' own median too: steadier than the ratio of medians when the disk
+                // switches between two speeds during a row.
+                let median = Statistics.median(ratio.rounds ?? [])
                 line +=
                     ratio.unit == nil
-                    ? String(format: " (rounds %.2f–%.2f)", spread.low, spread.high)
-                    : " (rounds \(format(spread.low))–\(format(spread.high)))"
+                    ? String(format: " (rounds %.2f–%.2f, median %.2f)", spread.low, spread.high, median)
+                    : " (rounds \(format(spread.low))–\(format(spread.high)), median \(format(median)))"
             }
             if let target = ratio.target { line += "   target \(target)" }
             if let met = ratio.isMet { line += met ? "   met" : "   MISSED" }
