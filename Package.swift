@@ -18,13 +18,15 @@ let package = Package(
             path: "Sources/CSQLite",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
+        // Loading a C library at run time (dlopen), for the three below.
+        .target(name: "CLoading", path: "Sources/CLoading"),
         // libcrypto (SHA-256), loaded on first use; CryptoKit on Apple platforms.
-        .target(name: "COpenSSL", path: "Sources/COpenSSL"),
+        .target(name: "COpenSSL", dependencies: ["CLoading"], path: "Sources/COpenSSL"),
         // libpq for the shared library's catalog, loaded at run time (no development files needed, and
         // `album` starts without loading it).
-        .target(name: "CLibPQ", path: "Sources/CLibPQ"),
+        .target(name: "CLibPQ", dependencies: ["CLoading"], path: "Sources/CLibPQ"),
         // libcurl for the shared library's object store, loaded at run time (no development files needed).
-        .target(name: "CCurl", path: "Sources/CCurl"),
+        .target(name: "CCurl", dependencies: ["CLoading"], path: "Sources/CCurl"),
         // _GNU_SOURCE calls Swift cannot see through Glibc (renameat2, O_TMPFILE, syncfs).
         .target(name: "CShims", path: "Sources/CShims"),
         // The catalog's page checksums: a SQLite VFS in C, on every platform (sqlite3.h from

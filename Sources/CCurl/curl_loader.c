@@ -3,7 +3,7 @@
 // Only the shared library (Linux) uses HTTP; elsewhere this target is empty.
 #if defined(__linux__)
 
-#include <dlfcn.h>
+#include "albumkit_loading.h"
 #include <pthread.h>
 #include <stdio.h>
 
@@ -56,32 +56,22 @@ static char load_error[512];
 static void load(void) {
     // The OpenSSL build first (Debian's libcurl4), then the GnuTLS one.
     static const char *const names[] = {"libcurl.so.4", "libcurl-gnutls.so.4", "libcurl.4.dylib", "libcurl.dylib"};
-    void *library = NULL;
-    for (size_t i = 0; i < sizeof names / sizeof names[0] && library == NULL; i++) {
-        library = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-    }
-    if (library == NULL) {
-        const char *reason = dlerror();
-        snprintf(load_error, sizeof load_error, "libcurl is not installed (%s); install libcurl4",
-                 reason ? reason : "not found");
+    const albumkit_symbol symbols[] = {
+        {"curl_easy_init", (void **)&curl.easy_init},
+        {"curl_easy_cleanup", (void **)&curl.easy_cleanup},
+        {"curl_easy_reset", (void **)&curl.easy_reset},
+        {"curl_easy_perform", (void **)&curl.easy_perform},
+        {"curl_easy_strerror", (void **)&curl.easy_strerror},
+        {"curl_easy_setopt", (void **)&curl.easy_setopt},
+        {"curl_easy_getinfo", (void **)&curl.easy_getinfo},
+        {"curl_slist_append", (void **)&curl.slist_append},
+        {"curl_slist_free_all", (void **)&curl.slist_free_all},
+        {"curl_global_init", (void **)&curl.global_init},
+    };
+    if (albumkit_load_library(names, sizeof names / sizeof names[0], symbols, sizeof symbols / sizeof symbols[0],
+                              "libcurl", "libcurl4", load_error, sizeof load_error) == NULL) {
         return;
     }
-#define ALBUMKIT_BIND(field, symbol)                                                                  \
-    if ((*(void **)&curl.field = dlsym(library, symbol)) == NULL) {                                   \
-        snprintf(load_error, sizeof load_error, "libcurl lacks %s", symbol);                         \
-        return;                                                                                       \
-    }
-    ALBUMKIT_BIND(easy_init, "curl_easy_init")
-    ALBUMKIT_BIND(easy_cleanup, "curl_easy_cleanup")
-    ALBUMKIT_BIND(easy_reset, "curl_easy_reset")
-    ALBUMKIT_BIND(easy_perform, "curl_easy_perform")
-    ALBUMKIT_BIND(easy_strerror, "curl_easy_strerror")
-    ALBUMKIT_BIND(easy_setopt, "curl_easy_setopt")
-    ALBUMKIT_BIND(easy_getinfo, "curl_easy_getinfo")
-    ALBUMKIT_BIND(slist_append, "curl_slist_append")
-    ALBUMKIT_BIND(slist_free_all, "curl_slist_free_all")
-    ALBUMKIT_BIND(global_init, "curl_global_init")
-#undef ALBUMKIT_BIND
     load_result = curl.global_init(ALBUMKIT_CURL_GLOBAL_DEFAULT) == ALBUMKIT_CURLE_OK ? 0 : -1;
     if (load_result != 0) snprintf(load_error, sizeof load_error, "libcurl could not initialise");
 }

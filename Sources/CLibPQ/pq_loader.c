@@ -3,10 +3,9 @@
 // Only the shared library (Linux) uses PostgreSQL; elsewhere this target is empty.
 #if defined(__linux__)
 
-#include <dlfcn.h>
+#include "albumkit_loading.h"
 #include <pthread.h>
 #include <stddef.h>
-#include <stdio.h>
 
 #if __has_include(<libpq-fe.h>)
 #include <libpq-fe.h>
@@ -43,37 +42,26 @@ static char load_error[512];
 
 static void load(void) {
     static const char *const names[] = {"libpq.so.5", "libpq.5.dylib", "libpq.dylib"};
-    void *library = NULL;
-    for (size_t i = 0; i < sizeof names / sizeof names[0] && library == NULL; i++) {
-        library = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+    const albumkit_symbol symbols[] = {
+        {"PQconnectdbParams", (void **)&pq.connectdb_params},
+        {"PQstatus", (void **)&pq.status},
+        {"PQerrorMessage", (void **)&pq.error_message},
+        {"PQfinish", (void **)&pq.finish},
+        {"PQbackendPID", (void **)&pq.backend_pid},
+        {"PQexec", (void **)&pq.exec},
+        {"PQexecParams", (void **)&pq.exec_params},
+        {"PQclear", (void **)&pq.clear},
+        {"PQresultStatus", (void **)&pq.result_status},
+        {"PQresultErrorField", (void **)&pq.result_error_field},
+        {"PQntuples", (void **)&pq.ntuples},
+        {"PQnfields", (void **)&pq.nfields},
+        {"PQgetisnull", (void **)&pq.getisnull},
+        {"PQgetvalue", (void **)&pq.getvalue},
+    };
+    if (albumkit_load_library(names, sizeof names / sizeof names[0], symbols, sizeof symbols / sizeof symbols[0],
+                              "libpq", "libpq5", load_error, sizeof load_error) != NULL) {
+        load_result = 0;
     }
-    if (library == NULL) {
-        const char *reason = dlerror();
-        snprintf(load_error, sizeof load_error, "libpq is not installed (%s); install libpq5",
-                 reason ? reason : "not found");
-        return;
-    }
-#define ALBUMKIT_BIND(field, symbol)                                                                  \
-    if ((*(void **)&pq.field = dlsym(library, symbol)) == NULL) {                                     \
-        snprintf(load_error, sizeof load_error, "libpq lacks %s", symbol);                           \
-        return;                                                                                       \
-    }
-    ALBUMKIT_BIND(connectdb_params, "PQconnectdbParams")
-    ALBUMKIT_BIND(status, "PQstatus")
-    ALBUMKIT_BIND(error_message, "PQerrorMessage")
-    ALBUMKIT_BIND(finish, "PQfinish")
-    ALBUMKIT_BIND(backend_pid, "PQbackendPID")
-    ALBUMKIT_BIND(exec, "PQexec")
-    ALBUMKIT_BIND(exec_params, "PQexecParams")
-    ALBUMKIT_BIND(clear, "PQclear")
-    ALBUMKIT_BIND(result_status, "PQresultStatus")
-    ALBUMKIT_BIND(result_error_field, "PQresultErrorField")
-    ALBUMKIT_BIND(ntuples, "PQntuples")
-    ALBUMKIT_BIND(nfields, "PQnfields")
-    ALBUMKIT_BIND(getisnull, "PQgetisnull")
-    ALBUMKIT_BIND(getvalue, "PQgetvalue")
-#undef ALBUMKIT_BIND
-    load_result = 0;
 }
 
 int albumkit_pq_load(void) {

@@ -3,6 +3,8 @@
 #if defined(__linux__)
 
 #include <dlfcn.h>
+
+#include "albumkit_loading.h"
 #include <pthread.h>
 #include <stdio.h>
 
@@ -28,32 +30,22 @@ static char load_error[512];
 
 static void load(void) {
     static const char *const names[] = {"libcrypto.so.3", "libcrypto.so"};
-    void *library = NULL;
-    for (size_t i = 0; i < sizeof names / sizeof names[0] && library == NULL; i++) {
-        library = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-    }
-    if (library == NULL) {
-        const char *reason = dlerror();
-        snprintf(load_error, sizeof load_error, "OpenSSL's libcrypto is not installed (%s); install libssl3",
-                 reason ? reason : "not found");
-        return;
-    }
-#define ALBUMKIT_BIND(field, symbol)                                                                  \
-    if ((*(void **)&crypto.field = dlsym(library, symbol)) == NULL) {                                 \
-        snprintf(load_error, sizeof load_error, "libcrypto lacks %s", symbol);                       \
-        return;                                                                                       \
-    }
-    ALBUMKIT_BIND(ctx_new, "EVP_MD_CTX_new")
-    ALBUMKIT_BIND(ctx_free, "EVP_MD_CTX_free")
-    ALBUMKIT_BIND(init, "EVP_DigestInit_ex")
-    ALBUMKIT_BIND(update, "EVP_DigestUpdate")
-    ALBUMKIT_BIND(final, "EVP_DigestFinal_ex")
-    ALBUMKIT_BIND(sha256, "EVP_sha256")
-    ALBUMKIT_BIND(md5, "EVP_md5")
-    ALBUMKIT_BIND(hmac, "HMAC")
-#undef ALBUMKIT_BIND
-    const void *(*fetch)(void *, const char *, const char *) =
-        (const void *(*)(void *, const char *, const char *))dlsym(library, "EVP_MD_fetch");
+    const albumkit_symbol symbols[] = {
+        {"EVP_MD_CTX_new", (void **)&crypto.ctx_new},
+        {"EVP_MD_CTX_free", (void **)&crypto.ctx_free},
+        {"EVP_DigestInit_ex", (void **)&crypto.init},
+        {"EVP_DigestUpdate", (void **)&crypto.update},
+        {"EVP_DigestFinal_ex", (void **)&crypto.final},
+        {"EVP_sha256", (void **)&crypto.sha256},
+        {"EVP_md5", (void **)&crypto.md5},
+        {"HMAC", (void **)&crypto.hmac},
+    };
+    void *library = albumkit_load_library(names, sizeof names / sizeof names[0], symbols,
+                                          sizeof symbols / sizeof symbols[0], "OpenSSL's libcrypto", "libssl3",
+                                          load_error, sizeof load_error);
+    if (library == NULL) return;
+    const void *(*fetch)(void *, const char *, const char *) = NULL;
+    *(void **)&fetch = dlsym(library, "EVP_MD_fetch");
     crypto.sha256_md = fetch ? fetch(NULL, "SHA256", NULL) : NULL;
     crypto.md5_md = fetch ? fetch(NULL, "MD5", NULL) : NULL;
     if (crypto.sha256_md == NULL) crypto.sha256_md = crypto.sha256();

@@ -1,0 +1,31 @@
+#include "albumkit_loading.h"
+
+#if defined(__linux__) || defined(__APPLE__)
+
+#include <dlfcn.h>
+#include <stdio.h>
+
+void *albumkit_load_library(const char *const *names, size_t nameCount, const albumkit_symbol *symbols,
+                            size_t symbolCount, const char *what, const char *package, char *error,
+                            size_t errorSize) {
+    void *library = NULL;
+    for (size_t i = 0; i < nameCount && library == NULL; i++) {
+        library = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+    }
+    if (library == NULL) {
+        const char *reason = dlerror();
+        snprintf(error, errorSize, "%s is not installed (%s); install %s", what, reason ? reason : "not found",
+                 package);
+        return NULL;
+    }
+    for (size_t i = 0; i < symbolCount; i++) {
+        // POSIX's way to store dlsym's result in a function pointer.
+        if ((*symbols[i].slot = dlsym(library, symbols[i].name)) == NULL) {
+            snprintf(error, errorSize, "%s lacks %s", what, symbols[i].name);
+            return NULL;
+        }
+    }
+    return library;
+}
+
+#endif
