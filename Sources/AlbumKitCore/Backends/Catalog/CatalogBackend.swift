@@ -55,10 +55,12 @@ package final class CatalogBackend: PhotoLibraryBackend {
         self.root = root
         self.identity = "catalog:" + root.path
         self.database = DatabaseQueue(database)
-        self.catalogFile = FileSystem.fileID(atPath: Self.catalogPath(root))
+        self.catalogPath = Self.catalogPath(root)
+        self.catalogFile = FileSystem.fileID(atPath: catalogPath)
     }
 
-    var catalogPath: String { Self.catalogPath(root) }
+    /// Joined once: every database access compares the file's identity before and after.
+    let catalogPath: String
     // Joined as strings: `URL.appendingPathComponent` stats the path to decide on a trailing slash,
     // which cost a system call per saved file.
     var originalsPath: String { root.path + "/originals" }
