@@ -12,14 +12,11 @@ let package = Package(
         .executable(name: "album-bench", targets: ["album-bench"]),
     ],
     targets: [
-        // C libraries from the system (Debian -dev packages; the SDK on Apple platforms).
-        .systemLibrary(
-            name: "CSQLite",
-            path: "Sources/CSQLite",
-            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
-        ),
-        // Loading a C library at run time (dlopen), for the three below.
+        // Loading a C library at run time (dlopen), for the four below.
         .target(name: "CLoading", path: "Sources/CLoading"),
+        // SQLite for the catalog, loaded on first use on Linux (`album --help` starts without it; building
+        // needs sqlite3.h from libsqlite3-dev). Apple platforms link the SDK's SQLite instead.
+        .target(name: "CSQLite", dependencies: ["CLoading"], path: "Sources/CSQLite"),
         // libcrypto (SHA-256), loaded on first use; CryptoKit on Apple platforms.
         .target(name: "COpenSSL", dependencies: ["CLoading"], path: "Sources/COpenSSL"),
         // libpq for the shared library's catalog, loaded at run time (no development files needed, and
@@ -33,8 +30,9 @@ let package = Package(
         // libsqlite3-dev on Linux, from the SDK on Apple platforms).
         .target(
             name: "CChecksumVFS",
+            dependencies: [.target(name: "CSQLite", condition: .when(platforms: [.linux, .android, .windows]))],
             path: "Sources/CChecksumVFS",
-            linkerSettings: [.linkedLibrary("sqlite3")]
+            linkerSettings: [.linkedLibrary("sqlite3", .when(platforms: applePlatforms))]
         ),
 
         // Media: format sniffing, structural validation and metadata, no pixel decoding.

@@ -21,7 +21,7 @@ void *albumkit_load_library(const char *const *names, size_t nameCount, const al
     for (size_t i = 0; i < symbolCount; i++) {
         // POSIX's way to store dlsym's result in a function pointer.
         if ((*symbols[i].slot = dlsym(library, symbols[i].name)) == NULL) {
-            snprintf(error, errorSize, "%s lacks %s", what, symbols[i].name);
+            snprintf(error, errorSize, "%s lacks %s; install %s", what, symbols[i].name, package);
             return NULL;
         }
     }

@@ -118,9 +118,9 @@ import Testing
     }
 
     #if os(Linux)
-        /// `album --help` starts without loading libpq (and the ~20 libraries behind it), libcurl or
-        /// libcrypto: they are loaded on first use. A save does load libcrypto, which proves the
-        /// dynamic loader's report is read correctly.
+        /// `album --help` starts without loading SQLite, libpq (and the ~20 libraries behind it),
+        /// libcurl or libcrypto: they are loaded on first use. A save does load SQLite and libcrypto,
+        /// which proves the dynamic loader's report is read correctly.
         @Test func helpLoadsNoDatabaseNetworkOrCryptoLibrary() throws {
             func loaded(_ run: CLI.Run) -> [String] {
                 run.stderr.split(separator: "\n").compactMap { line in
@@ -133,7 +133,7 @@ import Testing
             #expect(help.stdout.contains("USAGE: album"))
             let helpLibraries = loaded(help)
             #expect(helpLibraries.contains { $0.hasPrefix("libc.so") }, "the loader's report was not read")
-            for name in ["libpq", "libcurl", "libcrypto", "libssl", "libgnutls", "libkrb5", "libldap"] {
+            for name in ["libsqlite3", "libpq", "libcurl", "libcrypto", "libssl", "libgnutls", "libkrb5", "libldap"] {
                 #expect(!helpLibraries.contains { $0.hasPrefix(name) }, "album --help loaded \(name)")
             }
             try CLI.withTemporaryDirectory { dir in
@@ -143,7 +143,54 @@ import Testing
                     ["save", "--album", "A", "--library", lib, photo], environment: ["LD_DEBUG": "files"])
                 #expect(save.status == 0)
                 #expect(loaded(save).contains { $0.hasPrefix("libcrypto") })
+                #expect(loaded(save).contains { $0.hasPrefix("libsqlite3") })
                 #expect(!loaded(save).contains { $0.hasPrefix("libpq") })
+            }
+        }
+
+        /// A libsqlite3 that cannot serve (here another library under its name, found first on
+        /// LD_LIBRARY_PATH) is named with the package to install, before a new library's folders
+        /// are made; an existing library is left as it was, and repair does not take its catalog
+        /// for damaged.
+        @Test func aMissingSQLiteIsNamedAndNothingIsMade() throws {
+            try CLI.withTemporaryDirectory { dir in
+                let impostor = dir.appendingPathComponent("lib")
+                try FileManager.default.createDirectory(at: impostor, withIntermediateDirectories: true)
+                let libm = try #require(
+                    ["/lib/x86_64-linux-gnu/libm.so.6", "/lib/aarch64-linux-gnu/libm.so.6", "/lib64/libm.so.6"].first {
+                        FileManager.default.fileExists(atPath: $0)
+                    })
+                try FileManager.default.copyItem(
+                    atPath: libm, toPath: impostor.appendingPathComponent("libsqlite3.so.0").path)
+                let without = ["LD_LIBRARY_PATH": impostor.path]
+                let photo = CLI.examples.appendingPathComponent("harbour.jpg").path
+
+                let fresh = dir.appendingPathComponent("New.albumlibrary").path
+                let refused = try CLI.run(["save", "--album", "A", "--library", fresh, photo], environment: without)
+                #expect(refused.status == 1)
+                #expect(refused.stderr.contains("libsqlite3"))
+                #expect(refused.stderr.contains("install libsqlite3-0"))
+                #expect(!FileManager.default.fileExists(atPath: fresh))
+
+                let kept = dir.appendingPathComponent("Kept.albumlibrary").path
+                #expect(try CLI.run(["save", "--album", "A", "--library", kept, photo]).status == 0)
+                func contents() throws -> [String: Data] {
+                    let root = URL(fileURLWithPath: kept)
+                    var files: [String: Data] = [:]
+                    for path in DeleteCrashTests.files(under: root) {
+                        files[path] = try Data(contentsOf: root.appendingPathComponent(path))
+                    }
+                    return files
+                }
+                let before = try contents()
+                #expect(before.keys.contains("catalog.sqlite"))
+                for command in [["albums"], ["repair"], ["save", "--album", "B", photo]] {
+                    let run = try CLI.run(command + ["--library", kept], environment: without)
+                    #expect(run.status == 1, "\(command)")
+                    #expect(run.stderr.contains("install libsqlite3-0"), "\(command)")
+                }
+                #expect(try contents() == before)
+                #expect(try CLI.run(["verify", "--library", kept]).status == 0)
             }
         }
     #endif

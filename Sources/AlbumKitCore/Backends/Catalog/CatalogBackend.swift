@@ -91,6 +91,7 @@ package final class CatalogBackend: PhotoLibraryBackend {
                 .libraryCorrupt, "\(root.path) is a file, not an AlbumKit library folder; nothing was changed.")
         }
         let catalog = catalogPath(root)
+        try Database.loadSQLite(toOpen: root.path)
         let hasCatalog = fm.fileExists(atPath: catalog)
         if !hasCatalog {
             guard create else {

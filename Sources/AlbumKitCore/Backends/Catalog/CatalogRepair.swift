@@ -66,6 +66,8 @@ struct CatalogRepair {
         else {
             throw AlbumError(.libraryNotFound, "There is no AlbumKit library at \(root.path); nothing to repair.")
         }
+        // Without SQLite every catalog would look unreadable: stop before judging (or moving) any.
+        try Database.loadSQLite(toOpen: root.path)
         let catalog = CatalogBackend.catalogPath(root)
         // A healthy catalog stays: only files no asset names are added to it. A catalog found
         // damaged, lost, or disagreeing with the journal is rebuilt; any other failure (busy,

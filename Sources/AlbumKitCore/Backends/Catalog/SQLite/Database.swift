@@ -27,6 +27,7 @@ package final class Database {
     /// whose pages carry checksums fails with `SQLITE_IOERR_DATA` when its bytes do not match,
     /// unless `verifyingPages` is off (salvaging what is readable from a damaged catalog).
     package init(path: String, mode: OpenMode = .readWrite(create: false), verifyingPages: Bool = true) throws {
+        try Self.loadSQLite(toOpen: path)
         try Self.registerChecksumVFS()
         var db: OpaquePointer?
         var flags = SQLITE_OPEN_NOMUTEX
@@ -152,6 +153,21 @@ package final class Database {
 
     /// The reserved bytes per page that hold a page's checksum.
     package static let checksumBytes: Int32 = 8
+
+    /// Loads SQLite where it is loaded on first use (Linux); a no-op where it is linked. Call before
+    /// creating anything a library needs SQLite to finish, so that nothing is left half-made.
+    ///
+    /// ```swift
+    /// try Database.loadSQLite(toOpen: catalogPath)  // AlbumError naming the path and the package
+    /// ```
+    package static func loadSQLite(toOpen path: String) throws(AlbumError) {
+        #if !canImport(SQLite3)
+            guard albumkit_sqlite_load() == 0 else {
+                let reason = String(cString: albumkit_sqlite_load_error())
+                throw AlbumError(.notSupported, "Cannot open \(path): \(reason). Nothing was changed.")
+            }
+        #endif
+    }
 
     /// Registers the checksum VFS once per process.
     private static func registerChecksumVFS() throws {
