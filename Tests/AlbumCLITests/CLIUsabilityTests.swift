@@ -148,6 +148,60 @@ import Testing
             }
         }
 
+        /// Without a working libcrypto a save, a new library, verify and repair fail naming the
+        /// package to install, and nothing is made or changed; reading a catalog still works.
+        @Test func aMissingLibcryptoIsNamedAndNothingIsMade() throws {
+            try CLI.withTemporaryDirectory { dir in
+                let impostor = dir.appendingPathComponent("lib")
+                try FileManager.default.createDirectory(at: impostor, withIntermediateDirectories: true)
+                let libm = try #require(
+                    ["/lib/x86_64-linux-gnu/libm.so.6", "/lib/aarch64-linux-gnu/libm.so.6", "/lib64/libm.so.6"].first {
+                        FileManager.default.fileExists(atPath: $0)
+                    })
+                try FileManager.default.copyItem(
+                    atPath: libm, toPath: impostor.appendingPathComponent("libcrypto.so.3").path)
+                let without = ["LD_LIBRARY_PATH": impostor.path]
+                let photo = CLI.examples.appendingPathComponent("harbour.jpg").path
+
+                let fresh = dir.appendingPathComponent("New.albumlibrary").path
+                let refused = try CLI.run(["save", "--album", "A", "--library", fresh, photo], environment: without)
+                #expect(refused.status == 1)
+                #expect(refused.stderr.contains("install libssl3"))
+                #expect(!FileManager.default.fileExists(atPath: fresh))
+
+                let kept = dir.appendingPathComponent("Kept.albumlibrary").path
+                #expect(try CLI.run(["save", "--album", "A", "--library", kept, photo]).status == 0)
+                let folders = dir.appendingPathComponent("Folders")
+                try FileManager.default.createDirectory(at: folders, withIntermediateDirectories: true)
+                // What was saved; opening may still tidy the library's own bookkeeping (owners/).
+                func saved() throws -> [String: Data] {
+                    let root = URL(fileURLWithPath: kept)
+                    var files: [String: Data] = [:]
+                    for path in DeleteCrashTests.files(under: root)
+                    where path.hasPrefix("originals/") || path.hasPrefix("journal/") {
+                        files[path] = try Data(contentsOf: root.appendingPathComponent(path))
+                    }
+                    return files
+                }
+                let before = try saved()
+                #expect(before.count == 2)
+                for command in [
+                    ["save", "--album", "B", "--library", kept, photo], ["verify", "--library", kept],
+                    ["repair", "--library", kept], ["save", "--folders", "--album", "B", "--library", folders.path, photo],
+                ] {
+                    let run = try CLI.run(command, environment: without)
+                    #expect(run.status == 1, "\(command)")
+                    #expect(run.stderr.contains("install libssl3"), "\(command)")
+                    #expect(run.stderr.split(separator: "\n").count <= 2, "\(command): \(run.stderr)")
+                }
+                #expect(try saved() == before)
+                #expect(DeleteCrashTests.files(under: folders).isEmpty)
+                let albums = try CLI.run(["albums", "--library", kept], environment: without)
+                #expect(albums.status == 0)
+                #expect(albums.stdout.contains(" 1  A"))
+            }
+        }
+
         /// A libsqlite3 that cannot serve (here another library under its name, found first on
         /// LD_LIBRARY_PATH) is named with the package to install, before a new library's folders
         /// are made; an existing library is left as it was, and repair does not take its catalog

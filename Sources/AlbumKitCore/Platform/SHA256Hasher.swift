@@ -35,6 +35,21 @@ package struct SHA256Hasher: ~Copyable {
         }
     #endif
 
+    /// Fails with a clear error where SHA-256 cannot be computed (Linux without OpenSSL's
+    /// libcrypto), before anything that hashes starts; a no-op on Apple platforms.
+    ///
+    /// ```swift
+    /// try SHA256Hasher.requireAvailable(to: "save into \(root.path)")
+    /// ```
+    package static func requireAvailable(to what: String) throws(AlbumError) {
+        #if !canImport(CryptoKit)
+            guard albumkit_crypto_load() == 0 else {
+                let reason = String(cString: albumkit_crypto_load_error())
+                throw AlbumError(.notSupported, "Cannot \(what): \(reason). Nothing was changed.")
+            }
+        #endif
+    }
+
     /// The SHA-256 of `bytes`, as lowercase hex.
     package static func hash(_ bytes: UnsafeRawBufferPointer) -> String {
         var hasher = SHA256Hasher()

@@ -57,6 +57,12 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
             return results.map { $0! }
         }
 
+        // Every byte saved is hashed: without SHA-256, nothing is tried.
+        do { try SHA256Hasher.requireAvailable(to: "save into \(backend.libraryName)") } catch {
+            for index in media.indices { report(index, .failure(refusedOr(error, index))) }
+            return results.map { $0! }
+        }
+
         // Access first: nothing is staged when the album cannot be used and the caller requires it.
         var request = title.map { title in
             var request = AlbumRequest(title: title)

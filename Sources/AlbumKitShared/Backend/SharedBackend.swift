@@ -49,6 +49,8 @@
             throws -> SharedBackend
         {
             try checkNoPassword(in: url)
+            // Every request to the object store is signed.
+            try SHA256Hasher.requireAvailable(to: "open the shared library")
             let connection = try connect(url, "open the library", lockTimeout: lockTimeout(environment))
             let settings: [String: String]
             do {
@@ -86,6 +88,7 @@
             environment: [String: String] = ProcessInfo.processInfo.environment
         ) throws -> SharedBackend {
             try checkNoPassword(in: url)
+            try SHA256Hasher.requireAvailable(to: "create the shared library")
             let location = try location.validated()
             let store = try makeStore(location, environment)
             do { try store.createBucketIfMissing() } catch {

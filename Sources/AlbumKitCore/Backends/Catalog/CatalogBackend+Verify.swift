@@ -3,7 +3,8 @@ import Foundation
 /// Checking every file against the catalog, and the catalog against the journal.
 extension CatalogBackend {
     package func verify() async throws -> VerificationReport {
-        try await Blocking.run { try self.verifyNow() }
+        try SHA256Hasher.requireAvailable(to: "verify the library \(root.path)")
+        return try await Blocking.run { try self.verifyNow() }
     }
 
     private func verifyNow() throws -> VerificationReport {

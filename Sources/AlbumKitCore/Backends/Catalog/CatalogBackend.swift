@@ -109,6 +109,8 @@ package final class CatalogBackend: PhotoLibraryBackend {
             }
             // A library whose catalog was deleted must not silently start over.
             if exists, let lost = lostCatalogReason(root) { throw AlbumError.catalogDamaged(catalog, detail: lost) }
+            // A library is created to save into it, which hashes: nothing is made when that cannot work.
+            try SHA256Hasher.requireAvailable(to: "create the library \(root.path)")
             do {
                 try FileSystem.makeDirectory(atPath: root.path)
                 try FileSystem.makeDirectory(atPath: root.appendingPathComponent("originals").path)

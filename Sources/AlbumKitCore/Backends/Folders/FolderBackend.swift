@@ -74,6 +74,8 @@ package final class FolderBackend: PhotoLibraryBackend {
     ///
     /// - Throws: `.libraryNotFound` when `url` exists but is not a folder.
     package static func open(at url: URL) throws -> FolderBackend {
+        // Unmarked folders' identifiers are digests: even listing albums hashes.
+        try SHA256Hasher.requireAvailable(to: "open the folder library \(url.path)")
         var info = stat()
         if stat(url.standardizedFileURL.path, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR {
             throw AlbumError(
