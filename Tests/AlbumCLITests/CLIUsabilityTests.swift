@@ -187,7 +187,8 @@ import Testing
                 #expect(before.count == 2)
                 for command in [
                     ["save", "--album", "B", "--library", kept, photo], ["verify", "--library", kept],
-                    ["repair", "--library", kept], ["save", "--folders", "--album", "B", "--library", folders.path, photo],
+                    ["repair", "--library", kept],
+                    ["save", "--folders", "--album", "B", "--library", folders.path, photo],
                 ] {
                     let run = try CLI.run(command, environment: without)
                     #expect(run.status == 1, "\(command)")
