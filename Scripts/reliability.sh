@@ -9,7 +9,7 @@
 #   has just built it in CI; release for --full). ALBUM_BIN=/path/to/album overrides both.
 # --keep: keep the scratch directory for inspection.
 # --only: run only these scenarios (kill9, race, diskfull, readonly, removed, corrupt, reset, lostwal,
-#   oldcatalog, garbled, pidns, fifo, ulimit, partial, quickexit, and the folder library's fkill9, frace,
+#   oldcatalog, garbled, pidns, fifo, ulimit, partial, quickexit, nolib, and the folder library's fkill9, frace,
 #   fdiskfull, freadonly, fmoved, fdelete).
 #
 # Scenarios (a summary line each, `trials=N failures=M`; exit status 1 if any failure):
@@ -35,6 +35,9 @@
 #               missing): the next open removes every leftover, verify passes.
 #   quickexit   a usage error found after the library opened, and stdout on /dev/full while photos
 #               hash: exit 2 and 1, never a signal.
+#   nolib       libsqlite3 or libcrypto unusable (another library under its name, first on
+#               LD_LIBRARY_PATH): saves, verify and repair exit 1 naming the package, no new library
+#               is made, what was saved is untouched; `--help` still works.
 #   f*          kill9, race, diskfull, readonly on a folder library, the album folder moved mid-batch
 #               (fmoved), and `delete` racing `cp` (fdelete); see Scripts/reliability/folders.sh.
 # Every data-safety scenario ends with: every acknowledged save is present with its SHA-256, and
@@ -46,7 +49,7 @@ set -uo pipefail
 MODE=short
 BUILD=""
 KEEP=0
-ONLY="kill9,race,diskfull,readonly,removed,corrupt,reset,lostwal,oldcatalog,garbled,pidns,fifo,ulimit,partial,quickexit"
+ONLY="kill9,race,diskfull,readonly,removed,corrupt,reset,lostwal,oldcatalog,garbled,pidns,fifo,ulimit,partial,quickexit,nolib"
 ONLY+=",fkill9,frace,fdiskfull,freadonly,fmoved,fdelete"
 while [ $# -gt 0 ]; do
     argument=$1
@@ -873,6 +876,45 @@ scenario_quickexit() {
     done
     verify_ok "$lib" || failures=$((failures + 1))
     summary quickexit "$QUICK_TRIALS" "$failures" "usage error after opening; stdout full while hashing: exit 2 / 1, no signal"
+}
+
+# nolib: SQLite and libcrypto are loaded on first use, so a machine without them (or with a wrong
+# one) meets the problem mid-command: every command that needs one exits 1 naming the package to
+# install (a missing libcrypto used to crash the first hash), before anything is made or changed.
+scenario_nolib() {
+    echo "== nolib: libsqlite3 and libcrypto unusable"
+    local dir=$WORK/nolib failures=0 trials=0 libm name package before after status command
+    make_jpegs "$dir/media" 3 nolib
+    libm=$(ldd "$ALBUM" | awk '$1 == "libm.so.6" { print $3 }')
+    [ -f "$libm" ] || { fail "nolib: libm not found among album's libraries"; summary nolib 0 1 "no libm"; return; }
+    "$ALBUM" save --album Kept --library "$dir/kept.albumlibrary" "$dir/media/nolib_0000.jpg" >/dev/null 2>&1
+    mkdir -p "$dir/folders"
+    for name in libsqlite3.so.0 libcrypto.so.3; do
+        case $name in libsqlite3*) package=libsqlite3-0 ;; *) package=libssl3 ;; esac
+        mkdir -p "$dir/impostor-$name" && cp "$libm" "$dir/impostor-$name/$name"
+        before=$(cd "$dir/kept.albumlibrary" && find originals journal -type f -exec sha256sum {} + | sort)
+        for command in "save --album A --library $dir/new.albumlibrary $dir/media/nolib_0001.jpg" \
+            "save --album Kept --library $dir/kept.albumlibrary $dir/media/nolib_0002.jpg" \
+            "verify --library $dir/kept.albumlibrary" "repair --library $dir/kept.albumlibrary" \
+            "save --folders --album A --library $dir/folders $dir/media/nolib_0001.jpg"; do
+            case "$name:$command" in libsqlite3*:*--folders*) continue ;; esac  # folders need no SQLite
+            trials=$((trials + 1))
+            # shellcheck disable=SC2086 # the command is words
+            LD_LIBRARY_PATH="$dir/impostor-$name" "$ALBUM" $command >"$dir/out" 2>"$dir/err"
+            status=$?
+            if [ "$status" != 1 ] || ! grep -q "install $package" "$dir/err"; then
+                fail "nolib: without $name, '$command' exited $status: $(head -c 300 "$dir/err")"
+                failures=$((failures + 1))
+            fi
+        done
+        [ ! -e "$dir/new.albumlibrary" ] || { fail "nolib: without $name a new library was made"; failures=$((failures + 1)); }
+        [ -z "$(ls -A "$dir/folders")" ] || { fail "nolib: without $name the folder library was written"; failures=$((failures + 1)); }
+        after=$(cd "$dir/kept.albumlibrary" && find originals journal -type f -exec sha256sum {} + | sort)
+        [ "$before" = "$after" ] || { fail "nolib: without $name the saved library changed"; failures=$((failures + 1)); }
+        LD_LIBRARY_PATH="$dir/impostor-$name" "$ALBUM" --help >/dev/null 2>&1 || { fail "nolib: --help failed without $name"; failures=$((failures + 1)); }
+    done
+    verify_ok "$dir/kept.albumlibrary" || failures=$((failures + 1))
+    summary nolib "$trials" "$failures" "libsqlite3 / libcrypto replaced by another library: exit 1 naming the package, nothing made"
 }
 
 START=$(date +%s)
