@@ -148,26 +148,35 @@ import Testing
             }
         }
 
+        /// An environment in which `library` cannot serve (another library under its name comes
+        /// first on LD_LIBRARY_PATH), checked to refuse a save into a new library: exit 1 naming
+        /// `package`, and no library made.
+        static func refusingANewLibrary(without library: String, package: String, in dir: URL) throws -> [String:
+            String]
+        {
+            let impostor = dir.appendingPathComponent("lib")
+            try FileManager.default.createDirectory(at: impostor, withIntermediateDirectories: true)
+            let libm = try #require(
+                ["/lib/x86_64-linux-gnu/libm.so.6", "/lib/aarch64-linux-gnu/libm.so.6", "/lib64/libm.so.6"].first {
+                    FileManager.default.fileExists(atPath: $0)
+                })
+            try FileManager.default.copyItem(atPath: libm, toPath: impostor.appendingPathComponent(library).path)
+            let without = ["LD_LIBRARY_PATH": impostor.path]
+            let fresh = dir.appendingPathComponent("New.albumlibrary").path
+            let photo = CLI.examples.appendingPathComponent("harbour.jpg").path
+            let refused = try CLI.run(["save", "--album", "A", "--library", fresh, photo], environment: without)
+            #expect(refused.status == 1)
+            #expect(refused.stderr.contains("install \(package)"), "\(refused.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: fresh))
+            return without
+        }
+
         /// Without a working libcrypto a save, a new library, verify and repair fail naming the
         /// package to install, and nothing is made or changed; reading a catalog still works.
         @Test func aMissingLibcryptoIsNamedAndNothingIsMade() throws {
             try CLI.withTemporaryDirectory { dir in
-                let impostor = dir.appendingPathComponent("lib")
-                try FileManager.default.createDirectory(at: impostor, withIntermediateDirectories: true)
-                let libm = try #require(
-                    ["/lib/x86_64-linux-gnu/libm.so.6", "/lib/aarch64-linux-gnu/libm.so.6", "/lib64/libm.so.6"].first {
-                        FileManager.default.fileExists(atPath: $0)
-                    })
-                try FileManager.default.copyItem(
-                    atPath: libm, toPath: impostor.appendingPathComponent("libcrypto.so.3").path)
-                let without = ["LD_LIBRARY_PATH": impostor.path]
+                let without = try Self.refusingANewLibrary(without: "libcrypto.so.3", package: "libssl3", in: dir)
                 let photo = CLI.examples.appendingPathComponent("harbour.jpg").path
-
-                let fresh = dir.appendingPathComponent("New.albumlibrary").path
-                let refused = try CLI.run(["save", "--album", "A", "--library", fresh, photo], environment: without)
-                #expect(refused.status == 1)
-                #expect(refused.stderr.contains("install libssl3"))
-                #expect(!FileManager.default.fileExists(atPath: fresh))
 
                 let kept = dir.appendingPathComponent("Kept.albumlibrary").path
                 #expect(try CLI.run(["save", "--album", "A", "--library", kept, photo]).status == 0)
@@ -209,23 +218,9 @@ import Testing
         /// for damaged.
         @Test func aMissingSQLiteIsNamedAndNothingIsMade() throws {
             try CLI.withTemporaryDirectory { dir in
-                let impostor = dir.appendingPathComponent("lib")
-                try FileManager.default.createDirectory(at: impostor, withIntermediateDirectories: true)
-                let libm = try #require(
-                    ["/lib/x86_64-linux-gnu/libm.so.6", "/lib/aarch64-linux-gnu/libm.so.6", "/lib64/libm.so.6"].first {
-                        FileManager.default.fileExists(atPath: $0)
-                    })
-                try FileManager.default.copyItem(
-                    atPath: libm, toPath: impostor.appendingPathComponent("libsqlite3.so.0").path)
-                let without = ["LD_LIBRARY_PATH": impostor.path]
+                let without = try Self.refusingANewLibrary(
+                    without: "libsqlite3.so.0", package: "libsqlite3-0", in: dir)
                 let photo = CLI.examples.appendingPathComponent("harbour.jpg").path
-
-                let fresh = dir.appendingPathComponent("New.albumlibrary").path
-                let refused = try CLI.run(["save", "--album", "A", "--library", fresh, photo], environment: without)
-                #expect(refused.status == 1)
-                #expect(refused.stderr.contains("libsqlite3"))
-                #expect(refused.stderr.contains("install libsqlite3-0"))
-                #expect(!FileManager.default.fileExists(atPath: fresh))
 
                 let kept = dir.appendingPathComponent("Kept.albumlibrary").path
                 #expect(try CLI.run(["save", "--album", "A", "--library", kept, photo]).status == 0)
