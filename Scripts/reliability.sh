@@ -30,7 +30,8 @@
 #   pidns       a saver in its own PID namespace (`unshare -p -f --mount-proc`) while another
 #               process lists albums in a loop: every acknowledged save is kept.
 #   fifo        a FIFO among the inputs: no hang, `fileUnreadable` for it, the rest saved.
-#   ulimit      600 files under `ulimit -n 64`: all saved.
+#   ulimit      600 files under `ulimit -n 64`: all saved; a save under `ulimit -n` 7..24: saved or
+#               "raise ulimit -n", never a crash or "damaged", and the library takes the next save.
 #   partial     kill -9 with `.partial` staging (ALBUMKIT_STAGING=partial, as where O_TMPFILE is
 #               missing): the next open removes every leftover, verify passes.
 #   quickexit   a usage error found after the library opened, and stdout on /dev/full while photos
@@ -805,7 +806,29 @@ scenario_ulimit() {
     echo "  exit $status, $acked of 600 saved"
     [ "$status" = 0 ] && [ "$acked" = 600 ] || { fail "ulimit: exit $status, $acked saved: $(head -2 "$dir/err")"; bad=1; }
     check_acknowledged "$lib" Many "$dir/out" || bad=1
-    summary ulimit 1 "$bad" "600 files under ulimit -n 64"
+    # Tiny limits, each into a new library: saved, or exit 1 saying to raise `ulimit -n`; never a
+    # crash, never "damaged" (a failed listing of originals/ once read as a library holding photos);
+    # the same library then takes the save under a normal limit.
+    local limit tiny
+    # (From 7: under 6 and fewer, libdispatch itself can abort at start when its eventfd fails.)
+    for limit in 7 8 9 10 11 12 13 14 16 20 24; do
+        tiny=$dir/tiny-$limit.albumlibrary
+        (
+            ulimit -n "$limit"
+            "$ALBUM" save --album Tiny --library "$tiny" "$dir/media/many_0000.jpg" "$dir/media/many_0001.jpg"
+        ) >"$dir/out" 2>"$dir/err"
+        status=$?
+        if [ "$status" != 0 ] && { [ "$status" != 1 ] || ! grep -q 'ulimit -n' "$dir/err" || grep -q damaged "$dir/err"; }; then
+            fail "ulimit: under ulimit -n $limit exit $status: $(head -c 300 "$dir/err")"
+            bad=1
+        fi
+        "$ALBUM" save --album Tiny --library "$tiny" "$dir/media/many_0002.jpg" >/dev/null 2>"$dir/err" || {
+            fail "ulimit: after ulimit -n $limit the library refused a save: $(head -c 300 "$dir/err")"
+            bad=1
+        }
+        verify_ok "$tiny" || bad=1
+    done
+    summary ulimit 1 "$bad" "600 files under ulimit -n 64; one save under ulimit -n 7..24, then a normal one"
 }
 
 # partial: kill -9 savers that stage into hidden `.partial` files (no O_TMPFILE).

@@ -3,7 +3,9 @@
 #if defined(__linux__) || defined(__APPLE__)
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 void *albumkit_load_library(const char *const *names, size_t nameCount, const albumkit_symbol *symbols,
                             size_t symbolCount, const char *what, const char *package, char *error,
@@ -14,8 +16,13 @@ void *albumkit_load_library(const char *const *names, size_t nameCount, const al
     }
     if (library == NULL) {
         const char *reason = dlerror();
-        snprintf(error, errorSize, "%s is not installed (%s); install %s", what, reason ? reason : "not found",
-                 package);
+        if (reason != NULL && strstr(reason, strerror(EMFILE)) != NULL) {
+            // Not a missing package: the process has no file descriptor left to open it with.
+            snprintf(error, errorSize, "%s could not be loaded: too many open files; raise `ulimit -n`", what);
+        } else {
+            snprintf(error, errorSize, "%s could not be loaded (%s); install %s", what, reason ? reason : "not found",
+                     package);
+        }
         return NULL;
     }
     for (size_t i = 0; i < symbolCount; i++) {

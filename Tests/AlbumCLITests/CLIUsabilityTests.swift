@@ -148,6 +148,41 @@ import Testing
             }
         }
 
+        /// A tiny open-file limit is named as such ("raise `ulimit -n`"), never taken for a damaged
+        /// library (a failed listing of `originals/` once read as a library holding photos) nor
+        /// for a missing SQLite; the library then takes a save under a normal limit.
+        @Test func aTinyOpenFileLimitIsNamedAndTheLibraryStaysUsable() throws {
+            try CLI.withTemporaryDirectory { dir in
+                let photo = CLI.examples.appendingPathComponent("harbour.jpg").path
+                // Under 7, libdispatch itself can abort at start (its eventfd fails).
+                for limit in 7...16 {
+                    let lib = dir.appendingPathComponent("L\(limit).albumlibrary").path
+                    let process = Process()
+                    process.executableURL = URL(fileURLWithPath: "/bin/bash")
+                    process.arguments = [
+                        "-c",
+                        // Only the standard descriptors go on: the test runner's own open files must
+                        // not count against the limit.
+                        "for fd in /proc/$$/fd/*; do n=${fd##*/}; [ \"$n\" -gt 2 ] && eval \"exec $n>&-\"; done; "
+                            + "ulimit -n \(limit) && exec \"$0\" save --album A --library \"$1\" \"$2\" 2>&1",
+                        CLI.binary.path, lib, photo,
+                    ]
+                    let output = Pipe()
+                    process.standardOutput = output
+                    try process.run()
+                    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                    process.waitUntilExit()
+                    let status = process.terminationStatus
+                    #expect(
+                        status == 0 || (status == 1 && text.contains("ulimit -n")),
+                        "ulimit -n \(limit): \(status) \(text)")
+                    #expect(!text.contains("damaged") && !text.contains("install"), "ulimit -n \(limit): \(text)")
+                    #expect(try CLI.run(["save", "--album", "A", "--library", lib, photo]).status == 0)
+                    #expect(try CLI.run(["verify", "--library", lib]).status == 0)
+                }
+            }
+        }
+
         /// An environment in which `library` cannot serve (another library under its name comes
         /// first on LD_LIBRARY_PATH), checked to refuse a save into a new library: exit 1 naming
         /// `package`, and no library made.

@@ -47,7 +47,7 @@ public struct PhotoLibrary: Sendable {
             let catalog = url.standardizedFileURL.appendingPathComponent("catalog.sqlite").path
             guard FileManager.default.fileExists(atPath: catalog) else {
                 // A library whose catalog was lost is damaged, not missing: `album repair` restores it.
-                if let lost = CatalogBackend.lostCatalogReason(url.standardizedFileURL) {
+                if let lost = try CatalogBackend.lostCatalogReason(url.standardizedFileURL) {
                     throw AlbumError.catalogDamaged(catalog, detail: lost)
                 }
                 throw AlbumError(

@@ -33,6 +33,9 @@ extension SystemError {
         case EACCES, EPERM:
             return AlbumError(
                 .accessDenied, "Cannot \(what): permission denied for \(path).", underlying: self)
+        case EMFILE, ENFILE:
+            return AlbumError(
+                .ioFailure, "Cannot \(what) (\(path)): too many open files; raise `ulimit -n`.", underlying: self)
         case ENOENT, ENOTDIR:
             return AlbumError(
                 .libraryNotFound,
@@ -82,7 +85,7 @@ extension SQLiteError {
         // An I/O failure carries the operating system's reason: map that first.
         if systemErrno != 0, [C.ioError, C.full, C.cannotOpen].contains(primaryCode) {
             let mapped = SystemError("sqlite", path: path, errno: systemErrno).libraryError(what)
-            if mapped.code != .ioFailure {
+            if mapped.code != .ioFailure || [EMFILE, ENFILE].contains(systemErrno) {
                 return AlbumError(mapped.code, mapped.message, underlying: self)
             }
         }

@@ -13,7 +13,7 @@ typedef struct {
 } albumkit_symbol;
 
 /// Opens the first of `names` that loads and binds every symbol of `symbols`. Returns the library
-/// handle, or NULL with the reason in `error` ("<what> is not installed (…); install <package>",
+/// handle, or NULL with the reason in `error` ("<what> could not be loaded (…); install <package>",
 /// or "<what> lacks <symbol>; install <package>").
 void *albumkit_load_library(const char *const *names, size_t nameCount, const albumkit_symbol *symbols,
                             size_t symbolCount, const char *what, const char *package, char *error,

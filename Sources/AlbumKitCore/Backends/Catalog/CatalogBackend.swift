@@ -95,7 +95,9 @@ package final class CatalogBackend: PhotoLibraryBackend {
         let hasCatalog = fm.fileExists(atPath: catalog)
         if !hasCatalog {
             guard create else {
-                if exists, let lost = lostCatalogReason(root) { throw AlbumError.catalogDamaged(catalog, detail: lost) }
+                if exists, let lost = try lostCatalogReason(root) {
+                    throw AlbumError.catalogDamaged(catalog, detail: lost)
+                }
                 throw AlbumError(
                     .libraryNotFound, "There is no AlbumKit library at \(root.path); save a photo to create it.")
             }
@@ -108,7 +110,7 @@ package final class CatalogBackend: PhotoLibraryBackend {
                 )
             }
             // A library whose catalog was deleted must not silently start over.
-            if exists, let lost = lostCatalogReason(root) { throw AlbumError.catalogDamaged(catalog, detail: lost) }
+            if exists, let lost = try lostCatalogReason(root) { throw AlbumError.catalogDamaged(catalog, detail: lost) }
             // A library is created to save into it, which hashes: nothing is made when that cannot work.
             try SHA256Hasher.requireAvailable(to: "create the library \(root.path)")
             do {
@@ -128,7 +130,7 @@ package final class CatalogBackend: PhotoLibraryBackend {
         // SQLite takes an empty file for a new database (and drops its WAL): a library whose catalog
         // was truncated to nothing would silently start over, orphaning every photo it holds.
         if hasCatalog, (try? fm.attributesOfItem(atPath: catalog)[.size] as? NSNumber)?.int64Value == 0,
-            let lost = lostCatalogReason(root)
+            let lost = try lostCatalogReason(root)
         {
             throw AlbumError.catalogDamaged(catalog, detail: "the catalog is empty but " + lost)
         }
@@ -142,22 +144,27 @@ package final class CatalogBackend: PhotoLibraryBackend {
 
     /// Why a library without a usable catalog must not start over, if it must not: its journal
     /// records saves, or `originals/` holds files.
-    static func lostCatalogReason(_ root: URL) -> String? {
+    ///
+    /// - Throws: when too many files are open to look (a tiny `ulimit -n`): that is not damage.
+    static func lostCatalogReason(_ root: URL) throws(AlbumError) -> String? {
         let journal = SaveJournal(libraryRoot: root.path)
         if journal.length() > 0 { return "the library's journal records saved photos" }
-        if holdsOriginals(root.appendingPathComponent("originals").path) { return "the library holds photos" }
+        if try holdsOriginals(root.appendingPathComponent("originals").path) { return "the library holds photos" }
         return nil
     }
 
     /// Whether any shard directory under `originalsPath` holds a file (or cannot be listed: only
     /// a folder proved empty lets a library start over).
-    private static func holdsOriginals(_ originalsPath: String) -> Bool {
-        func names(_ path: String) -> [String]? {
-            do { return try FileSystem.names(inDirectoryAt: path) } catch { return error.errno == ENOENT ? [] : nil }
+    private static func holdsOriginals(_ originalsPath: String) throws(AlbumError) -> Bool {
+        func names(_ path: String) throws(AlbumError) -> [String]? {
+            do { return try FileSystem.names(inDirectoryAt: path) } catch {
+                if error.errno == EMFILE || error.errno == ENFILE { throw error.libraryError("open the library") }
+                return error.errno == ENOENT ? [] : nil
+            }
         }
-        guard let shards = names(originalsPath) else { return true }
+        guard let shards = try names(originalsPath) else { return true }
         for shard in shards where !shard.hasPrefix(".") {
-            guard let files = names(originalsPath + "/" + shard) else { return true }
+            guard let files = try names(originalsPath + "/" + shard) else { return true }
             if files.contains(where: { !$0.hasPrefix(".") }) { return true }
         }
         return false
@@ -191,7 +198,7 @@ package final class CatalogBackend: PhotoLibraryBackend {
             do {
                 let database = try Database(path: path, create: create)
                 try CatalogSchema.prepare(
-                    database, path: path, busyTimeout: busyTimeout, mustHoldData: lostCatalogReason(root))
+                    database, path: path, busyTimeout: busyTimeout, mustHoldData: try lostCatalogReason(root))
                 return database
             } catch let error as SQLiteError where error.isBusy && Date() < deadline {
                 attempt += 1

@@ -78,7 +78,9 @@ struct CatalogRepair {
             let disagreements = try backend.catalogDisagreements()
             if disagreements.isEmpty { return try adoptStrays(into: backend) }
         } catch let error as AlbumError where error.code == .libraryCorrupt || error.code == .libraryNotFound {
-            guard error.code == .libraryCorrupt || CatalogBackend.lostCatalogReason(root) != nil else { throw error }
+            guard try error.code == .libraryCorrupt || CatalogBackend.lostCatalogReason(root) != nil else {
+                throw error
+            }
         }
         try refuseIfNotOurs(catalog)
 
