@@ -14,9 +14,12 @@ let package = Package(
     targets: [
         // Loading a C library at run time (dlopen), for the four below.
         .target(name: "CLoading", path: "Sources/CLoading"),
-        // SQLite for the catalog, loaded on first use on Linux (`album --help` starts without it; building
-        // needs sqlite3.h from libsqlite3-dev). Apple platforms link the SDK's SQLite instead.
-        .target(name: "CSQLite", dependencies: ["CLoading"], path: "Sources/CSQLite"),
+        // SQLite for the catalog under AlbumKit's own names: loaded on first use on Linux (`album --help`
+        // starts without it; building needs sqlite3.h from libsqlite3-dev), the SDK's SQLite on Apple platforms.
+        .target(
+            name: "CSQLite", dependencies: ["CLoading"], path: "Sources/CSQLite",
+            linkerSettings: [.linkedLibrary("sqlite3", .when(platforms: applePlatforms))]
+        ),
         // libcrypto (SHA-256), loaded on first use; CryptoKit on Apple platforms.
         .target(name: "COpenSSL", dependencies: ["CLoading"], path: "Sources/COpenSSL"),
         // libpq for the shared library's catalog, loaded at run time (no development files needed, and
@@ -30,9 +33,8 @@ let package = Package(
         // libsqlite3-dev on Linux, from the SDK on Apple platforms).
         .target(
             name: "CChecksumVFS",
-            dependencies: [.target(name: "CSQLite", condition: .when(platforms: [.linux, .android, .windows]))],
-            path: "Sources/CChecksumVFS",
-            linkerSettings: [.linkedLibrary("sqlite3", .when(platforms: applePlatforms))]
+            dependencies: ["CSQLite"],
+            path: "Sources/CChecksumVFS"
         ),
 
         // Media: format sniffing, structural validation and metadata, no pixel decoding.
@@ -48,7 +50,7 @@ let package = Package(
             dependencies: [
                 "AlbumKitMedia",
                 "CChecksumVFS",
-                .target(name: "CSQLite", condition: .when(platforms: [.linux, .android, .windows])),
+                "CSQLite",
                 .target(name: "COpenSSL", condition: .when(platforms: [.linux, .android, .windows])),
                 .target(name: "CShims", condition: .when(platforms: [.linux, .android])),
             ],

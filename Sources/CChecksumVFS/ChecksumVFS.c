@@ -3,7 +3,7 @@
 
 #include "CChecksumVFS.h"
 
-#include <sqlite3.h>
+#include "albumkit_sqlite.h"
 #include <stdint.h>
 #include <string.h>
 
@@ -108,13 +108,13 @@ static int checksum_write(sqlite3_file *base, const void *buffer, int amount, sq
     if (!file->carriesChecksums) return file->real->pMethods->xWrite(file->real, buffer, amount, offset);
     // The caller's page stays as it is: the checksum goes into a copy.
     unsigned char local[8192];
-    unsigned char *page = amount <= (int)sizeof(local) ? local : sqlite3_malloc(amount);
+    unsigned char *page = amount <= (int)sizeof(local) ? local : albumkit_sqlite3_malloc(amount);
     if (page == NULL) return SQLITE_IOERR_NOMEM;
     memcpy(page, buffer, (size_t)amount);
     int length = amount - ALBUMKIT_CHECKSUM_BYTES;
     store_little_endian(page + length, page_checksum(page, length));
     int rc = file->real->pMethods->xWrite(file->real, page, amount, offset);
-    if (page != local) sqlite3_free(page);
+    if (page != local) albumkit_sqlite3_free(page);
     return rc;
 }
 
@@ -264,8 +264,8 @@ const char *albumkit_checksum_vfs_verifying(void) { return verifying_vfs.zName; 
 const char *albumkit_checksum_vfs_unverified(void) { return unverified_vfs.zName; }
 
 int albumkit_checksum_vfs_register(void) {
-    if (sqlite3_vfs_find(verifying_vfs.zName) != NULL) return SQLITE_OK;
-    sqlite3_vfs *real = sqlite3_vfs_find(NULL);
+    if (albumkit_sqlite3_vfs_find(verifying_vfs.zName) != NULL) return SQLITE_OK;
+    sqlite3_vfs *real = albumkit_sqlite3_vfs_find(NULL);
     if (real == NULL) return SQLITE_ERROR;
     verifying_data.real = real;
     unverified_data.real = real;
@@ -274,17 +274,17 @@ int albumkit_checksum_vfs_register(void) {
     unverified_vfs.szOsFile = size;
     verifying_vfs.mxPathname = real->mxPathname;
     unverified_vfs.mxPathname = real->mxPathname;
-    int rc = sqlite3_vfs_register(&verifying_vfs, 0);
-    if (rc == SQLITE_OK) rc = sqlite3_vfs_register(&unverified_vfs, 0);
+    int rc = albumkit_sqlite3_vfs_register(&verifying_vfs, 0);
+    if (rc == SQLITE_OK) rc = albumkit_sqlite3_vfs_register(&unverified_vfs, 0);
     return rc;
 }
 
 int albumkit_checksum_set_reserve(void *db, const char *schema, int reserve) {
-    return sqlite3_file_control((sqlite3 *)db, schema, SQLITE_FCNTL_RESERVE_BYTES, &reserve);
+    return albumkit_sqlite3_file_control((sqlite3 *)db, schema, SQLITE_FCNTL_RESERVE_BYTES, &reserve);
 }
 
 int albumkit_checksum_reserve(void *db, const char *schema) {
     int reserve = -1;
-    int rc = sqlite3_file_control((sqlite3 *)db, schema, SQLITE_FCNTL_RESERVE_BYTES, &reserve);
+    int rc = albumkit_sqlite3_file_control((sqlite3 *)db, schema, SQLITE_FCNTL_RESERVE_BYTES, &reserve);
     return rc == SQLITE_OK ? reserve : -1;
 }

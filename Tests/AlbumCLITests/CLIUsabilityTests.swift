@@ -148,6 +148,24 @@ import Testing
             }
         }
 
+        /// AlbumKit calls SQLite under its own names (`albumkit_sqlite3_*`): a program linking AlbumKit
+        /// and using SQLite itself, or linking its own copy, never reaches AlbumKit's loader or
+        /// meets a duplicate symbol.
+        @Test func noSQLiteSymbolIsDefinedOrNeeded() throws {
+            let nm = Process()
+            nm.executableURL = URL(fileURLWithPath: "/usr/bin/nm")
+            nm.arguments = [CLI.binary.path]
+            let output = Pipe()
+            nm.standardOutput = output
+            try nm.run()
+            let symbols = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            nm.waitUntilExit()
+            #expect(nm.terminationStatus == 0)
+            let names = symbols.split(separator: "\n").compactMap { $0.split(separator: " ").last }
+            #expect(names.contains("albumkit_sqlite3_open_v2"), "the symbol table was not read")
+            #expect(!names.contains { $0.hasPrefix("sqlite3_") }, "\(names.filter { $0.hasPrefix("sqlite3_") })")
+        }
+
         /// A tiny open-file limit is named as such ("raise `ulimit -n`"), never taken for a damaged
         /// library (a failed listing of `originals/` once read as a library holding photos) nor
         /// for a missing SQLite; the library then takes a save under a normal limit.

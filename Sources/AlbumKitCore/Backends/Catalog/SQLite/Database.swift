@@ -1,10 +1,6 @@
 import Foundation
 
-#if canImport(SQLite3)
-    import SQLite3
-#else
-    internal import CSQLite
-#endif
+internal import CSQLite
 internal import CChecksumVFS
 
 /// One SQLite connection. Not thread-safe: the catalog confines it to a ``DatabaseQueue``.
@@ -41,13 +37,13 @@ package final class Database {
             name = "file:\(escaped)?immutable=1"
         }
         let vfs = verifyingPages ? albumkit_checksum_vfs_verifying() : albumkit_checksum_vfs_unverified()
-        let rc = sqlite3_open_v2(name, &db, flags, vfs)
+        let rc = albumkit_sqlite3_open_v2(name, &db, flags, vfs)
         guard rc == SQLITE_OK, let db else {
-            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
-            sqlite3_close_v2(db)
+            let message = db.map { String(cString: albumkit_sqlite3_errmsg($0)) } ?? "out of memory"
+            albumkit_sqlite3_close_v2(db)
             throw SQLiteError(code: rc, message: message, sql: nil)
         }
-        sqlite3_extended_result_codes(db, 1)
+        albumkit_sqlite3_extended_result_codes(db, 1)
         handle = db
         self.path = path
     }
@@ -59,19 +55,19 @@ package final class Database {
 
     deinit {
         statements.removeAll()
-        sqlite3_close_v2(handle)
+        albumkit_sqlite3_close_v2(handle)
     }
 
     /// Runs one or more statements without results.
     package func execute(_ sql: String) throws {
         var message: UnsafeMutablePointer<CChar>?
-        let rc = sqlite3_exec(handle, sql, nil, nil, &message)
+        let rc = albumkit_sqlite3_exec(handle, sql, nil, nil, &message)
         guard rc == SQLITE_OK else {
-            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
-            sqlite3_free(message)
+            let text = message.map { String(cString: $0) } ?? String(cString: albumkit_sqlite3_errmsg(handle))
+            albumkit_sqlite3_free(message)
             throw SQLiteError(
-                code: sqlite3_extended_errcode(handle), message: text, sql: sql,
-                systemErrno: sqlite3_system_errno(handle))
+                code: albumkit_sqlite3_extended_errcode(handle), message: text, sql: sql,
+                systemErrno: albumkit_sqlite3_system_errno(handle))
         }
     }
 
@@ -82,7 +78,7 @@ package final class Database {
             return cached
         }
         var raw: OpaquePointer?
-        let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &raw, nil)
+        let rc = albumkit_sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &raw, nil)
         guard rc == SQLITE_OK, let raw else { throw error(rc, sql: sql) }
         let statement = Statement(raw, database: self, sql: sql)
         statements[sql] = statement
@@ -112,7 +108,7 @@ package final class Database {
         try statement.bind(arguments)
         while try statement.step() != nil {}
         statement.reset()
-        return Int(sqlite3_changes(handle))
+        return Int(albumkit_sqlite3_changes(handle))
     }
 
     /// Runs `body` in a `BEGIN IMMEDIATE` transaction: committed if it returns, rolled back if it throws.
@@ -129,11 +125,9 @@ package final class Database {
     }
 
     /// Leaves the WAL as it is when the connection closes (no checkpoint on close), so the catalog
-    /// file changes only when a checkpoint runs while saving. A no-op where the shim is missing.
+    /// file changes only when a checkpoint runs while saving.
     package func keepWALOnClose() {
-        #if !canImport(SQLite3)
-            _ = csqlite_keep_wal_on_close(handle)
-        #endif
+        _ = albumkit_sqlite3_keep_wal_on_close(handle)
     }
 
     /// The number of bytes reserved at the end of each page of the main database (8 when its pages
@@ -161,7 +155,7 @@ package final class Database {
     /// try Database.loadSQLite(toOpen: catalogPath)  // AlbumError naming the path and the package
     /// ```
     package static func loadSQLite(toOpen path: String) throws(AlbumError) {
-        #if !canImport(SQLite3)
+        #if os(Linux)
             guard albumkit_sqlite_load() == 0 else {
                 let reason = String(cString: albumkit_sqlite_load_error())
                 throw AlbumError(.notSupported, "Cannot open \(path): \(reason). Nothing was changed.")
@@ -180,12 +174,13 @@ package final class Database {
     private static let checksumVFSRegistration: Int32 = albumkit_checksum_vfs_register()
 
     /// Waits up to `milliseconds` for locks held by other connections.
-    package func setBusyTimeout(milliseconds: Int32) { sqlite3_busy_timeout(handle, milliseconds) }
+    package func setBusyTimeout(milliseconds: Int32) { albumkit_sqlite3_busy_timeout(handle, milliseconds) }
 
     func error(_ rc: Int32, sql: String?) -> SQLiteError {
         SQLiteError(
-            code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql,
-            systemErrno: sqlite3_system_errno(handle))
+            code: albumkit_sqlite3_extended_errcode(handle), message: String(cString: albumkit_sqlite3_errmsg(handle)),
+            sql: sql,
+            systemErrno: albumkit_sqlite3_system_errno(handle))
     }
 }
 

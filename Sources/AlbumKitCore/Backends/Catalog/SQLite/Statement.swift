@@ -1,10 +1,6 @@
 import Foundation
 
-#if canImport(SQLite3)
-    import SQLite3
-#else
-    internal import CSQLite
-#endif
+internal import CSQLite
 
 /// A value bound to or read from SQLite.
 package enum SQLValue: Sendable, Hashable {
@@ -68,11 +64,11 @@ package final class Statement {
         self.sql = sql
     }
 
-    deinit { sqlite3_finalize(handle) }
+    deinit { albumkit_sqlite3_finalize(handle) }
 
     func reset() {
-        sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
+        albumkit_sqlite3_reset(handle)
+        albumkit_sqlite3_clear_bindings(handle)
     }
 
     func bind(_ values: [SQLValue]) throws {
@@ -80,10 +76,10 @@ package final class Statement {
             let index = Int32(offset + 1)
             let rc: Int32
             switch value {
-            case .null: rc = sqlite3_bind_null(handle, index)
-            case .integer(let n): rc = sqlite3_bind_int64(handle, index, n)
-            case .real(let d): rc = sqlite3_bind_double(handle, index, d)
-            case .text(let s): rc = sqlite3_bind_text(handle, index, s, -1, transient)
+            case .null: rc = albumkit_sqlite3_bind_null(handle, index)
+            case .integer(let n): rc = albumkit_sqlite3_bind_int64(handle, index, n)
+            case .real(let d): rc = albumkit_sqlite3_bind_double(handle, index, d)
+            case .text(let s): rc = albumkit_sqlite3_bind_text(handle, index, s, -1, transient)
             }
             guard rc == SQLITE_OK else { throw database.error(rc, sql: sql) }
         }
@@ -91,18 +87,18 @@ package final class Statement {
 
     /// The next row, or `nil` when done.
     func step() throws -> Row? {
-        let rc = sqlite3_step(handle)
+        let rc = albumkit_sqlite3_step(handle)
         switch rc {
         case SQLITE_ROW:
-            let count = sqlite3_column_count(handle)
+            let count = albumkit_sqlite3_column_count(handle)
             var values: [SQLValue] = []
             values.reserveCapacity(Int(count))
             for i in 0..<count {
-                switch sqlite3_column_type(handle, i) {
-                case SQLITE_INTEGER: values.append(.integer(sqlite3_column_int64(handle, i)))
-                case SQLITE_FLOAT: values.append(.real(sqlite3_column_double(handle, i)))
+                switch albumkit_sqlite3_column_type(handle, i) {
+                case SQLITE_INTEGER: values.append(.integer(albumkit_sqlite3_column_int64(handle, i)))
+                case SQLITE_FLOAT: values.append(.real(albumkit_sqlite3_column_double(handle, i)))
                 case SQLITE_NULL: values.append(.null)
-                default: values.append(.text(String(cString: sqlite3_column_text(handle, i))))
+                default: values.append(.text(String(cString: albumkit_sqlite3_column_text(handle, i))))
                 }
             }
             return Row(values: values)
@@ -110,17 +106,13 @@ package final class Statement {
             return nil
         default:
             let error = database.error(rc, sql: sql)
-            sqlite3_reset(handle)
+            albumkit_sqlite3_reset(handle)
             throw error
         }
     }
 }
 
-#if canImport(SQLite3)
-    private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-#else
-    private let transient = csqlite_transient()
-#endif
+private let transient = albumkit_sqlite3_transient()
 
 @available(*, unavailable, message: "A Statement belongs to its Database's thread.")
 extension Statement: Sendable {}
