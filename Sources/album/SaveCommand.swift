@@ -170,7 +170,7 @@ enum SaveCommand {
 
     /// After a save created the album TITLE: a note when another album has a very similar title.
     private static func warnAboutSimilarTitle(_ title: String, in library: PhotoLibrary) async {
-        guard let titles = try? await library.albums().map(\.title) else { return }
+        guard let titles = try? await library.albumTitles() else { return }
         let others = titles.filter { $0 != title.trimmingCharacters(in: .whitespaces) }
         if let near = Suggestion.closest(to: title, among: others) {
             Output.err("album: note: created a new album \"\(title)\"; there is also \"\(near)\" (a typo?)")

@@ -113,6 +113,20 @@
             }
 
             @Test(arguments: LibraryKind.allCases)
+            func albumTitlesAreTheAlbumsTitlesInTheirOrder(kind: LibraryKind) async throws {
+                try await withLibrary(kind) { fixture in
+                    #expect(try await fixture.library.albumTitles().isEmpty)
+                    for title in ["Zebra", "Apple", "Mango"] {
+                        _ = try await fixture.library.album(titled: title).save(.file(try fixture.uniqueJPEG(title)))
+                    }
+                    _ = try await fixture.library.createAlbum(titled: "Empty")
+                    let titles = try await fixture.library.albumTitles()
+                    #expect(Set(titles) == ["Zebra", "Apple", "Mango", "Empty"])
+                    #expect(titles == (try await fixture.library.albums().map(\.title)))
+                }
+            }
+
+            @Test(arguments: LibraryKind.allCases)
             func fiftyConcurrentSavesIntoAMissingAlbumMakeExactlyOne(kind: LibraryKind) async throws {
                 try await withLibrary(kind) { fixture in
                     let files = try (0..<50).map { try fixture.uniqueJPEG("photo\($0)") }

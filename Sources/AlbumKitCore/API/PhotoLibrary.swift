@@ -103,6 +103,16 @@ public struct PhotoLibrary: Sendable {
         try await Self.mapping { try await backend.albums() }
     }
 
+    /// Every album's title, oldest first: as ``albums()`` without counting each album's assets
+    /// (a folder library lists only its folders).
+    ///
+    /// ```swift
+    /// let titles = try await library.albumTitles()
+    /// ```
+    public func albumTitles() async throws -> [String] {
+        try await Self.mapping { try await backend.albumTitles() }
+    }
+
     /// The assets in the album titled `title`, in the order they were added.
     ///
     /// ```swift

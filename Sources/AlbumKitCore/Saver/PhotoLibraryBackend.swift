@@ -48,6 +48,8 @@ package protocol PhotoLibraryBackend: Sendable {
 
     /// Every album, oldest first.
     func albums() async throws -> [AlbumInfo]
+    /// Every album's title, oldest first: without counting what each holds, where that costs.
+    func albumTitles() async throws -> [String]
     /// Resolves `title` without creating anything (remembered id, then oldest with the title).
     func findAlbum(titled title: AlbumTitle) async throws -> String?
     /// The assets of an album, in the order they were added.
@@ -94,6 +96,9 @@ package protocol PhotoLibraryBackend: Sendable {
 extension PhotoLibraryBackend {
     /// 64 items per commit.
     package var preferredBatchSize: Int { 64 }
+
+    /// The titles of ``albums()``.
+    package func albumTitles() async throws -> [String] { try await albums().map(\.title) }
 
     package func stage(
         _ media: [Media], prepared: @escaping @Sendable () -> Void

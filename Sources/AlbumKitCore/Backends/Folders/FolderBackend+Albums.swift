@@ -38,6 +38,13 @@ extension FolderBackend {
         }
     }
 
+    /// The titles alone: listing the album folders, not the files in each.
+    package func albumTitles() async throws -> [String] {
+        try await Blocking.run {
+            try self.reading("list the albums") { _, directory in try directory.albums().map(\.title) }
+        }
+    }
+
     /// The listing of `album`: its photo and video files, not those of albums inside it.
     func info(_ album: FolderAlbum, in root: FileSystem.Descriptor) -> AlbumInfo {
         let count = (try? FileSystem.openDirectory(album.path, in: root)).map { folder in
