@@ -9,7 +9,7 @@
 #   has just built it in CI; release for --full). ALBUM_BIN=/path/to/album overrides both.
 # --keep: keep the scratch directory for inspection.
 # --only: run only these scenarios (kill9, race, diskfull, readonly, removed, corrupt, reset, lostwal,
-#   oldcatalog, garbled, pidns, fifo, ulimit, partial, quickexit, nolib, and the folder library's fkill9, frace,
+#   oldcatalog, garbled, pidns, fifo, ulimit, partial, quickexit, nolib, newlib, and the folder library's fkill9, frace,
 #   fdiskfull, freadonly, fmoved, fdelete).
 #
 # Scenarios (a summary line each, `trials=N failures=M`; exit status 1 if any failure):
@@ -36,6 +36,8 @@
 #               missing): the next open removes every leftover, verify passes.
 #   quickexit   a usage error found after the library opened, and stdout on /dev/full while photos
 #               hash: exit 2 and 1, never a signal.
+#   newlib      kill -9 while a save creates a new library (its catalog is built without flushes
+#               and flushed once): the next save into it works and `verify` passes.
 #   nolib       libsqlite3 or libcrypto unusable (another library under its name, first on
 #               LD_LIBRARY_PATH): saves, verify and repair exit 1 naming the package, no new library
 #               is made, what was saved is untouched; `--help` still works.
@@ -50,7 +52,7 @@ set -uo pipefail
 MODE=short
 BUILD=""
 KEEP=0
-ONLY="kill9,race,diskfull,readonly,removed,corrupt,reset,lostwal,oldcatalog,garbled,pidns,fifo,ulimit,partial,quickexit,nolib"
+ONLY="kill9,race,diskfull,readonly,removed,corrupt,reset,lostwal,oldcatalog,garbled,pidns,fifo,ulimit,partial,quickexit,nolib,newlib"
 ONLY+=",fkill9,frace,fdiskfull,freadonly,fmoved,fdelete"
 while [ $# -gt 0 ]; do
     argument=$1
@@ -938,6 +940,31 @@ scenario_nolib() {
     done
     verify_ok "$dir/kept.albumlibrary" || failures=$((failures + 1))
     summary nolib "$trials" "$failures" "libsqlite3 / libcrypto replaced by another library: exit 1 naming the package, nothing made"
+}
+
+# newlib: a new catalog is built without SQLite's flushes and flushed once when complete; a
+# process killed at any moment of that (or of its first save) must leave a library the next save
+# can use: new again, or holding what was acknowledged.
+scenario_newlib() {
+    local trials=$((QUICK_TRIALS / 8)) dir=$WORK/newlib failures=0 trial lib pid delay
+    echo "== newlib: $trials trials"
+    make_jpegs "$dir/media" 4 newlib
+    for ((trial = 0; trial < trials; trial++)); do
+        lib=$dir/lib$trial.albumlibrary
+        "$ALBUM" save --album New --library "$lib" "$dir/media"/newlib_000[0-2].jpg >/dev/null 2>&1 &
+        pid=$!
+        delay=$(awk -v seed="$trial" 'BEGIN { srand(seed); printf "%.4f", rand() * 0.04 }')
+        sleep "$delay"
+        kill -9 "$pid" 2>/dev/null
+        wait "$pid" 2>/dev/null
+        if ! "$ALBUM" save --album New --library "$lib" "$dir/media/newlib_0003.jpg" >/dev/null 2>"$dir/err"; then
+            fail "newlib trial $trial (killed after ${delay}s): the next save failed: $(head -c 300 "$dir/err")"
+            failures=$((failures + 1))
+            continue
+        fi
+        verify_ok "$lib" || failures=$((failures + 1))
+    done
+    summary newlib "$trials" "$failures" "kill -9 while a save creates a new library: the next save works, verify passes"
 }
 
 START=$(date +%s)

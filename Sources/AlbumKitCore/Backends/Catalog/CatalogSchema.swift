@@ -114,13 +114,20 @@ extension CatalogSchema {
             try db.execute("PRAGMA foreign_keys = ON")
             return
         }
+        // A new catalog is built without SQLite's own flushes (seven of them: the rollback journal,
+        // its folder, the first page, the WAL and its folder, the schema) and flushed once when it
+        // is complete, below: nothing in it needs to survive a crash before then, and a crash
+        // leaves a catalog that opens as new again (or as damaged, for `album repair`, if its
+        // first page was torn), never one holding saves.
+        if isFresh { try db.execute("PRAGMA synchronous = OFF") }
         // Page checksums: a new catalog reserves their bytes before its first page is written.
         if isFresh { try db.reserveBytesPerPage() }
         // fullfsync: on Darwin, SQLite's syncs use F_FULLFSYNC too (no effect elsewhere).
         try db.execute(
-            "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; "
+            "PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; "
                 + "PRAGMA fullfsync = ON; PRAGMA checkpoint_fullfsync = ON; "
                 + "PRAGMA wal_autocheckpoint = \(CatalogIntegrity.walFrameLimit);")
+        if !isFresh { try db.execute("PRAGMA synchronous = FULL") }
         if version < migrations.count {
             try db.immediateTransaction {
                 let current = try db.row("PRAGMA user_version")?.integer(0) ?? 0  // another process may have migrated
@@ -137,7 +144,24 @@ extension CatalogSchema {
                     "PRAGMA application_id = \(applicationID); PRAGMA user_version = \(migrations.count);")
             }
         }
+        if isFresh {
+            try flushNewCatalog(at: path)
+            try db.execute("PRAGMA synchronous = FULL")
+        }
         try addPageChecksums(db)
+    }
+
+    /// Makes a catalog built without flushes durable: its file (header and schema pages written
+    /// in rollback mode) and its name. Its WAL, with the schema, is flushed (with its folder entry,
+    /// which SQLite syncs on a new WAL's first flush) by the first commit of a save, before any
+    /// save is acknowledged.
+    private static func flushNewCatalog(at path: String) throws {
+        let (file, _) = try FileSystem.openForReading(path)
+        defer { FileSystem.close(file) }
+        try FileSystem.fsync(file)
+        let folder = try FileSystem.openDirectory(String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]))
+        defer { FileSystem.close(folder) }
+        try FileSystem.fsync(folder)
     }
 
     /// A catalog written before page checksums existed gets them once, by rewriting every page
