@@ -117,7 +117,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AlbumKitTests",
-            dependencies: ["AlbumKitCore", "AlbumKit"],
+            dependencies: ["AlbumKitCore", "AlbumKit", "CLoading"],
             path: "Tests/AlbumKitTests"
         ),
         .testTarget(

@@ -31,7 +31,8 @@
 #               process lists albums in a loop: every acknowledged save is kept.
 #   fifo        a FIFO among the inputs: no hang, `fileUnreadable` for it, the rest saved.
 #   ulimit      600 files under `ulimit -n 64`: all saved; a save under `ulimit -n` 7..24: saved or
-#               "raise ulimit -n", never a crash or "damaged", and the library takes the next save.
+#               "raise ulimit -n", never a crash or "damaged", and the library takes the next save;
+#               a folder library's albums and verify under 7..16: whole, or "raise ulimit -n".
 #   partial     kill -9 with `.partial` staging (ALBUMKIT_STAGING=partial, as where O_TMPFILE is
 #               missing): the next open removes every leftover, verify passes.
 #   quickexit   a usage error found after the library opened, and stdout on /dev/full while photos
@@ -830,7 +831,29 @@ scenario_ulimit() {
         }
         verify_ok "$tiny" || bad=1
     done
-    summary ulimit 1 "$bad" "600 files under ulimit -n 64; one save under ulimit -n 7..24, then a normal one"
+    # A folder library read under tiny limits: the whole answer or "raise ulimit -n", never a
+    # partial one ("No albums." with exit 0 once; folders reported as problems by verify).
+    local folders=$dir/folders command output
+    mkdir -p "$folders"
+    for album in A B C D E; do
+        "$ALBUM" save --folders --album "$album" --library "$folders" "$dir/media/many_0000.jpg" >/dev/null 2>&1
+    done
+    for limit in 7 8 9 10 11 12 14 16; do
+        for command in albums verify; do
+            output=$( (ulimit -n "$limit" && "$ALBUM" --folders --library "$folders" "$command") 2>&1)
+            status=$?
+            if [ "$status" = 0 ]; then
+                if [ "$command" = albums ] && [ "$(grep -cE ' (A|B|C|D|E)$' <<<"$output")" != 5 ]; then
+                    fail "ulimit: folder albums under ulimit -n $limit listed: $output"
+                    bad=1
+                fi
+            elif [ "$status" != 1 ] || ! grep -q 'ulimit -n' <<<"$output"; then
+                fail "ulimit: folder $command under ulimit -n $limit exit $status: $(head -c 300 <<<"$output")"
+                bad=1
+            fi
+        done
+    done
+    summary ulimit 1 "$bad" "600 files under ulimit -n 64; a save under ulimit -n 7..24, then a normal one; folder reads 7..16"
 }
 
 # partial: kill -9 savers that stage into hidden `.partial` files (no O_TMPFILE).
@@ -916,7 +939,8 @@ scenario_nolib() {
     mkdir -p "$dir/folders"
     for name in libsqlite3.so.0 libcrypto.so.3; do
         case $name in libsqlite3*) package=libsqlite3-0 ;; *) package=libssl3 ;; esac
-        mkdir -p "$dir/impostor-$name" && cp "$libm" "$dir/impostor-$name/$name"
+        # Under the development name too (libsqlite3.so, libcrypto.so), which is tried next.
+        mkdir -p "$dir/impostor-$name" && cp "$libm" "$dir/impostor-$name/$name" && cp "$libm" "$dir/impostor-$name/${name%.so.*}.so"
         before=$(cd "$dir/kept.albumlibrary" && find originals journal -type f -exec sha256sum {} + | sort)
         for command in "save --album A --library $dir/new.albumlibrary $dir/media/nolib_0001.jpg" \
             "save --album Kept --library $dir/kept.albumlibrary $dir/media/nolib_0002.jpg" \

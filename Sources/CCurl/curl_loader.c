@@ -49,11 +49,9 @@ static struct {
     int (*global_init)(long);
 } curl;
 
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static int load_result = -1;
-static char load_error[512];
+static albumkit_library library = ALBUMKIT_LIBRARY_INIT;
 
-static void load(void) {
+static int load(char *error, size_t errorSize) {
     // The OpenSSL build first (Debian's libcurl4), then the GnuTLS one.
     static const char *const names[] = {"libcurl.so.4", "libcurl-gnutls.so.4", "libcurl.4.dylib", "libcurl.dylib"};
     const albumkit_symbol symbols[] = {
@@ -69,19 +67,17 @@ static void load(void) {
         {"curl_global_init", (void **)&curl.global_init},
     };
     if (albumkit_load_library(names, sizeof names / sizeof names[0], symbols, sizeof symbols / sizeof symbols[0],
-                              "libcurl", "libcurl4", load_error, sizeof load_error) == NULL) {
-        return;
+                              "libcurl", "libcurl4", error, errorSize) == NULL) {
+        return -1;
     }
-    load_result = curl.global_init(ALBUMKIT_CURL_GLOBAL_DEFAULT) == ALBUMKIT_CURLE_OK ? 0 : -1;
-    if (load_result != 0) snprintf(load_error, sizeof load_error, "libcurl could not initialise");
+    if (curl.global_init(ALBUMKIT_CURL_GLOBAL_DEFAULT) == ALBUMKIT_CURLE_OK) return 0;
+    snprintf(error, errorSize, "libcurl could not initialise");
+    return -1;
 }
 
-int albumkit_curl_load(void) {
-    pthread_once(&load_once, load);
-    return load_result;
-}
+int albumkit_curl_load(void) { return albumkit_library_load(&library, load); }
 
-const char *albumkit_curl_load_error(void) { return load_error; }
+const char *albumkit_curl_load_error(void) { return albumkit_library_error(&library); }
 
 // Every function below is reached only through a handle, which exists only after a successful load.
 albumkit_curl_handle *albumkit_curl_easy_init(void) { return albumkit_curl_load() == 0 ? curl.easy_init() : NULL; }

@@ -36,11 +36,9 @@ static struct {
     char *(*getvalue)(const void *, int, int);
 } pq;
 
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static int load_result = -1;
-static char load_error[512];
+static albumkit_library library = ALBUMKIT_LIBRARY_INIT;
 
-static void load(void) {
+static int load(char *error, size_t errorSize) {
     static const char *const names[] = {"libpq.so.5", "libpq.5.dylib", "libpq.dylib"};
     const albumkit_symbol symbols[] = {
         {"PQconnectdbParams", (void **)&pq.connectdb_params},
@@ -58,18 +56,15 @@ static void load(void) {
         {"PQgetisnull", (void **)&pq.getisnull},
         {"PQgetvalue", (void **)&pq.getvalue},
     };
-    if (albumkit_load_library(names, sizeof names / sizeof names[0], symbols, sizeof symbols / sizeof symbols[0],
-                              "libpq", "libpq5", load_error, sizeof load_error) != NULL) {
-        load_result = 0;
-    }
+    return albumkit_load_library(names, sizeof names / sizeof names[0], symbols, sizeof symbols / sizeof symbols[0],
+                                 "libpq", "libpq5", error, errorSize) != NULL
+               ? 0
+               : -1;
 }
 
-int albumkit_pq_load(void) {
-    pthread_once(&load_once, load);
-    return load_result;
-}
+int albumkit_pq_load(void) { return albumkit_library_load(&library, load); }
 
-const char *albumkit_pq_load_error(void) { return load_error; }
+const char *albumkit_pq_load_error(void) { return albumkit_library_error(&library); }
 
 albumkit_pq_connection *albumkit_pq_connect(const char *const *keywords, const char *const *values, int expandName) {
     return albumkit_pq_load() == 0 ? pq.connectdb_params(keywords, values, expandName) : NULL;

@@ -38,11 +38,9 @@ struct albumkit_digest {
     _Alignas(16) unsigned char sha256[256];
 };
 
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static int load_result = -1;
-static char load_error[512];
+static albumkit_library library = ALBUMKIT_LIBRARY_INIT;
 
-static void load(void) {
+static int load(char *error, size_t errorSize) {
     static const char *const names[] = {"libcrypto.so.3", "libcrypto.so"};
     const albumkit_symbol symbols[] = {
         {"EVP_MD_CTX_new", (void **)&crypto.ctx_new},
@@ -54,25 +52,22 @@ static void load(void) {
         {"EVP_md5", (void **)&crypto.md5},
         {"HMAC", (void **)&crypto.hmac},
     };
-    void *library = albumkit_load_library(names, sizeof names / sizeof names[0], symbols,
-                                          sizeof symbols / sizeof symbols[0], "OpenSSL's libcrypto", "libssl3",
-                                          load_error, sizeof load_error);
-    if (library == NULL) return;
+    void *handle = albumkit_load_library(names, sizeof names / sizeof names[0], symbols,
+                                         sizeof symbols / sizeof symbols[0], "OpenSSL's libcrypto", "libssl3", error,
+                                         errorSize);
+    if (handle == NULL) return -1;
     // Optional: each falls back to the EVP layer when missing.
-    *(void **)&crypto.fetch = dlsym(library, "EVP_MD_fetch");
-    *(void **)&crypto.sha256_init = dlsym(library, "SHA256_Init");
-    *(void **)&crypto.sha256_update = dlsym(library, "SHA256_Update");
-    *(void **)&crypto.sha256_final = dlsym(library, "SHA256_Final");
+    *(void **)&crypto.fetch = dlsym(handle, "EVP_MD_fetch");
+    *(void **)&crypto.sha256_init = dlsym(handle, "SHA256_Init");
+    *(void **)&crypto.sha256_update = dlsym(handle, "SHA256_Update");
+    *(void **)&crypto.sha256_final = dlsym(handle, "SHA256_Final");
     if (!crypto.sha256_init || !crypto.sha256_update || !crypto.sha256_final) crypto.sha256_init = NULL;
-    load_result = 0;
+    return 0;
 }
 
-int albumkit_crypto_load(void) {
-    pthread_once(&load_once, load);
-    return load_result;
-}
+int albumkit_crypto_load(void) { return albumkit_library_load(&library, load); }
 
-const char *albumkit_crypto_load_error(void) { return load_error; }
+const char *albumkit_crypto_load_error(void) { return albumkit_library_error(&library); }
 
 static pthread_once_t evp_once = PTHREAD_ONCE_INIT;
 

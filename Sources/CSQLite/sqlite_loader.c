@@ -6,7 +6,6 @@
 #if defined(__linux__)
 
 #include "albumkit_loading.h"
-#include <pthread.h>
 
 static struct {
 #define ALBUMKIT_POINTER(result, name, parameters, arguments) result(*name) parameters;
@@ -16,11 +15,9 @@ static struct {
     int (*db_config)(sqlite3 *, int, ...);
 } sqlite;
 
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static int load_result = -1;
-static char load_error[512];
+static albumkit_library library = ALBUMKIT_LIBRARY_INIT;
 
-static void load(void) {
+static int load(char *error, size_t errorSize) {
     static const char *const names[] = {"libsqlite3.so.0", "libsqlite3.so"};
     const albumkit_symbol symbols[] = {
 #define ALBUMKIT_SYMBOL(result, name, parameters, arguments) {"sqlite3_" #name, (void **)&sqlite.name},
@@ -29,18 +26,15 @@ static void load(void) {
         {"sqlite3_free", (void **)&sqlite.free},
         {"sqlite3_db_config", (void **)&sqlite.db_config},
     };
-    if (albumkit_load_library(names, sizeof names / sizeof names[0], symbols, sizeof symbols / sizeof symbols[0],
-                              "libsqlite3", "libsqlite3-0", load_error, sizeof load_error) != NULL) {
-        load_result = 0;
-    }
+    return albumkit_load_library(names, sizeof names / sizeof names[0], symbols, sizeof symbols / sizeof symbols[0],
+                                 "libsqlite3", "libsqlite3-0", error, errorSize) != NULL
+               ? 0
+               : -1;
 }
 
-int albumkit_sqlite_load(void) {
-    pthread_once(&load_once, load);
-    return load_result;
-}
+int albumkit_sqlite_load(void) { return albumkit_library_load(&library, load); }
 
-const char *albumkit_sqlite_load_error(void) { return load_error; }
+const char *albumkit_sqlite_load_error(void) { return albumkit_library_error(&library); }
 
 #define ALBUMKIT_FORWARD(result, name, parameters, arguments) \
     result albumkit_sqlite3_##name parameters { return sqlite.name arguments; }

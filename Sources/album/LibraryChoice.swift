@@ -102,6 +102,8 @@ enum LibraryChoice {
         case .catalog:
             return try PhotoLibrary.catalog(at: url!, createIfMissing: create)
         case .folders:
+            // Checked before the folder is made: a folder library needs SHA-256 even to list.
+            try SHA256Hasher.requireAvailable(to: "open the folder library \(url!.path)")
             if create && !FileManager.default.fileExists(atPath: url!.path) {
                 do {
                     try FileManager.default.createDirectory(at: url!, withIntermediateDirectories: false)

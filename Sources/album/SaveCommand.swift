@@ -170,10 +170,11 @@ enum SaveCommand {
 
     /// After a save created the album TITLE: a note when another album has a very similar title.
     private static func warnAboutSimilarTitle(_ title: String, in library: PhotoLibrary) async {
-        guard let titles = try? await library.albumTitles() else { return }
-        let others = titles.filter { $0 != title.trimmingCharacters(in: .whitespaces) }
-        if let near = Suggestion.closest(to: title, among: others) {
-            Output.err("album: note: created a new album \"\(title)\"; there is also \"\(near)\" (a typo?)")
+        guard let titles = try? await library.albumTitles(), let created = try? AlbumTitle(title) else { return }
+        // The album just made, as the library stores and compares its title, is not "another" one.
+        let others = titles.filter { (try? AlbumTitle($0))?.key != created.key }
+        if let near = Suggestion.closest(to: created.text, among: others) {
+            Output.err("album: note: created a new album \"\(created.text)\"; there is also \"\(near)\" (a typo?)")
         }
     }
 

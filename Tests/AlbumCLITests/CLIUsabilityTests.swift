@@ -175,22 +175,7 @@ import Testing
                 // Under 7, libdispatch itself can abort at start (its eventfd fails).
                 for limit in 7...16 {
                     let lib = dir.appendingPathComponent("L\(limit).albumlibrary").path
-                    let process = Process()
-                    process.executableURL = URL(fileURLWithPath: "/bin/bash")
-                    process.arguments = [
-                        "-c",
-                        // Only the standard descriptors go on: the test runner's own open files must
-                        // not count against the limit.
-                        "for fd in /proc/$$/fd/*; do n=${fd##*/}; [ \"$n\" -gt 2 ] && eval \"exec $n>&-\"; done; "
-                            + "ulimit -n \(limit) && exec \"$0\" save --album A --library \"$1\" \"$2\" 2>&1",
-                        CLI.binary.path, lib, photo,
-                    ]
-                    let output = Pipe()
-                    process.standardOutput = output
-                    try process.run()
-                    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                    process.waitUntilExit()
-                    let status = process.terminationStatus
+                    let (status, text) = try Self.run(["save", "--album", "A", "--library", lib, photo], limit: limit)
                     #expect(
                         status == 0 || (status == 1 && text.contains("ulimit -n")),
                         "ulimit -n \(limit): \(status) \(text)")
@@ -199,6 +184,52 @@ import Testing
                     #expect(try CLI.run(["verify", "--library", lib]).status == 0)
                 }
             }
+        }
+
+        /// A folder library read under a tiny open-file limit: the whole answer or "raise `ulimit -n`",
+        /// never a partial one ("No albums.", an album missing, a folder reported as a problem).
+        @Test func aFolderLibraryReadUnderATinyLimitIsWholeOrRefused() throws {
+            try CLI.withTemporaryDirectory { dir in
+                let photo = CLI.examples.appendingPathComponent("harbour.jpg").path
+                let lib = dir.appendingPathComponent("Folders").path
+                try FileManager.default.createDirectory(atPath: lib, withIntermediateDirectories: true)
+                for album in ["A", "B", "C", "D", "E"] {
+                    #expect(try CLI.run(["save", "--folders", "--album", album, "--library", lib, photo]).status == 0)
+                }
+                for limit in 7...16 {
+                    for command in [["albums", "--json"], ["verify"], ["show", "C"], ["assets"]] {
+                        let (status, text) = try Self.run(["--folders", "--library", lib] + command, limit: limit)
+                        if status == 0 {
+                            #expect(!text.contains("No albums") && !text.contains("problem"), "\(command) \(limit)")
+                            if command == ["albums", "--json"] {
+                                #expect(["\"A\"", "\"B\"", "\"C\"", "\"D\"", "\"E\""].allSatisfy(text.contains))
+                            }
+                        } else {
+                            #expect(status == 1 && text.contains("ulimit -n"), "\(command) \(limit): \(status) \(text)")
+                        }
+                    }
+                }
+            }
+        }
+
+        /// Runs `album ARGUMENTS` under `ulimit -n limit`, with only the standard descriptors open
+        /// (the test runner's own open files must not count against the limit); stdout and stderr together.
+        static func run(_ arguments: [String], limit: Int) throws -> (status: Int32, text: String) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments =
+                [
+                    "-c",
+                    "for fd in /proc/$$/fd/*; do n=${fd##*/}; [ \"$n\" -gt 2 ] && eval \"exec $n>&-\"; done; "
+                        + "ulimit -n \(limit) && exec \"$0\" \"$@\" 2>&1",
+                    CLI.binary.path,
+                ] + arguments
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, text)
         }
 
         /// An environment in which `library` cannot serve (another library under its name comes
@@ -213,7 +244,10 @@ import Testing
                 ["/lib/x86_64-linux-gnu/libm.so.6", "/lib/aarch64-linux-gnu/libm.so.6", "/lib64/libm.so.6"].first {
                     FileManager.default.fileExists(atPath: $0)
                 })
-            try FileManager.default.copyItem(atPath: libm, toPath: impostor.appendingPathComponent(library).path)
+            // Under the development name too (`libcrypto.so`, `libsqlite3.so`), which is tried next.
+            for name in [library, String(library[..<library.range(of: ".so")!.upperBound])] {
+                try FileManager.default.copyItem(atPath: libm, toPath: impostor.appendingPathComponent(name).path)
+            }
             let without = ["LD_LIBRARY_PATH": impostor.path]
             let fresh = dir.appendingPathComponent("New.albumlibrary").path
             let photo = CLI.examples.appendingPathComponent("harbour.jpg").path
@@ -259,6 +293,11 @@ import Testing
                 }
                 #expect(try saved() == before)
                 #expect(DeleteCrashTests.files(under: folders).isEmpty)
+                let newFolders = dir.appendingPathComponent("NewFolders").path
+                let folderRun = try CLI.run(
+                    ["save", "--folders", "--album", "B", "--library", newFolders, photo], environment: without)
+                #expect(folderRun.status == 1 && folderRun.stderr.contains("install libssl3"))
+                #expect(!FileManager.default.fileExists(atPath: newFolders))
                 let albums = try CLI.run(["albums", "--library", kept], environment: without)
                 #expect(albums.status == 0)
                 #expect(albums.stdout.contains(" 1  A"))

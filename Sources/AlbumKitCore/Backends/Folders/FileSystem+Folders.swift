@@ -38,6 +38,15 @@ extension FileSystem {
 
     /// The names in `directory` (without `.` and `..`), read through the descriptor so a concurrent
     /// rename of the path cannot redirect the listing. Names that are not valid UTF-8 are skipped.
+    /// `body`'s result, or `nil` when it fails because of the file or folder itself (unreadable,
+    /// gone, not a folder), as `try?` would; but a process out of file descriptors rethrows: then
+    /// nothing is known about the folder, and "no albums" or "empty" would be a lie.
+    package static func unlessOutOfDescriptors<T>(_ body: () throws(SystemError) -> T) throws(SystemError) -> T? {
+        do { return try body() } catch  where error.errno == EMFILE || error.errno == ENFILE { throw error } catch {
+            return nil
+        }
+    }
+
     package static func names(in directory: Descriptor) throws(SystemError) -> [String] {
         try check(.read, directory.path)
         let copy = dup(directory.fd)

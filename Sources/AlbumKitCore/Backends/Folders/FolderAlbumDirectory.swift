@@ -126,14 +126,19 @@ final class FolderAlbumDirectory: AlbumDirectory {
             for name in try FileSystem.names(in: folder) where FolderAlbumPath.folder(name, matches: level) {
                 guard !FolderExclusions.isExcluded(folderNamed: name),
                     let info = FileSystem.fileStatus(of: name, in: folder), info.kind == .directory,
-                    let child = try? FileSystem.openDirectory(name, in: folder)
+                    let child = try FileSystem.unlessOutOfDescriptors({ () throws(SystemError) in
+                        try FileSystem.openDirectory(name, in: folder)
+                    })
                 else { continue }
                 defer { FileSystem.close(child) }
-                let entries = (try? FileSystem.names(in: child)) ?? []
+                let entries =
+                    try FileSystem.unlessOutOfDescriptors { () throws(SystemError) in try FileSystem.names(in: child) }
+                    ?? []
                 if FolderExclusions.isExcluded(folderNamed: name, holding: entries) { continue }
                 let childPath = path + [name]
                 if remaining.count == 1 {
-                    let marker = entries.contains(FolderAlbumMarker.fileName) ? FolderAlbumMarker.read(in: child) : nil
+                    let marker =
+                        entries.contains(FolderAlbumMarker.fileName) ? try FolderAlbumMarker.read(in: child) : nil
                     let album = FolderAlbum(
                         path: FolderAlbumPath(components: childPath), marker: marker, modified: info.modified.date)
                     if album.titleKey == key { found.append(album) }
@@ -161,7 +166,7 @@ final class FolderAlbumDirectory: AlbumDirectory {
         if let hint = hints.withLock({ $0[id] }) { paths.insert(hint, at: 0) }
         if scanned == nil {
             for path in paths {
-                if let album = settledAlbum(at: path), album.id == id {
+                if let album = try settledAlbum(at: path), album.id == id {
                     remember(album)
                     return album
                 }
@@ -195,13 +200,15 @@ final class FolderAlbumDirectory: AlbumDirectory {
     /// The album at `relative` whose marker names this very path (it wins any identifier contest,
     /// so no listing is needed to trust it), or an unmarked folder there (its identifier is derived
     /// from the path, so it is checked against the caller's).
-    private func settledAlbum(at relative: String) -> FolderAlbum? {
+    private func settledAlbum(at relative: String) throws(SystemError) -> FolderAlbum? {
         let path = FolderAlbumPath(components: relative.split(separator: "/").map(String.init))
         guard !path.components.isEmpty, !path.components.contains(where: FolderExclusions.isExcluded(folderNamed:)),
-            let folder = try? FileSystem.openDirectory(path, in: root)
+            let folder = try FileSystem.unlessOutOfDescriptors({ () throws(SystemError) in
+                try FileSystem.openDirectory(path, in: root)
+            })
         else { return nil }
         defer { FileSystem.close(folder) }
-        let marker = FolderAlbumMarker.read(in: folder)
+        let marker = try FolderAlbumMarker.read(in: folder)
         if let marker, marker.folder != relative { return nil }
         let modified = (try? FileSystem.fileStatus(of: folder))?.modified.date ?? Date(timeIntervalSince1970: 0)
         return FolderAlbum(path: path, marker: marker, modified: modified)
@@ -217,27 +224,31 @@ final class FolderAlbumDirectory: AlbumDirectory {
     static func scan(_ root: FileSystem.Descriptor) throws(SystemError) -> [FolderAlbum] {
         var found: [FolderAlbum] = []
         var visited = Set<[UInt64]>()
-        func visit(_ folder: FileSystem.Descriptor, _ path: [String], _ names: [String]) {
+        func visit(_ folder: FileSystem.Descriptor, _ path: [String], _ names: [String]) throws(SystemError) {
             guard path.count < FolderAlbumPath.maximumDepth else { return }
             for name in names where !FolderExclusions.isExcluded(folderNamed: name) {
                 guard let info = FileSystem.fileStatus(of: name, in: folder), info.kind == .directory,
                     visited.insert([info.device, info.inode]).inserted,
-                    let child = try? FileSystem.openDirectory(name, in: folder)
+                    let child = try FileSystem.unlessOutOfDescriptors({ () throws(SystemError) in
+                        try FileSystem.openDirectory(name, in: folder)
+                    })
                 else { continue }
                 defer { FileSystem.close(child) }
-                let entries = (try? FileSystem.names(in: child)) ?? []
+                let entries =
+                    try FileSystem.unlessOutOfDescriptors { () throws(SystemError) in try FileSystem.names(in: child) }
+                    ?? []
                 if FolderExclusions.isExcluded(folderNamed: name, holding: entries) { continue }
                 let childPath = path + [name]
-                let marker = entries.contains(FolderAlbumMarker.fileName) ? FolderAlbumMarker.read(in: child) : nil
+                let marker = entries.contains(FolderAlbumMarker.fileName) ? try FolderAlbumMarker.read(in: child) : nil
                 if marker != nil || entries.contains(where: FolderNaming.isMediaFileName) {
                     found.append(
                         FolderAlbum(
                             path: FolderAlbumPath(components: childPath), marker: marker, modified: info.modified.date))
                 }
-                visit(child, childPath, entries)
+                try visit(child, childPath, entries)
             }
         }
-        visit(root, [], try FileSystem.names(in: root))
+        try visit(root, [], try FileSystem.names(in: root))
         // Identifier contests.
         func rank(_ album: FolderAlbum) -> Int {
             guard let marker = album.marker else { return 2 }

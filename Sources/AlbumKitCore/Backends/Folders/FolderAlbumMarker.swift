@@ -36,8 +36,13 @@ package struct FolderAlbumMarker: Codable, Sendable, Hashable {
     }
 
     /// The marker of the folder `directory`, `nil` when it has none or it is not readable JSON.
-    package static func read(in directory: FileSystem.Descriptor) -> FolderAlbumMarker? {
-        guard let bytes = try? FileSystem.readSmallFile(fileName, in: directory, limit: 16 * 1024),
+    ///
+    /// - Throws: only when the process has no file descriptor left to read it with.
+    package static func read(in directory: FileSystem.Descriptor) throws(SystemError) -> FolderAlbumMarker? {
+        guard
+            let bytes = try FileSystem.unlessOutOfDescriptors({ () throws(SystemError) in
+                try FileSystem.readSmallFile(fileName, in: directory, limit: 16 * 1024)
+            }) ?? nil,
             let marker = try? JSONDecoder().decode(FolderAlbumMarker.self, from: Data(bytes)),
             !marker.id.isEmpty, !marker.id.contains("/")
         else { return nil }

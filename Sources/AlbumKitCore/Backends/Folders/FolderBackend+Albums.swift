@@ -31,8 +31,8 @@ extension FolderBackend {
     package func albums() async throws -> [AlbumInfo] {
         try await Blocking.run {
             try self.reading("list the albums") { root, directory in
-                try directory.albums().map { album in
-                    self.info(album, in: root)
+                try directory.albums().map { album throws(SystemError) in
+                    try self.info(album, in: root)
                 }
             }
         }
@@ -46,10 +46,13 @@ extension FolderBackend {
     }
 
     /// The listing of `album`: its photo and video files, not those of albums inside it.
-    func info(_ album: FolderAlbum, in root: FileSystem.Descriptor) -> AlbumInfo {
-        let count = (try? FileSystem.openDirectory(album.path, in: root)).map { folder in
+    func info(_ album: FolderAlbum, in root: FileSystem.Descriptor) throws(SystemError) -> AlbumInfo {
+        let opened = try FileSystem.unlessOutOfDescriptors { () throws(SystemError) in
+            try FileSystem.openDirectory(album.path, in: root)
+        }
+        let count = try opened.map { folder throws(SystemError) in
             defer { FileSystem.close(folder) }
-            return Self.mediaFiles(in: folder).count
+            return try Self.mediaFiles(in: folder).count
         }
         return AlbumInfo(id: album.id, title: album.title, count: count ?? 0, createdAt: album.createdAt)
     }
@@ -74,7 +77,7 @@ extension FolderBackend {
                 }
                 defer { FileSystem.close(folder) }
                 let folderURL = self.url(of: album.path)
-                return Self.mediaFiles(in: folder).map { file in
+                return try Self.mediaFiles(in: folder).map { file in
                     let url = folderURL.appendingPathComponent(file.name)
                     let metadata = try? MediaReader(.file(url)).metadata
                     return AssetInfo(
@@ -93,8 +96,11 @@ extension FolderBackend {
 
     /// The visible regular files with a photo or video extension, in the order they were added
     /// (inode change time — set when the file got its name here — then name).
-    static func mediaFiles(in folder: FileSystem.Descriptor) -> [(name: String, size: Int64, addedAt: Date)] {
-        let names = (try? FileSystem.names(in: folder)) ?? []
+    static func mediaFiles(in folder: FileSystem.Descriptor) throws(SystemError) -> [(
+        name: String, size: Int64, addedAt: Date
+    )] {
+        let names =
+            try FileSystem.unlessOutOfDescriptors { () throws(SystemError) in try FileSystem.names(in: folder) } ?? []
         let files = names.compactMap { name -> (name: String, size: Int64, addedAt: Date)? in
             guard FolderNaming.isMediaFileName(name), let info = FileSystem.fileStatus(of: name, in: folder),
                 info.kind == .regular
@@ -266,10 +272,20 @@ extension FolderBackend {
                         try FileSystem.openDirectory(aside.name, in: parent)
                     }
                     defer { FileSystem.close(folder) }
-                    let entries = ((try? FileSystem.names(in: folder)) ?? []).filter {
+                    let listed = try self.mapping("delete the album") {
+                        try FileSystem.unlessOutOfDescriptors { () throws(SystemError) in
+                            try FileSystem.names(in: folder)
+                        }
+                    }
+                    let entries = (listed ?? []).filter {
                         $0 != FolderAlbumMarker.fileName
                     }
-                    let inside = ((try? FolderAlbumDirectory.scan(folder)) ?? []).map { nested in
+                    let scanned = try self.mapping("delete the album") {
+                        try FileSystem.unlessOutOfDescriptors { () throws(SystemError) in
+                            try FolderAlbumDirectory.scan(folder)
+                        }
+                    }
+                    let inside = (scanned ?? []).map { nested in
                         var nested = nested
                         nested.path = FolderAlbumPath(components: album.path.components + nested.path.components)
                         if nested.marker == nil { nested.title = nested.path.title }
@@ -321,7 +337,8 @@ extension FolderBackend {
 
     private func info(_ album: FolderAlbum, folder: FileSystem.Descriptor) -> AlbumInfo {
         AlbumInfo(
-            id: album.id, title: album.title, count: Self.mediaFiles(in: folder).count, createdAt: album.createdAt)
+            id: album.id, title: album.title, count: (try? Self.mediaFiles(in: folder))?.count ?? 0,
+            createdAt: album.createdAt)
     }
 
     /// The listing of an album nested in `album`, while `album` is moved aside.
@@ -332,7 +349,7 @@ extension FolderBackend {
         let hidden = FolderAlbumPath(components: album.path.parent.components + [aside.name] + below.components)
         let count = (try? FileSystem.openDirectory(hidden, in: root)).map { folder in
             defer { FileSystem.close(folder) }
-            return Self.mediaFiles(in: folder).count
+            return (try? Self.mediaFiles(in: folder))?.count ?? 0
         }
         return AlbumInfo(id: nested.id, title: nested.title, count: count ?? 0, createdAt: nested.createdAt)
     }
@@ -425,9 +442,11 @@ extension FolderBackend {
                     ("(root)", self.root, nil)
                 ]
                 for album in try directory.albums() {
-                    do {
+                    do throws(SystemError) {
                         let folder = try FileSystem.openDirectory(album.path, in: root)
                         folders.append((album.name, self.url(of: album.path), folder))
+                    } catch  where error.errno == EMFILE || error.errno == ENFILE {
+                        throw error.libraryError("verify the library")  // not the folder's fault
                     } catch {
                         problems.append("album folder \(album.name) cannot be opened: \(error)")
                     }
@@ -435,7 +454,10 @@ extension FolderBackend {
                 for (label, url, descriptor) in folders {
                     defer { descriptor.map(FileSystem.close) }
                     let folder = descriptor ?? root
-                    for name in ((try? FileSystem.names(in: folder)) ?? []).sorted() {
+                    let listed = try FileSystem.unlessOutOfDescriptors { () throws(SystemError) in
+                        try FileSystem.names(in: folder)
+                    }
+                    for name in (listed ?? []).sorted() {
                         if name.hasPrefix(".") {
                             if name.hasSuffix(".partial") {
                                 problems.append("\(label)/\(name): hidden partial file left by an interrupted save")

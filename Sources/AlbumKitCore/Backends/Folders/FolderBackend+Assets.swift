@@ -26,7 +26,7 @@ extension FolderBackend {
     private func topLevelAssets() throws -> [AssetInfo] {
         let root = try openRoot(creating: false)
         defer { FileSystem.close(root) }
-        return Self.mediaFiles(in: root).map { file in
+        return try Self.mediaFiles(in: root).map { file in
             let url = self.root.appendingPathComponent(file.name)
             let metadata = try? MediaReader(.file(url)).metadata
             return AssetInfo(
