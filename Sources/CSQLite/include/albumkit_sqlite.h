@@ -74,6 +74,16 @@ static inline int albumkit_sqlite3_keep_wal_on_close(sqlite3 *db) {
 
 #endif
 
+/// Flushes the main database file through SQLite's own file handle. (Opening and closing another
+/// descriptor on it would drop every POSIX lock this process holds on the file: SQLite's locks.)
+static inline int albumkit_sqlite3_sync_main(sqlite3 *db) {
+    sqlite3_file *file = 0;
+    int rc = albumkit_sqlite3_file_control(db, "main", SQLITE_FCNTL_FILE_POINTER, &file);
+    if (rc != SQLITE_OK) return rc;
+    if (file == 0 || file->pMethods == 0) return SQLITE_MISUSE;
+    return file->pMethods->xSync(file, SQLITE_SYNC_FULL);
+}
+
 /// SQLITE_TRANSIENT is a macro Swift cannot import (a cast of -1 to a function pointer).
 static inline sqlite3_destructor_type albumkit_sqlite3_transient(void) { return SQLITE_TRANSIENT; }
 

@@ -145,7 +145,7 @@ extension CatalogSchema {
             }
         }
         if isFresh {
-            try flushNewCatalog(at: path)
+            try flushNewCatalog(db, at: path)
             try db.execute("PRAGMA synchronous = FULL")
         }
         try addPageChecksums(db)
@@ -155,10 +155,9 @@ extension CatalogSchema {
     /// in rollback mode) and its name. Its WAL, with the schema, is flushed (with its folder entry,
     /// which SQLite syncs on a new WAL's first flush) by the first commit of a save, before any
     /// save is acknowledged.
-    private static func flushNewCatalog(at path: String) throws {
-        let (file, _) = try FileSystem.openForReading(path)
-        defer { FileSystem.close(file) }
-        try FileSystem.fsync(file)
+    private static func flushNewCatalog(_ db: Database, at path: String) throws {
+        // Through SQLite's handle: closing a descriptor of our own on the file would drop SQLite's locks.
+        try db.syncMainFile()
         let folder = try FileSystem.openDirectory(String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]))
         defer { FileSystem.close(folder) }
         try FileSystem.fsync(folder)

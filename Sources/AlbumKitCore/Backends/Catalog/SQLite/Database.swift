@@ -130,6 +130,16 @@ package final class Database {
         _ = albumkit_sqlite3_keep_wal_on_close(handle)
     }
 
+    /// Flushes the main database file (not its WAL) to stable storage, through SQLite's own handle.
+    ///
+    /// ```swift
+    /// try database.syncMainFile()  // after writing it with `PRAGMA synchronous = OFF`
+    /// ```
+    package func syncMainFile() throws {
+        let rc = albumkit_sqlite3_sync_main(handle)
+        guard rc == SQLITE_OK else { throw error(rc, sql: "flush the catalog file") }
+    }
+
     /// The number of bytes reserved at the end of each page of the main database (8 when its pages
     /// carry checksums), or nil when SQLite cannot tell.
     package var reservedBytesPerPage: Int? {
