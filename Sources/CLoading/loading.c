@@ -37,6 +37,8 @@ void *albumkit_load_library(const char *const *names, size_t nameCount, const al
     return NULL;
 }
 
+#if defined(__linux__)
+
 int albumkit_library_load(albumkit_library *library, int (*load)(char *error, size_t errorSize)) {
     if (__atomic_load_n(&library->loaded, __ATOMIC_ACQUIRE)) return 0;
     pthread_mutex_lock(&library->lock);
@@ -56,5 +58,7 @@ const char *albumkit_library_error(albumkit_library *library) {
     pthread_mutex_unlock(&library->lock);
     return copy;
 }
+
+#endif  // defined(__linux__)
 
 #endif

@@ -4,7 +4,6 @@
 #ifndef ALBUMKIT_LOADING_H
 #define ALBUMKIT_LOADING_H
 
-#include <pthread.h>
 #include <stddef.h>
 
 /// One symbol to bind: its name, and the function pointer its address is stored in.
@@ -20,6 +19,9 @@ typedef struct {
 void *albumkit_load_library(const char *const *names, size_t nameCount, const albumkit_symbol *symbols,
                             size_t symbolCount, const char *what, const char *package, char *error,
                             size_t errorSize);
+
+#if defined(__linux__)
+#include <pthread.h>
 
 /// A library loaded by the first attempt that succeeds. A failed attempt (not installed, or no
 /// file descriptor left) is not remembered: the next call tries again, so a process that once
@@ -38,5 +40,7 @@ int albumkit_library_load(albumkit_library *library, int (*load)(char *error, si
 
 /// Why the last attempt failed (a copy for the calling thread, valid until its next call).
 const char *albumkit_library_error(albumkit_library *library);
+
+#endif  // defined(__linux__)
 
 #endif
