@@ -12,6 +12,9 @@ package struct SystemError: Error, Sendable, CustomStringConvertible {
     package let path: String
     package let errno: Int32
 
+    /// The process (or the system) has no file descriptor left: nothing is known about the file.
+    package var isOutOfDescriptors: Bool { errno == EMFILE || errno == ENFILE }
+
     package init(_ call: String, path: String, errno: Int32) {
         self.call = call
         self.path = path

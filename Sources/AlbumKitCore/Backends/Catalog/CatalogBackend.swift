@@ -158,7 +158,7 @@ package final class CatalogBackend: PhotoLibraryBackend {
     private static func holdsOriginals(_ originalsPath: String) throws(AlbumError) -> Bool {
         func names(_ path: String) throws(AlbumError) -> [String]? {
             do { return try FileSystem.names(inDirectoryAt: path) } catch {
-                if error.errno == EMFILE || error.errno == ENFILE { throw error.libraryError("open the library") }
+                if error.isOutOfDescriptors { throw error.libraryError("open the library") }
                 return error.errno == ENOENT ? [] : nil
             }
         }

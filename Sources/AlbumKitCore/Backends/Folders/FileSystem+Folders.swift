@@ -42,7 +42,7 @@ extension FileSystem {
     /// gone, not a folder), as `try?` would; but a process out of file descriptors rethrows: then
     /// nothing is known about the folder, and "no albums" or "empty" would be a lie.
     package static func unlessOutOfDescriptors<T>(_ body: () throws(SystemError) -> T) throws(SystemError) -> T? {
-        do { return try body() } catch  where error.errno == EMFILE || error.errno == ENFILE { throw error } catch {
+        do { return try body() } catch  where error.isOutOfDescriptors { throw error } catch {
             return nil
         }
     }

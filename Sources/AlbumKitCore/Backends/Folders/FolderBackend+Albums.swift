@@ -445,7 +445,7 @@ extension FolderBackend {
                     do throws(SystemError) {
                         let folder = try FileSystem.openDirectory(album.path, in: root)
                         folders.append((album.name, self.url(of: album.path), folder))
-                    } catch  where error.errno == EMFILE || error.errno == ENFILE {
+                    } catch  where error.isOutOfDescriptors {
                         throw error.libraryError("verify the library")  // not the folder's fault
                     } catch {
                         problems.append("album folder \(album.name) cannot be opened: \(error)")

@@ -165,12 +165,11 @@ package final class Database {
     /// try Database.loadSQLite(toOpen: catalogPath)  // AlbumError naming the path and the package
     /// ```
     package static func loadSQLite(toOpen path: String) throws(AlbumError) {
-        #if os(Linux)
-            guard albumkit_sqlite_load() == 0 else {
-                let reason = String(cString: albumkit_sqlite_load_error())
-                throw AlbumError(.notSupported, "Cannot open \(path): \(reason). Nothing was changed.")
-            }
-        #endif
+        // Inline and always 0 on Apple platforms, which link the SDK's SQLite.
+        guard albumkit_sqlite_load() == 0 else {
+            let reason = String(cString: albumkit_sqlite_load_error())
+            throw AlbumError(.notSupported, "Cannot open \(path): \(reason). Nothing was changed.")
+        }
     }
 
     /// Registers the checksum VFS once per process.
