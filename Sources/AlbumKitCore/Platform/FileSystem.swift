@@ -102,10 +102,12 @@ package enum FileSystem {
     }
 
     /// Flushes every file of a batch to stable storage, with one barrier for the whole batch
-    /// (``FlushStep/plan(forBatchOf:on:)`` says which calls; tests pass another `platform` to run
+    /// (``FlushStep/plan(forBatchOf:on:wholeFileSystem:)`` says which calls; tests pass another `platform` to run
     /// Darwin's plan on Linux, where `F_FULLFSYNC` becomes `fsync`).
-    package static func flush(_ files: [Descriptor], on platform: FlushStep.Platform = .current) throws(SystemError) {
-        for step in FlushStep.plan(forBatchOf: files.count, on: platform) {
+    package static func flush(
+        _ files: [Descriptor], on platform: FlushStep.Platform = .current, wholeFileSystem: Bool = false
+    ) throws(SystemError) {
+        for step in FlushStep.plan(forBatchOf: files.count, on: platform, wholeFileSystem: wholeFileSystem) {
             switch step {
             case .syncFileSystem(let index):
                 try injected(.fsync, files[index].path)

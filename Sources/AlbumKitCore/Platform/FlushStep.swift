@@ -37,14 +37,17 @@ package enum FlushStep: Sendable, Hashable {
     /// The calls that make `count` files (of one library, so of one file system) durable.
     ///
     /// - One file: `fsync` (Linux), `F_FULLFSYNC` (Darwin).
-    /// - Several on Linux: one `syncfs`.
+    /// - Several on Linux, or `wholeFileSystem` (the batch goes with other files written on that
+    ///   file system, such as a catalog's log): one `syncfs`.
     /// - Several on Darwin: `fsync` of each but the last, then `F_FULLFSYNC` of the last, which
     ///   also writes the drive's cache, holding the others, to the medium.
-    package static func plan(forBatchOf count: Int, on platform: Platform = .current) -> [FlushStep] {
+    package static func plan(
+        forBatchOf count: Int, on platform: Platform = .current, wholeFileSystem: Bool = false
+    ) -> [FlushStep] {
         guard count > 0 else { return [] }
         switch platform {
         case .linux:
-            return count == 1 ? [.fsync(0)] : [.syncFileSystem(0)]
+            return count == 1 && !wholeFileSystem ? [.fsync(0)] : [.syncFileSystem(0)]
         case .darwin:
             return (0..<count - 1).map(FlushStep.fsync) + [.fullFsync(count - 1)]
         case .other:

@@ -84,6 +84,16 @@ static inline int albumkit_sqlite3_sync_main(sqlite3 *db) {
     return file->pMethods->xSync(file, SQLITE_SYNC_FULL);
 }
 
+/// Flushes the write-ahead log of the main database through SQLite's own handle: what a commit
+/// made with `PRAGMA synchronous = NORMAL` wrote, made durable later (with other files' data).
+static inline int albumkit_sqlite3_sync_wal(sqlite3 *db) {
+    sqlite3_file *file = 0;
+    int rc = albumkit_sqlite3_file_control(db, "main", SQLITE_FCNTL_JOURNAL_POINTER, &file);
+    if (rc != SQLITE_OK) return rc;
+    if (file == 0 || file->pMethods == 0) return SQLITE_MISUSE;
+    return file->pMethods->xSync(file, SQLITE_SYNC_NORMAL);
+}
+
 /// SQLITE_TRANSIENT is a macro Swift cannot import (a cast of -1 to a function pointer).
 static inline sqlite3_destructor_type albumkit_sqlite3_transient(void) { return SQLITE_TRANSIENT; }
 

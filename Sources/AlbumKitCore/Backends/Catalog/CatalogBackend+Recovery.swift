@@ -45,6 +45,77 @@ extension CatalogBackend {
             .integer(0) ?? 0
     }
 
+    /// Finishes the saves whose catalog commit was lost with the power after their journal records
+    /// were flushed (the commit point: transaction B is not flushed by itself). Such a save left
+    /// its rows `pending`, owned by a process that is gone, and its flushed `save` records name
+    /// them (`pending`); its files' data and names were flushed before the records were written.
+    /// Each record is applied as transaction B would have: the asset made `ready` (only with its
+    /// file there at the recorded size), or, for a copy of bytes already saved, the copy's row and
+    /// file removed; the album created under its recorded id when missing, and the asset added.
+    /// Pending rows no record names are left to ``recover()``, which removes them with their files.
+    func rollForward() throws {
+        let owners = ownersPath
+        let dead: Set<String> = try withDatabase("recover the library") { db in
+            Set(
+                try db.rows("SELECT id, owner FROM asset WHERE state = 'pending'").compactMap { row in
+                    guard let id = row.text(0), !ProcessOwner.isAlive(row.text(1) ?? "", in: owners) else { return nil }
+                    return id
+                })
+        }
+        guard !dead.isEmpty else { return }
+        let remembered = try withDatabase("read the catalog") { db in try Self.rememberedJournalLength(db) }
+        let records: [SaveJournal.Record]
+        do { records = try journal.records(from: remembered) } catch {
+            throw error.libraryError("read the library's journal")
+        }
+        let lost = records.filter { $0.op == .save && $0.pending.map(dead.contains) == true }
+        guard !lost.isEmpty else { return }
+        let journalLength = journal.length()
+        try withDatabase("finish a save interrupted by a power loss") { db in
+            try db.immediateTransaction {
+                var finished: Int64 = 0
+                for record in lost {
+                    guard let pending = record.pending, let asset = record.asset,
+                        let row = try db.row(
+                            "SELECT path, byte_size FROM asset WHERE id = ? AND state = 'pending'", [.text(pending)]),
+                        let path = row.text(0)
+                    else { continue }  // finished meanwhile by another process opening the library
+                    if asset == pending {
+                        let file = try FileSystem.status(atPath: root.path + "/" + path)
+                        guard file.map({ Int64($0.st_size) }) == row.integer(1),
+                            try db.run(
+                                "UPDATE asset SET state = 'ready', owner = NULL WHERE id = ? AND state = 'pending'",
+                                [.text(pending)]) == 1
+                        else { continue }
+                    } else {
+                        guard try db.row("SELECT 1 FROM asset WHERE id = ? AND state = 'ready'", [.text(asset)]) != nil,
+                            try db.run("DELETE FROM asset WHERE id = ? AND state = 'pending'", [.text(pending)]) == 1
+                        else { continue }
+                        try FileSystem.unlink(root.path + "/" + path)
+                    }
+                    finished += 1
+                    guard let albumID = record.album, let title = try? AlbumTitle(record.title ?? "") else { continue }
+                    let store = CatalogAlbumStore(db: db, now: record.at ?? 0)
+                    if try !store.albumExists(id: albumID) {
+                        try store.insertAlbum(id: albumID, title: title, createdAt: record.at ?? 0)
+                    }
+                    try store.remember(albumID, for: title)
+                    let position = try store.lastPosition(inAlbum: albumID) + 1
+                    _ = try store.addIfMissing(asset, toAlbum: albumID, position: position, at: record.at ?? 0)
+                }
+                guard finished > 0 else { return }
+                try db.run(
+                    "INSERT OR REPLACE INTO library_state (key, value) VALUES (?, ?)",
+                    [.text(CatalogSchema.StateKey.journalLength), .integer(journalLength)])
+                try db.run(
+                    """
+                    INSERT INTO library_state (key, value) VALUES (?, ?)
+                    ON CONFLICT (key) DO UPDATE SET value = value + excluded.value
+                    """, [.text(CatalogSchema.StateKey.savesSinceSnapshot), .integer(finished)])
+            }
+        }
+    }
+
     /// Removes what crashed savers left, and only that: pending rows (and the files they name) of
     /// owners proved dead, and hidden `.partial` staging files of owners proved dead. A file no row
     /// names is never removed here (`verify` reports it, ``repair()`` adopts it).

@@ -6,8 +6,8 @@ import Foundation
     import Darwin
 #endif
 
-/// The save protocol (see ``CatalogBackend``): stage, pending rows, publish and flush, commit,
-/// journal.
+/// The save protocol (see ``CatalogBackend``): stage, pending rows and data flushed, publish
+/// and flush the names, commit, journal.
 extension CatalogBackend {
     package struct Staged: Sendable {
         let id: String
@@ -83,11 +83,13 @@ extension CatalogBackend {
         try insertPendingRows(staged, at: now)
         var published: [Staged] = []
         do {
+            // One barrier for the pending rows and the data, before any file has a name.
+            try flushPendingRowsAndData(staged)
             for item in staged {
                 try FileSystem.publish(item.file, as: item.fileName)
                 published.append(item)
             }
-            try flush(staged)
+            try flushNames(staged)
         } catch {
             try rollBack(staged, published: published, after: error)
         }
@@ -101,7 +103,9 @@ extension CatalogBackend {
         }
         // The shard folders close with the last item that holds them.
         for item in staged { FileSystem.close(item.file.descriptor) }
-        // Durable outside the catalog before anyone is told the save succeeded.
+        // The commit point: transaction B was not flushed; its journal records are, before anyone
+        // is told the save succeeded. Should B be lost with the power, opening the library rolls it
+        // forward from them (``rollForward()``).
         do { try journal.append(outcome.records) } catch {
             throw error.libraryError("record the save in the library's journal")
         }
@@ -110,65 +114,79 @@ extension CatalogBackend {
     }
 
     /// Transaction A: the assets as `pending`, owned by this process, so no published file is ever
-    /// without a row. For a batch this commit need not flush the disk itself: the `syncfs` that
-    /// follows flushes the WAL with the files.
+    /// without a row. Committed without a flush: ``flushPendingRowsAndData(_:)`` makes it durable
+    /// with the staged files' data, before any of them is named.
     private func insertPendingRows(_ staged: [Staged], at now: TimeInterval) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        try withDatabase("save the photos") { db in
-            if staged.count > 1 { try db.execute("PRAGMA synchronous = NORMAL") }
-            var failure: (any Error)?
-            do {
-                try db.immediateTransaction {
-                    for item in staged {
-                        let metadata = String(decoding: try encoder.encode(item.media.metadata), as: UTF8.self)
-                        try db.run(
-                            """
-                            INSERT INTO asset (id, state, kind, format, path, original_name, byte_size, sha256, added_at, owner, metadata)
-                            VALUES (?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                            """,
-                            [
-                                .text(item.id), .text(item.media.metadata.kind.rawValue),
-                                .text(item.media.metadata.format.rawValue), .text(item.relativePath),
-                                SQLValue(item.media.originalFilename), .integer(item.media.byteSize),
-                                .text(item.media.sha256), .real(now), .text(ProcessOwner.token), .text(metadata),
-                            ])
-                    }
-                }
-            } catch {
-                failure = error
-            }
-            // A connection left at NORMAL would make later single saves non-durable: if FULL
-            // cannot be restored, this connection must not be used for saving any more.
-            if staged.count > 1 {
-                do { try db.execute("PRAGMA synchronous = FULL") } catch {
-                    throw AlbumError(
-                        .ioFailure, "Cannot restore full durability on the catalog \(catalogPath); nothing was saved.",
-                        underlying: error)
+        try withUnflushedCommits("save the photos") { db in
+            try db.immediateTransaction {
+                for item in staged {
+                    let metadata = String(decoding: try encoder.encode(item.media.metadata), as: UTF8.self)
+                    try db.run(
+                        """
+                        INSERT INTO asset (id, state, kind, format, path, original_name, byte_size, sha256, added_at, owner, metadata)
+                        VALUES (?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                        [
+                            .text(item.id), .text(item.media.metadata.kind.rawValue),
+                            .text(item.media.metadata.format.rawValue), .text(item.relativePath),
+                            SQLValue(item.media.originalFilename), .integer(item.media.byteSize),
+                            .text(item.media.sha256), .real(now), .text(ProcessOwner.token), .text(metadata),
+                        ])
                 }
             }
-            if let failure { throw failure }
         }
     }
 
-    /// Durable data before the rows say "ready": one barrier for a batch.
-    private func flush(_ staged: [Staged]) throws {
-        try FileSystem.flush(staged.map(\.file.descriptor))
-        // On Linux `syncfs` also commits the new directory entries; fsync the shard directories
-        // only after a single-file `fsync` (or where there is no `syncfs`).
-        #if os(Linux) || os(Android)
-            let syncsDirectories = staged.count == 1
-        #else
-            let syncsDirectories = true
-        #endif
-        if syncsDirectories {
-            var seen = Set<String>()
-            for item in staged where seen.insert(item.shard).inserted { try FileSystem.fsync(item.file.directory) }
-            if staged.contains(where: \.createdShard) {
-                let originals = try FileSystem.openDirectory(originalsPath)
-                defer { FileSystem.close(originals) }
-                try FileSystem.fsync(originals)
+    /// Runs `body` with the connection's commits written but not flushed (`synchronous = NORMAL`:
+    /// the WAL is flushed later, by the caller's own barrier), then restores full durability.
+    func withUnflushedCommits<T>(_ what: String, _ body: (Database) throws -> T) throws -> T {
+        try withDatabase(what) { db in
+            try db.execute("PRAGMA synchronous = NORMAL")
+            let result = Result { try body(db) }
+            // A connection left at NORMAL would make later album changes non-durable: if FULL
+            // cannot be restored, this connection must not be used for saving any more.
+            do { try db.execute("PRAGMA synchronous = FULL") } catch {
+                throw AlbumError(
+                    .ioFailure, "Cannot restore full durability on the catalog \(catalogPath); nothing was saved.",
+                    underlying: error)
             }
+            return try result.get()
+        }
+    }
+
+    /// Transaction A's rows and every staged file's data reach the disk in one barrier: on Linux
+    /// one `syncfs` (the catalog and `originals/` share a file system), elsewhere the WAL's flush
+    /// and then the files' (the last `F_FULLFSYNC` empties the drive's cache of all of them).
+    private func flushPendingRowsAndData(_ staged: [Staged]) throws {
+        let files = staged.map(\.file.descriptor)
+        #if os(Linux) || os(Android)
+            if sharesDiskWithOriginals(staged[0].file.directory) {
+                try FileSystem.flush(files, wholeFileSystem: true)
+                return
+            }
+        #endif
+        try withDatabase("save the photos") { db in try db.syncWAL() }
+        try FileSystem.flush(files)
+    }
+
+    /// Whether the catalog is on the file system of `directory` (a shard folder), so one `syncfs`
+    /// flushes both.
+    private func sharesDiskWithOriginals(_ directory: FileSystem.Descriptor) -> Bool {
+        guard let catalog = catalogFile, let shard = try? FileSystem.fileStatus(of: directory) else { return false }
+        return catalog.device == shard.device
+    }
+
+    /// The new names are durable before any row says "ready": each shard folder is flushed, and
+    /// `originals/` when a save created a shard in it.
+    private func flushNames(_ staged: [Staged]) throws {
+        var seen = Set<String>()
+        for item in staged where seen.insert(item.shard).inserted { try FileSystem.fsync(item.file.directory) }
+        if staged.contains(where: \.createdShard) {
+            let originals = try FileSystem.openDirectory(originalsPath)
+            defer { FileSystem.close(originals) }
+            try FileSystem.fsync(originals)
         }
     }
 
@@ -177,7 +195,7 @@ extension CatalogBackend {
     private func markReady(
         _ staged: [Staged], album: AlbumRequest?, at now: TimeInterval
     ) throws -> (receipt: CommitReceipt, records: [SaveJournal.Record], duplicates: [Staged]) {
-        try withDatabase("save the photos") { db in
+        try withUnflushedCommits("save the photos") { db in
             try db.immediateTransaction {
                 let store = CatalogAlbumStore(db: db, now: now)
                 let resolved = try album.map { try $0.findOrCreate(in: store) }
@@ -218,7 +236,7 @@ extension CatalogBackend {
                             op: .save, asset: assetID, path: row?.text(0), name: row?.text(1),
                             size: item.media.byteSize,
                             sha256: item.media.sha256, added: row?.real(2) ?? now, album: resolved?.id,
-                            title: album?.title.text, at: now))
+                            title: album?.title.text, at: now, pending: item.id))
                     assets.append(
                         .success(
                             CommittedAsset(assetID: assetID, isExisting: existing != nil, metadata: item.media.metadata)

@@ -137,6 +137,7 @@ package final class CatalogBackend: PhotoLibraryBackend {
 
         let database = try openDatabase(at: catalog, root: root, create: !hasCatalog, busyTimeout: busyTimeout)
         let backend = CatalogBackend(root: root, database: database)
+        try backend.rollForward()
         try backend.checkAgainstJournal()
         try backend.recover()
         return backend

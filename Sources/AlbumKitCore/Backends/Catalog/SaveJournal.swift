@@ -10,7 +10,8 @@ import Foundation
 /// (`journal/saves.jsonl`) so a lost, reset, old or damaged catalog can be detected and rebuilt.
 ///
 /// One JSON object per line, appended (`O_APPEND`, one `write` per batch) and flushed after the
-/// catalog committed and before the save is acknowledged. A line cut short by a crash is skipped.
+/// catalog committed and before the save is acknowledged: for a save, the flushed record is the
+/// commit point (its catalog commit is not flushed itself). A line cut short by a crash is skipped.
 ///
 /// ```swift
 /// try SaveJournal(directory: root + "/journal").append([.save(asset: "…", …)])
@@ -44,6 +45,10 @@ struct SaveJournal {
         var title: String?
         /// When the album was created, or the asset added to it.
         var at: Double?
+        /// For a save: the pending row it completes (the asset's own id, or the row of a copy whose
+        /// bytes were already saved), so that opening the library can finish a save whose catalog
+        /// commit was lost with the power (``CatalogBackend/rollForward()``).
+        var pending: String?
     }
 
     /// The assets `records` say the library holds: saved and not deleted afterwards.

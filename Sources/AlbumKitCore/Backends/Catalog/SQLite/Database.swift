@@ -140,6 +140,17 @@ package final class Database {
         guard rc == SQLITE_OK else { throw error(rc, sql: "flush the catalog file") }
     }
 
+    /// Flushes the write-ahead log to stable storage, through SQLite's own handle: what commits
+    /// made with `PRAGMA synchronous = NORMAL` wrote becomes durable.
+    ///
+    /// ```swift
+    /// try database.syncWAL()  // transaction A, committed without a flush, is now durable
+    /// ```
+    package func syncWAL() throws {
+        let rc = albumkit_sqlite3_sync_wal(handle)
+        guard rc == SQLITE_OK else { throw error(rc, sql: "flush the catalog's log") }
+    }
+
     /// The number of bytes reserved at the end of each page of the main database (8 when its pages
     /// carry checksums), or nil when SQLite cannot tell.
     package var reservedBytesPerPage: Int? {

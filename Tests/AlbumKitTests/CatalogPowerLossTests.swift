@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+
+@testable import AlbumKitCore
+
+/// A save's catalog commit (transaction B) is not flushed by itself: the flushed journal record is
+/// its commit point. These tests recreate, on real files, what the disk holds after a power loss
+/// at that instant — the library as it was just before B, plus (or not) the flushed journal — and
+/// open it as the next boot would.
+@Suite struct CatalogPowerLossTests {
+    /// What the disk held when the power went: the library copied just before transaction B (the
+    /// rows pending, the files' data and names flushed), with the journal as flushed after it when
+    /// `journalFlushed`. The copy's owner file is not locked by anyone: its saver is dead.
+    struct PowerLoss {
+        let url: URL
+        let saved: [SavedAsset]
+    }
+
+    func losePower(
+        saving media: [Media], into title: String, of url: URL, at lost: URL, journalFlushed: Bool
+    ) async throws -> PowerLoss {
+        let backend = try CatalogBackend.open(at: url)
+        backend.beforeMarkingReady.withLock { hook in
+            hook = {
+                try? FileManager.default.copyItem(at: url, to: lost)
+                // The shared-memory index does not survive a reboot.
+                try? FileManager.default.removeItem(atPath: lost.path + "/catalog.sqlite-shm")
+            }
+        }
+        let saved = try await PhotoLibrary(backend: backend).album(titled: title).save(media).map { try $0.get() }
+        #expect(FileManager.default.fileExists(atPath: lost.path))
+        if journalFlushed {
+            let journal = "journal/saves.jsonl"
+            try? FileManager.default.removeItem(at: lost.appendingPathComponent(journal))
+            try FileManager.default.createDirectory(
+                at: lost.appendingPathComponent("journal"), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: url.appendingPathComponent(journal), to: lost.appendingPathComponent(journal))
+        }
+        // The saver was this test process, which is alive: hand its rows to an owner that is gone.
+        let gone = "p999999-00000000000000ff"
+        let db = try Database(path: lost.path + "/catalog.sqlite")
+        try db.run("UPDATE asset SET owner = ? WHERE owner = ?", [.text(gone), .text(ProcessOwner.token)])
+        try FileManager.default.moveItem(
+            atPath: lost.path + "/owners/" + ProcessOwner.token, toPath: lost.path + "/owners/" + gone)
+        return PowerLoss(url: lost, saved: saved)
+    }
+
+    func photos(_ tags: [String]) -> [Media] {
+        tags.map { Media.data(Fixture.uniqueJPEG($0), filename: "IMG_\($0).JPG") }
+    }
+
+    func pendingRows(_ url: URL) throws -> Int64? {
+        let db = try Database(path: url.path + "/catalog.sqlite")
+        return try db.row("SELECT count(*) FROM asset WHERE state = 'pending'")?.integer(0)
+    }
+
+    @Test func aSaveWhoseCatalogCommitWasLostIsFinishedFromItsFlushedJournal() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = dir.appendingPathComponent("Home.albumlibrary")
+            let lost = dir.appendingPathComponent("Lost.albumlibrary")
+            // The batch creates its album: the album is rebuilt under the id the save reported.
+            let loss = try await losePower(
+                saving: photos(["a", "b", "c"]), into: "Trip", of: url, at: lost, journalFlushed: true)
+            #expect(try pendingRows(lost) == 3)  // what the disk held: B never reached it
+
+            let library = PhotoLibrary(backend: try CatalogBackend.open(at: lost))
+            let albums = try await library.albums()
+            #expect(albums.map(\.title) == ["Trip"])
+            #expect(albums.first?.id == loss.saved.first?.albumID)
+            let assets = try await library.assets(inAlbumTitled: "Trip")
+            #expect(assets.map(\.id) == loss.saved.map(\.assetID))  // in the order saved
+            #expect(assets.map(\.originalFilename) == ["IMG_a.JPG", "IMG_b.JPG", "IMG_c.JPG"])
+            #expect(try pendingRows(lost) == 0)
+            #expect(try await library.verify().isHealthy)
+
+            // The album is remembered: the next save goes into it, and the library stays healthy.
+            let next = try await library.album(titled: "Trip").save(photos(["d"])[0])
+            #expect(next.albumID == loss.saved.first?.albumID)
+            #expect(try await library.assets(inAlbumTitled: "Trip").count == 4)
+            #expect(try await library.verify().isHealthy)
+        }
+    }
+
+    @Test func aLostCommitOfBytesAlreadySavedAddsTheExistingAssetAndDropsTheCopy() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = dir.appendingPathComponent("Home.albumlibrary")
+            let lost = dir.appendingPathComponent("Lost.albumlibrary")
+            let bytes = Fixture.uniqueJPEG("same")
+            let first = try await PhotoLibrary(backend: try CatalogBackend.open(at: url)).album(titled: "A")
+                .save(.data(bytes, filename: "first.jpg"))
+            let loss = try await losePower(
+                saving: [.data(bytes, filename: "copy.jpg")], into: "B", of: url, at: lost, journalFlushed: true)
+            #expect(loss.saved.first?.isExisting == true)
+            #expect(Fixture.files(under: lost.appendingPathComponent("originals")).count == 2)  // the copy's file
+
+            let library = PhotoLibrary(backend: try CatalogBackend.open(at: lost))
+            #expect(try await library.assets(inAlbumTitled: "A").map(\.id) == [first.assetID])
+            #expect(try await library.assets(inAlbumTitled: "B").map(\.id) == [first.assetID])
+            #expect(Fixture.files(under: lost.appendingPathComponent("originals")).count == 1)
+            #expect(try pendingRows(lost) == 0)
+            #expect(try await library.verify().isHealthy)
+        }
+    }
+
+    @Test func aSaveLostBeforeItsJournalWasFlushedLeavesNothing() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = dir.appendingPathComponent("Home.albumlibrary")
+            let lost = dir.appendingPathComponent("Lost.albumlibrary")
+            _ = try await PhotoLibrary(backend: try CatalogBackend.open(at: url)).album(titled: "Old")
+                .save(photos(["old"])[0])
+            _ = try await losePower(saving: photos(["x", "y"]), into: "New", of: url, at: lost, journalFlushed: false)
+            #expect(Fixture.files(under: lost.appendingPathComponent("originals")).count == 3)
+
+            // Never acknowledged: its rows and files go, nothing else does.
+            let library = PhotoLibrary(backend: try CatalogBackend.open(at: lost))
+            #expect(try await library.albums().map(\.title) == ["Old"])
+            #expect(try await library.assets(inAlbumTitled: "Old").count == 1)
+            #expect(Fixture.files(under: lost.appendingPathComponent("originals")).count == 1)
+            #expect(try pendingRows(lost) == 0)
+            #expect(try await library.verify().isHealthy)
+        }
+    }
+
+    @Test func aFinishedSaveWhoseFileIsGoneIsRefusedNotInvented() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = dir.appendingPathComponent("Home.albumlibrary")
+            let lost = dir.appendingPathComponent("Lost.albumlibrary")
+            _ = try await losePower(saving: photos(["gone"]), into: "Trip", of: url, at: lost, journalFlushed: true)
+            for file in Fixture.files(under: lost.appendingPathComponent("originals")) {
+                try FileManager.default.removeItem(atPath: lost.path + "/originals/" + file)
+            }
+            // The journal records a save the catalog cannot finish: damage, for `album repair`.
+            #expect(throws: AlbumError.self) {
+                do { _ = try CatalogBackend.open(at: lost) } catch let error as AlbumError {
+                    #expect(error.code == .libraryCorrupt)
+                    #expect(error.message.contains("album repair"))
+                    throw error
+                }
+            }
+        }
+    }
+}
