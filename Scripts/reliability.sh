@@ -9,7 +9,7 @@
 #   has just built it in CI; release for --full). ALBUM_BIN=/path/to/album overrides both.
 # --keep: keep the scratch directory for inspection.
 # --only: run only these scenarios (kill9, race, diskfull, readonly, removed, corrupt, reset, lostwal,
-#   oldcatalog, garbled, pidns, fifo, ulimit, partial, quickexit, nolib, newlib, and the folder library's fkill9, frace,
+#   oldcatalog, garbled, pidns, fifo, ulimit, partial, quickexit, nolib, newlib, powerloss, and the folder library's fkill9, frace,
 #   fdiskfull, freadonly, fmoved, fdelete).
 #
 # Scenarios (a summary line each, `trials=N failures=M`; exit status 1 if any failure):
@@ -42,6 +42,11 @@
 #   nolib       libsqlite3 or libcrypto unusable (another library under its name, first on
 #               LD_LIBRARY_PATH): saves, verify and repair exit 1 naming the package, no new library
 #               is made, what was saved is untouched; `--help` still works.
+#   powerloss   the disk as a power loss leaves it while a save commits (a debug build pauses the
+#               saver before transaction B; the library is copied there, with or without the journal
+#               flushed afterwards): opening finishes every acknowledged save, or leaves nothing of
+#               an unacknowledged one; verify passes. The saver is always the debug build (only it
+#               can pause).
 #   f*          kill9, race, diskfull, readonly on a folder library, the album folder moved mid-batch
 #               (fmoved), and `delete` racing `cp` (fdelete); see Scripts/reliability/folders.sh.
 # Every data-safety scenario ends with: every acknowledged save is present with its SHA-256, and
@@ -53,7 +58,7 @@ set -uo pipefail
 MODE=short
 BUILD=""
 KEEP=0
-ONLY="kill9,race,diskfull,readonly,removed,corrupt,reset,lostwal,oldcatalog,garbled,pidns,fifo,ulimit,partial,quickexit,nolib,newlib"
+ONLY="kill9,race,diskfull,readonly,removed,corrupt,reset,lostwal,oldcatalog,garbled,pidns,fifo,ulimit,partial,quickexit,nolib,newlib,powerloss"
 ONLY+=",fkill9,frace,fdiskfull,freadonly,fmoved,fdelete"
 while [ $# -gt 0 ]; do
     argument=$1
@@ -989,6 +994,79 @@ scenario_newlib() {
         verify_ok "$lib" || failures=$((failures + 1))
     done
     summary newlib "$trials" "$failures" "kill -9 while a save creates a new library: the next save works, verify passes"
+}
+
+# powerloss: what the disk holds after a power loss while a save commits. A debug build pauses the
+# saver (ALBUMKIT_PAUSE=before-ready) once its rows are pending and its files' data and names are
+# flushed, just before transaction B (committed without a flush; the journal's flushed record is
+# the commit point). The library copied then is the disk after the power went; with the journal as
+# flushed afterwards when the loss came after the journal's flush, without it when before. Opening
+# the copy must finish the acknowledged saves (every one present, SHA-256 intact, in its album) or,
+# without the journal record, leave nothing of the batch; `verify` passes either way.
+scenario_powerloss() {
+    local trials=$((PARTIAL_TRIALS + 2)) dir=$WORK/powerloss failures=0 trial lib lost pid bad count flushed
+    echo "== powerloss: $trials trials"
+    # Only a debug build pauses: the saver is the debug build whatever the others are.
+    local saver=$ALBUM
+    if ! grep -q ALBUMKIT_PAUSE_MARKER "$saver"; then
+        swift build -c debug --product album >/dev/null 2>&1 && saver="$(swift build -c debug --show-bin-path)/album"
+    fi
+    if ! grep -q ALBUMKIT_PAUSE_MARKER "$saver"; then
+        fail "powerloss: no build of album that can pause mid-save (the debug build failed to build)"
+        summary powerloss 1 1 "could not run"
+        return
+    fi
+    make_jpegs "$dir/media" 12 powerloss
+    for ((trial = 0; trial < trials; trial++)); do
+        bad=0
+        lib=$dir/lib$trial.albumlibrary lost=$dir/lost$trial.albumlibrary
+        # Half the trials save into an existing library and album, half create both.
+        if [ $((trial % 2)) = 1 ]; then
+            "$ALBUM" save --album "Trip" --library "$lib" "$dir/media/powerloss_0000.jpg" >/dev/null 2>&1 ||
+                { fail "powerloss trial $trial: the first save failed"; failures=$((failures + 1)); continue; }
+        fi
+        count=$((trial % 5 + 1))
+        local files=()
+        for ((i = 1; i <= count; i++)); do files+=("$dir/media/$(printf 'powerloss_%04d.jpg' $(((trial + i) % 11 + 1)))"); done
+        rm -f "$dir/marker" "$dir/marker.done"
+        ALBUMKIT_PAUSE=before-ready ALBUMKIT_PAUSE_MARKER=$dir/marker \
+            "$saver" save --json --album Trip --library "$lib" "${files[@]}" >"$dir/acks" 2>"$dir/err" &
+        pid=$!
+        for _ in $(seq 1000); do [ -e "$dir/marker" ] && break; sleep 0.01; done
+        if [ ! -e "$dir/marker" ]; then
+            fail "powerloss trial $trial: the saver never reached transaction B: $(head -c 300 "$dir/err")"
+            kill -9 "$pid" 2>/dev/null
+            failures=$((failures + 1))
+            continue
+        fi
+        cp -a "$lib" "$lost"
+        rm -f "$lost/catalog.sqlite-shm"  # memory, not disk: a reboot loses it
+        rm -f "$dir/marker"
+        wait "$pid" || { fail "powerloss trial $trial: the save failed: $(head -c 300 "$dir/err")"; bad=1; }
+        flushed=$((trial % 3 != 2))
+        if [ "$flushed" = 1 ]; then
+            mkdir -p "$lost/journal" && cp "$lib/journal/saves.jsonl" "$lost/journal/saves.jsonl"
+        fi
+        if ! "$ALBUM" albums --library "$lost" >/dev/null 2>"$dir/err"; then
+            fail "powerloss trial $trial (journal flushed: $flushed): the library does not open: $(head -c 300 "$dir/err")"
+            failures=$((failures + 1))
+            continue
+        fi
+        verify_ok "$lost" || bad=1
+        if [ "$flushed" = 1 ]; then
+            check_acknowledged "$lost" Trip "$dir/acks" || bad=1
+        else
+            # Never acknowledged: none of the batch's assets, no file of it left in originals/.
+            local kept expected
+            kept=$(show_hashes "$lost" Trip | wc -l)
+            expected=$((trial % 2))
+            [ "$kept" = "$expected" ] || { fail "powerloss trial $trial: $kept asset(s) in the album, expected $expected"; bad=1; }
+            [ "$(originals_list "$lost" | wc -l)" = "$expected" ] ||
+                { fail "powerloss trial $trial: $(originals_list "$lost" | wc -l) file(s) in originals/, expected $expected"; bad=1; }
+        fi
+        [ "$bad" = 0 ] || failures=$((failures + 1))
+    done
+    summary powerloss "$trials" "$failures" "power lost before transaction B reached the disk: finished from the journal, or nothing"
 }
 
 START=$(date +%s)

@@ -47,8 +47,8 @@
                     let photo = try SharedTestLibrary.uniqueJPEG(in: directory, "killed")
                     let marker = directory.appendingPathComponent("pause").path
                     var environment = shared.environment
-                    environment["ALBUMKIT_SHARED_PAUSE"] = step
-                    environment["ALBUMKIT_SHARED_PAUSE_MARKER"] = marker
+                    environment["ALBUMKIT_PAUSE"] = step
+                    environment["ALBUMKIT_PAUSE_MARKER"] = marker
                     let saver = try Shell.startAlbum(
                         ["save", "--album", "Crash", photo.path], environment: environment,
                         machine: directory.appendingPathComponent("machine"))
@@ -80,8 +80,8 @@
                     let photo = try SharedTestLibrary.uniqueJPEG(in: directory, "cut")
                     let marker = directory.appendingPathComponent("pause").path
                     var environment = shared.environment
-                    environment["ALBUMKIT_SHARED_PAUSE"] = "in-commit"
-                    environment["ALBUMKIT_SHARED_PAUSE_MARKER"] = marker
+                    environment["ALBUMKIT_PAUSE"] = "in-commit"
+                    environment["ALBUMKIT_PAUSE_MARKER"] = marker
                     let saver = try Shell.startAlbum(
                         ["save", "--album", "Cut", photo.path], environment: environment,
                         machine: directory.appendingPathComponent("machine"))
@@ -104,8 +104,8 @@
                     let photos = try (0..<3).map { try SharedTestLibrary.uniqueJPEG(in: directory, "outage-\($0)") }
                     let marker = directory.appendingPathComponent("pause").path
                     var environment = shared.environment
-                    environment["ALBUMKIT_SHARED_PAUSE"] = "before-upload"
-                    environment["ALBUMKIT_SHARED_PAUSE_MARKER"] = marker
+                    environment["ALBUMKIT_PAUSE"] = "before-upload"
+                    environment["ALBUMKIT_PAUSE_MARKER"] = marker
                     environment["ALBUMKIT_S3_RETRY_SECONDS"] = "60"
                     let saver = try Shell.startAlbum(
                         ["save", "--album", "Outage"] + photos.map(\.path), environment: environment,
@@ -136,8 +136,8 @@
                         let photo = try SharedTestLibrary.uniqueJPEG(in: directory, "race-\(round)")
                         let marker = directory.appendingPathComponent("pause-\(round)").path
                         var environment = shared.environment
-                        environment["ALBUMKIT_SHARED_PAUSE"] = "after-upload"
-                        environment["ALBUMKIT_SHARED_PAUSE_MARKER"] = marker
+                        environment["ALBUMKIT_PAUSE"] = "after-upload"
+                        environment["ALBUMKIT_PAUSE_MARKER"] = marker
                         let killed = try Shell.startAlbum(
                             ["save", photo.path], environment: environment,
                             machine: directory.appendingPathComponent("killed-\(round)"))

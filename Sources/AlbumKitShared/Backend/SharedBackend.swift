@@ -277,7 +277,7 @@
 
         private func commitNow(_ staged: [Staged], to album: AlbumRequest?) throws -> CommitReceipt {
             let intents = try upload(staged.map { ($0.sha256, $0.file.descriptor, UInt64($0.byteSize)) })
-            TestPause.at("after-upload", sessionPID: (try? self.serverProcessID()) ?? 0)
+            TestPause.at("after-upload", pid: (try? self.serverProcessID()) ?? 0)
             // B: album, assets and membership at once.
             let receipt: CommitReceipt
             do {
@@ -290,7 +290,7 @@
                 }
                 throw error
             }
-            TestPause.at("after-commit", sessionPID: (try? self.serverProcessID()) ?? 0)
+            TestPause.at("after-commit", pid: (try? self.serverProcessID()) ?? 0)
             for item in staged {
                 FileSystem.close(item.file.descriptor)
                 FileSystem.close(item.file.directory)
@@ -372,7 +372,7 @@
                                 assetID: assetIDs[index]!, isExisting: !isNew[index], metadata: staged[index].metadata))
                     }
                     try Self.forget(intents, in: db)
-                    TestPause.at("in-commit", sessionPID: db.serverProcessID)
+                    TestPause.at("in-commit", pid: db.serverProcessID)
                     return CommitReceipt(albumID: albumID, albumOutcome: outcome, assets: results)
                 }
             }
@@ -406,7 +406,7 @@
                 }
             }
             // The store's acknowledgement makes an original durable; committed ones are there already.
-            TestPause.at("before-upload", sessionPID: (try? self.serverProcessID()) ?? 0)
+            TestPause.at("before-upload", pid: (try? self.serverProcessID()) ?? 0)
             do {
                 var seen = present
                 let needed = originals.filter { seen.insert($0.sha256).inserted }

@@ -95,6 +95,7 @@ extension CatalogBackend {
         }
 
         beforeMarkingReady.withLock { $0 }?()
+        TestPause.at("before-ready")
         let outcome: (receipt: CommitReceipt, records: [SaveJournal.Record], duplicates: [Staged])
         do {
             outcome = try markReady(staged, album: album, at: now)

@@ -1,0 +1,34 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Debug builds only: lets the crash and fault tests stop a saver at a named step of a save
+/// protocol. With `ALBUMKIT_PAUSE=STEP` and `ALBUMKIT_PAUSE_MARKER=FILE`, the saver writes a
+/// process id to FILE at STEP and waits (up to 60 s) until the test removes FILE; it pauses once
+/// (FILE.done records that it did).
+///
+/// ```swift
+/// TestPause.at("before-ready")  // a catalog save: rows pending, files named and flushed
+/// ```
+package enum TestPause {
+    /// Steps: a catalog's `before-ready` (transaction A and the files flushed, B not begun); a
+    /// shared library's `before-upload`, `after-upload`, `in-commit` (rows written, not
+    /// committed), `after-commit`. `pid` is what the test may signal (default: this process).
+    package static func at(_ step: String, pid: @autoclosure () -> Int32 = getpid()) {
+        #if DEBUG
+            let environment = ProcessInfo.processInfo.environment
+            guard environment["ALBUMKIT_PAUSE"] == step,
+                let marker = environment["ALBUMKIT_PAUSE_MARKER"],
+                !FileManager.default.fileExists(atPath: marker + ".done")
+            else { return }
+            _ = FileManager.default.createFile(atPath: marker + ".done", contents: nil)
+            _ = FileManager.default.createFile(atPath: marker, contents: Data("\(pid())".utf8))
+            let deadline = Date().addingTimeInterval(60)
+            while FileManager.default.fileExists(atPath: marker), Date() < deadline { usleep(20_000) }
+        #endif
+    }
+}
