@@ -459,7 +459,7 @@ scenario_readonly() {
 scenario_removed() {
     echo "== removed: $REMOVE_TRIALS trials"
     local failures=0 trial lib pid status out codes lines hit=0 unclear=0
-    make_jpegs "$WORK/rm-media" 200 rm
+    make_jpegs "$WORK/rm-media" 600 rm
     for ((trial = 0; trial < REMOVE_TRIALS; trial++)); do
         lib=$WORK/rm/lib-$trial.albumlibrary
         mkdir -p "$WORK/rm"
@@ -467,9 +467,10 @@ scenario_removed() {
         timeout 120 "$ALBUM" save --json --album Gone --library "$lib" "$WORK/rm-media"/*.jpg \
             >"$WORK/rm/$trial.out" 2>"$WORK/rm/$trial.err" &
         pid=$!
-        # Remove it once the batch has published files (its first chunk is committed), plus a
-        # random 0-9 ms, so the removal lands in the middle of the batch (a 200-photo batch takes
-        # well under 100 ms once its first chunk is in).
+        # Remove it once the batch has published files (its first chunk is being committed), plus
+        # a random 0-9 ms, so the removal lands in the middle of the batch: 600 photos are five
+        # chunks, tens of milliseconds after the first (200 were over before `rm -rf` reached the
+        # catalog once a chunk's commit took three flushes instead of five).
         local waited=0
         while [ "$(find "$lib/originals" -type f 2>/dev/null | head -2 | wc -l)" -lt 2 ] &&
             [ "$waited" -lt 3000 ] && kill -0 "$pid" 2>/dev/null; do
@@ -493,7 +494,7 @@ scenario_removed() {
             :
         else
             hit=$((hit + 1))
-            [ "$lines" = 200 ] || { fail "removed trial $trial: $lines result lines for 200 files"; ok=0; }
+            [ "$lines" = 600 ] || { fail "removed trial $trial: $lines result lines for 600 files"; ok=0; }
             grep -q '"code"' <<<"$out" || { fail "removed trial $trial: failed without an error code"; ok=0; }
             # libraryNotFound is the clear answer; another AlbumError code is noted, not failed (the
             # removal races with the saver's own directory operations).

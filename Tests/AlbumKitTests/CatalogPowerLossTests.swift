@@ -34,7 +34,8 @@ import Testing
             try? FileManager.default.removeItem(at: lost.appendingPathComponent(journal))
             try FileManager.default.createDirectory(
                 at: lost.appendingPathComponent("journal"), withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: url.appendingPathComponent(journal), to: lost.appendingPathComponent(journal))
+            try FileManager.default.copyItem(
+                at: url.appendingPathComponent(journal), to: lost.appendingPathComponent(journal))
         }
         // The saver was this test process, which is alive: hand its rows to an owner that is gone.
         let gone = "p999999-00000000000000ff"

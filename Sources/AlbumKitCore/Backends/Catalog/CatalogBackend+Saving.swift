@@ -71,13 +71,10 @@ extension CatalogBackend {
     }
 
     private func commitNow(_ staged: [Staged], to album: AlbumRequest?) throws -> CommitReceipt {
-        // One check per chunk: a chunk stages into folders it opened once, so without it a batch
-        // could go on saving into a library that was deleted (or a catalog replaced) under it.
-        guard let opened = catalogFile, FileSystem.fileID(atPath: catalogPath) == opened else {
-            throw AlbumError(
-                .libraryNotFound,
-                "The library \(root.path) was removed or its catalog replaced while saving; nothing more was saved.")
-        }
+        // Checked before and after the catalog commits: a chunk stages into folders it opened once,
+        // so without it a batch could go on saving into a library that was deleted (or a catalog
+        // replaced) under it, and acknowledge saves into a catalog no one can open any more.
+        try checkCatalogIsStillTheLibrarys()
         let now = Date().timeIntervalSince1970
         try ProcessOwner.register(in: ownersPath)
         try insertPendingRows(staged, at: now)
@@ -104,6 +101,7 @@ extension CatalogBackend {
         }
         // The shard folders close with the last item that holds them.
         for item in staged { FileSystem.close(item.file.descriptor) }
+        try checkCatalogIsStillTheLibrarys()
         // The commit point: transaction B was not flushed; its journal records are, before anyone
         // is told the save succeeded. Should B be lost with the power, opening the library rolls it
         // forward from them (``rollForward()``).
@@ -112,6 +110,16 @@ extension CatalogBackend {
         }
         takeSnapshotIfDue(after: staged.count)
         return outcome.receipt
+    }
+
+    /// Throws `libraryNotFound` when the library's catalog is no longer the file this backend
+    /// opened (the library was removed, or its catalog replaced, while saving).
+    private func checkCatalogIsStillTheLibrarys() throws {
+        guard let opened = catalogFile, FileSystem.fileID(atPath: catalogPath) == opened else {
+            throw AlbumError(
+                .libraryNotFound,
+                "The library \(root.path) was removed or its catalog replaced while saving; nothing more was saved.")
+        }
     }
 
     /// Transaction A: the assets as `pending`, owned by this process, so no published file is ever

@@ -19,17 +19,22 @@ import Foundation
 /// `CatalogBackend+Saving.swift`:
 /// 1. stage: inspect, then copy + hash into an invisible `O_TMPFILE` inode in the shard directory
 ///    (a hidden `.partial` ``StagingName`` where `O_TMPFILE` is missing);
-/// 2. transaction A: insert the assets as `pending`, owned by this process;
-/// 3. publish each file under its UUID name with `linkat` (never replaces), flush the data
-///    (`fsync`, or one `syncfs` for a batch) and `fsync` the shard directories;
-/// 4. transaction B (`BEGIN IMMEDIATE`): resolve or create the album, mark the assets `ready`
-///    (each update must hit its pending row), reuse an identical asset already saved, add them to
-///    the album, remember the album's id;
-/// 5. append the saves to the journal and flush it; only then is the save acknowledged.
+/// 2. transaction A: insert the assets as `pending`, owned by this process, committed without a
+///    flush; one barrier (`syncfs`, or the WAL's flush and the files') makes the rows and the staged
+///    data durable together, before any file is named;
+/// 3. publish each file under its UUID name with `linkat` (never replaces) and `fsync` the shard
+///    directories;
+/// 4. transaction B (`BEGIN IMMEDIATE`, committed without a flush): resolve or create the album,
+///    mark the assets `ready` (each update must hit its pending row), reuse an identical asset
+///    already saved, add them to the album, remember the album's id;
+/// 5. append the saves to the journal and flush it: the commit point; only then is the save
+///    acknowledged.
 ///
-/// `ready` therefore implies a durable file. Opening the library checks the catalog against the
-/// journal (`libraryCorrupt` when it lacks saves: run ``repair()``), then removes pending rows
-/// (and their files) and staged leftovers of owners proved dead. It never removes any other file.
+/// `ready` therefore implies a durable file. Opening the library first finishes a save whose B was
+/// lost with the power after its journal records were flushed (``rollForward()``), then checks the
+/// catalog against the journal (`libraryCorrupt` when it lacks saves: run ``repair()``), then
+/// removes pending rows (and their files) and staged leftovers of owners proved dead. It never
+/// removes any other file.
 package final class CatalogBackend: PhotoLibraryBackend {
     package let root: URL
     package let identity: String
