@@ -140,4 +140,28 @@ import Testing
             }
         }
     }
+
+    /// A deletion journals `deleteAsset`, then marks the rows pending: killed there, right after
+    /// the save whose records are still the journal's tail, its assets stay deleted.
+    @Test func aDeletionInterruptedAfterASaveIsNotUndone() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = dir.appendingPathComponent("Home.albumlibrary")
+            let saved = try await PhotoLibrary(backend: try CatalogBackend.open(at: url)).album(titled: "Trip")
+                .save(photos(["p", "q"])).map { try $0.get() }
+            // What `album delete-asset` leaves when killed after step 1 (a process that is gone).
+            let gone = "p999999-00000000000000ff"
+            try SaveJournal(libraryRoot: url.path).append(
+                saved.map { SaveJournal.Record(op: .deleteAsset, asset: $0.assetID, at: 1) })
+            let db = try Database(path: url.path + "/catalog.sqlite")
+            try db.run("DELETE FROM album_asset")
+            try db.run("UPDATE asset SET state = 'pending', owner = ?", [.text(gone)])
+            FileManager.default.createFile(atPath: url.path + "/owners/" + gone, contents: nil)
+
+            let library = PhotoLibrary(backend: try CatalogBackend.open(at: url))
+            #expect(try await library.assets(inAlbumTitled: "Trip").isEmpty)
+            #expect(Fixture.files(under: url.appendingPathComponent("originals")).isEmpty)
+            #expect(try pendingRows(url) == 0)
+            #expect(try await library.verify().isHealthy)
+        }
+    }
 }

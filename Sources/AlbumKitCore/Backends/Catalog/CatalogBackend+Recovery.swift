@@ -52,7 +52,8 @@ extension CatalogBackend {
     /// Each record is applied as transaction B would have: the asset made `ready` (only with its
     /// file there at the recorded size), or, for a copy of bytes already saved, the copy's row and
     /// file removed; the album created under its recorded id when missing, and the asset added.
-    /// Pending rows no record names are left to ``recover()``, which removes them with their files.
+    /// Pending rows no record names (and rows an interrupted deletion marked, whose `deleteAsset`
+    /// record follows their save) are left to ``recover()``, which removes them with their files.
     func rollForward() throws {
         let owners = ownersPath
         let dead: Set<String> = try withDatabase("recover the library") { db in
@@ -68,7 +69,20 @@ extension CatalogBackend {
         do { records = try journal.records(from: remembered) } catch {
             throw error.libraryError("read the library's journal")
         }
-        let lost = records.filter { $0.op == .save && $0.pending.map(dead.contains) == true }
+        // A deletion marks its rows pending too, after journaling `deleteAsset`: a save is finished
+        // only when the journal's last word on its asset is that save.
+        var deleted = Set<String>()
+        var lost: [SaveJournal.Record] = []
+        for record in records.reversed() {
+            guard let asset = record.asset else { continue }
+            if record.op == .deleteAsset { deleted.insert(asset) }
+            if record.op == .save, let pending = record.pending, dead.contains(pending), !deleted.contains(asset),
+                !deleted.contains(pending)
+            {
+                lost.append(record)
+            }
+        }
+        lost.reverse()
         guard !lost.isEmpty else { return }
         let journalLength = journal.length()
         try withDatabase("finish a save interrupted by a power loss") { db in
