@@ -126,10 +126,11 @@ import Testing
         try await Fixture.withTemporaryDirectory { dir in
             let url = dir.appendingPathComponent("Home.albumlibrary")
             let lost = dir.appendingPathComponent("Lost.albumlibrary")
-            _ = try await losePower(saving: photos(["gone"]), into: "Trip", of: url, at: lost, journalFlushed: true)
-            for file in Fixture.files(under: lost.appendingPathComponent("originals")) {
-                try FileManager.default.removeItem(atPath: lost.path + "/originals/" + file)
-            }
+            _ = try await losePower(
+                saving: photos(["kept", "gone"]), into: "Trip", of: url, at: lost, journalFlushed: true)
+            // One of the two files is gone: the other is finished, and the library still refused.
+            let file = try #require(Fixture.files(under: lost.appendingPathComponent("originals")).first)
+            try FileManager.default.removeItem(atPath: lost.path + "/originals/" + file)
             // The journal records a save the catalog cannot finish: damage, for `album repair`.
             #expect(throws: AlbumError.self) {
                 do { _ = try CatalogBackend.open(at: lost) } catch let error as AlbumError {
@@ -138,6 +139,12 @@ import Testing
                     throw error
                 }
             }
+            // And again on the next try: nothing was removed meanwhile; repair restores the other.
+            #expect(throws: AlbumError.self) { _ = try CatalogBackend.open(at: lost) }
+            let report = try await PhotoLibrary.repair(catalogAt: lost)
+            #expect(report.notRestored.count == 1)
+            let library = PhotoLibrary(backend: try CatalogBackend.open(at: lost))
+            #expect(try await library.assets(inAlbumTitled: "Trip").count == 1)
         }
     }
 

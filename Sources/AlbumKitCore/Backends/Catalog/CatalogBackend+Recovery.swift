@@ -118,9 +118,13 @@ extension CatalogBackend {
                     _ = try store.addIfMissing(asset, toAlbum: albumID, position: position, at: record.at ?? 0)
                 }
                 guard finished > 0 else { return }
-                try db.run(
-                    "INSERT OR REPLACE INTO library_state (key, value) VALUES (?, ?)",
-                    [.text(CatalogSchema.StateKey.journalLength), .integer(journalLength)])
+                // A save that could not be finished (its file is gone) stays in the journal's tail,
+                // so that the check against the journal refuses the library and names `repair`.
+                if finished == lost.count {
+                    try db.run(
+                        "INSERT OR REPLACE INTO library_state (key, value) VALUES (?, ?)",
+                        [.text(CatalogSchema.StateKey.journalLength), .integer(journalLength)])
+                }
                 try db.run(
                     """
                     INSERT INTO library_state (key, value) VALUES (?, ?)
