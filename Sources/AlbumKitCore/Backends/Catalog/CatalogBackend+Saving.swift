@@ -149,19 +149,16 @@ extension CatalogBackend {
     }
 
     /// Runs `body` with the connection's commits written but not flushed (`synchronous = NORMAL`:
-    /// the WAL is flushed later, by the caller's own barrier), then restores full durability.
+    /// the WAL is flushed later, by the caller's own barrier), then restores full durability. A
+    /// connection that cannot be switched back runs nothing else until it can: what `body` did
+    /// stands (a committed transaction B must never be undone as if it had failed).
     func withUnflushedCommits<T>(_ what: String, _ body: (Database) throws -> T) throws -> T {
         try withDatabase(what) { db in
             try db.execute("PRAGMA synchronous = NORMAL")
-            let result = Result { try body(db) }
-            // A connection left at NORMAL would make later album changes non-durable: if FULL
-            // cannot be restored, this connection must not be used for saving any more.
-            do { try db.execute("PRAGMA synchronous = FULL") } catch {
-                throw AlbumError(
-                    .ioFailure, "Cannot restore full durability on the catalog \(catalogPath); nothing was saved.",
-                    underlying: error)
+            defer {
+                if (try? db.execute("PRAGMA synchronous = FULL")) == nil { mustRestoreFlushing.withLock { $0 = true } }
             }
-            return try result.get()
+            return try body(db)
         }
     }
 

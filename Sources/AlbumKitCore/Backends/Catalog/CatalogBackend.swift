@@ -55,6 +55,10 @@ package final class CatalogBackend: PhotoLibraryBackend {
     /// was removed or its catalog replaced under it.
     let catalogFile: FileSystem.FileID?
 
+    /// Set when a save's unflushed commits could not switch the connection back to flushing every
+    /// commit: nothing else runs on it until that succeeds (``withDatabase(_:_:)``).
+    let mustRestoreFlushing = Locked(false)
+
     private init(root: URL, database: Database, isReadOnly: Bool = false) {
         self.isReadOnly = isReadOnly
         self.root = root
@@ -222,6 +226,15 @@ package final class CatalogBackend: PhotoLibraryBackend {
     func withDatabase<T>(_ what: String, _ body: (Database) throws -> T) throws -> T {
         do {
             return try database.run { db in
+                if mustRestoreFlushing.withLock({ $0 }) {
+                    do { try db.execute("PRAGMA synchronous = FULL") } catch {
+                        throw AlbumError(
+                            .ioFailure,
+                            "Cannot make the catalog \(catalogPath) flush its commits again; nothing was changed.",
+                            underlying: error)
+                    }
+                    mustRestoreFlushing.withLock { $0 = false }
+                }
                 // A commit may checkpoint the WAL into the catalog file (see CatalogIntegrity).
                 let before = isReadOnly ? nil : CatalogIntegrity.fileIdentity(catalogPath)
                 defer { if let before { CatalogIntegrity.noteCheckpoint(of: catalogPath, after: before) } }
