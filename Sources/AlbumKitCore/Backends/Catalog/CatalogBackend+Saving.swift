@@ -242,7 +242,8 @@ extension CatalogBackend {
                             op: .save, asset: assetID, path: row?.text(0), name: row?.text(1),
                             size: item.media.byteSize,
                             sha256: item.media.sha256, added: row?.real(2) ?? now, album: resolved?.id,
-                            title: album?.title.text, at: now, pending: item.id))
+                            title: album?.title.text, at: now, pending: item.id, batch: staged[0].id,
+                            of: staged.count))
                     assets.append(
                         .success(
                             CommittedAsset(assetID: assetID, isExisting: existing != nil, metadata: item.media.metadata)

@@ -49,16 +49,36 @@ struct SaveJournal {
         /// bytes were already saved), so that opening the library can finish a save whose catalog
         /// commit was lost with the power (``CatalogBackend/rollForward()``).
         var pending: String?
+        /// For a save: the commit it belongs to, and how many saves that commit recorded, so that
+        /// a commit whose records were cut short by a crash is never finished in part.
+        var batch: String?
+        var of: Int?
     }
 
-    /// The assets `records` say the library holds: saved and not deleted afterwards.
+    /// The assets `records` say the library holds: saved (by a commit whose records are all
+    /// there) and not deleted afterwards.
     static func savedAssets(in records: [Record]) -> Set<String> {
         var saved = Set<String>()
-        for record in records {
+        let isWhole = wholeCommits(in: records)
+        for record in records where isWhole(record) {
             guard let asset = record.asset else { continue }
             if record.op == .save { saved.insert(asset) } else if record.op == .deleteAsset { saved.remove(asset) }
         }
         return saved
+    }
+
+    /// Whether a record belongs to a commit all of whose save records are in `records`: a crash
+    /// can cut an append short, and a commit recorded in part was never acknowledged. Records
+    /// without a commit (`batch`) count as whole.
+    static func wholeCommits(in records: [Record]) -> (Record) -> Bool {
+        var recorded: [String: Int] = [:]
+        for record in records where record.op == .save {
+            if let batch = record.batch { recorded[batch, default: 0] += 1 }
+        }
+        return { record in
+            guard let batch = record.batch, let count = record.of else { return true }
+            return recorded[batch, default: 0] >= count
+        }
     }
 
     /// The journal's size in bytes (0 when it does not exist yet).
