@@ -243,6 +243,15 @@ import Testing
             let library = PhotoLibrary(backend: try CatalogBackend.open(at: lost))
             #expect(try await library.albums().isEmpty, "the album of a commit never acknowledged appears")
             #expect(try await library.assets(limit: 10).assets.isEmpty)
+            // Nor does a rebuild from the journal look for it or bring its album back.
+            try FileManager.default.removeItem(at: lost.appendingPathComponent("catalog.sqlite"))
+            for suffix in ["-wal", "-shm", "-checked"] {
+                try? FileManager.default.removeItem(atPath: lost.path + "/catalog.sqlite" + suffix)
+            }
+            let report = try await PhotoLibrary.repair(catalogAt: lost)
+            #expect(report.notRestored.isEmpty, "\(report.notRestored)")
+            let rebuilt = PhotoLibrary(backend: try CatalogBackend.open(at: lost))
+            #expect(try await rebuilt.albums().isEmpty)
             #expect(Fixture.files(under: lost.appendingPathComponent("originals")).isEmpty)
             #expect(try await library.verify().isHealthy)
         }

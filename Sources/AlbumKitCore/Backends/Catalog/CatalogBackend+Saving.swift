@@ -262,7 +262,9 @@ extension CatalogBackend {
                     albumID: resolved?.id, albumOutcome: resolved?.outcome, assets: assets)
                 if let resolved, let title = album?.title, resolved.outcome != .found {
                     records.insert(
-                        SaveJournal.Record(op: .createAlbum, album: resolved.id, title: title.text, at: now), at: 0)
+                        SaveJournal.Record(
+                            op: .createAlbum, album: resolved.id, title: title.text, at: now, batch: staged[0].id,
+                            of: staged.count), at: 0)
                 }
                 return (receipt, records, duplicates)
             }

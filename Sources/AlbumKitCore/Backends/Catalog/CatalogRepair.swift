@@ -205,9 +205,11 @@ struct CatalogRepair {
             && (try? AlbumTitle(album.title)) != nil
     }
 
-    /// Replays the journal in order; every step is idempotent.
+    /// Replays the journal in order; every step is idempotent. A commit whose records a crash cut
+    /// short was never acknowledged (nor kept when the library was next opened): it is skipped.
     private mutating func replay(_ records: [SaveJournal.Record]) {
-        for record in records {
+        let isWhole = SaveJournal.wholeCommits(in: records)
+        for record in records where isWhole(record) {
             switch record.op {
             case .createAlbum:
                 guard let id = record.album, let title = record.title else { continue }

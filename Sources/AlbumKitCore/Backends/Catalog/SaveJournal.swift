@@ -49,8 +49,9 @@ struct SaveJournal {
         /// bytes were already saved), so that opening the library can finish a save whose catalog
         /// commit was lost with the power (``CatalogBackend/rollForward()``).
         var pending: String?
-        /// For a save: the commit it belongs to, and how many saves that commit recorded, so that
-        /// a commit whose records were cut short by a crash is never finished in part.
+        /// For a save (and the album its commit created): the commit it belongs to, and how many
+        /// saves that commit recorded, so that a commit whose records were cut short by a crash is
+        /// never finished in part.
         var batch: String?
         var of: Int?
     }
