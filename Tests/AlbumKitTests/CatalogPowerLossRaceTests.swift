@@ -9,42 +9,6 @@ import Testing
 /// records named their pending rows. (See CatalogPowerLossTests for the emulation: the library
 /// copied just before transaction B, its owners made dead.)
 @Suite struct CatalogPowerLossRaceTests {
-    static let gone = "p999999-00000000000000ff"
-    static let journalPath = "journal/saves.jsonl"
-
-    /// Copies `url` to `lost` as the disk holds it after a reboot (no -shm).
-    static func copyLibrary(_ url: URL, to lost: URL) {
-        try? FileManager.default.copyItem(at: url, to: lost)
-        try? FileManager.default.removeItem(atPath: lost.path + "/catalog.sqlite-shm")
-    }
-
-    /// Every pending row of this (live) process is handed to an owner that is gone.
-    static func killOwner(of lost: URL) throws {
-        let db = try Database(path: lost.path + "/catalog.sqlite")
-        try db.run("UPDATE asset SET owner = ? WHERE owner = ?", [.text(gone), .text(ProcessOwner.token)])
-        let mine = lost.path + "/owners/" + ProcessOwner.token
-        if FileManager.default.fileExists(atPath: mine) {
-            try FileManager.default.moveItem(atPath: mine, toPath: lost.path + "/owners/" + gone)
-        }
-    }
-
-    static func journal(_ url: URL) throws -> Data {
-        try Data(contentsOf: url.appendingPathComponent(journalPath))
-    }
-
-    static func writeJournal(_ data: Data, to lost: URL) throws {
-        try FileManager.default.createDirectory(
-            at: lost.appendingPathComponent("journal"), withIntermediateDirectories: true)
-        try data.write(to: lost.appendingPathComponent(journalPath))
-    }
-
-    static func pendingRows(_ url: URL) throws -> Int64? {
-        let db = try Database(path: url.path + "/catalog.sqlite")
-        return try db.row("SELECT count(*) FROM asset WHERE state = 'pending'")?.integer(0)
-    }
-
-    static func photo(_ tag: String) -> Media { .data(Fixture.uniqueJPEG(tag), filename: "IMG_\(tag).JPG") }
-
     /// Two processes save the same new bytes at once: P2 ("B") commits its B first (its own asset
     /// Y), then P1 ("A") commits B (a copy of Y: its row X goes, its record is save(Y, pending X)).
     /// Power is lost before any flush of the catalog: both A's are durable, neither B.
@@ -61,16 +25,17 @@ import Testing
     static func race(_ dir: URL, distinct: Bool = false) async throws -> Race {
         let url = dir.appendingPathComponent("Home.albumlibrary")
         let lost = dir.appendingPathComponent("Lost.albumlibrary")
-        _ = try await PhotoLibrary(backend: try CatalogBackend.open(at: url)).album(titled: "Old").save(photo("old"))
+        _ = try await PhotoLibrary(backend: try CatalogBackend.open(at: url)).album(titled: "Old").save(
+            PowerLossDisk.photo("old"))
         let bytes = Fixture.uniqueJPEG("same")
         let p1 = try CatalogBackend.open(at: url)
         let p2 = try CatalogBackend.open(at: url)
         let lengths = Locked<[Int]>([])
         let second = Locked<SavedAsset?>(nil)
-        p2.beforeMarkingReady.withLock { $0 = { Self.copyLibrary(url, to: lost) } }
+        p2.beforeMarkingReady.withLock { $0 = { PowerLossDisk.copyLibrary(url, to: lost) } }
         p1.beforeMarkingReady.withLock { hook in
             hook = {
-                lengths.withLock { $0.append((try? journal(url).count) ?? 0) }
+                lengths.withLock { $0.append((try? PowerLossDisk.journal(url).count) ?? 0) }
                 let done = DispatchSemaphore(value: 0)
                 Task {
                     let saved = try? await PhotoLibrary(backend: p2).album(titled: distinct ? "A" : "B")
@@ -79,13 +44,13 @@ import Testing
                     done.signal()
                 }
                 done.wait()
-                lengths.withLock { $0.append((try? journal(url).count) ?? 0) }
+                lengths.withLock { $0.append((try? PowerLossDisk.journal(url).count) ?? 0) }
             }
         }
         let first = try await PhotoLibrary(backend: p1).album(titled: "A").save(.data(bytes, filename: "first.jpg"))
-        let all = try journal(url)
+        let all = try PowerLossDisk.journal(url)
         let (l0, l1) = lengths.withLock { ($0[0], $0[1]) }
-        try killOwner(of: lost)
+        try PowerLossDisk.handToGoneOwner(lost)
         return Race(
             lost: lost, first: first, second: try #require(second.withLock { $0 }),
             before: all.prefix(l0), j2: all.subdata(in: l0..<l1), j1: all.subdata(in: l1..<all.count))
@@ -98,15 +63,15 @@ import Testing
             let race = try await Self.race(dir)
             #expect(race.first.isExisting)
             #expect(race.first.assetID == race.second.assetID)
-            #expect(try Self.pendingRows(race.lost) == 2)
+            #expect(try PowerLossDisk.pendingRows(race.lost) == 2)
             // P2 committed B first but P1 appended its journal first (both flushed, both acknowledged).
-            try Self.writeJournal(race.before + race.j1 + race.j2, to: race.lost)
+            try PowerLossDisk.writeJournal(race.before + race.j1 + race.j2, to: race.lost)
 
             let library = PhotoLibrary(backend: try CatalogBackend.open(at: race.lost))
             #expect(try await library.albums().map(\.title).sorted() == ["A", "B", "Old"])
             #expect(try await library.assets(inAlbumTitled: "A").map(\.id) == [race.first.assetID])
             #expect(try await library.assets(inAlbumTitled: "B").map(\.id) == [race.second.assetID])
-            #expect(try Self.pendingRows(race.lost) == 0)
+            #expect(try PowerLossDisk.pendingRows(race.lost) == 0)
             #expect(try await library.verify().isHealthy)
         }
     }
@@ -117,7 +82,7 @@ import Testing
     @Test func aCopyWhoseSaveWasNeverJournaledStillGetsItsAsset() async throws {
         try await Fixture.withTemporaryDirectory { dir in
             let race = try await Self.race(dir)
-            try Self.writeJournal(race.before + race.j1, to: race.lost)
+            try PowerLossDisk.writeJournal(race.before + race.j1, to: race.lost)
 
             let backend = try CatalogBackend.open(at: race.lost)
             let library = PhotoLibrary(backend: backend)
@@ -132,7 +97,7 @@ import Testing
     @Test func twoSavesOfTheSameBytesJournaledInCommitOrder() async throws {
         try await Fixture.withTemporaryDirectory { dir in
             let race = try await Self.race(dir)
-            try Self.writeJournal(race.before + race.j2 + race.j1, to: race.lost)
+            try PowerLossDisk.writeJournal(race.before + race.j2 + race.j1, to: race.lost)
             let library = PhotoLibrary(backend: try CatalogBackend.open(at: race.lost))
             #expect(try await library.assets(inAlbumTitled: "A").map(\.id) == [race.first.assetID])
             #expect(try await library.assets(inAlbumTitled: "B").map(\.id) == [race.second.assetID])
@@ -148,14 +113,13 @@ import Testing
         try await Fixture.withTemporaryDirectory { dir in
             let url = dir.appendingPathComponent("Home.albumlibrary")
             let lost = dir.appendingPathComponent("Lost.albumlibrary")
-            let backend = try CatalogBackend.open(at: url)
-            backend.beforeMarkingReady.withLock { $0 = { Self.copyLibrary(url, to: lost) } }
-            let saved = try await PhotoLibrary(backend: backend).album(titled: "Trip").save(Self.photo("t"))
+            let saved = try await PowerLossDisk.save(
+                [PowerLossDisk.photo("t")], into: "Trip", of: url, losingPowerAt: lost)[0]
             try SaveJournal(libraryRoot: url.path).append([
                 SaveJournal.Record(op: .deleteAsset, asset: saved.assetID, at: 2)
             ])
-            try Self.writeJournal(try Self.journal(url), to: lost)
-            try Self.killOwner(of: lost)
+            try PowerLossDisk.writeJournal(try PowerLossDisk.journal(url), to: lost)
+            try PowerLossDisk.handToGoneOwner(lost)
 
             let library = PhotoLibrary(backend: try CatalogBackend.open(at: lost))
             #expect(try await library.albums().map(\.title) == ["Trip"], "acknowledged album lost")
@@ -170,15 +134,13 @@ import Testing
         try await Fixture.withTemporaryDirectory { dir in
             let url = dir.appendingPathComponent("Home.albumlibrary")
             let lost = dir.appendingPathComponent("Lost.albumlibrary")
-            let backend = try CatalogBackend.open(at: url)
-            backend.beforeMarkingReady.withLock { $0 = { Self.copyLibrary(url, to: lost) } }
             let bytes = Fixture.uniqueJPEG("dup")
-            let saved = try await PhotoLibrary(backend: backend).album(titled: "Trip")
-                .save([.data(bytes, filename: "1.jpg"), .data(bytes, filename: "2.jpg"), Self.photo("other")])
-                .map { try $0.get() }
+            let saved = try await PowerLossDisk.save(
+                [.data(bytes, filename: "1.jpg"), .data(bytes, filename: "2.jpg"), PowerLossDisk.photo("other")],
+                into: "Trip", of: url, losingPowerAt: lost)
             #expect(saved[0].assetID == saved[1].assetID)
-            try Self.writeJournal(try Self.journal(url), to: lost)
-            try Self.killOwner(of: lost)
+            try PowerLossDisk.writeJournal(try PowerLossDisk.journal(url), to: lost)
+            try PowerLossDisk.handToGoneOwner(lost)
             // The copy's name is gone from the lost disk too (as on the live library).
             let live = Set(Fixture.files(under: url.appendingPathComponent("originals")))
             for file in Fixture.files(under: lost.appendingPathComponent("originals")) where !live.contains(file) {
@@ -186,7 +148,7 @@ import Testing
             }
             let library = PhotoLibrary(backend: try CatalogBackend.open(at: lost))
             #expect(try await library.assets(inAlbumTitled: "Trip").map(\.id) == [saved[0].assetID, saved[2].assetID])
-            #expect(try Self.pendingRows(lost) == 0)
+            #expect(try PowerLossDisk.pendingRows(lost) == 0)
             #expect(try await library.verify().isHealthy)
         }
     }
@@ -197,14 +159,12 @@ import Testing
         try await Fixture.withTemporaryDirectory { dir in
             let url = dir.appendingPathComponent("Home.albumlibrary")
             let lost = dir.appendingPathComponent("Lost.albumlibrary")
-            let backend = try CatalogBackend.open(at: url)
-            backend.beforeMarkingReady.withLock { $0 = { Self.copyLibrary(url, to: lost) } }
             let bytes = Fixture.uniqueJPEG("dup")
-            let saved = try await PhotoLibrary(backend: backend).album(titled: "Trip")
-                .save([.data(bytes, filename: "1.jpg"), .data(bytes, filename: "2.jpg"), Self.photo("gone")])
-                .map { try $0.get() }
-            try Self.writeJournal(try Self.journal(url), to: lost)
-            try Self.killOwner(of: lost)
+            let saved = try await PowerLossDisk.save(
+                [.data(bytes, filename: "1.jpg"), .data(bytes, filename: "2.jpg"), PowerLossDisk.photo("gone")],
+                into: "Trip", of: url, losingPowerAt: lost)
+            try PowerLossDisk.writeJournal(try PowerLossDisk.journal(url), to: lost)
+            try PowerLossDisk.handToGoneOwner(lost)
             // The third file is lost (a bad sector): the open is refused, as designed.
             let goneFile = try #require(
                 Fixture.files(under: lost.appendingPathComponent("originals")).first {
@@ -226,20 +186,12 @@ import Testing
         try await Fixture.withTemporaryDirectory { dir in
             let url = dir.appendingPathComponent("Home.albumlibrary")
             let lost = dir.appendingPathComponent("Lost.albumlibrary")
-            let backend = try CatalogBackend.open(at: url)
-            let before = Locked(0)
-            backend.beforeMarkingReady.withLock { hook in
-                hook = {
-                    before.withLock { $0 = (try? Self.journal(url).count) ?? 0 }
-                    Self.copyLibrary(url, to: lost)
-                }
-            }
-            _ = try await PhotoLibrary(backend: backend).album(titled: "Trip")
-                .save([Self.photo("1"), Self.photo("2"), Self.photo("3")])
-            let all = try Self.journal(url)
+            _ = try await PowerLossDisk.save(
+                ["1", "2", "3"].map(PowerLossDisk.photo), into: "Trip", of: url, losingPowerAt: lost)
+            let all = try PowerLossDisk.journal(url)
             // Cut in the middle of the last record.
-            try Self.writeJournal(all.prefix(all.count - 40), to: lost)
-            try Self.killOwner(of: lost)
+            try PowerLossDisk.writeJournal(all.prefix(all.count - 40), to: lost)
+            try PowerLossDisk.handToGoneOwner(lost)
             let library = PhotoLibrary(backend: try CatalogBackend.open(at: lost))
             #expect(try await library.albums().isEmpty, "the album of a commit never acknowledged appears")
             #expect(try await library.assets(limit: 10).assets.isEmpty)
@@ -262,13 +214,12 @@ import Testing
         try await Fixture.withTemporaryDirectory { dir in
             let url = dir.appendingPathComponent("Home.albumlibrary")
             let lost = dir.appendingPathComponent("Lost.albumlibrary")
-            let backend = try CatalogBackend.open(at: url)
-            backend.beforeMarkingReady.withLock { $0 = { Self.copyLibrary(url, to: lost) } }
-            _ = try await PhotoLibrary(backend: backend).album(titled: "Trip").save(Self.photo("x"))
-            let old = String(decoding: try Self.journal(url), as: UTF8.self)
+            _ = try await PowerLossDisk.save(
+                [PowerLossDisk.photo("x")], into: "Trip", of: url, losingPowerAt: lost)
+            let old = String(decoding: try PowerLossDisk.journal(url), as: UTF8.self)
                 .replacingOccurrences(of: #","pending":"[0-9a-f-]+""#, with: "", options: .regularExpression)
-            try Self.writeJournal(Data(old.utf8), to: lost)
-            try Self.killOwner(of: lost)
+            try PowerLossDisk.writeJournal(Data(old.utf8), to: lost)
+            try PowerLossDisk.handToGoneOwner(lost)
             // An old journal cannot finish the save: refused (for repair), never invented.
             #expect(throws: AlbumError.self) { _ = try CatalogBackend.open(at: lost) }
         }

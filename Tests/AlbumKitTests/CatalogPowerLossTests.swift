@@ -19,41 +19,15 @@ import Testing
     func losePower(
         saving media: [Media], into title: String, of url: URL, at lost: URL, journalFlushed: Bool
     ) async throws -> PowerLoss {
-        let backend = try CatalogBackend.open(at: url)
-        backend.beforeMarkingReady.withLock { hook in
-            hook = {
-                try? FileManager.default.copyItem(at: url, to: lost)
-                // The shared-memory index does not survive a reboot.
-                try? FileManager.default.removeItem(atPath: lost.path + "/catalog.sqlite-shm")
-            }
-        }
-        let saved = try await PhotoLibrary(backend: backend).album(titled: title).save(media).map { try $0.get() }
-        #expect(FileManager.default.fileExists(atPath: lost.path))
-        if journalFlushed {
-            let journal = "journal/saves.jsonl"
-            try? FileManager.default.removeItem(at: lost.appendingPathComponent(journal))
-            try FileManager.default.createDirectory(
-                at: lost.appendingPathComponent("journal"), withIntermediateDirectories: true)
-            try FileManager.default.copyItem(
-                at: url.appendingPathComponent(journal), to: lost.appendingPathComponent(journal))
-        }
-        // The saver was this test process, which is alive: hand its rows to an owner that is gone.
-        let gone = "p999999-00000000000000ff"
-        let db = try Database(path: lost.path + "/catalog.sqlite")
-        try db.run("UPDATE asset SET owner = ? WHERE owner = ?", [.text(gone), .text(ProcessOwner.token)])
-        try FileManager.default.moveItem(
-            atPath: lost.path + "/owners/" + ProcessOwner.token, toPath: lost.path + "/owners/" + gone)
+        let saved = try await PowerLossDisk.save(media, into: title, of: url, losingPowerAt: lost)
+        if journalFlushed { try PowerLossDisk.writeJournal(try PowerLossDisk.journal(url), to: lost) }
+        try PowerLossDisk.handToGoneOwner(lost)
         return PowerLoss(url: lost, saved: saved)
     }
 
-    func photos(_ tags: [String]) -> [Media] {
-        tags.map { Media.data(Fixture.uniqueJPEG($0), filename: "IMG_\($0).JPG") }
-    }
+    func photos(_ tags: [String]) -> [Media] { tags.map(PowerLossDisk.photo) }
 
-    func pendingRows(_ url: URL) throws -> Int64? {
-        let db = try Database(path: url.path + "/catalog.sqlite")
-        return try db.row("SELECT count(*) FROM asset WHERE state = 'pending'")?.integer(0)
-    }
+    func pendingRows(_ url: URL) throws -> Int64? { try PowerLossDisk.pendingRows(url) }
 
     @Test func aSaveWhoseCatalogCommitWasLostIsFinishedFromItsFlushedJournal() async throws {
         try await Fixture.withTemporaryDirectory { dir in
@@ -156,7 +130,7 @@ import Testing
             let saved = try await PhotoLibrary(backend: try CatalogBackend.open(at: url)).album(titled: "Trip")
                 .save(photos(["p", "q"])).map { try $0.get() }
             // What `album delete-asset` leaves when killed after step 1 (a process that is gone).
-            let gone = "p999999-00000000000000ff"
+            let gone = PowerLossDisk.goneOwner
             try SaveJournal(libraryRoot: url.path).append(
                 saved.map { SaveJournal.Record(op: .deleteAsset, asset: $0.assetID, at: 1) })
             let db = try Database(path: url.path + "/catalog.sqlite")

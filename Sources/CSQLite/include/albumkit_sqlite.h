@@ -74,24 +74,16 @@ static inline int albumkit_sqlite3_keep_wal_on_close(sqlite3 *db) {
 
 #endif
 
-/// Flushes the main database file through SQLite's own file handle. (Opening and closing another
-/// descriptor on it would drop every POSIX lock this process holds on the file: SQLite's locks.)
-static inline int albumkit_sqlite3_sync_main(sqlite3 *db) {
+/// Flushes one of the main database's files through SQLite's own file handle: the database file
+/// (`SQLITE_FCNTL_FILE_POINTER`) or its write-ahead log (`SQLITE_FCNTL_JOURNAL_POINTER`).
+/// (Opening and closing another descriptor on a file would drop every POSIX lock this process
+/// holds on it: SQLite's locks.)
+static inline int albumkit_sqlite3_sync_file(sqlite3 *db, int pointer, int flags) {
     sqlite3_file *file = 0;
-    int rc = albumkit_sqlite3_file_control(db, "main", SQLITE_FCNTL_FILE_POINTER, &file);
+    int rc = albumkit_sqlite3_file_control(db, "main", pointer, &file);
     if (rc != SQLITE_OK) return rc;
     if (file == 0 || file->pMethods == 0) return SQLITE_MISUSE;
-    return file->pMethods->xSync(file, SQLITE_SYNC_FULL);
-}
-
-/// Flushes the write-ahead log of the main database through SQLite's own handle: what a commit
-/// made with `PRAGMA synchronous = NORMAL` wrote, made durable later (with other files' data).
-static inline int albumkit_sqlite3_sync_wal(sqlite3 *db) {
-    sqlite3_file *file = 0;
-    int rc = albumkit_sqlite3_file_control(db, "main", SQLITE_FCNTL_JOURNAL_POINTER, &file);
-    if (rc != SQLITE_OK) return rc;
-    if (file == 0 || file->pMethods == 0) return SQLITE_MISUSE;
-    return file->pMethods->xSync(file, SQLITE_SYNC_NORMAL);
+    return file->pMethods->xSync(file, flags);
 }
 
 /// SQLITE_TRANSIENT is a macro Swift cannot import (a cast of -1 to a function pointer).

@@ -45,17 +45,41 @@ extension CatalogBackend {
             .integer(0) ?? 0
     }
 
+    /// Records `count` committed saves in `library_state`: towards the next snapshot and, unless
+    /// `journalLength` is `nil`, that the catalog holds every journal record before that length.
+    static func recordSaves(_ count: Int64, journalLength: Int64?, in db: Database) throws {
+        if let journalLength {
+            try db.run(
+                "INSERT OR REPLACE INTO library_state (key, value) VALUES (?, ?)",
+                [.text(CatalogSchema.StateKey.journalLength), .integer(journalLength)])
+        }
+        try db.run(
+            """
+            INSERT INTO library_state (key, value) VALUES (?, ?)
+            ON CONFLICT (key) DO UPDATE SET value = value + excluded.value
+            """, [.text(CatalogSchema.StateKey.savesSinceSnapshot), .integer(count)])
+    }
+
+    /// The pending rows (id and file) whose owner is proved dead; each owner is asked once.
+    func deadPendingRows() throws -> [(id: String, path: String)] {
+        let owners = ownersPath
+        var alive: [String: Bool] = [:]
+        return try withDatabase("recover the library") { db in
+            try db.rows("SELECT id, path, owner FROM asset WHERE state = 'pending'").compactMap { row in
+                guard let id = row.text(0), let path = row.text(1) else { return nil }
+                let owner = row.text(2) ?? ""
+                if alive[owner] == nil { alive[owner] = ProcessOwner.isAlive(owner, in: owners) }
+                return alive[owner]! ? nil : (id, path)
+            }
+        }
+    }
+
     /// Removes what crashed savers left, and only that: pending rows (and the files they name) of
     /// owners proved dead, and hidden `.partial` staging files of owners proved dead. A file no row
     /// names is never removed here (`verify` reports it, ``repair()`` adopts it).
     func recover() throws {
         let owners = ownersPath
-        let dead: [(id: String, path: String)] = try withDatabase("recover the library") { db in
-            try db.rows("SELECT id, path, owner FROM asset WHERE state = 'pending'").compactMap { row in
-                guard let id = row.text(0), let path = row.text(1) else { return nil }
-                return ProcessOwner.isAlive(row.text(2) ?? "", in: owners) ? nil : (id, path)
-            }
-        }
+        let dead = try deadPendingRows()
         if !dead.isEmpty {
             // Between the read above and now, an owner may have committed its row as ready and then
             // exited (so it looked dead): remove a file only when its row is still pending, inside the

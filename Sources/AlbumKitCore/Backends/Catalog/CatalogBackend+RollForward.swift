@@ -13,14 +13,7 @@ extension CatalogBackend {
     /// when missing, and the asset added. Pending rows left over are ``recover()``'s, which
     /// removes them with their files.
     func rollForward() throws {
-        let owners = ownersPath
-        let dead: Set<String> = try withDatabase("recover the library") { db in
-            Set(
-                try db.rows("SELECT id, owner FROM asset WHERE state = 'pending'").compactMap { row in
-                    guard let id = row.text(0), !ProcessOwner.isAlive(row.text(1) ?? "", in: owners) else { return nil }
-                    return id
-                })
-        }
+        let dead = Set(try deadPendingRows().map(\.id))
         guard !dead.isEmpty else { return }
         let remembered = try withDatabase("read the catalog") { db in try Self.rememberedJournalLength(db) }
         let records: [SaveJournal.Record]
@@ -64,16 +57,7 @@ extension CatalogBackend {
         for record in plan.albumsOnly { try keepAlbum(of: record, adding: nil, in: db) }
         // A save that could not be finished (its file is gone) stays in the journal's tail, so
         // that the check against the journal refuses the library and names `repair`.
-        if finished == plan.saves.count {
-            try db.run(
-                "INSERT OR REPLACE INTO library_state (key, value) VALUES (?, ?)",
-                [.text(CatalogSchema.StateKey.journalLength), .integer(journalLength)])
-        }
-        try db.run(
-            """
-            INSERT INTO library_state (key, value) VALUES (?, ?)
-            ON CONFLICT (key) DO UPDATE SET value = value + excluded.value
-            """, [.text(CatalogSchema.StateKey.savesSinceSnapshot), .integer(finished)])
+        try Self.recordSaves(finished, journalLength: finished == plan.saves.count ? journalLength : nil, in: db)
     }
 
     /// The record's album, created under its recorded id when missing and remembered for its

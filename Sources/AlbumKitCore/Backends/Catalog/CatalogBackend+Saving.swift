@@ -250,14 +250,7 @@ extension CatalogBackend {
                         ))
                 }
                 // Every record before the journal's current end belongs to a committed save.
-                try db.run(
-                    "INSERT OR REPLACE INTO library_state (key, value) VALUES (?, ?)",
-                    [.text(CatalogSchema.StateKey.journalLength), .integer(journal.length())])
-                try db.run(
-                    """
-                    INSERT INTO library_state (key, value) VALUES (?, ?)
-                    ON CONFLICT (key) DO UPDATE SET value = value + excluded.value
-                    """, [.text(CatalogSchema.StateKey.savesSinceSnapshot), .integer(Int64(staged.count))])
+                try Self.recordSaves(Int64(staged.count), journalLength: journal.length(), in: db)
                 let receipt = CommitReceipt(
                     albumID: resolved?.id, albumOutcome: resolved?.outcome, assets: assets)
                 if let resolved, let title = album?.title, resolved.outcome != .found {

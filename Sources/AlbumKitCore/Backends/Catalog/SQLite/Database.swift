@@ -136,7 +136,7 @@ package final class Database {
     /// try database.syncMainFile()  // after writing it with `PRAGMA synchronous = OFF`
     /// ```
     package func syncMainFile() throws {
-        let rc = albumkit_sqlite3_sync_main(handle)
+        let rc = albumkit_sqlite3_sync_file(handle, SQLITE_FCNTL_FILE_POINTER, SQLITE_SYNC_FULL)
         guard rc == SQLITE_OK else { throw error(rc, sql: "flush the catalog file") }
     }
 
@@ -147,7 +147,7 @@ package final class Database {
     /// try database.syncWAL()  // transaction A, committed without a flush, is now durable
     /// ```
     package func syncWAL() throws {
-        let rc = albumkit_sqlite3_sync_wal(handle)
+        let rc = albumkit_sqlite3_sync_file(handle, SQLITE_FCNTL_JOURNAL_POINTER, SQLITE_SYNC_NORMAL)
         guard rc == SQLITE_OK else { throw error(rc, sql: "flush the catalog's log") }
     }
 
