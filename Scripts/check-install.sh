@@ -43,8 +43,20 @@ second=$(.build/debug/MyTool "$root/Examples/garden.png")
     echo "check-install: unexpected output: $first / $second" >&2
     exit 1
 }
-# `album` on PATH, as README says (a debug build here; README builds release).
+# `album` on PATH, built as README says (release: the Swift runtime, Foundation and GCC's C++ runtime
+# linked in, Package.swift), run from another folder.
+(cd "$root" && swift build -c release --product album 2>&1 | tail -1)
 mkdir -p "$work/bin"
-install -m 755 "$root/.build/debug/album" "$work/bin/album"
+install -m 755 "$root/.build/release/album" "$work/bin/album"
+needed=$(readelf -d "$work/bin/album" | awk '/NEEDED/ { print $NF }' | tr -d '[]' | tr '\n' ' ')
+if [[ $needed == *libstdc++* || $needed == *libgcc_s* || $needed == *libswift* || $needed == *Foundation* ]]; then
+    echo "check-install: the release album loads a runtime it should link in: $needed" >&2
+    exit 1
+fi
 PATH="$work/bin:$PATH" album --version
+saved=$(PATH="$work/bin:$PATH" album save --json --album Installed --library "$work/i.albumlibrary" "$root/Examples/harbour.jpg")
+[[ $saved == *'"albumOutcome":"created"'* ]] || {
+    echo "check-install: the release album did not save: $saved" >&2
+    exit 1
+}
 echo "check-install: OK"

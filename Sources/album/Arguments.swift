@@ -10,13 +10,21 @@ struct Arguments {
     /// The bytes of each positional argument as given (file names need not be valid UTF-8).
     var positionalBytes: [[UInt8]] = []
     /// Arguments that are not valid UTF-8 (shown with U+FFFD in `positional` and option values).
-    var invalidUTF8: Set<String> = []
-    /// Each option given, by long name, with its values (an empty array for flags).
-    private(set) var given: [String: [String]] = [:]
+    var invalidUTF8: [String] = []
+    /// Each option given, by long name, with its values (none for flags), in the order first given.
+    /// Arrays, not a dictionary or a set: a command line has a handful of options, and without a
+    /// `Dictionary<String, …>` `album --help` is printed before the Swift runtime first searches the
+    /// binary's ~5 000 protocol conformances (Docs/performance.md, "Start-up").
+    private(set) var given: [Given] = []
 
-    var library: String? { given["--library"]?.first }
+    struct Given {
+        let long: String
+        var values: [String]
+    }
+
+    var library: String? { value("--library") }
     var system: Bool { has("--system") }
-    var album: String? { given["--album"]?.first }
+    var album: String? { value("--album") }
     var json: Bool { has("--json") }
     var force: Bool { has("--force") }
     var permanently: Bool { has("--permanently") }
@@ -27,12 +35,14 @@ struct Arguments {
     var null: Bool { has("--null") }
     var recursive: Bool { has("--recursive") }
     var dryRun: Bool { has("--dry-run") }
-    var includes: [String] { given["--include"] ?? [] }
-    var excludes: [String] { given["--exclude"] ?? [] }
+    var includes: [String] { values("--include") }
+    var excludes: [String] { values("--exclude") }
 
-    func has(_ long: String) -> Bool { given[long] != nil }
+    func has(_ long: String) -> Bool { given.contains { $0.long == long } }
     /// The value of an option that takes one.
-    func value(_ long: String) -> String? { given[long]?.first }
+    func value(_ long: String) -> String? { values(long).first }
+    /// Every value of an option that may be repeated.
+    func values(_ long: String) -> [String] { given.first { $0.long == long }?.values ?? [] }
 
     struct UsageError: Error {
         let message: String
@@ -48,8 +58,8 @@ struct Arguments {
     init(raw: [[UInt8]]) throws(UsageError) {
         let arguments = raw.map { String(decoding: $0, as: UTF8.self) }
         // Decoding repairs invalid UTF-8 with U+FFFD, so the text's bytes differ from what was given.
-        for (bytes, text) in zip(raw, arguments) where !text.utf8.elementsEqual(bytes) {
-            invalidUTF8.insert(text)
+        for (bytes, text) in zip(raw, arguments) where !text.utf8.elementsEqual(bytes) && !invalidUTF8.contains(text) {
+            invalidUTF8.append(text)
         }
         var index = 0
         var optionsEnded = false
@@ -96,14 +106,19 @@ struct Arguments {
             } else if inlineValue != nil {
                 throw UsageError(message: "\(option.long) does not take a value")
             }
-            if let earlier = given[option.long], !option.repeatable {
-                let both = option.value == nil ? "" : " (\"\(earlier.first ?? "")\" and \"\(value ?? "")\")"
-                throw UsageError(message: "\(option.long) was given twice\(both); give it once")
+            if let earlier = given.firstIndex(where: { $0.long == option.long }) {
+                guard option.repeatable else {
+                    let first = given[earlier].values.first ?? ""
+                    let both = option.value == nil ? "" : " (\"\(first)\" and \"\(value ?? "")\")"
+                    throw UsageError(message: "\(option.long) was given twice\(both); give it once")
+                }
+                given[earlier].values += value.map { [$0] } ?? []
+            } else {
+                given.append(Given(long: option.long, values: value.map { [$0] } ?? []))
             }
-            given[option.long, default: []].append(contentsOf: value.map { [$0] } ?? [])
         }
-        for (a, b) in CommandLineSpec.conflicts where has(a) && has(b) {
-            throw UsageError(message: "\(a) and \(b) cannot be used together; choose one")
+        for pair in CommandLineSpec.conflicts where has(pair.first) && has(pair.second) {
+            throw UsageError(message: "\(pair.first) and \(pair.second) cannot be used together; choose one")
         }
     }
 
@@ -119,7 +134,7 @@ struct Arguments {
     /// arguments.
     func check(for command: CommandLineSpec.Command) throws(UsageError) {
         let global = Set(CommandLineSpec.globalOptions.map(\.long))
-        for long in given.keys.sorted() where !global.contains(long) && !command.options.contains(long) {
+        for long in given.map(\.long).sorted() where !global.contains(long) && !command.options.contains(long) {
             throw UsageError(message: "\(long) does not apply to `album \(command.name)`")
         }
         let count = positional.count

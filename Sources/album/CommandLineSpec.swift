@@ -105,7 +105,7 @@ enum CommandLineSpec {
     static let allOptions = globalOptions + commandOptions
 
     static func option(_ name: String) -> Option? {
-        allOptions.first { $0.names.contains(name) }
+        allOptions.first { $0.long == name || $0.short == name }
     }
 
     static let commands: [Command] = [
@@ -275,10 +275,16 @@ enum CommandLineSpec {
 
     static func command(_ name: String) -> Command? { commands.first { $0.name == name } }
 
-    /// Options that cannot be given together.
-    static let conflicts: [(String, String)] = [
-        ("--system", "--library"), ("--system", "--catalog"), ("--system", "--folders"),
-        ("--catalog", "--folders"), ("--quiet", "--verbose"),
+    /// Two options that cannot be given together.
+    struct Conflict {
+        let first: String
+        let second: String
+    }
+
+    static let conflicts = [
+        Conflict(first: "--system", second: "--library"), Conflict(first: "--system", second: "--catalog"),
+        Conflict(first: "--system", second: "--folders"), Conflict(first: "--catalog", second: "--folders"),
+        Conflict(first: "--quiet", second: "--verbose"),
     ]
 
     static let albumText = """

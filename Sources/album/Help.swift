@@ -11,7 +11,7 @@ enum Help {
             USAGE: album [OPTIONS] COMMAND [ARGS...]
 
             COMMANDS:
-            \(commands.joined(separator: "\n"))
+            \(lines(commands))
 
             OPTIONS (every command):
             \(optionList(CommandLineSpec.globalOptions))
@@ -40,14 +40,38 @@ enum Help {
 
     static func optionList(_ options: [CommandLineSpec.Option]) -> String {
         let width = options.map(\.synopsis.count).max() ?? 0
-        return options.map { "  " + pad($0.synopsis, width) + "  " + $0.help }.joined(separator: "\n")
+        return lines(options.map { "  " + pad($0.synopsis, width) + "  " + $0.help })
     }
 
     private static func pad(_ text: String, _ width: Int) -> String {
         text + String(repeating: " ", count: max(0, width - text.count))
     }
 
+    /// `text` with every line indented by two spaces.
     private static func indent(_ text: String) -> String {
-        text.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
+        var bytes: [UInt8] = [0x20, 0x20]
+        bytes.reserveCapacity(text.utf8.count * 2)
+        for byte in text.utf8 {
+            bytes.append(byte)
+            if byte == 0x0A {
+                bytes.append(0x20)
+                bytes.append(0x20)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `parts` one per line. Written out rather than `joined(separator:)`, whose generic code makes
+    /// the Swift runtime search the binary's protocol conformances before help is printed
+    /// (Docs/performance.md, "Start-up").
+    private static func lines(_ parts: [String]) -> String {
+        var text = ""
+        var first = true
+        for part in parts {
+            if !first { text += "\n" }
+            text += part
+            first = false
+        }
+        return text
     }
 }

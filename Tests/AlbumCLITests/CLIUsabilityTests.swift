@@ -456,6 +456,14 @@ import Testing
                 ["save", "-r", "--include", "*.mp4", "--album", "Clips", "--library", lib, tree.path])
             #expect(only.status == 0)
             #expect(only.stderr.contains("1 of 1 saved"))
+            // A repeated option keeps every value: both patterns exclude.
+            let both = try CLI.run(
+                [
+                    "import", "--dry-run", "--json", "--exclude", "thumbs", "--exclude", "*.MP4", "--library", lib,
+                    tree.path,
+                ])
+            #expect(both.status == 0, "\(both.stderr)")
+            #expect(both.jsonLines().filter { $0["wouldSave"] as? Bool == true }.count == 3)
             // A folder without -r is refused with a hint, alone.
             let plain = try CLI.run(["save", "--library", lib, tree.path])
             #expect(plain.status == 1)
