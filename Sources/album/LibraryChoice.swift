@@ -18,17 +18,23 @@ enum LibraryChoice {
     /// The `postgres://…` location given with `--library` or `$ALBUMKIT_LIBRARY`, if that is what was given.
     static func sharedLocation(_ arguments: Arguments) -> String? {
         #if os(Linux)
-            let given = arguments.library ?? ProcessInfo.processInfo.environment["ALBUMKIT_LIBRARY"]
+            let given = arguments.library ?? environment("ALBUMKIT_LIBRARY")
             if let given, PhotoLibrary.isSharedLibraryURL(given) { return given }
         #endif
         return nil
     }
 
-    static func defaultCatalogURL(environment: [String: String]) -> URL {
+    static func defaultCatalogURL() -> URL {
         let dataHome =
-            environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
+            environment("XDG_DATA_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? (environment("HOME") ?? NSHomeDirectory()) + "/.local/share"
         return URL(fileURLWithPath: dataHome).appendingPathComponent("albumkit/Photos.albumlibrary")
+    }
+
+    /// One environment variable (`ProcessInfo.environment` copies all of them into a dictionary
+    /// at every call: 0.15 ms of every command).
+    private static func environment(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
     }
 
     /// The catalog library the arguments name, `nil` for the system or a folder library.
@@ -41,9 +47,8 @@ enum LibraryChoice {
     static func resolve(_ arguments: Arguments, create: Bool) throws -> (url: URL?, kind: Kind) {
         if arguments.system { return (nil, .system) }
         if sharedLocation(arguments) != nil { return (nil, .shared) }
-        let environment = ProcessInfo.processInfo.environment
-        let given = arguments.library ?? environment["ALBUMKIT_LIBRARY"].flatMap { $0.isEmpty ? nil : $0 }
-        let url = given.map { URL(fileURLWithPath: $0) } ?? defaultCatalogURL(environment: environment)
+        let given = arguments.library ?? environment("ALBUMKIT_LIBRARY").flatMap { $0.isEmpty ? nil : $0 }
+        let url = given.map { URL(fileURLWithPath: $0) } ?? defaultCatalogURL()
         let path = url.path
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)

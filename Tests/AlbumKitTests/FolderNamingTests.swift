@@ -109,3 +109,43 @@ struct FolderNamingTests {
         #expect(a.count == 36 && a.split(separator: "-").count == 5)
     }
 }
+
+@Suite("Folder naming without Foundation's path and trimming calls")
+struct FolderNamingFastPathTests {
+    @Test func lastComponentMatchesNSString() {
+        let paths = [
+            "", "a", "a/", "a//", "/a", "a/b.jpg", "a/b/", "/x/y/z.HEIC", "./.", "..", "é/ü.jpg", "a b/ c .jpg",
+        ]
+        for path in paths {
+            #expect(FolderNaming.lastComponent(path) == (path as NSString).lastPathComponent, "\(path)")
+        }
+        // Only slashes name nothing (Foundation answers "/" or "", depending on the count).
+        #expect(FolderNaming.lastComponent("/") == "" && FolderNaming.lastComponent("///") == "")
+    }
+
+    @Test func printableASCIINamesAreKeptOrCleanedAsBefore() {
+        // Given ASCII names on both sides of every rule the quick check takes over
+        let cases: [(String, String)] = [
+            ("IMG_0001", "IMG_0001"), (" IMG", "IMG"), ("IMG ", "IMG"), (".IMG", "_IMG"), ("IMG.", "IMG"),
+            ("a/b", "a\u{2215}b"), ("a\u{7F}b", "a_b"), ("tab\there", "tab_here"), ("~!@#$%^&*()", "~!@#$%^&*()"),
+        ]
+        for (raw, expected) in cases {
+            #expect(FolderNaming.safeComponent(raw, fallback: "X") == expected, "\(raw)")
+        }
+        // And a name at the byte limit is kept, one byte over is cut
+        let long = String(repeating: "a", count: 251)
+        #expect(FolderNaming.safeComponent(long, fallback: "X", reserving: 4) == long)
+        #expect(FolderNaming.safeComponent(long + "b", fallback: "X", reserving: 4) == long)
+    }
+
+    @Test func blankStemsGetADatedName() {
+        let date = Date(timeIntervalSince1970: 0)
+        for original in [" .jpg", "\t.jpg", "\u{2003}.jpg", "...jpg"] {
+            #expect(
+                FolderNaming.fileName(original: original, format: .jpeg, date: date).hasPrefix("IMG_1970"),
+                "\(original)")
+        }
+        // A line break is not blank: it is kept, made safe.
+        #expect(FolderNaming.fileName(original: "\n.jpg", format: .jpeg, date: date) == "_.jpg")
+    }
+}

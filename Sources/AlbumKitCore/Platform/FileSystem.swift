@@ -133,6 +133,14 @@ package enum FileSystem {
 
     package static func close(_ file: Descriptor) { _ = Glibc_close(file.fd) }
 
+    /// A second descriptor for the same open file (closed on exec), to be closed on its own.
+    package static func duplicate(_ file: Descriptor) throws(SystemError) -> Descriptor {
+        try injected(.open, file.path)
+        let fd = fcntl(file.fd, F_DUPFD_CLOEXEC, 0)
+        guard fd >= 0 else { throw fail("fcntl", file.path) }
+        return Descriptor(fd: fd, path: file.path)
+    }
+
     /// Throws the `access(2)` failure of the first of `paths` this process cannot write.
     package static func checkWritable(_ paths: String...) throws(SystemError) {
         for path in paths where access(path, W_OK) != 0 { throw fail("access", path) }

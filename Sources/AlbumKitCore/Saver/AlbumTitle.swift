@@ -16,7 +16,7 @@ package struct AlbumTitle: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: `AlbumError` `.invalidAlbumTitle` when the title is empty after trimming, contains
     ///   control characters, or is longer than 255 UTF-8 bytes.
     package init(_ raw: String) throws(AlbumError) {
-        let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = raw.trimmed()
         guard !trimmed.isEmpty else {
             throw AlbumError(
                 .invalidAlbumTitle, "The album title \"\(raw)\" is empty; give the album a name.",
@@ -28,7 +28,7 @@ package struct AlbumTitle: Sendable, Hashable, CustomStringConvertible {
                 "The album title contains the control character U+\(String(bad.value, radix: 16, uppercase: true)); remove it.",
                 albumTitle: raw)
         }
-        let normalized = trimmed.precomposedStringWithCanonicalMapping
+        let normalized = trimmed.nfc
         guard normalized.utf8.count <= Self.maximumByteCount else {
             throw AlbumError(
                 .invalidAlbumTitle,

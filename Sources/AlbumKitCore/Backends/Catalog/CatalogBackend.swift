@@ -138,7 +138,9 @@ package final class CatalogBackend: PhotoLibraryBackend {
 
         // SQLite takes an empty file for a new database (and drops its WAL): a library whose catalog
         // was truncated to nothing would silently start over, orphaning every photo it holds.
-        if hasCatalog, (try? fm.attributesOfItem(atPath: catalog)[.size] as? NSNumber)?.int64Value == 0,
+        // (`stat`, not `FileManager.attributesOfItem`, which also looks up the owner's and group's
+        // names in /etc/passwd and /etc/group at every opening.)
+        if hasCatalog, let status = try? FileSystem.status(atPath: catalog), status.st_size == 0,
             let lost = try lostCatalogReason(root)
         {
             throw AlbumError.catalogDamaged(catalog, detail: "the catalog is empty but " + lost)

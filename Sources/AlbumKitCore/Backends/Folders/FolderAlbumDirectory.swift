@@ -49,7 +49,7 @@ package struct FolderAlbum: Sendable, Hashable {
     /// The identifier of an unmarked folder: a UUID-shaped digest of its NFC path (and `salt` when
     /// another folder already uses that identifier), stable across runs while the path stays.
     package static func derivedID(forFolderNamed name: String, salt: Int = 0) -> String {
-        let key = "albumkit.folder\u{0}" + name.precomposedStringWithCanonicalMapping + (salt > 0 ? "\u{0}\(salt)" : "")
+        let key = "albumkit.folder\u{0}" + name.nfc + (salt > 0 ? "\u{0}\(salt)" : "")
         let hex = Array(Array(key.utf8).withUnsafeBytes { SHA256Hasher.hash($0) }.prefix(32))
         let groups = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(hex[$0]) }
         return groups.joined(separator: "-")

@@ -77,7 +77,7 @@ package struct FolderAlbumPath: Sendable, Hashable {
 
     /// One level of a title or a folder name as compared: trimmed, NFC.
     static func level(_ text: String) -> String {
-        text.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping
+        text.trimmed().nfc
     }
 
     /// The comparison key of a title: its levels joined by `/`. Two titles name the same album

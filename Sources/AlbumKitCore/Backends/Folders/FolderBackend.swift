@@ -50,6 +50,9 @@ package final class FolderBackend: PhotoLibraryBackend {
     /// Where deleted albums go unless deleted permanently.
     let trash: FolderTrash
 
+    /// `.albumkit/owners/`, where this process registers before it stages.
+    private let ownersPath: String
+
     /// Files in an album tried with `name N.ext` before giving up.
     static let maximumNameAttempts = 10_000
 
@@ -59,6 +62,7 @@ package final class FolderBackend: PhotoLibraryBackend {
     ) {
         let root = root.standardizedFileURL
         self.root = root
+        self.ownersPath = root.path + "/" + FolderLibraryState.directoryName + "/owners"
         self.trash = trash
         self.identity = "folders:" + root.path
         self.createsMissingRoot = createsMissingRoot
@@ -197,31 +201,44 @@ package final class FolderBackend: PhotoLibraryBackend {
     }
 
     package func stage(_ media: Media) async throws -> Staged {
-        try await Blocking.run { try self.stageNow(media) }
+        try await Blocking.run { try self.stageNow(media) { try self.openStaging() } }
     }
 
     package func stage(
         _ media: [Media], prepared: @escaping @Sendable () -> Void
     ) async -> [Result<Staged, AlbumError>] {
-        await stageOnEveryCore(media, prepared: prepared) { try self.stageNow($0) }
-    }
-
-    private func stageNow(_ media: Media) throws -> Staged {
-        // Not flushed here: the whole batch is flushed at commit, before any file gets its name.
-        let staged = try StagedMedia(
-            media, owners: root.appendingPathComponent(FolderLibraryState.directoryName + "/owners").path,
-            flush: false
-        ) {
-            let root = try openRoot(creating: true)
-            defer { FileSystem.close(root) }
-            do throws(SystemError) {
-                let state = try FolderLibraryState.openOrCreate(root: root)
-                defer { FileSystem.close(state) }
-                return try FolderLibraryState.openStaging(state: state)
-            } catch {
-                throw error.libraryError("stage the photo")
+        // `.albumkit/staging/` is opened once for the batch; each file gets its own duplicate of the
+        // descriptor (one `fcntl` instead of three `openat` and two `close` per file).
+        let staging = Locked<FileSystem.Descriptor?>(nil)
+        defer { staging.withLock { $0.map(FileSystem.close) } }
+        return await stageOnEveryCore(media, prepared: prepared) { item in
+            try self.stageNow(item) {
+                try staging.withLock { opened throws -> FileSystem.Descriptor in
+                    if opened == nil { opened = try self.openStaging() }
+                    do throws(SystemError) { return try FileSystem.duplicate(opened!) } catch {
+                        throw error.libraryError("stage the photo")
+                    }
+                }
             }
         }
+    }
+
+    /// Opens `.albumkit/staging/` (creating the root when allowed, and the folders).
+    private func openStaging() throws -> FileSystem.Descriptor {
+        let root = try openRoot(creating: true)
+        defer { FileSystem.close(root) }
+        do throws(SystemError) {
+            let state = try FolderLibraryState.openOrCreate(root: root)
+            defer { FileSystem.close(state) }
+            return try FolderLibraryState.openStaging(state: state)
+        } catch {
+            throw error.libraryError("stage the photo")
+        }
+    }
+
+    private func stageNow(_ media: Media, in staging: () throws -> FileSystem.Descriptor) throws -> Staged {
+        // Not flushed here: the whole batch is flushed at commit, before any file gets its name.
+        let staged = try StagedMedia(media, owners: ownersPath, flush: false, in: staging)
         if let modified = staged.modified {
             do { try FileSystem.setModificationTime(staged.file.descriptor, to: modified) } catch {
                 staged.discard()

@@ -39,7 +39,7 @@ package enum FolderNaming {
     package static func fileName(original: String?, format: MediaFormat, date: Date = Date()) -> String {
         var stem: String
         var ext: String = format.fileExtension
-        let original = original.map { ($0 as NSString).lastPathComponent } ?? ""
+        let original = original.map(lastComponent) ?? ""
         if let dot = original.lastIndex(of: "."), dot != original.startIndex {
             let current = String(original[original.index(after: dot)...])
             let lowered = current.lowercased()
@@ -54,12 +54,24 @@ package enum FolderNaming {
         } else {
             stem = original
         }
-        if stem.trimmingCharacters(in: .whitespaces).isEmpty || stem.allSatisfy({ $0 == "." }) {
+        // Blank (only tabs and space separators, Foundation's `.whitespaces`) or only dots.
+        let blank = stem.unicodeScalars.allSatisfy { $0 == "\t" || $0.properties.generalCategory == .spaceSeparator }
+        if blank || stem.allSatisfy({ $0 == "." }) {
             stem = defaultStem(kind: format.kind, date: date)
         }
         let safeExt = ext.filter { $0.isLetter || $0.isNumber }
         let suffix = "." + (safeExt.isEmpty ? format.fileExtension : safeExt)
         return safeComponent(stem, fallback: "IMG", reserving: suffix.utf8.count) + suffix
+    }
+
+    /// The last component of a path: `a/b.jpg` → `b.jpg`, `a/b/` → `b` (as
+    /// `NSString.lastPathComponent`); only slashes → no name.
+    static func lastComponent(_ path: String) -> String {
+        var end = path.endIndex
+        while end > path.startIndex, path[path.index(before: end)] == "/" { end = path.index(before: end) }
+        guard end > path.startIndex else { return "" }
+        let start = path[..<end].lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+        return String(path[start..<end])
     }
 
     /// `name.ext` → `name 2.ext`, `name 3.ext`, … for `attempt` 2, 3, …
@@ -114,7 +126,8 @@ package enum FolderNaming {
 
     /// Makes `raw` one safe path component of at most `255 - reserving` bytes.
     static func safeComponent(_ raw: String, fallback: String, reserving: Int = 0) -> String {
-        var text = raw.precomposedStringWithCanonicalMapping
+        if isSafeASCII(raw, limit: maximumByteCount - reserving) { return raw }
+        var text = raw.nfc
         // No separators, no NUL or other control characters.
         text = String(
             text.map { character -> Character in
@@ -132,6 +145,17 @@ package enum FolderNaming {
         // No trailing spaces or dots.
         while let last = text.last, last == "." || last.isWhitespace { text.removeLast() }
         return text.isEmpty ? fallback : text
+    }
+
+    /// Whether `text` is printable ASCII that ``safeComponent(_:fallback:reserving:)`` would keep
+    /// as it is (most camera and phone names): not empty, within `limit` bytes, no `/`, not starting
+    /// with a space or a dot, not ending with one.
+    private static func isSafeASCII(_ text: String, limit: Int) -> Bool {
+        let bytes = text.utf8
+        guard let first = bytes.first, let last = bytes.last, bytes.count <= limit,
+            first != 0x20, first != 0x2E, last != 0x20, last != 0x2E
+        else { return false }
+        return bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x2F }
     }
 
     /// The longest prefix of `text` (whole characters) that fits in `bytes` UTF-8 bytes.

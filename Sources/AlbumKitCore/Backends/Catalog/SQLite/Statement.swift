@@ -36,7 +36,8 @@ package struct Row: Sendable {
     package func integer(_ i: Int) -> Int64? {
         switch values[i] {
         case .integer(let n): n
-        case .real(let d): Int64(d)
+        // A damaged catalog can hold any real here: NaN, infinities and reals beyond Int64 are no integer.
+        case .real(let d): Int64(exactly: d.rounded(.towardZero))
         case .text(let s): Int64(s)
         case .null: nil
         }
