@@ -13,5 +13,8 @@ switch AlbumCommand.invocation(rawArguments) {
 case .finished(let status):
     exit(status)
 case .command(let command, let spec, let arguments):
+    // A save holds two chunks of staged files open. Growing the descriptor table for them now, while
+    // the process has one thread, waits for nothing; mid-batch it stalled every thread (FileSystem).
+    if command == "save" || command == "import" { FileSystem.reserveDescriptorTable(for: 1024) }
     exit(await AlbumCommand.run(command, spec, arguments))
 }

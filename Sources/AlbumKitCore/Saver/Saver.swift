@@ -91,6 +91,9 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
             return results.map { $0! }
         }
 
+        // Two chunks of staged files are open at once: the descriptor table grows to hold them now,
+        // once, rather than doubling mid-batch with every thread waiting (FileSystem).
+        if media.count > 1 { FileSystem.reserveDescriptorTable(for: 4 * batchSize + 64) }
         // A pipeline: while one chunk commits (mostly waiting for the disk to flush), the next one
         // is validated, copied and hashed (mostly CPU).
         var start = 0
