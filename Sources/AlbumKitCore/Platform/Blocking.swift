@@ -17,24 +17,31 @@ package enum Blocking {
 
     /// Runs `body` for every index of `0..<count` on ``width`` threads of the blocking queue, each
     /// taking the next index until none is left, and resumes when all are done: one hop to the
-    /// queue for a whole batch instead of one per item.
+    /// queue for a whole batch instead of one per item, and the last thread to finish resumes the
+    /// caller itself (a `DispatchGroup` notification was one more thread to wake, for every save).
     package static func forEach(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) async {
         guard count > 0 else { return }
-        let next = Locked(0)
-        let group = DispatchGroup()
-        for _ in 0..<min(width, count) {
-            queue.async(group: group) {
-                while true {
-                    let index = next.withLock { next -> Int in
-                        defer { next += 1 }
-                        return next
+        let workers = min(width, count)
+        let progress = Locked((next: 0, running: workers))
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            for _ in 0..<workers {
+                queue.async {
+                    while true {
+                        let index = progress.withLock { progress -> Int in
+                            defer { progress.next += 1 }
+                            return progress.next
+                        }
+                        guard index < count else { break }
+                        body(index)
                     }
-                    guard index < count else { return }
-                    body(index)
+                    let last = progress.withLock { progress -> Bool in
+                        progress.running -= 1
+                        return progress.running == 0
+                    }
+                    if last { continuation.resume() }
                 }
             }
         }
-        await withCheckedContinuation { continuation in group.notify(queue: queue) { continuation.resume() } }
     }
 
     package static func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
