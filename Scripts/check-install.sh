@@ -59,4 +59,16 @@ saved=$(PATH="$work/bin:$PATH" album save --json --album Installed --library "$w
     echo "check-install: the release album did not save: $saved" >&2
     exit 1
 }
+# README says the release album runs where Swift is not installed: hide the toolchain and save again.
+toolchain=$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")
+if unshare -m true 2>/dev/null; then
+    hidden=$(unshare -m sh -c 'mount -t tmpfs none "$1" && "$2" save --json --album Hidden --library "$3" "$4"' \
+        sh "$toolchain" "$work/bin/album" "$work/h.albumlibrary" "$root/Examples/harbour.jpg")
+    [[ $hidden == *'"albumOutcome":"created"'* ]] || {
+        echo "check-install: the release album did not save with $toolchain hidden: $hidden" >&2
+        exit 1
+    }
+else
+    echo "check-install: not checked without the toolchain: this user cannot make a mount namespace (unshare -m)"
+fi
 echo "check-install: OK"

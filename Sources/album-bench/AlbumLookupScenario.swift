@@ -25,6 +25,8 @@ extension Bench {
         var subjects: [Subject] = []
         for count in counts {
             let (url, library) = try library("lookup-\(count)")
+            // The library is created by its opening, which runs in the background: wait for it.
+            _ = try await library.albums()
             let catalog = try SyntheticCatalog(library: url)
             try catalog.addAlbums(count - 1)
             // The target album is the newest, so an enumeration finds it last.
