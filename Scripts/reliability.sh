@@ -10,7 +10,7 @@
 # --keep: keep the scratch directory for inspection.
 # --only: run only these scenarios (kill9, race, diskfull, readonly, removed, corrupt, reset, lostwal,
 #   oldcatalog, garbled, pidns, fifo, ulimit, partial, quickexit, nolib, newlib, powerloss, and the folder library's fkill9, frace,
-#   fdiskfull, freadonly, fmoved, fdelete).
+#   fdiskfull, freadonly, fmoved, fstaging, fslash, fdelete).
 #
 # Scenarios (a summary line each, `trials=N failures=M`; exit status 1 if any failure):
 #   kill9       kill -9 a process group saving batches at random moments; after each: `album verify`
@@ -48,7 +48,9 @@
 #               an unacknowledged one; verify passes. The saver is always the debug build (only it
 #               can pause).
 #   f*          kill9, race, diskfull, readonly on a folder library, the album folder moved mid-batch
-#               (fmoved), and `delete` racing `cp` (fdelete); see Scripts/reliability/folders.sh.
+#               (fmoved), the staging folder removed mid-batch (fstaging), titles whose slash carries
+#               a combining mark (fslash), and `delete` racing `cp` (fdelete); see
+#               Scripts/reliability/folders.sh.
 # Every data-safety scenario ends with: every acknowledged save is present with its SHA-256, and
 # nothing in originals/ was deleted (folder library: no file the user put there was removed).
 # A scenario that cannot run here (no mount or namespace rights) FAILS, unless ALBUM_ALLOW_SKIP
@@ -59,7 +61,7 @@ MODE=short
 BUILD=""
 KEEP=0
 ONLY="kill9,race,diskfull,readonly,removed,corrupt,reset,lostwal,oldcatalog,garbled,pidns,fifo,ulimit,partial,quickexit,nolib,newlib,powerloss"
-ONLY+=",fkill9,frace,fdiskfull,freadonly,fmoved,fdelete"
+ONLY+=",fkill9,frace,fdiskfull,freadonly,fmoved,fstaging,fslash,fdelete"
 while [ $# -gt 0 ]; do
     argument=$1
     shift

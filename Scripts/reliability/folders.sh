@@ -258,6 +258,69 @@ scenario_fmoved() {
     summary fmoved "$REMOVE_TRIALS" "$failures" "album folder renamed or moved out of the library mid-batch"
 }
 
+# fstaging: `.albumkit/staging/` removed (three times) while a batch stages into it. The batch shares
+# one descriptor of that folder; it must notice and make the folder again, not fail every later
+# photo of the chunk ("permission denied" from O_TMPFILE in a removed folder).
+scenario_fstaging() {
+    echo "== fstaging: $REMOVE_TRIALS trials (folder library)"
+    local failures=0 trial lib pid status out waited errors removal
+    make_jpegs "$WORK/fst-media" 200 fst
+    for ((trial = 0; trial < REMOVE_TRIALS; trial++)); do
+        lib=$WORK/fst/lib-$trial
+        mkdir -p "$lib"
+        timeout 120 "$ALBUM" save --json --album Trips --library "$lib" "$WORK/fst-media"/*.jpg \
+            >"$WORK/fst/$trial.out" 2>"$WORK/fst/$trial.err" &
+        pid=$!
+        waited=0
+        while [ ! -d "$lib/.albumkit/staging" ] && [ "$waited" -lt 3000 ] && kill -0 "$pid" 2>/dev/null; do
+            sleep 0.002
+            waited=$((waited + 2))
+        done
+        for removal in 1 2 3; do
+            rm -rf "$lib/.albumkit/staging"
+            sleep "0.0$((RANDOM % 5 + removal))"
+        done
+        wait "$pid"
+        status=$?
+        out=$(cat "$WORK/fst/$trial.out")
+        errors=$(grep -c '"error"' <<<"$out")
+        echo "  trial $trial: exit $status, $(grep -c '"asset"' <<<"$out") saved, errors: $errors"
+        ok=1
+        [ "$status" -lt 124 ] || { fail "fstaging trial $trial: crashed or hung (exit $status)"; ok=0; }
+        [ "$(grep -c '"file"' <<<"$out")" = 200 ] || { fail "fstaging trial $trial: not one result line per file"; ok=0; }
+        # A photo being staged at the very moment of a removal may fail; the rest must not.
+        [ "$errors" -le 3 ] || { fail "fstaging trial $trial: $errors photos failed after 3 removals"; ok=0; }
+        verify_ok "$lib" || ok=0
+        folder_acks_ok "$WORK/fst/$trial.out" "$lib/Trips" || ok=0
+        [ "$ok" = 1 ] || failures=$((failures + 1))
+    done
+    summary fstaging "$REMOVE_TRIALS" "$failures" "staging folder removed 3 times mid-batch: made again, at most one photo lost per removal"
+}
+
+# fslash: a title or file name whose "/" carries a combining mark ("/" + U+0301 is one character)
+# is one folder inside the library, never a path: it used to create the album folder at the
+# file system's root.
+scenario_fslash() {
+    echo "== fslash (folder library)"
+    local failures=0 lib=$WORK/fsl/lib probe="albumkit-probe-$$" accent
+    accent=$(printf '/\u0301')
+    mkdir -p "$lib"
+    make_jpegs "$WORK/fsl/media" 1 fsl
+    "$ALBUM" save --album "$accent$probe" --library "$lib" "$WORK/fsl/media"/*.jpg >/dev/null 2>"$WORK/fsl/err" ||
+        { fail "fslash: the save failed: $(head -c 300 "$WORK/fsl/err")"; failures=1; }
+    "$ALBUM" create "x${accent}y" --library "$lib" >/dev/null 2>>"$WORK/fsl/err" ||
+        { fail "fslash: create failed: $(head -c 300 "$WORK/fsl/err")"; failures=1; }
+    if [ -e "$accent$probe" ] || [ -e "/$probe" ]; then
+        fail "fslash: an album folder was made outside the library, at the file system's root"
+        rm -rf "${accent:?}$probe"
+        failures=1
+    fi
+    [ -d "$lib/$(printf '\u0301')$probe" ] || { fail "fslash: the album folder is not in the library"; failures=1; }
+    [ -d "$lib/x/$(printf '\u0301')y" ] || { fail "fslash: x/\u0301y is not the folder y inside x"; failures=1; }
+    verify_ok "$lib" || failures=1
+    summary fslash 1 "$failures" "titles with a slash carrying a combining mark stay inside the library"
+}
+
 scenario_fdelete() {
     local trials=$((KILL_TRIALS * 3)) failures=0 trial lib copied lost=0 refused=0 trashed=0 data
     echo "== fdelete: $trials trials (album delete racing cp into the album)"

@@ -58,7 +58,9 @@ struct Arguments {
     init(raw: [[UInt8]]) throws(UsageError) {
         let arguments = raw.map { String(decoding: $0, as: UTF8.self) }
         // Decoding repairs invalid UTF-8 with U+FFFD, so the text's bytes differ from what was given.
-        for (bytes, text) in zip(raw, arguments) where !text.utf8.elementsEqual(bytes) && !invalidUTF8.contains(text) {
+        // Kept as they come (duplicates too): checking each against the list was quadratic for
+        // thousands of Latin-1 file names.
+        for (bytes, text) in zip(raw, arguments) where !text.utf8.elementsEqual(bytes) {
             invalidUTF8.append(text)
         }
         var index = 0

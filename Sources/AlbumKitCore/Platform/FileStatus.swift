@@ -45,6 +45,8 @@ package struct FileStatus: Sendable, Hashable {
     package var modified: Time
     /// When the entry last changed, including getting its name (`st_ctime`).
     package var changed: Time
+    /// How many names the file has (`st_nlink`): 0 once it, or a folder, was removed.
+    package var linkCount: Int
 
     package init(_ info: stat) {
         switch info.st_mode & S_IFMT {
@@ -59,6 +61,7 @@ package struct FileStatus: Sendable, Hashable {
         inode = UInt64(info.st_ino)
         modified = Time(info.modificationTime)
         changed = Time(info.statusChangeTime)
+        linkCount = Int(info.st_nlink)
     }
 }
 

@@ -46,32 +46,36 @@ package struct FolderAlbumPath: Sendable, Hashable {
 
     /// The levels of a typed title: split at each `/` not escaped by a backslash, each level trimmed
     /// of surrounding whitespace and in NFC, a literal slash as U+2215; empty levels dropped.
+    ///
+    /// Split scalar by scalar: a `/` followed by a combining mark is one Character, and must still
+    /// separate levels rather than end up inside a folder name.
     package static func levels(of title: String) -> [String] {
         var levels: [String] = []
-        var current = ""
+        var current = String.UnicodeScalarView()
         var escaping = false
-        for character in title {
+        let slash = FolderNaming.slashReplacement.unicodeScalars.first!
+        for scalar in title.unicodeScalars {
             if escaping {
                 escaping = false
-                switch character {
-                case "/": current.append(FolderNaming.slashReplacement)
+                switch scalar {
+                case "/": current.append(slash)
                 case "\\": current.append("\\")
                 default:
                     current.append("\\")
-                    current.append(character)
+                    current.append(scalar)
                 }
                 continue
             }
-            switch character {
+            switch scalar {
             case "\\": escaping = true
             case "/":
-                levels.append(current)
-                current = ""
-            default: current.append(character)
+                levels.append(String(current))
+                current = String.UnicodeScalarView()
+            default: current.append(scalar)
             }
         }
         if escaping { current.append("\\") }
-        levels.append(current)
+        levels.append(String(current))
         return levels.map(level).filter { !$0.isEmpty }
     }
 

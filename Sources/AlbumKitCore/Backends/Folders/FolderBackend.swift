@@ -207,13 +207,25 @@ package final class FolderBackend: PhotoLibraryBackend {
     package func stage(
         _ media: [Media], prepared: @escaping @Sendable () -> Void
     ) async -> [Result<Staged, AlbumError>] {
+        // One file (a chunk of one, under a tiny open-file limit): its own descriptor, nothing more.
+        guard media.count > 1 else {
+            return await stageOnEveryCore(media, prepared: prepared) {
+                try self.stageNow($0) { try self.openStaging() }
+            }
+        }
         // `.albumkit/staging/` is opened once for the batch; each file gets its own duplicate of the
-        // descriptor (one `fcntl` instead of three `openat` and two `close` per file).
+        // descriptor (one `fstat` and one `fcntl` instead of three `openat` and two `close` per file).
         let staging = Locked<FileSystem.Descriptor?>(nil)
         defer { staging.withLock { $0.map(FileSystem.close) } }
         return await stageOnEveryCore(media, prepared: prepared) { item in
             try self.stageNow(item) {
                 try staging.withLock { opened throws -> FileSystem.Descriptor in
+                    // Removed meanwhile (a removed folder has no links left): open, and so recreate, it
+                    // again, as every file did before the descriptor was shared.
+                    if let current = opened, (try? FileSystem.fileStatus(of: current))?.linkCount == 0 {
+                        FileSystem.close(current)
+                        opened = nil
+                    }
                     if opened == nil { opened = try self.openStaging() }
                     do throws(SystemError) { return try FileSystem.duplicate(opened!) } catch {
                         throw error.libraryError("stage the photo")

@@ -54,8 +54,10 @@ package enum FolderNaming {
         } else {
             stem = original
         }
-        // Blank (only tabs and space separators, Foundation's `.whitespaces`) or only dots.
-        let blank = stem.unicodeScalars.allSatisfy { $0 == "\t" || $0.properties.generalCategory == .spaceSeparator }
+        // Blank (only what Foundation's `.whitespaces` holds: tab, space separators, U+200B) or only dots.
+        let blank = stem.unicodeScalars.allSatisfy {
+            $0 == "\t" || $0 == "\u{200B}" || $0.properties.generalCategory == .spaceSeparator
+        }
         if blank || stem.allSatisfy({ $0 == "." }) {
             stem = defaultStem(kind: format.kind, date: date)
         }
@@ -137,6 +139,19 @@ package enum FolderNaming {
                 }
                 return character
             })
+        // A `/` followed by a combining mark is one Character, not "/": replace every `/` scalar, or
+        // the name would be a path (one that starts with `/` leaves the library).
+        if text.unicodeScalars.contains("/") {
+            var scalars = String.UnicodeScalarView()
+            for scalar in text.unicodeScalars {
+                if scalar == "/" {
+                    scalars.append(contentsOf: String(slashReplacement).unicodeScalars)
+                } else {
+                    scalars.append(scalar)
+                }
+            }
+            text = String(scalars)
+        }
         while let first = text.first, first.isWhitespace { text.removeFirst() }
         // Not hidden: leading dots become "_" ("." and ".." become "_" and "__").
         let leadingDots = text.prefix { $0 == "." }.count
