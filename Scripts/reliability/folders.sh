@@ -59,6 +59,15 @@ no_hidden_leftovers() {
     [ -z "$extra" ] || { fail "hidden leftovers in $1: $extra"; return 1; }
 }
 
+# batch_ran_ok SCENARIO TRIAL STATUS OUT COUNT: the batch neither crashed nor hung and printed one
+# result line per file.
+batch_ran_ok() {
+    local scenario=$1 trial=$2 status=$3 out=$4 count=$5 bad=0
+    [ "$status" -lt 124 ] || { fail "$scenario trial $trial: crashed or hung (exit $status)"; bad=1; }
+    [ "$(grep -c '"file"' <<<"$out")" = "$count" ] || { fail "$scenario trial $trial: not one result line per file"; bad=1; }
+    return "$bad"
+}
+
 scenario_fkill9() {
     # Half the catalog's trials: each one verifies and compares every acknowledged file.
     local trials=$(((KILL_TRIALS + 1) / 2))
@@ -248,8 +257,7 @@ scenario_fmoved() {
         out=$(cat "$WORK/fmv/$trial.out")
         echo "  trial $trial ($way): exit $status, $(grep -c '"asset"' <<<"$out") saved, errors: $(grep -c '"error"' <<<"$out")"
         ok=1
-        [ "$status" -lt 124 ] || { fail "fmoved trial $trial: crashed or hung (exit $status)"; ok=0; }
-        [ "$(grep -c '"file"' <<<"$out")" = 200 ] || { fail "fmoved trial $trial: not one result line per file"; ok=0; }
+        batch_ran_ok fmoved "$trial" "$status" "$out" 200 || ok=0
         verify_ok "$lib" || ok=0
         folder_acks_ok "$WORK/fmv/$trial.out" "$elsewhere" "$lib/Trips" || ok=0
         user_files_ok "$elsewhere" "$lib/Trips" || ok=0
@@ -260,14 +268,18 @@ scenario_fmoved() {
 
 # fstaging: `.albumkit/staging/` removed (three times) while a batch stages into it. The batch shares
 # one descriptor of that folder; it must notice and make the folder again, not fail every later
-# photo of the chunk ("permission denied" from O_TMPFILE in a removed folder).
+# photo of the chunk ("permission denied" from O_TMPFILE in a removed folder). The album exists
+# before: a new album's folder is itself made in staging, and a removal at that moment fails the
+# chunk that creates it, cleanly ("does not exist"), which is not what this scenario measures.
 scenario_fstaging() {
     echo "== fstaging: $REMOVE_TRIALS trials (folder library)"
-    local failures=0 trial lib pid status out waited errors removal
+    local failures=0 trial lib pid status out waited errors removal ok
     make_jpegs "$WORK/fst-media" 200 fst
     for ((trial = 0; trial < REMOVE_TRIALS; trial++)); do
         lib=$WORK/fst/lib-$trial
         mkdir -p "$lib"
+        "$ALBUM" create Trips --folders --library "$lib" >/dev/null 2>&1
+        rm -rf "$lib/.albumkit/staging"
         timeout 120 "$ALBUM" save --json --album Trips --library "$lib" "$WORK/fst-media"/*.jpg \
             >"$WORK/fst/$trial.out" 2>"$WORK/fst/$trial.err" &
         pid=$!
@@ -286,15 +298,15 @@ scenario_fstaging() {
         errors=$(grep -c '"error"' <<<"$out")
         echo "  trial $trial: exit $status, $(grep -c '"asset"' <<<"$out") saved, errors: $errors"
         ok=1
-        [ "$status" -lt 124 ] || { fail "fstaging trial $trial: crashed or hung (exit $status)"; ok=0; }
-        [ "$(grep -c '"file"' <<<"$out")" = 200 ] || { fail "fstaging trial $trial: not one result line per file"; ok=0; }
-        # A photo being staged at the very moment of a removal may fail; the rest must not.
-        [ "$errors" -le 3 ] || { fail "fstaging trial $trial: $errors photos failed after 3 removals"; ok=0; }
+        batch_ran_ok fstaging "$trial" "$status" "$out" 200 || ok=0
+        # Photos being staged at the very moment of a removal may fail (0–2 per removal, once 13 in
+        # 200 trials); the rest must not. Without the fix, 97–113 of the 200 failed.
+        [ "$errors" -le 20 ] || { fail "fstaging trial $trial: $errors photos failed after 3 removals"; ok=0; }
         verify_ok "$lib" || ok=0
         folder_acks_ok "$WORK/fst/$trial.out" "$lib/Trips" || ok=0
         [ "$ok" = 1 ] || failures=$((failures + 1))
     done
-    summary fstaging "$REMOVE_TRIALS" "$failures" "staging folder removed 3 times mid-batch: made again, at most one photo lost per removal"
+    summary fstaging "$REMOVE_TRIALS" "$failures" "staging folder removed 3 times mid-batch: made again, only photos in flight at a removal lost"
 }
 
 # fslash: a title or file name whose "/" carries a combining mark ("/" + U+0301 is one character)

@@ -54,11 +54,7 @@ package enum FolderNaming {
         } else {
             stem = original
         }
-        // Blank (only what Foundation's `.whitespaces` holds: tab, space separators, U+200B) or only dots.
-        let blank = stem.unicodeScalars.allSatisfy {
-            $0 == "\t" || $0 == "\u{200B}" || $0.properties.generalCategory == .spaceSeparator
-        }
-        if blank || stem.allSatisfy({ $0 == "." }) {
+        if stem.isBlank || stem.allSatisfy({ $0 == "." }) {
             stem = defaultStem(kind: format.kind, date: date)
         }
         let safeExt = ext.filter { $0.isLetter || $0.isNumber }
