@@ -9,7 +9,7 @@
 #   has just built it in CI; release for --full). ALBUM_BIN=/path/to/album overrides both.
 # --keep: keep the scratch directory for inspection.
 # --only: run only these scenarios (kill9, race, diskfull, readonly, removed, corrupt, reset, lostwal,
-#   oldcatalog, garbled, pidns, fifo, ulimit, partial, quickexit, nolib, newlib, powerloss, and the folder library's fkill9, frace,
+#   oldcatalog, garbled, pidns, fifo, badnumbers, ulimit, partial, quickexit, nolib, newlib, powerloss, and the folder library's fkill9, frace,
 #   fdiskfull, freadonly, fmoved, fstaging, fslash, fdelete).
 #
 # Scenarios (a summary line each, `trials=N failures=M`; exit status 1 if any failure):
@@ -30,6 +30,8 @@
 #   pidns       a saver in its own PID namespace (`unshare -p -f --mount-proc`) while another
 #               process lists albums in a loop: every acknowledged save is kept.
 #   fifo        a FIFO among the inputs: no hang, `fileUnreadable` for it, the rest saved.
+#   badnumbers  a WebM whose duration is infinite among photos: all saved, in a catalog and in a
+#               folder library (before, the batch failed in a catalog).
 #   ulimit      600 files under `ulimit -n 64`: all saved; a save under `ulimit -n` 7..24: saved or
 #               "raise ulimit -n", never a crash or "damaged", and the library takes the next save;
 #               a folder library's albums and verify under 7..16: whole, or "raise ulimit -n".
@@ -60,7 +62,7 @@ set -uo pipefail
 MODE=short
 BUILD=""
 KEEP=0
-ONLY="kill9,race,diskfull,readonly,removed,corrupt,reset,lostwal,oldcatalog,garbled,pidns,fifo,ulimit,partial,quickexit,nolib,newlib,powerloss"
+ONLY="kill9,race,diskfull,readonly,removed,corrupt,reset,lostwal,oldcatalog,garbled,pidns,fifo,badnumbers,ulimit,partial,quickexit,nolib,newlib,powerloss"
 ONLY+=",fkill9,frace,fdiskfull,freadonly,fmoved,fstaging,fslash,fdelete"
 while [ $# -gt 0 ]; do
     argument=$1
@@ -801,6 +803,42 @@ scenario_fifo() {
     [ "$(grep -c '"asset"' <<<"$out")" = 3 ] || { fail "fifo: the other files were not saved"; bad=1; }
     check_acknowledged "$lib" Fifo "$dir/out" || bad=1
     summary fifo 1 "$bad" "a FIFO and /dev/zero among 3 photos"
+}
+
+# badnumbers: a video whose header holds a number no file can mean (a WebM whose duration is
+# infinite in seconds) among photos. Before, it failed every save of its batch in a catalog.
+make_infinite_webm() {
+    python3 - "$1" <<'PY'
+import struct, sys
+def element(ident, payload):
+    return ident + struct.pack(">Q", len(payload) | 1 << 56) + payload
+def uint(ident, value):
+    return element(ident, struct.pack(">Q", value))
+info = element(b"\x15\x49\xa9\x66", uint(b"\x2a\xd7\xb1", 1000000) + element(b"\x44\x89", struct.pack(">d", 1e308)))
+video = element(b"\xe0", uint(b"\xb0", 64) + uint(b"\xba", 48))
+tracks = element(b"\x16\x54\xae\x6b", element(b"\xae", uint(b"\x83", 1) + video))
+header = element(b"\x1a\x45\xdf\xa3", element(b"\x42\x82", b"webm"))
+open(sys.argv[1], "wb").write(header + element(b"\x18\x53\x80\x67", info + tracks))
+PY
+}
+scenario_badnumbers() {
+    echo "== badnumbers"
+    local dir=$WORK/badnumbers status kind lib saved bad=0
+    make_jpegs "$dir/media" 2 numbers
+    make_infinite_webm "$dir/media/long.webm" || { fail "badnumbers: cannot write the WebM"; bad=1; }
+    mkdir -p "$dir/folders"
+    for kind in catalog folders; do
+        [ "$kind" = catalog ] && lib=$dir/lib.albumlibrary || lib=$dir/folders
+        timeout 60 "$ALBUM" save --json --album Numbers --library "$lib" "$dir/media"/* >"$dir/$kind.out" 2>"$dir/$kind.err"
+        status=$?
+        saved=$(grep -c '"asset"' "$dir/$kind.out")
+        echo "  $kind: exit $status, $saved of 3 saved"
+        [ "$status" = 0 ] && [ "$saved" = 3 ] || { fail "badnumbers ($kind): exit $status, $saved of 3 saved: $(head -3 "$dir/$kind.err")"; bad=1; }
+        verify_ok "$lib" || bad=1
+    done
+    check_acknowledged "$dir/lib.albumlibrary" Numbers "$dir/catalog.out" || bad=1
+    folder_acks_ok "$dir/folders.out" "$dir/folders/Numbers" || bad=1
+    summary badnumbers 2 "$bad" "a WebM whose duration is infinite, among 2 photos: all saved (catalog, folders)"
 }
 
 # ulimit: 600 files with at most 64 open files (soft = hard, so raising cannot help).

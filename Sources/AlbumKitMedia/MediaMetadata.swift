@@ -1,6 +1,7 @@
 /// What AlbumKit knows about a photo or video after inspecting it (no pixels decoded).
 ///
-/// Missing values are `nil`, never invented.
+/// Missing values are `nil`, never invented; so is a number no file can mean (infinite or NaN, as a
+/// crafted file's arithmetic can give), which is dropped when set.
 ///
 /// ```swift
 /// let metadata = try MediaInspector().inspect(source)
@@ -20,17 +21,17 @@ public struct MediaMetadata: Sendable, Hashable, Codable {
     /// Capture date in ISO 8601 (`2024-05-01T10:20:30+02:00`; no offset when the file has none).
     public var captureDate: String?
     /// Signed decimal degrees.
-    public var latitude: Double?
+    public var latitude: Double? { didSet { if latitude?.isFinite == false { latitude = nil } } }
     /// Signed decimal degrees.
-    public var longitude: Double?
+    public var longitude: Double? { didSet { if longitude?.isFinite == false { longitude = nil } } }
     /// Metres above sea level (negative below).
-    public var altitude: Double?
+    public var altitude: Double? { didSet { if altitude?.isFinite == false { altitude = nil } } }
     /// Camera make.
     public var make: String?
     /// Camera model.
     public var model: String?
     /// Duration in seconds (videos).
-    public var duration: Double?
+    public var duration: Double? { didSet { if duration?.isFinite == false { duration = nil } } }
 
     /// Creates metadata with only a format; the rest is filled in by parsers.
     public init(format: MediaFormat) { self.format = format }

@@ -28,7 +28,9 @@ import Testing
         ebml(0xAE, uint(0x83, type) + (type == 1 ? ebml(0xE0, uint(0xB0, width) + uint(0xBA, height)) : []))
     }
 
-    static func webm(tracks: [[UInt8]], clusters: [UInt8] = [], segmentUnknown: Bool = false) -> [UInt8] {
+    static func webm(
+        tracks: [[UInt8]], clusters: [UInt8] = [], segmentUnknown: Bool = false, info: [UInt8] = info
+    ) -> [UInt8] {
         let body = info + ebml(0x1654_AE6B, tracks.flatMap { $0 }) + clusters
         let segment =
             segmentUnknown ? ebml(0x1853_8067, [], unknownSize: true) + body : ebml(0x1853_8067, body)
@@ -132,6 +134,30 @@ import Testing
         #expect(metadata.format == .webm && metadata.kind == .video)
         #expect(metadata.width == 640 && metadata.height == 360)
         #expect(metadata.duration == 2.5)
+    }
+
+    @Test func durationNoNumberCanHoldIsLeftOut() throws {
+        // Given a Matroska whose Duration, 1e308 ticks of 1 ms, is infinite in seconds
+        let duration = withUnsafeBytes(of: (1e308).bitPattern.bigEndian) { Array($0) }
+        let info = Self.ebml(0x1549_A966, Self.uint(0x2A_D7B1, 1_000_000) + Self.ebml(0x4489, duration))
+        let bytes = Self.webm(tracks: [Self.track(type: 1)], info: info)
+        // When it is inspected
+        let metadata = try MediaInspector().inspect(BufferByteSource(bytes: bytes))
+        // Then it is a video without a duration, and its metadata can be stored as JSON (before, the
+        // infinite duration failed every save of the batch it was in)
+        #expect(metadata.kind == .video && metadata.width == 640)
+        #expect(metadata.duration == nil)
+        #expect(throws: Never.self) { try JSONEncoder().encode(metadata) }
+    }
+
+    @Test func numbersNoFileCanMeanAreDropped() {
+        var metadata = MediaMetadata(format: .mp4)
+        metadata.duration = .infinity
+        metadata.latitude = .nan
+        metadata.longitude = -.infinity
+        metadata.altitude = -12.5
+        #expect(metadata.duration == nil && metadata.latitude == nil && metadata.longitude == nil)
+        #expect(metadata.altitude == -12.5)
     }
 
     @Test func audioOnlyMatroskaIsNotAVideo() throws {

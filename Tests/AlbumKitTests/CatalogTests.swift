@@ -213,6 +213,39 @@ import Testing
         }
     }
 
+    /// A WebM whose Duration element (1e308 ticks of 1 ms) is infinite in seconds.
+    static func webmWithInfiniteDuration() -> Data {
+        func element(_ id: [UInt8], _ payload: [UInt8]) -> [UInt8] {
+            id + withUnsafeBytes(of: (UInt64(payload.count) | 1 << 56).bigEndian) { Array($0) } + payload
+        }
+        func uint(_ id: [UInt8], _ value: UInt64) -> [UInt8] {
+            element(id, withUnsafeBytes(of: value.bigEndian) { Array($0) })
+        }
+        let duration = withUnsafeBytes(of: (1e308).bitPattern.bigEndian) { Array($0) }
+        let info = element([0x15, 0x49, 0xA9, 0x66], uint([0x2A, 0xD7, 0xB1], 1_000_000) + element([0x44, 0x89], duration))
+        let video = element([0xE0], uint([0xB0], 64) + uint([0xBA], 48))
+        let tracks = element([0x16, 0x54, 0xAE, 0x6B], element([0xAE], uint([0x83], 1) + video))
+        let header = element([0x1A, 0x45, 0xDF, 0xA3], element([0x42, 0x82], Array("webm".utf8)))
+        return Data(header + element([0x18, 0x53, 0x80, 0x67], info + tracks))
+    }
+
+    /// One file whose metadata held an infinite number failed every save of its batch ("Unexpected
+    /// failure: EncodingError") when the pending rows were written; it is saved with the others.
+    @Test func aNumberNoFileCanMeanFailsNoBatch() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let (library, _) = try open(dir)
+            let video = Fixture.write(Self.webmWithInfiniteDuration(), named: "long.webm", in: dir)
+            let results = await library.album(titled: "A").save([
+                .data(Fixture.uniqueJPEG("a"), filename: "a.jpg"), .file(video),
+                .data(Fixture.uniqueJPEG("b"), filename: "b.jpg"),
+            ])
+            #expect(results.map { $0.error?.message } == [nil, nil, nil])
+            #expect(results[1].value?.metadata?.duration == nil)
+            #expect(try await library.assets(inAlbumTitled: "A").count == 3)
+            #expect(try await library.verify().isHealthy)
+        }
+    }
+
     @Test func foreignOrDamagedCatalogIsRefusedAndLeftUntouched() async throws {
         try await Fixture.withTemporaryDirectory { dir in
             let cases: [(String, Data)] = [
