@@ -222,7 +222,8 @@ import Testing
             element(id, withUnsafeBytes(of: value.bigEndian) { Array($0) })
         }
         let duration = withUnsafeBytes(of: (1e308).bitPattern.bigEndian) { Array($0) }
-        let info = element([0x15, 0x49, 0xA9, 0x66], uint([0x2A, 0xD7, 0xB1], 1_000_000) + element([0x44, 0x89], duration))
+        let info = element(
+            [0x15, 0x49, 0xA9, 0x66], uint([0x2A, 0xD7, 0xB1], 1_000_000) + element([0x44, 0x89], duration))
         let video = element([0xE0], uint([0xB0], 64) + uint([0xBA], 48))
         let tracks = element([0x16, 0x54, 0xAE, 0x6B], element([0xAE], uint([0x83], 1) + video))
         let header = element([0x1A, 0x45, 0xDF, 0xA3], element([0x42, 0x82], Array("webm".utf8)))
