@@ -126,12 +126,10 @@ extension CatalogBackend {
     /// without a row. Committed without a flush: ``flushPendingRowsAndData(_:)`` makes it durable
     /// with the staged files' data, before any of them is named.
     private func insertPendingRows(_ staged: [Staged], at now: TimeInterval) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
         try withUnflushedCommits("save the photos") { db in
             try db.immediateTransaction {
                 for item in staged {
-                    let metadata = String(decoding: try encoder.encode(item.media.metadata), as: UTF8.self)
+                    let metadata = item.media.metadata.jsonText
                     try db.run(
                         """
                         INSERT INTO asset (id, state, kind, format, path, original_name, byte_size, sha256, added_at, owner, metadata)

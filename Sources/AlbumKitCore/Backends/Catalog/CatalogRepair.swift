@@ -294,11 +294,9 @@ struct CatalogRepair {
 
     private mutating func fillMetadata(of id: String, path: String) {
         guard let metadata = try? MediaReader(.path(FileSystemPath(path))).metadata else { return }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
         assets[id]?.kind = metadata.kind.rawValue
         assets[id]?.format = metadata.format.rawValue
-        assets[id]?.metadata = (try? encoder.encode(metadata)).map { String(decoding: $0, as: UTF8.self) }
+        assets[id]?.metadata = metadata.jsonText
     }
 
     /// Files under `originals/` that no source names are added to the library (no album, no
@@ -432,9 +430,7 @@ struct CatalogRepair {
                 notRestored.append("\(relative) is not a photo or video AlbumKit can read; left in place")
                 continue
             }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = .sortedKeys
-            let metadata = String(decoding: try encoder.encode(reader.metadata), as: UTF8.self)
+            let metadata = reader.metadata.jsonText
             let id = ((relative as NSString).lastPathComponent as NSString).deletingPathExtension.lowercased()
             let inserted = try backend.withDatabase("add the file to the catalog") { db in
                 try db.run(

@@ -54,6 +54,25 @@ struct SaveJournal {
         /// never finished in part.
         var batch: String?
         var of: Int?
+
+        /// The record as one JSON object, keys sorted.
+        var json: [UInt8] {
+            var object = JSONObjectWriter()
+            object.add("added", added)
+            object.add("album", album)
+            object.add("asset", asset)
+            object.add("at", at)
+            object.add("batch", batch)
+            object.add("name", name)
+            object.add("of", of)
+            object.add("op", op.rawValue)
+            object.add("path", path)
+            object.add("pending", pending)
+            object.add("sha256", sha256)
+            object.add("size", size)
+            object.add("title", title)
+            return object.bytes
+        }
     }
 
     /// The assets `records` say the library holds: saved (by a commit whose records are all
@@ -91,12 +110,10 @@ struct SaveJournal {
     /// such as `syncfs` covers them).
     func append(_ records: [Record], flush: Bool = true) throws(SystemError) {
         guard !records.isEmpty else { return }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // A leading newline ends a line a crash may have cut; empty lines are skipped.
         var bytes: [UInt8] = [0x0A]
         for record in records {
-            bytes += (try? encoder.encode(record)).map(Array.init) ?? []
+            bytes += record.json
             bytes.append(0x0A)
         }
         try FileSystem.makeDirectory(atPath: (path as NSString).deletingLastPathComponent)

@@ -1,0 +1,22 @@
+import AlbumKitMedia
+
+extension MediaMetadata {
+    /// The metadata as a JSON object with sorted keys (what `JSONEncoder` with `.sortedKeys` reads
+    /// and writes for ``MediaMetadata``), as a catalog stores it with each asset.
+    package var jsonText: String {
+        var object = JSONObjectWriter()
+        object.add("altitude", altitude)
+        object.add("captureDate", captureDate)
+        object.add("duration", duration)
+        object.add("format", format.rawValue)
+        object.add("height", height)
+        object.add("kind", kind.rawValue)
+        object.add("latitude", latitude)
+        object.add("longitude", longitude)
+        object.add("make", make)
+        object.add("model", model)
+        object.add("orientation", orientation)
+        object.add("width", width)
+        return String(decoding: object.bytes, as: UTF8.self)
+    }
+}
