@@ -14,7 +14,8 @@ import Testing
     ]
 
     static let doubles: [Double] = [
-        0, -0.0, 0.1, 1e-5, 1e20, 1e300, -1e-300, .leastNonzeroMagnitude, .greatestFiniteMagnitude, 1_796_121_340.519_156_5,
+        0, -0.0, 0.1, 1e-5, 1e20, 1e300, -1e-300, .leastNonzeroMagnitude, .greatestFiniteMagnitude,
+        1_796_121_340.519_156_5,
         2500, -12.5, 47.366_667,
     ]
 
@@ -70,7 +71,9 @@ import Testing
     static func randomString() -> String {
         var scalars = String.UnicodeScalarView()
         for _ in 0..<Int.random(in: 0...20) {
-            let ranges: [ClosedRange<UInt32>] = [0...0x7F, 0x80...0x7FF, 0x800...0xD7FF, 0xE000...0xFFFF, 0x10000...0x10FFFF]
+            let ranges: [ClosedRange<UInt32>] = [
+                0...0x7F, 0x80...0x7FF, 0x800...0xD7FF, 0xE000...0xFFFF, 0x10000...0x10FFFF,
+            ]
             if let scalar = Unicode.Scalar(UInt32.random(in: ranges.randomElement()!)) { scalars.append(scalar) }
         }
         return String(scalars)
