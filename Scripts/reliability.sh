@@ -9,7 +9,7 @@
 #   has just built it in CI; release for --full). ALBUM_BIN=/path/to/album overrides both.
 # --keep: keep the scratch directory for inspection.
 # --only: run only these scenarios (kill9, race, diskfull, readonly, removed, corrupt, reset, lostwal,
-#   oldcatalog, garbled, pidns, fifo, badnumbers, ulimit, partial, quickexit, nolib, newlib, powerloss, and the folder library's fkill9, frace,
+#   oldcatalog, garbled, pidns, fifo, badnumbers, resave, verifyrace, ulimit, partial, quickexit, nolib, newlib, powerloss, and the folder library's fkill9, frace,
 #   fdiskfull, freadonly, fmoved, fstaging, fslash, fdelete).
 #
 # Scenarios (a summary line each, `trials=N failures=M`; exit status 1 if any failure):
@@ -32,6 +32,8 @@
 #   fifo        a FIFO among the inputs: no hang, `fileUnreadable` for it, the rest saved.
 #   badnumbers  a WebM whose duration is infinite among photos: all saved, in a catalog and in a
 #               folder library (before, the batch failed in a catalog).
+#   resave      an asset's file cut short and another deleted: saving the photos again restores them.
+#   verifyrace  `album verify` in a loop during a batch: never a false "catalog lost saves".
 #   ulimit      600 files under `ulimit -n 64`: all saved; a save under `ulimit -n` 7..24: saved or
 #               "raise ulimit -n", never a crash or "damaged", and the library takes the next save;
 #               a folder library's albums and verify under 7..16: whole, or "raise ulimit -n".
@@ -62,7 +64,7 @@ set -uo pipefail
 MODE=short
 BUILD=""
 KEEP=0
-ONLY="kill9,race,diskfull,readonly,removed,corrupt,reset,lostwal,oldcatalog,garbled,pidns,fifo,badnumbers,ulimit,partial,quickexit,nolib,newlib,powerloss"
+ONLY="kill9,race,diskfull,readonly,removed,corrupt,reset,lostwal,oldcatalog,garbled,pidns,fifo,badnumbers,resave,verifyrace,ulimit,partial,quickexit,nolib,newlib,powerloss"
 ONLY+=",fkill9,frace,fdiskfull,freadonly,fmoved,fstaging,fslash,fdelete"
 while [ $# -gt 0 ]; do
     argument=$1
@@ -839,6 +841,50 @@ scenario_badnumbers() {
     check_acknowledged "$dir/lib.albumlibrary" Numbers "$dir/catalog.out" || bad=1
     folder_acks_ok "$dir/folders.out" "$dir/folders/Numbers" || bad=1
     summary badnumbers 2 "$bad" "a WebM whose duration is infinite, among 2 photos: all saved (catalog, folders)"
+}
+
+# resave: an asset's file cut short, another deleted; saving the same photos again restores both
+# (before: "already there", exit 0, nothing stored, and repair called the library healthy).
+scenario_resave() {
+    echo "== resave"
+    local dir=$WORK/resave lib=$WORK/resave/lib.albumlibrary files status bad=0
+    make_jpegs "$dir/media" 4 resave
+    "$ALBUM" save --json --album Keep --library "$lib" "$dir/media"/*.jpg >"$dir/first" 2>&1 || { fail "resave: first save failed"; bad=1; }
+    mapfile -t files < <(cd "$lib" && find originals -type f ! -name '.*' | sort)
+    truncate -s 1000 "$lib/${files[0]}"
+    rm -f "$lib/${files[1]}"
+    "$ALBUM" verify --library "$lib" >"$dir/verify" 2>&1 && { fail "resave: verify missed the damage"; bad=1; }
+    grep -q "save the photo again" "$dir/verify" || { fail "resave: verify does not say how to restore: $(head -2 "$dir/verify")"; bad=1; }
+    "$ALBUM" save --json --album Again --library "$lib" "$dir/media"/*.jpg >"$dir/again" 2>"$dir/err"
+    status=$?
+    [ "$status" = 0 ] || { fail "resave: exit $status: $(head -2 "$dir/err")"; bad=1; }
+    verify_ok "$lib" || bad=1
+    check_acknowledged "$lib" Keep "$dir/first" || bad=1
+    check_acknowledged "$lib" Again "$dir/again" || bad=1
+    [ "$(find "$lib/damaged/originals" -type f | wc -l)" = 1 ] || { fail "resave: the damaged file was not kept in damaged/originals"; bad=1; }
+    summary resave 1 "$bad" "a file cut short and one deleted: saving the photos again restores both"
+}
+
+# verifyrace: `album verify` in a loop while a batch saves into the same catalog (before: about one
+# in five reported a reset catalog and said to run repair).
+scenario_verifyrace() {
+    echo "== verifyrace"
+    local dir=$WORK/verifyrace lib=$WORK/verifyrace/lib.albumlibrary saver runs=0 alarms=0 bad=0
+    make_jpegs "$dir/media" 600 race
+    "$ALBUM" save --library "$lib" "$dir/media/race_0000.jpg" >/dev/null 2>&1
+    "$ALBUM" save --json --album Busy --library "$lib" "$dir/media"/*.jpg >"$dir/acks" 2>&1 &
+    saver=$!
+    while kill -0 "$saver" 2>/dev/null; do
+        "$ALBUM" verify --library "$lib" >"$dir/verify" 2>&1 || { alarms=$((alarms + 1)); cp "$dir/verify" "$dir/alarm"; }
+        runs=$((runs + 1))
+    done
+    wait "$saver" || { fail "verifyrace: the save failed"; bad=1; }
+    echo "  $runs verifies during the save, $alarms reported a problem"
+    [ "$runs" -gt 0 ] || { fail "verifyrace: no verify ran during the save"; bad=1; }
+    [ "$alarms" = 0 ] || { fail "verifyrace: $alarms of $runs verifies reported a problem: $(head -2 "$dir/alarm")"; bad=1; }
+    verify_ok "$lib" || bad=1
+    check_acknowledged "$lib" Busy "$dir/acks" || bad=1
+    summary verifyrace "$runs" "$alarms" "verify in a loop during a 600-photo save: no false alarm"
 }
 
 # ulimit: 600 files with at most 64 open files (soft = hard, so raising cannot help).

@@ -77,6 +77,28 @@ import Testing
         }
     }
 
+    @Test func aLostCommitThatRestoredADamagedFileIsFinishedWithTheNewCopy() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = dir.appendingPathComponent("Home.albumlibrary")
+            let lost = dir.appendingPathComponent("Lost.albumlibrary")
+            let bytes = Fixture.uniqueJPEG("restored")
+            let home = PhotoLibrary(backend: try CatalogBackend.open(at: url))
+            let first = try await home.album(titled: "A").save(.data(bytes, filename: "first.jpg"))
+            let damaged = try #require(try await home.assets(inAlbumTitled: "A").first?.fileURL)
+            try FileHandle(forWritingTo: damaged).truncate(atOffset: 10)
+            let loss = try await losePower(
+                saving: [.data(bytes, filename: "again.jpg")], into: "B", of: url, at: lost, journalFlushed: true)
+            #expect(loss.saved.first?.assetID == first.assetID)
+
+            let library = PhotoLibrary(backend: try CatalogBackend.open(at: lost))
+            let asset = try #require(try await library.assets(inAlbumTitled: "B").first)
+            #expect(asset.id == first.assetID)
+            #expect(try Data(contentsOf: try #require(asset.fileURL)) == bytes)  // the copy, not removed
+            #expect(try pendingRows(lost) == 0)
+            #expect(try await library.verify().isHealthy)
+        }
+    }
+
     @Test func aSaveLostBeforeItsJournalWasFlushedLeavesNothing() async throws {
         try await Fixture.withTemporaryDirectory { dir in
             let url = dir.appendingPathComponent("Home.albumlibrary")

@@ -213,6 +213,72 @@ import Testing
         }
     }
 
+    /// Saving bytes the library holds reused the asset even when its file was gone or cut short:
+    /// "already there", exit 0, nothing stored, and `repair` could not help. The new copy becomes
+    /// the asset's file; the damaged one is kept under `damaged/originals/`.
+    @Test func resavingAPhotoWhoseFileIsGoneOrDamagedRestoresIt() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let (library, _) = try open(dir)
+            let bytes = Fixture.uniqueJPEG("precious")
+            let first = try await library.album(titled: "A").save(.data(bytes, filename: "p.jpg"))
+            let stored = try #require(try await library.assets(inAlbumTitled: "A").first?.fileURL)
+            let shelf = dir.appendingPathComponent("Test.albumlibrary/damaged/originals")
+
+            // Cut short: the same bytes saved again, twice in one batch, restore the asset
+            try FileHandle(forWritingTo: stored).truncate(atOffset: 1000)
+            #expect(try await !library.verify().isHealthy)
+            let again = await library.album(titled: "B").save([
+                .data(bytes, filename: "p.jpg"), .data(bytes, filename: "p2.jpg"),
+            ])
+            #expect(
+                again.map { $0.value?.assetID } == [first.assetID, first.assetID], "\(again.map { $0.error?.message })")
+            #expect(again.allSatisfy { $0.value?.isExisting == true })
+            let restored = try #require(try await library.assets(inAlbumTitled: "B").first?.fileURL)
+            #expect(try Data(contentsOf: restored) == bytes)
+            #expect(try await library.assets(inAlbumTitled: "A").map(\.id) == [first.assetID])
+            #expect(try FileManager.default.contentsOfDirectory(atPath: shelf.path).count == 1)
+            #expect(try await library.verify().isHealthy)
+
+            // Gone: saved again, it is restored again
+            try FileManager.default.removeItem(at: restored)
+            let third = try await library.album(titled: "C").save(.data(bytes, filename: "p.jpg"))
+            #expect(third.assetID == first.assetID)
+            let back = try #require(try await library.assets(inAlbumTitled: "C").first?.fileURL)
+            #expect(try Data(contentsOf: back) == bytes)
+            #expect(try await library.verify().isHealthy)
+            #expect(Fixture.files(under: dir.appendingPathComponent("Test.albumlibrary/originals")).count == 1)
+        }
+    }
+
+    /// `verify` read the catalog, then the journal: a save committing in between looked like a save
+    /// the catalog had lost ("the catalog lacks N saved photo(s) … run `album repair`").
+    @Test func verifyDuringASaveFindsNothingWrong() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = dir.appendingPathComponent("Test.albumlibrary")
+            let saver = PhotoLibrary(backend: try CatalogBackend.open(at: url))
+            _ = try await saver.save(.data(Fixture.uniqueJPEG("first"), filename: "first.jpg"))
+            let checker = PhotoLibrary(backend: try CatalogBackend.open(at: url))
+            let done = Locked(false)
+            let saving = Task {
+                for round in 0..<40 {
+                    let batch = (0..<10).map { Media.data(Fixture.uniqueJPEG("r\(round)-\($0)"), filename: "x.jpg") }
+                    _ = await saver.album(titled: "Busy").save(batch)
+                }
+                done.withLock { $0 = true }
+            }
+            var verifies = 0
+            var problems: [String] = []
+            while !done.withLock({ $0 }) {
+                problems += try await checker.verify().problems
+                verifies += 1
+            }
+            await saving.value
+            #expect(verifies > 1)
+            #expect(problems.isEmpty, "\(problems.prefix(3))")
+            #expect(try await checker.verify().isHealthy)
+        }
+    }
+
     /// A WebM whose Duration element (1e308 ticks of 1 ms) is infinite in seconds.
     static func webmWithInfiniteDuration() -> Data {
         func element(_ id: [UInt8], _ payload: [UInt8]) -> [UInt8] {

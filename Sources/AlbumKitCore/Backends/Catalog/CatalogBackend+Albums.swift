@@ -158,9 +158,13 @@ struct CatalogAlbumStore: AlbumStore {
     }
 
     /// The ready asset with these bytes (same SHA-256 and size), if the library has one.
-    func asset(withContent media: StagedMedia) throws -> String? {
-        try db.row(
-            "SELECT id FROM asset WHERE sha256 = ? AND byte_size = ? AND state = 'ready' LIMIT 1",
-            [.text(media.sha256), .integer(media.byteSize)])?.text(0)
+    func asset(withContent media: StagedMedia) throws -> (id: String, path: String)? {
+        guard
+            let row = try db.row(
+                "SELECT id, path FROM asset WHERE sha256 = ? AND byte_size = ? AND state = 'ready' LIMIT 1",
+                [.text(media.sha256), .integer(media.byteSize)]),
+            let id = row.text(0), let path = row.text(1)
+        else { return nil }
+        return (id, path)
     }
 }

@@ -210,9 +210,19 @@ extension CatalogBackend {
                 var inBatch: [String: String] = [:]  // sha256 + size → asset id
                 for item in staged {
                     let content = "\(item.media.sha256)/\(item.media.byteSize)"
-                    let existing = try inBatch[content] ?? store.asset(withContent: item.media)
+                    var existing = inBatch[content]
+                    var damaged: String?
+                    if existing == nil, let found = try store.asset(withContent: item.media) {
+                        existing = found.id
+                        if !hasIntactFile(found.path, size: item.media.byteSize) { damaged = found.path }
+                    }
                     let assetID = existing ?? item.id
-                    if existing != nil {
+                    if let damaged {
+                        // The asset's file is gone or damaged: this copy becomes its file, so saving
+                        // the photo again restores it (reusing the asset would store nothing, again).
+                        try heal(assetID, damagedFile: damaged, with: item, in: db)
+                        inBatch[content] = assetID
+                    } else if existing != nil {
                         // Same bytes, same asset: drop this copy (its file goes after COMMIT).
                         guard try db.run("DELETE FROM asset WHERE id = ? AND state = 'pending'", [.text(item.id)]) == 1
                         else { throw Self.lostPendingRow(item) }
@@ -260,6 +270,46 @@ extension CatalogBackend {
                 return (receipt, records, duplicates)
             }
         }
+    }
+
+    /// Whether the library's file `relative` (an asset's path) is there, a regular file of `size`
+    /// bytes. A stat, not a hash: re-saving photos the library holds is common, and `verify`
+    /// compares every byte.
+    private func hasIntactFile(_ relative: String, size: Int64) -> Bool {
+        guard let status = try? FileSystem.status(atPath: root.path + "/" + relative) else { return false }
+        return status.st_mode & S_IFMT == S_IFREG && Int64(status.st_size) == size
+    }
+
+    /// Makes `item`'s file the file of asset `id`, whose own file `damagedFile` is missing or
+    /// damaged (inside transaction B): the asset keeps its id, albums and original name; the
+    /// item's pending row goes; the damaged file is shelved (``shelve(damagedFile:)``).
+    private func heal(_ id: String, damagedFile: String, with item: Staged, in db: Database) throws {
+        // The pending row goes first: it holds the path (paths are unique).
+        guard try db.run("DELETE FROM asset WHERE id = ? AND state = 'pending'", [.text(item.id)]) == 1
+        else { throw Self.lostPendingRow(item) }
+        guard
+            try db.run(
+                "UPDATE asset SET path = ? WHERE id = ? AND state = 'ready'", [.text(item.relativePath), .text(id)])
+                == 1
+        else { throw Self.lostPendingRow(item) }
+        shelve(damagedFile: damagedFile)
+    }
+
+    /// Moves the library's file `relative`, when it is there, to `damaged/originals/`: an asset's
+    /// file found missing or damaged and replaced by a new copy is kept, not deleted, and no longer
+    /// read as a stray photo. Best effort: a file that cannot be moved stays (`verify` reports it).
+    func shelve(damagedFile relative: String) {
+        let damaged = root.path + "/" + relative
+        guard (try? FileSystem.status(atPath: damaged)) != nil else { return }
+        let shelf = root.path + "/damaged/originals"
+        guard (try? FileSystem.makeDirectory(atPath: shelf)) != nil,
+            let from = try? FileSystem.openDirectory((damaged as NSString).deletingLastPathComponent)
+        else { return }
+        defer { FileSystem.close(from) }
+        guard let to = try? FileSystem.openDirectory(shelf) else { return }
+        defer { FileSystem.close(to) }
+        let name = (damaged as NSString).lastPathComponent
+        try? FileSystem.renameWithoutReplacing(name, in: from, to: "\(RandomID.make())-\(name)", in: to)
     }
 
     /// The pending row of an item vanished before it was marked ready: another process judged this

@@ -9,6 +9,13 @@ extension CatalogBackend {
 
     private func verifyNow() throws -> VerificationReport {
         let disagreements = try catalogDisagreements()
+        // The journal before the rows: a record is appended only after its save committed, so every
+        // save it holds is in the rows read next. Read the other way round, a save committing in
+        // between looked like a save the catalog had lost.
+        let saved: Set<String>
+        do { saved = SaveJournal.savedAssets(in: try journal.records()) } catch {
+            throw error.libraryError("read the library's journal")
+        }
         let assets = try withDatabase("read the catalog") { db in
             try db.rows("SELECT id, path, byte_size, sha256 FROM asset WHERE state = 'ready' ORDER BY path")
         }
@@ -20,13 +27,14 @@ extension CatalogBackend {
             let path = root.appendingPathComponent(relative).path
             let opened: (FileSystem.Descriptor, size: UInt64)
             do { opened = try FileSystem.openForReading(path) } catch {
-                problems.append("asset \(id): missing file \(relative)")
+                problems.append("asset \(id): missing file \(relative)\(Self.restoreHint(id))")
                 continue
             }
             defer { FileSystem.close(opened.0) }
             guard Int64(opened.size) == row.integer(2) else {
                 problems.append(
-                    "asset \(id): \(relative) is \(opened.size) bytes, the catalog says \(row.integer(2) ?? -1)")
+                    "asset \(id): \(relative) is \(opened.size) bytes, the catalog says \(row.integer(2) ?? -1)\(Self.restoreHint(id))"
+                )
                 continue
             }
             let sha: String
@@ -35,7 +43,9 @@ extension CatalogBackend {
                 continue
             }
             if sha != row.text(3) {
-                problems.append("asset \(id): \(relative) has SHA-256 \(sha), the catalog says \(row.text(3) ?? "")")
+                problems.append(
+                    "asset \(id): \(relative) has SHA-256 \(sha), the catalog says \(row.text(3) ?? "")\(Self.restoreHint(id))"
+                )
             }
         }
         let strays = try strayFiles()
@@ -46,10 +56,6 @@ extension CatalogBackend {
             problems.append(
                 "leftover originals/\(leftover) from a save that crashed (removed when the library is next opened)")
         }
-        let saved: Set<String>
-        do { saved = SaveJournal.savedAssets(in: try journal.records()) } catch {
-            throw error.libraryError("read the library's journal")
-        }
         let lost = saved.subtracting(known)
         if !lost.isEmpty {
             problems.append(
@@ -57,6 +63,12 @@ extension CatalogBackend {
             )
         }
         return VerificationReport(checkedAssets: assets.count, problems: problems)
+    }
+
+    /// What restores an asset whose file is missing or damaged: `album repair` cannot (the library
+    /// holds no other copy), saving the same photo again does.
+    static func restoreHint(_ id: String) -> String {
+        "; save the photo again to restore it (or remove the asset: `album delete-asset \(id)`)"
     }
 
     /// Where the catalog is damaged or disagrees with the journal, one sentence each (empty when
