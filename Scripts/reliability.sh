@@ -9,7 +9,7 @@
 #   has just built it in CI; release for --full). ALBUM_BIN=/path/to/album overrides both.
 # --keep: keep the scratch directory for inspection.
 # --only: run only these scenarios (kill9, race, diskfull, readonly, removed, corrupt, reset, lostwal,
-#   oldcatalog, garbled, pidns, fifo, badnumbers, resave, verifyrace, ulimit, partial, quickexit, nolib, newlib, powerloss, and the folder library's fkill9, frace,
+#   oldcatalog, garbled, pidns, fifo, badnumbers, resave, verifyrace, fulljournal, ulimit, partial, quickexit, nolib, newlib, powerloss, and the folder library's fkill9, frace,
 #   fdiskfull, freadonly, fmoved, fstaging, fslash, fdelete).
 #
 # Scenarios (a summary line each, `trials=N failures=M`; exit status 1 if any failure):
@@ -34,6 +34,8 @@
 #               folder library (before, the batch failed in a catalog).
 #   resave      an asset's file cut short and another deleted: saving the photos again restores them.
 #   verifyrace  `album verify` in a loop during a batch: never a false "catalog lost saves".
+#   fulljournal a batch into small disks of 54 sizes a page apart: the album holds exactly what was reported
+#               saved (before, saves whose journal record did not fit were reported failed, yet kept).
 #   ulimit      600 files under `ulimit -n 64`: all saved; a save under `ulimit -n` 7..24: saved or
 #               "raise ulimit -n", never a crash or "damaged", and the library takes the next save;
 #               a folder library's albums and verify under 7..16: whole, or "raise ulimit -n".
@@ -64,7 +66,7 @@ set -uo pipefail
 MODE=short
 BUILD=""
 KEEP=0
-ONLY="kill9,race,diskfull,readonly,removed,corrupt,reset,lostwal,oldcatalog,garbled,pidns,fifo,badnumbers,resave,verifyrace,ulimit,partial,quickexit,nolib,newlib,powerloss"
+ONLY="kill9,race,diskfull,readonly,removed,corrupt,reset,lostwal,oldcatalog,garbled,pidns,fifo,badnumbers,resave,verifyrace,fulljournal,ulimit,partial,quickexit,nolib,newlib,powerloss"
 ONLY+=",fkill9,frace,fdiskfull,freadonly,fmoved,fstaging,fslash,fdelete"
 while [ $# -gt 0 ]; do
     argument=$1
@@ -410,11 +412,62 @@ scenario_diskfull() {
         verify_ok "$lib" || ok=0
         check_acknowledged "$lib" Early "$media/early.out" || ok=0
         grep '"asset"' <<<"$out" >"$media/acks.out"
+        grep '"asset"' <<<"$out" >>"$media/acks-all.out"
         check_acknowledged "$lib" Full "$media/acks.out" || ok=0
+        # Nothing reported failed is in the album (before: saves whose journal record hit the full
+        # disk were reported failed, yet committed into the album).
+        local held acked
+        held=$(show_hashes "$lib" Full | wc -l)
+        acked=$(sed -n 's/.*"asset":"\([^"]*\)".*/\1/p' "$media/acks-all.out" | sort -u | wc -l)
+        [ "$held" = "$acked" ] || { fail "diskfull $attempt: the album holds $held photos, $acked were reported saved"; ok=0; }
         resize_small "$mnt" 4
         [ "$ok" = 1 ] || failures=$((failures + 1))
     done
     summary diskfull "$trials" "$failures" "($MOUNT_KIND, 4 MB)"
+}
+
+# fulljournal: the disk fills up at every point of a 40-photo batch (small disks of 54 sizes, a page apart), so
+# that in some the photos fit but the journal's record does not (before: reported failed, yet
+# committed into the album).
+scenario_fulljournal() {
+    echo "== fulljournal"
+    local mnt=$WORK/fj media=$WORK/fj-media lib failures=0 trials=0 kb out held acked saved saved_bases
+    if ! try_mount_small "$mnt" 4; then
+        skip fulljournal "cannot mount a small file system here (no tmpfs or loop mount permission)"
+        return
+    fi
+    if [ "$MOUNT_KIND" != tmpfs ]; then
+        skip fulljournal "needs a tmpfs to resize (only a loop-mounted ext4 here)"
+        return
+    fi
+    saved_bases=("${BASES[@]}")
+    [ -f "$WORK/bases/medium.jpg" ] && BASES=("$WORK/bases/medium.jpg")
+    make_jpegs "$media" 40 fj
+    BASES=("${saved_bases[@]}")
+    # One size every 4 KB (a page) across one photo's worth of disk (~210 KB), so that one of them
+    # leaves room for the photos and the catalog's commit but not for the journal's record.
+    for ((kb = 2600; kb <= 2812; kb += 4)); do
+        trials=$((trials + 1))
+        rm -rf "$mnt/lib.albumlibrary"
+        resize_small "$mnt" 64
+        lib=$mnt/lib.albumlibrary
+        "$ALBUM" save --library "$lib" "$ROOT/Examples/harbour.jpg" >/dev/null 2>&1
+        mount -o "remount,size=${kb}k" "$mnt" || { fail "fulljournal: cannot resize the tmpfs to ${kb} KB"; failures=$((failures + 1)); continue; }
+        out=$("$ALBUM" save --json --album Full --library "$lib" "$media"/*.jpg 2>/dev/null)
+        resize_small "$mnt" 64
+        saved=$(grep -c '"asset"' <<<"$out")
+        held=$(show_hashes "$lib" Full | wc -l)
+        acked=$(sed -n 's/.*"asset":"\([^"]*\)".*/\1/p' <<<"$out" | sort -u | wc -l)
+        local ok=1
+        [ "$held" = "$acked" ] || { fail "fulljournal ${kb}k: the album holds $held photos, $acked were reported saved"; ok=0; }
+        grep -o '"code":"[^"]*"' <<<"$out" | grep -vq notEnoughSpace && { fail "fulljournal ${kb}k: other error codes than notEnoughSpace"; ok=0; }
+        verify_ok "$lib" || ok=0
+        grep '"asset"' <<<"$out" >"$media.acks"
+        check_acknowledged "$lib" Full "$media.acks" || ok=0
+        [ "$ok" = 1 ] || echo "  ${kb} KB: $saved saved, album holds $held"
+        [ "$ok" = 1 ] || failures=$((failures + 1))
+    done
+    summary fulljournal "$trials" "$failures" "($MOUNT_KIND) a 40-photo batch into disks of 2600-2812 KB: the album holds what was reported saved"
 }
 
 # ---------------------------------------------------------------------------------------------

@@ -16,6 +16,10 @@ int albumkit_rename_noreplace(int old_dir, const char *old_name, int new_dir, co
     return renameat2(old_dir, old_name, new_dir, new_name, RENAME_NOREPLACE);
 }
 
+int albumkit_reserve_after_end(int fd, long long offset, long long length) {
+    return fallocate(fd, FALLOC_FL_KEEP_SIZE, (off_t)offset, (off_t)length);
+}
+
 int albumkit_syncfs(int fd) {
     return syncfs(fd);
 }

@@ -279,6 +279,47 @@ import Testing
         }
     }
 
+    /// A full disk at the journal failed the save after the catalog had committed it: reported
+    /// failed, yet in the album, with a record cut short in the journal. The journal's space is
+    /// now reserved before the commit, so a full disk fails the save before anything is committed.
+    @Test func aFullDiskAtTheJournalFailsTheSaveBeforeItCommits() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let (library, backend) = try open(dir)
+            _ = try await library.album(titled: "A").save(.data(Fixture.uniqueJPEG("before"), filename: "b.jpg"))
+            let journal = dir.appendingPathComponent("Test.albumlibrary/journal").path
+            let before = try Data(contentsOf: URL(fileURLWithPath: journal + "/saves.jsonl"))
+            let rule = FaultInjector.inject(.write, under: journal, errno: ENOSPC)
+            defer { FaultInjector.remove(rule) }
+            let results = await library.album(titled: "A").save([
+                .data(Fixture.uniqueJPEG("x"), filename: "x.jpg"), .data(Fixture.uniqueJPEG("y"), filename: "y.jpg"),
+            ])
+            #expect(results.map { $0.error?.code } == [.notEnoughSpace, .notEnoughSpace])
+            FaultInjector.remove(rule)
+            #expect(try await library.assets(inAlbumTitled: "A").count == 1)
+            #expect(try sql(backend, "SELECT count(*) FROM asset").first?.integer(0) == 1)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: journal + "/saves.jsonl")) == before)
+            #expect(Fixture.files(under: dir.appendingPathComponent("Test.albumlibrary/originals")).count == 1)
+            #expect(try await library.verify().isHealthy)
+        }
+    }
+
+    /// When the journal cannot be written once the catalog committed (not a full disk: its space
+    /// was reserved), the save stands and is reported saved, its commit flushed instead.
+    @Test func aJournalThatFailsAfterTheCommitLeavesTheSaveSavedAndSaysSo() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let (library, _) = try open(dir)
+            _ = try await library.album(titled: "A").save(.data(Fixture.uniqueJPEG("before"), filename: "b.jpg"))
+            let journal = dir.appendingPathComponent("Test.albumlibrary/journal").path
+            // The reservation passes; the append's write fails.
+            let rule = FaultInjector.inject(.write, under: journal, errno: EIO, skip: 1, times: 1)
+            defer { FaultInjector.remove(rule) }
+            let saved = try await library.album(titled: "A").save(.data(Fixture.uniqueJPEG("x"), filename: "x.jpg"))
+            #expect(FaultInjector.hits(rule) == 1)
+            #expect(try await library.assets(inAlbumTitled: "A").map(\.id).contains(saved.assetID))
+            #expect(try await library.verify().isHealthy)
+        }
+    }
+
     /// A WebM whose Duration element (1e308 ticks of 1 ms) is infinite in seconds.
     static func webmWithInfiniteDuration() -> Data {
         func element(_ id: [UInt8], _ payload: [UInt8]) -> [UInt8] {

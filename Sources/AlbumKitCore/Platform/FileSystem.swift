@@ -81,6 +81,22 @@ package enum FileSystem {
         if let failure { throw failure }
     }
 
+    /// Allocates disk for `length` more bytes after the end of `file`, without changing its size,
+    /// so that appending them later cannot run out of space (Linux; elsewhere, and where the file
+    /// system cannot, it does nothing).
+    ///
+    /// - Throws: `ENOSPC` when the disk is full (as a write there would fail).
+    package static func reserve(_ length: Int, after file: Descriptor, size: Int64) throws(SystemError) {
+        try injected(.write, file.path)
+        #if os(Linux) || os(Android)
+            guard retrying({ albumkit_reserve_after_end(file.fd, size, Int64(length)) }) != 0 else { return }
+            let code = errno
+            guard code == EOPNOTSUPP || code == ENOSYS || code == EINVAL else {
+                throw fail("fallocate", file.path, code)
+            }
+        #endif
+    }
+
     /// Reads the whole file from `offset` on.
     package static func readAll(_ file: Descriptor, from offset: UInt64, size: UInt64) throws(SystemError) -> [UInt8] {
         guard offset < size else { return [] }

@@ -10,6 +10,10 @@ int albumkit_open_tmpfile(int dir_fd, unsigned int mode);
 /// Renames without replacing an existing name (`renameat2(..., RENAME_NOREPLACE)`).
 int albumkit_rename_noreplace(int old_dir, const char *old_name, int new_dir, const char *new_name);
 
+/// Allocates `length` bytes of disk for `fd` from `offset` on without changing its size
+/// (`fallocate(FALLOC_FL_KEEP_SIZE)`). Returns -1 and sets errno (`ENOSPC`, `EOPNOTSUPP`, …).
+int albumkit_reserve_after_end(int fd, long long offset, long long length);
+
 /// Flushes the whole file system holding `fd` (`syncfs`).
 int albumkit_syncfs(int fd);
 

@@ -95,6 +95,7 @@ extension CatalogBackend {
         TestPause.at("before-ready")
         let outcome: (receipt: CommitReceipt, records: [SaveJournal.Record], duplicates: [Staged])
         do {
+            try journal.reserveSpace(forSaves: staged.count)
             outcome = try markReady(staged, album: album, at: now)
         } catch {
             try rollBack(staged, published: published, after: error)
@@ -105,8 +106,14 @@ extension CatalogBackend {
         // The commit point: transaction B was not flushed; its journal records are, before anyone
         // is told the save succeeded. Should B be lost with the power, opening the library rolls it
         // forward from them (``rollForward()``).
-        do { try journal.append(outcome.records) } catch {
-            throw error.libraryError("record the save in the library's journal")
+        do { try journal.append(outcome.records) } catch let failure {
+            // Transaction B committed (its disk space was reserved, so this is not a full disk): the
+            // save stands, so it must not be reported failed. Its commit is flushed instead, which
+            // makes it as durable as the journal's flush would have; only the journal, which
+            // rebuilds a lost catalog, lacks it.
+            do { try withDatabase("save the photos") { db in try db.syncWAL() } } catch {
+                throw failure.libraryError("record the save in the library's journal")
+            }
         }
         takeSnapshotIfDue(after: staged.count)
         return outcome.receipt

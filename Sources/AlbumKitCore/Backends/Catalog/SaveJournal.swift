@@ -106,8 +106,22 @@ struct SaveJournal {
         ((try? FileSystem.status(atPath: path)) ?? nil).map { Int64($0.st_size) } ?? 0
     }
 
+    /// Allocates disk for the records of a commit of `count` saves, before the commit: a full disk
+    /// then fails the save before anything is committed, not at its commit point, after the catalog
+    /// committed (where a record cut short by the full disk was also left behind).
+    func reserveSpace(forSaves count: Int) throws(SystemError) {
+        try FileSystem.makeDirectory(atPath: (path as NSString).deletingLastPathComponent)
+        let file = try FileSystem.openForAppending(path)
+        defer { FileSystem.close(file) }
+        let size = Int64(try FileSystem.fileStatus(of: file).size)
+        // A record is about 450 bytes; its names and title can make it a few times that.
+        try FileSystem.reserve(4096 + 2048 * max(1, count + 1), after: file, size: size)
+    }
+
     /// Appends `records` in one write, then flushes them unless `flush` is `false` (a barrier
-    /// such as `syncfs` covers them).
+    /// such as `syncfs` covers them). A record a failure cuts short is skipped by readers (the next
+    /// append starts on a new line); the journal is never cut back, as other processes may have
+    /// appended after it.
     func append(_ records: [Record], flush: Bool = true) throws(SystemError) {
         guard !records.isEmpty else { return }
         // A leading newline ends a line a crash may have cut; empty lines are skipped.
