@@ -41,6 +41,23 @@
                 #expect(try await shared.library.assets(inAlbumTitled: "B").map(\.id) == [first.assetID])
             }
 
+            /// Saving bytes the library holds put nothing in the store, even when the object was
+            /// gone from it: saving the photo again could never restore it.
+            @Test func savingAgainRestoresAnObjectGoneFromTheStore() async throws {
+                let shared = try SharedTestLibrary()
+                let url = SharedServers.examples.appendingPathComponent("harbour.jpg")
+                let first = try await shared.library.album(titled: "A").save(.file(url))
+                let sha = try #require(try await shared.library.assets(inAlbumTitled: "A").first?.sha256)
+                let key = "\(shared.prefix)originals/\(sha.prefix(2))/\(sha)"
+                try shared.backend.store.delete(key: key)
+                #expect(try await !shared.library.verify().isHealthy)
+                let again = try await shared.library.album(titled: "B").save(.file(url))
+                #expect(again.isExisting && again.assetID == first.assetID)
+                let size = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber
+                #expect(try shared.backend.store.size(of: key) == size.map { UInt64($0.int64Value) })
+                #expect(try await shared.library.verify().isHealthy)
+            }
+
             @Test func aBatchKeepsOrderNamesAndDuplicatesWithinIt() async throws {
                 try await withTemporaryDirectory { directory in
                     let shared = try SharedTestLibrary()

@@ -405,15 +405,17 @@
                         ).compactMap { $0[0] })
                 }
             }
-            // The store's acknowledgement makes an original durable; committed ones are there already.
+            // The store's acknowledgement makes an original durable. A committed one is there already,
+            // unless its object was deleted or cut short in the store: then this save puts it back
+            // (a reuse would have stored nothing, and saving the photo again could never restore it).
             TestPause.at("before-upload", pid: (try? self.serverProcessID()) ?? 0)
             do {
-                var seen = present
-                let needed = originals.filter { seen.insert($0.sha256).inserted }
-                try Parallel.forEach(needed, workers: Self.uploadConnections) { original in
-                    try self.store.put(
-                        key: self.store.key(SharedSchema.objectName(sha256: original.sha256)), file: original.file,
-                        length: original.size, sha256: original.sha256)
+                var seen = Set<String>()
+                let distinct = originals.filter { seen.insert($0.sha256).inserted }
+                try Parallel.forEach(distinct, workers: Self.uploadConnections) { original in
+                    let key = self.store.key(SharedSchema.objectName(sha256: original.sha256))
+                    if present.contains(original.sha256), (try? self.store.size(of: key)) == original.size { return }
+                    try self.store.put(key: key, file: original.file, length: original.size, sha256: original.sha256)
                 }
             } catch {
                 _ = try? withDatabase("undo the save") { db in
