@@ -2,8 +2,9 @@
 /// and which travel with it (to the Trash, out of an album).
 ///
 /// - `IMG_1.JPG.xmp` (darktable, digiKam's default) belongs to `IMG_1.JPG` alone;
-/// - `IMG_1.xmp` (Lightroom, Bridge, exiftool) belongs to every photo named `IMG_1.*`, so it
-///   travels only with the last of them (a raw + JPEG pair keeps it while either is there).
+/// - `IMG_1.xmp` (Lightroom, Bridge, exiftool) belongs to every file named `IMG_1.*`, so it
+///   travels only with the last of them (a raw + JPEG pair keeps it while either is there, whether
+///   or not AlbumKit knows the raw format).
 ///
 /// ```swift
 /// FolderSidecars.names(for: "IMG_1.JPG", among: ["IMG_1.JPG", "IMG_1.JPG.xmp", "IMG_1.xmp"])
@@ -17,9 +18,11 @@ package enum FolderSidecars {
         for ext in ["xmp", "XMP"] where present.contains(photo + "." + ext) { found.append(photo + "." + ext) }
         guard let dot = photo.lastIndex(of: "."), dot != photo.startIndex else { return found }
         let stem = String(photo[..<dot])
+        // Any other file of that stem keeps the shared sidecar, media or not: a raw format AlbumKit
+        // does not know (`.NRW`, `.3FR`, `.X3F`) is still the photo the sidecar describes.
         let siblings = entries.filter { name in
-            name != photo && FolderNaming.isMediaFileName(name) && name.hasPrefix(stem + ".")
-                && !name.dropFirst(stem.count + 1).contains(".")
+            name != photo && name.hasPrefix(stem + ".") && !name.dropFirst(stem.count + 1).contains(".")
+                && name.dropFirst(stem.count + 1).lowercased() != "xmp"
         }
         if siblings.isEmpty {
             for ext in ["xmp", "XMP"] where present.contains(stem + "." + ext) { found.append(stem + "." + ext) }
