@@ -21,7 +21,8 @@ import Foundation
 ///    its missing parents) is made with its marker in hiding, then renamed into place without
 ///    replacing anything;
 /// 3. when the album folder is on another file system (a card or phone mounted inside the
-///    library), copy each staged file into an invisible file there;
+///    library), note that folder in `staging/` (so recovery can remove what a crash leaves
+///    there), then copy each staged file into an invisible file there;
 /// 4. flush the batch: one `syncfs` per file system written (an `fsync` per file where `syncfs`
 ///    does not exist), before any file gets its name;
 /// 5. per file: an identical photo or video already in the folder (size, head digest, SHA-256) is
@@ -282,7 +283,8 @@ package final class FolderBackend: PhotoLibraryBackend {
     private func commitLocked(_ staged: [Staged], to request: AlbumRequest?) throws -> CommitReceipt {
         try withLock("save the photos") { root, state in
             guard let request else {
-                let receipt = try publish(staged, into: root, albumID: nil, created: nil)
+                let receipt = try publish(
+                    staged, into: root, at: FolderAlbumPath(components: []), albumID: nil, created: nil, state: state)
                 return CommitReceipt(albumID: nil, albumOutcome: nil, assets: receipt)
             }
             let store = FolderAlbumStore(backend: self, root: root, state: state)
@@ -309,7 +311,9 @@ package final class FolderBackend: PhotoLibraryBackend {
             } catch {
                 throw error.libraryError("mark the album folder")
             }
-            let receipt = try publish(staged, into: opened.descriptor, albumID: opened.album.id, created: created)
+            let receipt = try publish(
+                staged, into: opened.descriptor, at: opened.album.path, albumID: opened.album.id, created: created,
+                state: state)
             store.saveRemembered()
             return CommitReceipt(albumID: opened.album.id, albumOutcome: outcome, assets: receipt)
         }
@@ -324,10 +328,13 @@ package final class FolderBackend: PhotoLibraryBackend {
         let isCopy: Bool
     }
 
-    /// Makes every staged file durable and nameable in `target`: copies it to `target`'s file
-    /// system when that differs from the staging folder's, then flushes the batch with one
-    /// `syncfs` per file system (``FileSystem/flush(_:on:)``).
-    private func prepare(_ staged: [Staged], for target: FileSystem.Descriptor) throws -> [Ready] {
+    /// Makes every staged file durable and nameable in `target` (at `path` below the root): copies
+    /// it to `target`'s file system when that differs from the staging folder's (after noting
+    /// `target` in `staging/`, so recovery removes the copies if the process dies), then flushes
+    /// the batch with one `syncfs` per file system (``FileSystem/flush(_:on:)``).
+    private func prepare(
+        _ staged: [Staged], for target: FileSystem.Descriptor, at path: FolderAlbumPath, state: FileSystem.Descriptor
+    ) throws -> [Ready] {
         guard let first = staged.first else { return [] }
         let targetDevice: UInt64
         let stagingDevice: UInt64
@@ -345,6 +352,7 @@ package final class FolderBackend: PhotoLibraryBackend {
         guard targetDevice != stagingDevice else { return staged.map { Ready(file: $0.file, item: $0, isCopy: false) } }
         var ready: [Ready] = []
         do {
+            try FolderLibraryState.prepareStaging(in: target, at: path, state: state)
             for item in staged {
                 let copy = try FileSystem.stage(in: target, as: StagingName(kind: "partial"))
                 ready.append(Ready(file: copy, item: item, isCopy: true))
@@ -361,10 +369,12 @@ package final class FolderBackend: PhotoLibraryBackend {
         return ready
     }
 
-    /// Publishes every staged file into `target`, then flushes `target`. All or nothing: on a
-    /// failure the files published so far are removed (and a folder created by this commit).
+    /// Publishes every staged file into `target` (at `path` below the root), then flushes
+    /// `target`. All or nothing: on a failure the files published so far are removed (and a folder
+    /// created by this commit).
     private func publish(
-        _ staged: [Staged], into target: FileSystem.Descriptor, albumID: String?, created: FolderAlbumCreation?
+        _ staged: [Staged], into target: FileSystem.Descriptor, at path: FolderAlbumPath, albumID: String?,
+        created: FolderAlbumCreation?, state: FileSystem.Descriptor
     ) throws -> [Result<CommittedAsset, AlbumError>] {
         var contents: FolderContents
         do { contents = try FolderContents(directory: target, cache: hashCache) } catch {
@@ -391,7 +401,7 @@ package final class FolderBackend: PhotoLibraryBackend {
             }
         }
         let ready: [Ready]
-        do { ready = try prepare(fresh, for: target) } catch {
+        do { ready = try prepare(fresh, for: target, at: path, state: state) } catch {
             rollBack()
             throw error
         }
@@ -506,6 +516,11 @@ package final class FolderBackend: PhotoLibraryBackend {
         do {
             let sameDevice =
                 try FileSystem.fileStatus(of: parent.descriptor).device == FileSystem.fileStatus(of: state).device
+            // On another file system the folder is built under a hidden name in its parent, which
+            // is noted first, so recovery finds it if this process dies before the rename.
+            if !sameDevice {
+                try FolderLibraryState.prepareStaging(in: parent.descriptor, at: parent.path, state: state)
+            }
             let hiding =
                 sameDevice ? try FolderLibraryState.openStaging(state: state) : try FileSystem.reopen(parent.descriptor)
             defer { FileSystem.close(hiding) }
@@ -617,7 +632,8 @@ package final class FolderBackend: PhotoLibraryBackend {
     func settle(_ album: FolderAlbum, folder: FileSystem.Descriptor, state: FileSystem.Descriptor) throws(SystemError) {
         let marker = FolderAlbumMarker(
             id: album.id, title: album.title, folder: album.name, created: album.createdAt.timeIntervalSince1970)
-        try FolderLibraryState.replaceFile(FolderAlbumMarker.fileName, in: folder, with: marker.encoded, state: state)
+        try FolderLibraryState.replaceFile(
+            FolderAlbumMarker.fileName, in: folder, at: album.path, with: marker.encoded, state: state)
     }
 
     func mapping<T>(_ what: String, _ body: () throws -> T) throws -> T {

@@ -13,9 +13,12 @@ import Foundation
 /// - `albums.json`: remembered album identifiers, `{"titles": {title key: {"id", "folder"}}}`
 ///   (the folder is a hint that makes the lookup O(1));
 /// - `staging/`: staged files when `O_TMPFILE` is unavailable, new album folders before they get
-///   their name, markers being replaced, and notes (`.aside`) naming album folders moved aside
-///   while being deleted. Entries carry the owning process's token (``StagingName``);
-///   ``sweep(root:)`` moves the folders of dead processes' notes back, then removes their entries;
+///   their name, markers being replaced, notes (`.aside`) naming album folders moved aside
+///   while being deleted, and notes (`.foreign`) naming folders on another file system where the
+///   process stages hidden entries itself. Entries carry the owning process's token
+///   (``StagingName``); ``sweep(root:)`` moves the folders of dead processes' `.aside` notes back
+///   and removes their hidden entries from the folders of their `.foreign` notes, then removes
+///   their entries, and forgets an owner only once nothing of it is left;
 /// - `owners/`: one `flock`ed file per process writing here (``ProcessOwner``), which proves it alive.
 ///
 /// Hidden, so digiKam, Shotwell, gThumb and file managers never show it.
@@ -95,20 +98,80 @@ package enum FolderLibraryState {
 
     /// Atomically replaces (or creates) `name` in `directory` with `bytes`: written and flushed in
     /// `staging/` first, then renamed over, then the directory is flushed.
+    ///
+    /// When `directory` is on another file system than `staging/` (an album folder on a card
+    /// mounted inside the library), a rename cannot cross: the file is written under a hidden
+    /// ``StagingName`` in `directory` itself, after ``recordForeignStaging(in:at:staging:state:)``
+    /// noted that folder, so recovery can remove it if the process dies in between.
+    ///
+    /// - Parameter folder: `directory`'s path below the root, needed when it may be on another
+    ///   file system; without it such a directory fails with `EXDEV`.
     static func replaceFile(
-        _ name: String, in directory: FileSystem.Descriptor, with bytes: [UInt8], state: FileSystem.Descriptor
+        _ name: String, in directory: FileSystem.Descriptor, at folder: FolderAlbumPath? = nil, with bytes: [UInt8],
+        state: FileSystem.Descriptor
     ) throws(SystemError) {
         let staging = try openStaging(state: state)
         defer { FileSystem.close(staging) }
+        var hiding = staging
+        if try FileSystem.fileStatus(of: directory).device != FileSystem.fileStatus(of: staging).device {
+            guard let folder else { throw SystemError("rename", path: directory.path + "/" + name, errno: EXDEV) }
+            try recordForeignStaging(in: directory, at: folder, staging: staging, state: state)
+            hiding = directory
+        }
         let temporary = stagingName(kind: "file")
-        try FileSystem.createFile(temporary, in: staging, bytes: bytes)
+        try FileSystem.createFile(temporary, in: hiding, bytes: bytes)
         do {
-            try FileSystem.renameReplacing(temporary, in: staging, to: name, in: directory)
+            try FileSystem.renameReplacing(temporary, in: hiding, to: name, in: directory)
         } catch {
-            try? FileSystem.unlink(temporary, in: staging)
+            try? FileSystem.unlink(temporary, in: hiding)
             throw error
         }
         try FileSystem.fsync(directory)
+    }
+
+    /// What a `.foreign` note in `staging/` records: a folder below the root, on another file
+    /// system than `staging/`, where its owner may stage hidden entries (``StagingName``s).
+    struct ForeignNote: Codable {
+        /// The folder's path below the root, one name per level (empty: the root itself).
+        var folder: [String]
+    }
+
+    /// The `.foreign` notes this process wrote, by library state folder and album folder (path,
+    /// device and inode): each folder is noted once per process.
+    private static let foreignNotes = Locked<[String: String]>([:])
+
+    /// Notes, durably and before this process stages anything there, that it may leave hidden
+    /// entries in `folder` (at `path` below the root), a folder on another file system than
+    /// `staging/`. The note is an entry of this process in `staging/` (`.<owner>.<uuid>.foreign`),
+    /// so ``sweep(root:)`` finds it once the process is gone, removes this owner's entries from the
+    /// folder, and only then the note and the owner's record. Cheap after the first call for a
+    /// folder (one `fstatat`).
+    static func recordForeignStaging(
+        in folder: FileSystem.Descriptor, at path: FolderAlbumPath, staging: FileSystem.Descriptor,
+        state: FileSystem.Descriptor
+    ) throws(SystemError) {
+        let info = try FileSystem.fileStatus(of: folder)
+        let key = [state.path, path.relative, "\(info.device):\(info.inode)"].joined(separator: "\u{0}")
+        if let noted = foreignNotes.withLock({ $0[key] }), FileSystem.status(of: noted, in: staging) != nil { return }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let bytes = Array((try? encoder.encode(ForeignNote(folder: path.components))) ?? Data())
+        let note = stagingName(kind: "foreign")
+        try FileSystem.createFile(note, in: staging, bytes: bytes)  // flushed
+        try FileSystem.fsync(staging)  // the note's name too, before anything is staged there
+        foreignNotes.withLock { $0[key] = note }
+    }
+
+    /// Opens (creating) `staging/` and notes `folder` with
+    /// ``recordForeignStaging(in:at:staging:state:)`` when it is on another file system.
+    static func prepareStaging(
+        in folder: FileSystem.Descriptor, at path: FolderAlbumPath, state: FileSystem.Descriptor
+    ) throws(SystemError) {
+        let staging = try openStaging(state: state)
+        defer { FileSystem.close(staging) }
+        if try FileSystem.fileStatus(of: folder).device != FileSystem.fileStatus(of: staging).device {
+            try recordForeignStaging(in: folder, at: path, staging: staging, state: state)
+        }
     }
 
     /// A fresh name in `staging/` owned by this process (a ``StagingName``).
@@ -137,6 +200,11 @@ package enum FolderLibraryState {
             if name.hasSuffix(".aside") {
                 // An album folder moved aside by a delete that never finished: move it back first.
                 guard restoreAside(note: name, staging: staging, root: root) else { continue }
+            }
+            if name.hasSuffix(".foreign") {
+                // A folder on another file system the owner staged into: clean it first; the note
+                // (and so the owner's record) stays until that worked.
+                guard removeForeignLeftovers(note: name, staging: staging, root: root) else { continue }
             }
             if (try? FileSystem.removeTree(name, in: staging)) != nil { removed.append(name) }
         }
@@ -168,6 +236,34 @@ package enum FolderLibraryState {
             if failure.errno != EEXIST && failure.errno != ENOTEMPTY { return false }
         }
         return false
+    }
+
+    /// Removes, from the folder a dead owner's `.foreign` note names, the hidden entries that owner
+    /// staged there: only names that parse as a ``StagingName`` of that very owner, never anything
+    /// else. `true` when none is left (removed, or the folder is gone); `false` keeps the note for
+    /// the next open (the folder could not be read, or an entry not removed).
+    static func removeForeignLeftovers(note: String, staging: FileSystem.Descriptor, root: FileSystem.Descriptor)
+        -> Bool
+    {
+        guard let owner = StagingName(parsing: note)?.owner,
+            let bytes = try? FileSystem.readSmallFile(note, in: staging),
+            let record = try? JSONDecoder().decode(ForeignNote.self, from: Data(bytes))
+        else { return true }  // an empty note: the crash came before anything was staged there
+        let folder: FileSystem.Descriptor
+        do {
+            folder = try FileSystem.openDirectory(FolderAlbumPath(components: record.folder), in: root)
+        } catch {
+            // Gone (deleted, or replaced by a symlink AlbumKit never follows): nothing to reach.
+            return error.errno == ENOENT || error.errno == ENOTDIR || error.errno == ELOOP
+        }
+        defer { FileSystem.close(folder) }
+        guard let names = try? FileSystem.names(in: folder) else { return false }
+        var clean = true
+        for name in names where StagingName(parsing: name)?.owner == owner {
+            if (try? FileSystem.removeTree(name, in: folder)) == nil { clean = false }
+        }
+        try? FileSystem.fsync(folder)
+        return clean
     }
 
     /// Staging entries of dead processes, without removing them (for `verify`).
