@@ -10,6 +10,8 @@
 #   freadonly the library on a read-only bind mount: a clear error; albums, show, verify work.
 #   fmoved    the album folder renamed, or moved out of the library, while a batch is saved into it.
 #   fdelete   `album delete` racing a `cp` into the album: the copied file is never lost.
+#   fcard     a card mounted inside the library: existing folders on it saved into and renamed;
+#             kill -9 with `.partial` staging into an album on it, the next open removes the copies.
 
 # put_user_files DIR: a photo, a sidecar, a note and a nested album the user keeps in DIR; records
 # their SHA-256 in DIR.user-sums (outside the library).
@@ -307,6 +309,80 @@ scenario_fstaging() {
         [ "$ok" = 1 ] || failures=$((failures + 1))
     done
     summary fstaging "$REMOVE_TRIALS" "$failures" "staging folder removed 3 times mid-batch: made again, only photos in flight at a removal lost"
+}
+
+# fcard: a card mounted inside the library (a small tmpfs, else a loop ext4, at Card/). A folder the
+# camera made (Card/DCIM/100CANON, no marker) and the card's mount folder itself take a save, and
+# the camera's folder a rename (before: "Cannot mark the album folder ...: Invalid cross-device
+# link", every time). Then kill -9 while batches are saved into an album on the card with `.partial`
+# staging (ALBUMKIT_STAGING=partial, as where O_TMPFILE is missing): hidden copies sit in the album
+# folder itself while they are flushed; the next open must remove every one the killed process left
+# (before: never removed, verify failed for ever) and verify must pass.
+scenario_fcard() {
+    local trials=$(((KILL_TRIALS + 1) / 2))
+    echo "== fcard: $trials kill trials (folder library, album folders on another file system)"
+    local dir=$WORK/fcard lib card failures=0 trial pid delay out problems hit=0 left acks album
+    lib=$dir/Pictures
+    card=$lib/Card
+    mkdir -p "$lib"
+    if ! try_mount_small "$card" 256; then
+        skip fcard "cannot mount a small file system inside the library here (no tmpfs or loop mount permission)"
+        return
+    fi
+    make_jpegs "$dir/media" 40 fcard
+    local files=("$dir/media"/*.jpg)
+    # Existing folders on the card.
+    mkdir -p "$card/DCIM/100CANON"
+    cp "${files[0]}" "${files[1]}" "$card/DCIM/100CANON/"
+    problems=0
+    for album in Card/DCIM/100CANON Card; do
+        out=$("$ALBUM" save --json --album "$album" --library "$lib" "${files[2]}" 2>&1) ||
+            { fail "fcard: a save into the existing folder $album failed: $(head -c 300 <<<"$out")"; problems=1; }
+    done
+    out=$("$ALBUM" rename Card/DCIM/100CANON Card/Trips --library "$lib" 2>&1) ||
+        { fail "fcard: renaming Card/DCIM/100CANON failed: $(head -c 300 <<<"$out")"; problems=1; }
+    [ "$(find "$card/Trips" -maxdepth 1 -name '*.jpg' 2>/dev/null | wc -l)" = 3 ] ||
+        { fail "fcard: Card/Trips does not hold the camera's 2 photos and the saved one"; problems=1; }
+    verify_ok "$lib" || problems=1
+    no_hidden_leftovers "$card/Trips" || problems=1
+    echo "  existing folders on the card: $([ "$problems" = 0 ] && echo "saved into and renamed" || echo FAILED)"
+    failures=$problems
+    # kill -9 while saving into an album on the card.
+    for ((trial = 0; trial < trials; trial++)); do
+        album=Card/K$trial
+        acks=$dir/acks-$trial.jsonl
+        : >"$acks"
+        "$ALBUM" save --album "$album" --library "$lib" "${files[0]}" >/dev/null 2>&1
+        put_user_files "$lib/$album"
+        setsid bash -c '
+            album=$1 lib=$2 acks=$3 title=$4; shift 4; files=("$@")
+            export ALBUMKIT_STAGING=partial
+            while true; do
+                "$album" save --json --album "$title" --library "$lib" "${files[@]}" >>"$acks" 2>/dev/null
+            done' _ "$ALBUM" "$lib" "$acks" "$album" "${files[@]}" &
+        pid=$!
+        delay=$(printf '0.%03d' $((RANDOM % 900 + 100)))
+        sleep "$delay"
+        kill -9 -- "-$pid" 2>/dev/null
+        wait "$pid" 2>/dev/null
+        [ -s "$acks" ] && [ "$(tail -c 1 "$acks" | od -An -c | tr -d ' ')" != '\n' ] && echo >>"$acks"
+        left=$(find "$lib/$album" -maxdepth 1 -name '.*.partial' | wc -l)
+        [ "$left" -gt 0 ] && hit=$((hit + 1))
+        problems=0
+        # Opening the library again (any command) removes what the killed process left.
+        "$ALBUM" albums --library "$lib" >/dev/null 2>&1
+        verify_ok "$lib" || problems=$((problems + 1))
+        no_hidden_leftovers "$lib/$album" || problems=$((problems + 1))
+        folder_acks_ok "$acks" "$lib/$album" || problems=$((problems + 1))
+        user_files_ok "$lib/$album" || problems=$((problems + 1))
+        if [ "$problems" -gt 0 ]; then
+            fail "fcard trial $trial (killed after ${delay}s, $left hidden copies on the card before the next open)"
+            failures=$((failures + 1))
+        fi
+        rm -rf "${lib:?}/$album" "$lib/$album.user-sums"
+    done
+    summary fcard "$((trials + 1))" "$failures" \
+        "existing card folders saved into and renamed; killed while copies sat on the card in $hit of $trials trials, all removed on the next open"
 }
 
 # fslash: a title or file name whose "/" carries a combining mark ("/" + U+0301 is one character)
