@@ -114,7 +114,10 @@ final class FolderAlbumDirectory: AlbumDirectory {
     }
 
     /// The folders listed under `title`: every folder (with photos or not) on a path the title can
-    /// name, whose listed title is `title`.
+    /// name, whose listed title is `title` — the one lookup of a title for every command (`show`,
+    /// `rename`, `delete`, `save`), so each acts on what ``albums()`` lists under it. At the last
+    /// level that includes the numbered folders AlbumKit makes when the name is taken (`Trips 2`
+    /// for the title `Trips`), whose marker gives the title.
     func albums(titled title: AlbumTitle) throws -> [FolderAlbum] {
         let levels = FolderAlbumPath.levels(of: title.text)
         guard !levels.isEmpty, levels.count <= FolderAlbumPath.maximumDepth else { return [] }
@@ -123,7 +126,10 @@ final class FolderAlbumDirectory: AlbumDirectory {
         var found: [FolderAlbum] = []
         func walk(_ folder: FileSystem.Descriptor, _ path: [String], _ remaining: ArraySlice<String>) throws {
             guard let level = remaining.first else { return }
-            for name in try FileSystem.names(in: folder) where FolderAlbumPath.folder(name, matches: level) {
+            for name in try FileSystem.names(in: folder)
+            where FolderAlbumPath.folder(name, matches: level)
+                || (remaining.count == 1 && FolderAlbumPath.folder(name, isNumberedFor: level))
+            {
                 guard !FolderExclusions.isExcluded(folderNamed: name),
                     let info = FileSystem.fileStatus(of: name, in: folder), info.kind == .directory,
                     let child = try FileSystem.unlessOutOfDescriptors({ () throws(SystemError) in

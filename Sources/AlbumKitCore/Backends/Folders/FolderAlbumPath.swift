@@ -113,4 +113,15 @@ package struct FolderAlbumPath: Sendable, Hashable {
     static func folder(_ name: String, matches level: String) -> Bool {
         Self.level(name) == level || name == FolderNaming.safeComponent(level, fallback: "Album")
     }
+
+    /// Whether the folder `name` is one AlbumKit makes for the last title level `level` when the
+    /// folder name is taken (by a file, an excluded or an unmarked folder): `Trips 2`, `Trips 3`, …
+    /// (``FolderNaming/folderName(_:attempt:)``). Such a folder is listed under the title its
+    /// marker holds, so a lookup of the title must read it too.
+    static func folder(_ name: String, isNumberedFor level: String) -> Bool {
+        guard let space = name.lastIndex(of: " "), let attempt = Int(name[name.index(after: space)...]),
+            attempt >= 2
+        else { return false }
+        return name == FolderNaming.folderName(FolderNaming.safeComponent(level, fallback: "Album"), attempt: attempt)
+    }
 }
