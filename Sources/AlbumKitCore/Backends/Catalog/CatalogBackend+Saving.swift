@@ -283,8 +283,10 @@ extension CatalogBackend {
     /// bytes. A stat, not a hash: re-saving photos the library holds is common, and `verify`
     /// compares every byte.
     private func hasIntactFile(_ relative: String, size: Int64) -> Bool {
-        guard let status = try? FileSystem.status(atPath: root.path + "/" + relative) else { return false }
-        return status.st_mode & S_IFMT == S_IFREG && Int64(status.st_size) == size
+        guard let status = FileSystem.fileStatus(atPath: root.path + "/" + relative, following: false) else {
+            return false
+        }
+        return status.kind == .regular && status.size == size
     }
 
     /// Makes `item`'s file the file of asset `id`, whose own file `damagedFile` is missing or
