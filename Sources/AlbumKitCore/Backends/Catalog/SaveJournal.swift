@@ -110,8 +110,7 @@ struct SaveJournal {
     /// then fails the save before anything is committed, not at its commit point, after the catalog
     /// committed (where a record cut short by the full disk was also left behind).
     func reserveSpace(forSaves count: Int) throws(SystemError) {
-        try FileSystem.makeDirectory(atPath: (path as NSString).deletingLastPathComponent)
-        let file = try FileSystem.openForAppending(path)
+        let file = try openForAppending()
         defer { FileSystem.close(file) }
         let size = Int64(try FileSystem.fileStatus(of: file).size)
         // A record is about 450 bytes; its names and title can make it a few times that.
@@ -130,11 +129,18 @@ struct SaveJournal {
             bytes += record.json
             bytes.append(0x0A)
         }
-        try FileSystem.makeDirectory(atPath: (path as NSString).deletingLastPathComponent)
-        let file = try FileSystem.openForAppending(path)
+        let file = try openForAppending()
         defer { FileSystem.close(file) }
         try FileSystem.write(file, bytes)
         if flush { try FileSystem.fsync(file) }
+    }
+
+    /// Opens the journal for appending, creating it (and `journal/`) when missing.
+    private func openForAppending() throws(SystemError) -> FileSystem.Descriptor {
+        do { return try FileSystem.openForAppending(path) } catch where error.errno == ENOENT {
+            try FileSystem.makeDirectory(atPath: (path as NSString).deletingLastPathComponent)
+            return try FileSystem.openForAppending(path)
+        }
     }
 
     /// The records from byte `offset` on (all when 0), skipping lines that do not parse.
