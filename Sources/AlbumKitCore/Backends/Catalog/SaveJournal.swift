@@ -137,7 +137,7 @@ struct SaveJournal {
 
     /// Opens the journal for appending, creating it (and `journal/`) when missing.
     private func openForAppending() throws(SystemError) -> FileSystem.Descriptor {
-        do { return try FileSystem.openForAppending(path) } catch where error.errno == ENOENT {
+        do { return try FileSystem.openForAppending(path) } catch  where error.errno == ENOENT {
             try FileSystem.makeDirectory(atPath: (path as NSString).deletingLastPathComponent)
             return try FileSystem.openForAppending(path)
         }
