@@ -74,36 +74,49 @@ extension FileSystem {
         return names
     }
 
-    /// Opens the regular file `name` in `directory` for reading, refusing symlinks and non-files.
+    /// Opens the regular file `name` in `directory` for reading, refusing symlinks (`ELOOP`) and
+    /// anything that is not a regular file (`EINVAL`, `EISDIR` for a folder).
+    ///
+    /// The open never blocks: it is made with `O_NONBLOCK`, so a FIFO without a writer (someone's
+    /// `mkfifo .albumkit-album`) or a device opens at once and is then refused by its type, before
+    /// anything is read. Every reader of AlbumKit's own small files (album markers, `albums.json`,
+    /// staging notes) and of photos in album folders opens through here.
     package static func openFile(_ name: String, in directory: Descriptor) throws(SystemError) -> Descriptor {
         let path = directory.path + "/" + name
         try check(.open, path)
-        let fd = again { openat(directory.fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
+        let fd = again { openat(directory.fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
         guard fd >= 0 else { throw SystemError("openat", path: path, errno: errno) }
         var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+        guard fstat(fd, &info) == 0 else {
+            let error = SystemError("fstat", path: path, errno: errno)
             _ = closeDescriptor(fd)
-            throw SystemError("openat", path: path, errno: EINVAL)
+            throw error
         }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            _ = closeDescriptor(fd)
+            throw SystemError("openat", path: path, errno: (info.st_mode & S_IFMT) == S_IFDIR ? EISDIR : EINVAL)
+        }
+        // Reads block as usual from here on (`O_NONBLOCK` means nothing to a regular file's reads,
+        // but clearing it keeps the descriptor plain for whoever reads it).
+        let flags = fcntl(fd, F_GETFL)
+        if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
         return Descriptor(fd: fd, path: path)
     }
 
-    /// Reads a small regular file `name` in `directory` (at most `limit` bytes), refusing symlinks;
-    /// `nil` when it does not exist.
+    /// Reads a small regular file `name` in `directory` (at most `limit` bytes); `nil` when it
+    /// does not exist. Opened with ``openFile(_:in:)``: a symlink fails with `ELOOP`, and a FIFO,
+    /// socket, device or folder in its place fails at once with `EINVAL` (`EISDIR`), never waits.
     package static func readSmallFile(
         _ name: String, in directory: Descriptor, limit: Int = 64 * 1024
     ) throws(SystemError) -> [UInt8]? {
-        let path = directory.path + "/" + name
-        try check(.open, path)
-        let fd = again { openat(directory.fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
-        guard fd >= 0 else {
-            if errno == ENOENT { return nil }
-            throw SystemError("openat", path: path, errno: errno)
+        let file: Descriptor
+        do throws(SystemError) { file = try openFile(name, in: directory) } catch  where error.errno == ENOENT {
+            return nil
         }
-        defer { _ = closeDescriptor(fd) }
+        defer { close(file) }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: limit, alignment: 8)
         defer { buffer.deallocate() }
-        let n = try read(Descriptor(fd: fd, path: path), into: buffer, at: 0)
+        let n = try read(file, into: buffer, at: 0)
         return Array(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
     }
 

@@ -277,8 +277,10 @@ extension FolderBackend {
                             try FileSystem.names(in: folder)
                         }
                     }
+                    // The marker is AlbumKit's own, unless something else (a FIFO) has its name.
+                    let ownMarker = FileSystem.fileStatus(of: FolderAlbumMarker.fileName, in: folder)?.kind == .regular
                     let entries = (listed ?? []).filter {
-                        $0 != FolderAlbumMarker.fileName
+                        $0 != FolderAlbumMarker.fileName || !ownMarker
                     }
                     let scanned = try self.mapping("delete the album") {
                         try FileSystem.unlessOutOfDescriptors { () throws(SystemError) in

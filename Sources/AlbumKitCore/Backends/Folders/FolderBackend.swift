@@ -629,7 +629,14 @@ package final class FolderBackend: PhotoLibraryBackend {
 
     /// Writes the marker an album is listed with into its folder (adopting a folder AlbumKit never
     /// marked, or recording a move done outside AlbumKit), so the identifier stays put.
+    ///
+    /// Something other than a regular file under the marker's name (a FIFO, a socket, a folder, a
+    /// symlink) is the user's and is never replaced: the folder then stays unmarked (listed with
+    /// the identifier derived from its path).
     func settle(_ album: FolderAlbum, folder: FileSystem.Descriptor, state: FileSystem.Descriptor) throws(SystemError) {
+        if let existing = FileSystem.fileStatus(of: FolderAlbumMarker.fileName, in: folder), existing.kind != .regular {
+            return
+        }
         let marker = FolderAlbumMarker(
             id: album.id, title: album.title, folder: album.name, created: album.createdAt.timeIntervalSince1970)
         try FolderLibraryState.replaceFile(
