@@ -171,9 +171,23 @@ extension FolderBackend {
                 defer { for item in files { FileSystem.close(item.folder) } }
                 let top = try self.mapping("open the library folder") { try FileSystem.reopen(root) }
                 defer { FileSystem.close(top) }
+                // Files with more than one name: their other names may be in another album, or
+                // outside the library (the Trash, a `cp -al` backup), where they do not count.
+                var linked: [LinkedFile: String] = [:]
                 for file in files {
-                    if FileSystem.linkCount(of: file.name, in: file.folder) > 1 {
-                        // The same file is in another album too: this name alone goes.
+                    if let info = FileSystem.fileStatus(of: file.name, in: file.folder), info.linkCount > 1 {
+                        linked[LinkedFile(info)] = file.album?.name ?? ""
+                    }
+                }
+                let heldElsewhere =
+                    linked.isEmpty
+                    ? []
+                    : try self.mapping("find the album folders") { try self.filesHeld(linked, directory, root: root) }
+                for file in files {
+                    if let info = FileSystem.fileStatus(of: file.name, in: file.folder),
+                        heldElsewhere.contains(LinkedFile(info))
+                    {
+                        // Another album of this library holds the same file: this name alone goes.
                         try self.mapping("remove from the album") { try FileSystem.unlink(file.name, in: file.folder) }
                     } else {
                         let sidecars = FolderSidecars.names(
@@ -188,6 +202,47 @@ extension FolderBackend {
                 try self.mapping("remove from the album") { try FileSystem.fsync(top) }
             }
         }
+    }
+
+    /// A file by device and inode: the same file under every one of its names.
+    struct LinkedFile: Hashable {
+        let device: UInt64
+        let inode: UInt64
+
+        init(_ info: FileStatus) {
+            device = info.device
+            inode = info.inode
+        }
+    }
+
+    /// Of the files `linked` (each with the folder, relative to the root, it is removed from), the
+    /// ones that another folder of this library provably holds too: a photo or video name in the
+    /// top folder or in a listed album folder (never a hidden or excluded folder, never through a
+    /// symlink) other than the folder it is removed from. A name in the Trash or in a backup outside
+    /// the library does not count. Listing stops once every file is found.
+    private func filesHeld(
+        _ linked: [LinkedFile: String], _ directory: FolderAlbumDirectory, root: FileSystem.Descriptor
+    ) throws -> Set<LinkedFile> {
+        var found = Set<LinkedFile>()
+        let folders = [FolderAlbumPath(components: [])] + (try directory.albums()).map(\.path)
+        for path in folders where found.count < linked.count {
+            guard
+                let folder = try FileSystem.unlessOutOfDescriptors({ () throws(SystemError) in
+                    try FileSystem.openDirectory(path, in: root)
+                })
+            else { continue }
+            defer { FileSystem.close(folder) }
+            let names =
+                try FileSystem.unlessOutOfDescriptors { () throws(SystemError) in try FileSystem.names(in: folder) }
+                ?? []
+            for name in names where FolderNaming.isMediaFileName(name) {
+                guard let info = FileSystem.fileStatus(of: name, in: folder), info.kind == .regular,
+                    info.linkCount > 1, let removedFrom = linked[LinkedFile(info)], removedFrom != path.relative
+                else { continue }
+                found.insert(LinkedFile(info))
+            }
+        }
+        return found
     }
 
     /// Moves `name` to the library's top folder under a free name (never replacing a file).
