@@ -109,6 +109,8 @@ enum LibraryChoice {
         case .folders:
             // Checked before the folder is made: a folder library needs SHA-256 even to list.
             try SHA256Hasher.requireAvailable(to: "open the folder library \(url!.path)")
+            // Opened before the folder is made: a folder inside a catalog is refused untouched.
+            let library = try PhotoLibrary.folders(at: url!)
             if create && !FileManager.default.fileExists(atPath: url!.path) {
                 do {
                     try FileManager.default.createDirectory(at: url!, withIntermediateDirectories: false)
@@ -119,7 +121,7 @@ enum LibraryChoice {
                         file: url!.path)
                 }
             }
-            return try PhotoLibrary.folders(at: url!)
+            return library
         }
     }
 

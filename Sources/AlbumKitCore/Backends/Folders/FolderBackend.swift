@@ -77,17 +77,50 @@ package final class FolderBackend: PhotoLibraryBackend {
     /// Opens the folder library at `url`. A missing folder is not an error here (a disk may be
     /// mounted later); saving reports `.libraryNotFound` then.
     ///
-    /// - Throws: `.libraryNotFound` when `url` exists but is not a folder.
+    /// - Throws: `.libraryNotFound` when `url` exists but is not a folder; `.libraryCorrupt` when
+    ///   it is a catalog library or lies inside one (``enclosingCatalog(of:)``).
     package static func open(at url: URL) throws -> FolderBackend {
         // Unmarked folders' identifiers are digests: even listing albums hashes.
         try SHA256Hasher.requireAvailable(to: "open the folder library \(url.path)")
-        var info = stat()
-        if stat(url.standardizedFileURL.path, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR {
+        if let info = try? FileSystem.status(atPath: url.standardizedFileURL.path), (info.st_mode & S_IFMT) != S_IFDIR {
             throw AlbumError(
                 .libraryNotFound,
-                "\(url.path) is a file, not a folder; a folder library is a folder whose sub-folders are albums.")
+                "\(url.path) is a file, not a folder; a folder library is a folder whose sub-folders are albums.",
+                file: url.path)
+        }
+        if let catalog = enclosingCatalog(of: url) {
+            let path = url.standardizedFileURL.path
+            guard catalog != FileSystem.resolvedPath(path) else {
+                throw AlbumError(
+                    .libraryCorrupt,
+                    "\(path) is a catalog library (AlbumKit's own), not a folder library; open it as a catalog.",
+                    file: path)
+            }
+            throw AlbumError(
+                .libraryCorrupt,
+                "\(path) is inside the catalog library \(catalog), not a folder library: its files belong to the catalog, and nothing below a catalog is an album. Use the catalog itself (--library \(catalog)).",
+                file: path)
         }
         return FolderBackend(root: url)
+    }
+
+    /// The catalog library `url` is or lies inside, if any: the nearest folder on its resolved
+    /// path (symlinks and `..` resolved) named `*.albumlibrary` or holding `catalog.sqlite` (or the
+    /// `journal/saves.jsonl` of a catalog whose catalog file was lost). Folders inside a catalog
+    /// (`originals/`, `journal/`) are never opened as folder libraries: their files are the
+    /// catalog's, and a `delete` there would take its originals.
+    static func enclosingCatalog(of url: URL) -> String? {
+        var components = FileSystem.resolvedPath(url.standardizedFileURL.path).split(separator: "/").map(String.init)
+        while !components.isEmpty {
+            let path = "/" + components.joined(separator: "/")
+            let named = components.last!.lowercased().hasSuffix(".albumlibrary")
+            let holdsCatalog = ["catalog.sqlite", "journal/saves.jsonl"].contains {
+                (try? FileSystem.status(atPath: path + "/" + $0)) != nil
+            }
+            if named || holdsCatalog { return path }
+            components.removeLast()
+        }
+        return nil
     }
 
     /// The system library: the XDG Pictures folder (`$HOME/Pictures` is created when missing).
