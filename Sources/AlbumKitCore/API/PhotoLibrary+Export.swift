@@ -10,8 +10,10 @@ extension PhotoLibrary {
     /// let report = try await library.exportAlbum(titled: "Trips", to: URL(fileURLWithPath: "/tmp/Trips"))
     /// print(report.exported.count, report.failures.count)
     /// ```
-    /// - Throws: `.albumNotFound`; `.invalidArgument` when `directory` is a file; `.accessDenied`,
-    ///   `.notEnoughSpace`… when the folder cannot be written.
+    /// - Throws: `.albumNotFound`; `.invalidArgument` when `directory` is a file or lies inside the
+    ///   library itself (a folder library's folders are albums: the copies would double the album;
+    ///   a catalog's folders are its own); `.accessDenied`, `.notEnoughSpace`… when the folder
+    ///   cannot be written.
     public func exportAlbum(titled title: String, to directory: URL) async throws -> ExportReport {
         try await Self.mapping { try await exportAlbum(withID: try await existingAlbumID(title), to: directory) }
     }
@@ -24,8 +26,31 @@ extension PhotoLibrary {
     /// ```
     public func exportAlbum(withID id: String, to directory: URL) async throws -> ExportReport {
         try await Self.mapping {
+            try Self.refuseExport(into: directory, of: try await backend)
             let assets = try await assets(inAlbumWithID: id)
             return try await Blocking.run { try AlbumExporter(directory: directory.standardizedFileURL).export(assets) }
         }
+    }
+
+    /// Refuses an export folder inside the library's own folder (after symlinks and `..` are
+    /// resolved): in a folder library the copies would become photos of the album exported, or of
+    /// another album; in a catalog library they would be stray files among the catalog's own.
+    static func refuseExport(into directory: URL, of backend: any PhotoLibraryBackend) throws {
+        let library: (root: URL, kind: String)
+        if let folders = backend as? FolderBackend {
+            library = (folders.root, "folder library")
+        } else if let catalog = backend as? CatalogBackend {
+            library = (catalog.root, "catalog library")
+        } else {
+            return  // the system's photo library keeps no folder of its own here
+        }
+        let root = FileSystem.resolvedPath(library.root.path)
+        let destination = FileSystem.resolvedPath(directory.path)
+        guard FileSystem.isPath(destination, inside: root) else { return }
+        let resolved = destination == directory.standardizedFileURL.path ? "" : " (\(destination))"
+        throw AlbumError(
+            .invalidArgument,
+            "Cannot export into \(directory.path)\(resolved): it is inside the \(library.kind) \(library.root.path), where the copies would become part of the library. Nothing was exported; choose a folder outside the library.",
+            file: directory.path)
     }
 }
