@@ -12,6 +12,10 @@
 #   fdelete   `album delete` racing a `cp` into the album: the copied file is never lost.
 #   fcard     a card mounted inside the library: existing folders on it saved into and renamed;
 #             kill -9 with `.partial` staging into an album on it, the next open removes the copies.
+#   flinks    `album remove` of a photo whose other name is in the Trash, a backup or a hidden
+#             folder: it stays in the library (top folder).
+#   ffifo     FIFOs named `.albumkit-album` and `.albumkit/albums.json`: no command waits on them.
+#   fcatalog  folders inside a catalog library refused as folder libraries, nothing moved or made.
 
 # put_user_files DIR: a photo, a sidecar, a note and a nested album the user keeps in DIR; records
 # their SHA-256 in DIR.user-sums (outside the library).
@@ -435,4 +439,115 @@ scenario_fdelete() {
     done
     failures=$lost
     summary fdelete "$trials" "$failures" "deleted (to the Trash)=$trashed refused (a file arrived)=$refused lost=$lost"
+}
+
+# flinks: `album remove` of a photo whose other name is outside the library (in the Trash after
+# `delete` of another album, in a `cp -al`-style backup, in a hidden folder) keeps it in the
+# library (it moves to the top folder); it used to unlink the library's only name. A photo another
+# album holds loses only the removed album's name.
+scenario_flinks() {
+    echo "== flinks (folder library: remove a photo with another name outside the library)"
+    local failures=0 trials=4 lib=$WORK/flk/Pictures data=$WORK/flk/data backup=$WORK/flk/backup id name
+    mkdir -p "$lib" "$data" "$backup"
+    make_jpegs "$WORK/flk/media" 4 flk
+    XDG_DATA_HOME=$data "$ALBUM" save --album Trips --library "$lib" "$WORK/flk/media"/*.jpg >/dev/null 2>&1 ||
+        { fail "flinks: the save failed"; failures=$trials; }
+    id=$("$ALBUM" albums --library "$lib" | awk '$3=="Trips"{print $1}')
+    # flk_0000: its second name goes to the Trash with the album Best; flk_0001: a backup link;
+    # flk_0002: a link in a hidden folder of the library; flk_0003: also in the album Keep.
+    for album in Best Keep; do "$ALBUM" create "$album" --library "$lib" >/dev/null 2>&1; done
+    "$ALBUM" add Best "$id/flk_0000.jpg" --library "$lib" >/dev/null 2>&1
+    XDG_DATA_HOME=$data "$ALBUM" delete Best --force --library "$lib" >/dev/null 2>&1
+    ln "$lib/Trips/flk_0001.jpg" "$backup/flk_0001.jpg"
+    mkdir -p "$lib/.snapshot" && ln "$lib/Trips/flk_0002.jpg" "$lib/.snapshot/flk_0002.jpg"
+    "$ALBUM" add Keep "$id/flk_0003.jpg" --library "$lib" >/dev/null 2>&1
+    for name in flk_0000 flk_0001 flk_0002 flk_0003; do
+        XDG_DATA_HOME=$data "$ALBUM" remove Trips "$id/$name.jpg" --library "$lib" >/dev/null 2>&1 ||
+            { fail "flinks: remove $name failed"; failures=$((failures + 1)); }
+    done
+    for name in flk_0000 flk_0001 flk_0002; do
+        cmp -s "$lib/$name.jpg" "$WORK/flk/media/$name.jpg" ||
+            { fail "flinks: $name left the library (it is only outside it now)"; failures=$((failures + 1)); }
+    done
+    if [ -e "$lib/flk_0003.jpg" ] || ! cmp -s "$lib/Keep/flk_0003.jpg" "$WORK/flk/media/flk_0003.jpg"; then
+        fail "flinks: flk_0003 (also in Keep) should have lost only its name in Trips"
+        failures=$((failures + 1))
+    fi
+    [ "$("$ALBUM" assets --json --library "$lib" | grep -o '"id"' | wc -l)" = 4 ] ||
+        { fail "flinks: the library does not list 4 assets"; failures=$((failures + 1)); }
+    verify_ok "$lib" || failures=$((failures + 1))
+    summary flinks "$trials" "$failures" "a second name in the Trash, a backup or a hidden folder never takes a photo out of the library"
+}
+
+# ffifo: a FIFO named like an album marker (`.albumkit-album`) in an album folder, or in place of
+# `.albumkit/albums.json`, is never waited on: every command finishes (each under a 20 s KILL
+# timeout) and the FIFO is left in place. They used to hang for ever.
+scenario_ffifo() {
+    echo "== ffifo (folder library: FIFOs in place of AlbumKit's own files)"
+    local failures=0 trials=0 lib=$WORK/ffi/Pictures data=$WORK/ffi/data status command
+    mkdir -p "$lib" "$data"
+    make_jpegs "$WORK/ffi/media" 6 ffi
+    "$ALBUM" save --album T --library "$lib" "$WORK/ffi/media/ffi_0000.jpg" >/dev/null 2>&1
+    mkdir -p "$lib/U" "$WORK/ffi/import" && cp "$WORK/ffi/media/ffi_0001.jpg" "$lib/U/"
+    cp "$WORK/ffi/media/ffi_0005.jpg" "$WORK/ffi/import/"
+    mkfifo "$lib/U/.albumkit-album"
+    # One command a line: a FIFO marker in U.
+    while IFS= read -r command; do
+        trials=$((trials + 1))
+        eval "XDG_DATA_HOME=$data timeout -s KILL 20 $ALBUM --library $lib $command" >/dev/null 2>"$WORK/ffi/err"
+        status=$?
+        [ "$status" = 0 ] || { fail "ffifo: '$command' exited $status (137: hung) $(head -c 200 "$WORK/ffi/err")"; failures=$((failures + 1)); }
+    done <<EOC
+albums
+assets
+verify
+show U
+save --album New $WORK/ffi/media/ffi_0002.jpg
+save --album U $WORK/ffi/media/ffi_0003.jpg
+import --album V $WORK/ffi/import
+delete T --force
+EOC
+    [ -p "$lib/U/.albumkit-album" ] || { fail "ffifo: the FIFO in U was removed or replaced"; failures=$((failures + 1)); }
+    rm -f "$lib/U/.albumkit-album" "$lib/.albumkit/albums.json"
+    mkfifo "$lib/.albumkit/albums.json"
+    for command in "albums" "save --album W $WORK/ffi/media/ffi_0004.jpg"; do
+        trials=$((trials + 1))
+        eval "timeout -s KILL 20 $ALBUM --library $lib $command" >/dev/null 2>"$WORK/ffi/err"
+        status=$?
+        [ "$status" = 0 ] || { fail "ffifo: '$command' with a FIFO albums.json exited $status (137: hung)"; failures=$((failures + 1)); }
+    done
+    verify_ok "$lib" || failures=$((failures + 1))
+    summary ffifo "$trials" "$failures" "a FIFO marker in an album folder and a FIFO albums.json: no hang, the FIFO kept"
+}
+
+# fcatalog: folders inside a catalog library (originals/, a shard of it, journal/, a folder not
+# made yet) are refused as folder libraries, naming the catalog: `delete <shard> --force` used to
+# move the catalog's originals to the Trash.
+scenario_fcatalog() {
+    echo "== fcatalog (a folder inside a catalog library as a folder library)"
+    local failures=0 trials=0 cat=$WORK/finc/P.albumlibrary data=$WORK/finc/data shard inside before out
+    mkdir -p "$data"
+    make_jpegs "$WORK/finc/media" 5 finc
+    "$ALBUM" save --album T --library "$cat" "$WORK/finc/media"/*.jpg >/dev/null 2>&1 || { fail "fcatalog: the save failed"; failures=1; }
+    shard=$(ls "$cat/originals" | head -1)
+    before=$(find "$cat/originals" -type f | sort | xargs sha256sum)
+    for inside in originals "originals/$shard" journal missing; do
+        # A folder that does not exist yet is a library only with --folders.
+        for command in "albums$([ "$inside" = missing ] && echo ' --folders')" "delete $shard --force --folders" "save --folders --album Z $WORK/finc/media/finc_0000.jpg"; do
+            trials=$((trials + 1))
+            out=$(eval "XDG_DATA_HOME=$data $ALBUM --library $cat/$inside $command" 2>&1)
+            if [ $? != 1 ] || ! grep -q "inside the catalog library $cat" <<<"$out"; then
+                fail "fcatalog: '$command' in $inside was not refused: $(head -c 200 <<<"$out")"
+                failures=$((failures + 1))
+            fi
+        done
+    done
+    [ "$(find "$cat/originals" -type f | sort | xargs sha256sum)" = "$before" ] ||
+        { fail "fcatalog: the catalog's originals changed"; failures=$((failures + 1)); }
+    if [ -e "$cat/missing" ] || [ -e "$cat/originals/.albumkit" ]; then
+        fail "fcatalog: something was made inside the catalog"
+        failures=$((failures + 1))
+    fi
+    verify_ok "$cat" || failures=$((failures + 1))
+    summary fcatalog "$trials" "$failures" "originals/, a shard, journal/ and a new folder inside a catalog: refused, nothing moved or made"
 }

@@ -206,6 +206,7 @@ enum CommandLineSpec {
                 missing), under its original name; a name already taken becomes "name 2.jpg", "name 3.jpg", and so on.
                 Each file's modification time is its capture date when known. Nothing in DIR is overwritten.
                 An asset that cannot be copied is reported and the others are still exported (exit status 1).
+                DIR may not lie inside the library itself (an album folder of a folder library, a catalog's folder).
                 """,
             completion: .directory, arity: 2...2),
         Command(
