@@ -10,24 +10,25 @@ import Testing
 
 /// A FIFO named like an album marker or like `.albumkit/albums.json` is never waited on: it is
 /// no marker (and is kept), and the remembered albums are empty.
-@Suite("Folder library: FIFOs in place of AlbumKit's own files")
+/// Serialized: a watchdog sees every thread of the process blocked on a FIFO, so the self-test's
+/// deliberate wait must not run beside the others.
+@Suite("Folder library: FIFOs in place of AlbumKit's own files", .serialized)
 struct FolderFIFOBookkeepingTests {
-    /// Runs `body` while a watchdog, from `grace` seconds on, opens the FIFOs at `fifos` for
-    /// writing and closes them again: that succeeds only while someone has a FIFO open for
-    /// reading, which then reads its end and stops waiting. Returns how often that rescued a
-    /// reader (0 when nothing waited on a FIFO).
-    static func countingWaitsOnFIFOs(
-        _ fifos: [String], grace: Double = 1, _ body: () async throws -> Void
-    ) async throws -> Int {
-        let state = Locked((done: false, rescued: 0))
+    /// Runs `body` while a watchdog looks, every 50 ms, for a thread of this process blocked
+    /// opening a FIFO (its `/proc` `wchan` is the kernel's `wait_for_partner`); it counts such a
+    /// wait and frees the reader by opening the FIFOs at `fifos` for writing and closing them again.
+    /// Returns how many waits it saw (0 when nothing waited on a FIFO). Only a thread that is
+    /// blocked counts: an open that does not wait (`O_NONBLOCK`) is never mistaken for one, however
+    /// slow the machine.
+    static func countingWaitsOnFIFOs(_ fifos: [String], _ body: () async throws -> Void) async throws -> Int {
+        let state = Locked((done: false, waits: 0))
         let watchdog = Thread {
-            Thread.sleep(forTimeInterval: grace)
             while !state.withLock({ $0.done }) {
-                for fifo in fifos {
-                    let fd = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
-                    if fd >= 0 {
-                        state.withLock { $0.rescued += 1 }
-                        close(fd)
+                if Self.threadsWaitingOnAFIFO() > 0 {
+                    state.withLock { $0.waits += 1 }
+                    for fifo in fifos {
+                        let fd = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+                        if fd >= 0 { close(fd) }
                     }
                 }
                 Thread.sleep(forTimeInterval: 0.05)
@@ -36,7 +37,35 @@ struct FolderFIFOBookkeepingTests {
         watchdog.start()
         defer { state.withLock { $0.done = true } }
         try await body()
-        return state.withLock { $0.rescued }
+        return state.withLock { $0.waits }
+    }
+
+    /// The threads of this process blocked in the kernel opening a FIFO that has no writer.
+    static func threadsWaitingOnAFIFO() -> Int {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.filter { task in
+            let wchan = try? String(contentsOfFile: "/proc/self/task/\(task)/wchan", encoding: .utf8)
+            return wchan?.hasPrefix("wait_for_partner") == true
+        }.count
+    }
+
+    @Test func theWatchdogSeesAThreadBlockedOnAFIFO() async throws {
+        try await FolderFixture.withRoot { root, _ in
+            let fifo = root.appendingPathComponent("pipe").path
+            #expect(mkfifo(fifo, 0o644) == 0)
+            let opened = Locked(false)
+            let waits = try await Self.countingWaitsOnFIFOs([fifo]) {
+                let reader = Thread {
+                    let fd = open(fifo, O_RDONLY | O_CLOEXEC)  // blocks until the watchdog opens it
+                    if fd >= 0 { close(fd) }
+                    opened.withLock { $0 = true }
+                }
+                reader.start()
+                for _ in 0..<500 where !opened.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+            }
+            #expect(opened.withLock { $0 })
+            #expect(waits >= 1)
+        }
     }
 
     @Test func readingASmallFileThatIsAFIFOFailsAtOnce() async throws {
