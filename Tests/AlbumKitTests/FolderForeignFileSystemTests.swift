@@ -83,6 +83,28 @@ import Testing
         }
     }
 
+    /// `add` copies a photo into an album on another file system (no hard link can cross): the
+    /// folder is noted in `staging/` first, as for a save, so a kill during the copy leaves nothing
+    /// that recovery cannot find.
+    @Test(.enabled(if: getuid() == 0, "mounting a file system inside the library needs root (CI runs as root)"))
+    func addingIntoAnAlbumOnAnotherFileSystemNotesTheFolderFirst() async throws {
+        try await withCard { root, card in
+            let staging = root.appendingPathComponent(".albumkit/staging")
+            let trips = card.appendingPathComponent("Trips")
+            _ = try FolderFixture.write(FolderFixture.jpeg("on the card"), named: "c.jpg", in: trips)
+            let library = try FolderFixture.library(root)
+            let photo = FolderFixture.jpeg("home")
+            let saved = try await library.album(titled: "Home").save(.data(photo, filename: "h.jpg"))
+            let album = try #require(try await library.albums().first { $0.title == "Card/Trips" })
+            let notes = { FolderFixture.all(in: staging).filter { $0.hasSuffix(".foreign") } }
+            #expect(notes() == [])
+            _ = try await library.addAssets(withIDs: [saved.assetID], toAlbumWithID: album.id)
+            #expect(notes().count == 1)
+            #expect(FolderFixture.visible(in: trips) == ["c.jpg", "h.jpg"])
+            FolderFixture.expectOnlyCompleteMedia(in: trips)
+        }
+    }
+
     @Test(.enabled(if: getuid() == 0, "mounting a file system inside the library needs root (CI runs as root)"))
     func deadSaversLeftoversOnAnotherFileSystemAreRemovedOnOpen() async throws {
         try await withCard { root, card in

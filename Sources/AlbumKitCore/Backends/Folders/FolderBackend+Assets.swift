@@ -94,7 +94,8 @@ extension FolderBackend {
                             result.append(source.id)  // already in the album
                             continue
                         }
-                        let name = try self.link(source.name, from: source.folder, into: folder)
+                        let name = try self.link(
+                            source.name, from: source.folder, into: folder, at: target.path, state: state)
                         made.append(name)
                         result.append(albumID + "/" + name)
                     }
@@ -108,10 +109,11 @@ extension FolderBackend {
         }
     }
 
-    /// Gives `folder` the file `name` of `source` under a free name: a hard link, or a copy across
-    /// file systems; never replaces a file.
+    /// Gives `folder` (at `path` below the root) the file `name` of `source` under a free name: a
+    /// hard link, or a copy across file systems; never replaces a file.
     private func link(
-        _ name: String, from source: FileSystem.Descriptor, into folder: FileSystem.Descriptor
+        _ name: String, from source: FileSystem.Descriptor, into folder: FileSystem.Descriptor,
+        at path: FolderAlbumPath, state: FileSystem.Descriptor
     ) throws -> String {
         for attempt in 1...Self.maximumNameAttempts {
             let candidate = FolderNaming.fileName(name, attempt: attempt)
@@ -123,17 +125,27 @@ extension FolderBackend {
                 guard error.errno == EXDEV || error.errno == EPERM || error.errno == EMLINK else {
                     throw error.libraryError("add to the album")
                 }
-                return try copy(name, from: source, into: folder, as: candidate)
+                return try copy(name, from: source, into: folder, as: candidate, noting: (path, state))
             }
         }
         throw AlbumError(.ioFailure, "No free name for \(name) in \(folder.path).")
     }
 
+    /// Copies the file `name` of `source` into `folder` under a free name. With `noting`, the
+    /// folder (at that path below the root) is first noted in `staging/` when it is on another file
+    /// system (``FolderLibraryState/prepareStaging(in:at:state:)``), so recovery removes the copy
+    /// a killed process leaves there.
     private func copy(
-        _ name: String, from source: FileSystem.Descriptor, into folder: FileSystem.Descriptor, as first: String
+        _ name: String, from source: FileSystem.Descriptor, into folder: FileSystem.Descriptor, as first: String,
+        noting: (path: FolderAlbumPath, state: FileSystem.Descriptor)? = nil
     ) throws -> String {
         let input = try mapping("read the photo") { try FileSystem.openForReading(source.path + "/" + name) }
         defer { FileSystem.close(input.0) }
+        if let noting {
+            try mapping("copy the photo") {
+                try FolderLibraryState.prepareStaging(in: folder, at: noting.path, state: noting.state)
+            }
+        }
         let staged = try mapping("copy the photo") {
             try FileSystem.stage(in: folder, as: StagingName(kind: "partial"))
         }
