@@ -234,6 +234,7 @@ import Testing
                 again.map { $0.value?.assetID } == [first.assetID, first.assetID], "\(again.map { $0.error?.message })")
             #expect(again.allSatisfy { $0.value?.isExisting == true })
             let restored = try #require(try await library.assets(inAlbumTitled: "B").first?.fileURL)
+            #expect(restored == stored)  // the asset's own file, restored in place
             #expect(try Data(contentsOf: restored) == bytes)
             #expect(try await library.assets(inAlbumTitled: "A").map(\.id) == [first.assetID])
             #expect(try FileManager.default.contentsOfDirectory(atPath: shelf.path).count == 1)
@@ -247,6 +248,31 @@ import Testing
             #expect(try Data(contentsOf: back) == bytes)
             #expect(try await library.verify().isHealthy)
             #expect(Fixture.files(under: dir.appendingPathComponent("Test.albumlibrary/originals")).count == 1)
+
+            // Damaged without a change of size (one byte flipped): saving again restores it too
+            var flipped = bytes
+            flipped[flipped.count / 2] ^= 0xFF
+            try flipped.write(to: back)
+            #expect(try await !library.verify().isHealthy)
+            _ = try await library.album(titled: "D").save(.data(bytes, filename: "p.jpg"))
+            #expect(try Data(contentsOf: back) == bytes)
+            #expect(try await library.verify().isHealthy)
+
+            // And a catalog rebuilt from the journal afterwards finds it, in every album, by its name
+            let url = dir.appendingPathComponent("Test.albumlibrary")
+            for name in try FileManager.default.contentsOfDirectory(atPath: url.path)
+            where name.hasPrefix("catalog.sqlite") {
+                try FileManager.default.removeItem(at: url.appendingPathComponent(name))
+            }
+            let report = try await PhotoLibrary.repair(catalogAt: url)
+            #expect(report.notRestored.isEmpty, "\(report.notRestored)")
+            let rebuilt = PhotoLibrary(backend: try CatalogBackend.open(at: url))
+            for title in ["A", "B", "C", "D"] {
+                let assets = try await rebuilt.assets(inAlbumTitled: title)
+                #expect(assets.map(\.id) == [first.assetID], "\(title)")
+                #expect(assets.first?.originalFilename == "p.jpg")
+            }
+            #expect(try await rebuilt.verify().isHealthy)
         }
     }
 

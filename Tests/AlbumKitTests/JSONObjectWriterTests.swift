@@ -49,6 +49,30 @@ import Testing
         #expect(object.count == 13)
     }
 
+    /// The journal's space is reserved before a commit from the names and the title alone; the
+    /// records must fit, however much their bytes need escaping (before, 2 KB per save: names of
+    /// control characters and a title of quotes overflowed it, and a full disk cut the records).
+    @Test func aCommitsRecordsFitTheSpaceReservedForThem() {
+        let names: [String?] =
+            Array(repeating: String(repeating: "\u{1}", count: 255), count: 60) + [
+                String(repeating: "\"", count: 255), "IMG_0001.JPG", nil,
+            ]
+        let title = String(repeating: "\\", count: 200) + String(repeating: "\u{1F}", count: 55)
+        let id = UUID().uuidString.lowercased()
+        var records = [
+            SaveJournal.Record(op: .createAlbum, album: id, title: title, at: 1e9, batch: id, of: names.count)
+        ]
+        for name in names {
+            records.append(
+                SaveJournal.Record(
+                    op: .save, asset: id, path: "originals/ab/\(id).jpeg", name: name, size: .max,
+                    sha256: String(repeating: "f", count: 64), added: -1.234_567_890_123_456_7e-300, album: id,
+                    title: title, at: 1_796_121_340.519_156_5, pending: id, batch: id, of: Int.max))
+        }
+        let written = records.reduce(1) { $0 + $1.json.count + 1 }
+        #expect(written <= SaveJournal.bytesNeeded(forSavesNamed: names, title: title))
+    }
+
     @Test func metadataReadsBackExactly() throws {
         for _ in 0..<500 {
             var metadata = MediaMetadata(format: MediaFormat.allCases.randomElement()!)

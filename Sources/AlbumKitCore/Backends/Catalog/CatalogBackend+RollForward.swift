@@ -9,8 +9,8 @@ extension CatalogBackend {
     /// them (`pending`); its files' data and names were flushed before the records were written.
     /// ``RollForwardPlan`` says which records; each is applied as transaction B would have: the
     /// asset made `ready` (only with its file there at the recorded size), or, for a copy of bytes
-    /// already saved, the copy's row and file removed (or, when the record names the copy's file as
-    /// the asset's, the asset's file missing or damaged then, the asset moved to it); the album created under its recorded id
+    /// already saved, the copy's row and file removed (or, when the asset's own file is missing or
+    /// damaged and the copy intact, the copy moved into its place, as the save was doing); the album created under its recorded id
     /// when missing, and the asset added. Pending rows left over are ``recover()``'s, which
     /// removes them with their files.
     func rollForward() throws {
@@ -50,11 +50,12 @@ extension CatalogBackend {
                     "SELECT path FROM asset WHERE id = ? AND state = 'pending'", [.text(pending)])?.text(0)
             {
                 try db.run("DELETE FROM asset WHERE id = ? AND state = 'pending'", [.text(pending)])
-                if record.path == copy {
-                    // The copy became the asset's file (the asset's own was missing or damaged).
-                    let old = try db.row("SELECT path FROM asset WHERE id = ?", [.text(asset)])?.text(0)
-                    try db.run("UPDATE asset SET path = ? WHERE id = ?", [.text(copy), .text(asset)])
-                    if let old, old != copy { shelve(damagedFile: old) }
+                if let own = try db.row("SELECT path FROM asset WHERE id = ?", [.text(asset)])?.text(0),
+                    let size = record.size, let sha256 = record.sha256,
+                    !hasIntactFile(own, size: size, sha256: sha256), hasIntactFile(copy, size: size, sha256: sha256)
+                {
+                    // The save was restoring the asset's damaged file with this copy.
+                    try restore(own, from: copy)
                 } else {
                     try FileSystem.unlink(root.path + "/" + copy)
                 }

@@ -95,7 +95,9 @@ extension CatalogBackend {
         TestPause.at("before-ready")
         let outcome: (receipt: CommitReceipt, records: [SaveJournal.Record], duplicates: [Staged])
         do {
-            try journal.reserveSpace(forSaves: staged.count)
+            try journal.reserveSpace(
+                bytes: SaveJournal.bytesNeeded(
+                    forSavesNamed: staged.map(\.media.originalFilename), title: album?.title.text))
             outcome = try markReady(staged, album: album, at: now)
         } catch {
             try rollBack(staged, published: published, after: error)
@@ -221,7 +223,9 @@ extension CatalogBackend {
                     var damaged: String?
                     if existing == nil, let found = try store.asset(withContent: item.media) {
                         existing = found.id
-                        if !hasIntactFile(found.path, size: item.media.byteSize) { damaged = found.path }
+                        if !hasIntactFile(found.path, size: item.media.byteSize, sha256: item.media.sha256) {
+                            damaged = found.path
+                        }
                     }
                     let assetID = existing ?? item.id
                     if let damaged {
@@ -279,46 +283,69 @@ extension CatalogBackend {
         }
     }
 
-    /// Whether the library's file `relative` (an asset's path) is there, a regular file of `size`
-    /// bytes. A stat, not a hash: re-saving photos the library holds is common, and `verify`
-    /// compares every byte.
-    private func hasIntactFile(_ relative: String, size: Int64) -> Bool {
-        guard let status = FileSystem.fileStatus(atPath: root.path + "/" + relative, following: false) else {
-            return false
-        }
-        return status.kind == .regular && status.size == size
+    /// Whether the library's file `relative` (an asset's path) is there: a regular file of `size`
+    /// bytes with the SHA-256 `sha256`. Hashed only when the size matches, and only for bytes the
+    /// library already holds (a re-save): "already there" must mean an intact copy is.
+    func hasIntactFile(_ relative: String, size: Int64, sha256: String) -> Bool {
+        let path = root.path + "/" + relative
+        guard let status = FileSystem.fileStatus(atPath: path, following: false), status.kind == .regular,
+            status.size == size, let (file, _) = try? FileSystem.openForReading(path)
+        else { return false }
+        defer { FileSystem.close(file) }
+        return (try? FileSystem.sha256(of: file)) == sha256
     }
 
-    /// Makes `item`'s file the file of asset `id`, whose own file `damagedFile` is missing or
-    /// damaged (inside transaction B): the asset keeps its id, albums and original name; the
-    /// item's pending row goes; the damaged file is shelved (``shelve(damagedFile:)``).
+    /// Gives asset `id`, whose file `damagedFile` is missing or damaged, `item`'s bytes (inside
+    /// transaction B, before it commits): the damaged file is shelved (``shelve(damagedFile:)``),
+    /// `item`'s published file is renamed to the asset's own path and the folders flushed, and
+    /// `item`'s pending row goes. The asset's row is unchanged — id, path, albums, original name —
+    /// so the journal, `repair` and every reader find it where they always did.
     private func heal(_ id: String, damagedFile: String, with item: Staged, in db: Database) throws {
-        // The pending row goes first: it holds the path (paths are unique).
         guard try db.run("DELETE FROM asset WHERE id = ? AND state = 'pending'", [.text(item.id)]) == 1
         else { throw Self.lostPendingRow(item) }
-        guard
-            try db.run(
-                "UPDATE asset SET path = ? WHERE id = ? AND state = 'ready'", [.text(item.relativePath), .text(id)])
-                == 1
-        else { throw Self.lostPendingRow(item) }
-        shelve(damagedFile: damagedFile)
+        try restore(damagedFile, from: item.relativePath)
     }
 
-    /// Moves the library's file `relative`, when it is there, to `damaged/originals/`: an asset's
-    /// file found missing or damaged and replaced by a new copy is kept, not deleted, and no longer
-    /// read as a stray photo. Best effort: a file that cannot be moved stays (`verify` reports it).
+    /// Replaces the library's file `damagedFile` (missing or damaged) by the library's file `copy`
+    /// (the same bytes, intact): the damaged one is shelved, the copy renamed into its place, both
+    /// folders flushed — durable before the commit that acknowledges it.
+    func restore(_ damagedFile: String, from copy: String) throws {
+        shelve(damagedFile: damagedFile)
+        let target = root.path + "/" + damagedFile
+        let source = root.path + "/" + copy
+        do throws(SystemError) {
+            try FileSystem.makeDirectory(atPath: (target as NSString).deletingLastPathComponent)
+            let into = try FileSystem.openDirectory((target as NSString).deletingLastPathComponent)
+            defer { FileSystem.close(into) }
+            let from = try FileSystem.openDirectory((source as NSString).deletingLastPathComponent)
+            defer { FileSystem.close(from) }
+            try FileSystem.renameWithoutReplacing(
+                (source as NSString).lastPathComponent, in: from, to: (target as NSString).lastPathComponent, in: into)
+            try FileSystem.fsync(into)
+            try FileSystem.fsync(from)
+        } catch {
+            throw error.libraryError("restore the damaged file \(damagedFile)")
+        }
+    }
+
+    /// Moves the library's file `relative`, when it is there, to `damaged/originals/` (kept, and no
+    /// longer where the asset's file goes). When it cannot be moved (`damaged` is not a folder, say)
+    /// it is removed: its bytes are known to be wrong, and an intact copy replaces it.
     func shelve(damagedFile relative: String) {
         let damaged = root.path + "/" + relative
-        guard (try? FileSystem.status(atPath: damaged)) != nil else { return }
-        let shelf = root.path + "/damaged/originals"
-        guard (try? FileSystem.makeDirectory(atPath: shelf)) != nil,
-            let from = try? FileSystem.openDirectory((damaged as NSString).deletingLastPathComponent)
-        else { return }
-        defer { FileSystem.close(from) }
-        guard let to = try? FileSystem.openDirectory(shelf) else { return }
-        defer { FileSystem.close(to) }
+        guard FileSystem.fileStatus(atPath: damaged, following: false) != nil else { return }
         let name = (damaged as NSString).lastPathComponent
-        try? FileSystem.renameWithoutReplacing(name, in: from, to: "\(RandomID.make())-\(name)", in: to)
+        do throws(SystemError) {
+            let shelf = root.path + "/damaged/originals"
+            try FileSystem.makeDirectory(atPath: shelf)
+            let from = try FileSystem.openDirectory((damaged as NSString).deletingLastPathComponent)
+            defer { FileSystem.close(from) }
+            let to = try FileSystem.openDirectory(shelf)
+            defer { FileSystem.close(to) }
+            try FileSystem.renameWithoutReplacing(name, in: from, to: "\(RandomID.make())-\(name)", in: to)
+        } catch {
+            try? FileSystem.unlink(damaged)
+        }
     }
 
     /// The pending row of an item vanished before it was marked ready: another process judged this

@@ -106,15 +106,21 @@ struct SaveJournal {
         ((try? FileSystem.status(atPath: path)) ?? nil).map { Int64($0.st_size) } ?? 0
     }
 
-    /// Allocates disk for the records of a commit of `count` saves, before the commit: a full disk
-    /// then fails the save before anything is committed, not at its commit point, after the catalog
-    /// committed (where a record cut short by the full disk was also left behind).
-    func reserveSpace(forSaves count: Int) throws(SystemError) {
+    /// Allocates disk for `bytes` more of records before a commit: a full disk then fails the save
+    /// before anything is committed, not at its commit point, after the catalog committed (where a
+    /// record cut short by the full disk was also left behind).
+    func reserveSpace(bytes: Int) throws(SystemError) {
         let file = try openForAppending()
         defer { FileSystem.close(file) }
         let size = Int64(try FileSystem.fileStatus(of: file).size)
-        // A record is about 450 bytes; its names and title can make it a few times that.
-        try FileSystem.reserve(4096 + 2048 * max(1, count + 1), after: file, size: size)
+        try FileSystem.reserve(bytes, after: file, size: size)
+    }
+
+    /// At most how many bytes the records of a commit take: the fixed fields, and the names and the
+    /// title, each byte of which JSON may write as six (`\u001f`).
+    static func bytesNeeded(forSavesNamed names: [String?], title: String?) -> Int {
+        let titleBytes = 6 * (title?.utf8.count ?? 0)
+        return names.reduce(1024 + titleBytes) { total, name in total + 768 + titleBytes + 6 * (name?.utf8.count ?? 0) }
     }
 
     /// Appends `records` in one write, then flushes them unless `flush` is `false` (a barrier
