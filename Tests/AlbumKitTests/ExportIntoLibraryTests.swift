@@ -59,3 +59,38 @@ struct ExportIntoLibraryTests {
         }
     }
 }
+
+extension ExportIntoLibraryTests {
+    /// The check compared resolved paths only: through a bind mount of the library, the export
+    /// went into the library again and doubled the album.
+    @Test(.enabled(if: getuid() == 0, "a bind mount needs root (CI runs as root)"))
+    func exportingIntoTheLibraryThroughABindMountIsRefused() async throws {
+        try await FolderFixture.withRoot { root, parent in
+            let library = try FolderFixture.library(root)
+            _ = try await library.album(titled: "Trips").save(.data(FolderFixture.jpeg("a"), filename: "a.jpg"))
+            let bound = parent.appendingPathComponent("bound")
+            try FileManager.default.createDirectory(at: bound, withIntermediateDirectories: true)
+            try #require(Self.run("/bin/mount", "--bind", root.path, bound.path) == 0)
+            defer { _ = Self.run("/bin/umount", bound.path) }
+            for destination in [bound.appendingPathComponent("Trips"), bound.appendingPathComponent("New")] {
+                do {
+                    _ = try await library.exportAlbum(titled: "Trips", to: destination)
+                    Issue.record("exported into \(destination.path)")
+                } catch let error as AlbumError {
+                    #expect(error.code == .invalidArgument)
+                }
+            }
+            #expect(FolderFixture.visible(in: root) == ["Trips"])
+            #expect(FolderFixture.visible(in: root.appendingPathComponent("Trips")) == ["a.jpg"])
+        }
+    }
+
+    static func run(_ arguments: String...) -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: arguments[0])
+        process.arguments = Array(arguments.dropFirst())
+        do { try process.run() } catch { return -1 }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}

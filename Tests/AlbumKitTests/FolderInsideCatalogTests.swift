@@ -13,11 +13,15 @@ struct FolderInsideCatalogTests {
             let catalogURL = parent.appendingPathComponent("P.albumlibrary")
             let catalog = try PhotoLibrary.catalog(at: catalogURL)
             _ = try await catalog.album(titled: "T").save(.data(FolderFixture.jpeg("c"), filename: "c.jpg"))
+            // A copy under another name, and one that lost its catalog file (journal and originals left)
             let renamed = parent.appendingPathComponent("Renamed")
-            try FileManager.default.createDirectory(at: renamed, withIntermediateDirectories: true)
-            try Data().write(to: renamed.appendingPathComponent("catalog.sqlite"))
-            try FileManager.default.createDirectory(
-                at: renamed.appendingPathComponent("originals"), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: catalogURL, to: renamed)
+            let lost = parent.appendingPathComponent("Lost")
+            try FileManager.default.copyItem(at: catalogURL, to: lost)
+            for name in try FileManager.default.contentsOfDirectory(atPath: lost.path)
+            where name.hasPrefix("catalog.sqlite") {
+                try FileManager.default.removeItem(at: lost.appendingPathComponent(name))
+            }
             let link = parent.appendingPathComponent("link")
             try FileManager.default.createSymbolicLink(at: link, withDestinationURL: catalogURL)
             let shards = FolderFixture.visible(in: catalogURL.appendingPathComponent("originals"))
@@ -25,7 +29,7 @@ struct FolderInsideCatalogTests {
             // When folders below them are opened as folder libraries, they are refused, naming the catalog
             for inside in [
                 "P.albumlibrary/originals", "P.albumlibrary/originals/\(shard)", "P.albumlibrary/journal",
-                "P.albumlibrary/missing", "Renamed/originals", "link/originals", "P.albumlibrary",
+                "P.albumlibrary/missing", "Renamed/originals", "Lost/originals", "link/originals", "P.albumlibrary",
             ] {
                 let url = parent.appendingPathComponent(inside)
                 do {
@@ -44,6 +48,17 @@ struct FolderInsideCatalogTests {
             #expect(FolderFixture.visible(in: catalogURL.appendingPathComponent("originals")) == shards)
             // A folder next to the catalog is still a folder library
             #expect(throws: Never.self) { try PhotoLibrary.folders(at: parent.appendingPathComponent("Pictures")) }
+            // And so is one below a folder that only looks like a catalog: another application's
+            // catalog.sqlite, a name ending in .albumlibrary (before, each was refused)
+            let other = parent.appendingPathComponent("Lightroom/Photos")
+            try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+            try Data("SQLite format 3\u{0}".utf8 + [UInt8](repeating: 0, count: 100)).write(
+                to: parent.appendingPathComponent("Lightroom/catalog.sqlite"))
+            let named = parent.appendingPathComponent("Old.albumlibrary/Pictures")
+            try FileManager.default.createDirectory(at: named, withIntermediateDirectories: true)
+            for folder in [other, named] {
+                #expect(throws: Never.self) { try PhotoLibrary.folders(at: folder) }
+            }
         }
     }
 }

@@ -44,9 +44,8 @@ extension PhotoLibrary {
         } else {
             return  // the system's photo library keeps no folder of its own here
         }
-        let root = FileSystem.resolvedPath(library.root.path)
         let destination = FileSystem.resolvedPath(directory.path)
-        guard FileSystem.isPath(destination, inside: root) else { return }
+        guard FileSystem.isPath(directory.path, inside: library.root.path) else { return }
         let resolved = destination == directory.standardizedFileURL.path ? "" : " (\(destination))"
         throw AlbumError(
             .invalidArgument,

@@ -36,8 +36,24 @@ extension FileSystem {
         }
     }
 
-    /// Whether `path` is `folder` or lies below it (both already resolved with ``resolvedPath(_:)``).
+    /// Whether `path` is the folder `folder` or lies below it, after symlinks and `..` are resolved:
+    /// by name, and by identity — a folder on `path`'s way that is `folder` itself (same device and
+    /// inode) counts too, so a bind mount of the folder, or another spelling of it on a file system
+    /// that ignores case, is inside.
     package static func isPath(_ path: String, inside folder: String) -> Bool {
-        path == folder || path.hasPrefix(folder == "/" ? "/" : folder + "/")
+        let resolved = resolvedPath(path)
+        let root = resolvedPath(folder)
+        if resolved == root || resolved.hasPrefix(root == "/" ? "/" : root + "/") { return true }
+        guard let target = fileStatus(atPath: root), target.kind == .directory else { return false }
+        var components = resolved.split(separator: "/").map(String.init)
+        while !components.isEmpty {
+            if let info = fileStatus(atPath: "/" + components.joined(separator: "/")), info.kind == .directory,
+                info.device == target.device, info.inode == target.inode
+            {
+                return true
+            }
+            components.removeLast()
+        }
+        return false
     }
 }

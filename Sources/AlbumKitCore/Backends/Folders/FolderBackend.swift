@@ -105,22 +105,38 @@ package final class FolderBackend: PhotoLibraryBackend {
     }
 
     /// The catalog library `url` is or lies inside, if any: the nearest folder on its resolved
-    /// path (symlinks and `..` resolved) named `*.albumlibrary` or holding `catalog.sqlite` (or the
-    /// `journal/saves.jsonl` of a catalog whose catalog file was lost). Folders inside a catalog
-    /// (`originals/`, `journal/`) are never opened as folder libraries: their files are the
-    /// catalog's, and a `delete` there would take its originals.
+    /// path (symlinks and `..` resolved) that holds an AlbumKit catalog — a `catalog.sqlite` whose
+    /// SQLite header carries AlbumKit's application id, or, for a catalog whose catalog file was
+    /// lost, both `journal/saves.jsonl` and `originals/`. Folders inside a catalog (`originals/`,
+    /// `journal/`) are never opened as folder libraries: their files are the catalog's, and a
+    /// `delete` there would take its originals. A folder merely named `*.albumlibrary`, or another
+    /// application's `catalog.sqlite`, does not count.
     static func enclosingCatalog(of url: URL) -> String? {
         var components = FileSystem.resolvedPath(url.standardizedFileURL.path).split(separator: "/").map(String.init)
         while !components.isEmpty {
             let path = "/" + components.joined(separator: "/")
-            let named = components.last!.lowercased().hasSuffix(".albumlibrary")
-            let holdsCatalog = ["catalog.sqlite", "journal/saves.jsonl"].contains {
-                (try? FileSystem.status(atPath: path + "/" + $0)) != nil
+            if isAlbumKitCatalog(path + "/catalog.sqlite")
+                || (FileSystem.fileStatus(atPath: path + "/journal/saves.jsonl")?.kind == .regular
+                    && FileSystem.fileStatus(atPath: path + "/originals")?.kind == .directory)
+            {
+                return path
             }
-            if named || holdsCatalog { return path }
             components.removeLast()
         }
         return nil
+    }
+
+    /// Whether the file at `path` is an SQLite database whose header carries AlbumKit's
+    /// application id (bytes 68–71, big-endian).
+    private static func isAlbumKitCatalog(_ path: String) -> Bool {
+        guard FileSystem.fileStatus(atPath: path)?.kind == .regular,
+            let (file, size) = try? FileSystem.openForReading(path),
+            size >= 72
+        else { return false }
+        defer { FileSystem.close(file) }
+        guard let header = try? FileSystem.readAll(file, from: 0, size: 72), header.count == 72 else { return false }
+        let id = header[68..<72].reduce(Int64(0)) { $0 << 8 | Int64($1) }
+        return header.starts(with: Array("SQLite format 3\u{0}".utf8)) && id == CatalogSchema.applicationID
     }
 
     /// The system library: the XDG Pictures folder (`$HOME/Pictures` is created when missing).
