@@ -70,8 +70,8 @@ extension ExportIntoLibraryTests {
             _ = try await library.album(titled: "Trips").save(.data(FolderFixture.jpeg("a"), filename: "a.jpg"))
             let bound = parent.appendingPathComponent("bound")
             try FileManager.default.createDirectory(at: bound, withIntermediateDirectories: true)
-            try #require(Self.run("/bin/mount", "--bind", root.path, bound.path) == 0)
-            defer { _ = Self.run("/bin/umount", bound.path) }
+            try #require(FolderFixture.run("/bin/mount", "--bind", root.path, bound.path) == 0)
+            defer { _ = FolderFixture.run("/bin/umount", bound.path) }
             for destination in [bound.appendingPathComponent("Trips"), bound.appendingPathComponent("New")] {
                 do {
                     _ = try await library.exportAlbum(titled: "Trips", to: destination)
@@ -85,12 +85,4 @@ extension ExportIntoLibraryTests {
         }
     }
 
-    static func run(_ arguments: String...) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: arguments[0])
-        process.arguments = Array(arguments.dropFirst())
-        do { try process.run() } catch { return -1 }
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
 }

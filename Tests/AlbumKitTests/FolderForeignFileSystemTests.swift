@@ -20,8 +20,9 @@ import Testing
         try await FolderFixture.withRoot { root, _ in
             let card = root.appendingPathComponent("Card")
             try FileManager.default.createDirectory(at: card, withIntermediateDirectories: true)
-            try #require(run("/bin/mount", "-t", "tmpfs", "-o", "size=16m", "albumkit-card", card.path) == 0)
-            defer { _ = run("/bin/umount", card.path) }
+            try #require(
+                FolderFixture.run("/bin/mount", "-t", "tmpfs", "-o", "size=16m", "albumkit-card", card.path) == 0)
+            defer { _ = FolderFixture.run("/bin/umount", card.path) }
             try await body(root, card)
         }
     }
@@ -189,12 +190,4 @@ import Testing
         }
     }
 
-    private func run(_ arguments: String...) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: arguments[0])
-        process.arguments = Array(arguments.dropFirst())
-        guard (try? process.run()) != nil else { return -1 }
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
 }

@@ -409,8 +409,8 @@ struct FolderPicturesTests {
         try await FolderFixture.withRoot { root, parent in
             let card = root.appendingPathComponent("Card")
             try FileManager.default.createDirectory(at: card, withIntermediateDirectories: true)
-            #expect(run("/bin/mount", "-t", "tmpfs", "-o", "size=16m", "albumkit-card", card.path) == 0)
-            defer { _ = run("/bin/umount", card.path) }
+            #expect(FolderFixture.run("/bin/mount", "-t", "tmpfs", "-o", "size=16m", "albumkit-card", card.path) == 0)
+            defer { _ = FolderFixture.run("/bin/umount", card.path) }
             let library = try FolderFixture.library(root)
             let photo = FolderFixture.jpeg("card")
             // When saving into an album on the card
@@ -426,12 +426,4 @@ struct FolderPicturesTests {
         }
     }
 
-    private func run(_ arguments: String...) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: arguments[0])
-        process.arguments = Array(arguments.dropFirst())
-        guard (try? process.run()) != nil else { return -1 }
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
 }

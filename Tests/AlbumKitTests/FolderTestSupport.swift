@@ -5,6 +5,17 @@ import Testing
 
 /// Temp folders, tiny valid media and folder assertions for the folder-library tests.
 enum FolderFixture {
+    /// Runs the program `arguments[0]` with the rest as its arguments (`mount`, `umount`) and
+    /// returns its exit status (-1 when it cannot start).
+    static func run(_ arguments: String...) -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: arguments[0])
+        process.arguments = Array(arguments.dropFirst())
+        guard (try? process.run()) != nil else { return -1 }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
     /// Runs `body` with a fresh, empty folder (`…/Pictures`) inside a fresh temp directory, removed
     /// afterwards. The parent is passed too, to check that nothing is written outside the root.
     static func withRoot<T>(_ body: (_ root: URL, _ parent: URL) async throws -> T) async throws -> T {

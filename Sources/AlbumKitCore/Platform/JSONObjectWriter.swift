@@ -50,6 +50,11 @@ package struct JSONObjectWriter {
         buffer += "\":".utf8
     }
 
+    /// The lowercase hexadecimal digit of `nibble` (0–15).
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+    }
+
     private mutating func appendString(_ string: String) {
         buffer.append(UInt8(ascii: "\""))
         for byte in string.utf8 {
@@ -60,10 +65,9 @@ package struct JSONObjectWriter {
             case UInt8(ascii: "\r"): buffer += "\\r".utf8
             case UInt8(ascii: "\t"): buffer += "\\t".utf8
             case 0..<0x20:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
                 buffer += "\\u00".utf8
-                buffer.append(hex[Int(byte >> 4)])
-                buffer.append(hex[Int(byte & 0x0F)])
+                buffer.append(Self.hexDigit(byte >> 4))
+                buffer.append(Self.hexDigit(byte & 0x0F))
             default: buffer.append(byte)
             }
         }

@@ -185,20 +185,21 @@ extension FolderBackend {
                 defer { FileSystem.close(top) }
                 // Files with more than one name: their other names may be in another album, or
                 // outside the library (the Trash, a `cp -al` backup), where they do not count.
-                var linked: [LinkedFile: String] = [:]
-                for file in files {
-                    if let info = FileSystem.fileStatus(of: file.name, in: file.folder), info.linkCount > 1 {
-                        linked[LinkedFile(info)] = file.album?.name ?? ""
+                let identities = files.map { file in
+                    FileSystem.fileStatus(of: file.name, in: file.folder).flatMap {
+                        $0.linkCount > 1 ? LinkedFile($0) : nil
                     }
+                }
+                var linked: [LinkedFile: String] = [:]
+                for (file, identity) in zip(files, identities) {
+                    if let identity { linked[identity] = file.album?.name ?? "" }
                 }
                 let heldElsewhere =
                     linked.isEmpty
                     ? []
                     : try self.mapping("find the album folders") { try self.filesHeld(linked, directory, root: root) }
-                for file in files {
-                    if let info = FileSystem.fileStatus(of: file.name, in: file.folder),
-                        heldElsewhere.contains(LinkedFile(info))
-                    {
+                for (file, identity) in zip(files, identities) {
+                    if let identity, heldElsewhere.contains(identity) {
                         // Another album of this library holds the same file: this name alone goes.
                         try self.mapping("remove from the album") { try FileSystem.unlink(file.name, in: file.folder) }
                     } else {
