@@ -72,6 +72,51 @@ struct FolderBackendTests {
         }
     }
 
+    /// One library saves chunk after chunk into a folder it lists once; what another program did in
+    /// the folder between two saves is still seen.
+    @Test func aSaveSeesWhatAnotherProgramPutInTheFolderSinceTheLastSave() async throws {
+        try await FolderFixture.withRoot { root, _ in
+            let album = try FolderFixture.library(root).album(titled: "Trips")
+            let folder = root.appendingPathComponent("Trips")
+            // Given a saved photo, then another program adding a different file and a copy of a photo
+            _ = try await album.save(.data(FolderFixture.jpeg("a"), filename: "a.jpg"))
+            _ = try FolderFixture.write(FolderFixture.jpeg("theirs"), named: "b.jpg", in: folder)
+            _ = try FolderFixture.write(FolderFixture.jpeg("c"), named: "their-c.jpg", in: folder)
+            // When the same library saves a photo named like theirs, and the bytes of their copy
+            let b = try await album.save(.data(FolderFixture.jpeg("b"), filename: "b.jpg"))
+            let c = try await album.save(.data(FolderFixture.jpeg("c"), filename: "c.jpg"))
+            // Then their file is kept, the new photo gets a number, and their copy is the asset
+            #expect(try Data(contentsOf: folder.appendingPathComponent("b.jpg")) == FolderFixture.jpeg("theirs"))
+            #expect(b.assetID.hasSuffix("/b 2.jpg") && !b.isExisting)
+            #expect(c.isExisting && c.assetID.hasSuffix("/their-c.jpg"))
+            // And a file they replaced in place (same name, other bytes) is not taken for ours
+            try FolderFixture.jpeg("replaced").write(to: folder.appendingPathComponent("a.jpg"))
+            let a = try await album.save(.data(FolderFixture.jpeg("a"), filename: "a.jpg"))
+            #expect(!a.isExisting && a.assetID.hasSuffix("/a 2.jpg"))
+            #expect(FolderFixture.visible(in: folder) == ["a 2.jpg", "a.jpg", "b 2.jpg", "b.jpg", "their-c.jpg"])
+        }
+    }
+
+    @Test func aNameTakenBetweenListingAndPublishingIsNeverOverwritten() async throws {
+        try await FolderFixture.withRoot { root, _ in
+            // Given another program that writes IMG.jpg into the album just before ours is named
+            let folder = root.appendingPathComponent("Trips")
+            let backend = FolderBackend(root: root, trash: FolderFixture.trash(root)) { name in
+                let theirs = folder.appendingPathComponent(name)
+                guard name == "IMG.jpg", !FileManager.default.fileExists(atPath: theirs.path) else { return }
+                _ = try? FolderFixture.write(FolderFixture.jpeg("theirs"), named: name, in: folder)
+            }
+            let album = PhotoLibrary(backend: backend).album(titled: "Trips")
+            _ = try await album.save(.data(FolderFixture.jpeg("first"), filename: "first.jpg"))
+            // When a photo named IMG.jpg is saved
+            let saved = try await album.save(.data(FolderFixture.jpeg("ours"), filename: "IMG.jpg"))
+            // Then theirs keeps its name and bytes, and ours is numbered
+            #expect(try Data(contentsOf: folder.appendingPathComponent("IMG.jpg")) == FolderFixture.jpeg("theirs"))
+            #expect(saved.assetID.hasSuffix("/IMG 2.jpg"))
+            #expect(try Data(contentsOf: folder.appendingPathComponent("IMG 2.jpg")) == FolderFixture.jpeg("ours"))
+        }
+    }
+
     @Test func differentFileWithTheSameNameGetsANumber() async throws {
         try await FolderFixture.withRoot { root, _ in
             let album = try FolderFixture.library(root).album(titled: "Trips")

@@ -36,8 +36,6 @@ extension FileSystem {
         return Descriptor(fd: fd, path: path)
     }
 
-    /// The names in `directory` (without `.` and `..`), read through the descriptor so a concurrent
-    /// rename of the path cannot redirect the listing. Names that are not valid UTF-8 are skipped.
     /// `body`'s result, or `nil` when it fails because of the file or folder itself (unreadable,
     /// gone, not a folder), as `try?` would; but a process out of file descriptors rethrows: then
     /// nothing is known about the folder, and "no albums" or "empty" would be a lie.
@@ -47,7 +45,35 @@ extension FileSystem {
         }
     }
 
+    /// One name in a folder, with the kind the listing gives (`d_type`), which costs no `stat`.
+    package struct Entry: Sendable {
+        package let name: String
+        /// `nil` when the file system does not say (`DT_UNKNOWN`): ask `stat`.
+        package let kind: FileStatus.Kind?
+
+        /// Whether the entry may be a folder (it is one, or the listing does not say).
+        package var mayBeFolder: Bool { kind == nil || kind == .directory }
+
+        /// Whether the entry is a regular file, asking `stat` only when the listing does not say.
+        package func isRegularFile(in directory: Descriptor) -> Bool {
+            if let kind { return kind == .regular }
+            return FileSystem.fileStatus(of: name, in: directory)?.kind == .regular
+        }
+    }
+
+    /// The names in `directory` (without `.` and `..`), read through the descriptor so a concurrent
+    /// rename of the path cannot redirect the listing. Names that are not valid UTF-8 are skipped.
     package static func names(in directory: Descriptor) throws(SystemError) -> [String] {
+        try entries(in: directory).map(\.name)
+    }
+
+    /// The entries of `directory`, as ``names(in:)`` lists them, each with its kind when the file
+    /// system gives it: a walk for folders, or a count of photos, need not `stat` every photo.
+    ///
+    /// ```swift
+    /// for entry in try FileSystem.entries(in: root) where entry.mayBeFolder { print(entry.name) }
+    /// ```
+    package static func entries(in directory: Descriptor) throws(SystemError) -> [Entry] {
         try check(.read, directory.path)
         let copy = dup(directory.fd)
         guard copy >= 0 else { throw SystemError("dup", path: directory.path, errno: errno) }
@@ -58,7 +84,7 @@ extension FileSystem {
         }
         defer { closedir(stream) }
         rewinddir(stream)  // `dup` shares the offset with `directory`
-        var names: [String] = []
+        var entries: [Entry] = []
         while true {
             errno = 0
             guard let entry = readdir(stream) else {
@@ -69,9 +95,17 @@ extension FileSystem {
                 $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(validatingCString: $0) }
             }
             guard let name, name != ".", name != ".." else { continue }
-            names.append(name)
+            let kind: FileStatus.Kind? =
+                switch Int(entry.pointee.d_type) {
+                case Int(DT_REG): .regular
+                case Int(DT_DIR): .directory
+                case Int(DT_LNK): .symbolicLink
+                case Int(DT_UNKNOWN): nil
+                default: .other
+                }
+            entries.append(Entry(name: name, kind: kind))
         }
-        return names
+        return entries
     }
 
     /// Opens the regular file `name` in `directory` for reading, refusing symlinks (`ELOOP`) and

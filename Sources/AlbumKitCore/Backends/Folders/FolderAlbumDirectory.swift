@@ -137,9 +137,10 @@ final class FolderAlbumDirectory: AlbumDirectory {
                     })
                 else { continue }
                 defer { FileSystem.close(child) }
-                let entries =
-                    try FileSystem.unlessOutOfDescriptors { () throws(SystemError) in try FileSystem.names(in: child) }
+                let listing =
+                    try FileSystem.unlessOutOfDescriptors { () throws(SystemError) in try FileSystem.entries(in: child) }
                     ?? []
+                let entries = listing.map(\.name)
                 if FolderExclusions.isExcluded(folderNamed: name, holding: entries) { continue }
                 let childPath = path + [name]
                 if remaining.count == 1 {
@@ -230,9 +231,11 @@ final class FolderAlbumDirectory: AlbumDirectory {
     static func scan(_ root: FileSystem.Descriptor) throws(SystemError) -> [FolderAlbum] {
         var found: [FolderAlbum] = []
         var visited = Set<[UInt64]>()
-        func visit(_ folder: FileSystem.Descriptor, _ path: [String], _ names: [String]) throws(SystemError) {
+        // Only entries the listing does not rule out as folders are `stat`ed, not every photo.
+        func visit(_ folder: FileSystem.Descriptor, _ path: [String], _ listed: [FileSystem.Entry]) throws(SystemError) {
             guard path.count < FolderAlbumPath.maximumDepth else { return }
-            for name in names where !FolderExclusions.isExcluded(folderNamed: name) {
+            for entry in listed where entry.mayBeFolder && !FolderExclusions.isExcluded(folderNamed: entry.name) {
+                let name = entry.name
                 guard let info = FileSystem.fileStatus(of: name, in: folder), info.kind == .directory,
                     visited.insert([info.device, info.inode]).inserted,
                     let child = try FileSystem.unlessOutOfDescriptors({ () throws(SystemError) in
@@ -240,9 +243,10 @@ final class FolderAlbumDirectory: AlbumDirectory {
                     })
                 else { continue }
                 defer { FileSystem.close(child) }
-                let entries =
-                    try FileSystem.unlessOutOfDescriptors { () throws(SystemError) in try FileSystem.names(in: child) }
+                let listing =
+                    try FileSystem.unlessOutOfDescriptors { () throws(SystemError) in try FileSystem.entries(in: child) }
                     ?? []
+                let entries = listing.map(\.name)
                 if FolderExclusions.isExcluded(folderNamed: name, holding: entries) { continue }
                 let childPath = path + [name]
                 let marker = entries.contains(FolderAlbumMarker.fileName) ? try FolderAlbumMarker.read(in: child) : nil
@@ -251,10 +255,10 @@ final class FolderAlbumDirectory: AlbumDirectory {
                         FolderAlbum(
                             path: FolderAlbumPath(components: childPath), marker: marker, modified: info.modified.date))
                 }
-                try visit(child, childPath, entries)
+                try visit(child, childPath, listing)
             }
         }
-        try visit(root, [], try FileSystem.names(in: root))
+        try visit(root, [], try FileSystem.entries(in: root))
         // Identifier contests.
         func rank(_ album: FolderAlbum) -> Int {
             guard let marker = album.marker else { return 2 }

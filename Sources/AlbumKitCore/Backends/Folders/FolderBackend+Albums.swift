@@ -52,7 +52,7 @@ extension FolderBackend {
         }
         let count = try opened.map { folder throws(SystemError) in
             defer { FileSystem.close(folder) }
-            return try Self.mediaFiles(in: folder).count
+            return try Self.mediaFileCount(in: folder)
         }
         return AlbumInfo(id: album.id, title: album.title, count: count ?? 0, createdAt: album.createdAt)
     }
@@ -92,6 +92,14 @@ extension FolderBackend {
     /// The URL of the folder at `path`.
     func url(of path: FolderAlbumPath) -> URL {
         path.components.reduce(root) { $0.appendingPathComponent($1, isDirectory: true) }
+    }
+
+    /// How many files ``mediaFiles(in:)`` lists, without a `stat` per file where the listing gives
+    /// each entry's kind.
+    static func mediaFileCount(in folder: FileSystem.Descriptor) throws(SystemError) -> Int {
+        let entries =
+            try FileSystem.unlessOutOfDescriptors { () throws(SystemError) in try FileSystem.entries(in: folder) } ?? []
+        return entries.count { FolderNaming.isMediaFileName($0.name) && $0.isRegularFile(in: folder) }
     }
 
     /// The visible regular files with a photo or video extension, in the order they were added
@@ -339,7 +347,7 @@ extension FolderBackend {
 
     private func info(_ album: FolderAlbum, folder: FileSystem.Descriptor) -> AlbumInfo {
         AlbumInfo(
-            id: album.id, title: album.title, count: (try? Self.mediaFiles(in: folder))?.count ?? 0,
+            id: album.id, title: album.title, count: (try? Self.mediaFileCount(in: folder)) ?? 0,
             createdAt: album.createdAt)
     }
 
@@ -351,7 +359,7 @@ extension FolderBackend {
         let hidden = FolderAlbumPath(components: album.path.parent.components + [aside.name] + below.components)
         let count = (try? FileSystem.openDirectory(hidden, in: root)).map { folder in
             defer { FileSystem.close(folder) }
-            return (try? Self.mediaFiles(in: folder))?.count ?? 0
+            return (try? Self.mediaFileCount(in: folder)) ?? 0
         }
         return AlbumInfo(id: nested.id, title: nested.title, count: count ?? 0, createdAt: nested.createdAt)
     }

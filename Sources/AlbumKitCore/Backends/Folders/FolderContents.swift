@@ -5,8 +5,8 @@
 /// and their SHA-256 only when heads match, each read once per file version (``FileHashCache``);
 /// files are indexed by size and head, so a batch costs one lookup per item however many
 /// same-size files the folder holds.
-struct FolderContents {
-    let directory: FileSystem.Descriptor
+struct FolderContents: Sendable {
+    private(set) var directory: FileSystem.Descriptor
     private let cache: FileHashCache
     /// Every visible entry name (files, folders, links) and, for media files, the size.
     private var names: Set<String> = []
@@ -31,6 +31,13 @@ struct FolderContents {
         }
     }
 
+    /// The same listing, read through `directory`: another descriptor of the same, unchanged folder.
+    func listing(_ directory: FileSystem.Descriptor) -> FolderContents {
+        var copy = self
+        copy.directory = directory
+        return copy
+    }
+
     /// The name of a media file identical to (`size`, `sha256`), preferring `preferred`; `nil` when
     /// none. `head` gives the item's head digest; it is asked only when a file has that size.
     mutating func identical(size: Int64, sha256: String, preferred: String, head item: () -> String?) -> String? {
@@ -53,9 +60,11 @@ struct FolderContents {
         return nil
     }
 
-    /// Whether anything (a file, folder or symlink) already has `name`.
+    /// Whether anything (a file, folder or symlink) had `name` when listed, or got it from this
+    /// process since. A name taken by another program meanwhile is found by the publish itself
+    /// (`link` fails with `EEXIST`; ``refresh(_:)``).
     func isTaken(_ name: String) -> Bool {
-        names.contains(name) || FileSystem.fileStatus(of: name, in: directory) != nil
+        names.contains(name)
     }
 
     /// Records a file this commit published.
