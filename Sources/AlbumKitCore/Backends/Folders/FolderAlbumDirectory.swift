@@ -138,7 +138,8 @@ final class FolderAlbumDirectory: AlbumDirectory {
                 else { continue }
                 defer { FileSystem.close(child) }
                 let listing =
-                    try FileSystem.unlessOutOfDescriptors { () throws(SystemError) in try FileSystem.entries(in: child) }
+                    try FileSystem.unlessOutOfDescriptors { () throws(SystemError) in try FileSystem.entries(in: child)
+                    }
                     ?? []
                 let entries = listing.map(\.name)
                 if FolderExclusions.isExcluded(folderNamed: name, holding: entries) { continue }
@@ -232,7 +233,8 @@ final class FolderAlbumDirectory: AlbumDirectory {
         var found: [FolderAlbum] = []
         var visited = Set<[UInt64]>()
         // Only entries the listing does not rule out as folders are `stat`ed, not every photo.
-        func visit(_ folder: FileSystem.Descriptor, _ path: [String], _ listed: [FileSystem.Entry]) throws(SystemError) {
+        func visit(_ folder: FileSystem.Descriptor, _ path: [String], _ listed: [FileSystem.Entry]) throws(SystemError)
+        {
             guard path.count < FolderAlbumPath.maximumDepth else { return }
             for entry in listed where entry.mayBeFolder && !FolderExclusions.isExcluded(folderNamed: entry.name) {
                 let name = entry.name
@@ -244,7 +246,8 @@ final class FolderAlbumDirectory: AlbumDirectory {
                 else { continue }
                 defer { FileSystem.close(child) }
                 let listing =
-                    try FileSystem.unlessOutOfDescriptors { () throws(SystemError) in try FileSystem.entries(in: child) }
+                    try FileSystem.unlessOutOfDescriptors { () throws(SystemError) in try FileSystem.entries(in: child)
+                    }
                     ?? []
                 let entries = listing.map(\.name)
                 if FolderExclusions.isExcluded(folderNamed: name, holding: entries) { continue }
