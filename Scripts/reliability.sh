@@ -917,8 +917,11 @@ scenario_resave() {
     verify_ok "$lib" || bad=1
     check_acknowledged "$lib" Keep "$dir/first" || bad=1
     check_acknowledged "$lib" Again "$dir/again" || bad=1
+    # Exactly the two damaged ones are reported restored; the two intact ones as already there.
+    [ "$(grep -c '"restored":true' "$dir/again")" = 2 ] || { fail "resave: not exactly 2 saves reported restored: $(cat "$dir/again")"; bad=1; }
+    [ "$(grep -c '"existing":true' "$dir/again")" = 4 ] || { fail "resave: not all 4 saves reported as existing assets"; bad=1; }
     [ "$(find "$lib/damaged/originals" -type f | wc -l)" = 1 ] || { fail "resave: the damaged file was not kept in damaged/originals"; bad=1; }
-    summary resave 1 "$bad" "a file cut short and one deleted: saving the photos again restores both"
+    summary resave 1 "$bad" "a file cut short and one deleted: saving the photos again restores both, reported restored"
 }
 
 # verifyrace: `album verify` in a loop while a batch saves into the same catalog (before: about one

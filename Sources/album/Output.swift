@@ -108,6 +108,7 @@ struct SaveLine: Encodable {
     var album: String?
     var albumOutcome: String?
     var existing: Bool?
+    var restored: Bool?
     var error: Failure?
     var skipped: String?
     var wouldSave: Bool?

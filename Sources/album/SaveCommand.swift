@@ -124,13 +124,18 @@ enum SaveCommand {
                 Output.json(
                     SaveLine(
                         file: input.path, asset: saved.assetID, album: saved.albumID,
-                        albumOutcome: saved.albumOutcome?.description, existing: saved.isExisting ? true : nil))
+                        albumOutcome: saved.albumOutcome?.description, existing: saved.isExisting ? true : nil,
+                        restored: saved.isRestored ? true : nil))
             } else if !arguments.quiet {
                 var line = "saved \(input.path) as \(saved.assetID)"
                 if let title = arguments.album, let outcome = saved.albumOutcome {
                     line += " in \"\(title)\" (album \(outcome))"
                 }
-                if saved.isExisting { line += " (already there)" }
+                if saved.isRestored {
+                    line += " (restored: the library's copy was missing or damaged)"
+                } else if saved.isExisting {
+                    line += " (already there)"
+                }
                 Output.out(line)
             }
         case .failure(let error) where error.code == .notMedia && input.fromFolder:

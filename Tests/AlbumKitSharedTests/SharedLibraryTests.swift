@@ -36,7 +36,7 @@
                 let first = try await shared.library.album(titled: "A").save(.file(url))
                 let second = try await shared.library.album(titled: "B").save(.file(url))
                 #expect(!first.isExisting)
-                #expect(second.isExisting && second.assetID == first.assetID)
+                #expect(second.isExisting && second.assetID == first.assetID && !second.isRestored)
                 #expect(try shared.objects().count == 1)
                 #expect(try await shared.library.assets(inAlbumTitled: "B").map(\.id) == [first.assetID])
             }
@@ -52,7 +52,7 @@
                 try shared.backend.store.delete(key: key)
                 #expect(try await !shared.library.verify().isHealthy)
                 let again = try await shared.library.album(titled: "B").save(.file(url))
-                #expect(again.isExisting && again.assetID == first.assetID)
+                #expect(again.isExisting && again.isRestored && again.assetID == first.assetID)
                 let size = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber
                 #expect(try shared.backend.store.size(of: key) == size.map { UInt64($0.int64Value) })
                 #expect(try await shared.library.verify().isHealthy)

@@ -233,6 +233,9 @@ import Testing
             #expect(
                 again.map { $0.value?.assetID } == [first.assetID, first.assetID], "\(again.map { $0.error?.message })")
             #expect(again.allSatisfy { $0.value?.isExisting == true })
+            // The first copy restored the file, and says so; the second found it intact
+            #expect(again.map { $0.value?.isRestored } == [true, false])
+            #expect(!first.isRestored)
             let restored = try #require(try await library.assets(inAlbumTitled: "B").first?.fileURL)
             #expect(restored == stored)  // the asset's own file, restored in place
             #expect(try Data(contentsOf: restored) == bytes)
@@ -243,7 +246,7 @@ import Testing
             // Gone: saved again, it is restored again
             try FileManager.default.removeItem(at: restored)
             let third = try await library.album(titled: "C").save(.data(bytes, filename: "p.jpg"))
-            #expect(third.assetID == first.assetID)
+            #expect(third.assetID == first.assetID && third.isRestored)
             let back = try #require(try await library.assets(inAlbumTitled: "C").first?.fileURL)
             #expect(try Data(contentsOf: back) == bytes)
             #expect(try await library.verify().isHealthy)
@@ -254,8 +257,12 @@ import Testing
             flipped[flipped.count / 2] ^= 0xFF
             try flipped.write(to: back)
             #expect(try await !library.verify().isHealthy)
-            _ = try await library.album(titled: "D").save(.data(bytes, filename: "p.jpg"))
+            let fourth = try await library.album(titled: "D").save(.data(bytes, filename: "p.jpg"))
+            #expect(fourth.isRestored)
             #expect(try Data(contentsOf: back) == bytes)
+            // An intact file is only "already there"
+            let fifth = try await library.album(titled: "D").save(.data(bytes, filename: "p.jpg"))
+            #expect(fifth.isExisting && !fifth.isRestored)
             #expect(try await library.verify().isHealthy)
 
             // And a catalog rebuilt from the journal afterwards finds it, in every album, by its name

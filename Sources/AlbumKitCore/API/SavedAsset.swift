@@ -14,18 +14,26 @@ public struct SavedAsset: Sendable, Hashable {
     /// `true` when an identical file was already there and is reported instead of a copy
     /// (folder libraries de-duplicate within an album).
     public let isExisting: Bool
+    /// `true` when the library already held these bytes but its copy was missing or damaged, and
+    /// this save put an intact copy back (`isExisting` is `true` too: same asset, same albums).
+    ///
+    /// ```swift
+    /// if saved.isRestored { print("the library's copy of \(saved.assetID) was repaired") }
+    /// ```
+    public let isRestored: Bool
     /// What was learnt about the media (format, size, capture date…), when known.
     public let metadata: MediaMetadata?
 
     /// Creates a result (backends and tests).
     public init(
         assetID: String, albumID: String?, albumOutcome: AlbumOutcome?, isExisting: Bool = false,
-        metadata: MediaMetadata? = nil
+        isRestored: Bool = false, metadata: MediaMetadata? = nil
     ) {
         self.assetID = assetID
         self.albumID = albumID
         self.albumOutcome = albumOutcome
         self.isExisting = isExisting
+        self.isRestored = isRestored
         self.metadata = metadata
     }
 }

@@ -228,11 +228,14 @@ package struct CommitReceipt: Sendable {
 package struct CommittedAsset: Sendable {
     package var assetID: String
     package var isExisting: Bool
+    /// The library held these bytes, but not intact: this save put its copy back.
+    package var isRestored: Bool
     package var metadata: MediaMetadata?
 
-    package init(assetID: String, isExisting: Bool = false, metadata: MediaMetadata?) {
+    package init(assetID: String, isExisting: Bool = false, isRestored: Bool = false, metadata: MediaMetadata?) {
         self.assetID = assetID
         self.isExisting = isExisting
+        self.isRestored = isRestored
         self.metadata = metadata
     }
 }

@@ -142,9 +142,10 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
                 for (item, result) in zip(ready, committed.rows) {
                     let mapped = result.map { asset in
                         SavedAsset(
-                            assetID: asset.assetID, albumID: asset.albumID,
+                            assetID: asset.committed.assetID, albumID: asset.albumID,
                             albumOutcome: skipReason.map { .skipped($0) } ?? asset.albumOutcome,
-                            isExisting: asset.isExisting, metadata: asset.metadata)
+                            isExisting: asset.committed.isExisting, isRestored: asset.committed.isRestored,
+                            metadata: asset.committed.metadata)
                     }
                     chunk[item.offset] = mapped.mapError { $0.naming(file: media[start + item.offset].displayName) }
                 }
@@ -189,9 +190,7 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
         return results.map { $0! }
     }
 
-    private typealias Row = (
-        assetID: String, albumID: String?, albumOutcome: AlbumOutcome?, isExisting: Bool, metadata: MediaMetadata?
-    )
+    private typealias Row = (committed: CommittedAsset, albumID: String?, albumOutcome: AlbumOutcome?)
 
     /// What one commit gave: a result per item, or the album refused (nothing saved, staged kept).
     private enum Committed {
@@ -236,7 +235,7 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
             return .rows(
                 receipt.assets.map { result in
                     result.map { asset -> Row in
-                        (asset.assetID, receipt.albumID, receipt.albumOutcome, asset.isExisting, asset.metadata)
+                        (asset, receipt.albumID, receipt.albumOutcome)
                     }
                 })
         } catch let refusal as AlbumRefused where request != nil {

@@ -35,7 +35,8 @@
                     }
                 }
                 let intents = try upload(
-                    zip(batch, opened).map { ($0.0.sha256, $0.1, UInt64($0.0.byteSize)) })
+                    zip(batch, opened).map { ($0.0.sha256, $0.1, UInt64($0.0.byteSize)) }
+                ).intents
                 try withDatabase("copy the photos") { db in
                     try db.transaction {
                         for asset in batch {

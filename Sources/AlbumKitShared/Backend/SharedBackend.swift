@@ -276,12 +276,12 @@
         }
 
         private func commitNow(_ staged: [Staged], to album: AlbumRequest?) throws -> CommitReceipt {
-            let intents = try upload(staged.map { ($0.sha256, $0.file.descriptor, UInt64($0.byteSize)) })
+            let (intents, restored) = try upload(staged.map { ($0.sha256, $0.file.descriptor, UInt64($0.byteSize)) })
             TestPause.at("after-upload", pid: (try? self.serverProcessID()) ?? 0)
             // B: album, assets and membership at once.
             let receipt: CommitReceipt
             do {
-                receipt = try commitRows(staged, to: album, intents: intents)
+                receipt = try commitRows(staged, to: album, intents: intents, restored: restored)
             } catch {
                 // Nothing was committed: forget the intents (if the session still exists) so `gc` can
                 // reclaim what was uploaded.
@@ -299,8 +299,10 @@
         }
 
         /// Transaction B: the title's lock, the resolution rule, album, assets, membership, intents forgotten.
-        private func commitRows(_ staged: [Staged], to album: AlbumRequest?, intents: [String]) throws -> CommitReceipt
-        {
+        /// `restored`: the SHA-256 of assets whose objects this save uploaded again.
+        private func commitRows(
+            _ staged: [Staged], to album: AlbumRequest?, intents: [String], restored: Set<String>
+        ) throws -> CommitReceipt {
             try withDatabase("save the photos") { db in
                 try db.transaction { () throws -> CommitReceipt in
                     var albumID: String?
@@ -366,10 +368,14 @@
                             ON CONFLICT DO NOTHING
                             """, [albumID, Self.arrayLiteral(assetIDs)])
                     }
+                    var reported = Set<String>()  // identical bytes twice in a batch: restored once
                     let results: [Result<CommittedAsset, AlbumError>] = staged.indices.map { index in
-                        .success(
+                        let sha256 = staged[index].sha256
+                        let isRestored = !isNew[index] && restored.contains(sha256) && reported.insert(sha256).inserted
+                        return .success(
                             CommittedAsset(
-                                assetID: assetIDs[index]!, isExisting: !isNew[index], metadata: staged[index].metadata))
+                                assetID: assetIDs[index]!, isExisting: !isNew[index], isRestored: isRestored,
+                                metadata: staged[index].metadata))
                     }
                     try Self.forget(intents, in: db)
                     TestPause.at("in-commit", pid: db.serverProcessID)
@@ -380,8 +386,12 @@
 
         /// Steps A and 3 of the save protocol for `originals` (SHA-256, file, size): records an upload
         /// intent per original under its object's lock, then uploads those the library does not hold
-        /// yet. Returns the intents, which the committing transaction must ``forget(_:in:)``.
-        func upload(_ originals: [(sha256: String, file: FileSystem.Descriptor, size: UInt64)]) throws -> [String] {
+        /// yet. Returns the intents, which the committing transaction must ``forget(_:in:)``, and the
+        /// SHA-256 of originals the library held whose objects were missing or cut short (uploaded
+        /// again).
+        func upload(
+            _ originals: [(sha256: String, file: FileSystem.Descriptor, size: UInt64)]
+        ) throws -> (intents: [String], restored: Set<String>) {
             let intents = originals.map { _ in UUID().uuidString.lowercased() }
             let present: Set<String> = try withDatabase("save the photos") { db in
                 try db.transaction {
@@ -409,12 +419,16 @@
             // unless its object was deleted or cut short in the store: then this save puts it back
             // (a reuse would have stored nothing, and saving the photo again could never restore it).
             TestPause.at("before-upload", pid: (try? self.serverProcessID()) ?? 0)
+            let restored = Locked(Set<String>())
             do {
                 var seen = Set<String>()
                 let distinct = originals.filter { seen.insert($0.sha256).inserted }
                 try Parallel.forEach(distinct, workers: Self.uploadConnections) { original in
                     let key = self.store.key(SharedSchema.objectName(sha256: original.sha256))
-                    if present.contains(original.sha256), (try? self.store.size(of: key)) == original.size { return }
+                    if present.contains(original.sha256) {
+                        if (try? self.store.size(of: key)) == original.size { return }
+                        restored.withLock { _ = $0.insert(original.sha256) }
+                    }
                     try self.store.put(key: key, file: original.file, length: original.size, sha256: original.sha256)
                 }
             } catch {
@@ -423,7 +437,7 @@
                 }
                 throw Self.map(error, "upload the photos", library: url, store: store)
             }
-            return intents
+            return (intents, restored.withLock { $0 })
         }
 
         /// Deletes the intents inside the committing transaction, failing it when one is gone.

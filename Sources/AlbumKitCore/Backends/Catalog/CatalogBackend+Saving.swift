@@ -268,7 +268,9 @@ extension CatalogBackend {
                             of: staged.count))
                     assets.append(
                         .success(
-                            CommittedAsset(assetID: assetID, isExisting: existing != nil, metadata: item.media.metadata)
+                            CommittedAsset(
+                                assetID: assetID, isExisting: existing != nil, isRestored: damaged != nil,
+                                metadata: item.media.metadata)
                         ))
                 }
                 // Every record before the journal's current end belongs to a committed save.
