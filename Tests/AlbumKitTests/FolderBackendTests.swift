@@ -1,6 +1,12 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 @testable import AlbumKitCore
 
 @Suite("Folder library: saving")
@@ -94,6 +100,58 @@ struct FolderBackendTests {
             let a = try await album.save(.data(FolderFixture.jpeg("a"), filename: "a.jpg"))
             #expect(!a.isExisting && a.assetID.hasSuffix("/a 2.jpg"))
             #expect(FolderFixture.visible(in: folder) == ["a 2.jpg", "a.jpg", "b 2.jpg", "b.jpg", "their-c.jpg"])
+        }
+    }
+
+    /// A batch commits in chunks (64 photos each) and lists the folder again for each; a file
+    /// another program adds while one chunk commits is seen by the next (it was not, for a while,
+    /// when a chunk reused the last listing whenever the folder's times had not changed since).
+    @Test func aFileAddedWhileAChunkCommitsIsSeenByTheNextChunk() async throws {
+        try await FolderFixture.withRoot { root, _ in
+            let folder = root.appendingPathComponent("Trips")
+            let late = FolderFixture.jpeg("photo 66")
+            let backend = FolderBackend(root: root, trash: FolderFixture.trash(root)) { _ in
+                let theirs = folder.appendingPathComponent("fromcamera.jpg")
+                guard !FileManager.default.fileExists(atPath: theirs.path) else { return }
+                _ = try? FolderFixture.write(late, named: "fromcamera.jpg", in: folder)
+            }
+            // When 70 photos are saved, while the first chunk commits another program copies in
+            // the bytes of photo 66
+            let photos = (0..<70).map { Media.data(FolderFixture.jpeg("photo \($0)"), filename: "p\($0).jpg") }
+            let saved = await PhotoLibrary(backend: backend).album(titled: "Trips").save(photos)
+            // Then photo 66 is that file, already there, and no second copy is made
+            let result = try saved[66].get()
+            #expect(result.isExisting && result.assetID.hasSuffix("/fromcamera.jpg"))
+            #expect(FolderFixture.visible(in: folder).count == 70)
+            #expect(saved.allSatisfy { $0.value != nil })
+        }
+    }
+
+    /// A photo edited in place with its modification time put back (`exiftool -P`, `touch -r`) was
+    /// still "already there" for its old bytes: the cache of digests did not look at `ctime`.
+    @Test func aPhotoEditedInPlaceWithItsTimePutBackIsNotTakenForItsOldBytes() async throws {
+        try await FolderFixture.withRoot { root, _ in
+            let album = try FolderFixture.library(root).album(titled: "Trips")
+            // Larger than the two 16 KiB ends that tell same-size files apart: only the SHA-256 can
+            let original =
+                FolderFixture.jpeg("before the edit") + Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0) })
+            _ = try await album.save(.data(original, filename: "a.jpg"))
+            let file = root.appendingPathComponent("Trips/a.jpg")
+            // Given the file edited in place (same size), its times put back
+            var before = stat()
+            #expect(stat(file.path, &before) == 0)
+            var edited = original
+            edited[edited.count / 2] ^= 0xFF
+            let handle = try FileHandle(forWritingTo: file)
+            try handle.write(contentsOf: edited)
+            try handle.close()
+            let times = [before.st_atim, before.st_mtim]
+            #expect(utimensat(AT_FDCWD, file.path, times, 0) == 0)
+            // When the original bytes are saved again
+            let again = try await album.save(.data(original, filename: "a.jpg"))
+            // Then they are saved as a new file, not reported as the edited one
+            #expect(!again.isExisting && again.assetID.hasSuffix("/a 2.jpg"))
+            #expect(try Data(contentsOf: root.appendingPathComponent("Trips/a 2.jpg")) == original)
         }
     }
 

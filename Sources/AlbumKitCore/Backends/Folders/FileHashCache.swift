@@ -1,5 +1,7 @@
-/// Digests of files already in album folders, keyed by device, inode, size and modification time
-/// (one entry per file version), so duplicate checks read each file at most once per version.
+/// Digests of files already in album folders, keyed by device, inode, size, modification time and
+/// status-change time (one entry per file version), so duplicate checks read each file at most once
+/// per version. The status-change time (`ctime`), which no program can set, catches a file edited
+/// in place whose modification time was put back (`exiftool -P`, `touch -r`).
 ///
 /// Two digests: the *head* (SHA-256 of the size and the first and last 16 KiB, see
 /// ``FileSystem/headDigest(size:read:)``) tells same-size files apart after reading 32 KiB; the full SHA-256
@@ -52,10 +54,13 @@ final class FileHashCache: Sendable {
         return digest
     }
 
-    /// Records the SHA-256 of a file just published (its bytes were hashed while staged).
-    func remember(sha256: String, forFile name: String, in directory: FileSystem.Descriptor) {
-        guard let info = FileSystem.fileStatus(of: name, in: directory) else { return }
+    /// Records the SHA-256 of a file just published (its bytes were hashed while staged); returns
+    /// the file's identity.
+    @discardableResult
+    func remember(sha256: String, forFile name: String, in directory: FileSystem.Descriptor) -> FileStatus.Identity? {
+        guard let info = FileSystem.fileStatus(of: name, in: directory), info.kind == .regular else { return nil }
         store(sha256, for: Key(file: info.identity, full: true))
+        return info.identity
     }
 
     /// Records the head digest of a file just published.
@@ -73,13 +78,16 @@ final class FileHashCache: Sendable {
 }
 
 extension FileStatus {
-    /// One version of one file: device, inode, size and modification time.
+    /// One version of one file: device, inode, size, modification and status-change times.
     struct Identity: Hashable, Sendable {
         var device: UInt64
         var inode: UInt64
         var size: Int64
         var modified: Time
+        var changed: Time
     }
 
-    var identity: Identity { Identity(device: device, inode: inode, size: size, modified: modified) }
+    var identity: Identity {
+        Identity(device: device, inode: inode, size: size, modified: modified, changed: changed)
+    }
 }

@@ -50,6 +50,8 @@ extension FileSystem {
         package let name: String
         /// `nil` when the file system does not say (`DT_UNKNOWN`): ask `stat`.
         package let kind: FileStatus.Kind?
+        /// The inode the name leads to (`d_ino`).
+        package let inode: UInt64
 
         /// Whether the entry may be a folder (it is one, or the listing does not say).
         package var mayBeFolder: Bool { kind == nil || kind == .directory }
@@ -103,7 +105,7 @@ extension FileSystem {
                 case Int(DT_UNKNOWN): nil
                 default: .other
                 }
-            entries.append(Entry(name: name, kind: kind))
+            entries.append(Entry(name: name, kind: kind, inode: UInt64(entry.pointee.d_ino)))
         }
         return entries
     }

@@ -48,10 +48,9 @@ package final class FolderBackend: PhotoLibraryBackend {
     let hashCache = FileHashCache()
     /// Album folders by identifier, from earlier lookups in this process (always re-checked).
     let folderHints = Locked<[String: String]>([:])
-    /// The listing the last commit left of its album folder, with the folder's status after it: a
-    /// batch commits chunk after chunk into one folder, and lists it once while nothing else
-    /// changes it (``listing(of:)``).
-    private let lastListing = Locked<(status: FileStatus, contents: FolderContents)?>(nil)
+    /// The listing the last commit left of its album folder: a batch commits chunk after chunk
+    /// into one folder, and `stat`s only what is new in it (``FolderContents/init(directory:cache:earlier:)``).
+    private let lastListing = Locked<FolderContents?>(nil)
     /// Where deleted albums go unless deleted permanently.
     let trash: FolderTrash
 
@@ -430,7 +429,11 @@ package final class FolderBackend: PhotoLibraryBackend {
         created: FolderAlbumCreation?, state: FileSystem.Descriptor
     ) throws -> [Result<CommittedAsset, AlbumError>] {
         var contents: FolderContents
-        do { contents = try listing(of: target) } catch {
+        let earlier = lastListing.withLock { last in
+            defer { last = nil }  // taken: a commit that fails leaves none behind
+            return last
+        }
+        do { contents = try FolderContents(directory: target, cache: hashCache, earlier: earlier) } catch {
             if error.errno == ENOENT, let albumID { throw AlbumVanished(albumID: albumID) }
             throw error.libraryError("read the album folder")
         }
@@ -529,26 +532,8 @@ package final class FolderBackend: PhotoLibraryBackend {
                 throw error.libraryError("save the photos")
             }
         }
-        if let status = try? FileSystem.fileStatus(of: target) { lastListing.withLock { $0 = (status, contents) } }
+        lastListing.withLock { $0 = contents }
         return results
-    }
-
-    /// The files of `target`: the listing the last commit left, when the folder is the same one and
-    /// has not changed since (its status, times to the nanosecond, is as that commit left it), or a
-    /// new listing. Taken, not shared: a commit that fails leaves none behind.
-    ///
-    /// A file another program replaced in place since is still found or told apart correctly: a
-    /// duplicate is confirmed by a SHA-256 looked up with a fresh `stat`. And a name it took is
-    /// never overwritten: names are published with `link`, which never replaces.
-    private func listing(of target: FileSystem.Descriptor) throws(SystemError) -> FolderContents {
-        let last = lastListing.withLock { last in
-            defer { last = nil }
-            return last
-        }
-        if let last, let status = try? FileSystem.fileStatus(of: target), status == last.status {
-            return last.contents.listing(target)
-        }
-        return try FolderContents(directory: target, cache: hashCache)
     }
 
     // MARK: Album folders

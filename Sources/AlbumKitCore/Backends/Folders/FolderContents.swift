@@ -17,25 +17,35 @@ struct FolderContents: Sendable {
     /// For sizes already looked at: head digest → names.
     private var byHead: [Int64: [String: [String]]] = [:]
 
-    /// Lists `directory`.
-    init(directory: FileSystem.Descriptor, cache: FileHashCache) throws(SystemError) {
+    /// The folder (device and inode) listed.
+    private(set) var folder: [UInt64] = []
+
+    /// Lists `directory`. With `earlier`, a listing of the same folder (an earlier commit of the same
+    /// batch), only the names that are new, or that lead to another inode than then, are `stat`ed:
+    /// every name is read again, so whatever another program added, removed or renamed meanwhile is
+    /// seen, while the folder's own photos cost no `stat` per commit. (A photo edited in place since
+    /// keeps its earlier size here; the SHA-256 that confirms a duplicate is looked up by a fresh
+    /// `stat`, so at worst such a file is not found as a duplicate.)
+    init(directory: FileSystem.Descriptor, cache: FileHashCache, earlier: FolderContents? = nil) throws(SystemError) {
         self.directory = directory
         self.cache = cache
-        for name in try FileSystem.names(in: directory) {
+        let status = try FileSystem.fileStatus(of: directory)
+        folder = [status.device, status.inode]
+        let known = earlier?.folder == folder ? earlier?.identities ?? [:] : [:]
+        for entry in try FileSystem.entries(in: directory) {
+            let name = entry.name
             names.insert(name)
-            guard FolderNaming.isMediaFileName(name), let info = FileSystem.fileStatus(of: name, in: directory),
-                info.kind == .regular
-            else { continue }
-            bySize[info.size, default: []].append(name)
-            identities[name] = info.identity
+            guard FolderNaming.isMediaFileName(name), entry.kind == nil || entry.kind == .regular else { continue }
+            let identity: FileStatus.Identity
+            if entry.kind == .regular, let listed = known[name], listed.inode == entry.inode {
+                identity = listed
+            } else {
+                guard let info = FileSystem.fileStatus(of: name, in: directory), info.kind == .regular else { continue }
+                identity = info.identity
+            }
+            bySize[identity.size, default: []].append(name)
+            identities[name] = identity
         }
-    }
-
-    /// The same listing, read through `directory`: another descriptor of the same, unchanged folder.
-    func listing(_ directory: FileSystem.Descriptor) -> FolderContents {
-        var copy = self
-        copy.directory = directory
-        return copy
     }
 
     /// The name of a media file identical to (`size`, `sha256`), preferring `preferred`; `nil` when
@@ -71,7 +81,7 @@ struct FolderContents: Sendable {
     mutating func add(_ name: String, size: Int64, sha256: String, head: () -> String?) {
         names.insert(name)
         bySize[size, default: []].append(name)
-        cache.remember(sha256: sha256, forFile: name, in: directory)
+        if let identity = cache.remember(sha256: sha256, forFile: name, in: directory) { identities[name] = identity }
         if byHead[size] != nil, let digest = head() {
             byHead[size]![digest, default: []].append(name)
             cache.remember(head: digest, forFile: name, in: directory)
