@@ -10,7 +10,7 @@
 # --keep: keep the scratch directory for inspection.
 # --only: run only these scenarios (kill9, race, diskfull, readonly, removed, corrupt, reset, lostwal,
 #   oldcatalog, garbled, pidns, fifo, badnumbers, resave, verifyrace, fulljournal, ulimit, partial, quickexit, nolib, newlib, powerloss, and the folder library's fkill9, frace,
-#   fdiskfull, freadonly, fmoved, fstaging, fslash, fdelete, fcard, flinks, ffifo, fcatalog).
+#   fdiskfull, freadonly, fmoved, fstaging, fslash, fdelete, fcard, flinks, ffifo, fcatalog, fdrop).
 #
 # Scenarios (a summary line each, `trials=N failures=M`; exit status 1 if any failure):
 #   kill9       kill -9 a process group saving batches at random moments; after each: `album verify`
@@ -58,7 +58,8 @@
 #               a combining mark (fslash), `delete` racing `cp` (fdelete), album folders on a
 #               card mounted inside the library (fcard: saved into, renamed, kill -9), `remove`
 #               of a photo whose other name is outside the library (flinks), FIFOs in place of
-#               AlbumKit's own files (ffifo) and folders inside a catalog (fcatalog); see
+#               AlbumKit's own files (ffifo), folders inside a catalog (fcatalog) and a copy of a
+#               later photo dropped into the album mid-batch (fdrop); see
 #               Scripts/reliability/folders.sh.
 # Every data-safety scenario ends with: every acknowledged save is present with its SHA-256, and
 # nothing in originals/ was deleted (folder library: no file the user put there was removed).
@@ -70,7 +71,7 @@ MODE=short
 BUILD=""
 KEEP=0
 ONLY="kill9,race,diskfull,readonly,removed,corrupt,reset,lostwal,oldcatalog,garbled,pidns,fifo,badnumbers,resave,verifyrace,fulljournal,ulimit,partial,quickexit,nolib,newlib,powerloss"
-ONLY+=",fkill9,frace,fdiskfull,freadonly,fmoved,fstaging,fslash,fdelete,fcard,flinks,ffifo,fcatalog"
+ONLY+=",fkill9,frace,fdiskfull,freadonly,fmoved,fstaging,fslash,fdelete,fcard,flinks,ffifo,fcatalog,fdrop"
 while [ $# -gt 0 ]; do
     argument=$1
     shift

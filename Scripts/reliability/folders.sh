@@ -16,6 +16,7 @@
 #             folder: it stays in the library (top folder).
 #   ffifo     FIFOs named `.albumkit-album` and `.albumkit/albums.json`: no command waits on them.
 #   fcatalog  folders inside a catalog library refused as folder libraries, nothing moved or made.
+#   fdrop     a copy of a later photo dropped into the album mid-batch: found, not saved twice.
 
 # put_user_files DIR: a photo, a sidecar, a note and a nested album the user keeps in DIR; records
 # their SHA-256 in DIR.user-sums (outside the library).
@@ -552,4 +553,43 @@ scenario_fcatalog() {
     fi
     verify_ok "$cat" || failures=$((failures + 1))
     summary fcatalog "$trials" "$failures" "originals/, a shard, journal/ and a new folder inside a catalog: refused, nothing moved or made"
+}
+
+# fdrop: while a 300-photo batch saves into a folder album, another program copies in (as
+# `fromcamera.jpg`) the bytes of a photo that comes later in the batch, once the first 64 are
+# there (during the first chunk's commit, mostly). That photo must be reported "already there" as
+# `fromcamera.jpg`, with no second copy. A chunk once reused the listing of the chunk before it
+# whenever the folder's times had not changed since that commit, and missed such a file.
+scenario_fdrop() {
+    echo "== fdrop (folder library: a copy dropped into the album mid-batch is found)"
+    local failures=0 trials=5 trial lib dir=$WORK/fdr watcher bad count line
+    make_jpegs "$dir/media" 300 fdr
+    for ((trial = 0; trial < trials; trial++)); do
+        bad=0
+        lib=$dir/lib$trial
+        mkdir -p "$lib"
+        (
+            shopt -s nullglob
+            for ((i = 0; i < 200000; i++)); do
+                files=("$lib"/Trips/*.jpg)
+                [ "${#files[@]}" -ge 64 ] && break
+            done
+            cp "$dir/media/fdr_0250.jpg" "$lib/Trips/fromcamera.tmp" && mv "$lib/Trips/fromcamera.tmp" "$lib/Trips/fromcamera.jpg"
+        ) &
+        watcher=$!
+        "$ALBUM" save --json --album Trips --library "$lib" "$dir/media"/*.jpg >"$dir/acks$trial" 2>"$dir/err$trial" ||
+            { fail "fdrop trial $trial: the save failed: $(head -2 "$dir/err$trial")"; bad=1; }
+        wait "$watcher"
+        line=$(grep '"file":"[^"]*fdr_0250.jpg"' "$dir/acks$trial")
+        case $line in
+        *'/fromcamera.jpg"'*) [[ $line == *'"existing":true'* ]] || { fail "fdrop trial $trial: not reported existing: $line"; bad=1; } ;;
+        *) fail "fdrop trial $trial: fdr_0250 not found as fromcamera.jpg: $line"; bad=1 ;;
+        esac
+        count=$(find "$lib/Trips" -maxdepth 1 -name '*.jpg' | wc -l)
+        [ "$count" = 300 ] || { fail "fdrop trial $trial: $count photos in the album, expected 300 (one saved twice?)"; bad=1; }
+        folder_acks_ok "$dir/acks$trial" "$lib/Trips" || bad=1
+        verify_ok "$lib" || bad=1
+        [ "$bad" = 0 ] || failures=$((failures + 1))
+    done
+    summary fdrop "$trials" "$failures" "a copy another program drops into the album mid-batch is found, not saved twice"
 }
