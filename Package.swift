@@ -178,5 +178,6 @@ let package = Package(
 /// Linker flags that make the release `album` a fixed-address executable with its symbols bound at
 /// start (full RELRO), unless `ALBUMKIT_PIE=1`.
 var fixedAddress: [String] {
-    Context.environment["ALBUMKIT_PIE"] == "1" ? [] : ["-Xclang-linker", "-no-pie", "-Xlinker", "-z", "-Xlinker", "now"]
+    Context.environment["ALBUMKIT_PIE"] == "1"
+        ? [] : ["-Xclang-linker", "-no-pie", "-Xlinker", "-z", "-Xlinker", "now"]
 }
