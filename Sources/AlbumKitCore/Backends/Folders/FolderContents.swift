@@ -6,7 +6,7 @@
 /// files are indexed by size and head, so a batch costs one lookup per item however many
 /// same-size files the folder holds.
 struct FolderContents: Sendable {
-    private(set) var directory: FileSystem.Descriptor
+    let directory: FileSystem.Descriptor
     private let cache: FileHashCache
     /// Every visible entry name (files, folders, links) and, for media files, the size.
     private var names: Set<String> = []
