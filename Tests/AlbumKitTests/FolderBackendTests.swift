@@ -103,26 +103,26 @@ struct FolderBackendTests {
         }
     }
 
-    /// A batch commits in chunks (64 photos each) and lists the folder again for each; a file
+    /// A batch commits in chunks (128 photos each) and lists the folder again for each; a file
     /// another program adds while one chunk commits is seen by the next (it was not, for a while,
     /// when a chunk reused the last listing whenever the folder's times had not changed since).
     @Test func aFileAddedWhileAChunkCommitsIsSeenByTheNextChunk() async throws {
         try await FolderFixture.withRoot { root, _ in
             let folder = root.appendingPathComponent("Trips")
-            let late = FolderFixture.jpeg("photo 66")
+            let late = FolderFixture.jpeg("photo 136")
             let backend = FolderBackend(root: root, trash: FolderFixture.trash(root)) { _ in
                 let theirs = folder.appendingPathComponent("fromcamera.jpg")
                 guard !FileManager.default.fileExists(atPath: theirs.path) else { return }
                 _ = try? FolderFixture.write(late, named: "fromcamera.jpg", in: folder)
             }
-            // When 70 photos are saved, while the first chunk commits another program copies in
-            // the bytes of photo 66
-            let photos = (0..<70).map { Media.data(FolderFixture.jpeg("photo \($0)"), filename: "p\($0).jpg") }
+            // When 140 photos are saved, while the first chunk commits another program copies in
+            // the bytes of photo 136 (in the second chunk)
+            let photos = (0..<140).map { Media.data(FolderFixture.jpeg("photo \($0)"), filename: "p\($0).jpg") }
             let saved = await PhotoLibrary(backend: backend).album(titled: "Trips").save(photos)
-            // Then photo 66 is that file, already there, and no second copy is made
-            let result = try saved[66].get()
+            // Then photo 136 is that file, already there, and no second copy is made
+            let result = try saved[136].get()
             #expect(result.isExisting && result.assetID.hasSuffix("/fromcamera.jpg"))
-            #expect(FolderFixture.visible(in: folder).count == 70)
+            #expect(FolderFixture.visible(in: folder).count == 140)
             #expect(saved.allSatisfy { $0.value != nil })
         }
     }

@@ -57,6 +57,12 @@ package final class FolderBackend: PhotoLibraryBackend {
     /// `.albumkit/owners/`, where this process registers before it stages.
     private let ownersPath: String
 
+    /// Photos committed (and flushed) together, as in a catalog: two chunks in flight hold at
+    /// most 256 staged files open (each with its staging folder); the saver lowers this further
+    /// under a low open-file limit. 128 rather than 64: 1 000 photos in 622 instead of 759 ms
+    /// (6 alternating runs), half the flushes.
+    package let preferredBatchSize = 128
+
     /// Files in an album tried with `name N.ext` before giving up.
     static let maximumNameAttempts = 10_000
 
