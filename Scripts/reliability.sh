@@ -218,6 +218,19 @@ check_acknowledged() {
         END { if (bad > 5) print "  FAIL ... " bad " acknowledged saves missing or altered in all"; exit bad > 0 }' "$tmp.pairs"
 }
 
+# kill_saver PID ACKS: kill -9 the process group PID (a loop of saves started with setsid) and wait
+# until every process of it is gone: `wait` reaps the loop's shell only, and an album it started
+# may still be inside an fsync (a killed process dies when that call returns), holding its owner
+# lock. Then a last line of ACKS cut by the kill is ended, so it acknowledges nothing and the next
+# trial starts a new line.
+kill_saver() {
+    local pid=$1 acks=$2
+    kill -9 -- "-$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+    for _ in $(seq 300); do pgrep -g "$pid" >/dev/null || break; sleep 0.01; done
+    [ -s "$acks" ] && [ "$(tail -c 1 "$acks" | od -An -c | tr -d ' ')" != '\n' ] && echo >>"$acks"
+}
+
 # verify LIB: `album verify` passes (prints its report on failure).
 verify_ok() {
     local out
@@ -287,10 +300,7 @@ scenario_kill9() {
         pid=$!
         delay=$(printf '0.%03d' $((RANDOM % 900 + 50)))
         sleep "$delay"
-        kill -9 -- "-$pid" 2>/dev/null
-        wait "$pid" 2>/dev/null
-        # A cut last line is not an acknowledgment; end it so the next trial starts a new line.
-        [ -s "$acks" ] && [ "$(tail -c 1 "$acks" | od -An -c | tr -d ' ')" != '\n' ] && echo >>"$acks"
+        kill_saver "$pid" "$acks"
         problems=0
         if [ -e "$lib/catalog.sqlite" ]; then
             verify_ok "$lib" || problems=$((problems + 1))
@@ -1034,12 +1044,7 @@ scenario_partial() {
             sleep "$delay"
         fi
         leftovers=$(find "$lib/originals" -name '.*.partial' 2>/dev/null | wc -l)
-        kill -9 -- "-$pid" 2>/dev/null
-        wait "$pid" 2>/dev/null
-        # `wait` reaps the loop's shell only: an album it started may still be inside an fsync (a
-        # killed process dies when that call returns) and holds its owner lock until it is gone.
-        for _ in $(seq 300); do pgrep -g "$pid" >/dev/null || break; sleep 0.01; done
-        [ "$(tail -c 1 "$acks" | od -An -c | tr -d ' ')" != '\n' ] && [ -s "$acks" ] && echo >>"$acks"
+        kill_saver "$pid" "$acks"
         # Hidden files seen while saving, plus those the kill left behind.
         seen=$((seen + leftovers + $(find "$lib/originals" -name '.*.partial' 2>/dev/null | wc -l)))
         # The next open removes the dead saver's hidden files.

@@ -102,9 +102,7 @@ scenario_fkill9() {
         pid=$!
         delay=$(printf '0.%03d' $((RANDOM % 900 + 50)))
         sleep "$delay"
-        kill -9 -- "-$pid" 2>/dev/null
-        wait "$pid" 2>/dev/null
-        [ -s "$acks" ] && [ "$(tail -c 1 "$acks" | od -An -c | tr -d ' ')" != '\n' ] && echo >>"$acks"
+        kill_saver "$pid" "$acks"
         problems=0
         # Opening the library again (any command) sweeps what the killed process left.
         verify_ok "$lib" || problems=$((problems + 1))
@@ -368,9 +366,7 @@ scenario_fcard() {
         pid=$!
         delay=$(printf '0.%03d' $((RANDOM % 900 + 100)))
         sleep "$delay"
-        kill -9 -- "-$pid" 2>/dev/null
-        wait "$pid" 2>/dev/null
-        [ -s "$acks" ] && [ "$(tail -c 1 "$acks" | od -An -c | tr -d ' ')" != '\n' ] && echo >>"$acks"
+        kill_saver "$pid" "$acks"
         left=$(find "$lib/$album" -maxdepth 1 -name '.*.partial' | wc -l)
         [ "$left" -gt 0 ] && hit=$((hit + 1))
         problems=0

@@ -54,19 +54,15 @@ final class FileHashCache: Sendable {
         return digest
     }
 
-    /// Records the SHA-256 of a file just published (its bytes were hashed while staged); returns
-    /// the file's identity.
-    @discardableResult
-    func remember(sha256: String, forFile name: String, in directory: FileSystem.Descriptor) -> FileStatus.Identity? {
+    /// Records the digests of a file just published (its bytes were hashed while staged): its
+    /// SHA-256, and its head digest when known. Returns the file's identity (one `stat`).
+    func remember(
+        sha256: String, head: String?, forFile name: String, in directory: FileSystem.Descriptor
+    ) -> FileStatus.Identity? {
         guard let info = FileSystem.fileStatus(of: name, in: directory), info.kind == .regular else { return nil }
         store(sha256, for: Key(file: info.identity, full: true))
+        if let head { store(head, for: Key(file: info.identity, full: false)) }
         return info.identity
-    }
-
-    /// Records the head digest of a file just published.
-    func remember(head: String, forFile name: String, in directory: FileSystem.Descriptor) {
-        guard let info = FileSystem.fileStatus(of: name, in: directory) else { return }
-        store(head, for: Key(file: info.identity, full: false))
     }
 
     private func store(_ digest: String, for key: Key) {

@@ -137,11 +137,9 @@ final class FolderAlbumDirectory: AlbumDirectory {
                     })
                 else { continue }
                 defer { FileSystem.close(child) }
-                let listing =
-                    try FileSystem.unlessOutOfDescriptors { () throws(SystemError) in try FileSystem.entries(in: child)
-                    }
+                let entries =
+                    try FileSystem.unlessOutOfDescriptors { () throws(SystemError) in try FileSystem.names(in: child) }
                     ?? []
-                let entries = listing.map(\.name)
                 if FolderExclusions.isExcluded(folderNamed: name, holding: entries) { continue }
                 let childPath = path + [name]
                 if remaining.count == 1 {

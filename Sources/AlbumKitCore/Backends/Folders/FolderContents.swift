@@ -81,10 +81,11 @@ struct FolderContents: Sendable {
     mutating func add(_ name: String, size: Int64, sha256: String, head: () -> String?) {
         names.insert(name)
         bySize[size, default: []].append(name)
-        if let identity = cache.remember(sha256: sha256, forFile: name, in: directory) { identities[name] = identity }
-        if byHead[size] != nil, let digest = head() {
-            byHead[size]![digest, default: []].append(name)
-            cache.remember(head: digest, forFile: name, in: directory)
+        // The head digest only where heads are indexed (a size seen among the folder's files).
+        let digest = byHead[size] != nil ? head() : nil
+        if let digest { byHead[size]![digest, default: []].append(name) }
+        if let identity = cache.remember(sha256: sha256, head: digest, forFile: name, in: directory) {
+            identities[name] = identity
         }
     }
 
