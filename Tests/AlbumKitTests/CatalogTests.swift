@@ -201,6 +201,28 @@ import Testing
         }
     }
 
+    /// The shard folder is flushed on another thread while transaction B runs; B must not commit
+    /// when that flush fails: the save fails whole, leaving neither a row nor a file.
+    @Test func aFolderFlushThatFailsWhileTheCommitIsPreparedSavesNothing() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let (library, backend) = try open(dir)
+            let earlier = try await library.album(titled: "Trips").save(.file(Fixture.jpeg))
+            let originals = dir.appendingPathComponent("Test.albumlibrary/originals").path
+            // A lone save into the existing shard flushes the staged file, then the shard folder.
+            let rule = FaultInjector.inject(.fsync, under: originals, errno: EIO, skip: 1, times: 1)
+            let failed = await library.album(titled: "Trips").save([.file(Fixture.png)])[0]
+            #expect(FaultInjector.hits(rule) == 1)
+            FaultInjector.remove(rule)
+            #expect(failed.error?.code == .ioFailure)
+            #expect(try sql(backend, "SELECT count(*) FROM asset").first?.integer(0) == 1)
+            #expect(try await library.assets(inAlbumTitled: "Trips").map(\.id) == [earlier.assetID])
+            #expect(Fixture.files(under: dir.appendingPathComponent("Test.albumlibrary/originals")).count == 1)
+            #expect(try await library.verify().isHealthy)
+            // The next save of the same bytes works.
+            #expect(try await library.album(titled: "Trips").save(.file(Fixture.png)).isExisting == false)
+        }
+    }
+
     @Test func unreadableInputIsReportedAndOthersAreSaved() async throws {
         try await Fixture.withTemporaryDirectory { dir in
             let (library, _) = try open(dir)

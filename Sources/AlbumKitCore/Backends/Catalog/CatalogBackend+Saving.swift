@@ -79,6 +79,7 @@ extension CatalogBackend {
         try ProcessOwner.register(in: ownersPath)
         try insertPendingRows(staged, at: now)
         var published: [Staged] = []
+        let names: BackgroundFlush
         do {
             // One barrier for the pending rows and the data, before any file has a name.
             try flushPendingRowsAndData(staged)
@@ -86,19 +87,25 @@ extension CatalogBackend {
                 try FileSystem.publish(item.file, as: item.fileName)
                 published.append(item)
             }
-            try flushNames(staged)
+            names = try flushNames(staged)
         } catch {
             try rollBack(staged, published: published, after: error)
         }
+        defer { names.finish() }
 
-        beforeMarkingReady.withLock { $0 }?()
-        TestPause.at("before-ready")
-        let outcome: (receipt: CommitReceipt, records: [SaveJournal.Record], duplicates: [Staged])
+        let hook = beforeMarkingReady.withLock { $0 }
+        if hook != nil || TestPause.isRequested("before-ready") {
+            do { try names.wait() } catch { try rollBack(staged, published: published, after: error) }
+            hook?()
+            TestPause.at("before-ready")
+        }
+        let outcome: ReadyOutcome
         do {
             try journal.reserveSpace(
                 bytes: SaveJournal.bytesNeeded(
                     forSavesNamed: staged.map(\.media.originalFilename), title: album?.title.text))
-            outcome = try markReady(staged, album: album, at: now)
+            // B's statements run while the names are flushed; it commits only once they are durable.
+            outcome = try markReady(staged, album: album, at: now, beforeCommit: names.wait)
         } catch {
             try rollBack(staged, published: published, after: error)
         }
@@ -117,7 +124,7 @@ extension CatalogBackend {
                 throw failure.libraryError("record the save in the library's journal")
             }
         }
-        takeSnapshotIfDue(after: staged.count)
+        if outcome.snapshotIsDue { takeSnapshot(whenDue: outcome.snapshotState) }
         return outcome.receipt
     }
 
@@ -194,23 +201,34 @@ extension CatalogBackend {
         return catalog.device == shard.device
     }
 
-    /// The new names are durable before any row says "ready": each shard folder is flushed, and
-    /// `originals/` when a save created a shard in it.
-    private func flushNames(_ staged: [Staged]) throws {
+    /// Starts making the new names durable, on another thread, before any row says "ready": each
+    /// shard folder is flushed, and `originals/` when a save created a shard in it. Transaction B
+    /// waits for it before it commits.
+    private func flushNames(_ staged: [Staged]) throws(SystemError) -> BackgroundFlush {
         var seen = Set<String>()
-        for item in staged where seen.insert(item.shard).inserted { try FileSystem.fsync(item.file.directory) }
-        if staged.contains(where: \.createdShard) {
-            let originals = try FileSystem.openDirectory(originalsPath)
-            defer { FileSystem.close(originals) }
-            try FileSystem.fsync(originals)
-        }
+        var folders = staged.filter { seen.insert($0.shard).inserted }.map(\.file.directory)
+        guard staged.contains(where: \.createdShard) else { return BackgroundFlush(folders) }
+        let originals = try FileSystem.openDirectory(originalsPath)
+        folders.append(originals)
+        return BackgroundFlush(folders, closing: [originals])
+    }
+
+    /// What transaction B gave: the receipt, the journal records, the copies dropped as duplicates,
+    /// and whether a snapshot of the catalog is due (read in B, not in a transaction of its own).
+    struct ReadyOutcome {
+        var receipt: CommitReceipt
+        var records: [SaveJournal.Record]
+        var duplicates: [Staged]
+        var snapshotState: SnapshotState
+        var snapshotIsDue: Bool { snapshotState.isDue }
     }
 
     /// Transaction B: album, `ready`, membership, atomically. An item whose bytes are already in
     /// the library (or earlier in this batch) becomes that asset: its own row and file go.
     private func markReady(
-        _ staged: [Staged], album: AlbumRequest?, at now: TimeInterval
-    ) throws -> (receipt: CommitReceipt, records: [SaveJournal.Record], duplicates: [Staged]) {
+        _ staged: [Staged], album: AlbumRequest?, at now: TimeInterval,
+        beforeCommit: () throws(SystemError) -> Void
+    ) throws -> ReadyOutcome {
         try withUnflushedCommits("save the photos") { db in
             try db.immediateTransaction {
                 let store = CatalogAlbumStore(db: db, now: now)
@@ -275,6 +293,7 @@ extension CatalogBackend {
                 }
                 // Every record before the journal's current end belongs to a committed save.
                 try Self.recordSaves(Int64(staged.count), journalLength: journal.length(), in: db)
+                let snapshot = try SnapshotState(in: db)
                 let receipt = CommitReceipt(
                     albumID: resolved?.id, albumOutcome: resolved?.outcome, assets: assets)
                 if let resolved, let title = album?.title, resolved.outcome != .found {
@@ -283,7 +302,8 @@ extension CatalogBackend {
                             op: .createAlbum, album: resolved.id, title: title.text, at: now, batch: staged[0].id,
                             of: staged.count), at: 0)
                 }
-                return (receipt, records, duplicates)
+                try beforeCommit()
+                return ReadyOutcome(receipt: receipt, records: records, duplicates: duplicates, snapshotState: snapshot)
             }
         }
     }

@@ -132,19 +132,31 @@ extension CatalogBackend {
     /// A failed snapshot does not fail the save that triggered it (the save is committed and
     /// journaled already); the count stays, so the next save tries again, and `repair` relies on the
     /// journal, which holds everything a snapshot does.
-    func takeSnapshotIfDue(after saves: Int) {
-        let (due, journalHoldsAll) =
-            (try? withDatabase("read the catalog") { db in
-                func value(_ key: String) throws -> Int64? {
-                    try db.row("SELECT value FROM library_state WHERE key = ?", [.text(key)])?.integer(0)
-                }
-                return (
-                    try (value(CatalogSchema.StateKey.savesSinceSnapshot) ?? 0) >= Self.snapshotInterval,
-                    try value(CatalogSchema.StateKey.journalFromStart) != nil
-                )
-            }) ?? (false, false)
-        guard due || (!journalHoldsAll && !FileManager.default.fileExists(atPath: snapshotPath)) else { return }
+    func takeSnapshot(whenDue state: SnapshotState) {
+        guard
+            state.savesSinceSnapshot >= Self.snapshotInterval
+                || (!state.journalHoldsAll && !FileManager.default.fileExists(atPath: snapshotPath))
+        else { return }
         try? takeSnapshot()
+    }
+
+    /// The catalog's snapshot bookkeeping, read by transaction B after it counted its saves.
+    struct SnapshotState {
+        /// Saves committed since the last snapshot.
+        var savesSinceSnapshot: Int64
+        /// The journal holds the catalog's whole history (the catalog was created with it).
+        var journalHoldsAll: Bool
+
+        /// Whether ``takeSnapshot(whenDue:)`` has anything to check.
+        var isDue: Bool { savesSinceSnapshot >= CatalogBackend.snapshotInterval || !journalHoldsAll }
+
+        init(in db: Database) throws {
+            func value(_ key: String) throws -> Int64? {
+                try db.row("SELECT value FROM library_state WHERE key = ?", [.text(key)])?.integer(0)
+            }
+            savesSinceSnapshot = try value(CatalogSchema.StateKey.savesSinceSnapshot) ?? 0
+            journalHoldsAll = try value(CatalogSchema.StateKey.journalFromStart) != nil
+        }
     }
 
     /// Writes a consistent copy of the catalog to `snapshots/catalog.sqlite`.
