@@ -143,6 +143,39 @@ import Testing
         }
     }
 
+    /// Saves into different albums commit side by side, each waiting in its commit for its folder
+    /// flush on another thread: more of them at once than there are cores must all finish, without
+    /// starving. Not a speed target: a liveness check. With the flushes on a global queue (a pool of
+    /// one thread per core, shared with the commits waiting for them) this took 47 s on 2 cores,
+    /// each stall lasting until Dispatch noticed its blocked threads; it takes under a second.
+    @Test func concurrentSavesIntoManyAlbumsAndLibrariesAllFinish() async throws {
+        let started = ContinuousClock.now
+        try await Fixture.withTemporaryDirectory { dir in
+            let libraries = try (0..<3).map { index in
+                let folder = dir.appendingPathComponent("l\(index)")
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                return try open(folder)
+            }
+            let results = await withTaskGroup(of: Result<SavedAsset, AlbumError>.self) { group in
+                for i in 0..<48 {
+                    let library = libraries[i % 3].0
+                    let bytes = Fixture.uniqueJPEG("many-\(i)")
+                    group.addTask {
+                        await library.album(titled: "Album \(i % 16)").save([.data(bytes, filename: "IMG_\(i).jpg")])[0]
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(results.allSatisfy { $0.value != nil })
+            for (library, backend) in libraries {
+                #expect(try await library.albums().map(\.count).reduce(0, +) == 16)
+                #expect(try sql(backend, "SELECT count(*) FROM asset WHERE state = 'ready'").first?.integer(0) == 16)
+                #expect(try await library.verify().isHealthy)
+            }
+        }
+        #expect(ContinuousClock.now - started < .seconds(20), "saves starved waiting for their flushes")
+    }
+
     @Test func twoLibraryHandlesOnOneCatalogCreateOneAlbum() async throws {
         try await Fixture.withTemporaryDirectory { dir in
             let (first, _) = try open(dir)

@@ -19,11 +19,17 @@ package final class BackgroundFlush: Sendable {
     private let failure = Locked<SystemError?>(nil)
     private let closing: [FileSystem.Descriptor]
 
+    /// Serial, so Dispatch runs it on a thread of its own ("overcommit"), never waiting for one of
+    /// the pool threads that may all be blocked in ``wait()`` (a concurrent queue, or a global
+    /// one, shares a pool of one thread per core with the blocking work and with Swift's tasks).
+    /// Flushes from several commits go one after another, as the disk takes them anyway.
+    private static let queue = DispatchQueue(label: "AlbumKit.flush", qos: .userInitiated)
+
     /// Starts flushing `files` (in order, through ``FileSystem/fsync(_:)``); `closing` are closed
     /// by ``finish()``, after the flush is over.
     package init(_ files: [FileSystem.Descriptor], closing: [FileSystem.Descriptor] = []) {
         self.closing = closing
-        DispatchQueue.global(qos: .userInitiated).async { [done, failure] in
+        Self.queue.async { [done, failure] in
             do throws(SystemError) {
                 for file in files { try FileSystem.fsync(file) }
             } catch {
