@@ -256,6 +256,30 @@ import Testing
         }
     }
 
+    /// Transaction B drops a copy of bytes already saved (unlinking its file) before it commits;
+    /// when the folder flush then fails, undoing the save finds that file gone, which is what
+    /// undoing wants: nothing is reported as left behind, and no pending row stays.
+    @Test func aFailedFolderFlushAfterADuplicateWasDroppedLeavesNothingBehind() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let (library, backend) = try open(dir)
+            let earlier = try await library.album(titled: "Trips").save(.file(Fixture.jpeg))
+            let originals = dir.appendingPathComponent("Test.albumlibrary/originals").path
+            // The batch's one barrier for rows and data, then the shard folder's flush: that fails.
+            let rule = FaultInjector.inject(.fsync, under: originals, errno: EIO, skip: 1, times: 1)
+            let results = await library.album(titled: "Trips").save([.file(Fixture.jpeg), .file(Fixture.png)])
+            #expect(FaultInjector.hits(rule) == 1)
+            FaultInjector.remove(rule)
+            for result in results {
+                #expect(result.error?.code == .ioFailure)
+                #expect(result.error?.message.contains("left") == false, "\(result.error?.message ?? "")")
+            }
+            #expect(try sql(backend, "SELECT count(*) FROM asset WHERE state = 'pending'").first?.integer(0) == 0)
+            #expect(try await library.assets(inAlbumTitled: "Trips").map(\.id) == [earlier.assetID])
+            #expect(Fixture.files(under: dir.appendingPathComponent("Test.albumlibrary/originals")).count == 1)
+            #expect(try await library.verify().isHealthy)
+        }
+    }
+
     @Test func unreadableInputIsReportedAndOthersAreSaved() async throws {
         try await Fixture.withTemporaryDirectory { dir in
             let (library, _) = try open(dir)
