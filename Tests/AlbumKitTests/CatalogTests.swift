@@ -280,6 +280,26 @@ import Testing
         }
     }
 
+    /// A catalog replaced while a save commits: B commits into the file this process opened, the
+    /// check after it refuses the save, and the saver discards what was staged — each descriptor
+    /// closed once (debug builds stop on a second close, which could close another thread's file).
+    @Test func aCatalogReplacedDuringACommitFailsTheSaveAndClosesEachFileOnce() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let (library, backend) = try open(dir)
+            _ = try await library.album(titled: "Trips").save(.file(Fixture.jpeg))
+            let catalog = dir.appendingPathComponent("Test.albumlibrary/catalog.sqlite").path
+            backend.beforeMarkingReady.withLock { hook in
+                hook = {
+                    try? FileManager.default.copyItem(atPath: catalog, toPath: catalog + ".copy")
+                    _ = rename(catalog + ".copy", catalog)
+                }
+            }
+            let results = await library.album(titled: "Trips").save([.file(Fixture.png), .file(Fixture.heic)])
+            backend.beforeMarkingReady.withLock { $0 = nil }
+            #expect(results.allSatisfy { $0.error?.code == .libraryNotFound })
+        }
+    }
+
     @Test func unreadableInputIsReportedAndOthersAreSaved() async throws {
         try await Fixture.withTemporaryDirectory { dir in
             let (library, _) = try open(dir)

@@ -147,7 +147,12 @@ package enum FileSystem {
         }
     }
 
-    package static func close(_ file: Descriptor) { _ = Glibc_close(file.fd) }
+    package static func close(_ file: Descriptor) {
+        let closed = Glibc_close(file.fd)
+        // Closing a descriptor twice may close another thread's file that took its number: always
+        // a bug, so debug builds (the tests) stop on it.
+        assert(closed == 0 || errno != EBADF, "\(file.path) (descriptor \(file.fd)) was closed twice")
+    }
 
     /// A second descriptor for the same open file (closed on exec), to be closed on its own.
     package static func duplicate(_ file: Descriptor) throws(SystemError) -> Descriptor {

@@ -109,8 +109,6 @@ extension CatalogBackend {
         } catch {
             try rollBack(staged, published: published, after: error)
         }
-        // The shard folders close with the last item that holds them.
-        for item in staged { FileSystem.close(item.file.descriptor) }
         try checkCatalogIsStillTheLibrarys()
         // The commit point: transaction B was not flushed; its journal records are, before anyone
         // is told the save succeeded. Should B be lost with the power, opening the library rolls it
@@ -125,6 +123,10 @@ extension CatalogBackend {
             }
         }
         if outcome.snapshotIsDue { takeSnapshot(whenDue: outcome.snapshotState) }
+        // Saved: the staged files close here (the shard folders with the last item that holds
+        // them). A failure anywhere above leaves them to the saver's ``discard(_:)``, which closes
+        // each once; closing them before the last check that can fail closed them twice.
+        for item in staged { FileSystem.close(item.file.descriptor) }
         return outcome.receipt
     }
 
