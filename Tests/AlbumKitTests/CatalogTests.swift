@@ -143,11 +143,9 @@ import Testing
         }
     }
 
-    /// Saves into different albums commit side by side, each waiting in its commit for its folder
-    /// flush on another thread: more of them at once than there are cores must all finish, without
-    /// starving. Not a speed target: a liveness check. With the flushes on a global queue (a pool of
-    /// one thread per core, shared with the commits waiting for them) this took 47 s on 2 cores,
-    /// each stall lasting until Dispatch noticed its blocked threads; it takes under a second.
+    /// Saves into many albums of several libraries at once, more than there are cores: all finish,
+    /// each album gets its photo. The time bound is a liveness check, not a speed target (it takes
+    /// under a second): a commit blocking a thread that another commit needs stalls for seconds.
     @Test func concurrentSavesIntoManyAlbumsAndLibrariesAllFinish() async throws {
         let started = ContinuousClock.now
         try await Fixture.withTemporaryDirectory { dir in
@@ -234,9 +232,9 @@ import Testing
         }
     }
 
-    /// The shard folder is flushed on another thread while transaction B runs; B must not commit
-    /// when that flush fails: the save fails whole, leaving neither a row nor a file.
-    @Test func aFolderFlushThatFailsWhileTheCommitIsPreparedSavesNothing() async throws {
+    /// The shard folder's flush (the new name's) fails: transaction B never runs, and the save fails
+    /// whole, leaving neither a row nor a file.
+    @Test func aFailedFolderFlushSavesNothing() async throws {
         try await Fixture.withTemporaryDirectory { dir in
             let (library, backend) = try open(dir)
             let earlier = try await library.album(titled: "Trips").save(.file(Fixture.jpeg))
@@ -256,10 +254,9 @@ import Testing
         }
     }
 
-    /// Transaction B drops a copy of bytes already saved (unlinking its file) before it commits;
-    /// when the folder flush then fails, undoing the save finds that file gone, which is what
-    /// undoing wants: nothing is reported as left behind, and no pending row stays.
-    @Test func aFailedFolderFlushAfterADuplicateWasDroppedLeavesNothingBehind() async throws {
+    /// A batch holding a copy of bytes already saved, whose folder flush fails: the whole batch is
+    /// undone, nothing is reported as left behind, and no pending row stays.
+    @Test func aFailedFolderFlushUndoesABatchHoldingACopyOfSavedBytes() async throws {
         try await Fixture.withTemporaryDirectory { dir in
             let (library, backend) = try open(dir)
             let earlier = try await library.album(titled: "Trips").save(.file(Fixture.jpeg))

@@ -15,16 +15,6 @@ import Foundation
 /// TestPause.at("before-ready")  // a catalog save: rows pending, files named and flushed
 /// ```
 package enum TestPause {
-    /// Whether a pause at `step` was asked for (always `false` in release builds): a catalog save
-    /// then finishes flushing its names before it reaches `before-ready`, instead of during B.
-    package static func isRequested(_ step: String) -> Bool {
-        #if DEBUG
-            ProcessInfo.processInfo.environment["ALBUMKIT_PAUSE"] == step
-        #else
-            false
-        #endif
-    }
-
     /// Steps: a catalog's `before-ready` (transaction A and the files flushed, B not begun); a
     /// shared library's `before-upload`, `after-upload`, `in-commit` (rows written, not
     /// committed), `after-commit`. `pid` is what the test may signal (default: this process).

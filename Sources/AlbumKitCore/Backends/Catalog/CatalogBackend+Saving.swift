@@ -79,7 +79,6 @@ extension CatalogBackend {
         try ProcessOwner.register(in: ownersPath)
         try insertPendingRows(staged, at: now)
         var published: [Staged] = []
-        let names: BackgroundFlush
         do {
             // One barrier for the pending rows and the data, before any file has a name.
             try flushPendingRowsAndData(staged)
@@ -87,25 +86,19 @@ extension CatalogBackend {
                 try FileSystem.publish(item.file, as: item.fileName)
                 published.append(item)
             }
-            names = try flushNames(staged)
+            try flushNames(staged)
         } catch {
             try rollBack(staged, published: published, after: error)
         }
-        defer { names.finish() }
 
-        let hook = beforeMarkingReady.withLock { $0 }
-        if hook != nil || TestPause.isRequested("before-ready") {
-            do { try names.wait() } catch { try rollBack(staged, published: published, after: error) }
-            hook?()
-            TestPause.at("before-ready")
-        }
+        beforeMarkingReady.withLock { $0 }?()
+        TestPause.at("before-ready")
         let outcome: ReadyOutcome
         do {
             try journal.reserveSpace(
                 bytes: SaveJournal.bytesNeeded(
                     forSavesNamed: staged.map(\.media.originalFilename), title: album?.title.text))
-            // B's statements run while the names are flushed; it commits only once they are durable.
-            outcome = try markReady(staged, album: album, at: now, beforeCommit: names.wait)
+            outcome = try markReady(staged, album: album, at: now)
         } catch {
             try rollBack(staged, published: published, after: error)
         }
@@ -203,24 +196,23 @@ extension CatalogBackend {
         return catalog.device == shard.device
     }
 
-    /// Starts making the new names durable, on another thread, before any row says "ready": each
-    /// shard folder is flushed, and `originals/` when a save created a shard in it. Transaction B
-    /// waits for it before it commits.
-    private func flushNames(_ staged: [Staged]) throws(SystemError) -> BackgroundFlush {
+    /// The new names are durable before any row says "ready": each shard folder is flushed, and
+    /// `originals/` when a save created a shard in it.
+    private func flushNames(_ staged: [Staged]) throws {
         var seen = Set<String>()
-        var folders = staged.filter { seen.insert($0.shard).inserted }.map(\.file.directory)
-        guard staged.contains(where: \.createdShard) else { return BackgroundFlush(folders) }
-        let originals = try FileSystem.openDirectory(originalsPath)
-        folders.append(originals)
-        return BackgroundFlush(folders, closing: [originals])
+        for item in staged where seen.insert(item.shard).inserted { try FileSystem.fsync(item.file.directory) }
+        if staged.contains(where: \.createdShard) {
+            let originals = try FileSystem.openDirectory(originalsPath)
+            defer { FileSystem.close(originals) }
+            try FileSystem.fsync(originals)
+        }
     }
 
-    /// What transaction B gave: the receipt, the journal records, the copies dropped as duplicates,
-    /// and whether a snapshot of the catalog is due (read in B, not in a transaction of its own).
+    /// What transaction B gave: the receipt, the journal records, and the catalog's snapshot
+    /// bookkeeping (read in B, not in two reads of their own after it).
     struct ReadyOutcome {
         var receipt: CommitReceipt
         var records: [SaveJournal.Record]
-        var duplicates: [Staged]
         var snapshotState: SnapshotState
         var snapshotIsDue: Bool { snapshotState.isDue }
     }
@@ -228,8 +220,7 @@ extension CatalogBackend {
     /// Transaction B: album, `ready`, membership, atomically. An item whose bytes are already in
     /// the library (or earlier in this batch) becomes that asset: its own row and file go.
     private func markReady(
-        _ staged: [Staged], album: AlbumRequest?, at now: TimeInterval,
-        beforeCommit: () throws(SystemError) -> Void
+        _ staged: [Staged], album: AlbumRequest?, at now: TimeInterval
     ) throws -> ReadyOutcome {
         try withUnflushedCommits("save the photos") { db in
             try db.immediateTransaction {
@@ -238,7 +229,6 @@ extension CatalogBackend {
                 var position = try resolved.map { try store.lastPosition(inAlbum: $0.id) } ?? 0
                 var assets: [Result<CommittedAsset, AlbumError>] = []
                 var records: [SaveJournal.Record] = []
-                var duplicates: [Staged] = []
                 var inBatch: [String: String] = [:]  // sha256 + size → asset id
                 for item in staged {
                     let content = "\(item.media.sha256)/\(item.media.byteSize)"
@@ -257,13 +247,12 @@ extension CatalogBackend {
                         try heal(assetID, damagedFile: damaged, with: item, in: db)
                         inBatch[content] = assetID
                     } else if existing != nil {
-                        // Same bytes, same asset: drop this copy (its file goes after COMMIT).
+                        // Same bytes, same asset: drop this copy, row and file.
                         guard try db.run("DELETE FROM asset WHERE id = ? AND state = 'pending'", [.text(item.id)]) == 1
                         else { throw Self.lostPendingRow(item) }
                         // Removed before COMMIT: a crash in between leaves a pending row without its
                         // file, which recovery removes; a failure undoes the whole batch.
                         try FileSystem.unlink(item.fileName, in: item.file.directory)
-                        duplicates.append(item)
                     } else {
                         guard
                             try db.run(
@@ -304,8 +293,7 @@ extension CatalogBackend {
                             op: .createAlbum, album: resolved.id, title: title.text, at: now, batch: staged[0].id,
                             of: staged.count), at: 0)
                 }
-                try beforeCommit()
-                return ReadyOutcome(receipt: receipt, records: records, duplicates: duplicates, snapshotState: snapshot)
+                return ReadyOutcome(receipt: receipt, records: records, snapshotState: snapshot)
             }
         }
     }
