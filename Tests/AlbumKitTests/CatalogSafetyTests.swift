@@ -209,20 +209,46 @@ import Testing
         }
     }
 
-    @Test func deadSaversPartialFilesAreRemovedLiveOnesKept() async throws {
+    /// Opening removes a dead saver's hidden staging files when its owner file says it staged
+    /// some (or is an older version's, without the first line), keeps a live saver's, and does
+    /// not list the photos' folders for an owner that staged none: a hidden file of such an owner
+    /// (which a saver never makes) stays until `album repair`, which looks everywhere.
+    @Test func deadSaversHiddenFilesAreRemovedWhenTheirOwnerFileSaysSo() async throws {
         try await Fixture.withTemporaryDirectory { dir in
             let url = library(dir)
             _ = try await saveDistinct(1, into: "A", at: url)
             let shard = url.appendingPathComponent("originals/ab")
+            let owners = url.appendingPathComponent("owners")
             try FileManager.default.createDirectory(at: shard, withIntermediateDirectories: true)
-            let dead = ".p999999-00000000000000ff.\(UUID().uuidString.lowercased()).partial"
+            try FileManager.default.createDirectory(at: owners, withIntermediateDirectories: true)
+            func deadOwner(_ number: Int, ownerFile: [UInt8]?) -> String {
+                let token = "p99999\(number)-00000000000000f\(number)"
+                if let ownerFile { Fixture.write(Data(ownerFile), named: token, in: owners) }
+                let leftover = ".\(token).\(UUID().uuidString.lowercased()).partial"
+                Fixture.write(Data([1, 2, 3]), named: leftover, in: shard)
+                return leftover
+            }
+            let staged = deadOwner(1, ownerFile: ProcessOwner.formatLine + ProcessOwner.hiddenStagingLine)
+            let older = deadOwner(2, ownerFile: [])
+            let none = deadOwner(3, ownerFile: ProcessOwner.formatLine)
             let live = StagingName(kind: "partial").fileName
-            Fixture.write(Data([1, 2, 3]), named: dead, in: shard)
             Fixture.write(Data([4]), named: live, in: shard)
-            // No pending row at all: the sweep does not depend on one. Opening removes the dead one.
-            _ = try CatalogBackend.open(at: url)
-            #expect(!FileManager.default.fileExists(atPath: shard.appendingPathComponent(dead).path))
-            #expect(FileManager.default.fileExists(atPath: shard.appendingPathComponent(live).path))
+            func exists(_ name: String) -> Bool {
+                FileManager.default.fileExists(atPath: shard.appendingPathComponent(name).path)
+            }
+            // No pending row at all: the sweep does not depend on one.
+            let backend = try CatalogBackend.open(at: url)
+            #expect(!exists(staged) && !exists(older))
+            #expect(exists(none) && exists(live))
+            // The owners cleaned up after are forgotten; verify names what is left; repair removes it.
+            #expect(
+                Set(ProcessOwner.owners(in: owners.path)).isDisjoint(with: [
+                    "p999991-00000000000000f1", "p999993-00000000000000f3",
+                ]))
+            let report = try await PhotoLibrary(backend: backend).verify()
+            #expect(report.problems.contains { $0.contains(none) && $0.contains("album repair") })
+            _ = try await PhotoLibrary.repair(catalogAt: url)
+            #expect(!exists(none) && exists(live))
         }
     }
 
@@ -246,6 +272,11 @@ import Testing
             // Afterwards only the published files remain, and the library is healthy.
             #expect(Fixture.files(under: root.appendingPathComponent("originals")).count == saved.count)
             #expect(try await library.verify().isHealthy)
+            // This process's owner file says it staged hidden files, so a later opening would
+            // look for them were it to die.
+            let ownerFile = try [UInt8](
+                Data(contentsOf: URL(fileURLWithPath: backend.ownersPath + "/" + ProcessOwner.token)))
+            #expect(ownerFile == ProcessOwner.formatLine + ProcessOwner.hiddenStagingLine)
         }
     }
 

@@ -230,8 +230,11 @@ package enum FileSystem {
     static let forcesPartialFiles = ProcessInfo.processInfo.environment["ALBUMKIT_STAGING"] == "partial"
 
     /// Creates an invisible file in `directory`: an unnamed `O_TMPFILE` inode on Linux, else the
-    /// hidden file `name` (a ``StagingName``), which recovery can attribute to its owner.
-    package static func stage(in directory: Descriptor, as name: StagingName) throws(SystemError) -> StagedFile {
+    /// hidden file `name` (a ``StagingName``), which recovery can attribute to its owner;
+    /// `beforeNaming` runs first in that case (to record that this process stages hidden files).
+    package static func stage(
+        in directory: Descriptor, as name: StagingName, beforeNaming: () throws(SystemError) -> Void = {}
+    ) throws(SystemError) -> StagedFile {
         #if os(Linux) || os(Android)
             if !forcesPartialFiles {
                 let anonymous: Int32
@@ -252,6 +255,7 @@ package enum FileSystem {
                 }
             }
         #endif
+        try beforeNaming()
         let path = directory.path + "/" + name.fileName
         try injected(.open, path)
         // Read-write: the shared library reads the staged copy back to upload it.

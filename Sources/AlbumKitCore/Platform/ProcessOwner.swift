@@ -19,6 +19,13 @@ import Foundation
 /// token; so a token without an owner file belongs to a dead process. Any other doubt (an
 /// unreadable owner file, a lock call that fails) counts as alive.
 ///
+/// An owner file says what its owner may have left to clean up: its first line (``formatLine``)
+/// says the file is this format, and the line ``hiddenStagingLine`` is added (and flushed, with the
+/// folder) before the owner gives any staged file a hidden name (where `O_TMPFILE` is missing). So
+/// a dead owner's hidden files are looked for only when its file has that line, or lacks the first
+/// one (an older version's file, or one whose first line a power loss took): opening a library
+/// then need not list every folder of its photos.
+///
 /// ```swift
 /// try ProcessOwner.register(in: "/data/Photos.albumlibrary/owners")
 /// ProcessOwner.isAlive(ProcessOwner.token, in: "/data/Photos.albumlibrary/owners")   // true
@@ -35,6 +42,13 @@ package enum ProcessOwner {
     /// Owner files this process holds locked, by owners directory. Never closed: the lock lives
     /// as long as the process.
     private static let held = Locked<[String: FileSystem.Descriptor]>([:])
+
+    /// The first line of every owner file this version writes.
+    static let formatLine = Array("albumkit-owner 1\n".utf8)
+    /// The line an owner adds to its file, flushed, before it stages any file under a hidden name.
+    static let hiddenStagingLine = Array("hidden-staging\n".utf8)
+    /// Owners directories whose owner file has ``hiddenStagingLine``, durably.
+    private static let notedHiddenStaging = Locked<Set<String>>([])
 
     /// Creates (if needed) the owners directory and this process's locked owner file in it.
     /// Cheap after the first call for a directory.
@@ -64,10 +78,57 @@ package enum ProcessOwner {
                 FileSystem.close(file)
                 throw error
             }
-            if FileSystem.isSameFile(file, path) { return file }
+            if FileSystem.isSameFile(file, path) {
+                do throws(SystemError) { try FileSystem.write(file, formatLine) } catch {
+                    FileSystem.close(file)
+                    throw error
+                }
+                return file
+            }
             FileSystem.close(file)
         }
         throw SystemError("flock", path: path, errno: EAGAIN)
+    }
+
+    /// Records, durably, in this process's owner file in `directory` that it stages files under
+    /// hidden names, so recovery looks for them should it die. Call before the first such name
+    /// exists; cheap after the first call for a directory.
+    package static func noteHiddenStaging(in directory: String) throws(SystemError) {
+        try register(in: directory)
+        guard let file = held.withLock({ $0[directory] }) else { return }
+        let failure = notedHiddenStaging.withLock { (noted: inout Set<String>) -> SystemError? in
+            // Under the lock: no thread stages a hidden file before the line is durable.
+            guard !noted.contains(directory) else { return nil }
+            do throws(SystemError) {
+                try FileSystem.write(file, hiddenStagingLine)
+                try FileSystem.fsync(file)
+                let folder = try FileSystem.openDirectory(directory)
+                defer { FileSystem.close(folder) }
+                try FileSystem.fsync(folder)  // the owner file's name, too
+                noted.insert(directory)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Whether the owner `token` (in `directory`) may have left files staged under hidden names:
+    /// `false` only when its owner file is gone (cleaned up after) or says it staged none.
+    package static func mayHaveStagedHiddenFiles(_ token: String, in directory: String) -> Bool {
+        let file: FileSystem.Descriptor
+        let size: UInt64
+        do { (file, size) = try FileSystem.openForReading(directory + "/" + token) } catch {
+            return error.errno != ENOENT
+        }
+        defer { FileSystem.close(file) }
+        guard let bytes = try? FileSystem.readAll(file, from: 0, size: min(size, 4096)),
+            bytes.starts(with: formatLine)
+        else { return true }
+        // Only ``hiddenStagingLine`` is ever written after the first line: anything there (even
+        // a part of it) counts.
+        return bytes.count > formatLine.count
     }
 
     /// Whether the process that owns `token` may still be running. `false` only when proved dead:

@@ -33,7 +33,9 @@ package struct StagedMedia: Sendable {
         let staged: FileSystem.StagedFile
         do {
             try ProcessOwner.register(in: owners)
-            staged = try FileSystem.stage(in: folder, as: StagingName(kind: "partial"))
+            staged = try FileSystem.stage(in: folder, as: StagingName(kind: "partial")) { () throws(SystemError) in
+                try ProcessOwner.noteHiddenStaging(in: owners)
+            }
         } catch {
             if ownsDirectory { FileSystem.close(folder) }
             throw AlbumError.library(error, "stage the photo", path: folder.path)

@@ -54,7 +54,7 @@ extension CatalogBackend {
         }
         for leftover in stagedLeftovers() {
             problems.append(
-                "leftover originals/\(leftover) from a save that crashed (removed when the library is next opened)")
+                "leftover originals/\(leftover.path) from a save that crashed (`album repair` removes it)")
         }
         let lost = saved.subtracting(known)
         if !lost.isEmpty {

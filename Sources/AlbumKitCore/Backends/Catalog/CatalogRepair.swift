@@ -76,7 +76,12 @@ struct CatalogRepair {
         do {
             let backend = try CatalogBackend.open(at: root, create: false)
             let disagreements = try backend.catalogDisagreements()
-            if disagreements.isEmpty { return try adoptStrays(into: backend) }
+            if disagreements.isEmpty {
+                // Opening looks for a crashed saver's hidden files only while its owner file says
+                // it may have left some; repair looks everywhere.
+                backend.removeStagedLeftovers()
+                return try adoptStrays(into: backend)
+            }
         } catch let error as AlbumError where error.code == .libraryCorrupt || error.code == .libraryNotFound {
             guard try error.code == .libraryCorrupt || CatalogBackend.lostCatalogReason(root) != nil else {
                 throw error
