@@ -159,9 +159,32 @@ struct SaveJournal {
         }
         defer { FileSystem.close(file) }
         let bytes = try FileSystem.readAll(file, from: UInt64(max(0, offset)), size: size)
-        let decoder = JSONDecoder()
-        return bytes.split(separator: 0x0A).compactMap { line in
-            try? decoder.decode(Record.self, from: Data(line))
+        return bytes.split(separator: 0x0A).compactMap { Record(line: $0) }
+    }
+}
+
+extension SaveJournal.Record {
+    /// The record in one line of the journal; `nil` when the line is not one (cut short by a
+    /// crash, or a member of another type), as `JSONDecoder` would refuse it.
+    init?(line: some Collection<UInt8>) {
+        guard let object = JSONObjectReader(line) else { return nil }
+        do throws(JSONObjectReader.TypeMismatch) {
+            guard let op = try object.string("op").flatMap(Operation.init(rawValue:)) else { return nil }
+            self.op = op
+            asset = try object.string("asset")
+            path = try object.string("path")
+            name = try object.string("name")
+            size = try object.int64("size")
+            sha256 = try object.string("sha256")
+            added = try object.double("added")
+            album = try object.string("album")
+            title = try object.string("title")
+            at = try object.double("at")
+            pending = try object.string("pending")
+            batch = try object.string("batch")
+            of = try object.int64("of").flatMap { Int(exactly: $0) }
+        } catch {
+            return nil
         }
     }
 }
