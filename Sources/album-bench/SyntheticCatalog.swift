@@ -7,9 +7,11 @@ import Foundation
 /// Not `Sendable` (it wraps a `Database`); each scenario keeps it on its own task.
 final class SyntheticCatalog {
     let database: Database
+    let library: URL
 
     /// Opens `library`'s catalog (the library must already exist).
     init(library: URL) throws {
+        self.library = library
         database = try Database(path: library.appendingPathComponent("catalog.sqlite").path, create: false)
         database.setBusyTimeout(milliseconds: 60_000)
         try database.execute("PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;")
@@ -33,9 +35,20 @@ final class SyntheticCatalog {
 
     /// Adds `count` ready assets (random UUID-like ids, as AlbumKit makes) in one transaction, each
     /// a member of one of 100 synthetic albums or of `albumID`, so the indexes are as big as a real
-    /// library's. The rows name files that do not exist: the bench never verifies these libraries.
-    func addAssets(_ count: Int, alsoIn albumID: String) throws {
+    /// library's. Each row's file exists as a hard link to one of `files` (no inode of its own: removing
+    /// them frees no inodes, which would slow ext4's allocator for the rows after), so opening the
+    /// library sees a folder of `count` photos. Their bytes do not match the rows: the bench never
+    /// verifies these libraries.
+    func addAssets(_ count: Int, alsoIn albumID: String, linking files: [URL]) throws {
         guard count > 0 else { return }
+        let folder = library.appendingPathComponent("originals/synthetic")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for n in 1...count {
+            // ext4 allows 65 000 names per inode: spread the links over the files.
+            guard link(files[n % files.count].path, folder.path + "/\(n).jpg") == 0 || errno == EEXIST else {
+                throw BenchFailure("cannot link \(folder.path)/\(n).jpg: \(String(cString: strerror(errno)))")
+            }
+        }
         try addAlbums(100)
         let now = Date().timeIntervalSince1970 - 100_000
         try database.immediateTransaction {
