@@ -191,7 +191,8 @@ package struct JSONObjectReader {
             return nil  // cut short
         }
 
-        /// The scalar of `\uXXXX` (after the `u`), joining a surrogate pair; `nil` for a lone one.
+        /// The scalar of a `\u` escape and its four hex digits (read after the `u`), joining a
+        /// surrogate pair; `nil` for a lone surrogate.
         private mutating func unicodeEscape() -> Unicode.Scalar? {
             guard let first = hex4() else { return nil }
             switch first {

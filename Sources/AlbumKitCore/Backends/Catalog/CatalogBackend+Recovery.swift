@@ -111,30 +111,38 @@ extension CatalogBackend {
         }
     }
 
-    /// Removes the hidden staging files of dead owners (only those of `owners` when given); returns
-    /// the owners some of whose files could not be removed. `album repair` looks for all of them.
+    /// Removes the hidden staging files of dead owners (only those of `deadOwners`, proved dead,
+    /// when given); returns the owners some of whose files could not be removed. `album repair`
+    /// looks for all of them.
     @discardableResult
-    func removeStagedLeftovers(of owners: Set<String>? = nil) -> Set<String> {
+    func removeStagedLeftovers(of deadOwners: Set<String>? = nil) -> Set<String> {
         var uncleaned = Set<String>()
-        for leftover in stagedLeftovers(of: owners) {
+        for leftover in stagedLeftovers(of: deadOwners) {
             do { try FileSystem.unlink(originalsPath + "/" + leftover.path) } catch { uncleaned.insert(leftover.owner) }
         }
         return uncleaned
     }
 
     /// Hidden staging files (`xx/.<owner>.<id>.partial`, as paths below `originals/`) whose owner is
-    /// proved dead; only those of `owners` when given.
-    func stagedLeftovers(of owners: Set<String>? = nil) -> [(path: String, owner: String)] {
+    /// proved dead; when `deadOwners` is given, only theirs (proved dead already, and a dead owner
+    /// stays dead).
+    func stagedLeftovers(of deadOwners: Set<String>? = nil) -> [(path: String, owner: String)] {
         var found: [(path: String, owner: String)] = []
         var alive: [String: Bool] = [:]
         for shard in ((try? FileSystem.names(inDirectoryAt: originalsPath)) ?? []).sorted() {
             for name in ((try? FileSystem.names(inDirectoryAt: originalsPath + "/" + shard)) ?? []).sorted()
             where name.hasPrefix(".") {
-                guard let staged = StagingName(parsing: name), owners?.contains(staged.owner) ?? true else { continue }
-                if alive[staged.owner] == nil {
-                    alive[staged.owner] = ProcessOwner.isAlive(staged.owner, in: ownersPath)
+                guard let staged = StagingName(parsing: name) else { continue }
+                let isDead: Bool
+                if let deadOwners {
+                    isDead = deadOwners.contains(staged.owner)
+                } else {
+                    if alive[staged.owner] == nil {
+                        alive[staged.owner] = ProcessOwner.isAlive(staged.owner, in: ownersPath)
+                    }
+                    isDead = alive[staged.owner] == false
                 }
-                if alive[staged.owner] == false { found.append((shard + "/" + name, staged.owner)) }
+                if isDead { found.append((shard + "/" + name, staged.owner)) }
             }
         }
         return found

@@ -115,7 +115,7 @@ extension CatalogBackend {
                 throw failure.libraryError("record the save in the library's journal")
             }
         }
-        if outcome.snapshotIsDue { takeSnapshot(whenDue: outcome.snapshotState) }
+        takeSnapshot(whenDue: outcome.snapshotState)
         // Saved: the staged files close here (the shard folders with the last item that holds
         // them). A failure anywhere above leaves them to the saver's ``discard(_:)``, which closes
         // each once; closing them before the last check that can fail closed them twice.
@@ -214,7 +214,6 @@ extension CatalogBackend {
         var receipt: CommitReceipt
         var records: [SaveJournal.Record]
         var snapshotState: SnapshotState
-        var snapshotIsDue: Bool { snapshotState.isDue }
     }
 
     /// Transaction B: album, `ready`, membership, atomically. An item whose bytes are already in

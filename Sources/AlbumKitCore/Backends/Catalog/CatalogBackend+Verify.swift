@@ -147,9 +147,6 @@ extension CatalogBackend {
         /// The journal holds the catalog's whole history (the catalog was created with it).
         var journalHoldsAll: Bool
 
-        /// Whether ``takeSnapshot(whenDue:)`` has anything to check.
-        var isDue: Bool { savesSinceSnapshot >= CatalogBackend.snapshotInterval || !journalHoldsAll }
-
         init(in db: Database) throws {
             func value(_ key: String) throws -> Int64? {
                 try db.row("SELECT value FROM library_state WHERE key = ?", [.text(key)])?.integer(0)
