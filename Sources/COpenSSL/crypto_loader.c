@@ -1,4 +1,5 @@
 #include "albumkit_crypto.h"
+#include "albumkit_sha256_cpu.h"
 
 #if defined(__linux__)
 
@@ -32,9 +33,12 @@ static struct {
     const void *md5_md;
 } crypto;
 
-// OpenSSL's SHA256_CTX is 112 bytes (OpenSSL 1.1 and 3); room for more.
+// OpenSSL's SHA256_CTX is 112 bytes (OpenSSL 1.1 and 3); room for more. `onProcessor` digests
+// run on the processor's SHA instructions (sha256_cpu.c) and never load libcrypto.
 struct albumkit_digest {
     void *evp;
+    int onProcessor;
+    albumkit_sha256_cpu processor;
     _Alignas(16) unsigned char sha256[256];
 };
 
@@ -81,7 +85,18 @@ static void fetch_digests(void) {
 // The EVP layer, ready; only after a successful load.
 static void prepare_evp(void) { pthread_once(&evp_once, fetch_digests); }
 
-albumkit_digest *albumkit_digest_new(enum albumkit_digest_kind kind) {
+int albumkit_sha256_ready(void) { return albumkit_sha256_cpu_available() ? 0 : albumkit_crypto_load(); }
+
+albumkit_digest *albumkit_digest_new(enum albumkit_digest_kind kind) { return albumkit_digest_new_using(kind, 1); }
+
+albumkit_digest *albumkit_digest_new_using(enum albumkit_digest_kind kind, int processor) {
+    if (kind == ALBUMKIT_DIGEST_SHA256 && processor && albumkit_sha256_cpu_available()) {
+        albumkit_digest *digest = calloc(1, sizeof *digest);
+        if (digest == NULL) return NULL;
+        digest->onProcessor = 1;
+        albumkit_sha256_cpu_init(&digest->processor);
+        return digest;
+    }
     if (albumkit_crypto_load() != 0) return NULL;
     albumkit_digest *digest = calloc(1, sizeof *digest);
     if (digest == NULL) return NULL;
@@ -103,7 +118,9 @@ albumkit_digest *albumkit_digest_new(enum albumkit_digest_kind kind) {
 // Reached only through a digest, which exists only after a successful load.
 void albumkit_digest_update(albumkit_digest *digest, const void *bytes, size_t count) {
     if (count == 0) return;
-    if (digest->evp != NULL) {
+    if (digest->onProcessor) {
+        albumkit_sha256_cpu_update(&digest->processor, bytes, count);
+    } else if (digest->evp != NULL) {
         crypto.update(digest->evp, bytes, count);
     } else {
         crypto.sha256_update(digest->sha256, bytes, count);
@@ -111,6 +128,10 @@ void albumkit_digest_update(albumkit_digest *digest, const void *bytes, size_t c
 }
 
 unsigned albumkit_digest_final(albumkit_digest *digest, unsigned char *out) {
+    if (digest->onProcessor) {
+        albumkit_sha256_cpu_final(&digest->processor, out);
+        return 32;
+    }
     if (digest->evp == NULL) return crypto.sha256_final(out, digest->sha256) == 1 ? 32 : 0;
     unsigned length = 0;
     return crypto.final(digest->evp, out, &length) == 1 ? length : 0;

@@ -14,6 +14,12 @@ enum Spawn {
     /// Returns the wall time in seconds; throws when the program exits non-zero.
     @discardableResult
     static func timed(_ executable: String, _ arguments: [String]) throws -> Double {
+        try run(executable, arguments).seconds
+    }
+
+    /// Like `timed`, and also returns the page faults the process took (its minor and major faults,
+    /// as `wait4` reports them): a start-up cost that, unlike time, does not vary from run to run.
+    static func run(_ executable: String, _ arguments: [String]) throws -> (seconds: Double, pageFaults: Int) {
         #if !os(macOS) && !os(Linux)
             // tvOS has no posix_spawn, iOS apps may not start programs: the bench runs on macOS and Linux.
             throw BenchFailure("album-bench cannot start \(executable) on this platform")
@@ -23,7 +29,9 @@ enum Spawn {
     }
 
     #if os(macOS) || os(Linux)
-        private static func spawnTimed(_ executable: String, _ arguments: [String]) throws -> Double {
+        private static func spawnTimed(
+            _ executable: String, _ arguments: [String]
+        ) throws -> (seconds: Double, pageFaults: Int) {
             let path = try Shell.resolve(executable)
             let errorLog = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "album-bench-\(getpid()).stderr")
@@ -46,8 +54,9 @@ enum Spawn {
                 throw BenchFailure("cannot start \(path): \(String(cString: strerror(spawned)))")
             }
             var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 {
-                guard errno == EINTR else { throw BenchFailure("waitpid failed for \(path)") }
+            var usage = rusage()
+            while wait4(pid, &status, 0, &usage) < 0 {
+                guard errno == EINTR else { throw BenchFailure("wait4 failed for \(path)") }
             }
             let seconds = Statistics.now() - start
             defer { unlink(errorLog.path) }
@@ -57,7 +66,7 @@ enum Spawn {
                     "\(executable) \(arguments.prefix(4).joined(separator: " "))… failed (status \(status)): "
                         + message.prefix(400))
             }
-            return seconds
+            return (seconds, Int(usage.ru_minflt) + Int(usage.ru_majflt))
         }
     #endif
 

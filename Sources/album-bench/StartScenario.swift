@@ -9,14 +9,24 @@ extension Bench {
         result.parameters = ["rounds": "\(rounds)", "runsPerRound": "\(perRound)"]
         var ours: [[Double]] = []
         var copies: [[Double]] = []
+        var ourFaults: [Double] = []
+        var copyFaults: [Double] = []
         for _ in 0..<rounds {
             var roundOurs: [Double] = []
             var roundCopies: [Double] = []
             for run in 0..<perRound {
                 // Alternating, without flushing: nothing is written.
                 let sides = [
-                    { roundOurs.append(try Spawn.timed(album, ["--help"]) * 1000) },
-                    { roundCopies.append(try Spawn.timed("cp", ["--help"]) * 1000) },
+                    {
+                        let run = try Spawn.run(album, ["--help"])
+                        roundOurs.append(run.seconds * 1000)
+                        ourFaults.append(Double(run.pageFaults))
+                    },
+                    {
+                        let run = try Spawn.run("cp", ["--help"])
+                        roundCopies.append(run.seconds * 1000)
+                        copyFaults.append(Double(run.pageFaults))
+                    },
                 ]
                 for side in run % 2 == 0 ? sides : sides.reversed() { try side() }
             }
@@ -24,6 +34,10 @@ extension Bench {
             copies.append(roundCopies)
         }
         result.add("cp --help median", Statistics.median(copies.flatMap { $0 }), "ms")
+        // Page faults are most of a start's kernel time on a virtual machine, and do not vary between
+        // runs: a start-up regression shows here even on a noisy day.
+        result.add("album --help, page faults", Statistics.median(ourFaults), "faults")
+        result.add("cp --help, page faults", Statistics.median(copyFaults), "faults")
         // One value per round (its median), so the spread is the rounds', not a single run's hiccup.
         result.measured("album --help, ms", ours.map(Statistics.median), unit: "ms", goal: .atMost(3))
         result.paired(

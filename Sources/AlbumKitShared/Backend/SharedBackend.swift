@@ -50,7 +50,7 @@
         {
             try checkNoPassword(in: url)
             // Every request to the object store is signed.
-            try SHA256Hasher.requireAvailable(to: "open the shared library")
+            try SHA256Hasher.requireLibrary(to: "open the shared library")
             let connection = try connect(url, "open the library", lockTimeout: lockTimeout(environment))
             let settings: [String: String]
             do {
@@ -88,7 +88,7 @@
             environment: [String: String] = ProcessInfo.processInfo.environment
         ) throws -> SharedBackend {
             try checkNoPassword(in: url)
-            try SHA256Hasher.requireAvailable(to: "create the shared library")
+            try SHA256Hasher.requireLibrary(to: "create the shared library")
             let location = try location.validated()
             let store = try makeStore(location, environment)
             do { try store.createBucketIfMissing() } catch {

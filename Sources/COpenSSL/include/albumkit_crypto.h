@@ -13,10 +13,15 @@ enum albumkit_digest_kind { ALBUMKIT_DIGEST_SHA256 = 0, ALBUMKIT_DIGEST_MD5 = 1 
 
 /// Loads libcrypto once; 0 when it is there, else -1 and `albumkit_crypto_load_error()` says why.
 int albumkit_crypto_load(void);
+// 0 when SHA-256 digests can be made: on the processor's SHA instructions, or with libcrypto
+// (loaded here when needed); otherwise albumkit_crypto_load_error() says why.
+int albumkit_sha256_ready(void);
 const char *albumkit_crypto_load_error(void);
 
 /// A new digest of `kind`; NULL when libcrypto is missing (see `albumkit_crypto_load_error`).
 albumkit_digest *albumkit_digest_new(enum albumkit_digest_kind kind);
+// `processor` 0: libcrypto even where the processor has SHA instructions (tests compare the two).
+albumkit_digest *albumkit_digest_new_using(enum albumkit_digest_kind kind, int processor);
 void albumkit_digest_update(albumkit_digest *digest, const void *bytes, size_t count);
 /// Writes the digest to `out` (room for 64 bytes) and returns its length.
 unsigned albumkit_digest_final(albumkit_digest *digest, unsigned char *out);
