@@ -47,8 +47,9 @@
 #               and flushed once): the next save into it works and `verify` passes.
 #   nolib       libsqlite3 or libcrypto unusable (another library under its name, first on
 #               LD_LIBRARY_PATH): saves, verify and repair exit 1 naming the package, no new library
-#               is made, what was saved is untouched; `--help` still works. Without libcrypto on
-#               a processor with SHA instructions (which hashes without it), every command works.
+#               is made, what was saved is untouched; `--help` still works (libcrypto made necessary
+#               with ALBUMKIT_SHA256=libcrypto). Without libcrypto on a processor with SHA
+#               instructions (which hashes without it), every command works.
 #   powerloss   the disk as a power loss leaves it while a save commits (a debug build pauses the
 #               saver before transaction B; the library is copied there, with or without the journal
 #               flushed afterwards): opening finishes every acknowledged save, or leaves nothing of
@@ -1090,17 +1091,21 @@ scenario_quickexit() {
 # An x86-64 processor with SHA instructions hashes without libcrypto: there, commands must work.
 scenario_nolib() {
     echo "== nolib: libsqlite3 and libcrypto unusable"
-    local dir=$WORK/nolib failures=0 trials=0 libm name package before after status command works
+    local dir=$WORK/nolib failures=0 trials=0 libm mode name package before after status command works force
     make_jpegs "$dir/media" 3 nolib
     libm=$(ldd "$ALBUM" | awk '$1 == "libm.so.6" { print $3 }')
     [ -f "$libm" ] || { fail "nolib: libm not found among album's libraries"; summary nolib 0 1 "no libm"; return; }
     "$ALBUM" save --album Kept --library "$dir/kept.albumlibrary" "$dir/media/nolib_0000.jpg" >/dev/null 2>&1
-    for name in libsqlite3.so.0 libcrypto.so.3; do
-        case $name in libsqlite3*) package=libsqlite3-0 ;; *) package=libssl3 ;; esac
-        # A processor with SHA instructions (x86-64 `sha_ni`) hashes without libcrypto: there every
-        # command must work without it; elsewhere each must refuse, naming the package.
-        works=0
-        [ "$name" = libcrypto.so.3 ] && [ "$(uname -m)" = x86_64 ] && grep -qw sha_ni /proc/cpuinfo && works=1
+    # Without libcrypto, hashing needs it unless the processor has SHA instructions (x86-64
+    # `sha_ni`): with ALBUMKIT_SHA256=libcrypto every command must refuse, naming the package; on
+    # such a processor, without it, every command must work.
+    local modes="libsqlite3.so.0 libcrypto.so.3:libcrypto"
+    [ "$(uname -m)" = x86_64 ] && grep -qw sha_ni /proc/cpuinfo && modes="$modes libcrypto.so.3:processor"
+    for mode in $modes; do
+        name=${mode%%:*}
+        case $mode in libsqlite3*) package=libsqlite3-0 ;; *) package=libssl3 ;; esac
+        works=0 force=libcrypto
+        [ "$mode" = libcrypto.so.3:processor ] && works=1 force=
         rm -rf "$dir/new.albumlibrary" "$dir/folders" && mkdir -p "$dir/folders"
         # Under the development name too (libsqlite3.so, libcrypto.so), which is tried next.
         mkdir -p "$dir/impostor-$name" && cp "$libm" "$dir/impostor-$name/$name" && cp "$libm" "$dir/impostor-$name/${name%.so.*}.so"
@@ -1112,7 +1117,7 @@ scenario_nolib() {
             case "$name:$command" in libsqlite3*:*--folders*) continue ;; esac  # folders need no SQLite
             trials=$((trials + 1))
             # shellcheck disable=SC2086 # the command is words
-            LD_LIBRARY_PATH="$dir/impostor-$name" "$ALBUM" $command >"$dir/out" 2>"$dir/err"
+            ALBUMKIT_SHA256=$force LD_LIBRARY_PATH="$dir/impostor-$name" "$ALBUM" $command >"$dir/out" 2>"$dir/err"
             status=$?
             if [ "$works" = 1 ] && [ "$status" != 0 ]; then
                 fail "nolib: without $name (the processor hashes), '$command' exited $status: $(head -c 300 "$dir/err")"
@@ -1134,7 +1139,7 @@ scenario_nolib() {
         LD_LIBRARY_PATH="$dir/impostor-$name" "$ALBUM" --help >/dev/null 2>&1 || { fail "nolib: --help failed without $name"; failures=$((failures + 1)); }
     done
     verify_ok "$dir/kept.albumlibrary" || failures=$((failures + 1))
-    summary nolib "$trials" "$failures" "libsqlite3 / libcrypto replaced by another library: exit 1 naming the package and nothing made, or, without libcrypto on a processor with SHA instructions, every command works"
+    summary nolib "$trials" "$failures" "libsqlite3 / libcrypto replaced by another library: exit 1 naming the package, nothing made; on a processor with SHA instructions, every command works without libcrypto"
 }
 
 # newlib: a new catalog is built without SQLite's flushes and flushed once when complete; a

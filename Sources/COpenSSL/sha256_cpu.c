@@ -4,6 +4,7 @@
 // through libcrypto (crypto_loader.c).
 #include "albumkit_sha256_cpu.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
@@ -91,7 +92,10 @@ static int available;
 int albumkit_sha256_cpu_available(void) {
     int value = __atomic_load_n(&available, __ATOMIC_RELAXED);
     if (value == 0) {
-        value = processor_has_sha() ? 1 : -1;
+        // ALBUMKIT_SHA256=libcrypto hashes with libcrypto anyway: how tests reach that path (and
+        // its errors) on a processor that would not need it.
+        const char *choice = getenv("ALBUMKIT_SHA256");
+        value = processor_has_sha() && !(choice && strcmp(choice, "libcrypto") == 0) ? 1 : -1;
         __atomic_store_n(&available, value, __ATOMIC_RELAXED);
     }
     return value == 1;

@@ -142,9 +142,15 @@ import Testing
                 let save = try CLI.run(
                     ["save", "--album", "A", "--library", lib, photo], environment: ["LD_DEBUG": "files"])
                 #expect(save.status == 0)
-                #expect(loaded(save).contains { $0.hasPrefix("libcrypto") })
+                // A processor with SHA instructions hashes without libcrypto; elsewhere it is loaded.
+                #expect(loaded(save).contains { $0.hasPrefix("libcrypto") } == !CLI.processorHashes)
                 #expect(loaded(save).contains { $0.hasPrefix("libsqlite3") })
                 #expect(!loaded(save).contains { $0.hasPrefix("libpq") })
+                let forced = try CLI.run(
+                    ["save", "--album", "A", "--library", lib, photo],
+                    environment: ["LD_DEBUG": "files", "ALBUMKIT_SHA256": "libcrypto"])
+                #expect(forced.status == 0)
+                #expect(loaded(forced).contains { $0.hasPrefix("libcrypto") })
             }
         }
 
@@ -235,9 +241,9 @@ import Testing
         /// An environment in which `library` cannot serve (another library under its name comes
         /// first on LD_LIBRARY_PATH), checked to refuse a save into a new library: exit 1 naming
         /// `package`, and no library made.
-        static func refusingANewLibrary(without library: String, package: String, in dir: URL) throws -> [String:
-            String]
-        {
+        static func refusingANewLibrary(
+            without library: String, package: String, in dir: URL, also environment: [String: String] = [:]
+        ) throws -> [String: String] {
             let impostor = dir.appendingPathComponent("lib")
             try FileManager.default.createDirectory(at: impostor, withIntermediateDirectories: true)
             let libm = try #require(
@@ -248,7 +254,7 @@ import Testing
             for name in [library, String(library[..<library.range(of: ".so")!.upperBound])] {
                 try FileManager.default.copyItem(atPath: libm, toPath: impostor.appendingPathComponent(name).path)
             }
-            let without = ["LD_LIBRARY_PATH": impostor.path]
+            let without = environment.merging(["LD_LIBRARY_PATH": impostor.path]) { $1 }
             let fresh = dir.appendingPathComponent("New.albumlibrary").path
             let photo = CLI.examples.appendingPathComponent("harbour.jpg").path
             let refused = try CLI.run(["save", "--album", "A", "--library", fresh, photo], environment: without)
@@ -258,11 +264,14 @@ import Testing
             return without
         }
 
-        /// Without a working libcrypto a save, a new library, verify and repair fail naming the
-        /// package to install, and nothing is made or changed; reading a catalog still works.
+        /// Without a working libcrypto, where hashing needs it (`ALBUMKIT_SHA256=libcrypto` makes it
+        /// so on a processor with SHA instructions), a save, a new library, verify and repair fail
+        /// naming the package to install, and nothing is made or changed; reading a catalog still
+        /// works.
         @Test func aMissingLibcryptoIsNamedAndNothingIsMade() throws {
             try CLI.withTemporaryDirectory { dir in
-                let without = try Self.refusingANewLibrary(without: "libcrypto.so.3", package: "libssl3", in: dir)
+                let without = try Self.refusingANewLibrary(
+                    without: "libcrypto.so.3", package: "libssl3", in: dir, also: ["ALBUMKIT_SHA256": "libcrypto"])
                 let photo = CLI.examples.appendingPathComponent("harbour.jpg").path
 
                 let kept = dir.appendingPathComponent("Kept.albumlibrary").path
@@ -301,6 +310,34 @@ import Testing
                 let albums = try CLI.run(["albums", "--library", kept], environment: without)
                 #expect(albums.status == 0)
                 #expect(albums.stdout.contains(" 1  A"))
+            }
+        }
+
+        /// On a processor with SHA instructions, nothing that hashes needs libcrypto: with it
+        /// unusable, saves into a new catalog and a folder library, verify and repair all work, and
+        /// the hashes are the standard's (`sha256sum`'s for the example photo).
+        @Test(.enabled(if: CLI.processorHashes)) func theProcessorHashesWithoutLibcrypto() throws {
+            try CLI.withTemporaryDirectory { dir in
+                let impostor = dir.appendingPathComponent("lib")
+                try FileManager.default.createDirectory(at: impostor, withIntermediateDirectories: true)
+                for name in ["libcrypto.so.3", "libcrypto.so"] {
+                    try FileManager.default.copyItem(
+                        atPath: "/lib/x86_64-linux-gnu/libm.so.6", toPath: impostor.appendingPathComponent(name).path)
+                }
+                let without = ["LD_LIBRARY_PATH": impostor.path]
+                let photo = CLI.examples.appendingPathComponent("harbour.jpg").path
+                let lib = dir.appendingPathComponent("L.albumlibrary").path
+                for command in [
+                    ["save", "--album", "A", "--library", lib, photo], ["verify", "--library", lib],
+                    ["repair", "--library", lib],
+                    ["save", "--folders", "--album", "A", "--library", dir.appendingPathComponent("F").path, photo],
+                ] {
+                    let run = try CLI.run(command, environment: without)
+                    #expect(run.status == 0, "\(command): \(run.stderr)")
+                }
+                let json = try CLI.run(["--json", "assets", "--library", lib], environment: without)
+                let sha256sum = "3d36cf1ffd7a26dd862d5560754b899d583ec596e0267d18e239cdc12cff29be"  // of harbour.jpg
+                #expect(json.stdout.contains("\"sha256\":\"\(sha256sum)\""), "\(json.stdout)")
             }
         }
 
