@@ -115,7 +115,8 @@ albumkit_digest *albumkit_digest_new_using(enum albumkit_digest_kind kind, int p
     return digest;
 }
 
-// Reached only through a digest, which exists only after a successful load.
+// Reached only through a digest, which exists only once it can hash: on the processor, or after a
+// successful load.
 void albumkit_digest_update(albumkit_digest *digest, const void *bytes, size_t count) {
     if (count == 0) return;
     if (digest->onProcessor) {
