@@ -1,3 +1,4 @@
+import AlbumKitCore
 import Foundation
 
 #if canImport(Glibc)
@@ -10,18 +11,16 @@ enum CLI {
         .deletingLastPathComponent().deletingLastPathComponent()
     static let examples = packageRoot.appendingPathComponent("Examples")
 
-    /// Whether `album` hashes on the processor's SHA instructions here (x86-64 with `sha_ni` in
-    /// /proc/cpuinfo), so that it never loads libcrypto to save.
-    static let processorHashes: Bool = {
-        #if arch(x86_64)
-            let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
-            return cpuinfo.split(separator: "\n").contains {
-                $0.hasPrefix("flags") && $0.split(separator: " ").contains("sha_ni")
-            }
+    /// Whether `album` hashes on the processor's SHA instructions here, so that it never loads
+    /// libcrypto to save (the same check as the library's; `SHA256HasherTests` hold it against
+    /// /proc/cpuinfo).
+    static var processorHashes: Bool {
+        #if canImport(CryptoKit)
+            false
         #else
-            return false
+            SHA256Hasher.runsOnProcessor
         #endif
-    }()
+    }
 
     /// The `album` executable next to the test bundle.
     static let binary: URL = {

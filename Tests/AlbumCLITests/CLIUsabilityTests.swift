@@ -238,23 +238,28 @@ import Testing
             return (process.terminationStatus, text)
         }
 
-        /// An environment in which `library` cannot serve (another library under its name comes
-        /// first on LD_LIBRARY_PATH), checked to refuse a save into a new library: exit 1 naming
-        /// `package`, and no library made.
-        static func refusingANewLibrary(
-            without library: String, package: String, in dir: URL, also environment: [String: String] = [:]
-        ) throws -> [String: String] {
+        /// An environment in which `library` (e.g. `libcrypto.so.3`) cannot be used: libm under its
+        /// name, and its development name (`libcrypto.so`, tried next), first on LD_LIBRARY_PATH.
+        static func environment(without library: String, in dir: URL) throws -> [String: String] {
             let impostor = dir.appendingPathComponent("lib")
             try FileManager.default.createDirectory(at: impostor, withIntermediateDirectories: true)
             let libm = try #require(
                 ["/lib/x86_64-linux-gnu/libm.so.6", "/lib/aarch64-linux-gnu/libm.so.6", "/lib64/libm.so.6"].first {
                     FileManager.default.fileExists(atPath: $0)
                 })
-            // Under the development name too (`libcrypto.so`, `libsqlite3.so`), which is tried next.
             for name in [library, String(library[..<library.range(of: ".so")!.upperBound])] {
                 try FileManager.default.copyItem(atPath: libm, toPath: impostor.appendingPathComponent(name).path)
             }
-            let without = environment.merging(["LD_LIBRARY_PATH": impostor.path]) { $1 }
+            return ["LD_LIBRARY_PATH": impostor.path]
+        }
+
+        /// An environment in which `library` cannot serve (another library under its name comes
+        /// first on LD_LIBRARY_PATH), checked to refuse a save into a new library: exit 1 naming
+        /// `package`, and no library made.
+        static func refusingANewLibrary(
+            without library: String, package: String, in dir: URL, also environment: [String: String] = [:]
+        ) throws -> [String: String] {
+            let without = try Self.environment(without: library, in: dir).merging(environment) { $1 }
             let fresh = dir.appendingPathComponent("New.albumlibrary").path
             let photo = CLI.examples.appendingPathComponent("harbour.jpg").path
             let refused = try CLI.run(["save", "--album", "A", "--library", fresh, photo], environment: without)
@@ -318,13 +323,7 @@ import Testing
         /// the hashes are the standard's (`sha256sum`'s for the example photo).
         @Test(.enabled(if: CLI.processorHashes)) func theProcessorHashesWithoutLibcrypto() throws {
             try CLI.withTemporaryDirectory { dir in
-                let impostor = dir.appendingPathComponent("lib")
-                try FileManager.default.createDirectory(at: impostor, withIntermediateDirectories: true)
-                for name in ["libcrypto.so.3", "libcrypto.so"] {
-                    try FileManager.default.copyItem(
-                        atPath: "/lib/x86_64-linux-gnu/libm.so.6", toPath: impostor.appendingPathComponent(name).path)
-                }
-                let without = ["LD_LIBRARY_PATH": impostor.path]
+                let without = try Self.environment(without: "libcrypto.so.3", in: dir)
                 let photo = CLI.examples.appendingPathComponent("harbour.jpg").path
                 let lib = dir.appendingPathComponent("L.albumlibrary").path
                 for command in [
