@@ -38,7 +38,7 @@ let package = Package(
         ),
 
         // Media: format sniffing, structural validation and metadata, no pixel decoding.
-        .target(name: "AlbumKitMedia", path: "Sources/AlbumKitMedia"),
+        .target(name: "AlbumKitMedia", path: "Sources/AlbumKitMedia", swiftSettings: directTypeLookups),
 
         // libFuzzer target over the media parsers (Scripts/media/fuzz.sh builds it with -sanitize=fuzzer,address).
         .executableTarget(
@@ -55,7 +55,7 @@ let package = Package(
                 .target(name: "CShims", condition: .when(platforms: [.linux, .android])),
             ],
             path: "Sources/AlbumKitCore",
-            swiftSettings: [.define("ENABLE_MOCKING", .when(configuration: .debug))]
+            swiftSettings: [.define("ENABLE_MOCKING", .when(configuration: .debug))] + directTypeLookups
         ),
 
         // A library shared by many machines: catalog in PostgreSQL, originals in an S3-compatible store.
@@ -68,7 +68,7 @@ let package = Package(
                 .target(name: "CCurl", condition: .when(platforms: [.linux])),
                 .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
             ],
-            path: "Sources/AlbumKitShared"
+            path: "Sources/AlbumKitShared", swiftSettings: directTypeLookups
         ),
 
         // PhotoKit simulator: test support only, never linked into the Linux library or CLI.
@@ -92,7 +92,7 @@ let package = Package(
                 .target(name: "AlbumKitShared", condition: .when(platforms: [.linux])),
                 .target(name: "AlbumKitPhotoKit", condition: .when(platforms: applePlatforms)),
             ],
-            path: "Sources/AlbumKit"
+            path: "Sources/AlbumKit", swiftSettings: directTypeLookups
         ),
 
         // The CLI links the Swift runtime and Foundation statically in release builds on Linux: loading
@@ -199,4 +199,21 @@ var fixedAddress: [String] {
 /// changes where code lies, never what it does. Needs gold, the Linux toolchain's linker.
 var startupOrder: [String] {
     ["-Xlinker", "--section-ordering-file=" + Context.packageDirectory + "/Sources/album/Linking/startup-order.txt"]
+}
+
+/// The library modules' generic types are looked up by direct calls, not by mangled name, in the
+/// release `album` (the CLI module always is, above). By name, the runtime checks each generic
+/// requirement (`AlbumError: Error`, …) by scanning all ~5 400 conformance records of the binary
+/// on first use: 6 of the 9 scans a one-photo `album save` made (~1.4 ms, Docs/performance.md).
+/// Applied only when this package is built itself: SwiftPM refuses a dependency whose library
+/// targets carry unsafe flags, and a dependency's checkout lies under `checkouts/` (or a
+/// registry's `downloads/`), where these flags are left out. A speed setting only.
+var directTypeLookups: [SwiftSetting] {
+    let directory = Context.packageDirectory
+    guard !directory.contains("/checkouts/"), !directory.contains("/registry/downloads/") else { return [] }
+    return [
+        .unsafeFlags(
+            ["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"],
+            .when(platforms: [.linux], configuration: .release))
+    ]
 }

@@ -1,11 +1,22 @@
 #!/usr/bin/env bash
 # Checks README's install instructions as a new user follows them: a new Swift package that depends
-# on this checkout (`.package(path:)`, the `AlbumKit` product) builds without warnings and saves a
-# photo with README's first example; `album` built as README says runs from another folder.
+# on this checkout (the `AlbumKit` product) builds without warnings and saves a photo with README's
+# first example; `album` built as README says runs from another folder. The dependency is a released
+# version from a Git URL, the strictest way SwiftPM takes a package: it refuses one whose library
+# targets carry unsafe flags (which the release `album` uses, Package.swift).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# This working tree's tracked files as a Git repository with a version tag.
+mkdir -p "$work/AlbumKit"
+(cd "$root" && git ls-files -z --cached --others --exclude-standard |
+    while IFS= read -r -d '' file; do [ -e "$file" ] && printf '%s\0' "$file"; done |
+    xargs -0 cp --parents -t "$work/AlbumKit")
+git -C "$work/AlbumKit" init -q
+git -C "$work/AlbumKit" add -A
+git -C "$work/AlbumKit" -c user.name=check-install -c user.email=check-install@localhost commit -qm "release"
+git -C "$work/AlbumKit" tag 1.0.0
 mkdir -p "$work/MyTool/Sources/MyTool"
 cat >"$work/MyTool/Package.swift" <<MANIFEST
 // swift-tools-version:6.0
@@ -14,10 +25,10 @@ import PackageDescription
 let package = Package(
     name: "MyTool",
     platforms: [.macOS(.v13)],
-    dependencies: [.package(path: "$root")],
+    dependencies: [.package(url: "file://$work/AlbumKit", from: "1.0.0")],
     targets: [
         .executableTarget(
-            name: "MyTool", dependencies: [.product(name: "AlbumKit", package: "$(basename "$root")")])
+            name: "MyTool", dependencies: [.product(name: "AlbumKit", package: "AlbumKit")])
     ]
 )
 MANIFEST

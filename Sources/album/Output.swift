@@ -68,7 +68,10 @@ enum Output {
                 let padding = String(repeating: " ", count: max(0, width - cell.count))
                 return rightAligned.contains(column) ? padding + cell : cell + padding
             }
-            var line = cells.joined(separator: "  ")
+            // Concatenated, not `joined(separator:)`: the standard library's generic join looks a
+            // type up by name at its first use, a scan of every conformance record in the binary.
+            var line = ""
+            for index in cells.indices { line += (index == 0 ? "" : "  ") + cells[index] }
             while line.hasSuffix(" ") { line.removeLast() }
             out(line)
         }

@@ -5,6 +5,8 @@ enum Suggestion {
     /// The candidate closest to `word`: equal ignoring case and accents, a prefix, or within a small
     /// edit distance (about one typo per four characters). `nil` when nothing is close.
     static func closest(to word: String, among candidates: [String]) -> String? {
+        // Folding goes through Foundation's NSString, slow on its first use: not when nothing is near.
+        guard !candidates.isEmpty else { return nil }
         let key = normalized(word)
         guard !key.isEmpty else { return nil }
         if let same = candidates.first(where: { normalized($0) == key }) { return same }

@@ -115,14 +115,17 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
             async let next = following.isEmpty ? [] : stage(media, following, refusals: refusals, prepared: prepared)
             var chunk = [Result<SavedAsset, AlbumError>?](repeating: nil, count: end - start)
             var ready: [(offset: Int, staged: Backend.Staged)] = []
-            for (offset, outcome) in staged.enumerated() {
-                switch outcome {
+            // Index loops, not `enumerated()`, `zip` or key paths: in this generic function each of
+            // those makes the runtime look a generic type up by name at its first use, a scan of
+            // every conformance record in the binary (Docs/performance.md).
+            for offset in staged.indices {
+                switch staged[offset] {
                 case .success(let item): ready.append((offset, item))
                 case .failure(let error): chunk[offset] = .failure(error)
                 }
             }
             if !ready.isEmpty {
-                var committed = await commit(ready.map(\.staged), to: request)
+                var committed = await commit(ready.map { $0.staged }, to: request)
                 if case .refused(let refusal) = committed {
                     // The album was refused with the access the user gave: the policy decides.
                     switch policy {
@@ -136,10 +139,12 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
                     case .saveToLibraryWhenAlbumUnavailable:
                         skipReason = refusal.reason
                         request = nil
-                        committed = await commit(ready.map(\.staged), to: nil)
+                        committed = await commit(ready.map { $0.staged }, to: nil)
                     }
                 }
-                for (item, result) in zip(ready, committed.rows) {
+                let rows = committed.rows
+                for position in 0..<min(ready.count, rows.count) {
+                    let (item, result) = (ready[position], rows[position])
                     let mapped = result.map { asset in
                         SavedAsset(
                             assetID: asset.committed.assetID, albumID: asset.albumID,
@@ -151,7 +156,7 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
                 }
             }
             // In input order, once the chunk is durable.
-            for (offset, result) in chunk.enumerated() { report(start + offset, result!) }
+            for offset in chunk.indices { report(start + offset, chunk[offset]!) }
             staged = await next
             start = end
         }
