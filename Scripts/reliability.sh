@@ -38,6 +38,7 @@
 #               saved (before, saves whose journal record did not fit were reported failed, yet kept).
 #   ulimit      600 files under `ulimit -n 64`: all saved; a save under `ulimit -n` 7..24: saved or
 #               "raise ulimit -n", never a crash or "damaged", and the library takes the next save;
+#               20 saves each under 7, 9 and 15: refused before anything is made, never a crash;
 #               a folder library's albums and verify under 7..16: whole, or "raise ulimit -n".
 #   partial     kill -9 with `.partial` staging (ALBUMKIT_STAGING=partial, as where O_TMPFILE is
 #               missing): the next open removes every leftover, verify passes.
@@ -995,6 +996,22 @@ scenario_ulimit() {
         }
         verify_ok "$tiny" || bad=1
     done
+    # Below 16, every library command is refused before it opens anything, every time: before,
+    # libdispatch stopped the release `album` (SIGILL) in about 1 save in 8 at 7, when the save's
+    # own files held every descriptor at the moment libdispatch needed one.
+    local low=$dir/low.albumlibrary run
+    for limit in 7 9 15; do
+        for run in $(seq 1 20); do
+            (ulimit -n "$limit" && "$ALBUM" save --album Low --library "$low" "$dir/media/many_0000.jpg") \
+                >/dev/null 2>"$dir/err"
+            status=$?
+            if [ "$status" != 1 ] || ! grep -q 'raise `ulimit -n` to 16' "$dir/err" || [ -e "$low" ]; then
+                fail "ulimit: under ulimit -n $limit (run $run) exit $status, library made: $([ -e "$low" ] && echo yes || echo no): $(head -c 300 "$dir/err")"
+                bad=1
+                break
+            fi
+        done
+    done
     # A folder library read under tiny limits: the whole answer or "raise ulimit -n", never a
     # partial one ("No albums." with exit 0 once; folders reported as problems by verify).
     local folders=$dir/folders command output
@@ -1017,7 +1034,7 @@ scenario_ulimit() {
             fi
         done
     done
-    summary ulimit 1 "$bad" "600 files under ulimit -n 64; a save under ulimit -n 7..24, then a normal one; folder reads 7..16"
+    summary ulimit 1 "$bad" "600 files under ulimit -n 64; a save under ulimit -n 7..24, then a normal one; 60 saves under 7, 9, 15 refused up front; folder reads 7..16"
 }
 
 # partial: kill -9 savers that stage into hidden `.partial` files (no O_TMPFILE).

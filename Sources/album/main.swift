@@ -13,6 +13,8 @@ switch AlbumCommand.invocation(rawArguments) {
 case .finished(let status):
     exit(status)
 case .command(let command, let spec, let arguments):
+    // Too few descriptors for libdispatch beside the command's own files: refused before any work.
+    if let status = AlbumCommand.openFileLimitRefusal(command, arguments) { exit(status) }
     // A save holds two chunks of staged files open. Growing the descriptor table for them now, while
     // the process has one thread, waits for nothing; mid-batch it stalled every thread (FileSystem).
     if command == "save" || command == "import" { FileSystem.reserveDescriptorTable(for: 1024) }

@@ -192,6 +192,30 @@ import Testing
             }
         }
 
+        /// Under a limit too low for libdispatch to keep the descriptors it needs beside the
+        /// command's own, every command that opens a library is refused before it opens anything;
+        /// the release `album` was stopped by libdispatch (`SIGILL`) in about 1 save in 8 at 7.
+        @Test func aLimitBelowTheMinimumIsRefusedBeforeAnythingIsOpened() throws {
+            try CLI.withTemporaryDirectory { dir in
+                let photo = CLI.examples.appendingPathComponent("harbour.jpg").path
+                let lib = dir.appendingPathComponent("Low.albumlibrary").path
+                for limit in [7, 9, 15] {
+                    for _ in 0..<10 {
+                        let (status, text) = try Self.run(
+                            ["save", "--album", "A", "--library", lib, photo], limit: limit)
+                        #expect(status == 1, "ulimit -n \(limit): \(status) \(text)")
+                        #expect(text.contains("raise `ulimit -n` to 16 or more"), "\(text)")
+                    }
+                    #expect(!FileManager.default.fileExists(atPath: lib))
+                }
+                let json = try Self.run(["albums", "--json", "--library", lib], limit: 7)
+                #expect(json.status == 1 && json.text.contains("\"code\":\"ioFailure\""), "\(json.text)")
+                // Commands that open nothing still run.
+                #expect(try Self.run(["completions", "bash"], limit: 7).status == 0)
+                #expect(try CLI.run(["save", "--album", "A", "--library", lib, photo]).status == 0)
+            }
+        }
+
         /// A folder library read under a tiny open-file limit: the whole answer or "raise `ulimit -n`",
         /// never a partial one ("No albums.", an album missing, a folder reported as a problem).
         @Test func aFolderLibraryReadUnderATinyLimitIsWholeOrRefused() throws {

@@ -331,10 +331,16 @@ package enum FileSystem {
     /// Open files a save may hold at once: the soft `RLIMIT_NOFILE` less a reserve for SQLite, the
     /// journal, owner locks and the caller's own files.
     package static var descriptorBudget: Int {
+        guard let limit = openFileLimit else { return 256 }
+        return max(4, limit - 48)
+    }
+
+    /// The soft `RLIMIT_NOFILE` (`ulimit -n`): how many descriptors this process may have open;
+    /// `nil` when it cannot be read.
+    package static var openFileLimit: Int? {
         var limit = rlimit()
-        guard getrlimit(openFileResource, &limit) == 0 else { return 256 }
-        let soft = Int(clamping: min(limit.rlim_cur, 1 << 20))
-        return max(4, soft - 48)
+        guard getrlimit(openFileResource, &limit) == 0 else { return nil }
+        return Int(clamping: min(limit.rlim_cur, 1 << 20))
     }
 
     /// Raises the soft open-file limit to the hard limit (what a command-line tool does at start, so
