@@ -128,7 +128,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "album-bench",
-            dependencies: ["AlbumKitCore", "AlbumKitMedia"],
+            dependencies: ["AlbumKitCore", "AlbumKitMedia", "CShims"],
             path: "Sources/album-bench"
         ),
 

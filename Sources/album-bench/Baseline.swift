@@ -1,3 +1,4 @@
+import CShims
 import Foundation
 
 #if canImport(Glibc)
@@ -23,9 +24,40 @@ enum Baseline {
             "dd", ["if=\(source)", "of=\(destination)", "bs=4M", "oflag=direct", "conv=fsync", "status=none"])
     }
 
+    /// How a copy is made durable, from the least a lone copy costs to the least a library that
+    /// records each file in a catalog can do.
+    enum Durability {
+        /// The file's `fsync`, as `cp` followed by `fsync` would: its name is not yet durable.
+        case file
+        /// The file's `fsync`, then its folder's: the copy survives a power loss under its name.
+        case fileAndName
+        /// A commit record that names the file, made durable after the file and its name: the
+        /// file's `fsync`, its folder's, then one 4 KB record appended to `log` and `fdatasync`ed.
+        /// The floor of any catalog that never lets a durable record name a file that is not (three
+        /// ordered flushes, as POSIX orders them).
+        case orderedCommit(log: Int32)
+        /// The file and one 4 KB record appended to `log`, made durable together by one `syncfs`: the
+        /// floor of any catalog at all, even one that checks every file after a power loss (elsewhere
+        /// than on Linux, the two `fsync`s).
+        case oneBarrier(log: Int32)
+    }
+
+    /// Opens (creating) the append-only log that ``Durability/orderedCommit(log:)`` and
+    /// ``Durability/oneBarrier(log:)`` write their records to.
+    static func openLog(_ url: URL) throws -> Int32 {
+        let log = open(url.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard log >= 0 else { throw BenchFailure("cannot create \(url.path): \(String(cString: strerror(errno)))") }
+        return log
+    }
+
     /// Copies one file and `fsync`s it (and its directory when `syncingDirectory`): the least a
     /// durable single-file copy costs, done in-process like a `cp` followed by `fsync`.
     static func copyAndFsync(_ source: URL, to destination: URL, syncingDirectory: Bool) throws {
+        try copy(source, to: destination, durably: syncingDirectory ? .fileAndName : .file)
+    }
+
+    /// Copies one file and makes it durable as `durability` says.
+    static func copy(_ source: URL, to destination: URL, durably durability: Durability) throws {
         let input = open(source.path, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw BenchFailure("cannot open \(source.path): \(String(cString: strerror(errno)))") }
         defer { close(input) }
@@ -47,12 +79,52 @@ enum Baseline {
                 done += written
             }
         }
-        guard fsync(output) == 0 else { throw BenchFailure("fsync failed: \(String(cString: strerror(errno)))") }
-        if syncingDirectory {
-            let directory = open(destination.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            guard directory >= 0 else { throw BenchFailure("cannot open the directory") }
-            defer { close(directory) }
-            guard fsync(directory) == 0 else { throw BenchFailure("fsync of the directory failed") }
+        switch durability {
+        case .file:
+            try flush(output)
+        case .fileAndName:
+            try flush(output)
+            try flushFolder(of: destination)
+        case .orderedCommit(let log):
+            try flush(output)
+            try flushFolder(of: destination)
+            try appendRecord(naming: destination, to: log, buffer: buffer)
+            guard fdatasync(log) == 0 else {
+                throw BenchFailure("fdatasync failed: \(String(cString: strerror(errno)))")
+            }
+        case .oneBarrier(let log):
+            try appendRecord(naming: destination, to: log, buffer: buffer)
+            #if os(Linux)
+                guard albumkit_syncfs(log) == 0 else {
+                    throw BenchFailure("syncfs failed: \(String(cString: strerror(errno)))")
+                }
+            #else
+                try flush(output)
+                try flushFolder(of: destination)
+                try flush(log)
+            #endif
+        }
+    }
+
+    private static func flush(_ descriptor: Int32) throws {
+        guard fsync(descriptor) == 0 else { throw BenchFailure("fsync failed: \(String(cString: strerror(errno)))") }
+    }
+
+    private static func flushFolder(of file: URL) throws {
+        let directory = open(file.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard directory >= 0 else { throw BenchFailure("cannot open the folder of \(file.path)") }
+        defer { close(directory) }
+        try flush(directory)
+    }
+
+    /// Appends a 4 KB record that names `file` (the size of a catalog page) to `log`.
+    private static func appendRecord(naming file: URL, to log: Int32, buffer: UnsafeMutableRawBufferPointer) throws {
+        let record = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<4096])
+        record.initializeMemory(as: UInt8.self, repeating: 0x20)
+        let name = Array(file.lastPathComponent.utf8.prefix(4000))
+        record.copyBytes(from: name)
+        guard write(log, record.baseAddress, record.count) == record.count else {
+            throw BenchFailure("write to the log failed: \(String(cString: strerror(errno)))")
         }
     }
 }
