@@ -9,7 +9,7 @@
 #   has just built it in CI; release for --full). ALBUM_BIN=/path/to/album overrides both.
 # --keep: keep the scratch directory for inspection.
 # --only: run only these scenarios (kill9, race, diskfull, readonly, removed, corrupt, reset, lostwal,
-#   oldcatalog, garbled, pidns, fifo, badnumbers, resave, verifyrace, fulljournal, ulimit, partial, quickexit, nolib, newlib, powerloss, and the folder library's fkill9, frace,
+#   oldcatalog, garbled, pidns, fifo, walk, badnumbers, resave, verifyrace, fulljournal, ulimit, partial, quickexit, nolib, newlib, powerloss, and the folder library's fkill9, frace,
 #   fdiskfull, freadonly, fmoved, fstaging, fslash, fdelete, fcard, flinks, ffifo, fcatalog, fdrop).
 #
 # Scenarios (a summary line each, `trials=N failures=M`; exit status 1 if any failure):
@@ -30,6 +30,10 @@
 #   pidns       a saver in its own PID namespace (`unshare -p -f --mount-proc`) while another
 #               process lists albums in a loop: every acknowledged save is kept.
 #   fifo        a FIFO among the inputs: no hang, `fileUnreadable` for it, the rest saved.
+#   walk        `album import` of a tree holding names that are not UTF-8 (a file, a folder), links
+#               to a file, to a folder and to nothing, a FIFO and a folder it cannot read (run as
+#               an unprivileged user): every photo is saved or named in an error, each link and the
+#               FIFO is listed as skipped, the exit status is 1; nothing is passed over in silence.
 #   badnumbers  a WebM whose duration is infinite among photos: all saved, in a catalog and in a
 #               folder library (before, the batch failed in a catalog).
 #   resave      an asset's file cut short and another deleted: saving the photos again restores them.
@@ -73,7 +77,7 @@ set -uo pipefail
 MODE=short
 BUILD=""
 KEEP=0
-ONLY="kill9,race,diskfull,readonly,removed,corrupt,reset,lostwal,oldcatalog,garbled,pidns,fifo,badnumbers,resave,verifyrace,fulljournal,ulimit,partial,quickexit,nolib,newlib,powerloss"
+ONLY="kill9,race,diskfull,readonly,removed,corrupt,reset,lostwal,oldcatalog,garbled,pidns,fifo,walk,badnumbers,resave,verifyrace,fulljournal,ulimit,partial,quickexit,nolib,newlib,powerloss"
 ONLY+=",fkill9,frace,fdiskfull,freadonly,fmoved,fstaging,fslash,fdelete,fcard,flinks,ffifo,fcatalog,fdrop"
 while [ $# -gt 0 ]; do
     argument=$1
@@ -875,6 +879,64 @@ scenario_fifo() {
     [ "$(grep -c '"asset"' <<<"$out")" = 3 ] || { fail "fifo: the other files were not saved"; bad=1; }
     check_acknowledged "$lib" Fifo "$dir/out" || bad=1
     summary fifo 1 "$bad" "a FIFO and /dev/zero among 3 photos"
+}
+
+# walk: everything under an imported folder is saved or reported; before, names that are not UTF-8,
+# links and unreadable folders were left out without a word and the import exited 0.
+scenario_walk() {
+    echo "== walk"
+    local dir=$WORK/walk tree lib out err status bad=0 as=()
+    tree=$dir/tree lib=$dir/lib.albumlibrary
+    make_jpegs "$dir/media" 6 walk
+    mkdir -p "$tree/real" "$tree/locked" "$tree"/$'odd\xffdir'
+    cp "$dir/media/walk_0000.jpg" "$tree"/$'bad\xfe\xff.jpg'
+    cp "$dir/media/walk_0001.jpg" "$tree"/$'odd\xffdir/in.jpg'
+    cp "$dir/media/walk_0002.jpg" "$tree/ok.jpg"
+    cp "$dir/media/walk_0003.jpg" "$tree/real/r.jpg"
+    cp "$dir/media/walk_0004.jpg" "$tree/locked/l.jpg"
+    cp "$dir/media/walk_0005.jpg" "$dir/target.jpg"
+    ln -s "$dir/target.jpg" "$tree/linked.jpg"
+    ln -s real "$tree/linkdir"
+    ln -s nowhere.jpg "$tree/broken.jpg"
+    mkfifo "$tree/pipe.jpg"
+    chmod 000 "$tree/locked"
+    # root reads any folder: the import runs as nobody when it can, in a folder nobody may write.
+    if [ "$(id -u)" = 0 ]; then
+        command -v setpriv >/dev/null || { skip walk "no setpriv to drop root's right to read any folder"; return; }
+        chmod o+x "$WORK"
+        chmod 755 "$dir" "$tree" "$tree/real" "$tree"/$'odd\xffdir'
+        chmod 644 "$tree"/*.jpg "$tree/real/r.jpg" "$tree"/$'odd\xffdir/in.jpg' "$dir/target.jpg" 2>/dev/null
+        mkdir -p "$dir/out" && chmod 777 "$dir/out"
+        lib=$dir/out/lib.albumlibrary
+        as=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+        "${as[@]}" test -x "$ALBUM" || { skip walk "user nobody cannot run $ALBUM"; return; }
+    fi
+    out=$dir/import.json err=$dir/import.err
+    timeout 120 "${as[@]}" "$ALBUM" import -v --json --album Walk --library "$lib" "$tree" >"$out" 2>"$err"
+    status=$?
+    echo "  exit $status, $(grep -c '"asset"' "$out") saved, $(grep -c '"skipped"' "$out") skipped"
+    [ "$status" = 1 ] || { fail "walk: exit $status, expected 1 (the unreadable folder)"; bad=1; }
+    # saved: bad\xfe\xff.jpg, odd\xffdir/in.jpg, ok.jpg, real/r.jpg, linked.jpg
+    [ "$(grep -c '"asset"' "$out")" = 5 ] || { fail "walk: $(grep -c '"asset"' "$out") saved, expected 5"; bad=1; }
+    grep -q '"file":"[^"]*broken.jpg","skipped":"brokenLink"' "$out" || { fail "walk: the broken link is not listed"; bad=1; }
+    grep -q '"file":"[^"]*linkdir","skipped":"linkToFolder"' "$out" || { fail "walk: the link to a folder is not listed"; bad=1; }
+    grep -q '"file":"[^"]*pipe.jpg","skipped":"notMedia"' "$out" || { fail "walk: the FIFO is not listed"; bad=1; }
+    if [ ${#as[@]} -gt 0 ] || [ "$(id -u)" != 0 ]; then
+        grep -q '"code":"fileUnreadable".*locked' "$out" || { fail "walk: the unreadable folder is not named"; bad=1; }
+    fi
+    chmod 755 "$tree/locked"
+    # The album holds exactly the five photos' bytes (names that are not UTF-8 cannot be matched
+    # by their JSON name, so the check is by content).
+    local stored wanted
+    stored=$(show_hashes "$lib" Walk | cut -d' ' -f2 | sort | tr '\n' ' ')
+    wanted=$(sha256sum "$dir"/media/walk_000[0-3].jpg "$dir/media/walk_0005.jpg" | cut -d' ' -f1 | sort | tr '\n' ' ')
+    [ "$stored" = "$wanted" ] || { fail "walk: the album holds [$stored], expected [$wanted]"; bad=1; }
+    # The JSON gives the exact bytes of a name that is not UTF-8 (fileBytes, base64).
+    grep -o '"fileBytes":"[^"]*"' "$out" | cut -d'"' -f4 | while read -r encoded; do
+        [ -f "$(base64 -d <<<"$encoded")" ] || echo "  FAIL walk: fileBytes $encoded names no file"
+    done | grep . && bad=1
+    [ "$(grep -c '"fileBytes"' "$out")" = 2 ] || { fail "walk: $(grep -c '"fileBytes"' "$out") fileBytes, expected 2"; bad=1; }
+    summary walk 1 "$bad" "odd names, links, a FIFO, an unreadable folder: saved or reported, exit 1"
 }
 
 # badnumbers: a video whose header holds a number no file can mean (a WebM whose duration is

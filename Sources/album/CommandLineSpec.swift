@@ -132,7 +132,9 @@ enum CommandLineSpec {
             details: """
                 Saves every photo and video under each FOLDER (and in sub-folders), like save -r. Hidden files
                 and folders are left out. Files that are not photos or videos are skipped and counted, not
-                reported as failures; damaged or unreadable media still fail.
+                reported as failures; damaged or unreadable media still fail, and so does a sub-folder that
+                cannot be read. Links to files are saved as their files; links to folders are not followed,
+                and they and broken links are skipped and counted (-v lists every skipped file).
                 """,
             completion: .directory, arity: 1...Int.max),
         Command(

@@ -1,3 +1,4 @@
+import AlbumKit
 import Foundation
 
 #if canImport(Glibc)
@@ -6,42 +7,41 @@ import Foundation
     import Darwin
 #endif
 
-/// The files under a folder for `album import` / `save -r`: every regular file in the tree, sorted,
-/// without hidden files and folders, filtered by `--include` / `--exclude` globs. Symbolic links
-/// to folders are not followed (a link cycle cannot make the walk endless).
+/// The files under a folder for `album import` / `save -r`: every regular file in the tree (names
+/// that are not valid UTF-8 included), sorted, without hidden files and folders, filtered by
+/// `--include` / `--exclude` globs. What the walk cannot save is reported, never passed over:
+/// symbolic links to folders (not followed, so a link cycle cannot make the walk endless), broken
+/// links, pipes and devices, folders it cannot read.
 struct FolderWalk {
     var includes: [String] = []
     var excludes: [String] = []
 
-    func files(under root: String) -> [String] {
-        let rootURL = URL(fileURLWithPath: root)
-        guard
-            let enumerator = FileManager.default.enumerator(
-                at: rootURL, includingPropertiesForKeys: [.isDirectoryKey, .isRegularFileKey],
-                options: [.skipsHiddenFiles])
-        else { return [] }
-        let prefix = rootURL.standardizedFileURL.path + "/"
-        var found: [String] = []
-        for case let url as URL in enumerator {
-            let values = try? url.resourceValues(forKeys: [.isDirectoryKey, .isRegularFileKey])
-            let path = url.standardizedFileURL.path
-            let relative = path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : url.lastPathComponent
-            if values?.isDirectory == true {
-                if excludes.contains(where: { matches($0, relative) }) { enumerator.skipDescendants() }
-                continue
-            }
-            guard values?.isRegularFile == true else { continue }
-            if excludes.contains(where: { matches($0, relative) }) { continue }
-            if !includes.isEmpty && !includes.contains(where: { matches($0, relative) }) { continue }
-            found.append((root.hasSuffix("/") ? root : root + "/") + relative)
+    /// Everything under `root` that the globs keep (``FileSystem/walk(_:leavingOut:)``); throws when
+    /// `root` itself cannot be read.
+    func found(under root: FileSystemPath) throws -> [FileSystem.Found] {
+        let excludes = self.excludes
+        let includes = self.includes
+        return try FileSystem.walk(root) { relative, isFolder in
+            if excludes.contains(where: { Self.matches($0, relative) }) { return true }
+            return !isFolder && !includes.isEmpty && !includes.contains(where: { Self.matches($0, relative) })
         }
-        return found.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
     /// Shell-style match, ignoring case (`*.jpg` matches `IMG_1.JPG`): against the path below the
     /// folder when the pattern has a `/`, else against the name.
-    func matches(_ pattern: String, _ relative: String) -> Bool {
-        let subject = pattern.contains("/") ? relative : (relative as NSString).lastPathComponent
-        return fnmatch(pattern.lowercased(), subject.lowercased(), 0) == 0
+    static func matches(_ pattern: String, _ relative: FileSystemPath) -> Bool {
+        let subject = pattern.contains("/") ? relative : relative.lastComponent
+        guard let text = String(bytes: subject.bytes, encoding: .utf8) else {
+            // Not UTF-8: fold ASCII letters only, byte for byte.
+            let folded = subject.bytes.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }
+            return fnmatchBytes(pattern.lowercased(), folded)
+        }
+        return fnmatch(pattern.lowercased(), text.lowercased(), 0) == 0
+    }
+
+    private static func fnmatchBytes(_ pattern: String, _ subject: [UInt8]) -> Bool {
+        (subject + [0]).withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { fnmatch(pattern, $0.baseAddress!, 0) == 0 }
+        }
     }
 }

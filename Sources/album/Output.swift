@@ -107,6 +107,8 @@ struct SaveLine: Encodable {
         init(_ error: AlbumError) { self.init(code: error.code.rawValue, message: error.message) }
     }
     let file: String
+    /// The path's exact bytes, base64, when they are not valid UTF-8 (`file` then shows U+FFFD).
+    var fileBytes: String?
     var asset: String?
     var album: String?
     var albumOutcome: String?

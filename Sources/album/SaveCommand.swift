@@ -7,20 +7,50 @@ enum SaveCommand {
     /// One file to save and whether it was found inside a folder (then a file that is not media is
     /// skipped, not a failure).
     struct Input {
+        /// The path for messages and JSON (names that are not valid UTF-8 show U+FFFD).
         let path: String
         let fromFolder: Bool
-        /// The path's bytes as given, when they are not valid UTF-8 (`path` then shows U+FFFD).
-        var bytes: [UInt8]? = nil
+        /// The path's bytes as given.
+        let bytes: FileSystemPath
 
-        var media: Media { .path(bytes.map { FileSystemPath(bytes: $0) } ?? FileSystemPath(path)) }
+        init(_ bytes: FileSystemPath, fromFolder: Bool) {
+            self.path = bytes.description
+            self.fromFolder = fromFolder
+            self.bytes = bytes
+        }
+
+        var media: Media { .path(bytes) }
+
+        /// For JSON: the path's bytes in base64 when `path` could not show them (not UTF-8).
+        var exactBytes: String? {
+            String(bytes: bytes.bytes, encoding: .utf8) == nil ? Data(bytes.bytes).base64EncodedString() : nil
+        }
+    }
+
+    /// The error for a folder (under a walked one, or named) that could not be read.
+    private static func unreadableFolder(_ path: FileSystemPath, _ error: any Error) -> AlbumError {
+        let cause = (error as? SystemError).map { String(cString: strerror($0.errno)).lowercased() } ?? "\(error)"
+        return AlbumError(
+            .fileUnreadable,
+            "Cannot read the folder \(path) (\(cause)): the photos and videos in it were not saved.",
+            file: path.description)
     }
 
     private struct Tally {
         var saved = 0
         var failed = 0
         var skipped = 0
+        /// Symbolic links in a walked folder that lead to a folder or to nothing.
+        var skippedLinks = 0
         var cancelled = 0
         var created = false
+    }
+
+    /// What happened to an input before the library saw it: refused (a folder without `-r`, a
+    /// folder that cannot be read), or skipped by the walk (`skipped` is the JSON reason).
+    private enum Early {
+        case failed(AlbumError)
+        case skipped(reason: String, message: String)
     }
 
     static func run(_ arguments: Arguments, importing: Bool) async throws -> Int32 {
@@ -36,30 +66,61 @@ enum SaveCommand {
         }
         guard !named.isEmpty else { throw AlbumCommand.UsageFailure(message: "no FILE given") }
         var inputs: [Input] = []
-        var early: [(position: Int, input: Input, error: AlbumError)] = []  // position: before inputs[position]
+        var early: [(position: Int, input: Input, outcome: Early)] = []  // position: before inputs[position]
         for bytes in named {
-            let path = String(decoding: bytes, as: UTF8.self)
-            if String(bytes: bytes, encoding: .utf8) == nil {
-                inputs.append(Input(path: path, fromFolder: false, bytes: bytes))
+            let path = FileSystemPath(bytes: bytes)
+            guard FileSystem.fileStatus(atPath: path)?.kind == .directory else {
+                inputs.append(Input(path, fromFolder: false))
                 continue
             }
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-                guard recursive else {
-                    early.append(
-                        (
-                            inputs.count, Input(path: path, fromFolder: false),
+            guard recursive else {
+                early.append(
+                    (
+                        inputs.count, Input(path, fromFolder: false),
+                        .failed(
                             AlbumError(
                                 .fileUnreadable,
                                 "\(path) is a folder; add -r (or use `album import`) to save the photos and videos in it.",
-                                file: path)
-                        ))
+                                file: path.description))
+                    ))
+                continue
+            }
+            let walk = FolderWalk(includes: arguments.includes, excludes: arguments.excludes)
+            let found: [FileSystem.Found]
+            do { found = try walk.found(under: path) } catch {
+                let input = Input(path, fromFolder: false)
+                early.append((inputs.count, input, .failed(unreadableFolder(path, error))))
+                continue
+            }
+            for item in found {
+                let input = Input(item.path, fromFolder: true)
+                let shown = item.path.description
+                switch item.kind {
+                case .file:
+                    inputs.append(input)
                     continue
+                case .special:
+                    early.append(
+                        (
+                            inputs.count, input,
+                            .failed(
+                                AlbumError(
+                                    .notMedia, "\(shown) is not a regular file (a pipe, socket or device).", file: shown
+                                ))
+                        ))
+                case .linkToFolder:
+                    early.append(
+                        (
+                            inputs.count, input,
+                            .skipped(
+                                reason: "linkToFolder",
+                                message: "a link to a folder; links are not followed: name its target to save it")
+                        ))
+                case .brokenLink:
+                    early.append((inputs.count, input, .skipped(reason: "brokenLink", message: "a link to nothing")))
+                case .unreadableFolder(let error):
+                    early.append((inputs.count, input, .failed(unreadableFolder(item.path, error))))
                 }
-                inputs += FolderWalk(includes: arguments.includes, excludes: arguments.excludes).files(under: path)
-                    .map { Input(path: $0, fromFolder: true) }
-            } else {
-                inputs.append(Input(path: path, fromFolder: false))
             }
         }
         if arguments.dryRun { return try dryRun(arguments, inputs, early: early) }
@@ -72,7 +133,7 @@ enum SaveCommand {
         let reportEarly: @Sendable (Int) -> Void = { position in
             while let first = pending.withLock({ $0.first.flatMap { $0.position <= position ? $0 : nil } }) {
                 pending.withLock { _ = $0.popFirst() }
-                report(first.input, .failure(first.error), arguments, tally)
+                reportBeforeSaving(first.input, first.outcome, arguments, tally)
             }
         }
         guard !inputs.isEmpty else {
@@ -110,6 +171,23 @@ enum SaveCommand {
         return summary(arguments, tally, total: inputs.count + early.count, walked: recursive)
     }
 
+    /// Prints what happened to an input the library never saw.
+    private static func reportBeforeSaving(
+        _ input: Input, _ outcome: Early, _ arguments: Arguments, _ tally: Locked<Tally>
+    ) {
+        switch outcome {
+        case .failed(let error): report(input, .failure(error), arguments, tally)
+        case .skipped(let reason, let message):
+            tally.withLock { $0.skippedLinks += 1 }
+            guard arguments.verbose else { return }
+            if arguments.json {
+                Output.json(SaveLine(file: input.path, fileBytes: input.exactBytes, skipped: reason))
+            } else {
+                Output.err("album: skipped \(input.path) (\(message))")
+            }
+        }
+    }
+
     /// Prints one result as soon as it is final.
     private static func report(
         _ input: Input, _ result: Result<SavedAsset, AlbumError>, _ arguments: Arguments, _ tally: Locked<Tally>
@@ -123,7 +201,7 @@ enum SaveCommand {
             if arguments.json {
                 Output.json(
                     SaveLine(
-                        file: input.path, asset: saved.assetID, album: saved.albumID,
+                        file: input.path, fileBytes: input.exactBytes, asset: saved.assetID, album: saved.albumID,
                         albumOutcome: saved.albumOutcome?.description, existing: saved.isExisting ? true : nil,
                         restored: saved.isRestored ? true : nil))
             } else if !arguments.quiet {
@@ -142,16 +220,20 @@ enum SaveCommand {
             tally.withLock { $0.skipped += 1 }
             guard arguments.verbose else { return }
             if arguments.json {
-                Output.json(SaveLine(file: input.path, skipped: error.code.rawValue))
+                Output.json(SaveLine(file: input.path, fileBytes: input.exactBytes, skipped: error.code.rawValue))
             } else {
                 Output.err("album: skipped \(input.path) (not a photo or video)")
             }
         case .failure(let error) where error.code == .cancelled:
             tally.withLock { $0.cancelled += 1 }
-            if arguments.json { Output.json(SaveLine(file: input.path, error: .init(error))) }
+            if arguments.json {
+                Output.json(SaveLine(file: input.path, fileBytes: input.exactBytes, error: .init(error)))
+            }
         case .failure(let error):
             tally.withLock { $0.failed += 1 }
-            if arguments.json { Output.json(SaveLine(file: input.path, error: .init(error))) }
+            if arguments.json {
+                Output.json(SaveLine(file: input.path, fileBytes: input.exactBytes, error: .init(error)))
+            }
             Output.err("album: \(error.message) [\(error.code)]")
         }
     }
@@ -162,15 +244,20 @@ enum SaveCommand {
         var parts = ["\(t.saved) of \(total) saved"]
         if t.failed > 0 { parts.append("\(t.failed) failed") }
         if t.skipped > 0 { parts.append("\(t.skipped) skipped (not photos or videos)") }
+        if t.skippedLinks > 0 { parts.append(linksSkipped(t.skippedLinks, listed: arguments.verbose)) }
         if Interruption.happened {
             parts.append("\(t.cancelled) not saved")
             Output.err("album: interrupted: " + parts.joined(separator: ", "))
             return 130
         }
-        if walked || arguments.verbose || t.skipped > 0 || (t.failed > 0 && total > 1) {
+        if walked || arguments.verbose || t.skipped > 0 || t.skippedLinks > 0 || (t.failed > 0 && total > 1) {
             Output.err("album: " + parts.joined(separator: ", "))
         }
         return t.failed == 0 && t.cancelled == 0 ? 0 : 1
+    }
+
+    private static func linksSkipped(_ count: Int, listed: Bool) -> String {
+        "\(count) symbolic link\(count == 1 ? "" : "s") skipped (to folders or to nothing\(listed ? "" : "; -v lists them"))"
     }
 
     /// After a save created the album TITLE: a note when another album has a very similar title.
@@ -186,7 +273,7 @@ enum SaveCommand {
     // MARK: dry run
 
     private static func dryRun(
-        _ arguments: Arguments, _ inputs: [Input], early: [(position: Int, input: Input, error: AlbumError)]
+        _ arguments: Arguments, _ inputs: [Input], early: [(position: Int, input: Input, outcome: Early)]
     ) throws -> Int32 {
         _ = try LibraryChoice.resolve(arguments, create: true)
         if let title = arguments.album { _ = try AlbumTitle(title) }
@@ -194,14 +281,14 @@ enum SaveCommand {
         var would = 0
         for (position, input) in inputs.enumerated() {
             for refused in early where refused.position == position {
-                report(refused.input, .failure(refused.error), arguments, tally)
+                reportBeforeSaving(refused.input, refused.outcome, arguments, tally)
             }
             do {
-                let reader = try MediaReader(.path(FileSystemPath(input.path)))
+                let reader = try MediaReader(input.media)
                 would += 1
                 let m = reader.metadata
                 if arguments.json {
-                    var line = SaveLine(file: input.path)
+                    var line = SaveLine(file: input.path, fileBytes: input.exactBytes)
                     line.wouldSave = true
                     line.kind = m.kind.rawValue
                     line.format = m.format.rawValue
@@ -217,12 +304,13 @@ enum SaveCommand {
             }
         }
         for refused in early where refused.position >= inputs.count {
-            report(refused.input, .failure(refused.error), arguments, tally)
+            reportBeforeSaving(refused.input, refused.outcome, arguments, tally)
         }
         let t = tally.withLock { $0 }
         var parts = ["\(would) of \(inputs.count + early.count) would be saved"]
         if t.failed > 0 { parts.append("\(t.failed) would fail") }
         if t.skipped > 0 { parts.append("\(t.skipped) skipped (not photos or videos)") }
+        if t.skippedLinks > 0 { parts.append(linksSkipped(t.skippedLinks, listed: arguments.verbose)) }
         Output.err("album: dry run, nothing written: " + parts.joined(separator: ", "))
         return t.failed == 0 ? 0 : 1
     }

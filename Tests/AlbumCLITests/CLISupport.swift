@@ -45,8 +45,10 @@ enum CLI {
     }
 
     /// Runs `album ARGS` with `environment` added to a clean environment, feeding `stdin`.
-    static func run(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) throws -> Run {
-        let process = try start(arguments, environment: environment, stdin: stdin)
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], stdin: String? = nil, stdinData: Data? = nil
+    ) throws -> Run {
+        let process = try start(arguments, environment: environment, stdin: stdinData ?? stdin.map { Data($0.utf8) })
         let out = process.standardOutput as! Pipe
         let err = process.standardError as! Pipe
         let outData = Locked(Data())
@@ -65,7 +67,7 @@ enum CLI {
             stderr: String(decoding: errData, as: UTF8.self))
     }
 
-    static func start(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) throws
+    static func start(_ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil) throws
         -> Process
     {
         let process = Process()
@@ -79,7 +81,7 @@ enum CLI {
         let input = Pipe()
         process.standardInput = input
         try process.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        if let stdin { input.fileHandleForWriting.write(stdin) }
         try? input.fileHandleForWriting.close()
         return process
     }

@@ -479,6 +479,60 @@ import Testing
         }
     }
 
+    /// Nothing under an imported folder is passed over in silence: names that are not UTF-8 are
+    /// saved (and their bytes given in JSON), links to files saved, links to folders, broken links
+    /// and pipes listed as skipped. Before, all of them were left out without a word, exit 0.
+    @Test func importSavesOddNamesAndReportsLinksAndPipes() throws {
+        try CLI.withTemporaryDirectory { dir in
+            let lib = dir.appendingPathComponent("W.albumlibrary").path
+            let tree = dir.appendingPathComponent("tree")
+            let real = tree.appendingPathComponent("real")
+            try FileManager.default.createDirectory(at: real, withIntermediateDirectories: true)
+            let sources = try Self.photos(3, in: dir)
+            // A name with the bytes FE FF, which are never UTF-8.
+            let odd = Array(tree.path.utf8) + Array("/bad".utf8) + [0xFE, 0xFF] + Array(".jpg".utf8)
+            #expect(rename(sources[0], odd.map { CChar(bitPattern: $0) } + [0]) == 0)
+            try FileManager.default.moveItem(atPath: sources[1], toPath: real.appendingPathComponent("r.jpg").path)
+            try FileManager.default.createSymbolicLink(
+                atPath: tree.appendingPathComponent("linked.jpg").path, withDestinationPath: sources[2])
+            try FileManager.default.createSymbolicLink(
+                atPath: tree.appendingPathComponent("linkdir").path, withDestinationPath: "real")
+            try FileManager.default.createSymbolicLink(
+                atPath: tree.appendingPathComponent("broken.jpg").path, withDestinationPath: "gone.jpg")
+            #expect(mkfifo(tree.appendingPathComponent("pipe.jpg").path, 0o644) == 0)
+
+            let run = try CLI.run(["import", "-v", "--json", "--album", "Walk", "--library", lib, tree.path])
+            #expect(run.status == 0, "\(run.stderr)")
+            let lines = run.jsonLines()
+            #expect(lines.filter { $0["asset"] != nil }.count == 3)
+            let skipped = Dictionary(
+                uniqueKeysWithValues: lines.compactMap { line in
+                    (line["skipped"] as? String).map { ((line["file"] as! NSString).lastPathComponent, $0) }
+                })
+            #expect(skipped == ["broken.jpg": "brokenLink", "linkdir": "linkToFolder", "pipe.jpg": "notMedia"])
+            // The name that is not UTF-8: shown with U+FFFD, and its exact bytes in base64.
+            let bad = try #require(lines.first { $0["fileBytes"] != nil })
+            #expect(bad["asset"] != nil)
+            #expect(Data(base64Encoded: bad["fileBytes"] as! String).map(Array.init) == odd)
+            #expect(run.stderr.contains("3 of 6 saved, 1 skipped (not photos or videos), 2 symbolic links skipped"))
+            // Without -v, the summary still says what was left out, and how to see it.
+            let quiet = try CLI.run(["import", "--album", "Walk", "--library", lib, tree.path])
+            #expect(quiet.status == 0)
+            #expect(quiet.stderr.contains("2 symbolic links skipped (to folders or to nothing; -v lists them)"))
+            // A folder named on the command line whose name is not UTF-8 is walked with -r, or
+            // refused with the hint to add -r.
+            let oddFolder = Array(dir.path.utf8) + Array("/odd".utf8) + [0xFF]
+            #expect(rename(tree.path, oddFolder.map { CChar(bitPattern: $0) } + [0]) == 0)
+            let folderName = String(decoding: oddFolder, as: UTF8.self)
+            let listed = try CLI.run(["save", "-0", "-r", "--json", "--library", lib, "-"], stdinData: Data(oddFolder))
+            #expect(listed.status == 0, "\(listed.stderr)")
+            #expect(listed.jsonLines().filter { $0["existing"] as? Bool == true }.count == 3)
+            let refused = try CLI.run(["save", "-0", "--json", "--library", lib, "-"], stdinData: Data(oddFolder))
+            #expect(refused.status == 1)
+            #expect(refused.stderr.contains("\(folderName) is a folder; add -r"))
+        }
+    }
+
     @Test func importSavesATreeSkipsOtherFilesAndFilters() throws {
         try CLI.withTemporaryDirectory { dir in
             let lib = dir.appendingPathComponent("I.albumlibrary").path

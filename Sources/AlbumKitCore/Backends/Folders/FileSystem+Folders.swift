@@ -76,6 +76,19 @@ extension FileSystem {
     /// for entry in try FileSystem.entries(in: root) where entry.mayBeFolder { print(entry.name) }
     /// ```
     package static func entries(in directory: Descriptor) throws(SystemError) -> [Entry] {
+        try entryBytes(in: directory).compactMap { entry in
+            let name = (entry.name + [0]).withUnsafeBufferPointer {
+                $0.withMemoryRebound(to: CChar.self) { String(validatingCString: $0.baseAddress!) }
+            }
+            return name.map { Entry(name: $0, kind: entry.kind, inode: entry.inode) }
+        }
+    }
+
+    /// The entries of `directory` with their names as the bytes the file system keeps, names that
+    /// are not valid UTF-8 included (a walk of someone's photos must not skip them).
+    package static func entryBytes(in directory: Descriptor) throws(SystemError) -> [(
+        name: [UInt8], kind: FileStatus.Kind?, inode: UInt64
+    )] {
         try check(.read, directory.path)
         let copy = dup(directory.fd)
         guard copy >= 0 else { throw SystemError("dup", path: directory.path, errno: errno) }
@@ -86,17 +99,15 @@ extension FileSystem {
         }
         defer { closedir(stream) }
         rewinddir(stream)  // `dup` shares the offset with `directory`
-        var entries: [Entry] = []
+        var entries: [(name: [UInt8], kind: FileStatus.Kind?, inode: UInt64)] = []
         while true {
             errno = 0
             guard let entry = readdir(stream) else {
                 if errno != 0 { throw SystemError("readdir", path: directory.path, errno: errno) }
                 break
             }
-            let name = withUnsafePointer(to: &entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(validatingCString: $0) }
-            }
-            guard let name, name != ".", name != ".." else { continue }
+            let name = withUnsafeBytes(of: &entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            guard name != [0x2E], name != [0x2E, 0x2E] else { continue }
             let kind: FileStatus.Kind? =
                 switch Int(entry.pointee.d_type) {
                 case Int(DT_REG): .regular
@@ -105,7 +116,7 @@ extension FileSystem {
                 case Int(DT_UNKNOWN): nil
                 default: .other
                 }
-            entries.append(Entry(name: name, kind: kind, inode: UInt64(entry.pointee.d_ino)))
+            entries.append((name, kind, UInt64(entry.pointee.d_ino)))
         }
         return entries
     }

@@ -1,0 +1,127 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+extension FileSystem {
+    /// One thing a ``walk(_:leavingOut:)`` found under a folder. Nothing under the folder is passed
+    /// over without one, except what `leavingOut` and the hidden-name rule leave out.
+    package struct Found: Sendable {
+        /// What the walk found at ``path``.
+        package enum Kind: Sendable {
+            /// A regular file, or a symbolic link to one: something to save.
+            case file
+            /// A pipe, socket or device: never a photo.
+            case special
+            /// A symbolic link to a folder: not followed, so a link cycle, or a link to `/`, cannot
+            /// make the walk endless or wander off the tree the user chose.
+            case linkToFolder
+            /// A symbolic link whose target does not exist.
+            case brokenLink
+            /// A folder that could not be opened or listed: whatever is in it was not found.
+            case unreadableFolder(SystemError)
+        }
+
+        /// The whole path, the walk's root first, as the file system's bytes.
+        package let path: FileSystemPath
+        /// The path below the root.
+        package let relative: FileSystemPath
+        package let kind: Kind
+    }
+
+    /// Everything under the folder `root` (which may be a symbolic link: the user named it), sorted
+    /// by bytes, without hidden names (a leading `.`) and without what `leavingOut` returns `true`
+    /// for (its relative path and whether it is a folder: a folder left out is not entered). Names
+    /// need not be valid UTF-8. Throws only when `root` itself cannot be opened or listed.
+    ///
+    /// ```swift
+    /// for found in try FileSystem.walk(FileSystemPath("/media/card/DCIM")) {
+    ///     if case .file = found.kind { print(found.path) }
+    /// }
+    /// ```
+    package static func walk(
+        _ root: FileSystemPath, leavingOut: (_ relative: FileSystemPath, _ isFolder: Bool) -> Bool = { _, _ in false }
+    ) throws(SystemError) -> [Found] {
+        let start = try openWalkedFolder(root.bytes, following: true)
+        var found: [Found] = []
+        var folders: [(descriptor: Descriptor, relative: [UInt8])] = [(start, [])]
+        let slash = UInt8(ascii: "/")
+        let base = root.bytes.last == slash ? root.bytes : root.bytes + [slash]
+        while let (folder, relative) = folders.popLast() {
+            defer { close(folder) }
+            let entries: [(name: [UInt8], kind: FileStatus.Kind?, inode: UInt64)]
+            do { entries = try entryBytes(in: folder) } catch {
+                if relative.isEmpty { throw error }
+                found.append(Found(bytes: base + relative, relative: relative, kind: .unreadableFolder(error)))
+                continue
+            }
+            for entry in entries where entry.name.first != UInt8(ascii: ".") {
+                let below = relative.isEmpty ? entry.name : relative + [slash] + entry.name
+                let path = base + below
+                var kind = entry.kind ?? status(ofBytes: path, following: false)?.kind
+                if kind == .symbolicLink {
+                    switch status(ofBytes: path, following: true)?.kind {
+                    case .regular?: kind = .regular
+                    case .directory?:
+                        if !leavingOut(FileSystemPath(bytes: below), true) {
+                            found.append(Found(bytes: path, relative: below, kind: .linkToFolder))
+                        }
+                        continue
+                    case nil:
+                        if !leavingOut(FileSystemPath(bytes: below), false) {
+                            found.append(Found(bytes: path, relative: below, kind: .brokenLink))
+                        }
+                        continue
+                    default: kind = .other
+                    }
+                }
+                let isFolder = kind == .directory
+                if leavingOut(FileSystemPath(bytes: below), isFolder) { continue }
+                switch kind {
+                case .directory?:
+                    do {
+                        folders.append((try openWalkedFolder(path, following: false), below))
+                    } catch {
+                        found.append(Found(bytes: path, relative: below, kind: .unreadableFolder(error)))
+                    }
+                case .regular?: found.append(Found(bytes: path, relative: below, kind: .file))
+                case nil:  // gone since it was listed
+                    continue
+                default: found.append(Found(bytes: path, relative: below, kind: .special))
+                }
+            }
+        }
+        return found.sorted { $0.path.bytes.lexicographicallyPrecedes($1.path.bytes) }
+    }
+
+    private static func openWalkedFolder(_ path: [UInt8], following: Bool) throws(SystemError) -> Descriptor {
+        let shown = String(decoding: path, as: UTF8.self)
+        try injected(.open, shown)
+        let flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | (following ? 0 : O_NOFOLLOW)
+        let fd = FileSystemPath(bytes: path).withCString { cPath in retrying { open(cPath, flags) } }
+        guard fd >= 0 else { throw SystemError("open", path: shown, errno: errno) }
+        return Descriptor(fd: fd, path: shown)
+    }
+
+    /// `stat` (or `lstat`) of a path that need not be valid UTF-8; `nil` when it does not exist or
+    /// cannot be read.
+    package static func fileStatus(atPath path: FileSystemPath, following: Bool = true) -> FileStatus? {
+        status(ofBytes: path.bytes, following: following)
+    }
+
+    private static func status(ofBytes path: [UInt8], following: Bool) -> FileStatus? {
+        if FaultInjector.check(.stat, String(decoding: path, as: UTF8.self)) != nil { return nil }
+        var info = stat()
+        let result = FileSystemPath(bytes: path).withCString { following ? stat($0, &info) : lstat($0, &info) }
+        return result == 0 ? FileStatus(info) : nil
+    }
+}
+
+extension FileSystem.Found {
+    fileprivate init(bytes: [UInt8], relative: [UInt8], kind: Kind) {
+        self.init(path: FileSystemPath(bytes: bytes), relative: FileSystemPath(bytes: relative), kind: kind)
+    }
+}
