@@ -36,7 +36,15 @@ enum AssetCommands {
             AssetTable.print(assets)
         }
         // A page cut short by --limit says where the next one starts.
-        if let cursor, limit != nil { Output.err("next page: album assets --after '\(cursor)'") }
+        if let cursor, let limit {
+            // The whole command again, so that it can be run as printed.
+            var next = ["album", "assets"]
+            if let library = arguments.library { next += ["--library", Output.shellQuoted(library)] }
+            if arguments.system { next.append("--system") }
+            if order == .captureDate { next += ["--order", "taken"] }
+            next += ["--limit", "\(limit)", "--after", Output.shellQuoted(cursor)]
+            Output.err("next page: " + next.joined(separator: " "))
+        }
         return 0
     }
 

@@ -92,6 +92,20 @@ enum Output {
 }
 
 /// `album save` / `import` `--json` lines: the result object of Docs/cli-json.md.
+extension Output {
+    /// `text` as one shell word: as is when it holds only characters no shell treats specially,
+    /// else in single quotes.
+    static func shellQuoted(_ text: String) -> String {
+        let plain =
+            !text.isEmpty
+            && text.utf8.allSatisfy { byte in
+                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                    || Array("_./:=@%+-,".utf8).contains(byte)
+            }
+        return plain ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}
+
 struct SaveLine: Encodable {
     struct Failure: Encodable {
         let code: String

@@ -47,6 +47,30 @@ import Testing
             let second = try CLI.run(args + ["assets", "--limit", "2", "--after", cursor, "--json"])
             #expect(Self.ids(second) == Array(ids[2..<4]))
             #expect(!second.stderr.contains("next page"))
+            // By date taken: the hint is the whole next command, --order included, and runs as printed.
+            let takenFirst = try CLI.run(args + ["assets", "--order", "taken", "--limit", "2", "--json"])
+            let hint = try #require(
+                takenFirst.stderr.split(separator: "\n").first { $0.hasPrefix("next page: album ") })
+            #expect(hint.contains("--order taken --limit 2 --after '"))
+            let command = String(hint.dropFirst("next page: album ".count)) + " --json"
+            let shell = Process()
+            shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+            shell.arguments = ["-c", "\"$0\" " + command, CLI.binary.path]
+            let output = Pipe()
+            shell.standardOutput = output
+            try shell.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            shell.waitUntilExit()
+            let takenRest = ((try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]] ?? []).compactMap {
+                $0["id"] as? String
+            }
+            #expect(Self.ids(takenFirst) + takenRest == Self.ids(taken))
+            // A cursor of one order is refused in the other (it gave an empty page, exit 0).
+            let mixed = try CLI.run(args + ["assets", "--order", "taken", "--after", cursor, "--json"])
+            #expect(mixed.status == 1)
+            #expect(
+                ((mixed.json() as? [String: Any])?["error"] as? [String: Any])?["code"] as? String == "invalidArgument")
+            #expect(mixed.stderr.contains("a cursor of a listing by date added, not by date taken"))
             // Text: a table with every id
             let text = try CLI.run(args + ["assets"])
             #expect(ids.allSatisfy { text.stdout.contains($0) })

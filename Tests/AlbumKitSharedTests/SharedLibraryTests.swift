@@ -84,7 +84,7 @@
                     .file(SharedServers.examples.appendingPathComponent("garden.png")))
                 // Paged through the whole library, one at a time, nothing repeated or skipped.
                 let first = try await backend.assets(in: .dateAdded, after: nil, limit: 1)
-                let cursor = try AssetCursor(token: try #require(first.nextCursor))
+                let cursor = try AssetCursor(token: try #require(first.nextCursor), order: .dateAdded)
                 let second = try await backend.assets(in: .dateAdded, after: cursor, limit: 1)
                 #expect(Set(first.assets.map(\.id) + second.assets.map(\.id)) == [a.assetID, b.assetID])
                 // Added to another album, removed from the first, then deleted from the library.

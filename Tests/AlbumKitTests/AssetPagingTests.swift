@@ -20,7 +20,7 @@ import Testing
         repeat {
             let page = AssetCursor.page(of: all, in: .dateAdded, after: cursor, limit: 3)
             seen += page.assets.map(\.id)
-            cursor = try page.nextCursor.map(AssetCursor.init(token:))
+            cursor = try page.nextCursor.map { try AssetCursor(token: $0, order: .dateAdded) }
         } while cursor != nil
         #expect(seen == ["id00", "id01", "id02", "id03", "id04", "id05", "id06", "id07", "id08", "id09"])
     }
@@ -39,8 +39,19 @@ import Testing
 
     @Test func malformedCursorsAreRefused() {
         for token in ["", "nokey", "|id", "key|"] {
-            #expect(throws: AlbumError.self) { try AssetCursor(token: token) }
+            #expect(throws: AlbumError.self) { try AssetCursor(token: token, order: .dateAdded) }
         }
-        #expect((try? AssetCursor(token: "k|i|d"))?.id == "i|d")
+        #expect((try? AssetCursor(token: "k|i|d", order: .dateAdded))?.id == "i|d")
+    }
+
+    /// A cursor of the other order compared its key against the wrong column: an empty page, or
+    /// one that repeats assets, without an error.
+    @Test func aCursorOfTheOtherOrderIsRefused() throws {
+        let added = AssetOrder.dateAddedKey(1_700_000_000.25) + "|id1"
+        let taken = "2024-05-01T10:20:30|id1"
+        #expect(throws: AlbumError.self) { try AssetCursor(token: added, order: .captureDate) }
+        #expect(throws: AlbumError.self) { try AssetCursor(token: taken, order: .dateAdded) }
+        #expect(try AssetCursor(token: added, order: .dateAdded).key == AssetOrder.dateAddedKey(1_700_000_000.25))
+        #expect(try AssetCursor(token: taken, order: .captureDate).id == "id1")
     }
 }

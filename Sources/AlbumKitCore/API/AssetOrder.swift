@@ -13,6 +13,14 @@ public enum AssetOrder: String, Sendable, Hashable, CaseIterable, Codable {
     /// assets without a capture date take their date added (UTC) instead.
     case captureDate
 
+    /// How messages name the order.
+    var shownName: String {
+        switch self {
+        case .dateAdded: "date added"
+        case .captureDate: "date taken"
+        }
+    }
+
     /// The text that sorts `asset` in this order (fixed width, so text order is time order).
     package func sortKey(of asset: AssetInfo) -> String {
         switch self {

@@ -32,16 +32,47 @@ package struct AssetCursor: Sendable, Hashable {
         self.id = id
     }
 
-    /// Reads a token made by ``token``.
+    /// Reads a token made by ``token`` for a page in `order`.
     ///
-    /// - Throws: `.invalidArgument` for text that is not a cursor.
-    package init(token: String) throws {
+    /// - Throws: `.invalidArgument` for text that is not a cursor, or a cursor of the other order
+    ///   (whose key would compare against the wrong column: an empty or repeated page).
+    package init(token: String, order: AssetOrder) throws {
         let parts = token.split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
-            throw AlbumError(.invalidArgument, "\"\(token)\" is not a page cursor; pass the nextCursor of a page.")
+            throw AlbumError(
+                .invalidArgument,
+                "\"\(token)\" is not a page cursor; pass the cursor the previous page gave (its next page's --after).")
         }
         key = String(parts[0])
         id = String(parts[1])
+        let other: AssetOrder = order == .dateAdded ? .captureDate : .dateAdded
+        if !Self.isKey(key, of: order) && Self.isKey(key, of: other) {
+            throw AlbumError(
+                .invalidArgument,
+                "\"\(token)\" is a cursor of a listing by \(other.shownName), not by \(order.shownName); list in the order that gave it."
+            )
+        }
+    }
+
+    /// Whether `key` has the shape of ``AssetOrder/sortKey(of:)`` in `order`: seconds with six
+    /// decimals, or a date and time.
+    private static func isKey(_ key: String, of order: AssetOrder) -> Bool {
+        let bytes = Array(key.utf8)
+        func digits(_ range: Range<Int>) -> Bool { range.allSatisfy { bytes[$0] >= 0x30 && bytes[$0] <= 0x39 } }
+        switch order {
+        case .dateAdded:
+            guard bytes.count >= 8, let dot = bytes.firstIndex(of: UInt8(ascii: ".")), bytes.count - dot == 7 else {
+                return false
+            }
+            return digits(0..<dot) && digits(dot + 1..<bytes.count)
+        case .captureDate:
+            guard bytes.count == 19 else { return false }
+            let separators: [Int: UInt8] = [4: 0x2D, 7: 0x2D, 10: 0x54, 13: 0x3A, 16: 0x3A]
+            return (0..<19).allSatisfy { index in
+                if let separator = separators[index] { return bytes[index] == separator }
+                return digits(index..<index + 1)
+            }
+        }
     }
 
     /// `key|id`.
