@@ -3,6 +3,10 @@ import Testing
 
 @testable import AlbumKitCore
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Cases a review of the batch staging and naming changes found.
 @Suite("Folder library: slashes with combining marks, staging removed mid-batch")
 struct FolderRedTeamTests {
@@ -54,6 +58,66 @@ struct FolderRedTeamTests {
             let failed = results.filter { if case .failure = $0 { true } else { false } }.count
             #expect(failed <= 1, "\(failed) of 24 failed")
             #expect(FileManager.default.fileExists(atPath: staging.path))
+        }
+    }
+}
+
+/// Cases a red-team pass on the folder library found (2026-12-01): photos whose names are not
+/// UTF-8 were not seen by `delete`, and a copy of a renamed album took its identifier.
+@Suite("Folder library: names that are not UTF-8, copies of renamed albums")
+struct FolderIdentityRedTeamTests {
+    @Test func anAlbumHoldingOnlyPhotosWhoseNamesAreNotUTF8IsNotEmpty() async throws {
+        try await FolderFixture.withRoot { root, _ in
+            let library = try FolderFixture.library(root)
+            _ = try await library.album(titled: "U").save(.data(FolderFixture.jpeg("a"), filename: "a.jpg"))
+            let folder = root.appendingPathComponent("U")
+            try FileManager.default.removeItem(at: folder.appendingPathComponent("a.jpg"))
+            // A photo named with the byte FF (Latin-1 archives, old cameras).
+            let odd = Array(folder.path.utf8) + Array("/q".utf8) + [0xFF] + Array(".jpg".utf8)
+            let fd = open(odd.map { CChar(bitPattern: $0) } + [0], O_WRONLY | O_CREAT | O_EXCL, 0o644)
+            #expect(fd >= 0)
+            close(fd)
+            let marker = try Data(contentsOf: folder.appendingPathComponent(FolderAlbumMarker.fileName))
+            // Neither delete goes on without force; the album keeps its marker, so its identity.
+            for permanently in [false, true] {
+                let code = await FolderFixture.errorCode {
+                    try await library.deleteAlbum(titled: "U", permanently: permanently)
+                }
+                #expect(code == .albumNotEmpty)
+            }
+            #expect(FileManager.default.fileExists(atPath: String(decoding: odd, as: UTF8.self)) == false)  // U+FFFD
+            #expect(access(odd.map { CChar(bitPattern: $0) } + [0], F_OK) == 0)
+            #expect(try Data(contentsOf: folder.appendingPathComponent(FolderAlbumMarker.fileName)) == marker)
+            #expect(FolderFixture.all(in: URL(fileURLWithPath: FolderFixture.trash(root).homeTrash)).isEmpty)
+        }
+    }
+
+    @Test func aRenamedAlbumKeepsItsIdentifierOverACopyOfIt() async throws {
+        for copyFirst in [false, true] {
+            try await FolderFixture.withRoot { root, _ in
+                let library = try FolderFixture.library(root)
+                let saved = try await library.album(titled: "Trips").save(
+                    .data(FolderFixture.jpeg("t"), filename: "t.jpg"))
+                let id = try #require(saved.albumID)
+                let original = root.appendingPathComponent("Trips")
+                let renamed = root.appendingPathComponent("Trips2023")
+                // The copy sorts first by name ("Backup" < "Trips2023"), as it did when it won.
+                let copy = root.appendingPathComponent("Backup")
+                if copyFirst {
+                    #expect(FolderFixture.run("/bin/cp", "-a", original.path, copy.path) == 0)
+                    try FileManager.default.moveItem(at: original, to: renamed)
+                } else {
+                    try FileManager.default.moveItem(at: original, to: renamed)
+                    #expect(FolderFixture.run("/bin/cp", "-a", renamed.path, copy.path) == 0)
+                }
+                let albums = try await library.albums()
+                #expect(albums.first { $0.id == id }?.title == "Trips2023", "copy first: \(copyFirst)")
+                // A save by the old id lands in the renamed folder, not in the copy.
+                _ = try await library.album(withID: id, accessPolicy: .requireAlbum).save(
+                    .data(FolderFixture.jpeg("u"), filename: "u.jpg"))
+                #expect(FolderFixture.visible(in: renamed).contains("u.jpg"))
+                #expect(!FolderFixture.visible(in: copy).contains("u.jpg"))
+            }
         }
     }
 }

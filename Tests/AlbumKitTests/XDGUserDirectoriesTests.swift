@@ -94,6 +94,26 @@ struct XDGUserDirectoriesTests {
         }
     }
 
+    /// The home folder in another spelling, or a folder holding it, was taken as the Pictures
+    /// folder: every folder of the user's with a photo became an album (`delete` moved
+    /// `~/Documents/taxes` to the Trash).
+    @Test(arguments: ["\"$HOME/./\"", "\"$HOME/Pictures/..\"", "\"$HOME/..\"", "\"/\"", "LINK"])
+    func homeInAnotherSpellingOrAFolderAboveItFallsBackToPictures(_ value: String) throws {
+        try withHome(nil) { home, _ in
+            let link = home + "-link"
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: home)
+            defer { try? FileManager.default.removeItem(atPath: link) }
+            let setting = value == "LINK" ? "\"\(link)\"" : value
+            try "XDG_PICTURES_DIR=\(setting)\n".write(
+                toFile: home + "/.config/user-dirs.dirs", atomically: true, encoding: .utf8)
+            #expect(XDGUserDirectories(environment: ["HOME": home]).picturesDirectory.path == home + "/Pictures")
+            // And the other way round: $HOME a symlink, the setting its target.
+            try "XDG_PICTURES_DIR=\"\(home)\"\n".write(
+                toFile: home + "/.config/user-dirs.dirs", atomically: true, encoding: .utf8)
+            #expect(XDGUserDirectories(environment: ["HOME": link]).picturesDirectory.path == link + "/Pictures")
+        }
+    }
+
     @Test(arguments: ["\"$HOME\"", "\"$HOME/\""])
     func homeItselfFallsBackToPictures(_ value: String) throws {
         // Given the value xdg-user-dirs-update writes after the folder was deleted

@@ -225,10 +225,13 @@ final class FolderAlbumDirectory: AlbumDirectory {
     /// file or an album marker, at any depth, with identifiers made unique deterministically.
     ///
     /// When two folders claim one identifier (a folder copied with its marker, or an unmarked
-    /// folder at a path like one AlbumKit moved), the one whose marker names it keeps it, then a
-    /// marked one, then the first by path; the others get an identifier derived from their path.
+    /// folder at a path like one AlbumKit moved), the one whose marker names it keeps it, then the
+    /// one that is the folder the marker was written in (its inode: a renamed original, not a copy),
+    /// then a marked one, then the first by path; the others get an identifier derived from their
+    /// path.
     static func scan(_ root: FileSystem.Descriptor) throws(SystemError) -> [FolderAlbum] {
         var found: [FolderAlbum] = []
+        var inodes: [String: UInt64] = [:]  // by relative path
         var visited = Set<[UInt64]>()
         // Only entries the listing does not rule out as folders are `stat`ed, not every photo.
         func visit(_ folder: FileSystem.Descriptor, _ path: [String], _ listed: [FileSystem.Entry]) throws(SystemError)
@@ -252,6 +255,7 @@ final class FolderAlbumDirectory: AlbumDirectory {
                 let childPath = path + [name]
                 let marker = entries.contains(FolderAlbumMarker.fileName) ? try FolderAlbumMarker.read(in: child) : nil
                 if marker != nil || entries.contains(where: FolderNaming.isMediaFileName) {
+                    inodes[FolderAlbumPath(components: childPath).relative] = info.inode
                     found.append(
                         FolderAlbum(
                             path: FolderAlbumPath(components: childPath), marker: marker, modified: info.modified.date))
@@ -262,8 +266,9 @@ final class FolderAlbumDirectory: AlbumDirectory {
         try visit(root, [], try FileSystem.entries(in: root))
         // Identifier contests.
         func rank(_ album: FolderAlbum) -> Int {
-            guard let marker = album.marker else { return 2 }
-            return marker.folder == album.name ? 0 : 1
+            guard let marker = album.marker else { return 3 }
+            if marker.folder == album.name { return 0 }
+            return marker.inode != nil && marker.inode == inodes[album.name] ? 1 : 2
         }
         found.sort { rank($0) != rank($1) ? rank($0) < rank($1) : precedes($0.name, $1.name) }
         var used = Set<String>()

@@ -10,7 +10,7 @@ import Foundation
 /// on every file system and survives every copy tool.
 ///
 /// ```json
-/// {"albumkit":1,"created":1714000000,"folder":"AC∕DC","id":"6f1c…","title":"AC/DC"}
+/// {"albumkit":1,"created":1714000000,"folder":"AC∕DC","id":"6f1c…","inode":1835011,"title":"AC/DC"}
 /// ```
 package struct FolderAlbumMarker: Codable, Sendable, Hashable {
     /// The marker file's name.
@@ -27,12 +27,17 @@ package struct FolderAlbumMarker: Codable, Sendable, Hashable {
     package var folder: String
     /// When the album was created (seconds since 1970); orders albums with the same title.
     package var created: Double
+    /// The folder's inode when AlbumKit wrote the marker. A folder renamed or moved on its disk
+    /// keeps its inode; a copy of it (with this file) does not. So when the folder and its copy
+    /// are both renamed, the original keeps the album's identifier. Missing in older markers.
+    package var inode: UInt64?
 
-    package init(id: String, title: String, folder: String, created: Double) {
+    package init(id: String, title: String, folder: String, created: Double, inode: UInt64? = nil) {
         self.id = id
         self.title = title
         self.folder = folder
         self.created = created
+        self.inode = inode
     }
 
     /// The marker of the folder `directory`, `nil` when it has none or it is not readable JSON.

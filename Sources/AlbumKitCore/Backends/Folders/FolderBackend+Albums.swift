@@ -282,7 +282,9 @@ extension FolderBackend {
                     defer { FileSystem.close(folder) }
                     let listed = try self.mapping("delete the album") {
                         try FileSystem.unlessOutOfDescriptors { () throws(SystemError) in
-                            try FileSystem.names(in: folder)
+                            // Every name, those that are not UTF-8 too: a folder holding only
+                            // such photos is not empty.
+                            try FileSystem.entryBytes(in: folder).map { String(decoding: $0.name, as: UTF8.self) }
                         }
                     }
                     // The marker is AlbumKit's own, unless something else (a FIFO) has its name.
@@ -306,15 +308,22 @@ extension FolderBackend {
                         + inside.map { self.info($0, in: root, aside: aside, of: album) }
                     if !entries.isEmpty && !force {
                         restore()
-                        throw self.notEmpty(album, entries: entries, inside: albums.dropFirst())
+                        throw self.notEmpty(
+                            album, entries: entries, inside: albums.dropFirst(), permanently: permanently)
                     }
                     var trashPath: String?
                     if permanently {
                         if entries.isEmpty {
+                            let marker = try? FileSystem.readSmallFile(FolderAlbumMarker.fileName, in: folder)
                             try? FileSystem.unlink(FolderAlbumMarker.fileName, in: folder)
                             if !FileSystem.removeEmptyDirectory(aside.name, in: parent) {
-                                restore()  // something appeared: keep it
-                                throw self.notEmpty(album, entries: ["(a new file)"], inside: [])
+                                // Something appeared: keep it, and the album its identity.
+                                if let marker = marker ?? nil {
+                                    try? FileSystem.createFile(FolderAlbumMarker.fileName, in: folder, bytes: marker)
+                                }
+                                restore()
+                                throw self.notEmpty(
+                                    album, entries: ["(a new file)"], inside: [], permanently: permanently)
                             }
                         } else {
                             try self.mapping("delete the album folder") {
@@ -364,17 +373,23 @@ extension FolderBackend {
         return AlbumInfo(id: nested.id, title: nested.title, count: count ?? 0, createdAt: nested.createdAt)
     }
 
-    private func notEmpty(_ album: FolderAlbum, entries: [String], inside: ArraySlice<AlbumInfo>) -> AlbumError {
+    private func notEmpty(
+        _ album: FolderAlbum, entries: [String], inside: ArraySlice<AlbumInfo>, permanently: Bool
+    ) -> AlbumError {
+        func count(_ number: Int, _ one: String, _ many: String) -> String { "\(number) \(number == 1 ? one : many)" }
         let photos = entries.filter(FolderNaming.isMediaFileName).count
         var message =
-            "The album \"\(album.title)\" is the folder \(url(of: album.path).path), which holds \(entries.count) item(s) (\(photos) photo(s) or video(s))"
+            "The album \"\(album.title)\" is the folder \(url(of: album.path).path), which holds "
+            + "\(count(entries.count, "item", "items")) (\(count(photos, "photo or video", "photos or videos")))"
         if !inside.isEmpty {
             message +=
-                " and \(inside.count) album(s) inside it: "
+                " and \(count(inside.count, "album", "albums")) inside it: "
                 + inside.map { "\"\($0.title)\" (\($0.count))" }.joined(separator: ", ")
         }
         message +=
-            ". Deleting it moves the folder and all of that to the Trash; use force (album delete --force) to do so, or move the files out first."
+            permanently
+            ? ". Deleting it permanently removes the folder and all of that; use force (album delete --force --permanently) to do so, or move the files out first."
+            : ". Deleting it moves the folder and all of that to the Trash; use force (album delete --force) to do so, or move the files out first."
         return AlbumError(.albumNotEmpty, message, albumTitle: album.title)
     }
 

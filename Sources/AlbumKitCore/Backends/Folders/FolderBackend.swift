@@ -600,7 +600,8 @@ package final class FolderBackend: PhotoLibraryBackend {
                 if FileSystem.status(of: name, in: parent.descriptor) != nil { continue }
                 let path = FolderAlbumPath(components: parent.path.components + [name])
                 let marker = FolderAlbumMarker(
-                    id: id, title: title.text, folder: path.relative, created: now.timeIntervalSince1970)
+                    id: id, title: title.text, folder: path.relative, created: now.timeIntervalSince1970,
+                    inode: try? FileSystem.fileStatus(of: newFolder).inode)
                 try? FileSystem.unlink(FolderAlbumMarker.fileName, in: newFolder)
                 try FileSystem.createFile(FolderAlbumMarker.fileName, in: newFolder, bytes: marker.encoded)
                 try FileSystem.fsync(newFolder)
@@ -701,7 +702,8 @@ package final class FolderBackend: PhotoLibraryBackend {
             return
         }
         let marker = FolderAlbumMarker(
-            id: album.id, title: album.title, folder: album.name, created: album.createdAt.timeIntervalSince1970)
+            id: album.id, title: album.title, folder: album.name, created: album.createdAt.timeIntervalSince1970,
+            inode: try? FileSystem.fileStatus(of: folder).inode)
         try FolderLibraryState.replaceFile(
             FolderAlbumMarker.fileName, in: folder, at: album.path, with: marker.encoded, state: state)
     }

@@ -60,11 +60,13 @@ package struct XDGUserDirectories: Sendable {
     }
 
     /// The user's Pictures folder: `XDG_PICTURES_DIR`, or `$HOME/Pictures` when it is not configured
-    /// or points at the home folder itself (album folders never go straight into `$HOME`).
+    /// or names the home folder itself, or a folder holding it, in any spelling (`$HOME/./`, a
+    /// symlink to it, `/`): album folders never go straight into `$HOME`, where every folder of
+    /// the user's would be an album to delete.
     package var picturesDirectory: URL {
         let home = homeDirectory
         let fallback = home == "/" ? "/Pictures" : home + "/Pictures"
-        guard let configured = configuredDirectory("PICTURES"), configured != home else {
+        guard let configured = configuredDirectory("PICTURES"), !FileSystem.isPath(home, inside: configured) else {
             return URL(fileURLWithPath: fallback, isDirectory: true)
         }
         return URL(fileURLWithPath: configured, isDirectory: true)
