@@ -22,7 +22,8 @@ extension PhotoLibrary {
             guard limit >= 1 else {
                 throw AlbumError(.invalidArgument, "The page size must be 1 or more, not \(limit).")
             }
-            return try await backend.assets(in: order, after: try cursor.map { try AssetCursor(token: $0, order: order) }, limit: limit)
+            return try await backend.assets(
+                in: order, after: try cursor.map { try AssetCursor(token: $0, order: order) }, limit: limit)
         }
     }
 
