@@ -9,7 +9,7 @@
 #   has just built it in CI; release for --full). ALBUM_BIN=/path/to/album overrides both.
 # --keep: keep the scratch directory for inspection.
 # --only: run only these scenarios (kill9, race, diskfull, readonly, removed, corrupt, reset, lostwal,
-#   oldcatalog, garbled, pidns, fifo, walk, badnumbers, resave, verifyrace, fulljournal, ulimit, partial, quickexit, nolib, newlib, powerloss, and the folder library's fkill9, frace,
+#   oldcatalog, garbled, pidns, fifo, walk, badnumbers, resave, verifyrace, fulljournal, ulimit, partial, quickexit, nolib, newlib, powerloss, shutdown, and the folder library's fkill9, frace,
 #   fdiskfull, freadonly, fmoved, fstaging, fslash, fdelete, fcard, flinks, ffifo, fcatalog, fdrop).
 #
 # Scenarios (a summary line each, `trials=N failures=M`; exit status 1 if any failure):
@@ -60,6 +60,11 @@
 #               flushed afterwards): opening finishes every acknowledged save, or leaves nothing of
 #               an unacknowledged one; verify passes. The saver is always the debug build (only it
 #               can pause).
+#   shutdown    a real file system cut off mid-save: a loop-mounted ext4 (with its journal) is shut
+#               down by the EXT4_IOC_SHUTDOWN ioctl without flushing its log, at a random moment of
+#               a batch, then unmounted and mounted again: what the kernel had not written is gone,
+#               as after a power loss. Every acknowledged save is present with its SHA-256 and
+#               verify passes (a failing trial's disk image is kept in the scratch directory).
 #   f*          kill9, race, diskfull, readonly on a folder library, the album folder moved mid-batch
 #               (fmoved), the staging folder removed mid-batch (fstaging), titles whose slash carries
 #               a combining mark (fslash), `delete` racing `cp` (fdelete), album folders on a
@@ -77,7 +82,7 @@ set -uo pipefail
 MODE=short
 BUILD=""
 KEEP=0
-ONLY="kill9,race,diskfull,readonly,removed,corrupt,reset,lostwal,oldcatalog,garbled,pidns,fifo,walk,badnumbers,resave,verifyrace,fulljournal,ulimit,partial,quickexit,nolib,newlib,powerloss"
+ONLY="kill9,race,diskfull,readonly,removed,corrupt,reset,lostwal,oldcatalog,garbled,pidns,fifo,walk,badnumbers,resave,verifyrace,fulljournal,ulimit,partial,quickexit,nolib,newlib,powerloss,shutdown"
 ONLY+=",fkill9,frace,fdiskfull,freadonly,fmoved,fstaging,fslash,fdelete,fcard,flinks,ffifo,fcatalog,fdrop"
 while [ $# -gt 0 ]; do
     argument=$1
@@ -1317,6 +1322,57 @@ scenario_powerloss() {
         [ "$bad" = 0 ] || failures=$((failures + 1))
     done
     summary powerloss "$trials" "$failures" "power lost before transaction B reached the disk: finished from the journal, or nothing"
+}
+
+# shutdown: what a power loss leaves, made by the kernel: EXT4_IOC_SHUTDOWN with
+# EXT4_GOING_FLAGS_NOLOGFLUSH stops every write of a loop-mounted ext4 at once, its journal not
+# flushed; the image then holds only what reached the (loop) disk.
+scenario_shutdown() {
+    echo "== shutdown"
+    command -v mkfs.ext4 >/dev/null || { skip shutdown "no mkfs.ext4"; return; }
+    command -v python3 >/dev/null || { skip shutdown "no python3 for the shutdown ioctl"; return; }
+    local dir=$WORK/shutdown trials failures=0 trial mnt img lib acks err pid delay bad
+    trials=$([ "$MODE" = full ] && echo 60 || echo 8)
+    mkdir -p "$dir"
+    make_jpegs "$dir/media" 330 sd
+    for ((trial = 0; trial < trials; trial++)); do
+        mnt=$dir/mnt$trial img=$dir/disk$trial.img bad=0
+        mkdir -p "$mnt"
+        truncate -s 256M "$img" && mkfs.ext4 -q -F "$img" >/dev/null 2>&1 || { skip shutdown "mkfs.ext4 failed"; return; }
+        mount -o loop "$img" "$mnt" 2>/dev/null || { skip shutdown "cannot mount a loop device here"; rm -f "$img"; return; }
+        MOUNTS+=("$mnt")
+        lib=$mnt/lib.albumlibrary acks=$dir/acks$trial err=$dir/err$trial
+        "$ALBUM" save -q --album Trip --library "$lib" "$dir/media/sd_0000.jpg" "$dir/media/sd_0001.jpg" >/dev/null 2>&1
+        sync
+        # A batch of new photos (the rest of the corpus, in an order of its own each trial).
+        ls "$dir"/media/sd_*.jpg | tail -n +3 | shuf >"$dir/list$trial"
+        "$ALBUM" save --json --album Trip --library "$lib" $(cat "$dir/list$trial") >"$acks" 2>"$err" &
+        pid=$!
+        # Odd trials cut at a random moment of the first chunk; even ones while a later chunk
+        # commits (a random moment after the first acknowledgement).
+        if ((trial % 2)); then
+            delay=$((RANDOM % 600 + 20))
+        else
+            while kill -0 "$pid" 2>/dev/null && ! grep -q '"asset"' "$acks"; do sleep 0.01; done
+            delay=$((RANDOM % 120))
+        fi
+        sleep "$(printf '%d.%03d' $((delay / 1000)) $((delay % 1000)))"
+        python3 -c 'import fcntl, os, struct, sys; fd = os.open(sys.argv[1], os.O_RDONLY); fcntl.ioctl(fd, 0x8004587D, struct.pack("I", 2))' "$mnt" ||
+            { fail "shutdown trial $trial: the ioctl failed"; bad=1; }
+        wait "$pid"
+        umount "$mnt" && mount -o loop "$img" "$mnt" || { fail "shutdown trial $trial: cannot mount the disk again"; bad=1; }
+        if [ "$bad" = 0 ]; then
+            check_acknowledged "$lib" Trip "$acks" || bad=1
+            verify_ok "$lib" || bad=1
+            # Whatever state the cut left, the library takes the next save.
+            "$ALBUM" save -q --album Trip --library "$lib" "$dir/media/sd_0000.jpg" >/dev/null 2>&1 ||
+                { fail "shutdown trial $trial: the next save failed"; bad=1; }
+        fi
+        echo "  trial $trial: cut ${delay} ms $( ((trial % 2)) && echo 'after the start' || echo 'after the first result'), $(grep -c '"asset"' "$acks") acknowledged$([ "$bad" = 0 ] || echo ', FAILED')"
+        umount "$mnt" 2>/dev/null
+        if [ "$bad" = 0 ]; then rm -f "$img"; else failures=$((failures + 1)); fi
+    done
+    summary shutdown "$trials" "$failures" "ext4 shut down mid-batch without flushing its log: every acknowledged save kept"
 }
 
 START=$(date +%s)
