@@ -9,7 +9,7 @@
 #   has just built it in CI; release for --full). ALBUM_BIN=/path/to/album overrides both.
 # --keep: keep the scratch directory for inspection.
 # --only: run only these scenarios (kill9, race, diskfull, readonly, removed, corrupt, reset, lostwal,
-#   oldcatalog, garbled, pidns, fifo, walk, badnumbers, resave, verifyrace, fulljournal, ulimit, partial, quickexit, nolib, newlib, powerloss, shutdown, and the folder library's fkill9, frace,
+#   oldcatalog, garbled, pidns, fifo, walk, badnumbers, resave, verifyrace, fulljournal, ulimit, partial, quickexit, nolib, newlib, powerloss, shutdown, journal, and the folder library's fkill9, frace,
 #   fdiskfull, freadonly, fmoved, fstaging, fslash, fdelete, fcard, flinks, ffifo, fcatalog, fdrop).
 #
 # Scenarios (a summary line each, `trials=N failures=M`; exit status 1 if any failure):
@@ -65,6 +65,9 @@
 #               a batch, then unmounted and mounted again: what the kernel had not written is gone,
 #               as after a power loss. Every acknowledged save is present with its SHA-256 and
 #               verify passes (a failing trial's disk image is kept in the scratch directory).
+#   journal     the journal overwritten with garbage, cut short or removed while the catalog stays:
+#               verify names the journal (before, "ok"), repair records what it lacks, and a
+#               catalog lost afterwards is rebuilt with every album and photo.
 #   f*          kill9, race, diskfull, readonly on a folder library, the album folder moved mid-batch
 #               (fmoved), the staging folder removed mid-batch (fstaging), titles whose slash carries
 #               a combining mark (fslash), `delete` racing `cp` (fdelete), album folders on a
@@ -82,7 +85,7 @@ set -uo pipefail
 MODE=short
 BUILD=""
 KEEP=0
-ONLY="kill9,race,diskfull,readonly,removed,corrupt,reset,lostwal,oldcatalog,garbled,pidns,fifo,walk,badnumbers,resave,verifyrace,fulljournal,ulimit,partial,quickexit,nolib,newlib,powerloss,shutdown"
+ONLY="kill9,race,diskfull,readonly,removed,corrupt,reset,lostwal,oldcatalog,garbled,pidns,fifo,walk,badnumbers,resave,verifyrace,fulljournal,ulimit,partial,quickexit,nolib,newlib,powerloss,shutdown,journal"
 ONLY+=",fkill9,frace,fdiskfull,freadonly,fmoved,fstaging,fslash,fdelete,fcard,flinks,ffifo,fcatalog,fdrop"
 while [ $# -gt 0 ]; do
     argument=$1
@@ -1373,6 +1376,38 @@ scenario_shutdown() {
         if [ "$bad" = 0 ]; then rm -f "$img"; else failures=$((failures + 1)); fi
     done
     summary shutdown "$trials" "$failures" "ext4 shut down mid-batch without flushing its log: every acknowledged save kept"
+}
+
+# journal: the journal is what rebuilds a lost catalog; one damaged while the catalog is whole must
+# be noticed and mended before the catalog is lost too.
+scenario_journal() {
+    echo "== journal"
+    local dir=$WORK/journal failures=0 trials=0 damage lib before after out
+    make_jpegs "$dir/media" 12 jr
+    for damage in garbage cut removed; do
+        trials=$((trials + 1))
+        lib=$dir/$damage.albumlibrary
+        local bad=0
+        "$ALBUM" save -q --album Keep --library "$lib" "$dir"/media/jr_000[0-5].jpg >/dev/null 2>&1
+        "$ALBUM" save -q --album Other --library "$lib" "$dir"/media/jr_000[6-9].jpg "$dir/media/jr_0000.jpg" >/dev/null 2>&1
+        before=$( (show_hashes "$lib" Keep; show_hashes "$lib" Other) | sort | md5sum)
+        case $damage in
+            garbage) head -c 5000 /dev/urandom >"$lib/journal/saves.jsonl" ;;
+            cut) truncate -s 150 "$lib/journal/saves.jsonl" ;;
+            removed) rm "$lib/journal/saves.jsonl" ;;
+        esac
+        out=$("$ALBUM" verify --library "$lib" 2>&1) && { fail "journal ($damage): verify passed"; bad=1; }
+        grep -q "journal (journal/saves.jsonl) lacks" <<<"$out" || { fail "journal ($damage): verify does not name the journal: $out"; bad=1; }
+        out=$("$ALBUM" repair --library "$lib" 2>&1) || { fail "journal ($damage): repair failed: $out"; bad=1; }
+        verify_ok "$lib" || bad=1
+        rm -f "$lib"/catalog.sqlite*
+        "$ALBUM" repair --library "$lib" >/dev/null 2>&1 || { fail "journal ($damage): repair of the lost catalog failed"; bad=1; }
+        after=$( (show_hashes "$lib" Keep; show_hashes "$lib" Other) | sort | md5sum)
+        [ "$before" = "$after" ] || { fail "journal ($damage): the rebuilt catalog's albums differ"; bad=1; }
+        verify_ok "$lib" || bad=1
+        [ "$bad" = 0 ] || failures=$((failures + 1))
+    done
+    summary journal "$trials" "$failures" "a damaged journal is reported, recorded again, and rebuilds a lost catalog whole"
 }
 
 START=$(date +%s)

@@ -292,12 +292,14 @@ enum AlbumCommand {
                 let sources: [String: Int]
                 let notRestored: [String]
                 let damagedCatalog: String?
+                let journalRecordsAdded: Int?
             }
             Output.json(
                 Line(
                     healthy: report.wasHealthy, assets: report.restoredAssets, albums: report.restoredAlbums,
                     sources: report.sources, notRestored: report.notRestored,
-                    damagedCatalog: report.damagedCatalogKeptAt))
+                    damagedCatalog: report.damagedCatalogKeptAt,
+                    journalRecordsAdded: report.journalRecordsAdded > 0 ? report.journalRecordsAdded : nil))
         } else {
             let sources = report.sources.sorted { $0.key < $1.key }.map { "\($0.value) from the \($0.key)" }
             if report.wasHealthy {
@@ -311,6 +313,11 @@ enum AlbumCommand {
                 )
             }
             if let kept = report.damagedCatalogKeptAt { Output.out("The damaged catalog was kept in \(kept).") }
+            if report.journalRecordsAdded > 0 {
+                Output.out(
+                    "Recorded \(report.journalRecordsAdded) saves and albums again in the library's journal, which lacked them."
+                )
+            }
             for problem in report.notRestored { Output.out("not restored: \(problem)") }
         }
         return report.notRestored.isEmpty ? 0 : 1

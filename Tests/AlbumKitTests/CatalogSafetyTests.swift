@@ -73,6 +73,85 @@ import Testing
         #expect(try await library.verify().isHealthy)
     }
 
+    /// A journal removed, cut short or overwritten went unnoticed (`verify`: ok), and a catalog
+    /// lost later was rebuilt without the albums only the journal recorded. Now `verify` names the
+    /// journal, and `repair` appends what it lacks; a lost catalog then comes back whole.
+    @Test(arguments: ["garbage", "removed", "cut"])
+    func aDamagedJournalIsReportedAndRecordedAgain(_ damage: String) async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = library(dir)
+            let keep = try await saveDistinct(3, into: "Keep", at: url)
+            let other = try await saveDistinct(2, into: "Other", at: url, tag: "o")
+            let library = PhotoLibrary(backend: try CatalogBackend.open(at: url))
+            _ = try await library.addAssets(
+                withIDs: [keep[0].assetID], toAlbumWithID: try #require(other[0].albumID))
+            #expect(try await library.verify().isHealthy)
+            let journal = url.appendingPathComponent("journal/saves.jsonl")
+            switch damage {
+            case "garbage": try Data((0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 7919) }).write(to: journal)
+            case "removed": try FileManager.default.removeItem(at: journal)
+            default: try Data(try Data(contentsOf: journal).prefix(100)).write(to: journal)
+            }
+            let report = try await library.verify()
+            #expect(report.problems.count == 1, "\(report.problems)")
+            #expect(report.problems.first?.contains("journal (journal/saves.jsonl) lacks") == true)
+            // repair: the catalog is healthy; the journal gets what it lacks.
+            let repaired = try await PhotoLibrary.repair(catalogAt: url)
+            #expect(repaired.wasHealthy)
+            #expect(repaired.journalRecordsAdded > 0)
+            #expect(try await library.verify().isHealthy)
+            // A second repair finds nothing missing.
+            #expect(try await PhotoLibrary.repair(catalogAt: url).journalRecordsAdded == 0)
+            // And the catalog, lost now, is rebuilt with both albums and the shared photo.
+            for suffix in ["", "-wal", "-shm", "-checked"] {
+                try? FileManager.default.removeItem(atPath: url.path + "/catalog.sqlite" + suffix)
+            }
+            _ = try await PhotoLibrary.repair(catalogAt: url)
+            let rebuilt = PhotoLibrary(backend: try CatalogBackend.open(at: url))
+            #expect(Set(try await rebuilt.assets(inAlbumTitled: "Keep").map(\.id)) == Set(keep.map(\.assetID)))
+            #expect(
+                Set(try await rebuilt.assets(inAlbumTitled: "Other").map(\.id))
+                    == Set(other.map(\.assetID) + [keep[0].assetID]))
+            #expect(try await rebuilt.verify().isHealthy)
+        }
+    }
+
+    /// A deletion killed after it journaled and before it marked its rows deleted nothing, but the
+    /// journal said it did: a repair of a catalog lost later dropped those assets from their albums.
+    /// Opening the library records them as saved again once the deleting process is proved dead.
+    @Test func aDeletionKilledBeforeItMarkedItsRowsIsJournaledAsSavedAgain() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = library(dir)
+            let saved = try await saveDistinct(2, into: "Keep", at: url)
+            let owners = url.appendingPathComponent("owners")
+            try FileManager.default.createDirectory(at: owners, withIntermediateDirectories: true)
+            let dead = "p999994-00000000000000f4"
+            Fixture.write(Data(ProcessOwner.formatLine), named: dead, in: owners)
+            let journal = SaveJournal(libraryRoot: url.path)
+            try journal.append([
+                SaveJournal.Record(op: .deleteAsset, asset: saved[0].assetID, at: 1, owner: dead)
+            ])
+            #expect(!SaveJournal.savedAssets(in: try journal.records()).contains(saved[0].assetID))
+            // When the library is opened again
+            let library = PhotoLibrary(backend: try CatalogBackend.open(at: url))
+            // Then the journal holds the asset, in its album, and verify finds nothing wrong
+            #expect(SaveJournal.savedAssets(in: try journal.records()).contains(saved[0].assetID))
+            #expect(try await library.verify().isHealthy)
+            for suffix in ["", "-wal", "-shm", "-checked"] {
+                try? FileManager.default.removeItem(atPath: url.path + "/catalog.sqlite" + suffix)
+            }
+            _ = try await PhotoLibrary.repair(catalogAt: url)
+            let rebuilt = PhotoLibrary(backend: try CatalogBackend.open(at: url))
+            #expect(Set(try await rebuilt.assets(inAlbumTitled: "Keep").map(\.id)) == Set(saved.map(\.assetID)))
+            // A deletion of a live process is left alone (it may be marking its rows right now).
+            try journal.append([
+                SaveJournal.Record(op: .deleteAsset, asset: saved[1].assetID, at: 2, owner: ProcessOwner.token)
+            ])
+            _ = try CatalogBackend.open(at: url)
+            #expect(!SaveJournal.savedAssets(in: try journal.records()).contains(saved[1].assetID))
+        }
+    }
+
     @Test func deletedCatalogIsRefusedThenRepaired() async throws {
         try await Fixture.withTemporaryDirectory { dir in
             let url = library(dir)

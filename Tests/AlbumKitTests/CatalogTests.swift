@@ -426,6 +426,13 @@ import Testing
             let saved = try await library.album(titled: "A").save(.data(Fixture.uniqueJPEG("x"), filename: "x.jpg"))
             #expect(FaultInjector.hits(rule) == 1)
             #expect(try await library.assets(inAlbumTitled: "A").map(\.id).contains(saved.assetID))
+            // Only the journal lacks the save: verify says so, and repair records it there.
+            let problems = try await library.verify().problems
+            #expect(
+                problems.count == 1 && problems[0].contains("journal (journal/saves.jsonl) lacks 1 of"), "\(problems)")
+            #expect(
+                try await PhotoLibrary.repair(catalogAt: dir.appendingPathComponent("Test.albumlibrary"))
+                    .journalRecordsAdded == 1)
             #expect(try await library.verify().isHealthy)
         }
     }

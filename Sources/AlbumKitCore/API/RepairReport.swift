@@ -18,6 +18,10 @@ public struct RepairReport: Sendable, Hashable {
     public let notRestored: [String]
     /// Where the damaged catalog was moved (kept, never deleted), if it was replaced.
     public let damagedCatalogKeptAt: String?
+    /// Records appended to the library's journal because it lacked saves or albums the catalog
+    /// holds (the journal was removed, cut short or overwritten, or files were just adopted), so
+    /// that a later repair can rebuild them.
+    public var journalRecordsAdded = 0
 
     /// Creates a report.
     public init(

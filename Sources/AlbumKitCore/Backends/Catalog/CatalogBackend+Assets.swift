@@ -129,7 +129,7 @@ extension CatalogBackend {
         }
         do { try ProcessOwner.register(in: ownersPath) } catch { throw error.libraryError("delete the assets") }
         let now = Date().timeIntervalSince1970
-        try journalChange(ids.map { SaveJournal.Record(op: .deleteAsset, asset: $0, at: now) })
+        try journalChange(ids.map { SaveJournal.Record(op: .deleteAsset, asset: $0, at: now, owner: owner) })
 
         // 1. Out of every listing, owned by this process until the files are gone.
         let paths: [String: String]
@@ -243,7 +243,7 @@ extension CatalogBackend {
     }
 
     /// A journal `save` record for asset `id`, as its save wrote it (without an album).
-    private static func saveRecord(_ db: Database, _ id: String) throws -> SaveJournal.Record? {
+    static func saveRecord(_ db: Database, _ id: String) throws -> SaveJournal.Record? {
         guard
             let row = try db.row(
                 "SELECT path, original_name, byte_size, sha256, added_at FROM asset WHERE id = ?", [.text(id)])

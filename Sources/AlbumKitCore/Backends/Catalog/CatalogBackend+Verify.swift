@@ -56,6 +56,28 @@ extension CatalogBackend {
             problems.append(
                 "leftover originals/\(leftover.path) from a save that crashed (`album repair` removes it)")
         }
+        if try journalHoldsWholeHistory() {
+            var gaps = try journalGaps()
+            if !gaps.records.isEmpty {
+                // A save journals just after its catalog commit: one between the two is not a gap.
+                // What is still missing a moment later is.
+                Thread.sleep(forTimeInterval: 0.3)
+                let again = try journalGaps()
+                func key(_ record: SaveJournal.Record) -> [String?] {
+                    [record.op.rawValue, record.album, record.asset, record.title]
+                }
+                let before = Set(gaps.records.map(key))
+                gaps = (
+                    gaps.missingAssets.intersection(again.missingAssets),
+                    again.records.filter { before.contains(key($0)) }
+                )
+            }
+            if !gaps.records.isEmpty {
+                problems.append(
+                    "the library's journal (journal/saves.jsonl) lacks \(gaps.missingAssets.count) of the catalog's \(known.count) saved photo(s), and \(max(0, gaps.records.count - gaps.missingAssets.count)) record(s) of albums and what they hold (it was removed, cut short or overwritten): should the catalog be lost, a repair could not rebuild them; `album repair` records them again"
+                )
+            }
+        }
         let lost = saved.subtracting(known)
         if !lost.isEmpty {
             problems.append(

@@ -80,7 +80,11 @@ struct CatalogRepair {
                 // Opening looks for a crashed saver's hidden files only while its owner file says
                 // it may have left some; repair looks everywhere.
                 backend.removeStagedLeftovers()
-                return try adoptStrays(into: backend)
+                var report = try adoptStrays(into: backend)
+                // The journal must be able to rebuild what the catalog holds (the files just
+                // adopted, or records a damaged journal lost).
+                report.journalRecordsAdded = try backend.appendJournalGaps()
+                return report
             }
         } catch let error as AlbumError where error.code == .libraryCorrupt || error.code == .libraryNotFound {
             guard try error.code == .libraryCorrupt || CatalogBackend.lostCatalogReason(root) != nil else {
@@ -105,7 +109,9 @@ struct CatalogRepair {
         let backend = try CatalogBackend.open(at: root, create: false)
         // A fresh snapshot helps the next repair; the journal alone suffices if it cannot be taken.
         try? backend.takeSnapshot()
-        return report(wasHealthy: false, keptAt: kept)
+        var report = report(wasHealthy: false, keptAt: kept)
+        report.journalRecordsAdded = try backend.appendJournalGaps()
+        return report
     }
 
     // MARK: Sources

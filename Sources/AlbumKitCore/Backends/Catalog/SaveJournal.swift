@@ -54,6 +54,10 @@ struct SaveJournal {
         /// never finished in part.
         var batch: String?
         var of: Int?
+        /// For a deletion: the process that made it (``ProcessOwner``). A deletion whose process
+        /// died before it marked the rows never happened; opening the library records the assets
+        /// as saved again (``CatalogBackend/reJournalAbandonedDeletions(of:)``).
+        var owner: String?
 
         /// The record as one JSON object, keys sorted.
         var json: [UInt8] {
@@ -66,6 +70,7 @@ struct SaveJournal {
             object.add("name", name)
             object.add("of", of)
             object.add("op", op.rawValue)
+            object.add("owner", owner)
             object.add("path", path)
             object.add("pending", pending)
             object.add("sha256", sha256)
@@ -183,6 +188,7 @@ extension SaveJournal.Record {
             pending = try object.string("pending")
             batch = try object.string("batch")
             of = try object.int64("of").flatMap { Int(exactly: $0) }
+            owner = try object.string("owner")
         } catch {
             return nil
         }

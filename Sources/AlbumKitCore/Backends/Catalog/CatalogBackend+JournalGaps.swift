@@ -1,0 +1,77 @@
+import Foundation
+
+/// What the catalog holds that its journal does not record: the journal removed, cut short or
+/// overwritten while the catalog stayed whole. Nothing is lost yet, but a repair of a catalog
+/// lost later would rebuild it without those saves and albums: `verify` says so, and `repair`
+/// appends the records the journal lacks (appending, as every save does, so a save running
+/// meanwhile loses nothing; the damaged lines stay, skipped by every reader).
+extension CatalogBackend {
+    /// The records that bring the journal up to the catalog: each album whose journaled title
+    /// differs or is missing (`renameAlbum`, which also creates), each saved photo the journal
+    /// lacks, and each album membership it lacks (`save` with the album), in the catalog's order.
+    func journalGaps() throws -> (missingAssets: Set<String>, records: [SaveJournal.Record]) {
+        let records: [SaveJournal.Record]
+        do { records = try journal.records() } catch { throw error.libraryError("read the library's journal") }
+        // The journal's own view: saved assets, album titles, memberships.
+        let saved = SaveJournal.savedAssets(in: records)
+        var titles: [String: String] = [:]
+        var members = Set<[String]>()
+        let isWhole = SaveJournal.wholeCommits(in: records)
+        for record in records where isWhole(record) {
+            switch record.op {
+            case .createAlbum, .renameAlbum:
+                if let album = record.album, let title = record.title { titles[album] = title }
+            case .deleteAlbum:
+                if let album = record.album {
+                    titles[album] = nil
+                    members = members.filter { $0[0] != album }
+                }
+            case .save:
+                if let album = record.album, let asset = record.asset { members.insert([album, asset]) }
+            case .removeFromAlbum:
+                if let album = record.album, let asset = record.asset { members.remove([album, asset]) }
+            case .deleteAsset:
+                if let asset = record.asset { members = members.filter { $0[1] != asset } }
+            }
+        }
+        return try withDatabase("read the catalog") { db in
+            var gaps: [SaveJournal.Record] = []
+            for row in try db.rows("SELECT id, title, created_at FROM album ORDER BY created_at, id") {
+                guard let id = row.text(0), let title = row.text(1), titles[id] != title else { continue }
+                gaps.append(SaveJournal.Record(op: .renameAlbum, album: id, title: title, at: row.real(2)))
+            }
+            let assets = try db.rows(
+                """
+                SELECT a.id, a.path, a.original_name, a.byte_size, a.sha256, a.added_at, m.album_id, m.added_at
+                FROM asset a LEFT JOIN album_asset m ON m.asset_id = a.id
+                WHERE a.state = 'ready' ORDER BY a.added_at, a.id, m.album_id
+                """)
+            var missing = Set<String>()
+            for row in assets {
+                guard let id = row.text(0) else { continue }
+                let album = row.text(6)
+                if saved.contains(id) && (album == nil || members.contains([album!, id])) { continue }
+                if !saved.contains(id) { missing.insert(id) }
+                gaps.append(
+                    SaveJournal.Record(
+                        op: .save, asset: id, path: row.text(1), name: row.text(2), size: row.integer(3),
+                        sha256: row.text(4), added: row.real(5), album: album, at: row.real(7)))
+            }
+            return (missing, gaps)
+        }
+    }
+
+    /// Whether the journal should hold the catalog's whole history (the catalog was created with
+    /// it): only then does an asset it does not record mean a damaged journal.
+    func journalHoldsWholeHistory() throws -> Bool {
+        try withDatabase("read the catalog") { db in try SnapshotState(in: db).journalHoldsAll }
+    }
+
+    /// Appends ``journalGaps()``'s records; returns how many it appended.
+    func appendJournalGaps() throws -> Int {
+        let gaps = try journalGaps().records
+        guard !gaps.isEmpty else { return 0 }
+        do { try journal.append(gaps) } catch { throw error.libraryError("write the library's journal") }
+        return gaps.count
+    }
+}
