@@ -24,10 +24,11 @@ enum AlbumCommand {
     }
 
     static func invocation(_ argv: [[UInt8]]) -> Invocation {
+        // Whether a usage error is also printed as JSON: `--json` among the options (before `--`).
+        let json = argv.prefix { $0 != Array("--".utf8) }.contains(Array("--json".utf8))
         let arguments: Arguments
         do { arguments = try Arguments(raw: argv) } catch {
-            Output.err("album: \(error.message)\nRun `album --help` for usage.")
-            return .finished(2)
+            return .finished(usageError(error.message, hint: "Run `album --help` for usage.", json: json))
         }
         if arguments.version {
             Output.out("album \(CommandLineSpec.version)")
@@ -38,16 +39,15 @@ enum AlbumCommand {
                 Output.out(Help.overview)
                 return .finished(0)
             }
+            if json {
+                return .finished(
+                    usageError("no command given", hint: "Run `album --help` for the commands.", json: true))
+            }
             Output.err(Help.overview)
             return .finished(2)
         }
         guard let spec = CommandLineSpec.command(command) else {
-            var message = "album: unknown command '\(command)'"
-            if let near = Suggestion.closest(to: command, among: CommandLineSpec.commands.map(\.name)) {
-                message += ". Did you mean '\(near)'?"
-            }
-            Output.err(message + "\nRun `album --help` for the commands.")
-            return .finished(2)
+            return .finished(unknownCommand(command, json: json))
         }
         if arguments.help {
             Output.out(Help.text(for: command) ?? Help.overview)
@@ -85,21 +85,42 @@ enum AlbumCommand {
                 Output.out(ShellSupport.manPage, terminator: "")
                 return 0
             case "help":
-                Output.out(arguments.positional.first.flatMap(Help.text(for:)) ?? Help.overview)
+                guard let topic = arguments.positional.first else {
+                    Output.out(Help.overview)
+                    return 0
+                }
+                guard let text = Help.text(for: topic) else { return unknownCommand(topic, json: arguments.json) }
+                Output.out(text)
                 return 0
             default: return 2
             }
         } catch let error as Arguments.UsageError {
-            Output.err("album \(command): \(error.message)\nRun `album \(command) --help` for usage.")
-            return 2
+            return usageError(
+                error.message, command: command, hint: "Run `album \(command) --help` for usage.", json: arguments.json)
         } catch let error as UsageFailure {
-            Output.err("album \(command): \(error.message)\nRun `album \(command) --help` for usage.")
-            return 2
+            return usageError(
+                error.message, command: command, hint: "Run `album \(command) --help` for usage.", json: arguments.json)
         } catch {
             let error = AlbumError.wrap(error)
             report(error, suggestion: await suggestion(for: error, arguments), json: arguments.json)
             return 1
         }
+    }
+
+    /// A usage error (exit status 2): on stderr with `hint`, and with `--json` also as
+    /// `{"error": {"code": "usage", "message": …}}` on stdout, so a script reading JSON sees it.
+    static func usageError(_ message: String, command: String? = nil, hint: String, json: Bool) -> Int32 {
+        if json { Output.json(["error": SaveLine.Failure(code: "usage", message: message)]) }
+        Output.err("album\(command.map { " " + $0 } ?? ""): \(message)\n\(hint)")
+        return 2
+    }
+
+    private static func unknownCommand(_ command: String, json: Bool) -> Int32 {
+        var message = "unknown command '\(command)'"
+        if let near = Suggestion.closest(to: command, among: CommandLineSpec.commands.map(\.name)) {
+            message += ". Did you mean '\(near)'?"
+        }
+        return usageError(message, hint: "Run `album --help` for the commands.", json: json)
     }
 
     /// A failed command's error: on stderr, and as `{"error": …}` on stdout with `--json`.

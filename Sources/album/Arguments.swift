@@ -126,10 +126,15 @@ struct Arguments {
 
     /// Refuses a title that is not valid UTF-8: it cannot name an album.
     func checkTitle(_ title: String) throws(AlbumError) {
-        guard invalidUTF8.contains(title) else { return }
-        throw AlbumError(
-            .invalidAlbumTitle, "The album title \"\(title)\" is not valid UTF-8 text; nothing was changed.",
-            albumTitle: title)
+        if invalidUTF8.contains(title) {
+            throw AlbumError(
+                .invalidAlbumTitle, "The album title \"\(title)\" is not valid UTF-8 text; nothing was changed.",
+                albumTitle: title)
+        }
+        // Once, before any file is read: not once per file of a batch.
+        if case .title = AlbumReference(title) {
+            _ = try AlbumTitle(title)
+        }
     }
 
     /// Checks that every option given applies to `command` and that it got the right number of

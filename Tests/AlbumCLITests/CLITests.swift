@@ -16,6 +16,26 @@ import Testing
         #expect(try CLI.run(["save", "--bogus", "x.jpg"]).status == 2)
         #expect(try CLI.run(["show"]).status == 2)
         #expect(try CLI.run([]).status == 2)
+        // With --json, every usage error is also a JSON object on stdout (before: stderr only).
+        for arguments in [
+            ["save", "--json"], ["--json", "frobnicate"], ["--json"], ["albums", "extra", "--json"],
+            ["save", "--json", "--bogus", "x.jpg"], ["show", "--json"], ["completions", "tcsh", "--json"],
+        ] {
+            let run = try CLI.run(arguments)
+            #expect(run.status == 2, "\(arguments)")
+            let error = (run.json() as? [String: Any])?["error"] as? [String: Any]
+            #expect(error?["code"] as? String == "usage", "\(arguments): \(run.stdout)")
+            #expect((error?["message"] as? String)?.isEmpty == false)
+        }
+        // `help` of a command that does not exist is an error, with a suggestion.
+        let unknown = try CLI.run(["help", "sav"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("unknown command 'sav'. Did you mean 'save'?"))
+        // An invalid album title is one error, before any file is read (not one per file).
+        let title = try CLI.run(["save", "--album", "", "--json", "a.jpg", "b.jpg", "c.jpg"])
+        #expect(title.status == 1)
+        #expect(title.lines.count == 1)
+        #expect(title.stdout.contains("invalidAlbumTitle"))
     }
 
     @Test func unwritableOutputIsAnErrorNotACrash() throws {

@@ -25,7 +25,7 @@ package struct AlbumTitle: Sendable, Hashable, CustomStringConvertible {
         if let bad = trimmed.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) {
             throw AlbumError(
                 .invalidAlbumTitle,
-                "The album title contains the control character U+\(String(bad.value, radix: 16, uppercase: true)); remove it.",
+                "The album title contains the control character U+\(String(repeating: "0", count: max(0, 4 - String(bad.value, radix: 16).count)) + String(bad.value, radix: 16, uppercase: true)); remove it.",
                 albumTitle: raw)
         }
         let normalized = trimmed.nfc
