@@ -130,7 +130,9 @@ enum AlbumCommand {
             failure.suggestion = suggestion
             Output.json(["error": failure])
         }
-        Output.err("album: \(error.message)" + (suggestion.map { " Did you mean \"\($0)\"?" } ?? ""))
+        Output.err(
+            "album: \(Output.shown(error.message))"
+                + (suggestion.map { " Did you mean \"\(Output.shown($0))\"?" } ?? ""))
     }
 
     /// The fewest open files (`ulimit -n`) a command that opens a library runs with. Below it, the

@@ -58,8 +58,33 @@ enum Output {
     static let isTerminal = isatty(STDERR_FILENO) == 1
     static let isStdoutTerminal = isatty(STDOUT_FILENO) == 1
 
+    /// `text` for a terminal or a line-by-line reader: control characters (a newline or an escape
+    /// sequence in a file name) and the bidirectional overrides that reorder what a terminal shows
+    /// are written as escapes (`\n`, `\t`, `\x1B`, `\u{202E}`); `--json` gives them exactly.
+    static func shown(_ text: String) -> String {
+        func isHidden(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
+                || (0x2066...0x2069).contains(scalar.value)
+        }
+        guard text.unicodeScalars.contains(where: isHidden) else { return text }
+        var shown = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": shown += "\\n"
+            case "\t": shown += "\\t"
+            case "\r": shown += "\\r"
+            case _ where scalar.value < 0x100 && isHidden(scalar):
+                shown += "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16, uppercase: true)
+            case _ where isHidden(scalar): shown += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default: shown.unicodeScalars.append(scalar)
+            }
+        }
+        return shown
+    }
+
     /// Rows in aligned columns under a header; columns empty in every row are left out.
     static func table(_ rows: [[String]], header: [String], rightAligned: Set<Int> = []) {
+        let rows = rows.map { $0.map(shown) }
         let columns = header.indices.filter { column in rows.contains { !$0[column].isEmpty } }
         let widths = columns.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
         for row in [header] + rows {

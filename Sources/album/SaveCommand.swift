@@ -183,7 +183,7 @@ enum SaveCommand {
             if arguments.json {
                 Output.json(SaveLine(file: input.path, fileBytes: input.exactBytes, skipped: reason))
             } else {
-                Output.err("album: skipped \(input.path) (\(message))")
+                Output.err("album: skipped \(Output.shown(input.path)) (\(message))")
             }
         }
     }
@@ -194,9 +194,12 @@ enum SaveCommand {
     ) {
         switch result {
         case .success(let saved):
-            tally.withLock {
-                $0.saved += 1
-                if saved.albumOutcome == .created { $0.created = true }
+            // The album is created once: text says so on the first line only.
+            let createdNow = tally.withLock { tally -> Bool in
+                tally.saved += 1
+                guard saved.albumOutcome == .created, !tally.created else { return false }
+                tally.created = true
+                return true
             }
             if arguments.json {
                 Output.json(
@@ -205,9 +208,10 @@ enum SaveCommand {
                         albumOutcome: saved.albumOutcome?.description, existing: saved.isExisting ? true : nil,
                         restored: saved.isRestored ? true : nil))
             } else if !arguments.quiet {
-                var line = "saved \(input.path) as \(saved.assetID)"
+                var line = "saved \(Output.shown(input.path)) as \(saved.assetID)"
                 if let title = arguments.album, let outcome = saved.albumOutcome {
-                    line += " in \"\(title)\" (album \(outcome))"
+                    line += " in \"\(Output.shown(title))\""
+                    if outcome != .created || createdNow { line += " (album \(outcome))" }
                 }
                 if saved.isRestored {
                     line += " (restored: the library's copy was missing or damaged)"
@@ -222,7 +226,7 @@ enum SaveCommand {
             if arguments.json {
                 Output.json(SaveLine(file: input.path, fileBytes: input.exactBytes, skipped: error.code.rawValue))
             } else {
-                Output.err("album: skipped \(input.path) (not a photo or video)")
+                Output.err("album: skipped \(Output.shown(input.path)) (not a photo or video)")
             }
         case .failure(let error) where error.code == .cancelled:
             tally.withLock { $0.cancelled += 1 }
@@ -234,7 +238,7 @@ enum SaveCommand {
             if arguments.json {
                 Output.json(SaveLine(file: input.path, fileBytes: input.exactBytes, error: .init(error)))
             }
-            Output.err("album: \(error.message) [\(error.code)]")
+            Output.err("album: \(Output.shown(error.message)) [\(error.code)]")
         }
     }
 
@@ -297,7 +301,7 @@ enum SaveCommand {
                     var details = [m.format.rawValue]
                     if let w = m.width, let h = m.height { details.append("\(w)×\(h)") }
                     details.append(Output.size(Int64(reader.size)))
-                    Output.out("would save \(input.path) (\(details.joined(separator: ", ")))")
+                    Output.out("would save \(Output.shown(input.path)) (\(details.joined(separator: ", ")))")
                 }
             } catch {
                 report(input, .failure(AlbumError.wrap(error, file: input.path)), arguments, tally)

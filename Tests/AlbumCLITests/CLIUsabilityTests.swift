@@ -533,6 +533,35 @@ import Testing
         }
     }
 
+    /// A newline or an escape sequence in a file name split the one-line-per-file output and
+    /// reached the terminal raw. Text output shows them escaped; JSON keeps them exact.
+    @Test func controlCharactersInNamesAreShownEscaped() throws {
+        try CLI.withTemporaryDirectory { dir in
+            let lib = dir.appendingPathComponent("E.albumlibrary").path
+            let sources = try Self.photos(2, in: dir)
+            let newline = dir.appendingPathComponent("new\nline.jpg").path
+            let escape = dir.appendingPathComponent("esc\u{1B}[31mred\u{202E}gpj.jpg").path
+            try FileManager.default.moveItem(atPath: sources[0], toPath: newline)
+            try FileManager.default.moveItem(atPath: sources[1], toPath: escape)
+            let text = try CLI.run(["save", "--album", "Esc", "--library", lib, newline, escape])
+            #expect(text.status == 0, "\(text.stderr)")
+            #expect(text.lines.count == 2)
+            #expect(text.stdout.contains("new\\nline.jpg as "))
+            #expect(text.stdout.contains("esc\\x1B[31mred\\u{202E}gpj.jpg as "))
+            #expect(!text.stdout.contains("\u{1B}"))
+            // The album is created once: said on the first line only.
+            #expect(text.stdout.components(separatedBy: "(album created)").count == 2)
+            let show = try CLI.run(["show", "Esc", "--library", lib])
+            #expect(show.lines.count == 3)  // the header and two rows
+            #expect(!show.stdout.contains("\u{1B}"))
+            let json = try CLI.run(["show", "Esc", "--json", "--library", lib])
+            let names = ((json.json() as? [[String: Any]]) ?? []).compactMap { $0["file"] as? String }
+            #expect(Set(names) == ["new\nline.jpg", "esc\u{1B}[31mred\u{202E}gpj.jpg"])
+            let missing = try CLI.run(["save", "--library", lib, dir.path + "/gone\r"])
+            #expect(missing.stderr.contains("gone\\r"))
+        }
+    }
+
     @Test func importSavesATreeSkipsOtherFilesAndFilters() throws {
         try CLI.withTemporaryDirectory { dir in
             let lib = dir.appendingPathComponent("I.albumlibrary").path
