@@ -152,6 +152,33 @@ import Testing
         }
     }
 
+    /// A catalog that is a symbolic link looked like a lost catalog ("new or reset"), with the
+    /// advice to rebuild it, over the link. It is refused as what it is, by repair too.
+    @Test func aCatalogThatIsASymbolicLinkIsRefusedAsOne() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = library(dir)
+            _ = try await saveDistinct(2, into: "Keep", at: url)
+            let catalog = url.appendingPathComponent("catalog.sqlite").path
+            let moved = dir.appendingPathComponent("elsewhere.sqlite").path
+            try FileManager.default.moveItem(atPath: catalog, toPath: moved)
+            try FileManager.default.createSymbolicLink(atPath: catalog, withDestinationPath: "../elsewhere.sqlite")
+            for attempt in 0..<2 {
+                do {
+                    if attempt == 0 {
+                        _ = try CatalogBackend.open(at: url)
+                    } else {
+                        _ = try await PhotoLibrary.repair(catalogAt: url)
+                    }
+                    Issue.record("a linked catalog was opened")
+                } catch let error as AlbumError {
+                    #expect(error.code == .libraryCorrupt)
+                    #expect(error.message.contains("is a symbolic link (to \(moved))"), "\(error.message)")
+                }
+            }
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: catalog) == "../elsewhere.sqlite")
+        }
+    }
+
     @Test func deletedCatalogIsRefusedThenRepaired() async throws {
         try await Fixture.withTemporaryDirectory { dir in
             let url = library(dir)

@@ -100,6 +100,7 @@ package final class CatalogBackend: PhotoLibraryBackend {
                 .libraryCorrupt, "\(root.path) is a file, not an AlbumKit library folder; nothing was changed.")
         }
         let catalog = catalogPath(root)
+        try refuseLinkedCatalog(catalog)
         try Database.loadSQLite(toOpen: root.path)
         let hasCatalog = fm.fileExists(atPath: catalog)
         if !hasCatalog {
@@ -152,6 +153,20 @@ package final class CatalogBackend: PhotoLibraryBackend {
         try backend.checkAgainstJournal()
         try backend.recover()
         return backend
+    }
+
+    /// Refuses a catalog that is a symbolic link: SQLite opens the catalog without following links
+    /// (so that no link can point saves at another database), and a link then looked like a lost
+    /// catalog, with the advice to rebuild it over the link.
+    static func refuseLinkedCatalog(_ catalog: String) throws(AlbumError) {
+        guard FileSystem.fileStatus(atPath: catalog, following: false)?.kind == .symbolicLink else { return }
+        let link = (try? FileManager.default.destinationOfSymbolicLink(atPath: catalog)) ?? "?"
+        let folder = URL(fileURLWithPath: (catalog as NSString).deletingLastPathComponent, isDirectory: true)
+        let target = URL(fileURLWithPath: link, relativeTo: folder).standardizedFileURL.path
+        throw AlbumError(
+            .libraryCorrupt,
+            "The catalog \(catalog) is a symbolic link (to \(target)); AlbumKit opens its catalog only as a file inside the library. Put the file itself there (mv \"\(target)\" \"\(catalog)\", after removing the link); nothing was changed."
+        )
     }
 
     /// Why a library without a usable catalog must not start over, if it must not: its journal

@@ -68,6 +68,7 @@ struct CatalogRepair {
         }
         // Without SQLite every catalog would look unreadable: stop before judging (or moving) any.
         try Database.loadSQLite(toOpen: root.path)
+        try CatalogBackend.refuseLinkedCatalog(CatalogBackend.catalogPath(root))
         try SHA256Hasher.requireAvailable(to: "repair the library \(root.path)")
         let catalog = CatalogBackend.catalogPath(root)
         // A healthy catalog stays: only files no asset names are added to it. A catalog found
