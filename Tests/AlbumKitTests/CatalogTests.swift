@@ -220,6 +220,8 @@ import Testing
             FaultInjector.inject(operation, under: originals, errno: code)
             let failed = await library.album(titled: "Trips").save([.data(Fixture.jpegBytes, filename: "n.jpg")])[0]
             #expect(failed.error?.code == expected)
+            // Each error of a batch names its file (a full disk named only the library's staging file).
+            #expect(failed.error?.message.contains("n.jpg") == true, "\(String(describing: failed.error?.message))")
             FaultInjector.removeAll(under: originals)
             if operation == .mkdir {
                 try FileManager.default.moveItem(atPath: originals + "/aside", toPath: originals + "/" + shard)

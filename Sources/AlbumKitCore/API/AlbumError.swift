@@ -107,7 +107,12 @@ public struct AlbumError: Error, Sendable, CustomStringConvertible, LocalizedErr
     /// A copy that names `file` (when the error did not already name one).
     func naming(file: String) -> AlbumError {
         guard self.file == nil else { return self }
-        return AlbumError(code, message, file: file, albumTitle: albumTitle, underlying: underlying)
+        // A message that does not name the file (a full disk names the library's staging file)
+        // starts with it: every line of a batch's errors says which file it is about.
+        let name = (file as NSString).lastPathComponent
+        let named =
+            message.contains(file) || (!name.isEmpty && message.contains(name)) ? message : "\(file): \(message)"
+        return AlbumError(code, named, file: file, albumTitle: albumTitle, underlying: underlying)
     }
 
     /// Wraps any error into an `AlbumError`, keeping AlbumErrors as they are.
