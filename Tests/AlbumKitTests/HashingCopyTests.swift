@@ -150,3 +150,24 @@ import Testing
         }
     }
 }
+
+/// A source removed while it is saved was reported as "changed" (its status changes with the
+/// removal); it is now said to be removed.
+@Suite struct RemovedSourceTests {
+    @Test func aSourceRemovedAfterItWasOpenedIsSaidToBeRemoved() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let source = Fixture.write(Fixture.jpegBytes, named: "gone.jpg", in: dir)
+            let reader = try MediaReader(.file(source))
+            try FileManager.default.removeItem(at: source)
+            let destination = try FileSystem.openForAppending(dir.appendingPathComponent("copy.jpg").path)
+            defer { FileSystem.close(destination) }
+            do {
+                _ = try reader.copy(to: destination)
+                Issue.record("a removed source was copied")
+            } catch let error as AlbumError {
+                #expect(error.code == .fileNotFound)
+                #expect(error.message.contains("gone.jpg was removed while it was being saved"), "\(error.message)")
+            }
+        }
+    }
+}

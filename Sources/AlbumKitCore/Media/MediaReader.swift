@@ -101,6 +101,12 @@ package final class MediaReader {
             } catch .destination(let error) {
                 throw error.libraryError("write the photo")
             } catch .changed {
+                // Removing a file changes its status too: say which happened.
+                if let status = try? FileSystem.fileStatus(of: file), status.linkCount == 0 {
+                    throw AlbumError(
+                        .fileNotFound, "\(displayName) was removed while it was being saved; nothing was saved for it.",
+                        file: displayName)
+                }
                 throw AlbumError(
                     .fileUnreadable, "\(displayName) changed while it was being saved; try again.", file: displayName)
             }
