@@ -13,11 +13,17 @@ enum Output {
     static func out(_ line: String, terminator: String = "\n") {
         ProgressLine.shared.clearForOutput(toTerminal: isStdoutTerminal)
         guard write(line + terminator, to: STDOUT_FILENO) else {
-            // stdout is gone or full (`> /dev/full`, a closed pipe): say so once, fail.
-            _ = write("album: cannot write the output: \(String(cString: strerror(errno)))\n", to: STDERR_FILENO)
+            // stdout is gone or full (`> /dev/full`, a closed pipe): say so once, with what a batch
+            // had saved by then, and stop (what was saved stays saved, as after Ctrl-C).
+            let cause = String(cString: strerror(errno))
+            let progress = stopNote.withLock { $0 }?() ?? ""
+            _ = write("album: cannot write the output: \(cause)\(progress)\n", to: STDERR_FILENO)
             exit(1)
         }
     }
+
+    /// What a command had done when its output failed (`; 128 of 3000 saved, …`), for that message.
+    static let stopNote = Locked<(@Sendable () -> String)?>(nil)
 
     static func err(_ line: String) {
         ProgressLine.shared.clearForOutput(toTerminal: true)

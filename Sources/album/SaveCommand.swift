@@ -143,6 +143,14 @@ enum SaveCommand {
 
         let media = inputs.map(\.media)
         let files = inputs
+        let total = inputs.count + early.count
+        Output.stopNote.withLock {
+            $0 = {
+                let reached = tally.withLock { $0.saved + $0.failed + $0.skipped + $0.skippedLinks }
+                return
+                    "; stopped at file \(reached) of \(total): the files before it are saved, the rest may not be. The same save run again saves what is missing (files already there are found, not copied twice)."
+            }
+        }
         ProgressLine.shared.start(total: media.count, enabled: Output.isTerminal && !arguments.quiet && media.count > 1)
         let progress: @Sendable (SaveProgress) -> Void = { ProgressLine.shared.update($0.prepared) }
         let onResult: @Sendable (Int, Result<SavedAsset, AlbumError>) -> Void = { index, result in

@@ -53,6 +53,30 @@ import Testing
             String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains("cannot write"))
     }
 
+    /// A save whose output fails says where it stopped and that running it again finishes it
+    /// (before: only "cannot write the output", with no word of what was saved).
+    @Test func aSaveWhoseOutputFailsSaysWhereItStopped() throws {
+        try CLI.withTemporaryDirectory { dir in
+            let lib = dir.appendingPathComponent("F.albumlibrary").path
+            let files = try CLIUsabilityTests.photos(5, in: dir)
+            let process = Process()
+            process.executableURL = CLI.binary
+            process.arguments = ["save", "--library", lib] + files
+            process.standardOutput = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+            let errors = Pipe()
+            process.standardError = errors
+            try process.run()
+            let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 1)
+            #expect(text.contains("stopped at file 1 of 5"), "\(text)")
+            // Run again: everything is saved, what was there found.
+            let again = try CLI.run(["save", "--json", "--library", lib] + files)
+            #expect(again.status == 0)
+            #expect(again.jsonLines().filter { $0["asset"] != nil }.count == 5)
+        }
+    }
+
     @Test func saveListShowVerifyWithJSON() throws {
         try CLI.withTemporaryDirectory { dir in
             let lib = dir.appendingPathComponent("T.albumlibrary").path
