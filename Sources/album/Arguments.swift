@@ -91,6 +91,8 @@ struct Arguments {
                 var message = "unknown option \(argument)"
                 if let near = Suggestion.closest(to: name, among: CommandLineSpec.allOptions.map(\.long)) {
                     message += " (did you mean \(near)?)"
+                } else if argument.contains(".") || argument.contains("/") {
+                    message += "; for a file whose name starts with \"-\", write ./\(argument) or put -- before it"
                 }
                 throw UsageError(message: message)
             }

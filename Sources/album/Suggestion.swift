@@ -10,16 +10,20 @@ enum Suggestion {
         let key = normalized(word)
         guard !key.isEmpty else { return nil }
         if let same = candidates.first(where: { normalized($0) == key }) { return same }
-        var best: (candidate: String, distance: Int)?
+        var best: (candidate: String, distance: Int, edits: Int)?
         for candidate in candidates {
             let other = normalized(candidate)
-            var distance = editDistance(key, other)
+            let edits = editDistance(key, other)
+            var distance = edits
             // A prefix of at least three characters ("sav", "Touch Code") is as good as one typo.
             if min(key.count, other.count) >= 3, other.starts(with: key) || key.starts(with: other) {
                 distance = min(distance, 1)
             }
             let allowed = max(1, min(key.count, other.count) / 4)
-            if distance <= allowed, distance < (best?.distance ?? .max) { best = (candidate, distance) }
+            // Ties go to the fewer edits: "delete-assets" is "delete-asset", not "delete".
+            if distance <= allowed, (distance, edits) < (best?.distance ?? .max, best?.edits ?? .max) {
+                best = (candidate, distance, edits)
+            }
         }
         return best?.candidate
     }

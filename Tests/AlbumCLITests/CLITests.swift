@@ -31,6 +31,9 @@ import Testing
         let unknown = try CLI.run(["help", "sav"])
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("unknown command 'sav'. Did you mean 'save'?"))
+        // Ties go to the closer command; a file name that looks like an option gets the way out.
+        #expect(try CLI.run(["delete-assets"]).stderr.contains("Did you mean 'delete-asset'?"))
+        #expect(try CLI.run(["save", "-x.jpg"]).stderr.contains("write ./-x.jpg or put -- before it"))
         // An invalid album title is one error, before any file is read (not one per file).
         let title = try CLI.run(["save", "--album", "", "--json", "a.jpg", "b.jpg", "c.jpg"])
         #expect(title.status == 1)

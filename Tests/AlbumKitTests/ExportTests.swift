@@ -89,6 +89,10 @@ import Testing
             try await library.album(titled: "A").save(.data(FolderFixture.jpeg(), filename: "a.jpg"))
             let file = Fixture.write(Data("x".utf8), named: "Out", in: dir)
             await expectCode(.invalidArgument) { try await library.exportAlbum(titled: "A", to: file) }
+            // A file on the way to the folder is the target's problem, not a library gone missing.
+            await expectCode(.invalidArgument) {
+                try await library.exportAlbum(titled: "A", to: file.appendingPathComponent("sub"))
+            }
             let nested = try await library.exportAlbum(titled: "A", to: dir.appendingPathComponent("new/nested/folder"))
             #expect(nested.exported.map(\.name) == ["a.jpg"])
             await expectCode(.albumNotFound) { try await library.exportAlbum(titled: "B", to: dir) }

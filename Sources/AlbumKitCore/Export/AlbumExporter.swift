@@ -51,6 +51,14 @@ struct AlbumExporter {
             return
         }
         do { try FileSystem.makeDirectory(atPath: directory.path) } catch {
+            // The export folder is not the library: a missing or non-folder parent is the target's
+            // problem ("was the library moved?" would mislead).
+            if error.errno == ENOTDIR || error.errno == ENOENT {
+                throw AlbumError(
+                    .invalidArgument,
+                    "Cannot create the export folder \(directory.path): a part of that path is a file, not a folder, or cannot be made there.",
+                    underlying: error)
+            }
             throw error.libraryError("create the export folder")
         }
     }
