@@ -59,7 +59,7 @@ enum CommandLineSpec {
             long: "--folders",
             help: "PATH is (or is created as) a folder library: one sub-folder per album."),
         Option(long: "--json", help: "Print JSON for scripts (see Docs/cli-json.md)."),
-        Option(long: "--quiet", short: "-q", help: "Print only errors and the final summary."),
+        Option(long: "--quiet", short: "-q", help: "Print only errors, and the summary when something failed."),
         Option(long: "--verbose", short: "-v", help: "Print more: skipped files, albums created, a summary."),
         Option(long: "--help", short: "-h", help: "Show help (for a command: album COMMAND --help)."),
         Option(long: "--version", help: "Print the version."),

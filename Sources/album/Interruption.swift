@@ -29,7 +29,10 @@ enum Interruption {
                 }
                 guard first else { _exit(130) }
                 ProgressLine.shared.stop()
-                Output.err("album: interrupted; finishing the files being saved (press Ctrl-C again to quit now)")
+                Output.err(
+                    signalNumber == SIGINT
+                        ? "album: interrupted; finishing the files being saved (press Ctrl-C again to quit now)"
+                        : "album: asked to stop (SIGTERM); finishing the files being saved (a second signal quits now)")
                 onFirst()
             }
             source.resume()

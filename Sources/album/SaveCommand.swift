@@ -65,6 +65,11 @@ enum SaveCommand {
             }
         }
         guard !named.isEmpty else { throw AlbumCommand.UsageFailure(message: "no FILE given") }
+        // Filters that would filter nothing are a mistake to point out, not to ignore.
+        if !recursive && (!arguments.includes.isEmpty || !arguments.excludes.isEmpty) {
+            throw AlbumCommand.UsageFailure(
+                message: "--include and --exclude filter the folders walked with -r (or `album import`); add -r")
+        }
         var inputs: [Input] = []
         var early: [(position: Int, input: Input, outcome: Early)] = []  // position: before inputs[position]
         for bytes in named {
