@@ -78,6 +78,11 @@ struct FolderIdentityRedTeamTests {
             #expect(fd >= 0)
             close(fd)
             let marker = try Data(contentsOf: folder.appendingPathComponent(FolderAlbumMarker.fileName))
+            // verify says where such a photo is (the library cannot list it under its name).
+            let problems = try await library.verify().problems
+            #expect(
+                problems.count == 1 && problems[0].contains("U/q\u{FFFD}.jpg: its name is not valid UTF-8"),
+                "\(problems)")
             // Neither delete goes on without force; the album keeps its marker, so its identity.
             for permanently in [false, true] {
                 let code = await FolderFixture.errorCode {

@@ -479,9 +479,21 @@ extension FolderBackend {
                 for (label, url, descriptor) in folders {
                     defer { descriptor.map(FileSystem.close) }
                     let folder = descriptor ?? root
-                    let listed = try FileSystem.unlessOutOfDescriptors { () throws(SystemError) in
-                        try FileSystem.names(in: folder)
+                    let entries = try FileSystem.unlessOutOfDescriptors { () throws(SystemError) in
+                        try FileSystem.entryBytes(in: folder)
                     }
+                    // Names that are not UTF-8 cannot be titles or asset names: the library does not
+                    // list them, so say where they are (the user's photos, never touched).
+                    for entry in entries ?? [] where entry.name.first != UInt8(ascii: ".") {
+                        guard String(bytes: entry.name, encoding: .utf8) == nil else { continue }
+                        let shown = String(decoding: entry.name, as: UTF8.self)
+                        if entry.kind == .directory || entry.kind == nil || FolderNaming.isMediaFileName(shown) {
+                            problems.append(
+                                "\(label)/\(shown): its name is not valid UTF-8, so the library does not list it; rename it (e.g. convmv -f latin1 -t utf8 -r --notest)"
+                            )
+                        }
+                    }
+                    let listed = entries?.compactMap { String(bytes: $0.name, encoding: .utf8) }
                     for name in (listed ?? []).sorted() {
                         if name.hasPrefix(".") {
                             if name.hasSuffix(".partial") {
