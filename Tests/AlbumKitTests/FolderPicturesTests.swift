@@ -183,6 +183,8 @@ struct FolderPicturesTests {
                 } catch let error as AlbumError {
                     #expect(error.code == .ambiguousAlbumTitle, "\(action)")
                     #expect(error.message.contains("2 folders"), "\(action)")
+                    // The two look the same: their code points tell them apart.
+                    #expect(error.message.contains("(C a f U+E9)") && error.message.contains("(C a f e U+301)"))
                 }
             }
             #expect(FolderFixture.visible(in: root).count == 2)

@@ -106,7 +106,18 @@ final class FolderAlbumDirectory: AlbumDirectory {
     }
 
     static func ambiguity(_ title: AlbumTitle, _ found: [FolderAlbum]) -> AlbumError {
-        let names = found.map { "\"\($0.name)\"" }.joined(separator: ", ")
+        // Names that look the same (a composed "é" and "e" + a combining accent: Swift's strings
+        // even compare them equal) are told apart by their code points.
+        let alike = Set(found.map(\.name)).count < found.count
+        let names = found.map { album -> String in
+            let shown = "\"\(album.name)\""
+            guard alike else { return shown }
+            let spelled = album.name.unicodeScalars.map { scalar -> String in
+                scalar.isASCII && scalar != " "
+                    ? String(scalar) : "U+\(String(scalar.value, radix: 16, uppercase: true))"
+            }
+            return shown + " (" + spelled.joined(separator: " ") + ")"
+        }.joined(separator: ", ")
         return AlbumError(
             .ambiguousAlbumTitle,
             "The title \"\(title.text)\" names \(found.count) folders: \(names). Rename one of them (in the file manager or with album rename) so each title names one folder.",
