@@ -89,7 +89,12 @@ enum Baseline {
             try flush(output)
             try flushFolder(of: destination)
             try appendRecord(naming: destination, to: log, buffer: buffer)
-            guard fdatasync(log) == 0 else {
+            #if os(Linux)
+                let flushed = fdatasync(log)
+            #else
+                let flushed = fsync(log)
+            #endif
+            guard flushed == 0 else {
                 throw BenchFailure("fdatasync failed: \(String(cString: strerror(errno)))")
             }
         case .oneBarrier(let log):
