@@ -944,7 +944,13 @@ scenario_walk() {
         [ -f "$(base64 -d <<<"$encoded")" ] || echo "  FAIL walk: fileBytes $encoded names no file"
     done | grep . && bad=1
     [ "$(grep -c '"fileBytes"' "$out")" = 2 ] || { fail "walk: $(grep -c '"fileBytes"' "$out") fileBytes, expected 2"; bad=1; }
-    summary walk 1 "$bad" "odd names, links, a FIFO, an unreadable folder: saved or reported, exit 1"
+    # Many sibling folders under a low open-file limit: the walk holds one folder open at a time
+    # (before: every folder waiting its turn, so 1 500 of them failed past `ulimit -n 1024`).
+    local wide=$dir/wide i
+    for ((i = 0; i < 400; i++)); do mkdir -p "$wide/d$i" && ln "$dir/media/walk_0000.jpg" "$wide/d$i/p.jpg"; done
+    out=$( (ulimit -n 64 && "$ALBUM" import --dry-run --library "$dir/wide.albumlibrary" "$wide") 2>&1 | tail -1)
+    [[ "$out" == *"400 of 400 would be saved"* ]] || { fail "walk: 400 sibling folders under ulimit -n 64: $out"; bad=1; }
+    summary walk 1 "$bad" "odd names, links, a FIFO, an unreadable folder: saved or reported, exit 1; 400 folders under ulimit -n 64"
 }
 
 # badnumbers: a video whose header holds a number no file can mean (a WebM whose duration is

@@ -221,7 +221,7 @@ enum AlbumCommand {
         if arguments.json {
             Output.json(AlbumLine(info))
         } else if !arguments.quiet {
-            Output.out("album \"\(info.title)\" \(info.id)")
+            Output.out(Output.shown("album \"\(info.title)\" \(info.id)"))
         }
         return 0
     }
@@ -245,7 +245,7 @@ enum AlbumCommand {
             line.previousTitle = before?.title ?? old
             Output.json(line)
         } else if !arguments.quiet {
-            Output.out("renamed \"\(old)\" to \"\(new)\"")
+            Output.out(Output.shown("renamed \"\(old)\" to \"\(new)\""))
         }
         return 0
     }
@@ -273,12 +273,12 @@ enum AlbumCommand {
             Output.json(line)
         } else if !arguments.quiet {
             for album in deleted.albums.dropFirst() {
-                Output.out("  with album \"\(album.title)\" (\(album.count) photo(s) or video(s))")
+                Output.out(Output.shown("  with album \"\(album.title)\" (\(album.count) photo(s) or video(s))"))
             }
             if let trash = deleted.trashURL {
-                Output.out("moved album \"\(deleted.title)\" to the Trash: \(trash.path)")
+                Output.out(Output.shown("moved album \"\(deleted.title)\" to the Trash: \(trash.path)"))
             } else {
-                Output.out("deleted album \"\(deleted.title)\"")
+                Output.out(Output.shown("deleted album \"\(deleted.title)\""))
             }
         }
         return 0
@@ -296,7 +296,7 @@ enum AlbumCommand {
         } else if report.isHealthy {
             if !arguments.quiet { Output.out("ok: \(report.checkedAssets) assets verified") }
         } else {
-            for problem in report.problems { Output.out("problem: \(problem)") }
+            for problem in report.problems { Output.out("problem: \(Output.shown(problem))") }
             Output.out("\(report.problems.count) problems in \(report.checkedAssets) assets")
         }
         return report.isHealthy ? 0 : 1
@@ -341,7 +341,7 @@ enum AlbumCommand {
                     "Recorded \(report.journalRecordsAdded) saves and albums again in the library's journal, which lacked them."
                 )
             }
-            for problem in report.notRestored { Output.out("not restored: \(problem)") }
+            for problem in report.notRestored { Output.out("not restored: \(Output.shown(problem))") }
         }
         return report.notRestored.isEmpty ? 0 : 1
     }

@@ -139,9 +139,9 @@ enum AssetCommands {
                     }))
         } else {
             if arguments.verbose {
-                for file in report.exported { Output.out("exported \(file.name)") }
+                for file in report.exported { Output.out("exported \(Output.shown(file.name))") }
             }
-            for failure in report.failures { Output.err("album: \(failure.message)") }
+            for failure in report.failures { Output.err("album: \(Output.shown(failure.message))") }
             if !arguments.quiet || !report.failures.isEmpty {
                 Output.out(
                     "exported \(report.exported.count) of \(report.exported.count + report.failures.count) to \(report.directory.path)"

@@ -66,11 +66,13 @@ enum Output {
 
     /// `text` for a terminal or a line-by-line reader: control characters (a newline or an escape
     /// sequence in a file name) and the bidirectional overrides that reorder what a terminal shows
-    /// are written as escapes (`\n`, `\t`, `\x1B`, `\u{202E}`); `--json` gives them exactly.
+    /// are written as escapes (`\n`, `\t`, `\x1B`, `\u{202E}`; direction marks and line separators too);
+    /// `--json` gives them exactly.
     static func shown(_ text: String) -> String {
         func isHidden(_ scalar: Unicode.Scalar) -> Bool {
             scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
-                || (0x2066...0x2069).contains(scalar.value)
+                || (0x2066...0x2069).contains(scalar.value) || (0x200E...0x200F).contains(scalar.value)
+                || scalar.value == 0x061C || (0x2028...0x2029).contains(scalar.value)
         }
         guard text.unicodeScalars.contains(where: isHidden) else { return text }
         var shown = ""

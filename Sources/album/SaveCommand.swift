@@ -283,7 +283,9 @@ enum SaveCommand {
         // The album just made, as the library stores and compares its title, is not "another" one.
         let others = titles.filter { (try? AlbumTitle($0))?.key != created.key }
         if let near = Suggestion.closest(to: created.text, among: others) {
-            Output.err("album: note: created a new album \"\(created.text)\"; there is also \"\(near)\" (a typo?)")
+            Output.err(
+                Output.shown(
+                    "album: note: created a new album \"\(created.text)\"; there is also \"\(near)\" (a typo?)"))
         }
     }
 

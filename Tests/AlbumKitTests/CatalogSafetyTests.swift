@@ -179,6 +179,54 @@ import Testing
         }
     }
 
+    /// A saver killed after its catalog commit and before its journal record: the photos are in
+    /// the catalog (never acknowledged) and not in the journal, which rebuilds a lost catalog. The
+    /// next opening records them, once the saver is proved dead.
+    @Test func aSaveKilledBeforeItsJournalRecordIsRecordedAtTheNextOpening() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = library(dir)
+            _ = try await saveDistinct(2, into: "Keep", at: url)
+            let journalPath = url.appendingPathComponent("journal/saves.jsonl")
+            let before = try Data(contentsOf: journalPath)
+            let lost = try await saveDistinct(3, into: "New", at: url, tag: "n")
+            try before.write(to: journalPath)  // what the kill left: the commit without its records
+            let owners = url.appendingPathComponent("owners")
+            Fixture.write(Data(ProcessOwner.formatLine), named: "p999995-00000000000000f5", in: owners)
+            let library = PhotoLibrary(backend: try CatalogBackend.open(at: url))
+            #expect(try await library.verify().isHealthy)
+            for suffix in ["", "-wal", "-shm", "-checked"] {
+                try? FileManager.default.removeItem(atPath: url.path + "/catalog.sqlite" + suffix)
+            }
+            _ = try await PhotoLibrary.repair(catalogAt: url)
+            let rebuilt = PhotoLibrary(backend: try CatalogBackend.open(at: url))
+            #expect(Set(try await rebuilt.assets(inAlbumTitled: "New").map(\.id)) == Set(lost.map(\.assetID)))
+        }
+    }
+
+    /// A `delete-asset` killed before it removed the files, and the catalog lost before the library
+    /// was opened again: repair kept the deletion, and the photos came back from the originals in no
+    /// album and without their names. The deletion never finished: they come back whole.
+    @Test func repairKeepsPhotosWhoseDeletionDiedBeforeRemovingThem() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = library(dir)
+            let saved = try await saveDistinct(3, into: "Keep", at: url)
+            let dead = "p999996-00000000000000f6"
+            Fixture.write(Data(ProcessOwner.formatLine), named: dead, in: url.appendingPathComponent("owners"))
+            try SaveJournal(libraryRoot: url.path).append([
+                SaveJournal.Record(op: .deleteAsset, asset: saved[0].assetID, at: 1, owner: dead)
+            ])
+            for suffix in ["", "-wal", "-shm", "-checked"] {
+                try? FileManager.default.removeItem(atPath: url.path + "/catalog.sqlite" + suffix)
+            }
+            let report = try await PhotoLibrary.repair(catalogAt: url)
+            #expect(report.sources["originals"] == nil, "\(report.sources)")
+            let rebuilt = PhotoLibrary(backend: try CatalogBackend.open(at: url))
+            let keep = try await rebuilt.assets(inAlbumTitled: "Keep")
+            #expect(Set(keep.map(\.id)) == Set(saved.map(\.assetID)))
+            #expect(keep.allSatisfy { $0.originalFilename?.hasPrefix("IMG_") == true })
+        }
+    }
+
     @Test func deletedCatalogIsRefusedThenRepaired() async throws {
         try await Fixture.withTemporaryDirectory { dir in
             let url = library(dir)

@@ -45,15 +45,21 @@ extension FileSystem {
     package static func walk(
         _ root: FileSystemPath, leavingOut: (_ relative: FileSystemPath, _ isFolder: Bool) -> Bool = { _, _ in false }
     ) throws(SystemError) -> [Found] {
-        let start = try openWalkedFolder(root.bytes, following: true)
         var found: [Found] = []
-        var folders: [(descriptor: Descriptor, relative: [UInt8])] = [(start, [])]
+        // Folders waiting to be walked are kept as paths, each opened only when its turn comes: one
+        // descriptor at a time, whatever the number of folders (1 500 sibling folders used to
+        // hold 1 500 descriptors, past `ulimit -n`).
+        var folders: [[UInt8]] = [[]]
         let slash = UInt8(ascii: "/")
         let base = root.bytes.last == slash ? root.bytes : root.bytes + [slash]
-        while let (folder, relative) = folders.popLast() {
-            defer { close(folder) }
+        while let relative = folders.popLast() {
             let entries: [(name: [UInt8], kind: FileStatus.Kind?, inode: UInt64)]
-            do { entries = try entryBytes(in: folder) } catch {
+            do {
+                let folder = try openWalkedFolder(
+                    relative.isEmpty ? root.bytes : base + relative, following: relative.isEmpty)
+                defer { close(folder) }
+                entries = try entryBytes(in: folder)
+            } catch {
                 if relative.isEmpty { throw error }
                 found.append(Found(bytes: base + relative, relative: relative, kind: .unreadableFolder(error)))
                 continue
@@ -81,12 +87,7 @@ extension FileSystem {
                 let isFolder = kind == .directory
                 if leavingOut(FileSystemPath(bytes: below), isFolder) { continue }
                 switch kind {
-                case .directory?:
-                    do {
-                        folders.append((try openWalkedFolder(path, following: false), below))
-                    } catch {
-                        found.append(Found(bytes: path, relative: below, kind: .unreadableFolder(error)))
-                    }
+                case .directory?: folders.append(below)
                 case .regular?: found.append(Found(bytes: path, relative: below, kind: .file))
                 case nil:  // gone since it was listed
                     continue

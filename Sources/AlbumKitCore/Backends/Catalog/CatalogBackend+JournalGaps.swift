@@ -9,11 +9,18 @@ extension CatalogBackend {
     /// The records that bring the journal up to the catalog: each album whose journaled title
     /// differs or is missing (`renameAlbum`, which also creates), each saved photo the journal
     /// lacks, and each album membership it lacks (`save` with the album), in the catalog's order.
-    func journalGaps() throws -> (missingAssets: Set<String>, records: [SaveJournal.Record]) {
+    func journalGaps(afterACrash onlyNeverJournaled: Bool = false) throws -> (
+        missingAssets: Set<String>, records: [SaveJournal.Record]
+    ) {
         let records: [SaveJournal.Record]
         do { records = try journal.records() } catch { throw error.libraryError("read the library's journal") }
         // The journal's own view: saved assets, album titles, memberships.
         let saved = SaveJournal.savedAssets(in: records)
+        var deletedLast = Set<String>()  // assets whose latest record is their deletion
+        for record in records {
+            guard let asset = record.asset else { continue }
+            if record.op == .deleteAsset { deletedLast.insert(asset) } else { deletedLast.remove(asset) }
+        }
         var titles: [String: String] = [:]
         var members = Set<[String]>()
         let isWhole = SaveJournal.wholeCommits(in: records)
@@ -28,6 +35,8 @@ extension CatalogBackend {
                 }
             case .save:
                 if let album = record.album, let asset = record.asset { members.insert([album, asset]) }
+                // A save into an album its commit created names it (replay creates it so).
+                if let album = record.album, let title = record.title, titles[album] == nil { titles[album] = title }
             case .removeFromAlbum:
                 if let album = record.album, let asset = record.asset { members.remove([album, asset]) }
             case .deleteAsset:
@@ -38,6 +47,7 @@ extension CatalogBackend {
             var gaps: [SaveJournal.Record] = []
             for row in try db.rows("SELECT id, title, created_at FROM album ORDER BY created_at, id") {
                 guard let id = row.text(0), let title = row.text(1), titles[id] != title else { continue }
+                if onlyNeverJournaled && titles[id] != nil { continue }
                 gaps.append(SaveJournal.Record(op: .renameAlbum, album: id, title: title, at: row.real(2)))
             }
             let assets = try db.rows(
@@ -49,6 +59,11 @@ extension CatalogBackend {
             var missing = Set<String>()
             for row in assets {
                 guard let id = row.text(0) else { continue }
+                // After a crash: what a save killed between its catalog commit and its journal
+                // record left unrecorded; never an asset whose deletion is the latest record (a
+                // live process may be deleting it: recording it as saved again would make the
+                // journal outlive the catalog).
+                if onlyNeverJournaled && deletedLast.contains(id) { continue }
                 let album = row.text(6)
                 if saved.contains(id) && (album == nil || members.contains([album!, id])) { continue }
                 if !saved.contains(id) { missing.insert(id) }
@@ -67,9 +82,9 @@ extension CatalogBackend {
         try withDatabase("read the catalog") { db in try SnapshotState(in: db).journalHoldsAll }
     }
 
-    /// Appends ``journalGaps()``'s records; returns how many it appended.
-    func appendJournalGaps() throws -> Int {
-        let gaps = try journalGaps().records
+    /// Appends ``journalGaps(afterACrash:)``'s records; returns how many it appended.
+    func appendJournalGaps(afterACrash: Bool = false) throws -> Int {
+        let gaps = try journalGaps(afterACrash: afterACrash).records
         guard !gaps.isEmpty else { return 0 }
         do { try journal.append(gaps) } catch { throw error.libraryError("write the library's journal") }
         return gaps.count

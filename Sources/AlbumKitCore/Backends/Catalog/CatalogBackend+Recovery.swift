@@ -101,7 +101,12 @@ extension CatalogBackend {
         let deadOwners = ProcessOwner.owners(in: owners).filter { !ProcessOwner.isAlive($0, in: owners) }
         let mayHaveLeftovers = Set(deadOwners.filter { ProcessOwner.mayHaveStagedHiddenFiles($0, in: owners) })
         let uncleaned = mayHaveLeftovers.isEmpty ? [] : removeStagedLeftovers(of: mayHaveLeftovers)
-        if !deadOwners.isEmpty && !isReadOnly { try reJournalAbandonedDeletions(of: Set(deadOwners)) }
+        if !deadOwners.isEmpty && !isReadOnly {
+            try reJournalAbandonedDeletions(of: Set(deadOwners))
+            // A saver killed after its catalog commit and before its journal record: its photos are
+            // saved (not acknowledged), and the journal, which rebuilds a lost catalog, must hold them.
+            _ = try appendJournalGaps(afterACrash: true)
+        }
         // Owner files of processes proved dead above that left nothing behind (one that died since
         // is forgotten at a later open, after its leftovers were looked for).
         let pendingOwners = try withDatabase("recover the library") { db in

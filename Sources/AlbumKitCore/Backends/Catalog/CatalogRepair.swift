@@ -239,6 +239,14 @@ struct CatalogRepair {
                 members[album]?[id] = nil
             case .deleteAsset:
                 guard let id = record.asset else { continue }
+                // A deletion whose process died before it removed the file never finished (it was
+                // never acknowledged): the photo stays, in its albums.
+                if let owner = record.owner, let path = assets[id]?.path,
+                    !ProcessOwner.isAlive(owner, in: root.appendingPathComponent("owners").path),
+                    FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path)
+                {
+                    continue
+                }
                 drop(id)
             case .save:
                 guard let id = record.asset, let path = record.path, let size = record.size, let sha = record.sha256
