@@ -227,6 +227,44 @@ import Testing
         }
     }
 
+    /// The journal holding saves the catalog lacks: verify asked for a repair, and repair called the
+    /// catalog healthy and changed nothing, for ever. Now a deletion the journal lost (the file is
+    /// gone) is recorded, and a save the catalog lost (the file is there) rebuilds the catalog.
+    @Test func savesOnlyInTheJournalAreResolvedByRepair() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = library(dir)
+            let saved = try await saveDistinct(3, into: "Keep", at: url)
+            let backend = try CatalogBackend.open(at: url)
+            let library = PhotoLibrary(backend: backend)
+            _ = try await library.deleteAssets(withIDs: [saved[0].assetID])
+            // The journal loses the deletion's line.
+            let journal = url.appendingPathComponent("journal/saves.jsonl")
+            let lines = try String(contentsOf: journal, encoding: .utf8).split(separator: "\n")
+            try (lines.filter { !$0.contains("\"deleteAsset\"") }.joined(separator: "\n") + "\n")
+                .write(to: journal, atomically: false, encoding: .utf8)
+            #expect(try await library.verify().problems.contains { $0.contains("the catalog lacks 1 saved photo") })
+            var report = try await PhotoLibrary.repair(catalogAt: url)
+            #expect(report.journalRecordsAdded >= 1)
+            #expect(try await PhotoLibrary(backend: try CatalogBackend.open(at: url)).verify().isHealthy)
+            #expect(try await PhotoLibrary.repair(catalogAt: url).wasHealthy)
+            // The catalog loses a save whose file is still there (its row removed behind its back).
+            let reopened = try CatalogBackend.open(at: url)
+            _ = try reopened.withDatabase("test") { db in
+                try db.run("DELETE FROM asset WHERE id = ?", [.text(saved[1].assetID)])
+            }
+            #expect(
+                try await PhotoLibrary(backend: reopened).verify().problems.contains {
+                    $0.contains("the catalog lacks 1 saved photo")
+                })
+            report = try await PhotoLibrary.repair(catalogAt: url)
+            #expect(!report.wasHealthy)
+            let rebuilt = PhotoLibrary(backend: try CatalogBackend.open(at: url))
+            #expect(
+                Set(try await rebuilt.assets(inAlbumTitled: "Keep").map(\.id)) == [saved[1].assetID, saved[2].assetID])
+            #expect(try await rebuilt.verify().isHealthy)
+        }
+    }
+
     @Test func deletedCatalogIsRefusedThenRepaired() async throws {
         try await Fixture.withTemporaryDirectory { dir in
             let url = library(dir)

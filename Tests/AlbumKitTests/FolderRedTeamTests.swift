@@ -94,6 +94,28 @@ struct FolderIdentityRedTeamTests {
             #expect(access(odd.map { CChar(bitPattern: $0) } + [0], F_OK) == 0)
             #expect(try Data(contentsOf: folder.appendingPathComponent(FolderAlbumMarker.fileName)) == marker)
             #expect(FolderFixture.all(in: URL(fileURLWithPath: FolderFixture.trash(root).homeTrash)).isEmpty)
+            // verify also names them where no album is listed at all: a folder holding only such a
+            // photo, and a folder whose own name is not UTF-8 (once, not for each photo in it).
+            func create(_ bytes: [UInt8], folder: Bool = false) {
+                let path = bytes.map { CChar(bitPattern: $0) } + [0]
+                if folder { #expect(mkdir(path, 0o755) == 0) } else { close(open(path, O_WRONLY | O_CREAT, 0o644)) }
+            }
+            let base = Array(root.path.utf8)
+            create(base + Array("/Only".utf8), folder: true)
+            create(base + Array("/Only/".utf8) + [0xFE, 0xFE] + Array(".jpg".utf8))
+            create(base + Array("/Bad".utf8) + [0xFF] + Array("Dir".utf8), folder: true)
+            create(base + Array("/Bad".utf8) + [0xFF] + Array("Dir/a.jpg".utf8))
+            create(base + Array("/Bad".utf8) + [0xFF] + Array("Dir/b.jpg".utf8))
+            let all = try await library.verify().problems
+            #expect(all.count == 3, "\(all)")
+            #expect(all.contains { $0.hasPrefix("Only/\u{FFFD}\u{FFFD}.jpg: its name is not valid UTF-8") })
+            #expect(
+                all.contains {
+                    $0.hasPrefix(
+                        "Bad\u{FFFD}Dir: its name is not valid UTF-8, so the library does not list it or what it holds")
+                })
+            // (Names FileManager cannot remove: removed here.)
+            #expect(FolderFixture.run("/bin/rm", "-rf", root.path) == 0)
         }
     }
 

@@ -76,6 +76,23 @@ extension CatalogBackend {
         }
     }
 
+    /// The other way round: assets the journal says are saved that the catalog does not hold
+    /// (ready), each with the path its last save recorded. Either the catalog lost them (their
+    /// files are still there) or the journal lost their deletion (their files are gone).
+    func assetsOnlyInTheJournal() throws -> [(id: String, path: String?)] {
+        let records: [SaveJournal.Record]
+        do { records = try journal.records() } catch { throw error.libraryError("read the library's journal") }
+        var paths: [String: String] = [:]
+        for record in records where record.op == .save {
+            if let asset = record.asset, let path = record.path { paths[asset] = path }
+        }
+        let saved = SaveJournal.savedAssets(in: records)
+        let ready = try withDatabase("read the catalog") { db in
+            Set(try db.rows("SELECT id FROM asset WHERE state = 'ready'").compactMap { $0.text(0) })
+        }
+        return saved.subtracting(ready).sorted().map { ($0, paths[$0]) }
+    }
+
     /// Whether the journal should hold the catalog's whole history (the catalog was created with
     /// it): only then does an asset it does not record mean a damaged journal.
     func journalHoldsWholeHistory() throws -> Bool {

@@ -77,14 +77,22 @@ struct CatalogRepair {
         do {
             let backend = try CatalogBackend.open(at: root, create: false)
             let disagreements = try backend.catalogDisagreements()
-            if disagreements.isEmpty {
+            // Saves the journal records that the catalog lacks: with their files there, the
+            // catalog lost them and is rebuilt (below); with their files gone, the journal lost
+            // their deletion, which is recorded now (else verify would ask for a repair for ever).
+            let onlyInJournal = try backend.assetsOnlyInTheJournal()
+            let lostByTheCatalog = onlyInJournal.contains { item in
+                item.path.map { FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path) } ?? false
+            }
+            if disagreements.isEmpty && !lostByTheCatalog {
+                let deletions = try recordDeletionsTheJournalLost(onlyInJournal)
                 // Opening looks for a crashed saver's hidden files only while its owner file says
                 // it may have left some; repair looks everywhere.
                 backend.removeStagedLeftovers()
                 var report = try adoptStrays(into: backend)
                 // The journal must be able to rebuild what the catalog holds (the files just
                 // adopted, or records a damaged journal lost).
-                report.journalRecordsAdded = try backend.appendJournalGaps()
+                report.journalRecordsAdded = try backend.appendJournalGaps() + deletions
                 return report
             }
         } catch let error as AlbumError where error.code == .libraryCorrupt || error.code == .libraryNotFound {
@@ -111,8 +119,26 @@ struct CatalogRepair {
         // A fresh snapshot helps the next repair; the journal alone suffices if it cannot be taken.
         try? backend.takeSnapshot()
         var report = report(wasHealthy: false, keptAt: kept)
-        report.journalRecordsAdded = try backend.appendJournalGaps()
+        // What the rebuilt catalog holds, the journal records; what it could not restore for want
+        // of the file (reported in notRestored), the journal stops calling saved.
+        report.journalRecordsAdded =
+            try backend.appendJournalGaps() + recordDeletionsTheJournalLost(try backend.assetsOnlyInTheJournal())
         return report
+    }
+
+    /// Records as deleted the assets of `onlyInJournal` whose files are gone: the journal lost
+    /// their deletion (or the file was lost and reported). Returns how many it recorded.
+    private func recordDeletionsTheJournalLost(_ onlyInJournal: [(id: String, path: String?)]) throws -> Int {
+        let gone = onlyInJournal.filter { item in
+            !(item.path.map { FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path) } ?? false)
+        }
+        guard !gone.isEmpty else { return 0 }
+        let now = Date().timeIntervalSince1970
+        do {
+            try SaveJournal(libraryRoot: root.path).append(
+                gone.map { SaveJournal.Record(op: .deleteAsset, asset: $0.id, at: now) })
+        } catch { throw error.libraryError("write the library's journal") }
+        return gone.count
     }
 
     // MARK: Sources

@@ -482,17 +482,6 @@ extension FolderBackend {
                     let entries = try FileSystem.unlessOutOfDescriptors { () throws(SystemError) in
                         try FileSystem.entryBytes(in: folder)
                     }
-                    // Names that are not UTF-8 cannot be titles or asset names: the library does not
-                    // list them, so say where they are (the user's photos, never touched).
-                    for entry in entries ?? [] where entry.name.first != UInt8(ascii: ".") {
-                        guard String(bytes: entry.name, encoding: .utf8) == nil else { continue }
-                        let shown = String(decoding: entry.name, as: UTF8.self)
-                        if entry.kind == .directory || entry.kind == nil || FolderNaming.isMediaFileName(shown) {
-                            problems.append(
-                                "\(label)/\(shown): its name is not valid UTF-8, so the library does not list it; rename it (e.g. convmv -f latin1 -t utf8 -r --notest)"
-                            )
-                        }
-                    }
                     let listed = entries?.compactMap { String(bytes: $0.name, encoding: .utf8) }
                     for name in (listed ?? []).sorted() {
                         if name.hasPrefix(".") {
@@ -510,9 +499,36 @@ extension FolderBackend {
                         }
                     }
                 }
+                problems += Self.namesNotUTF8(under: self.root)
                 return VerificationReport(checkedAssets: checked, problems: problems)
             }
         }
+    }
+
+    /// Photos and folders anywhere in the library whose names are not UTF-8: they cannot be titles
+    /// or asset names, so the library does not list them (nor a folder holding only such photos);
+    /// one sentence each, saying where they are (the user's files, never touched).
+    static func namesNotUTF8(under root: URL) -> [String] {
+        guard let found = try? FileSystem.walk(FileSystemPath(root.path)) else { return [] }
+        var problems: [String] = []
+        var reported = Set<[UInt8]>()
+        for item in found {
+            guard String(bytes: item.relative.bytes, encoding: .utf8) == nil else { continue }
+            // The first component that is not UTF-8 is what to rename: report it once.
+            var prefix: [UInt8] = []
+            for component in item.relative.bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
+                prefix += (prefix.isEmpty ? [] : [UInt8(ascii: "/")]) + component
+                if String(bytes: component, encoding: .utf8) == nil { break }
+            }
+            let shown = String(decoding: prefix, as: UTF8.self)
+            guard prefix != item.relative.bytes || FolderNaming.isMediaFileName(shown), reported.insert(prefix).inserted
+            else { continue }
+            let what = prefix == item.relative.bytes ? "it" : "it or what it holds"
+            problems.append(
+                "\(shown): its name is not valid UTF-8, so the library does not list \(what); rename it (e.g. convmv -f latin1 -t utf8 -r --notest)"
+            )
+        }
+        return problems
     }
 }
 
