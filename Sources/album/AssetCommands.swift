@@ -5,7 +5,6 @@ import Foundation
 enum AssetCommands {
     /// `album assets [--order added|taken] [--limit N] [--after CURSOR]`: the whole library.
     static func assets(_ arguments: Arguments) async throws -> Int32 {
-        let library = try LibraryChoice.open(arguments, create: false)
         let order: AssetOrder
         switch arguments.value("--order") ?? "added" {
         case "added": order = .dateAdded
@@ -20,6 +19,8 @@ enum AssetCommands {
             }
             limit = value
         }
+        // The options are checked first: a usage error is one whether or not the library exists.
+        let library = try LibraryChoice.open(arguments, create: false)
         var assets: [AssetInfo] = []
         var cursor = arguments.value("--after")
         repeat {

@@ -34,6 +34,8 @@ import Testing
         // Ties go to the closer command; a file name that looks like an option gets the way out.
         #expect(try CLI.run(["delete-assets"]).stderr.contains("Did you mean 'delete-asset'?"))
         #expect(try CLI.run(["save", "-x.jpg"]).stderr.contains("write ./-x.jpg or put -- before it"))
+        // A usage error is one whether or not the library exists.
+        #expect(try CLI.run(["assets", "--order", "nope", "--library", "/nonexistent/x.albumlibrary"]).status == 2)
         // Folder filters without a folder walk filter nothing: refused, not ignored.
         #expect(try CLI.run(["save", "--include", "*.jpg", "a.jpg"]).stderr.contains("add -r"))
         // An invalid album title is one error, before any file is read (not one per file).
