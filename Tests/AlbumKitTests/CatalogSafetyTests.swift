@@ -265,6 +265,36 @@ import Testing
         }
     }
 
+    /// A journal whose album deletion or removal line was damaged still holds the album or the
+    /// membership: a catalog lost later was rebuilt with them back. verify names it; repair records
+    /// the deletion and the removal again.
+    @Test func aJournalHoldingAlbumsTheCatalogDeletedIsMended() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = library(dir)
+            let keep = try await saveDistinct(3, into: "A", at: url)
+            _ = try await saveDistinct(1, into: "C", at: url, tag: "c")
+            let library = PhotoLibrary(backend: try CatalogBackend.open(at: url))
+            try await library.removeAssets(withIDs: [keep[0].assetID], fromAlbumWithID: try #require(keep[0].albumID))
+            _ = try await library.deleteAlbum(titled: "C", force: true)
+            let journal = url.appendingPathComponent("journal/saves.jsonl")
+            let damaged = try String(contentsOf: journal, encoding: .utf8).split(separator: "\n").map { line in
+                line.contains("\"deleteAlbum\"") || line.contains("\"removeFromAlbum\"")
+                    ? String(line.prefix(line.count / 2)) : String(line)
+            }
+            try (damaged.joined(separator: "\n") + "\n").write(to: journal, atomically: false, encoding: .utf8)
+            #expect(try await library.verify().problems.contains { $0.contains("and 2 record(s) of albums") })
+            #expect(try await PhotoLibrary.repair(catalogAt: url).journalRecordsAdded == 2)
+            #expect(try await library.verify().isHealthy)
+            for suffix in ["", "-wal", "-shm", "-checked"] {
+                try? FileManager.default.removeItem(atPath: url.path + "/catalog.sqlite" + suffix)
+            }
+            _ = try await PhotoLibrary.repair(catalogAt: url)
+            let rebuilt = PhotoLibrary(backend: try CatalogBackend.open(at: url))
+            #expect(try await rebuilt.albums().map(\.title) == ["A"])
+            #expect(Set(try await rebuilt.assets(inAlbumTitled: "A").map(\.id)) == [keep[1].assetID, keep[2].assetID])
+        }
+    }
+
     @Test func deletedCatalogIsRefusedThenRepaired() async throws {
         try await Fixture.withTemporaryDirectory { dir in
             let url = library(dir)

@@ -8,7 +8,9 @@ import Foundation
 extension CatalogBackend {
     /// The records that bring the journal up to the catalog: each album whose journaled title
     /// differs or is missing (`renameAlbum`, which also creates), each saved photo the journal
-    /// lacks, and each album membership it lacks (`save` with the album), in the catalog's order.
+    /// lacks, and each album membership it lacks (`save` with the album), in the catalog's order;
+    /// then each album and membership the journal still holds that the catalog no longer does
+    /// (`deleteAlbum`, `removeFromAlbum`). After a crash, only what a killed saver left unrecorded.
     func journalGaps(afterACrash onlyNeverJournaled: Bool = false) throws -> (
         missingAssets: Set<String>, records: [SaveJournal.Record]
     ) {
@@ -71,6 +73,24 @@ extension CatalogBackend {
                     SaveJournal.Record(
                         op: .save, asset: id, path: row.text(1), name: row.text(2), size: row.integer(3),
                         sha256: row.text(4), added: row.real(5), album: album, at: row.real(7)))
+            }
+            guard !onlyNeverJournaled else { return (missing, gaps) }
+            // The other way round, for albums: what the journal still holds that the catalog
+            // deleted (a damaged deletion or removal line), which a rebuild would bring back.
+            let albums = Set(try db.rows("SELECT id FROM album").compactMap { $0.text(0) })
+            for album in titles.keys.sorted() where !albums.contains(album) {
+                gaps.append(SaveJournal.Record(op: .deleteAlbum, album: album))
+                members = members.filter { $0[0] != album }
+            }
+            var held = Set<[String]>()
+            for row in try db.rows(
+                "SELECT m.album_id, m.asset_id FROM album_asset m JOIN asset a ON a.id = m.asset_id WHERE a.state = 'ready'"
+            ) {
+                if let album = row.text(0), let asset = row.text(1) { held.insert([album, asset]) }
+            }
+            for member in members.sorted(by: { $0.lexicographicallyPrecedes($1) })
+            where !held.contains(member) && saved.contains(member[1]) {
+                gaps.append(SaveJournal.Record(op: .removeFromAlbum, asset: member[1], album: member[0]))
             }
             return (missing, gaps)
         }
