@@ -50,12 +50,6 @@ enum Baseline {
         return log
     }
 
-    /// Copies one file and `fsync`s it (and its directory when `syncingDirectory`): the least a
-    /// durable single-file copy costs, done in-process like a `cp` followed by `fsync`.
-    static func copyAndFsync(_ source: URL, to destination: URL, syncingDirectory: Bool) throws {
-        try copy(source, to: destination, durably: syncingDirectory ? .fileAndName : .file)
-    }
-
     /// Copies one file and makes it durable as `durability` says.
     static func copy(_ source: URL, to destination: URL, durably durability: Durability) throws {
         let input = open(source.path, O_RDONLY | O_CLOEXEC)

@@ -7,17 +7,17 @@ enum SaveCommand {
     /// One file to save and whether it was found inside a folder (then a file that is not media is
     /// skipped, not a failure).
     struct Input {
-        /// The path for messages and JSON (names that are not valid UTF-8 show U+FFFD).
-        let path: String
-        let fromFolder: Bool
         /// The path's bytes as given.
         let bytes: FileSystemPath
+        let fromFolder: Bool
 
         init(_ bytes: FileSystemPath, fromFolder: Bool) {
-            self.path = bytes.description
-            self.fromFolder = fromFolder
             self.bytes = bytes
+            self.fromFolder = fromFolder
         }
+
+        /// The path for messages and JSON (names that are not valid UTF-8 show U+FFFD).
+        var path: String { bytes.description }
 
         var media: Media { .path(bytes) }
 

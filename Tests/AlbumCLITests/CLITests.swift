@@ -45,19 +45,27 @@ import Testing
         #expect(title.stdout.contains("invalidAlbumTitle"))
     }
 
-    @Test func unwritableOutputIsAnErrorNotACrash() throws {
+    /// Runs `album ARGS` with stdout on `/dev/full`: how it ended, and what it said on stderr.
+    static func runIntoAFullOutput(_ arguments: [String]) throws -> (
+        reason: Process.TerminationReason, status: Int32, stderr: String
+    ) {
         let process = Process()
         process.executableURL = CLI.binary
-        process.arguments = ["--help"]
+        process.arguments = arguments
         process.standardOutput = try #require(FileHandle(forWritingAtPath: "/dev/full"))
         let errors = Pipe()
         process.standardError = errors
         try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(process.terminationReason == .exit)
-        #expect(process.terminationStatus == 1)
-        #expect(
-            String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains("cannot write"))
+        return (process.terminationReason, process.terminationStatus, text)
+    }
+
+    @Test func unwritableOutputIsAnErrorNotACrash() throws {
+        let run = try Self.runIntoAFullOutput(["--help"])
+        #expect(run.reason == .exit)
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("cannot write"))
     }
 
     /// A save whose output fails says where it stopped and that running it again finishes it
@@ -66,17 +74,9 @@ import Testing
         try CLI.withTemporaryDirectory { dir in
             let lib = dir.appendingPathComponent("F.albumlibrary").path
             let files = try CLIUsabilityTests.photos(5, in: dir)
-            let process = Process()
-            process.executableURL = CLI.binary
-            process.arguments = ["save", "--library", lib] + files
-            process.standardOutput = try #require(FileHandle(forWritingAtPath: "/dev/full"))
-            let errors = Pipe()
-            process.standardError = errors
-            try process.run()
-            let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 1)
-            #expect(text.contains("stopped at file 1 of 5"), "\(text)")
+            let run = try Self.runIntoAFullOutput(["save", "--library", lib] + files)
+            #expect(run.status == 1)
+            #expect(run.stderr.contains("stopped at file 1 of 5"), "\(run.stderr)")
             // Run again: everything is saved, what was there found.
             let again = try CLI.run(["save", "--json", "--library", lib] + files)
             #expect(again.status == 0)

@@ -46,6 +46,13 @@ import Testing
         }
     }
 
+    /// Deletes the catalog and its companion files, as a user or a failing disk could.
+    func removeCatalog(_ url: URL) {
+        for suffix in ["", "-wal", "-shm", "-checked"] {
+            try? FileManager.default.removeItem(atPath: url.path + "/catalog.sqlite" + suffix)
+        }
+    }
+
     func originals(_ url: URL) -> [String] {
         Fixture.files(under: url.appendingPathComponent("originals")).filter { !$0.contains("/.") }
     }
@@ -103,9 +110,7 @@ import Testing
             // A second repair finds nothing missing.
             #expect(try await PhotoLibrary.repair(catalogAt: url).journalRecordsAdded == 0)
             // And the catalog, lost now, is rebuilt with both albums and the shared photo.
-            for suffix in ["", "-wal", "-shm", "-checked"] {
-                try? FileManager.default.removeItem(atPath: url.path + "/catalog.sqlite" + suffix)
-            }
+            removeCatalog(url)
             _ = try await PhotoLibrary.repair(catalogAt: url)
             let rebuilt = PhotoLibrary(backend: try CatalogBackend.open(at: url))
             #expect(Set(try await rebuilt.assets(inAlbumTitled: "Keep").map(\.id)) == Set(keep.map(\.assetID)))
@@ -137,9 +142,7 @@ import Testing
             // Then the journal holds the asset, in its album, and verify finds nothing wrong
             #expect(SaveJournal.savedAssets(in: try journal.records()).contains(saved[0].assetID))
             #expect(try await library.verify().isHealthy)
-            for suffix in ["", "-wal", "-shm", "-checked"] {
-                try? FileManager.default.removeItem(atPath: url.path + "/catalog.sqlite" + suffix)
-            }
+            removeCatalog(url)
             _ = try await PhotoLibrary.repair(catalogAt: url)
             let rebuilt = PhotoLibrary(backend: try CatalogBackend.open(at: url))
             #expect(Set(try await rebuilt.assets(inAlbumTitled: "Keep").map(\.id)) == Set(saved.map(\.assetID)))
@@ -194,9 +197,7 @@ import Testing
             Fixture.write(Data(ProcessOwner.formatLine), named: "p999995-00000000000000f5", in: owners)
             let library = PhotoLibrary(backend: try CatalogBackend.open(at: url))
             #expect(try await library.verify().isHealthy)
-            for suffix in ["", "-wal", "-shm", "-checked"] {
-                try? FileManager.default.removeItem(atPath: url.path + "/catalog.sqlite" + suffix)
-            }
+            removeCatalog(url)
             _ = try await PhotoLibrary.repair(catalogAt: url)
             let rebuilt = PhotoLibrary(backend: try CatalogBackend.open(at: url))
             #expect(Set(try await rebuilt.assets(inAlbumTitled: "New").map(\.id)) == Set(lost.map(\.assetID)))
@@ -215,9 +216,7 @@ import Testing
             try SaveJournal(libraryRoot: url.path).append([
                 SaveJournal.Record(op: .deleteAsset, asset: saved[0].assetID, at: 1, owner: dead)
             ])
-            for suffix in ["", "-wal", "-shm", "-checked"] {
-                try? FileManager.default.removeItem(atPath: url.path + "/catalog.sqlite" + suffix)
-            }
+            removeCatalog(url)
             let report = try await PhotoLibrary.repair(catalogAt: url)
             #expect(report.sources["originals"] == nil, "\(report.sources)")
             let rebuilt = PhotoLibrary(backend: try CatalogBackend.open(at: url))
@@ -285,9 +284,7 @@ import Testing
             #expect(try await library.verify().problems.contains { $0.contains("and 2 record(s) of albums") })
             #expect(try await PhotoLibrary.repair(catalogAt: url).journalRecordsAdded == 2)
             #expect(try await library.verify().isHealthy)
-            for suffix in ["", "-wal", "-shm", "-checked"] {
-                try? FileManager.default.removeItem(atPath: url.path + "/catalog.sqlite" + suffix)
-            }
+            removeCatalog(url)
             _ = try await PhotoLibrary.repair(catalogAt: url)
             let rebuilt = PhotoLibrary(backend: try CatalogBackend.open(at: url))
             #expect(try await rebuilt.albums().map(\.title) == ["A"])
@@ -300,9 +297,7 @@ import Testing
             let url = library(dir)
             let saved = try await saveDistinct(3, into: "Keep", at: url)
             let files = originals(url)
-            for suffix in ["", "-wal", "-shm", "-checked"] {
-                try? FileManager.default.removeItem(atPath: url.path + "/catalog.sqlite" + suffix)
-            }
+            removeCatalog(url)
             expectRefused(url)
             // Read-only commands too: the library is damaged, not missing.
             #expect(throws: AlbumError.self) {
@@ -349,9 +344,7 @@ import Testing
             let late = try await saveDistinct(2, into: "Trip", at: url, tag: "b")
             try await PhotoLibrary(backend: try CatalogBackend.open(at: url)).renameAlbum(
                 titled: "Trip", to: "Trip 2026")
-            for suffix in ["", "-wal", "-shm", "-checked"] {
-                try? FileManager.default.removeItem(atPath: url.path + "/catalog.sqlite" + suffix)
-            }
+            removeCatalog(url)
             for name in try FileManager.default.contentsOfDirectory(atPath: backup.path) {
                 try FileManager.default.copyItem(atPath: backup.path + "/" + name, toPath: url.path + "/" + name)
             }
@@ -403,9 +396,7 @@ import Testing
         try await Fixture.withTemporaryDirectory { dir in
             let url = library(dir)
             _ = try await saveDistinct(1, into: "Keep", at: url)
-            for suffix in ["", "-wal", "-shm", "-checked"] {
-                try? FileManager.default.removeItem(atPath: url.path + "/catalog.sqlite" + suffix)
-            }
+            removeCatalog(url)
             _ = try Database(path: url.path + "/catalog.sqlite", create: true)  // a new, empty database
             let before = try Data(contentsOf: url.appendingPathComponent("catalog.sqlite"))
             expectRefused(url)

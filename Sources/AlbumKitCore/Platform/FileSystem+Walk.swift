@@ -67,9 +67,9 @@ extension FileSystem {
             for entry in entries where entry.name.first != UInt8(ascii: ".") {
                 let below = relative.isEmpty ? entry.name : relative + [slash] + entry.name
                 let path = base + below
-                var kind = entry.kind ?? status(ofBytes: path, following: false)?.kind
+                var kind = entry.kind ?? fileStatus(atPath: FileSystemPath(bytes: path), following: false)?.kind
                 if kind == .symbolicLink {
-                    switch status(ofBytes: path, following: true)?.kind {
+                    switch fileStatus(atPath: FileSystemPath(bytes: path), following: true)?.kind {
                     case .regular?: kind = .regular
                     case .directory?:
                         if !leavingOut(FileSystemPath(bytes: below), true) {
@@ -110,13 +110,9 @@ extension FileSystem {
     /// `stat` (or `lstat`) of a path that need not be valid UTF-8; `nil` when it does not exist or
     /// cannot be read.
     package static func fileStatus(atPath path: FileSystemPath, following: Bool = true) -> FileStatus? {
-        status(ofBytes: path.bytes, following: following)
-    }
-
-    private static func status(ofBytes path: [UInt8], following: Bool) -> FileStatus? {
-        if FaultInjector.check(.stat, String(decoding: path, as: UTF8.self)) != nil { return nil }
+        if FaultInjector.check(.stat, path.description) != nil { return nil }
         var info = stat()
-        let result = FileSystemPath(bytes: path).withCString { following ? stat($0, &info) : lstat($0, &info) }
+        let result = path.withCString { following ? stat($0, &info) : lstat($0, &info) }
         return result == 0 ? FileStatus(info) : nil
     }
 }

@@ -243,7 +243,7 @@ extension CatalogBackend {
     }
 
     /// A journal `save` record for asset `id`, as its save wrote it (without an album).
-    static func saveRecord(_ db: Database, _ id: String) throws -> SaveJournal.Record? {
+    private static func saveRecord(_ db: Database, _ id: String) throws -> SaveJournal.Record? {
         guard
             let row = try db.row(
                 "SELECT path, original_name, byte_size, sha256, added_at FROM asset WHERE id = ?", [.text(id)])

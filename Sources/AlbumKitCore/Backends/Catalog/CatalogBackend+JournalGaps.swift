@@ -10,18 +10,25 @@ extension CatalogBackend {
     /// differs or is missing (`renameAlbum`, which also creates), each saved photo the journal
     /// lacks, and each album membership it lacks (`save` with the album), in the catalog's order;
     /// then each album and membership the journal still holds that the catalog no longer does
-    /// (`deleteAlbum`, `removeFromAlbum`). After a crash, only what a killed saver left unrecorded.
-    func journalGaps(afterACrash onlyNeverJournaled: Bool = false) throws -> (
+    /// (`deleteAlbum`, `removeFromAlbum`).
+    ///
+    /// After a crash (`deadOwners`, the processes proved dead), only what a killed process left
+    /// unrecorded: the photos and albums of a save killed between its catalog commit and its journal
+    /// record, and the photos of a deletion killed after it journaled and before it marked its rows
+    /// (it deleted nothing). Never a photo whose latest record is a deletion by a process that may
+    /// be alive: it may be deleting it right now.
+    func journalGaps(afterACrashOf deadOwners: Set<String>? = nil) throws -> (
         missingAssets: Set<String>, records: [SaveJournal.Record]
     ) {
+        let afterACrash = deadOwners != nil
         let records: [SaveJournal.Record]
         do { records = try journal.records() } catch { throw error.libraryError("read the library's journal") }
         // The journal's own view: saved assets, album titles, memberships.
         let saved = SaveJournal.savedAssets(in: records)
-        var deletedLast = Set<String>()  // assets whose latest record is their deletion
+        var deletedBy: [String: String?] = [:]  // asset → who deleted it, when its latest record is its deletion
         for record in records {
             guard let asset = record.asset else { continue }
-            if record.op == .deleteAsset { deletedLast.insert(asset) } else { deletedLast.remove(asset) }
+            deletedBy[asset] = record.op == .deleteAsset ? .some(record.owner) : nil
         }
         var titles: [String: String] = [:]
         var members = Set<[String]>()
@@ -49,7 +56,7 @@ extension CatalogBackend {
             var gaps: [SaveJournal.Record] = []
             for row in try db.rows("SELECT id, title, created_at FROM album ORDER BY created_at, id") {
                 guard let id = row.text(0), let title = row.text(1), titles[id] != title else { continue }
-                if onlyNeverJournaled && titles[id] != nil { continue }
+                if afterACrash && titles[id] != nil { continue }
                 gaps.append(SaveJournal.Record(op: .renameAlbum, album: id, title: title, at: row.real(2)))
             }
             let assets = try db.rows(
@@ -61,11 +68,11 @@ extension CatalogBackend {
             var missing = Set<String>()
             for row in assets {
                 guard let id = row.text(0) else { continue }
-                // After a crash: what a save killed between its catalog commit and its journal
-                // record left unrecorded; never an asset whose deletion is the latest record (a
-                // live process may be deleting it: recording it as saved again would make the
-                // journal outlive the catalog).
-                if onlyNeverJournaled && deletedLast.contains(id) { continue }
+                // Recording as saved again a photo a live process is deleting would make the
+                // journal outlive the catalog.
+                if let deadOwners, let deleter = deletedBy[id], !(deleter.map(deadOwners.contains) ?? false) {
+                    continue
+                }
                 let album = row.text(6)
                 if saved.contains(id) && (album == nil || members.contains([album!, id])) { continue }
                 if !saved.contains(id) { missing.insert(id) }
@@ -74,7 +81,7 @@ extension CatalogBackend {
                         op: .save, asset: id, path: row.text(1), name: row.text(2), size: row.integer(3),
                         sha256: row.text(4), added: row.real(5), album: album, at: row.real(7)))
             }
-            guard !onlyNeverJournaled else { return (missing, gaps) }
+            guard !afterACrash else { return (missing, gaps) }
             // The other way round, for albums: what the journal still holds that the catalog
             // deleted (a damaged deletion or removal line), which a rebuild would bring back.
             let albums = Set(try db.rows("SELECT id FROM album").compactMap { $0.text(0) })
@@ -119,9 +126,9 @@ extension CatalogBackend {
         try withDatabase("read the catalog") { db in try SnapshotState(in: db).journalHoldsAll }
     }
 
-    /// Appends ``journalGaps(afterACrash:)``'s records; returns how many it appended.
-    func appendJournalGaps(afterACrash: Bool = false) throws -> Int {
-        let gaps = try journalGaps(afterACrash: afterACrash).records
+    /// Appends ``journalGaps(afterACrashOf:)``'s records; returns how many it appended.
+    func appendJournalGaps(afterACrashOf deadOwners: Set<String>? = nil) throws -> Int {
+        let gaps = try journalGaps(afterACrashOf: deadOwners).records
         guard !gaps.isEmpty else { return 0 }
         do { try journal.append(gaps) } catch { throw error.libraryError("write the library's journal") }
         return gaps.count

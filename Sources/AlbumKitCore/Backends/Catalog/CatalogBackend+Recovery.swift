@@ -101,12 +101,10 @@ extension CatalogBackend {
         let deadOwners = ProcessOwner.owners(in: owners).filter { !ProcessOwner.isAlive($0, in: owners) }
         let mayHaveLeftovers = Set(deadOwners.filter { ProcessOwner.mayHaveStagedHiddenFiles($0, in: owners) })
         let uncleaned = mayHaveLeftovers.isEmpty ? [] : removeStagedLeftovers(of: mayHaveLeftovers)
-        if !deadOwners.isEmpty && !isReadOnly {
-            try reJournalAbandonedDeletions(of: Set(deadOwners))
-            // A saver killed after its catalog commit and before its journal record: its photos are
-            // saved (not acknowledged), and the journal, which rebuilds a lost catalog, must hold them.
-            _ = try appendJournalGaps(afterACrash: true)
-        }
+        // A saver killed after its catalog commit and before its journal record, or a deletion
+        // killed after its record and before it marked its rows: the journal, which rebuilds a lost
+        // catalog, must hold those photos as the catalog does.
+        if !deadOwners.isEmpty && !isReadOnly { _ = try appendJournalGaps(afterACrashOf: Set(deadOwners)) }
         // Owner files of processes proved dead above that left nothing behind (one that died since
         // is forgotten at a later open, after its leftovers were looked for).
         let pendingOwners = try withDatabase("recover the library") { db in
@@ -115,47 +113,6 @@ extension CatalogBackend {
         for owner in deadOwners where !pendingOwners.contains(owner) && !uncleaned.contains(owner) {
             ProcessOwner.forget(owner, in: owners)
         }
-    }
-
-    /// A deletion is journaled before it marks its rows; a process killed in between deleted
-    /// nothing, but the journal says it did, and a repair of a catalog lost later would drop those
-    /// assets. For each such deletion of a process proved dead (`deadOwners`) whose assets are
-    /// still ready and not saved again since, the journal records them as saved again, with their
-    /// albums (as a failed deletion does itself).
-    func reJournalAbandonedDeletions(of deadOwners: Set<String>) throws {
-        let records: [SaveJournal.Record]
-        do { records = try journal.records() } catch { throw error.libraryError("read the library's journal") }
-        var abandoned: [String] = []
-        var seen = Set<String>()
-        for record in records.reversed() {
-            guard let asset = record.asset, !seen.contains(asset) else { continue }
-            switch record.op {
-            case .save:
-                seen.insert(asset)  // saved again since: the journal is right
-            case .deleteAsset:
-                seen.insert(asset)
-                if let owner = record.owner, deadOwners.contains(owner) { abandoned.append(asset) }
-            default: continue
-            }
-        }
-        guard !abandoned.isEmpty else { return }
-        let again = try withDatabase("recover the library") { db -> [SaveJournal.Record] in
-            var again: [SaveJournal.Record] = []
-            for id in abandoned.reversed()
-            where try db.row("SELECT 1 FROM asset WHERE id = ? AND state = 'ready'", [.text(id)]) != nil {
-                guard let saved = try Self.saveRecord(db, id) else { continue }
-                again.append(saved)
-                for row in try db.rows("SELECT album_id, added_at FROM album_asset WHERE asset_id = ?", [.text(id)]) {
-                    var member = saved
-                    member.album = row.text(0)
-                    member.at = row.real(1)
-                    again.append(member)
-                }
-            }
-            return again
-        }
-        guard !again.isEmpty else { return }
-        do { try journal.append(again) } catch { throw error.libraryError("write the library's journal") }
     }
 
     /// Removes the hidden staging files of dead owners (only those of `deadOwners`, proved dead,

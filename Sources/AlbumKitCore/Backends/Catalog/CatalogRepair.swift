@@ -81,10 +81,7 @@ struct CatalogRepair {
             // catalog lost them and is rebuilt (below); with their files gone, the journal lost
             // their deletion, which is recorded now (else verify would ask for a repair for ever).
             let onlyInJournal = try backend.assetsOnlyInTheJournal()
-            let lostByTheCatalog = onlyInJournal.contains { item in
-                item.path.map { FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path) } ?? false
-            }
-            if disagreements.isEmpty && !lostByTheCatalog {
+            if disagreements.isEmpty && !onlyInJournal.contains(where: { hasFile($0.path) }) {
                 let deletions = try recordDeletionsTheJournalLost(onlyInJournal)
                 // Opening looks for a crashed saver's hidden files only while its owner file says
                 // it may have left some; repair looks everywhere.
@@ -129,9 +126,7 @@ struct CatalogRepair {
     /// Records as deleted the assets of `onlyInJournal` whose files are gone: the journal lost
     /// their deletion (or the file was lost and reported). Returns how many it recorded.
     private func recordDeletionsTheJournalLost(_ onlyInJournal: [(id: String, path: String?)]) throws -> Int {
-        let gone = onlyInJournal.filter { item in
-            !(item.path.map { FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path) } ?? false)
-        }
+        let gone = onlyInJournal.filter { !hasFile($0.path) }
         guard !gone.isEmpty else { return 0 }
         let now = Date().timeIntervalSince1970
         do {
@@ -139,6 +134,11 @@ struct CatalogRepair {
                 gone.map { SaveJournal.Record(op: .deleteAsset, asset: $0.id, at: now) })
         } catch { throw error.libraryError("write the library's journal") }
         return gone.count
+    }
+
+    /// Whether the library holds a file at `relative` (a path below its root).
+    private func hasFile(_ relative: String?) -> Bool {
+        relative.map { FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path) } ?? false
     }
 
     // MARK: Sources
@@ -267,9 +267,8 @@ struct CatalogRepair {
                 guard let id = record.asset else { continue }
                 // A deletion whose process died before it removed the file never finished (it was
                 // never acknowledged): the photo stays, in its albums.
-                if let owner = record.owner, let path = assets[id]?.path,
-                    !ProcessOwner.isAlive(owner, in: root.appendingPathComponent("owners").path),
-                    FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path)
+                if let owner = record.owner, hasFile(assets[id]?.path),
+                    !ProcessOwner.isAlive(owner, in: root.appendingPathComponent("owners").path)
                 {
                     continue
                 }

@@ -56,7 +56,7 @@ struct SaveJournal {
         var of: Int?
         /// For a deletion: the process that made it (``ProcessOwner``). A deletion whose process
         /// died before it marked the rows never happened; opening the library records the assets
-        /// as saved again (``CatalogBackend/reJournalAbandonedDeletions(of:)``).
+        /// as saved again (``CatalogBackend/journalGaps(afterACrashOf:)``).
         var owner: String?
 
         /// The record as one JSON object, keys sorted.

@@ -348,9 +348,7 @@ extension FileSystem {
 
     /// `stat` of an absolute path, following symlinks (`lstat` when `following` is false).
     package static func fileStatus(atPath path: String, following: Bool = true) -> FileStatus? {
-        var info = stat()
-        let result = following ? stat(path, &info) : lstat(path, &info)
-        return result == 0 ? FileStatus(info) : nil
+        fileStatus(atPath: FileSystemPath(path), following: following)
     }
 }
 

@@ -479,10 +479,9 @@ extension FolderBackend {
                 for (label, url, descriptor) in folders {
                     defer { descriptor.map(FileSystem.close) }
                     let folder = descriptor ?? root
-                    let entries = try FileSystem.unlessOutOfDescriptors { () throws(SystemError) in
-                        try FileSystem.entryBytes(in: folder)
+                    let listed = try FileSystem.unlessOutOfDescriptors { () throws(SystemError) in
+                        try FileSystem.names(in: folder)
                     }
-                    let listed = entries?.compactMap { String(bytes: $0.name, encoding: .utf8) }
                     for name in (listed ?? []).sorted() {
                         if name.hasPrefix(".") {
                             if name.hasSuffix(".partial") {
