@@ -44,13 +44,11 @@ let package = Package(
         .executableTarget(
             name: "AlbumKitMediaFuzz", dependencies: ["AlbumKitMedia"], path: "Sources/AlbumKitMediaFuzz"),
 
-        // Public API, saver, catalog and folder backends.
+        // Public API, saver, the backend protocol, staging, the folder backend and the platform layer.
         .target(
             name: "AlbumKitCore",
             dependencies: [
                 "AlbumKitMedia",
-                "CChecksumVFS",
-                "CSQLite",
                 .target(name: "COpenSSL", condition: .when(platforms: [.linux, .android, .windows])),
                 .target(name: "CShims", condition: .when(platforms: [.linux, .android])),
             ],
@@ -58,12 +56,20 @@ let package = Package(
             swiftSettings: [.define("ENABLE_MOCKING", .when(configuration: .debug))] + directTypeLookups
         ),
 
+        // The catalog library: the journal (the library's truth) and its SQLite index. The only
+        // module that links SQLite and the page-checksum VFS.
+        .target(
+            name: "AlbumKitCatalog",
+            dependencies: ["AlbumKitCore", "CChecksumVFS", "CSQLite"],
+            path: "Sources/AlbumKitCatalog", swiftSettings: directTypeLookups
+        ),
+
         // A library shared by many machines: catalog in PostgreSQL, originals in an S3-compatible store.
         // Linux only; on Apple platforms the target is empty.
         .target(
             name: "AlbumKitShared",
             dependencies: [
-                "AlbumKitCore",
+                "AlbumKitCore", "AlbumKitCatalog",
                 .target(name: "CLibPQ", condition: .when(platforms: [.linux])),
                 .target(name: "CCurl", condition: .when(platforms: [.linux])),
                 .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
@@ -88,7 +94,7 @@ let package = Package(
         .target(
             name: "AlbumKit",
             dependencies: [
-                "AlbumKitCore",
+                "AlbumKitCore", "AlbumKitCatalog",
                 .target(name: "AlbumKitShared", condition: .when(platforms: [.linux])),
                 .target(name: "AlbumKitPhotoKit", condition: .when(platforms: applePlatforms)),
             ],
@@ -128,7 +134,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "album-bench",
-            dependencies: ["AlbumKitCore", "AlbumKitMedia", "CShims"],
+            dependencies: ["AlbumKitCore", "AlbumKitCatalog", "AlbumKitMedia", "CShims"],
             path: "Sources/album-bench"
         ),
 
@@ -140,13 +146,13 @@ let package = Package(
         ),
         .testTarget(
             name: "AlbumKitTests",
-            dependencies: ["AlbumKitCore", "AlbumKit", "CLoading"],
+            dependencies: ["AlbumKitCore", "AlbumKitCatalog", "AlbumKit", "CLoading"],
             path: "Tests/AlbumKitTests"
         ),
         .testTarget(
             name: "AlbumKitSharedTests",
             dependencies: [
-                "AlbumKitCore", "AlbumKit",
+                "AlbumKitCore", "AlbumKitCatalog", "AlbumKit",
                 .target(name: "AlbumKitShared", condition: .when(platforms: [.linux])),
                 .target(name: "album", condition: .when(platforms: [.linux])),
             ],
@@ -154,7 +160,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AlbumCLITests",
-            dependencies: ["album", "AlbumKitCore", "readme-snippet-runner"],
+            dependencies: ["album", "AlbumKitCore", "AlbumKitCatalog", "readme-snippet-runner"],
             path: "Tests/AlbumCLITests"
         ),
 

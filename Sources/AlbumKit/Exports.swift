@@ -1,4 +1,5 @@
 @_exported import AlbumKitCore
+@_exported import AlbumKitCatalog
 #if canImport(AlbumKitShared)
     @_exported import AlbumKitShared
 #endif

@@ -1,5 +1,5 @@
 /// The CRC-32 of PNG chunks (ISO 3309 / ITU-T V.42, polynomial 0xEDB88320), computed incrementally.
-struct CRC32 {
+package struct CRC32 {
     private static let table: [UInt32] = (0..<256).map { n in
         var c = UInt32(n)
         for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
@@ -8,8 +8,11 @@ struct CRC32 {
 
     private var state: UInt32 = 0xFFFF_FFFF
 
+    /// A checksum of nothing yet.
+    package init() {}
+
     /// Adds `bytes` to the checksum.
-    mutating func update(_ bytes: [UInt8]) {
+    package mutating func update(_ bytes: some Collection<UInt8>) {
         Self.table.withUnsafeBufferPointer { table in
             var c = state
             for byte in bytes { c = table[Int((c ^ UInt32(byte)) & 0xFF)] ^ (c >> 8) }
@@ -18,5 +21,5 @@ struct CRC32 {
     }
 
     /// The checksum of everything added so far.
-    var value: UInt32 { state ^ 0xFFFF_FFFF }
+    package var value: UInt32 { state ^ 0xFFFF_FFFF }
 }

@@ -36,14 +36,8 @@ extension PhotoLibrary {
     /// resolved): in a folder library the copies would become photos of the album exported, or of
     /// another album; in a catalog library they would be stray files among the catalog's own.
     static func refuseExport(into directory: URL, of backend: any PhotoLibraryBackend) throws {
-        let library: (root: URL, kind: String)
-        if let folders = backend as? FolderBackend {
-            library = (folders.root, "folder library")
-        } else if let catalog = backend as? CatalogBackend {
-            library = (catalog.root, "catalog library")
-        } else {
-            return  // the system's photo library keeps no folder of its own here
-        }
+        // The system's photo library keeps no folder of its own here.
+        guard let library = backend.libraryFolder else { return }
         let destination = FileSystem.resolvedPath(directory.path)
         guard FileSystem.isPath(directory.path, inside: library.root.path) else { return }
         let resolved = destination == directory.standardizedFileURL.path ? "" : " (\(destination))"

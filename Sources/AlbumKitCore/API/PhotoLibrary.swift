@@ -27,37 +27,6 @@ public struct PhotoLibrary: Sendable {
         self.opening = BackendOpening(open)
     }
 
-    /// AlbumKit's own library at `url` (a `NAME.albumlibrary` directory), created if missing
-    /// unless `createIfMissing` is `false`.
-    ///
-    /// Returns at once: the catalog is opened on a background thread (which can take long when
-    /// another process holds its lock — up to 60 s), and the first call that uses the library waits
-    /// for it and throws what opening threw.
-    ///
-    /// ```swift
-    /// let library = try PhotoLibrary.catalog(at: URL(fileURLWithPath: "/data/Photos.albumlibrary"))
-    /// ```
-    /// - Throws: `.libraryNotFound` at once when `createIfMissing` is `false` and there is no library;
-    ///   later, from the first use: `.libraryCorrupt` when the directory holds something that is not
-    ///   an AlbumKit catalog, `.libraryUnwritable` / `.accessDenied` when it cannot be created or
-    ///   written, `.libraryNotFound` when its parent folder does not exist, `.libraryBusy`.
-    public static func catalog(at url: URL, createIfMissing: Bool = true) throws -> PhotoLibrary {
-        if !createIfMissing {
-            // Cheap checks only (no lock is taken): a missing library fails here, as before.
-            let catalog = url.standardizedFileURL.appendingPathComponent("catalog.sqlite").path
-            guard FileManager.default.fileExists(atPath: catalog) else {
-                // A library whose catalog was lost is damaged, not missing: `album repair` restores it.
-                if let lost = try CatalogBackend.lostCatalogReason(url.standardizedFileURL) {
-                    throw AlbumError.catalogDamaged(catalog, detail: lost)
-                }
-                throw AlbumError(
-                    .libraryNotFound,
-                    "There is no AlbumKit library at \(url.standardizedFileURL.path); save a photo to create it.")
-            }
-        }
-        return PhotoLibrary(opening: { try CatalogBackend.open(at: url, create: createIfMissing) })
-    }
-
     /// The album titled `title`. No I/O happens until you save; the title is validated then.
     ///
     /// ```swift
@@ -188,22 +157,6 @@ public struct PhotoLibrary: Sendable {
     /// ```
     public func verify() async throws -> VerificationReport {
         try await Self.mapping { try await backend.verify() }
-    }
-
-    /// Rebuilds the catalog of the AlbumKit library at `url` from what survived — the damaged
-    /// catalog's readable rows, its last snapshot, the save journal and the files in `originals/` —
-    /// after the catalog was deleted, reset, replaced by an older copy, lost its WAL or was damaged.
-    /// Nothing in `originals/` is deleted; the damaged catalog is kept in `damaged/`. On a healthy
-    /// library it only adds files no asset names.
-    ///
-    /// ```swift
-    /// let report = try await PhotoLibrary.repair(catalogAt: URL(fileURLWithPath: "Photos.albumlibrary"))
-    /// print("\(report.restoredAssets) assets, not restored: \(report.notRestored)")
-    /// ```
-    /// - Throws: `.libraryNotFound`; `.libraryCorrupt` when the catalog is another application's
-    ///   database or from a newer AlbumKit (nothing is changed).
-    public static func repair(catalogAt url: URL) async throws -> RepairReport {
-        try await mapping { try await Blocking.run { try CatalogRepair.run(at: url) } }
     }
 
     func existingAlbumID(_ title: String) async throws -> String {

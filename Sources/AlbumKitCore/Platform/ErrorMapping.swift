@@ -4,6 +4,13 @@
     import Darwin
 #endif
 
+/// A lower-level failure of a library's storage that knows how it reads as an `AlbumError` (the
+/// catalog's SQLite results).
+package protocol LibraryFailure: Error {
+    /// This failure, while doing `what` to the file at `path`, as an `AlbumError`.
+    func libraryError(_ what: String, path: String) -> AlbumError
+}
+
 /// Where every lower-level failure becomes an `AlbumError`: system calls on the library's files,
 /// system calls on input files, and SQLite results. Backends call these; none maps on its own.
 extension AlbumError {
@@ -12,7 +19,7 @@ extension AlbumError {
         switch error {
         case let error as AlbumError: return error
         case let error as SystemError: return error.libraryError(what)
-        case let error as SQLiteError: return error.libraryError(what, path: path)
+        case let error as any LibraryFailure: return error.libraryError(what, path: path)
         default: return wrap(error)
         }
     }
@@ -70,49 +77,6 @@ extension SystemError {
             return AlbumError(
                 .fileUnreadable, "\(file) cannot be read: \(String(cString: strerror(errno))).", file: file,
                 underlying: self)
-        }
-    }
-}
-
-extension SQLiteError {
-    /// Maps this failure, while doing `what` to the catalog at `path`, onto an `AlbumError`.
-    package func libraryError(_ what: String, path: String) -> AlbumError {
-        typealias C = SQLiteError.Code
-        // A page failed its checksum (the catalog's VFS): damage, whatever errno was left behind.
-        if code == C.ioErrorData {
-            return AlbumError.catalogDamaged(path, detail: "a page fails its checksum", underlying: self)
-        }
-        // An I/O failure carries the operating system's reason: map that first.
-        if systemErrno != 0, [C.ioError, C.full, C.cannotOpen].contains(primaryCode) {
-            let mapped = SystemError("sqlite", path: path, errno: systemErrno).libraryError(what)
-            if mapped.code != .ioFailure || [EMFILE, ENFILE].contains(systemErrno) {
-                return AlbumError(mapped.code, mapped.message, underlying: self)
-            }
-        }
-        if code == C.ioErrorShmSize {
-            return AlbumError(
-                .notEnoughSpace, "Not enough space to \(what) (\(path)); free some space.", underlying: self)
-        }
-        if code == C.ioErrorAccess {
-            return AlbumError(.libraryNotFound, "Cannot \(what): the library \(path) disappeared.", underlying: self)
-        }
-        switch primaryCode {
-        case C.full:
-            return AlbumError(
-                .notEnoughSpace, "Not enough space to \(what) (\(path)); free some space.", underlying: self)
-        case C.readOnly:
-            return AlbumError(.libraryUnwritable, "Cannot \(what): the catalog \(path) is read-only.", underlying: self)
-        case C.corrupt, C.notADatabase:
-            return AlbumError.catalogDamaged(path, underlying: self)
-        case C.busy, C.locked:
-            return AlbumError(.libraryBusy, "The library \(path) stayed busy too long; try again.", underlying: self)
-        case C.cannotOpen:
-            return AlbumError(
-                .libraryNotFound, "Cannot open the catalog \(path); does the library folder exist?", underlying: self)
-        case C.permission:
-            return AlbumError(.accessDenied, "Cannot \(what): permission denied for \(path).", underlying: self)
-        default:
-            return AlbumError(.ioFailure, "Cannot \(what) (\(path)): \(message).", underlying: self)
         }
     }
 }

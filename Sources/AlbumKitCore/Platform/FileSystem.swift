@@ -61,6 +61,19 @@ package enum FileSystem {
 
     // MARK: Writing
 
+    /// Writes all of `bytes` at `offset` (not moving the file's offset).
+    package static func write(_ file: Descriptor, _ bytes: [UInt8], at offset: Int64) throws(SystemError) {
+        try injected(.write, file.path)
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { raw in
+                retrying { pwrite(file.fd, raw.baseAddress! + done, raw.count - done, off_t(offset) + off_t(done)) }
+            }
+            guard n > 0 else { throw fail("write", file.path) }
+            done += n
+        }
+    }
+
     /// Writes all of `bytes`.
     package static func write(_ file: Descriptor, _ bytes: UnsafeRawBufferPointer) throws(SystemError) {
         try injected(.write, file.path)
@@ -400,6 +413,45 @@ package enum FileSystem {
     package static func lock(_ file: Descriptor, wait: Bool) throws(SystemError) {
         try injected(.lock, file.path)
         guard retrying({ flock(file.fd, LOCK_EX | (wait ? 0 : LOCK_NB)) }) == 0 else { throw fail("flock", file.path) }
+    }
+
+    /// Releases the `flock` this descriptor holds.
+    package static func unlock(_ file: Descriptor) {
+        // Cannot fail for a valid descriptor; closing it releases the lock anyway.
+        _ = retrying { flock(file.fd, LOCK_UN) }
+    }
+
+    /// Cuts `file` back to `length` bytes (undoing an append that failed part-way).
+    package static func truncate(_ file: Descriptor, to length: Int64) throws(SystemError) {
+        try injected(.write, file.path)
+        guard retrying({ ftruncate(file.fd, off_t(length)) }) == 0 else { throw fail("ftruncate", file.path) }
+    }
+
+    /// Flushes `file`'s data (and the size, when it grew) to stable storage, without its times:
+    /// `fdatasync` on Linux; on Darwin `F_FULLFSYNC`, which empties the drive's cache too.
+    package static func flushData(_ file: Descriptor) throws(SystemError) {
+        try injected(.fsync, file.path)
+        #if canImport(Darwin)
+            if retrying({ fcntl(file.fd, F_FULLFSYNC) }) == 0 { return }
+            guard retrying({ Glibc_fsync(file.fd) }) == 0 else { throw fail("fsync", file.path) }
+        #else
+            guard retrying({ fdatasync(file.fd) }) == 0 else { throw fail("fdatasync", file.path) }
+        #endif
+    }
+
+    /// Opens (creating it when missing) the file at `path` for reading and appending.
+    package static func openForReadingAndAppending(_ path: String) throws(SystemError) -> Descriptor {
+        try injected(.open, path)
+        let fd = retrying { open(path, O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644) }
+        guard fd >= 0 else { throw fail("open", path) }
+        return Descriptor(fd: fd, path: path)
+    }
+
+    /// The size of the open `file`.
+    package static func size(of file: Descriptor) throws(SystemError) -> Int64 {
+        var info = stat()
+        guard fstat(file.fd, &info) == 0 else { throw fail("fstat", file.path) }
+        return Int64(info.st_size)
     }
 
     /// Whether `path` still names the open `file` (same device and inode).

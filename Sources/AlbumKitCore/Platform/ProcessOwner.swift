@@ -131,6 +131,67 @@ package enum ProcessOwner {
         return bytes.count > formatLine.count
     }
 
+    /// The files this process is publishing in each library and has not recorded yet, and the
+    /// open `TOKEN.publishing` file that lists them.
+    private static let publishing = Locked<[String: (file: FileSystem.Descriptor, paths: [String])]>([:])
+
+    /// Lists `paths` (below the library's folder) in this process's `owners/TOKEN.publishing`
+    /// before their names exist, without a flush: should the process die before recording them,
+    /// the next opening proves the files are its own (``publishedPaths(of:in:)``) and removes
+    /// them. (A power loss may lose the list; `verify` then reports such a file and `repair`
+    /// adopts it.)
+    package static func notePublishing(_ paths: [String], in directory: String) throws(SystemError) {
+        try register(in: directory)
+        let failure = publishing.withLock { state -> SystemError? in
+            do throws(SystemError) {
+                var entry: (file: FileSystem.Descriptor, paths: [String])
+                if let open = state[directory] {
+                    entry = open
+                } else {
+                    entry = (try FileSystem.openLockFile(directory + "/\(token).publishing"), [])
+                }
+                entry.paths += paths
+                state[directory] = entry
+                try write(entry)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Takes `paths` off the list once their save is recorded or undone.
+    package static func clearPublishing(_ paths: [String], in directory: String) {
+        publishing.withLock { state in
+            guard var entry = state[directory] else { return }
+            for path in paths {
+                if let index = entry.paths.firstIndex(of: path) { entry.paths.remove(at: index) }
+            }
+            state[directory] = entry
+            // A list left longer than it is names files that are recorded: recovery keeps those.
+            try? write(entry)
+        }
+    }
+
+    private static func write(_ entry: (file: FileSystem.Descriptor, paths: [String])) throws(SystemError) {
+        let bytes = Array(entry.paths.map { $0 + "\n" }.joined().utf8)
+        try FileSystem.truncate(entry.file, to: 0)
+        if !bytes.isEmpty { try FileSystem.write(entry.file, bytes, at: 0) }
+    }
+
+    /// The files a (dead) owner listed as being published (``notePublishing(_:in:)``).
+    package static func publishedPaths(of token: String, in directory: String) -> [String] {
+        guard isWellFormed(token),
+            let (file, size) = try? FileSystem.openForReading(directory + "/\(token).publishing")
+        else { return [] }
+        defer { FileSystem.close(file) }
+        guard let bytes = try? FileSystem.readAll(file, from: 0, size: min(size, 16 << 20)) else { return [] }
+        return bytes.split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
+            .filter { $0.hasPrefix("originals/") && !$0.contains("..") }
+    }
+
+
     /// Whether the process that owns `token` may still be running. `false` only when proved dead:
     /// its owner file is gone, or its lock can be taken.
     package static func isAlive(_ token: String, in directory: String) -> Bool {
@@ -154,6 +215,7 @@ package enum ProcessOwner {
         guard let file = try? FileSystem.openLockFile(path, create: false) else { return }
         defer { FileSystem.close(file) }
         guard (try? FileSystem.lock(file, wait: false)) != nil, FileSystem.isSameFile(file, path) else { return }
+        try? FileSystem.unlink(path + ".publishing")  // its list, when it left one
         try? FileSystem.unlink(path)
     }
 

@@ -39,6 +39,9 @@ package struct AlbumTitle: Sendable, Hashable, CustomStringConvertible {
         key = normalized
     }
 
+    /// The comparison key of a title already validated (as a journal records it).
+    package static func key(of text: String) -> String { text.trimmed().nfc }
+
     package static func == (a: AlbumTitle, b: AlbumTitle) -> Bool { a.key == b.key }
     package func hash(into hasher: inout Hasher) { hasher.combine(key) }
     package var description: String { text }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The seam between the saver and a photo library (catalog, folders, PhotoKit).
 ///
 /// A backend executes; it never decides policy. The saver stages media, then asks the backend to
@@ -20,6 +22,10 @@ package protocol PhotoLibraryBackend: Sendable {
 
     /// How messages name this library ("Photos"); default "the library".
     var libraryName: String { get }
+
+    /// The folder the library keeps its files in, and what to call it ("catalog library"), where
+    /// it has one on this machine: nothing is exported into it. Default: none.
+    var libraryFolder: (root: URL, kind: String)? { get }
 
     /// Whether albums can be used now (PhotoKit asks for access here); `nil` when they can,
     /// else the reason they cannot.
@@ -167,6 +173,9 @@ extension PhotoLibraryBackend {
 
     /// "the library".
     package var libraryName: String { "the library" }
+
+    /// No folder of its own on this machine.
+    package var libraryFolder: (root: URL, kind: String)? { nil }
 
     /// Libraries that never delete files (a catalog keeps the assets, Photos has its own
     /// "Recently Deleted") delete the album alone.

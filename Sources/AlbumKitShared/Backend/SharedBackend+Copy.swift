@@ -1,4 +1,5 @@
 #if os(Linux)
+    import AlbumKitCatalog
     import AlbumKitCore
     import Foundation
 

@@ -145,7 +145,7 @@ package final class FolderBackend: PhotoLibraryBackend {
         defer { FileSystem.close(file) }
         guard let header = try? FileSystem.readAll(file, from: 0, size: 72), header.count == 72 else { return false }
         let id = header[68..<72].reduce(Int64(0)) { $0 << 8 | Int64($1) }
-        return header.starts(with: Array("SQLite format 3\u{0}".utf8)) && id == CatalogSchema.applicationID
+        return header.starts(with: Array("SQLite format 3\u{0}".utf8)) && id == CatalogFormat.applicationID
     }
 
     /// The system library: the XDG Pictures folder (`$HOME/Pictures` is created when missing).

@@ -1,3 +1,4 @@
+import AlbumKitCore
 import Foundation
 
 /// The `originals/` sub-folder one chunk of saves stages into, opened (and made, when missing) once

@@ -1,3 +1,4 @@
+import AlbumKitCore
 import Foundation
 
 internal import CSQLite
@@ -112,6 +113,7 @@ package final class Database {
     }
 
     /// Runs `body` in a `BEGIN IMMEDIATE` transaction: committed if it returns, rolled back if it throws.
+    @discardableResult
     package func immediateTransaction<T>(_ body: () throws -> T) throws -> T {
         try execute("BEGIN IMMEDIATE")
         do {

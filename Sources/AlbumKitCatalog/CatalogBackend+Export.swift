@@ -1,3 +1,4 @@
+import AlbumKitCore
 import Foundation
 
 /// Everything a catalog library holds, for copying it into another library.
@@ -37,9 +38,10 @@ extension CatalogBackend {
     /// The committed assets, the albums (oldest first) and their memberships, read in one snapshot.
     package func exportContents() async throws -> CatalogExport {
         try await Blocking.run {
-            try self.withDatabase("read the catalog") { db in
+            try self.withIndex("read the catalog") { connection in
+                let db = connection.index!.db
                 try db.execute("BEGIN")
-                defer { try? db.execute("COMMIT") }
+                defer { try? db.execute("COMMIT") }  // a read transaction: ending it cannot lose anything
                 let assets = try db.rows(
                     """
                     SELECT id, path, original_name, kind, format, byte_size, sha256, added_at, metadata

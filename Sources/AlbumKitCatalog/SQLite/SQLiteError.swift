@@ -1,3 +1,4 @@
+import AlbumKitCore
 /// A failed SQLite call: the extended result code and SQLite's message.
 package struct SQLiteError: Error, Sendable, CustomStringConvertible {
     /// The extended result code (`SQLITE_BUSY`, `SQLITE_CORRUPT`, …).

@@ -1,3 +1,4 @@
+import AlbumKitCore
 import AlbumKitMedia
 
 extension MediaMetadata {

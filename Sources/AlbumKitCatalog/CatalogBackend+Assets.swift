@@ -1,0 +1,167 @@
+import AlbumKitCore
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Listing the whole catalog, moving assets between albums, deleting and restoring assets: each
+/// change one record of the journal.
+extension CatalogBackend {
+    /// The SQL that computes ``AssetOrder/sortKey(of:)`` for a row of `asset s`.
+    private static func sortKeySQL(_ order: AssetOrder) -> String {
+        switch order {
+        case .dateAdded:
+            "printf('%017.6f', max(s.added_at, 0))"
+        case .captureDate:
+            """
+            CASE WHEN length(json_extract(s.metadata, '$.captureDate')) >= 19
+            THEN substr(json_extract(s.metadata, '$.captureDate'), 1, 19)
+            ELSE strftime('%Y-%m-%dT%H:%M:%S', s.added_at, 'unixepoch') END
+            """
+        }
+    }
+
+    package func assets(in order: AssetOrder, after cursor: AssetCursor?, limit: Int) async throws -> AssetPage {
+        try await Blocking.run {
+            try self.withIndex("list the library") { connection in
+                let db = connection.index!.db
+                let rows = try db.rows(
+                    """
+                    SELECT * FROM (
+                        SELECT s.id, s.original_name, s.kind, s.byte_size, s.added_at, s.sha256, s.path, s.metadata,
+                               \(Self.sortKeySQL(order)) AS sort_key
+                        FROM asset s WHERE s.state = 'ready')
+                    WHERE ?1 IS NULL OR (sort_key, id) > (?1, ?2)
+                    ORDER BY sort_key, id LIMIT ?3
+                    """,
+                    [cursor.map { .text($0.key) } ?? .null, .text(cursor?.id ?? ""), .integer(Int64(limit) + 1)])
+                let page = Array(rows.prefix(limit))
+                var next: String?
+                if rows.count > limit, let last = page.last, let key = last.text(8), let id = last.text(0) {
+                    next = AssetCursor(key: key, id: id).token
+                }
+                return AssetPage(assets: try page.map(self.assetInfo), nextCursor: next)
+            }
+        }
+    }
+
+    package func addAssets(_ ids: [String], toAlbumWithID albumID: String) async throws -> [String] {
+        try await Blocking.run {
+            try self.record("add to the album") { recorder in
+                try Self.requireAlbum(recorder.db, albumID)
+                try Self.requireAssets(recorder.db, ids)
+                var seen = Set<String>()
+                let missing = try ids.filter { id in
+                    try seen.insert(id).inserted
+                        && recorder.db.row(
+                            "SELECT 1 FROM album_asset WHERE album_id = ? AND asset_id = ?", [.text(albumID), .text(id)])
+                            == nil
+                }
+                if !missing.isEmpty {
+                    try recorder.record(
+                        .addToAlbum(album: albumID, assets: missing, at: Date().timeIntervalSince1970))
+                }
+            }
+            return ids
+        }
+    }
+
+    package func removeAssets(_ ids: [String], fromAlbumWithID albumID: String) async throws {
+        try await Blocking.run {
+            try self.record("remove from the album") { recorder in
+                try Self.requireAlbum(recorder.db, albumID)
+                for id in ids
+                where try recorder.db.row(
+                    "SELECT 1 FROM album_asset WHERE album_id = ? AND asset_id = ?", [.text(albumID), .text(id)]) == nil
+                {
+                    // Nothing is removed when one of them is not there.
+                    throw AlbumError(.assetNotFound, "The asset \(id) is not in the album.")
+                }
+                try recorder.record(.removeFromAlbum(album: albumID, assets: ids))
+            }
+        }
+    }
+
+    /// Moves the assets to the library's recently deleted: they leave every listing at once, their
+    /// files stay, and ``restoreAssets(_:)`` brings them back into the albums they were in.
+    package func deleteAssets(_ ids: [String]) async throws -> [AssetDeletion] {
+        try await deleteAssets(ids, permanently: false)
+    }
+
+    /// Deletes the assets: into recently deleted, or (`permanently`) for good — the record first,
+    /// then the files.
+    ///
+    /// - Throws: `.assetNotFound` naming the first unknown id (nothing deleted).
+    package func deleteAssets(_ ids: [String], permanently: Bool) async throws -> [AssetDeletion] {
+        try await Blocking.run {
+            try self.record("delete the assets") { recorder in
+                try Self.requireAssets(recorder.db, ids, includingDeleted: permanently)
+                let unique = Array(NSOrderedSet(array: ids)) as? [String] ?? ids
+                try recorder.record(
+                    permanently ? .purgeAssets(unique) : .deleteAssets(unique, at: Date().timeIntervalSince1970))
+            }
+            return ids.map { AssetDeletion(id: $0) }
+        }
+    }
+
+    /// Brings recently deleted assets back, into the albums they were in.
+    ///
+    /// - Throws: `.assetNotFound` for an id that is not recently deleted (nothing restored).
+    package func restoreAssets(_ ids: [String]) async throws {
+        try await Blocking.run {
+            try self.record("restore the assets") { recorder in
+                for id in ids
+                where try recorder.db.row("SELECT 1 FROM asset WHERE id = ? AND state = 'deleted'", [.text(id)]) == nil {
+                    throw AlbumError(.assetNotFound, "There is no recently deleted asset with the identifier \(id).")
+                }
+                try recorder.record(.restoreAssets(ids))
+            }
+        }
+    }
+
+    /// The recently deleted assets, most recently deleted first, with when each was deleted.
+    package func recentlyDeletedAssets() async throws -> [(asset: AssetInfo, deletedAt: Date)] {
+        try await Blocking.run {
+            try self.withIndex("list recently deleted") { connection in
+                try connection.index!.db.rows(
+                    """
+                    SELECT s.id, s.original_name, s.kind, s.byte_size, s.added_at, s.sha256, s.path, s.metadata, s.deleted_at
+                    FROM asset s WHERE s.state = 'deleted' ORDER BY s.deleted_at DESC, s.id
+                    """
+                ).map { (try self.assetInfo($0), Date(timeIntervalSince1970: $0.real(8) ?? 0)) }
+            }
+        }
+    }
+
+    /// Deletes for good the recently deleted assets deleted before `date`.
+    ///
+    /// - Returns: how many were deleted.
+    package func purgeRecentlyDeleted(before date: Date) async throws -> Int {
+        try await Blocking.run {
+            try self.record("empty recently deleted") { recorder in
+                let ids = try recorder.db.rows(
+                    "SELECT id FROM asset WHERE state = 'deleted' AND deleted_at < ? ORDER BY id",
+                    [.real(date.timeIntervalSince1970)]
+                ).compactMap { $0.text(0) }
+                if !ids.isEmpty { try recorder.record(.purgeAssets(ids)) }
+                return ids.count
+            }
+        }
+    }
+
+    private static func requireAlbum(_ db: Database, _ id: String) throws {
+        guard try db.row("SELECT 1 FROM album WHERE id = ?", [.text(id)]) != nil else {
+            throw AlbumError(.albumNotFound, "There is no album with the identifier \(id).")
+        }
+    }
+
+    private static func requireAssets(_ db: Database, _ ids: [String], includingDeleted: Bool = false) throws {
+        let sql = includingDeleted ? "SELECT 1 FROM asset WHERE id = ?" : "SELECT 1 FROM asset WHERE id = ? AND state = 'ready'"
+        for id in ids where try db.row(sql, [.text(id)]) == nil {
+            throw AlbumError(.assetNotFound, "There is no asset with the identifier \(id) in the library.")
+        }
+    }
+}

@@ -1,0 +1,346 @@
+import AlbumKitCore
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The one write order and the one way the index is kept: reads bring it up to date with the
+/// journal first; changes are decided, journaled (the commit point), then applied; an index that
+/// cannot be used is rebuilt from the snapshot and the journal, and the command goes on.
+extension CatalogBackend {
+    /// Records what `decide` records, in one step: under the journal's lock, with the index up to
+    /// date, `decide` reads the index and records changes (each applied to the index at once, in
+    /// one transaction); the records are then appended to the journal and flushed — the commit
+    /// point — and the transaction committed (without a flush). Nothing is recorded when `decide`
+    /// throws.
+    ///
+    /// - Returns: what `decide` returned.
+    func record<T>(_ what: String, _ decide: (ChangeRecorder) throws -> T) throws -> T {
+        guard !isReadOnly else {
+            throw AlbumError(
+                .libraryUnwritable, "Cannot \(what): the library \(root.path) is on read-only media or not writable.")
+        }
+        var purged: [String] = []
+        let result: T = try withIndex(what, locked: true) { connection in
+            guard let index = connection.index, let journalFile = connection.journalFile else {
+                throw AlbumError(.ioFailure, "Cannot \(what): the library's index is not open.")
+            }
+            try index.db.execute("BEGIN IMMEDIATE")
+            var committed = false
+            defer { if !committed { try? index.db.execute("ROLLBACK") } }  // nothing of it was journaled
+            let caughtUp = try index.catchUp(with: journal)
+            purged += caughtUp.purged
+            let end = try endOfRecords(journalFile, caughtUp: caughtUp.end, torn: caughtUp.tornBytes)
+            let recorder = ChangeRecorder(index: index)
+            let result = try decide(recorder)
+            guard !recorder.changes.isEmpty else {
+                try index.db.execute("COMMIT")
+                committed = true
+                return result
+            }
+            var bytes: [UInt8] = []
+            for change in recorder.changes { bytes += LibraryJournal.line(for: change) }
+            do {
+                try FileSystem.write(journalFile, bytes)
+                try FileSystem.flushData(journalFile)
+            } catch {
+                // Never acknowledged: the journal is cut back to where it ended (this process holds
+                // its lock, so no one appended after), and the transaction rolls back.
+                try? FileSystem.truncate(journalFile, to: end)
+                throw AlbumError.library(error, what, path: journal.path)
+            }
+            // Durable now: from here on the change stands, whatever happens to the index.
+            purged += recorder.purged
+            try? index.setPosition(end + Int64(bytes.count), applied: recorder.changes.count)
+            committed = (try? index.db.execute("COMMIT")) != nil
+            // A commit that failed (the index's disk full, say) leaves the index behind the
+            // journal: the next use catches up. The change is saved either way.
+            committed = true
+            return result
+        }
+        removeFiles(purged)
+        takeSnapshotWhenDue()
+        return result
+    }
+
+    /// Where this process's records go: the journal's end after the records read, once a torn
+    /// tail (an append a crash cut short) is moved to `damaged/` and cut off. Called with the
+    /// journal locked.
+    private func endOfRecords(_ file: FileSystem.Descriptor, caughtUp end: Int64, torn: Int64) throws -> Int64 {
+        let size = try FileSystem.size(of: file)
+        guard size != end else { return end }
+        guard size > end else {
+            throw AlbumError(.ioFailure, "The journal \(journal.path) shrank while it was locked; try again.")
+        }
+        // Bytes after the last record: never acknowledged (an append is acknowledged only once it
+        // is whole and flushed), kept for inspection, then cut off.
+        let (reader, _) = try FileSystem.openForReading(journal.path)
+        defer { FileSystem.close(reader) }
+        let tail = try FileSystem.readAll(reader, from: UInt64(end), size: UInt64(size))
+        let folder = root.path + "/damaged/" + Self.timestamp()
+        _ = try FileSystem.makeDirectory(atPath: folder)
+        let kept = try FileSystem.openForAppending(folder + "/journal-tail-at-\(end)")
+        defer { FileSystem.close(kept) }
+        try FileSystem.write(kept, tail)
+        try FileSystem.fsync(kept)
+        try FileSystem.truncate(file, to: end)
+        try FileSystem.flushData(file)
+        _ = torn
+        return end
+    }
+
+    /// Runs `body` with the index open and up to date with the journal (for reads); `locked`
+    /// also takes the journal's lock and leaves catching up to `body` (for ``record(_:_:)``). An
+    /// index that turns out damaged is rebuilt and `body` runs again, once.
+    func withIndex<T>(_ what: String, locked: Bool = false, _ body: (inout Connection) throws -> T) throws -> T {
+        do {
+            return try connection.withLock { connection in
+                var rebuilt = false
+                while true {
+                    do {
+                        try ensureOpen(&connection)
+                        if locked { try lockJournal(&connection) }
+                        defer { if locked, let file = connection.journalFile { FileSystem.unlock(file) } }
+                        if !locked { try freshen(&connection) }
+                        return try body(&connection)
+                    } catch let unusable as CatalogIndex.Unusable where !rebuilt {
+                        try rebuild(&connection, because: unusable)
+                        rebuilt = true
+                    } catch let error as SQLiteError where error.meansDamage && !rebuilt {
+                        try rebuild(&connection, because: .init(reason: "it is damaged (\(error.message))"))
+                        rebuilt = true
+                    }
+                }
+            }
+        } catch let unusable as CatalogIndex.Unusable {
+            throw AlbumError.catalogDamaged(catalogPath, detail: unusable.reason)
+        } catch {
+            throw AlbumError.library(error, what, path: catalogPath)
+        }
+    }
+
+    /// Opens the index when it is not open, or was replaced (rebuilt by another process).
+    private func ensureOpen(_ connection: inout Connection) throws {
+        let file = FileSystem.fileID(atPath: catalogPath)
+        if connection.index != nil, file != nil, file == connection.indexFile { return }
+        connection.index = nil
+        let reading: LibraryJournal.Reading
+        do { reading = try journal.read(from: Int64.max) } catch {
+            if error.errno == EILSEQ {
+                throw AlbumError(
+                    .libraryCorrupt,
+                    "The library's journal \(journal.path) is not an AlbumKit journal (its first line is damaged); nothing was changed."
+                )
+            }
+            throw error.libraryError("read the library's journal")
+        }
+        if isReadOnly {
+            connection.index = try openReadOnly(journalID: reading.id)
+            return
+        }
+        guard file != nil else {
+            // A new library has no index yet; one whose journal holds records lost it.
+            let lost = journal.length() > reading.end
+            try rebuild(&connection, because: lost ? .init(reason: "it was missing") : nil)
+            return
+        }
+        connection.index = try CatalogIndex.open(
+            at: catalogPath, journalID: reading.id, create: false, busyTimeout: busyTimeout)
+        connection.indexFile = file
+    }
+
+    /// Brings the index up to date with the journal's records (other processes' changes, or
+    /// changes whose process died before it applied them).
+    private func freshen(_ connection: inout Connection) throws {
+        guard let index = connection.index, !isReadOnly else { return }
+        let length = journal.length()
+        let position = try index.position()
+        if position > length { throw CatalogIndex.Unusable(reason: "it holds more than the library's journal") }
+        guard position < length else { return }
+        var purged: [String] = []
+        try index.db.immediateTransaction {
+            let position = try index.position()
+            if position > journal.length() {
+                throw CatalogIndex.Unusable(reason: "it holds more than the library's journal")
+            }
+            purged = try index.catchUp(with: journal).purged
+        }
+        removeFiles(purged)
+    }
+
+    /// Takes the journal's lock (waiting for another process's change), through the descriptor
+    /// this backend keeps open, reopened when the journal was replaced.
+    private func lockJournal(_ connection: inout Connection) throws {
+        for _ in 0..<100 {
+            if connection.journalFile == nil {
+                connection.journalFile = try FileSystem.openForReadingAndAppending(journal.path)
+            }
+            guard let file = connection.journalFile else { continue }
+            try FileSystem.lock(file, wait: true)
+            if FileSystem.isSameFile(file, journal.path) { return }
+            FileSystem.unlock(file)
+            FileSystem.close(file)
+            connection.journalFile = nil
+        }
+        throw AlbumError(.libraryBusy, "The journal \(journal.path) kept being replaced; try again.")
+    }
+
+    // MARK: Rebuilding
+
+    /// Builds the index anew from the snapshot and the journal (under the journal's lock) and puts
+    /// it in place; the old file, when there was one that is not merely stale, is kept under
+    /// `damaged/`.
+    func rebuild(_ connection: inout Connection, because unusable: CatalogIndex.Unusable?) throws {
+        connection.index = nil
+        connection.indexFile = nil
+        if isReadOnly {
+            connection.index = try openReadOnly(journalID: nil, forceMemory: true)
+            return
+        }
+        try lockJournal(&connection)
+        defer { if let file = connection.journalFile { FileSystem.unlock(file) } }
+        let temporary = root.path + "/catalog.rebuild.sqlite"
+        // A rebuild's own leftovers (a rebuild killed before it finished).
+        for suffix in ["", "-journal"] { try FileSystem.unlink(temporary + suffix) }
+        let journalID = try journal.read(from: Int64.max).id
+        var fromSnapshot = false
+        if FileSystem.fileStatus(atPath: snapshotPath, following: false)?.kind == .regular {
+            fromSnapshot = (try? copySnapshot(to: temporary, journalID: journalID)) != nil
+            if !fromSnapshot { for suffix in ["", "-journal"] { try FileSystem.unlink(temporary + suffix) } }
+        }
+        do {
+            let index = try CatalogIndex.open(at: temporary, journalID: journalID, create: true, busyTimeout: busyTimeout)
+            try index.db.immediateTransaction { try index.catchUp(with: journal) }
+        }
+        var kept: String?
+        if let unusable, FileSystem.fileStatus(atPath: catalogPath, following: false) != nil {
+            kept = try setAside(unusable)
+        }
+        for suffix in ["-journal", "-wal", "-shm"] { try FileSystem.unlink(catalogPath + suffix) }
+        try FileSystem.unlink(temporary + "-journal")
+        try FileSystem.rename(temporary, to: catalogPath)
+        connection.index = try CatalogIndex.open(
+            at: catalogPath, journalID: journalID, create: false, busyTimeout: busyTimeout)
+        connection.indexFile = FileSystem.fileID(atPath: catalogPath)
+        if let unusable {
+            notice(
+                "The library's catalog was rebuilt from its journal (\(unusable.reason))\(kept.map { "; the old catalog is kept in \($0)" } ?? ""). Nothing was lost."
+            )
+        }
+    }
+
+    /// Moves the unusable catalog (and its rollback journal or WAL) aside: into `damaged/DATE/`,
+    /// or, for one of the previous release, `previous-release/`. An index merely written before a
+    /// restart (not damaged, only untrusted) is removed: it is this library's own derived file.
+    private func setAside(_ unusable: CatalogIndex.Unusable) throws -> String? {
+        if unusable.reason.hasPrefix("it was being written when the computer stopped") {
+            try FileSystem.unlink(catalogPath)
+            return nil
+        }
+        let folder =
+            unusable.isPreviousRelease
+            ? root.path + "/previous-release" : root.path + "/damaged/" + Self.timestamp()
+        _ = try FileSystem.makeDirectory(atPath: folder)
+        for suffix in ["", "-wal", "-shm", "-journal", "-checked"] {
+            let from = catalogPath + suffix
+            guard FileSystem.fileStatus(atPath: from, following: false) != nil else { continue }
+            var target = folder + "/catalog.sqlite" + suffix
+            if FileSystem.fileStatus(atPath: target, following: false) != nil {
+                target = folder + "/catalog-\(RandomID.make()).sqlite" + suffix
+            }
+            try FileSystem.rename(from, to: target)
+        }
+        return folder
+    }
+
+    /// Copies the snapshot to `path` when it is this journal's and no newer than it, for a
+    /// rebuild to replay only the journal's tail.
+    private func copySnapshot(to path: String, journalID: String) throws {
+        let (source, size) = try FileSystem.openForReading(snapshotPath)
+        defer { FileSystem.close(source) }
+        let bytes = try FileSystem.readAll(source, from: 0, size: size)
+        let target = try FileSystem.openForAppending(path)
+        do {
+            defer { FileSystem.close(target) }
+            try FileSystem.write(target, bytes)
+        }
+        let db = try Database(path: path, create: false)
+        let index = CatalogIndex(db: db, path: path)
+        guard try index.state(CatalogSchema.StateKey.journalID)?.textValue == journalID,
+            try index.position() <= journal.length()
+        else { throw CatalogIndex.Unusable(reason: "the snapshot is not of this journal") }
+        try db.run("DELETE FROM index_state WHERE key = ?", [.text(CatalogSchema.StateKey.boot)])
+    }
+
+    /// An index for a library on read-only media: the file when it is current, else one built in
+    /// memory from the journal.
+    private func openReadOnly(journalID: String?, forceMemory: Bool = false) throws -> CatalogIndex {
+        if !forceMemory, let journalID {
+            for mode in [Database.OpenMode.readOnly, .immutable] {
+                guard let db = try? Database(path: catalogPath, mode: mode) else { continue }
+                let index = CatalogIndex(db: db, path: catalogPath)
+                if (try? index.state(CatalogSchema.StateKey.journalID)?.textValue) == journalID,
+                    (try? index.position()) == journal.length()
+                {
+                    return index
+                }
+            }
+        }
+        let index = try CatalogIndex.open(
+            at: ":memory:", journalID: journalID, create: true, busyTimeout: busyTimeout)
+        try index.db.immediateTransaction { try index.catchUp(with: journal) }
+        return index
+    }
+
+    // MARK: After a change
+
+    /// Removes the files of purged assets (their records are durable; a file that cannot be
+    /// removed now is removed by the next replay of the record).
+    func removeFiles(_ relativePaths: [String]) {
+        var folders = Set<String>()
+        for path in relativePaths {
+            // Gone already, or not removable now: the journal's purge record removes it next time.
+            try? FileSystem.unlink(root.path + "/" + path)
+            folders.insert((path as NSString).deletingLastPathComponent)
+        }
+        for folder in folders {
+            guard let directory = try? FileSystem.openDirectory(root.path + "/" + folder) else { continue }
+            try? FileSystem.fsync(directory)  // a removal lost with the power is replayed
+            FileSystem.close(directory)
+        }
+    }
+
+    /// "2026-12-02T18-48-23Z", for folders under `damaged/`.
+    static func timestamp() -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: Date()).replacingOccurrences(of: ":", with: "-")
+    }
+}
+
+/// Collects the changes one ``CatalogBackend/record(_:_:)`` step makes, applying each to the
+/// index at once so the step's later reads see it.
+final class ChangeRecorder {
+    let index: CatalogIndex
+    private(set) var changes: [CatalogChange] = []
+    private(set) var purged: [String] = []
+
+    init(index: CatalogIndex) { self.index = index }
+
+    var db: Database { index.db }
+
+    func record(_ change: CatalogChange) throws {
+        purged += try index.apply(change)
+        changes.append(change)
+    }
+}
+
+extension SQLiteError {
+    /// The index's file is damaged (a page fails its checksum, garbled structure): rebuilt.
+    var meansDamage: Bool {
+        code == Code.ioErrorData || primaryCode == Code.corrupt || primaryCode == Code.notADatabase
+    }
+}

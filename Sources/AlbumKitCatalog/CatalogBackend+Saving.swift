@@ -1,0 +1,279 @@
+import AlbumKitCore
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The save: stage (copy and hash into an invisible file), flush the data, publish and flush the
+/// names, record (``CatalogBackend/record(_:_:)``).
+extension CatalogBackend {
+    package struct Staged: Sendable {
+        let id: String
+        let media: StagedMedia
+        /// Keeps the shard folder's descriptor (``FileSystem/StagedFile/directory``) open.
+        let folders: ShardFolders
+        let relativePath: String
+        let fileName: String
+        let shard: String
+        /// This save created the shard directory: `originals/` must be flushed for a lone save.
+        let createdShard: Bool
+        var file: FileSystem.StagedFile { media.file }
+    }
+
+    package func albumUnavailableReason(needsAlbum: Bool) async throws -> String? {
+        guard !isReadOnly else {
+            throw AlbumError(
+                .libraryUnwritable, "The library \(root.path) is on read-only media or not writable; nothing was saved."
+            )
+        }
+        return nil
+    }
+
+    package func stage(_ media: Media) async throws -> Staged {
+        let folders = ShardFolders(originals: originalsPath)
+        return try await Blocking.run { try self.stageNow(media, into: folders) }
+    }
+
+    /// Stages a chunk on one thread per core, every item into the same shard folder, opened once.
+    package func stage(
+        _ media: [Media], prepared: @escaping @Sendable () -> Void
+    ) async -> [Result<Staged, AlbumError>] {
+        let folders = ShardFolders(originals: originalsPath)
+        return await stageOnEveryCore(media, prepared: prepared) { try self.stageNow($0, into: folders) }
+    }
+
+    private func stageNow(_ media: Media, into folders: ShardFolders) throws -> Staged {
+        let id = RandomID.make()
+        var createdShard = false
+        let staged = try StagedMedia(media, owners: ownersPath, flush: false, ownsDirectory: false) {
+            do throws(SystemError) {
+                let (directory, created) = try folders.open()
+                createdShard = created
+                return directory
+            } catch {
+                throw error.libraryError("create the folder for the photo")
+            }
+        }
+        let fileName = "\(id).\(staged.metadata.format.fileExtension)"
+        return Staged(
+            id: id, media: staged, folders: folders, relativePath: "originals/\(folders.name)/\(fileName)",
+            fileName: fileName, shard: folders.name, createdShard: createdShard)
+    }
+
+    package func discard(_ staged: Staged) async {
+        FileSystem.abandon(staged.file)
+    }
+
+    package func commit(_ staged: [Staged], to album: AlbumRequest?) async throws -> CommitReceipt {
+        try await Blocking.run { try self.commitNow(staged, to: album) }
+    }
+
+    /// A save's one write order: the files' data durable, their names published and durable, then
+    /// the save recorded (``record(_:_:)``: the journal's flush is the commit point).
+    private func commitNow(_ staged: [Staged], to album: AlbumRequest?) throws -> CommitReceipt {
+        guard !isReadOnly else {
+            throw AlbumError(
+                .libraryUnwritable, "The library \(root.path) is on read-only media or not writable; nothing was saved."
+            )
+        }
+        let now = Date().timeIntervalSince1970
+        do {
+            try ProcessOwner.register(in: ownersPath)
+            // Before any name exists: should this process die before recording the save, the
+            // next opening proves these files are its own and never recorded (``recover()``).
+            try ProcessOwner.notePublishing(staged.map(\.relativePath), in: ownersPath)
+        } catch {
+            throw error.libraryError("save the photos")
+        }
+        defer { ProcessOwner.clearPublishing(staged.map(\.relativePath), in: ownersPath) }
+        var published: [Staged] = []
+        do {
+            try flushData(staged)
+            for item in staged {
+                try FileSystem.publish(item.file, as: item.fileName)
+                published.append(item)
+            }
+            try flushNames(staged)
+        } catch {
+            try rollBack(published, after: error)
+        }
+        beforeRecording.withLock { $0 }?()
+        TestPause.at("before-record")
+        let receipt: CommitReceipt
+        do {
+            receipt = try record("save the photos") { recorder in
+                try self.decide(staged, album: album, at: now, recorder: recorder)
+            }
+        } catch {
+            try rollBack(published, after: error)
+        }
+        // Saved: the staged files close here (the shard folders with the last item that holds
+        // them). A failure above leaves them to the saver's ``discard(_:)``, which closes each once.
+        for item in staged { FileSystem.close(item.file.descriptor) }
+        return receipt
+    }
+
+    /// Every staged file's data reaches the disk in one barrier: for a chunk on Linux one
+    /// `syncfs`, elsewhere (and for a lone save, whose `fsync` writes only its own pages) the
+    /// files' flushes, the last `F_FULLFSYNC` emptying the drive's cache of all of them.
+    private func flushData(_ staged: [Staged]) throws {
+        let files = staged.map(\.file.descriptor)
+        #if os(Linux) || os(Android)
+            if staged.count > 1 {
+                try FileSystem.flush(files, wholeFileSystem: true)
+                return
+            }
+        #endif
+        try FileSystem.flush(files)
+    }
+
+    /// The new names are durable before the save is recorded: each shard folder is flushed, and
+    /// `originals/` when a save created a shard in it.
+    private func flushNames(_ staged: [Staged]) throws {
+        var seen = Set<String>()
+        for item in staged where seen.insert(item.shard).inserted { try FileSystem.fsync(item.file.directory) }
+        if staged.contains(where: \.createdShard) {
+            let originals = try FileSystem.openDirectory(originalsPath)
+            defer { FileSystem.close(originals) }
+            try FileSystem.fsync(originals)
+        }
+    }
+
+    /// Decides the save under the journal's lock, with the index up to date: the album (found,
+    /// created or recreated), and for each item a new asset, or the asset that already holds its
+    /// bytes (this copy removed; put in place of that asset's file when the file is missing or
+    /// damaged; brought back when it was recently deleted).
+    private func decide(
+        _ staged: [Staged], album: AlbumRequest?, at now: TimeInterval, recorder: ChangeRecorder
+    ) throws -> CommitReceipt {
+        let store = CatalogAlbumStore(recorder: recorder, now: now)
+        let resolved = try album.map { try $0.findOrCreate(in: store) }
+        var assets: [Result<CommittedAsset, AlbumError>] = []
+        var members: [String] = []
+        var inBatch: [String: String] = [:]  // sha256 + size → asset id
+        for item in staged {
+            let content = "\(item.media.sha256)/\(item.media.byteSize)"
+            var existing = inBatch[content]
+            var restored = false
+            if existing == nil, let found = try store.asset(withContent: item.media) {
+                existing = found.id
+                if found.isDeleted { try recorder.record(.restoreAssets([found.id])) }
+                if !hasIntactFile(found.path, size: item.media.byteSize, sha256: item.media.sha256) {
+                    // The asset's file is gone or damaged: this copy becomes its file, so saving
+                    // the photo again restores it.
+                    try restore(found.path, from: item.relativePath)
+                    restored = true
+                }
+            }
+            if let existing {
+                if !restored {
+                    // Same bytes, same asset: this copy goes (never recorded; ours).
+                    try FileSystem.unlink(item.fileName, in: item.file.directory)
+                }
+                inBatch[content] = existing
+            } else {
+                try recorder.record(
+                    .save(
+                        .init(
+                            id: item.id, path: item.relativePath, originalName: item.media.originalFilename,
+                            byteSize: item.media.byteSize, sha256: item.media.sha256,
+                            kind: item.media.metadata.kind.rawValue, format: item.media.metadata.format.rawValue,
+                            addedAt: now, metadata: item.media.metadata.jsonText)))
+                inBatch[content] = item.id
+            }
+            let assetID = existing ?? item.id
+            if !members.contains(assetID) { members.append(assetID) }
+            assets.append(
+                .success(
+                    CommittedAsset(
+                        assetID: assetID, isExisting: existing != nil, isRestored: restored,
+                        metadata: item.media.metadata)))
+        }
+        if let resolved {
+            let missing = try members.filter { id in
+                try recorder.db.row(
+                    "SELECT 1 FROM album_asset WHERE album_id = ? AND asset_id = ?", [.text(resolved.id), .text(id)])
+                    == nil
+            }
+            if !missing.isEmpty { try recorder.record(.addToAlbum(album: resolved.id, assets: missing, at: now)) }
+        }
+        return CommitReceipt(albumID: resolved?.id, albumOutcome: resolved?.outcome, assets: assets)
+    }
+
+    /// Whether the library's file `relative` (an asset's path) is there: a regular file of `size`
+    /// bytes with the SHA-256 `sha256`. Hashed only when the size matches, and only for bytes the
+    /// library already holds (a re-save): "already there" must mean an intact copy is.
+    func hasIntactFile(_ relative: String, size: Int64, sha256: String) -> Bool {
+        let path = root.path + "/" + relative
+        guard let status = FileSystem.fileStatus(atPath: path, following: false), status.kind == .regular,
+            status.size == size, let (file, _) = try? FileSystem.openForReading(path)
+        else { return false }
+        defer { FileSystem.close(file) }
+        return (try? FileSystem.sha256(of: file)) == sha256
+    }
+
+    /// Replaces the library's file `damagedFile` (missing or damaged) by the library's file `copy`
+    /// (the same bytes, intact): the damaged one is shelved, the copy renamed into its place, both
+    /// folders flushed — durable before the commit that acknowledges it.
+    func restore(_ damagedFile: String, from copy: String) throws {
+        shelve(damagedFile: damagedFile)
+        let target = root.path + "/" + damagedFile
+        let source = root.path + "/" + copy
+        do throws(SystemError) {
+            try FileSystem.makeDirectory(atPath: (target as NSString).deletingLastPathComponent)
+            let into = try FileSystem.openDirectory((target as NSString).deletingLastPathComponent)
+            defer { FileSystem.close(into) }
+            let from = try FileSystem.openDirectory((source as NSString).deletingLastPathComponent)
+            defer { FileSystem.close(from) }
+            try FileSystem.renameWithoutReplacing(
+                (source as NSString).lastPathComponent, in: from, to: (target as NSString).lastPathComponent, in: into)
+            try FileSystem.fsync(into)
+            try FileSystem.fsync(from)
+        } catch {
+            throw error.libraryError("restore the damaged file \(damagedFile)")
+        }
+    }
+
+    /// Moves the library's file `relative`, when it is there, to `damaged/originals/` (kept, and no
+    /// longer where the asset's file goes). When it cannot be moved (`damaged` is not a folder, say)
+    /// it is removed: its bytes are known to be wrong, and an intact copy replaces it.
+    func shelve(damagedFile relative: String) {
+        let damaged = root.path + "/" + relative
+        guard FileSystem.fileStatus(atPath: damaged, following: false) != nil else { return }
+        let name = (damaged as NSString).lastPathComponent
+        do throws(SystemError) {
+            let shelf = root.path + "/damaged/originals"
+            try FileSystem.makeDirectory(atPath: shelf)
+            let from = try FileSystem.openDirectory((damaged as NSString).deletingLastPathComponent)
+            defer { FileSystem.close(from) }
+            let to = try FileSystem.openDirectory(shelf)
+            defer { FileSystem.close(to) }
+            try FileSystem.renameWithoutReplacing(name, in: from, to: "\(RandomID.make())-\(name)", in: to)
+        } catch {
+            try? FileSystem.unlink(damaged)
+        }
+    }
+
+    /// Undoes a failed save: removes the files it published (its own, never recorded) and
+    /// rethrows `error`. The staged descriptors stay open for ``discard(_:)``. A file that cannot be
+    /// removed is removed by the next opening after this process has exited (its owner file
+    /// names it).
+    private func rollBack(_ published: [Staged], after error: any Error) throws -> Never {
+        let cause = AlbumError.library(error, "save the photos", path: catalogPath)
+        var kept = 0
+        for item in published {
+            do { try FileSystem.unlink(item.fileName, in: item.file.directory) } catch { kept += 1 }
+        }
+        guard kept == 0 else {
+            throw AlbumError(
+                cause.code,
+                cause.message
+                    + " Undoing the save left \(kept) published file(s), removed when the library is opened after this process has exited.",
+                file: cause.file, albumTitle: cause.albumTitle, underlying: cause.underlying)
+        }
+        throw cause
+    }
+}

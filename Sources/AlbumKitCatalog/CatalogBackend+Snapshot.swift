@@ -1,0 +1,64 @@
+import AlbumKitCore
+import Foundation
+
+/// Snapshots: a flushed copy of the index with the journal position it holds, taken every
+/// ``CatalogBackend/snapshotInterval`` records, so that a rebuild (after a restart, or of a
+/// damaged index) replays only the journal's tail.
+extension CatalogBackend {
+    /// Takes a snapshot when enough records were applied since the last one. A failure is
+    /// recorded in the index (`verify` reports it) and retried after as many records again; it
+    /// never fails the change that made it due.
+    func takeSnapshotWhenDue() {
+        let due = (try? withIndex("read the catalog") { connection in
+            (try connection.index!.state(CatalogSchema.StateKey.sinceSnapshot)?.integerValue ?? 0)
+                >= Int64(snapshotInterval)
+        }) ?? false
+        guard due else { return }
+        let failure: String?
+        do {
+            try takeSnapshot()
+            failure = nil
+        } catch {
+            failure = AlbumError.wrap(error).message
+        }
+        // Bookkeeping of the index alone (no record): lost with a rebuild, which is fine.
+        try? withIndex("note the snapshot") { connection in
+            let index = connection.index!
+            try index.db.immediateTransaction {
+                try index.setState(CatalogSchema.StateKey.sinceSnapshot, .integer(0))
+                if let failure {
+                    try index.setState(CatalogSchema.StateKey.snapshotError, .text(failure))
+                } else {
+                    try index.db.run(
+                        "DELETE FROM index_state WHERE key = ?", [.text(CatalogSchema.StateKey.snapshotError)])
+                }
+            }
+        }
+    }
+
+    /// Writes the snapshot: `VACUUM INTO` a hidden file, flushed, renamed over the last one, the
+    /// folder flushed.
+    ///
+    /// - Throws: what failed (a full disk, a folder where the snapshot goes).
+    func takeSnapshot() throws {
+        let folder = root.path + "/snapshots"
+        do { _ = try FileSystem.makeDirectory(atPath: folder) } catch { throw error.libraryError("take a snapshot") }
+        let temporary = folder + "/" + StagingName(kind: "snapshot").fileName
+        do {
+            try withIndex("take a snapshot") { connection in
+                let escaped = temporary.replacingOccurrences(of: "'", with: "''")
+                try connection.index!.db.execute("VACUUM INTO '\(escaped)'")
+            }
+            let (file, _) = try FileSystem.openForReading(temporary)
+            defer { FileSystem.close(file) }
+            try FileSystem.fsync(file)
+            try FileSystem.rename(temporary, to: snapshotPath)
+            let directory = try FileSystem.openDirectory(folder)
+            defer { FileSystem.close(directory) }
+            try FileSystem.fsync(directory)
+        } catch {
+            try? FileSystem.unlink(temporary)  // ours, never in use
+            throw AlbumError.library(error, "take a snapshot of the catalog into \(snapshotPath)", path: snapshotPath)
+        }
+    }
+}

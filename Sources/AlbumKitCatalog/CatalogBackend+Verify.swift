@@ -1,0 +1,118 @@
+import AlbumKitCore
+import Foundation
+
+/// Checking the library, one way: every file against the index, the index against the journal.
+extension CatalogBackend {
+    package func verify() async throws -> VerificationReport {
+        try SHA256Hasher.requireAvailable(to: "verify the library \(root.path)")
+        return try await Blocking.run { try self.verifyNow() }
+    }
+
+    private func verifyNow() throws -> VerificationReport {
+        var problems = try indexDisagreements()
+        let assets = try withIndex("read the catalog") { connection in
+            try connection.index!.db.rows("SELECT id, path, byte_size, sha256 FROM asset ORDER BY path")
+        }
+        for row in assets {
+            guard let id = row.text(0), let relative = row.text(1) else { throw Self.damagedRow(catalogPath) }
+            if let problem = fileProblem(relative, size: row.integer(2) ?? -1, sha256: row.text(3) ?? "") {
+                problems.append("asset \(id): \(problem)\(Self.restoreHint(id))")
+            }
+        }
+        for stray in try strayFiles() {
+            problems.append("stray file \(stray): no record names it (`album repair` adds it to the library)")
+        }
+        for leftover in stagedLeftovers() {
+            problems.append("leftover originals/\(leftover.path) from a save that crashed (`album repair` removes it)")
+        }
+        return VerificationReport(checkedAssets: assets.count, problems: problems)
+    }
+
+    /// What is wrong with the library's file `relative`, if anything.
+    private func fileProblem(_ relative: String, size: Int64, sha256: String) -> String? {
+        let opened: (FileSystem.Descriptor, size: UInt64)
+        do { opened = try FileSystem.openForReading(root.path + "/" + relative) } catch {
+            return "missing file \(relative)"
+        }
+        defer { FileSystem.close(opened.0) }
+        guard Int64(opened.size) == size else { return "\(relative) is \(opened.size) bytes, the journal says \(size)" }
+        let found: String
+        do { found = try FileSystem.sha256(of: opened.0) } catch { return "\(relative) cannot be read: \(error)" }
+        return found == sha256 ? nil : "\(relative) has SHA-256 \(found), the journal says \(sha256)"
+    }
+
+    /// What restores an asset whose file is missing or damaged: saving the same photo again.
+    static func restoreHint(_ id: String) -> String {
+        "; save the photo again to restore it (or remove the asset: `album delete-asset \(id)`)"
+    }
+
+    /// Where the index is damaged or disagrees with the journal, and the journal's own damage:
+    /// SQLite's `integrity_check`; the index compared with the journal replayed afresh in memory
+    /// (under the journal's lock, so no change lands in between); records that fail their
+    /// checksum, with what they affect; a snapshot that failed.
+    func indexDisagreements() throws -> [String] {
+        var problems: [String] = []
+        let (integrity, fromIndex, fromJournal, snapshotError) = try withIndex("check the catalog", locked: true) {
+            connection -> ([String], [String], [String], String?) in
+            let index = connection.index!
+            try index.db.immediateTransaction { try index.catchUp(with: journal) }
+            let integrity = try index.db.rows("PRAGMA integrity_check(5)").compactMap { $0.text(0) }
+            let replayed = try CatalogIndex.open(at: ":memory:", journalID: nil, create: true, busyTimeout: busyTimeout)
+            try replayed.db.immediateTransaction { try replayed.catchUp(with: journal) }
+            return (
+                integrity, try Self.contents(of: index.db), try Self.contents(of: replayed.db),
+                try index.state(CatalogSchema.StateKey.snapshotError)?.textValue
+            )
+        }
+        if integrity != ["ok"] {
+            problems.append("the catalog is damaged (\(integrity.prefix(3).joined(separator: "; "))); `album repair` rebuilds it")
+        }
+        let extra = Set(fromIndex).subtracting(fromJournal)
+        let lacking = Set(fromJournal).subtracting(fromIndex)
+        if !extra.isEmpty || !lacking.isEmpty {
+            problems.append(
+                "the catalog disagrees with the library's journal (\(lacking.count) fact(s) missing, \(extra.count) not in the journal\(Self.example(lacking.union(extra)))); `album repair` rebuilds it from the journal"
+            )
+        }
+        let damage: [LibraryJournal.DamagedRecord]
+        do { damage = try journal.forEachRecord { _ in }.damaged } catch {
+            throw AlbumError.library(error, "read the library's journal", path: journal.path)
+        }
+        for record in damage {
+            problems.append(
+                "the library's journal (\(journal.path)) has a damaged record at byte \(record.offset)\(record.affects.map { ", about \($0)" } ?? ""); it is skipped, every record after it is kept")
+        }
+        if let snapshotError {
+            problems.append("the last snapshot of the catalog failed: \(snapshotError)")
+        }
+        return problems
+    }
+
+    private static func example(_ facts: Set<String>) -> String {
+        facts.sorted().first.map { ", e.g. \($0.replacingOccurrences(of: "\u{1F}", with: " "))" } ?? ""
+    }
+
+    /// Everything an index says, one line per fact.
+    private static func contents(of db: Database) throws -> [String] {
+        let sep = "\u{1F}"
+        func lines(_ sql: String) throws -> [String] {
+            try db.rows(sql).map { row in
+                row.values.map { value -> String in
+                    switch value {
+                    case .null: "∅"
+                    case .integer(let v): String(v)
+                    case .real(let v): String(v)
+                    case .text(let v): v
+                    }
+                }.joined(separator: sep)
+            }
+        }
+        return try lines(
+            "SELECT 'asset', id, state, kind, format, path, original_name, byte_size, sha256, added_at, deleted_at FROM asset")
+            + lines("SELECT 'album', id, title, created_at FROM album")
+            + lines(
+                "SELECT 'in', album_id, asset_id, (SELECT count(*) FROM album_asset o WHERE o.album_id = m.album_id AND o.position < m.position) FROM album_asset m"
+            )
+            + lines("SELECT 'remembered', title_key, album_id FROM remembered_album")
+    }
+}

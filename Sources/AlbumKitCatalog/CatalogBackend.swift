@@ -1,0 +1,185 @@
+import AlbumKitCore
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// AlbumKit's own library: a `NAME.albumlibrary` folder holding
+///
+/// - `journal/library.journal`: **the library** — every change, in order (``LibraryJournal``);
+/// - `originals/xx/ID.ext`: the saved files, byte for byte;
+/// - `catalog.sqlite`: an index of the journal for fast queries (``CatalogIndex``), rebuilt from
+///   the journal whenever it is missing, damaged or not this journal's;
+/// - `snapshots/index.sqlite`: a flushed copy of the index with the journal position it holds,
+///   so that a rebuild replays only the journal's tail;
+/// - `owners/`: one locked file per process writing here (``ProcessOwner``).
+///
+/// Every change has one write order (``record(_:_:)``): its files are durable, then its record
+/// is appended to the journal and flushed — the commit point — and only then is it acknowledged;
+/// the index is updated in the same step without a flush of its own. One process at a time
+/// appends (a `flock` on the journal), and it decides (which album a title leads to, whether the
+/// bytes are already saved) after bringing the index up to date under that lock, so eight
+/// processes saving into a new album make one album.
+package final class CatalogBackend: PhotoLibraryBackend {
+    package let root: URL
+    package let identity: String
+    /// Two chunks in flight hold at most 256 staged files (and their folders) open; the saver
+    /// lowers this further under a low open-file limit.
+    package let preferredBatchSize = 128
+    /// The library was opened from read-only media: it can be listed and verified, not changed.
+    package let isReadOnly: Bool
+
+    let journal: LibraryJournal
+    let catalogPath: String
+    var originalsPath: String { root.path + "/originals" }
+    var ownersPath: String { root.path + "/owners" }
+    var snapshotPath: String { root.path + "/snapshots/index.sqlite" }
+    let busyTimeout: Int32
+
+    /// The index connection and the journal descriptor, used by one thread at a time.
+    let connection: Locked<Connection>
+
+    /// What opening did that the user should hear of (an index rebuilt, a library converted).
+    let notices = Locked<[String]>([])
+
+    /// Called between publishing a save's files and recording it (tests act as another process).
+    let beforeRecording = Locked<(@Sendable () -> Void)?>(nil)
+
+    /// How many applied records make a snapshot due.
+    let snapshotInterval: Int
+
+    struct Connection {
+        var index: CatalogIndex?
+        /// The catalog file the index was opened from, to notice a rebuild by another process.
+        var indexFile: FileSystem.FileID?
+        var journalFile: FileSystem.Descriptor?
+    }
+
+    private init(root: URL, isReadOnly: Bool, busyTimeout: Int32) {
+        self.root = root
+        self.identity = "catalog:" + root.path
+        self.isReadOnly = isReadOnly
+        self.busyTimeout = busyTimeout
+        self.journal = LibraryJournal(libraryRoot: root.path)
+        self.catalogPath = Self.catalogPath(root)
+        self.connection = Locked(Connection())
+        let interval = ProcessInfo.processInfo.environment["ALBUMKIT_SNAPSHOT_INTERVAL"].flatMap { Int($0) }
+        self.snapshotInterval = max(1, interval ?? 10_000)
+    }
+
+    deinit {
+        connection.withLock { connection in
+            if let file = connection.journalFile { FileSystem.close(file) }
+            connection.index = nil
+        }
+    }
+
+    static func catalogPath(_ root: URL) -> String { root.path + "/catalog.sqlite" }
+
+    /// The entries of a library folder; another process may be creating them right now.
+    static let libraryEntries: Set<String> = [
+        "originals", "catalog.sqlite", "catalog.sqlite-wal", "catalog.sqlite-shm", "catalog.sqlite-journal",
+        "journal", "snapshots", "owners", "damaged", "catalog.sqlite-checked", "catalog.rebuild.sqlite",
+        "catalog.rebuild.sqlite-journal", "previous-release",
+    ]
+
+    // MARK: Opening
+
+    /// Opens the library at `url`, creating it (and missing parent folders) when `create` is set.
+    /// A library of the previous release is converted first; an index that is missing, damaged or
+    /// not this journal's is rebuilt (the old file kept under `damaged/`), and the notice says so.
+    ///
+    /// - Throws: `.libraryNotFound`, `.libraryCorrupt` (a file where the library should be, a
+    ///   journal that is not one), `.libraryUnwritable`, `.accessDenied`.
+    package static func open(at url: URL, create: Bool = true, busyTimeout: Int32 = 60_000) throws -> CatalogBackend {
+        let root = url.standardizedFileURL
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory)
+        if exists && !isDirectory.boolValue {
+            throw AlbumError(
+                .libraryCorrupt, "\(root.path) is a file, not an AlbumKit library folder; nothing was changed.")
+        }
+        let catalog = catalogPath(root)
+        try refuseLinkedCatalog(catalog)
+        try Database.loadSQLite(toOpen: root.path)
+        let journal = LibraryJournal(libraryRoot: root.path)
+        if !exists {
+            guard create else {
+                throw AlbumError(
+                    .libraryNotFound, "There is no AlbumKit library at \(root.path); save a photo to create it.")
+            }
+            try SHA256Hasher.requireAvailable(to: "create the library \(root.path)")
+        } else if !journal.exists && !isLibrary(root) {
+            guard create else {
+                throw AlbumError(
+                    .libraryNotFound, "There is no AlbumKit library at \(root.path); save a photo to create it.")
+            }
+            if let contents = try? FileManager.default.contentsOfDirectory(atPath: root.path),
+                contents.contains(where: { !$0.hasPrefix(".") && !libraryEntries.contains($0) })
+            {
+                throw AlbumError(
+                    .libraryCorrupt,
+                    "\(root.path) is a non-empty folder without an AlbumKit catalog; choose an empty or new folder. Nothing was changed."
+                )
+            }
+        }
+        var writable = true
+        if exists {
+            do { try FileSystem.checkWritable(root.path) } catch {
+                guard !create, error.errno == EROFS || error.errno == EACCES else {
+                    throw error.libraryError("save into the library")
+                }
+                writable = false
+            }
+        }
+        let backend = CatalogBackend(root: root, isReadOnly: !writable, busyTimeout: busyTimeout)
+        if writable {
+            do {
+                _ = try FileSystem.makeDirectory(atPath: root.path)
+                _ = try FileSystem.makeDirectory(atPath: backend.originalsPath)
+            } catch { throw error.libraryError("create the library") }
+            if !journal.exists { try CatalogMigration(backend: backend).makeJournal() }
+        } else if !journal.exists {
+            throw AlbumError(
+                .libraryUnwritable,
+                "The library \(root.path) is of the previous release or lost its journal, and it is on read-only media; open it once where it is writable."
+            )
+        }
+        try backend.withIndex("open the library") { _ in }
+        if writable { try backend.recover() }
+        return backend
+    }
+
+    /// Whether the folder holds anything of a library (a journal, a catalog, originals).
+    static func isLibrary(_ root: URL) -> Bool {
+        let fm = FileManager.default
+        return fm.fileExists(atPath: catalogPath(root)) || fm.fileExists(atPath: root.path + "/journal")
+            || ((try? fm.contentsOfDirectory(atPath: root.path + "/originals")) ?? []).contains { !$0.hasPrefix(".") }
+    }
+
+    /// Refuses a catalog that is a symbolic link: SQLite opens the catalog without following
+    /// links (so that no link can point saves at another database).
+    static func refuseLinkedCatalog(_ catalog: String) throws(AlbumError) {
+        guard FileSystem.fileStatus(atPath: catalog, following: false)?.kind == .symbolicLink else { return }
+        let link = (try? FileManager.default.destinationOfSymbolicLink(atPath: catalog)) ?? "?"
+        let folder = URL(fileURLWithPath: (catalog as NSString).deletingLastPathComponent, isDirectory: true)
+        let target = URL(fileURLWithPath: link, relativeTo: folder).standardizedFileURL.path
+        throw AlbumError(
+            .libraryCorrupt,
+            "The catalog \(catalog) is a symbolic link (to \(target)); AlbumKit opens its catalog only as a file inside the library. Put the file itself there (mv \"\(target)\" \"\(catalog)\", after removing the link); nothing was changed."
+        )
+    }
+
+    /// The notices opening left (an index rebuilt, a library converted), each once.
+    package func takeNotices() -> [String] {
+        notices.withLock { notices in
+            defer { notices.removeAll() }
+            return notices
+        }
+    }
+
+    func notice(_ text: String) { notices.withLock { $0.append(text) } }
+}

@@ -1,0 +1,230 @@
+import AlbumKitCore
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Gives a library without a journal its journal, once and crash-safely:
+///
+/// - a library of the previous release (its catalog held the truth, `journal/saves.jsonl` a
+///   copy): every album, remembered title, asset and membership of the old catalog — and the saves
+///   only its journal holds (a save whose catalog commit a power loss took), when their files are
+///   there — become the records of a new journal; with the old catalog unreadable, the old journal
+///   is replayed instead. The old files move to `previous-release/` (kept, never deleted);
+/// - a library whose journal was lost but whose index is whole: the index's contents;
+/// - a new library: an empty journal.
+///
+/// The new journal is written to a hidden file and renamed into place in one step
+/// (``LibraryJournal/create(atLibraryRoot:id:changes:)``): killed at any moment, the library is
+/// either as it was (and converted again at the next opening) or converted.
+struct CatalogMigration {
+    let backend: CatalogBackend
+    private var root: String { backend.root.path }
+
+    /// The library's content, gathered from the old files.
+    private struct Contents {
+        var albums: [(id: String, title: String, createdAt: Double)] = []
+        var remembered: [(key: String, album: String)] = []
+        var assets: [String: CatalogChange.SavedAsset] = [:]
+        var assetOrder: [String] = []
+        var memberships: [(album: String, asset: String, at: Double)] = []
+
+        mutating func add(_ asset: CatalogChange.SavedAsset) {
+            if assets[asset.id] == nil { assetOrder.append(asset.id) }
+            assets[asset.id] = asset
+        }
+    }
+
+    /// Writes the journal the library lacks (see the type's description). Serialized across
+    /// processes by a lock; a journal another process wrote meanwhile is kept.
+    func makeJournal() throws {
+        let folder = root + "/journal"
+        let lock: FileSystem.Descriptor
+        do {
+            _ = try FileSystem.makeDirectory(atPath: folder)
+            lock = try FileSystem.openLockFile(folder + "/.convert.lock")
+            try FileSystem.lock(lock, wait: true)
+        } catch { throw error.libraryError("open the library") }
+        defer { FileSystem.close(lock) }
+        guard !backend.journal.exists else { return }
+        let previous = try previousRelease()
+        let changes = previous.map(Self.changes(of:)) ?? []
+        do { try LibraryJournal.create(atLibraryRoot: root, changes: changes) } catch {
+            if error.errno == EEXIST { return }
+            throw error.libraryError("write the library's journal")
+        }
+        if previous != nil {
+            moveAside(["catalog.sqlite", "catalog.sqlite-wal", "catalog.sqlite-shm", "catalog.sqlite-checked"])
+            moveAside(["journal/saves.jsonl", "snapshots/catalog.sqlite"])
+            backend.notice(
+                "The library was converted to this release's format (\(changes.count) records); the previous files are kept in \(root)/previous-release."
+            )
+        }
+    }
+
+    /// Moves files of the previous release into `previous-release/` (kept for the user).
+    private func moveAside(_ names: [String]) {
+        let folder = root + "/previous-release"
+        for name in names where FileSystem.fileStatus(atPath: root + "/" + name, following: false) != nil {
+            // A file that cannot be moved stays where it is: the new library no longer reads it.
+            _ = try? FileSystem.makeDirectory(atPath: folder)
+            try? FileSystem.rename(root + "/" + name, to: folder + "/" + (name as NSString).lastPathComponent)
+        }
+    }
+
+    /// The previous release's content, or `nil` for a library without any.
+    private func previousRelease() throws -> Contents? {
+        let catalog = root + "/catalog.sqlite"
+        let oldJournal = root + "/journal/saves.jsonl"
+        let hasOldJournal = FileSystem.fileStatus(atPath: oldJournal, following: false) != nil
+        var contents: Contents?
+        if FileSystem.fileStatus(atPath: catalog, following: false) != nil {
+            contents = try? read(catalogAt: catalog)
+        }
+        guard contents != nil || hasOldJournal else { return nil }
+        var result = contents ?? Contents()
+        if hasOldJournal { replay(oldJournalAt: oldJournal, into: &result, onlyMissing: contents != nil) }
+        return result
+    }
+
+    /// An old catalog's albums, remembered titles, ready assets and memberships (a current index's
+    /// too: the same tables).
+    private func read(catalogAt path: String) throws -> Contents {
+        let db = try Database(path: path, mode: .readOnly, verifyingPages: false)
+        guard try db.row("PRAGMA application_id")?.integer(0) == CatalogSchema.applicationID else {
+            throw AlbumError(.libraryCorrupt, "\(path) is not an AlbumKit catalog.")
+        }
+        var contents = Contents()
+        for row in try db.rows("SELECT id, title, created_at FROM album ORDER BY created_at, rowid") {
+            guard let id = row.text(0), let title = row.text(1) else { continue }
+            contents.albums.append((id, title, row.real(2) ?? 0))
+        }
+        for row in try db.rows("SELECT title_key, album_id FROM remembered_album") {
+            guard let key = row.text(0), let album = row.text(1) else { continue }
+            contents.remembered.append((key, album))
+        }
+        for row in try db.rows(
+            """
+            SELECT id, path, original_name, byte_size, sha256, kind, format, added_at, metadata FROM asset
+            WHERE state = 'ready' ORDER BY added_at, rowid
+            """)
+        {
+            guard let id = row.text(0), let path = row.text(1), let sha = row.text(4) else { continue }
+            contents.add(
+                .init(
+                    id: id, path: path, originalName: row.text(2), byteSize: row.integer(3) ?? 0, sha256: sha,
+                    kind: row.text(5) ?? "photo", format: row.text(6) ?? "jpeg", addedAt: row.real(7) ?? 0,
+                    metadata: row.text(8)))
+        }
+        for row in try db.rows(
+            """
+            SELECT m.album_id, m.asset_id, m.added_at FROM album_asset m JOIN asset s ON s.id = m.asset_id
+            WHERE s.state = 'ready' ORDER BY m.album_id, m.position
+            """)
+        {
+            guard let album = row.text(0), let asset = row.text(1) else { continue }
+            contents.memberships.append((album, asset, row.real(2) ?? 0))
+        }
+        return contents
+    }
+
+    /// Replays the previous release's journal (`saves.jsonl`, one JSON object per line): all of
+    /// it, or (`onlyMissing`) only the saves of assets the old catalog lacks whose files are there
+    /// with their recorded size, and not deleted later.
+    private func replay(oldJournalAt path: String, into contents: inout Contents, onlyMissing: Bool) {
+        guard let (file, size) = try? FileSystem.openForReading(path) else { return }
+        defer { FileSystem.close(file) }
+        guard let bytes = try? FileSystem.readAll(file, from: 0, size: size) else { return }
+        var albums: [String: Int] = [:]
+        for (index, album) in contents.albums.enumerated() { albums[album.id] = index }
+        var deleted = Set<String>()
+        var saves: [(CatalogChange.SavedAsset, album: String?, title: String?, at: Double)] = []
+        for line in bytes.split(separator: 0x0A) {
+            guard let object = JSONObjectReader(line), let op = try? object.string("op") else { continue }
+            let asset = (try? object.string("asset")) ?? nil
+            let album = (try? object.string("album")) ?? nil
+            let title = (try? object.string("title")) ?? nil
+            let at = ((try? object.double("at")) ?? nil) ?? 0
+            switch op {
+            case "save":
+                guard let asset, let relative = (try? object.string("path")) ?? nil,
+                    let bytes = (try? object.int64("size")) ?? nil, let sha = (try? object.string("sha256")) ?? nil
+                else { continue }
+                let added = ((try? object.double("added")) ?? nil) ?? at
+                let name = (try? object.string("name")) ?? nil
+                deleted.remove(asset)
+                saves.append(
+                    (
+                        .init(
+                            id: asset, path: relative, originalName: name, byteSize: bytes, sha256: sha, kind: "photo",
+                            format: "jpeg", addedAt: added, metadata: nil), album, title, at
+                    ))
+                if !onlyMissing, let album, let title, albums[album] == nil {
+                    albums[album] = contents.albums.count
+                    contents.albums.append((album, title, at))
+                }
+            case "createAlbum" where !onlyMissing:
+                guard let album, let title, albums[album] == nil else { continue }
+                albums[album] = contents.albums.count
+                contents.albums.append((album, title, at))
+            case "renameAlbum" where !onlyMissing:
+                guard let album, let title, let index = albums[album] else { continue }
+                contents.albums[index].title = title
+            case "deleteAlbum" where !onlyMissing:
+                guard let album, let index = albums.removeValue(forKey: album) else { continue }
+                contents.albums[index].id = ""
+            case "removeFromAlbum" where !onlyMissing:
+                contents.memberships.removeAll { $0.album == album && $0.asset == asset }
+            case "deleteAsset":
+                if let asset { deleted.insert(asset) }
+            default:
+                continue
+            }
+        }
+        contents.albums.removeAll { $0.id.isEmpty }
+        for (asset, album, _, at) in saves where !deleted.contains(asset.id) {
+            if onlyMissing && contents.assets[asset.id] != nil { continue }
+            let file = root + "/" + asset.path
+            guard let status = FileSystem.fileStatus(atPath: file, following: false), Int64(status.size) == asset.byteSize,
+                let reader = try? MediaReader(.path(FileSystemPath(file)))
+            else { continue }
+            var described = asset
+            described.kind = reader.metadata.kind.rawValue
+            described.format = reader.metadata.format.rawValue
+            described.metadata = reader.metadata.jsonText
+            contents.add(described)
+            if let album, contents.albums.contains(where: { $0.id == album }),
+                !contents.memberships.contains(where: { $0.album == album && $0.asset == asset.id })
+            {
+                contents.memberships.append((album, asset.id, at))
+            }
+        }
+    }
+
+    /// The records that make a library of `contents`.
+    private static func changes(of contents: Contents) -> [CatalogChange] {
+        var changes: [CatalogChange] = contents.albums.map { .createAlbum(id: $0.id, title: $0.title, createdAt: $0.createdAt) }
+        let titles = Dictionary(contents.albums.map { (AlbumTitle.key(of: $0.title), $0.title) }, uniquingKeysWith: { a, _ in a })
+        let albumIDs = Set(contents.albums.map(\.id))
+        for (key, album) in contents.remembered where albumIDs.contains(album) {
+            changes.append(.rememberAlbum(id: album, title: titles[key] ?? key))
+        }
+        for id in contents.assetOrder { if let asset = contents.assets[id] { changes.append(.save(asset)) } }
+        // Consecutive memberships of one album added at the same time make one record.
+        var run: (album: String, assets: [String], at: Double)?
+        for membership in contents.memberships
+        where albumIDs.contains(membership.album) && contents.assets[membership.asset] != nil {
+            if let current = run, current.album == membership.album, current.at == membership.at {
+                run?.assets.append(membership.asset)
+                continue
+            }
+            if let current = run { changes.append(.addToAlbum(album: current.album, assets: current.assets, at: current.at)) }
+            run = (membership.album, [membership.asset], membership.at)
+        }
+        if let current = run { changes.append(.addToAlbum(album: current.album, assets: current.assets, at: current.at)) }
+        return changes
+    }
+}

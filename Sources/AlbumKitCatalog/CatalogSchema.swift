@@ -1,0 +1,72 @@
+import AlbumKitCore
+/// The catalog's SQLite schema: an index derived from the journal, rebuilt whenever it is
+/// missing, damaged, out of date in a way a replay cannot mend, or from another release.
+enum CatalogSchema {
+    /// `PRAGMA application_id`: "ALBK", marks the file as an AlbumKit catalog.
+    static let applicationID = CatalogFormat.applicationID
+
+    /// `PRAGMA user_version` of an index derived from a ``LibraryJournal``. Versions 1 and 2 were
+    /// the previous release's catalog, which held the library's truth itself
+    /// (``CatalogMigration`` converts such a library).
+    static let version: Int64 = 3
+
+    static let tables = """
+        CREATE TABLE asset (
+            id TEXT PRIMARY KEY,
+            state TEXT NOT NULL CHECK (state IN ('ready', 'deleted')),
+            kind TEXT NOT NULL CHECK (kind IN ('photo', 'video')),
+            format TEXT NOT NULL,
+            path TEXT NOT NULL UNIQUE,
+            original_name TEXT,
+            byte_size INTEGER NOT NULL CHECK (byte_size >= 0),
+            sha256 TEXT NOT NULL,
+            added_at REAL NOT NULL,
+            deleted_at REAL,
+            metadata TEXT
+        ) STRICT;
+        CREATE INDEX asset_by_content ON asset(sha256, byte_size);
+        CREATE TABLE album (
+            id TEXT PRIMARY KEY,
+            title TEXT NOT NULL,
+            title_key TEXT NOT NULL,
+            created_at REAL NOT NULL
+        ) STRICT;
+        CREATE INDEX album_by_title ON album(title_key, created_at);
+        CREATE TABLE album_asset (
+            album_id TEXT NOT NULL REFERENCES album(id) ON DELETE CASCADE,
+            asset_id TEXT NOT NULL REFERENCES asset(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            added_at REAL NOT NULL,
+            PRIMARY KEY (album_id, asset_id)
+        ) STRICT, WITHOUT ROWID;
+        CREATE INDEX album_asset_order ON album_asset(album_id, position);
+        CREATE INDEX album_asset_asset ON album_asset(asset_id);
+        CREATE TABLE remembered_album (
+            title_key TEXT PRIMARY KEY,
+            album_id TEXT NOT NULL
+        ) STRICT;
+        CREATE TABLE index_state (
+            key TEXT PRIMARY KEY,
+            value ANY
+        ) STRICT;
+        CREATE TABLE journal_damage (
+            offset INTEGER PRIMARY KEY,
+            affects TEXT
+        ) STRICT;
+        """
+
+    /// `index_state` keys.
+    enum StateKey {
+        /// The id of the journal this index was built from.
+        static let journalID = "journal_id"
+        /// The journal position (bytes) up to which every record is applied.
+        static let position = "position"
+        /// The boot session of the last write: the index is written without flushes, so after a
+        /// power loss (another boot) it may be torn and is rebuilt.
+        static let boot = "boot"
+        /// Records applied since the last snapshot.
+        static let sinceSnapshot = "since_snapshot"
+        /// Why the last snapshot failed (reported by `verify`), absent when it succeeded.
+        static let snapshotError = "snapshot_error"
+    }
+}

@@ -1,0 +1,255 @@
+import AlbumKitCore
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The SQLite catalog as an index of the journal: the one place a ``CatalogChange`` becomes rows
+/// (``apply(_:)``), used alike by a live change, by an opening that catches up with other
+/// processes' changes, and by a rebuild.
+///
+/// It is written without flushes of its own (`synchronous = OFF`, a rollback journal that a
+/// reader such as the `sqlite3` shell never writes back): the journal is what is durable. Each
+/// write records the boot session, so an index a power loss may have torn is rebuilt.
+///
+/// ```swift
+/// let index = try CatalogIndex.open(at: root + "/catalog.sqlite", journalID: reading.id)
+/// try index.db.immediateTransaction { try index.catchUp(with: journal) }
+/// ```
+struct CatalogIndex {
+    let db: Database
+    let path: String
+
+    /// Why an existing index cannot be used as it is (it is rebuilt from the journal).
+    struct Unusable: Error {
+        var reason: String
+        /// It is a catalog of the previous release (the library needs converting, not rebuilding).
+        var isPreviousRelease = false
+    }
+
+    /// Opens the index at `path` and checks that it is this journal's and current; `create` makes
+    /// a new, empty one when the file is new.
+    ///
+    /// - Throws: ``Unusable`` when the index must be rebuilt; an `SQLiteError` or `AlbumError`
+    ///   when it cannot be opened at all (missing folder, permissions, busy).
+    static func open(at path: String, journalID: String?, create: Bool, busyTimeout: Int32) throws -> CatalogIndex {
+        let db = try Database(path: path, create: create)
+        db.setBusyTimeout(milliseconds: busyTimeout)
+        let index = CatalogIndex(db: db, path: path)
+        try index.prepare(journalID: journalID)
+        return index
+    }
+
+    private func prepare(journalID: String?) throws {
+        let probe: Row?
+        do {
+            probe = try db.row(
+                "SELECT (SELECT application_id FROM pragma_application_id), "
+                    + "(SELECT user_version FROM pragma_user_version), (SELECT count(*) FROM sqlite_schema)")
+        } catch let error as SQLiteError where !error.isBusy && !error.isResourceFailure {
+            throw Unusable(reason: "it cannot be read (\(error.message))")
+        }
+        let foundID = probe?.integer(0) ?? 0
+        let version = probe?.integer(1) ?? 0
+        let objects = probe?.integer(2) ?? 0
+        try db.execute(
+            "PRAGMA journal_mode = TRUNCATE; PRAGMA synchronous = OFF; PRAGMA foreign_keys = ON; "
+                + "PRAGMA cache_size = -8000;")
+        if foundID == 0 && version == 0 && objects == 0 {
+            if path != ":memory:" { try db.reserveBytesPerPage() }
+            try db.immediateTransaction {
+                try db.execute(CatalogSchema.tables)
+                try db.execute(
+                    "PRAGMA application_id = \(CatalogSchema.applicationID); PRAGMA user_version = \(CatalogSchema.version);"
+                )
+                if let journalID { try setState(CatalogSchema.StateKey.journalID, .text(journalID)) }
+                try setState(CatalogSchema.StateKey.position, .integer(0))
+            }
+            return
+        }
+        guard foundID == CatalogSchema.applicationID else {
+            throw Unusable(reason: "it is not an AlbumKit catalog (another program's database)")
+        }
+        guard version == CatalogSchema.version else {
+            throw Unusable(
+                reason: version < CatalogSchema.version
+                    ? "it was written by the previous release" : "it was written by a newer AlbumKit (schema \(version))",
+                isPreviousRelease: version < CatalogSchema.version)
+        }
+        do {
+            let recorded = try state(CatalogSchema.StateKey.journalID)?.textValue
+            if let journalID, recorded != journalID {
+                throw Unusable(reason: "it was built from another journal")
+            }
+            if let boot = try state(CatalogSchema.StateKey.boot)?.textValue, boot != BootSession.id {
+                throw Unusable(reason: "it was being written when the computer stopped")
+            }
+        } catch let error as SQLiteError where !error.isBusy && !error.isResourceFailure {
+            throw Unusable(reason: "it is damaged (\(error.message))")
+        }
+    }
+
+    // MARK: State
+
+    func state(_ key: String) throws -> SQLValue? {
+        try db.row("SELECT value FROM index_state WHERE key = ?", [.text(key)])?.values.first
+    }
+
+    func setState(_ key: String, _ value: SQLValue) throws {
+        try db.run("INSERT OR REPLACE INTO index_state (key, value) VALUES (?, ?)", [.text(key), value])
+    }
+
+    /// The journal position every record before which is applied.
+    func position() throws -> Int64 {
+        try state(CatalogSchema.StateKey.position)?.integerValue ?? 0
+    }
+
+    /// Records that every record before `position` is applied, by this boot session (inside the
+    /// caller's write transaction).
+    func setPosition(_ position: Int64, applied count: Int) throws {
+        try setState(CatalogSchema.StateKey.position, .integer(position))
+        try setState(CatalogSchema.StateKey.boot, .text(BootSession.id))
+        if count > 0 {
+            try db.run(
+                """
+                INSERT INTO index_state (key, value) VALUES (?1, ?2)
+                ON CONFLICT (key) DO UPDATE SET value = coalesce(value, 0) + ?2
+                """, [.text(CatalogSchema.StateKey.sinceSnapshot), .integer(Int64(count))])
+        }
+    }
+
+    // MARK: Catching up
+
+    /// Applies the journal's records after this index's position (inside the caller's write
+    /// transaction). Damaged records are noted in `journal_damage` and skipped.
+    ///
+    /// - Returns: the files of purged assets that may still be there (the caller removes them
+    ///   after the commit), how many records were applied, where they end, and how many bytes
+    ///   after them are not a whole record.
+    @discardableResult
+    func catchUp(with journal: LibraryJournal) throws -> (purged: [String], applied: Int, end: Int64, tornBytes: Int64) {
+        var purged: [String] = []
+        var applied = 0
+        let start = try position()
+        let total = try journal.forEachRecord(from: start == 0 ? nil : start) { reading in
+            for entry in reading.entries { purged += try apply(entry.change) }
+            for damage in reading.damaged {
+                try db.run(
+                    "INSERT OR REPLACE INTO journal_damage (offset, affects) VALUES (?, ?)",
+                    [.integer(damage.offset), SQLValue(damage.affects)])
+            }
+            applied += reading.entries.count
+        }
+        if total.end != start || applied > 0 { try setPosition(total.end, applied: applied) }
+        return (purged, applied, total.end, total.tornBytes)
+    }
+
+    // MARK: Applying
+
+    /// Makes `change` rows. Idempotent where a replay could meet a change twice; a change naming
+    /// an album or asset that is not there (its record was damaged) changes what it can.
+    ///
+    /// - Returns: the library files of assets purged (to remove once committed).
+    @discardableResult
+    func apply(_ change: CatalogChange) throws -> [String] {
+        switch change {
+        case .save(let asset):
+            try db.run(
+                """
+                INSERT OR IGNORE INTO asset (id, state, kind, format, path, original_name, byte_size, sha256, added_at, metadata)
+                VALUES (?, 'ready', ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    .text(asset.id), .text(asset.kind == "video" ? "video" : "photo"), .text(asset.format),
+                    .text(asset.path), SQLValue(asset.originalName), .integer(asset.byteSize), .text(asset.sha256),
+                    .real(asset.addedAt), SQLValue(asset.metadata),
+                ])
+        case .createAlbum(let id, let title, let createdAt):
+            try db.run(
+                "INSERT OR IGNORE INTO album (id, title, title_key, created_at) VALUES (?, ?, ?, ?)",
+                [.text(id), .text(title), .text(AlbumTitle.key(of: title)), .real(createdAt)])
+        case .renameAlbum(let id, let title):
+            guard try db.run(
+                "UPDATE album SET title = ?, title_key = ? WHERE id = ?",
+                [.text(title), .text(AlbumTitle.key(of: title)), .text(id)]) == 1
+            else { return [] }
+            // The rename frees the old title; the new one leads here.
+            try db.run("DELETE FROM remembered_album WHERE album_id = ?", [.text(id)])
+            try remember(id, title: title)
+        case .deleteAlbum(let id):
+            try db.run("DELETE FROM album WHERE id = ?", [.text(id)])
+        case .rememberAlbum(let id, let title):
+            try remember(id, title: title)
+        case .addToAlbum(let album, let assets, let at):
+            var position =
+                try db.row("SELECT coalesce(max(position), 0) FROM album_asset WHERE album_id = ?", [.text(album)])?
+                .integer(0) ?? 0
+            for asset in assets {
+                let added = try db.run(
+                    """
+                    INSERT OR IGNORE INTO album_asset (album_id, asset_id, position, added_at)
+                    SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM album WHERE id = ?1)
+                    AND EXISTS (SELECT 1 FROM asset WHERE id = ?2)
+                    """, [.text(album), .text(asset), .integer(position + 1), .real(at)])
+                position += Int64(added)
+            }
+        case .removeFromAlbum(let album, let assets):
+            for asset in assets {
+                try db.run("DELETE FROM album_asset WHERE album_id = ? AND asset_id = ?", [.text(album), .text(asset)])
+            }
+        case .deleteAssets(let assets, let at):
+            for asset in assets {
+                try db.run(
+                    "UPDATE asset SET state = 'deleted', deleted_at = ? WHERE id = ? AND state = 'ready'",
+                    [.real(at), .text(asset)])
+            }
+        case .restoreAssets(let assets):
+            for asset in assets {
+                try db.run("UPDATE asset SET state = 'ready', deleted_at = NULL WHERE id = ?", [.text(asset)])
+            }
+        case .purgeAssets(let assets):
+            var files: [String] = []
+            for asset in assets {
+                guard let path = try db.row("SELECT path FROM asset WHERE id = ?", [.text(asset)])?.text(0) else {
+                    continue
+                }
+                try db.run("DELETE FROM asset WHERE id = ?", [.text(asset)])
+                files.append(path)
+            }
+            return files
+        }
+        return []
+    }
+
+    private func remember(_ id: String, title: String) throws {
+        try db.run(
+            "INSERT OR REPLACE INTO remembered_album (title_key, album_id) VALUES (?, ?)",
+            [.text(AlbumTitle.key(of: title)), .text(id)])
+    }
+}
+
+extension SQLValue {
+    var textValue: String? {
+        if case .text(let text) = self { return text }
+        return nil
+    }
+
+    var integerValue: Int64? {
+        switch self {
+        case .integer(let value): return value
+        case .real(let value): return Int64(exactly: value)
+        default: return nil
+        }
+    }
+}
+
+extension SQLiteError {
+    /// A failure of the machine, not of the file (no memory, no descriptors, a full disk, an I/O
+    /// error with an operating-system reason): rebuilding would not help.
+    var isResourceFailure: Bool {
+        code != Code.ioErrorData && (systemErrno != 0 || primaryCode == Code.full || primaryCode == 7)
+    }
+}

@@ -1,0 +1,226 @@
+import AlbumKitCore
+import AlbumKitMedia
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The catalog library's one source of truth, `journal/library.journal`: every change
+/// (``CatalogChange``) in the order it happened, appended and flushed before it is acknowledged.
+///
+/// The file starts with one line, `albumkit-journal 2 <id>`, that names this journal (the catalog
+/// built from it records the id). Each record is then one line: the CRC-32 of the JSON in eight
+/// hexadecimal digits, a space, the JSON, a line feed. So
+///
+/// - a **torn tail** (an append cut short by a crash or a power loss: bytes after the last line
+///   feed, or a last line that fails its checksum) is recognised and ignored, and the next writer
+///   moves it to `damaged/` before it appends;
+/// - a **damaged record** in the middle (a flipped bit, an overwritten line) fails its checksum:
+///   it is reported with what it affects and skipped, and every record after it still reads.
+///
+/// ```swift
+/// let journal = LibraryJournal(libraryRoot: "/data/Photos.albumlibrary")
+/// let reading = try journal.read(from: position)
+/// for entry in reading.entries { try index.apply(entry.change) }
+/// ```
+struct LibraryJournal: Sendable {
+    let path: String
+
+    init(libraryRoot: String) { path = libraryRoot + "/journal/library.journal" }
+
+    static let headerPrefix = Array("albumkit-journal 2 ".utf8)
+
+    /// A record read, and where the next one starts.
+    struct Entry: Sendable {
+        var change: CatalogChange
+        var end: Int64
+    }
+
+    /// A record in the middle of the journal that cannot be read.
+    struct DamagedRecord: Sendable, Hashable {
+        var offset: Int64
+        /// What it was about, when its JSON still reads ("the save of IMG_0001.JPG …").
+        var affects: String?
+    }
+
+    /// What ``read(from:limit:)`` found.
+    struct Reading: Sendable {
+        var id: String
+        var entries: [Entry] = []
+        var damaged: [DamagedRecord] = []
+        /// Where the records read end: the position to resume from.
+        var end: Int64
+        /// Bytes after ``end`` that are not (yet) a whole record: an append in progress, or one a
+        /// crash cut short.
+        var tornBytes: Int64 = 0
+    }
+
+    /// The journal's size (0 when it does not exist).
+    func length() -> Int64 {
+        ((try? FileSystem.status(atPath: path)) ?? nil).map { Int64($0.st_size) } ?? 0
+    }
+
+    /// Whether the journal exists.
+    var exists: Bool { FileSystem.fileStatus(atPath: path, following: false) != nil }
+
+    // MARK: Creating
+
+    /// Writes a new journal holding `changes`, durably, in place of none: written to a hidden
+    /// file, flushed, then renamed into place and its folder flushed. A crash leaves no journal or
+    /// the whole one.
+    ///
+    /// - Throws: `EEXIST` when a journal appeared meanwhile (another process created it).
+    static func create(
+        atLibraryRoot root: String, id: String = UUID().uuidString.lowercased(), changes: [CatalogChange] = []
+    ) throws(SystemError) {
+        let folder = root + "/journal"
+        try FileSystem.makeDirectory(atPath: folder)
+        let temporary = folder + "/" + StagingName(kind: "journal").fileName
+        do throws(SystemError) {
+            let file = try FileSystem.openForAppending(temporary)
+            do {
+                defer { FileSystem.close(file) }
+                var bytes = headerPrefix + Array(id.utf8) + [0x0A]
+                for change in changes {
+                    bytes += line(for: change)
+                    if bytes.count > 4 << 20 {
+                        try FileSystem.write(file, bytes)
+                        bytes.removeAll(keepingCapacity: true)
+                    }
+                }
+                try FileSystem.write(file, bytes)
+                try FileSystem.fsync(file)
+            }
+            let directory = try FileSystem.openDirectory(folder)
+            defer { FileSystem.close(directory) }
+            try FileSystem.renameWithoutReplacing(
+                (temporary as NSString).lastPathComponent, in: directory, to: "library.journal", in: directory)
+            try FileSystem.fsync(directory)
+        } catch {
+            // Ours and never acknowledged.
+            try? FileSystem.unlink(temporary)
+            throw error
+        }
+    }
+
+    /// One record's line.
+    static func line(for change: CatalogChange) -> [UInt8] {
+        let json = change.json
+        var crc = CRC32()
+        crc.update(json)
+        return hex8(crc.value) + [0x20] + json + [0x0A]
+    }
+
+    private static func hex8(_ value: UInt32) -> [UInt8] {
+        (0..<8).reversed().map { shift in
+            let nibble = UInt8((value >> (UInt32(shift) * 4)) & 0xF)
+            return nibble < 10 ? 0x30 + nibble : 0x61 + nibble - 10
+        }
+    }
+
+    // MARK: Reading
+
+    /// The records from byte `offset` on (the first record when `nil`), at most `limit` bytes of
+    /// them at a time (the caller reads on from ``Reading/end``).
+    ///
+    /// - Throws: `ENOENT` when there is no journal; `EILSEQ` when the file is not a journal (its
+    ///   first line is not the header).
+    func read(from offset: Int64? = nil, limit: Int = 64 << 20) throws(SystemError) -> Reading {
+        let (file, size) = try FileSystem.openForReading(path)
+        defer { FileSystem.close(file) }
+        let (id, headerEnd) = try Self.header(of: file, path: path)
+        let start = max(offset ?? headerEnd, headerEnd)
+        var reading = Reading(id: id, end: start)
+        guard Int64(size) > start else { return reading }
+        let count = Int(min(Int64(size) - start, Int64(limit)))
+        let bytes = try FileSystem.readAll(file, from: UInt64(start), size: UInt64(start) + UInt64(count))
+        var lineStart = 0
+        var lines: [(range: Range<Int>, isLast: Bool)] = []
+        while let newline = bytes[lineStart...].firstIndex(of: 0x0A) {
+            lines.append((lineStart..<newline, false))
+            lineStart = newline + 1
+        }
+        let atEndOfFile = start + Int64(count) == Int64(size)
+        if !lines.isEmpty && atEndOfFile && lineStart == bytes.count { lines[lines.count - 1].isLast = true }
+        for (range, isLast) in lines {
+            let lineEnd = start + Int64(range.upperBound) + 1
+            guard !range.isEmpty else {
+                reading.end = lineEnd
+                continue
+            }
+            if let change = Self.change(in: bytes[range]) {
+                reading.entries.append(Entry(change: change, end: lineEnd))
+                reading.end = lineEnd
+            } else if isLast {
+                // The last line failing its checksum: an append whose end reached the disk and
+                // whose beginning did not. Torn, like bytes without a line feed.
+                reading.tornBytes = lineEnd - reading.end
+                return reading
+            } else {
+                let json = bytes[range].count > 9 ? bytes[range].dropFirst(9) : bytes[range][...]
+                reading.damaged.append(
+                    DamagedRecord(
+                        offset: start + Int64(range.lowerBound),
+                        affects: CatalogChange(json: json)?.summary))
+                reading.end = lineEnd
+            }
+        }
+        if atEndOfFile { reading.tornBytes = Int64(size) - reading.end }
+        return reading
+    }
+
+    /// Every record from `offset` on, in reads of at most `limit` bytes, handed to `body` in order.
+    func forEachRecord(
+        from offset: Int64? = nil, _ body: (Reading) throws -> Void
+    ) throws -> Reading {
+        var reading = try read(from: offset)
+        var total = reading
+        try body(reading)
+        while reading.tornBytes == 0, reading.end < length(), !reading.entries.isEmpty || !reading.damaged.isEmpty {
+            reading = try read(from: reading.end)
+            try body(reading)
+            total.entries = []
+            total.damaged += reading.damaged
+            total.end = reading.end
+            total.tornBytes = reading.tornBytes
+        }
+        total.entries = []
+        return total
+    }
+
+    /// The change a line holds when its checksum matches.
+    private static func change(in line: ArraySlice<UInt8>) -> CatalogChange? {
+        guard line.count > 10, line[line.startIndex + 8] == 0x20 else { return nil }
+        var expected: UInt32 = 0
+        for byte in line.prefix(8) {
+            let digit: UInt8
+            switch byte {
+            case 0x30...0x39: digit = byte - 0x30
+            case 0x61...0x66: digit = byte - 0x61 + 10
+            default: return nil
+            }
+            expected = expected << 4 | UInt32(digit)
+        }
+        let json = line.dropFirst(9)
+        var crc = CRC32()
+        crc.update(json)
+        guard crc.value == expected else { return nil }
+        return CatalogChange(json: json)
+    }
+
+    /// The journal's id and where its first record starts.
+    static func header(of file: FileSystem.Descriptor, path: String) throws(SystemError) -> (String, Int64) {
+        let head = try FileSystem.readAll(file, from: 0, size: 128)
+        guard head.starts(with: headerPrefix), let newline = head.firstIndex(of: 0x0A) else {
+            throw SystemError("read", path: path, errno: EILSEQ)
+        }
+        let id = String(decoding: head[headerPrefix.count..<newline], as: UTF8.self)
+        guard !id.isEmpty, id.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            throw SystemError("read", path: path, errno: EILSEQ)
+        }
+        return (id, Int64(newline + 1))
+    }
+}
