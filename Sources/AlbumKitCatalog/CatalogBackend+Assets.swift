@@ -91,6 +91,10 @@ extension CatalogBackend {
         try await deleteAssets(ids, permanently: false)
     }
 
+    package func deleteAssetsPermanently(_ ids: [String]) async throws -> [AssetDeletion] {
+        try await deleteAssets(ids, permanently: true)
+    }
+
     /// Deletes the assets: into recently deleted, or (`permanently`) for good — the record first,
     /// then the files.
     ///
@@ -123,7 +127,7 @@ extension CatalogBackend {
     }
 
     /// The recently deleted assets, most recently deleted first, with when each was deleted.
-    package func recentlyDeletedAssets() async throws -> [(asset: AssetInfo, deletedAt: Date)] {
+    package func recentlyDeletedAssets() async throws -> [RecentlyDeletedAsset] {
         try await Blocking.run {
             try self.withIndex("list recently deleted") { connection in
                 try connection.index!.db.rows(
@@ -131,7 +135,10 @@ extension CatalogBackend {
                     SELECT s.id, s.original_name, s.kind, s.byte_size, s.added_at, s.sha256, s.path, s.metadata, s.deleted_at
                     FROM asset s WHERE s.state = 'deleted' ORDER BY s.deleted_at DESC, s.id
                     """
-                ).map { (try self.assetInfo($0), Date(timeIntervalSince1970: $0.real(8) ?? 0)) }
+                ).map {
+                    RecentlyDeletedAsset(
+                        asset: try self.assetInfo($0), deletedAt: Date(timeIntervalSince1970: $0.real(8) ?? 0))
+                }
             }
         }
     }

@@ -225,7 +225,7 @@ extension CatalogBackend {
         connection.index = try CatalogIndex.open(
             at: catalogPath, journalID: journalID, create: false, busyTimeout: busyTimeout)
         connection.indexFile = FileSystem.fileID(atPath: catalogPath)
-        if let unusable {
+        if let unusable, unusable.isWorthANotice {
             notice(
                 "The library's catalog was rebuilt from its journal (\(unusable.reason))\(kept.map { "; the old catalog is kept in \($0)" } ?? ""). Nothing was lost."
             )
@@ -236,7 +236,7 @@ extension CatalogBackend {
     /// or, for one of the previous release, `previous-release/`. An index merely written before a
     /// restart (not damaged, only untrusted) is removed: it is this library's own derived file.
     private func setAside(_ unusable: CatalogIndex.Unusable) throws -> String? {
-        if unusable.reason.hasPrefix("it was being written when the computer stopped") {
+        guard unusable.keepsOldFile else {
             try FileSystem.unlink(catalogPath)
             return nil
         }
@@ -297,19 +297,32 @@ extension CatalogBackend {
 
     // MARK: After a change
 
-    /// Removes the files of purged assets (their records are durable; a file that cannot be
-    /// removed now is removed by the next replay of the record).
+    /// Removes the files of purged assets (their records are durable) and forgets each one gone;
+    /// a file that cannot be removed now stays listed in `purged_file` and is retried at the next
+    /// opening (it is not a stray file meanwhile).
     func removeFiles(_ relativePaths: [String]) {
+        guard !relativePaths.isEmpty else { return }
+        var gone: [String] = []
         var folders = Set<String>()
         for path in relativePaths {
-            // Gone already, or not removable now: the journal's purge record removes it next time.
-            try? FileSystem.unlink(root.path + "/" + path)
-            folders.insert((path as NSString).deletingLastPathComponent)
+            do {
+                try FileSystem.unlink(root.path + "/" + path)
+                gone.append(path)
+                folders.insert((path as NSString).deletingLastPathComponent)
+            } catch {
+                continue  // retried at the next opening (``recover()``)
+            }
         }
         for folder in folders {
             guard let directory = try? FileSystem.openDirectory(root.path + "/" + folder) else { continue }
-            try? FileSystem.fsync(directory)  // a removal lost with the power is replayed
+            try? FileSystem.fsync(directory)  // a removal lost with the power is retried: the path stays listed
             FileSystem.close(directory)
+        }
+        // Bookkeeping of the index alone: a failure leaves the paths listed, retried later.
+        try? withIndex("forget removed files") { connection in
+            try connection.index!.db.immediateTransaction {
+                for path in gone { try connection.index!.db.run("DELETE FROM purged_file WHERE path = ?", [.text(path)]) }
+            }
         }
     }
 

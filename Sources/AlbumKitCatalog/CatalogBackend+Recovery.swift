@@ -9,6 +9,12 @@ extension CatalogBackend {
     /// (`verify` reports it, ``CatalogRepair`` adopts it). Nothing is removed while the journal
     /// holds a damaged record: the file could be that record's.
     func recover() throws {
+        // Files of permanently deleted photos whose removal failed or was cut short (or that a
+        // rebuild replayed): their records are durable, so they go.
+        let purged = try withIndex("recover the library") { connection in
+            try connection.index!.db.rows("SELECT path FROM purged_file").compactMap { $0.text(0) }
+        }
+        removeFiles(purged)
         let owners = ownersPath
         let dead = ProcessOwner.owners(in: owners).filter { !ProcessOwner.isAlive($0, in: owners) }
         guard !dead.isEmpty else { return }
@@ -79,7 +85,8 @@ extension CatalogBackend {
                 .flatMap { ProcessOwner.publishedPaths(of: $0, in: owners) })
         let known = Set(
             try withIndex("read the catalog") { connection in
-                try connection.index!.db.rows("SELECT path FROM asset").compactMap { $0.text(0) }
+                try connection.index!.db.rows("SELECT path FROM asset UNION ALL SELECT path FROM purged_file")
+                    .compactMap { $0.text(0) }
             })
         return listed.filter { !known.contains($0) && !inFlight.contains($0) }
     }

@@ -11,7 +11,7 @@ extension CatalogBackend {
     func takeSnapshotWhenDue() {
         let due = (try? withIndex("read the catalog") { connection in
             (try connection.index!.state(CatalogSchema.StateKey.sinceSnapshot)?.integerValue ?? 0)
-                >= Int64(snapshotInterval)
+                >= Int64(snapshotInterval.withLock { $0 })
         }) ?? false
         guard due else { return }
         let failure: String?

@@ -48,8 +48,8 @@ package final class CatalogBackend: PhotoLibraryBackend {
     /// Called between publishing a save's files and recording it (tests act as another process).
     let beforeRecording = Locked<(@Sendable () -> Void)?>(nil)
 
-    /// How many applied records make a snapshot due.
-    let snapshotInterval: Int
+    /// How many applied records make a snapshot due (tests lower it).
+    let snapshotInterval: Locked<Int>
 
     struct Connection {
         var index: CatalogIndex?
@@ -58,7 +58,12 @@ package final class CatalogBackend: PhotoLibraryBackend {
         var journalFile: FileSystem.Descriptor?
     }
 
-    private init(root: URL, isReadOnly: Bool, busyTimeout: Int32) {
+    /// Hears each notice as it happens, when set (the CLI prints them); else they wait for
+    /// ``takeNotices()``.
+    let noticeHandler: (@Sendable (String) -> Void)?
+
+    private init(root: URL, isReadOnly: Bool, busyTimeout: Int32, noticeHandler: (@Sendable (String) -> Void)?) {
+        self.noticeHandler = noticeHandler
         self.root = root
         self.identity = "catalog:" + root.path
         self.isReadOnly = isReadOnly
@@ -67,7 +72,7 @@ package final class CatalogBackend: PhotoLibraryBackend {
         self.catalogPath = Self.catalogPath(root)
         self.connection = Locked(Connection())
         let interval = ProcessInfo.processInfo.environment["ALBUMKIT_SNAPSHOT_INTERVAL"].flatMap { Int($0) }
-        self.snapshotInterval = max(1, interval ?? 10_000)
+        self.snapshotInterval = Locked(max(1, interval ?? 10_000))
     }
 
     deinit {
@@ -94,7 +99,10 @@ package final class CatalogBackend: PhotoLibraryBackend {
     ///
     /// - Throws: `.libraryNotFound`, `.libraryCorrupt` (a file where the library should be, a
     ///   journal that is not one), `.libraryUnwritable`, `.accessDenied`.
-    package static func open(at url: URL, create: Bool = true, busyTimeout: Int32 = 60_000) throws -> CatalogBackend {
+    package static func open(
+        at url: URL, create: Bool = true, busyTimeout: Int32 = 60_000,
+        onNotice noticeHandler: (@Sendable (String) -> Void)? = nil
+    ) throws -> CatalogBackend {
         let root = url.standardizedFileURL
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory)
@@ -126,6 +134,17 @@ package final class CatalogBackend: PhotoLibraryBackend {
                 )
             }
         }
+        // A folder holding another program's database and no journal is not an AlbumKit library:
+        // refused untouched (with a journal, the journal is the library and the catalog is rebuilt).
+        if exists, !journal.exists, FileSystem.fileStatus(atPath: catalog, following: false)?.kind == .regular,
+            !CatalogFormat.isCatalog(catalog),
+            FileSystem.fileStatus(atPath: root.path + "/journal/saves.jsonl", following: false) == nil
+        {
+            throw AlbumError(
+                .libraryCorrupt,
+                "\(catalog) is not an AlbumKit catalog (another application's database) and the folder holds no AlbumKit journal; nothing was changed."
+            )
+        }
         var writable = true
         if exists {
             do { try FileSystem.checkWritable(root.path) } catch {
@@ -135,7 +154,8 @@ package final class CatalogBackend: PhotoLibraryBackend {
                 writable = false
             }
         }
-        let backend = CatalogBackend(root: root, isReadOnly: !writable, busyTimeout: busyTimeout)
+        let backend = CatalogBackend(
+            root: root, isReadOnly: !writable, busyTimeout: busyTimeout, noticeHandler: noticeHandler)
         if writable {
             do {
                 _ = try FileSystem.makeDirectory(atPath: root.path)
@@ -181,5 +201,7 @@ package final class CatalogBackend: PhotoLibraryBackend {
         }
     }
 
-    func notice(_ text: String) { notices.withLock { $0.append(text) } }
+    func notice(_ text: String) {
+        if let noticeHandler { noticeHandler(text) } else { notices.withLock { $0.append(text) } }
+    }
 }

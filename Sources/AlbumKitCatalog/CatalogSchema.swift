@@ -49,6 +49,9 @@ enum CatalogSchema {
             key TEXT PRIMARY KEY,
             value ANY
         ) STRICT;
+        CREATE TABLE purged_file (
+            path TEXT PRIMARY KEY
+        ) STRICT;
         CREATE TABLE journal_damage (
             offset INTEGER PRIMARY KEY,
             affects TEXT

@@ -105,7 +105,7 @@ enum LibraryChoice {
                 throw AlbumError(.libraryNotFound, "Shared (postgres://) libraries are available on Linux only.")
             #endif
         case .catalog:
-            return try PhotoLibrary.catalog(at: url!, createIfMissing: create)
+            return try PhotoLibrary.catalog(at: url!, createIfMissing: create) { Output.err("album: note: " + $0) }
         case .folders:
             // Checked before the folder is made: a folder library needs SHA-256 even to list.
             try SHA256Hasher.requireAvailable(to: "open the folder library \(url!.path)")

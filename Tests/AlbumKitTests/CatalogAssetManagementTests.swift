@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import AlbumKitCore
+@testable import AlbumKitCatalog
 
 /// Asset management in a catalog: the whole library page by page, albums by identifier, adding,
 /// removing and deleting assets, and deletions that survive a crash at any step.
@@ -164,28 +165,38 @@ import Testing
 
     // MARK: Deleting
 
-    @Test func deleteRemovesFileRowAndMemberships() async throws {
+    @Test func deleteMovesToRecentlyDeletedThenForGood() async throws {
         try await Self.withCatalog(photos: 3, inAlbum: 2) { library, url, ids in
             let before = try await library.assets().assets
             let file = try #require(before.first { $0.id == ids[0] }?.fileURL)
             let deleted = try await library.deleteAssets(withIDs: [ids[0], ids[2]])
             #expect(deleted.map(\.id) == [ids[0], ids[2]])
-            #expect(!FileManager.default.fileExists(atPath: file.path))
+            #expect(FileManager.default.fileExists(atPath: file.path), "kept while recently deleted")
             #expect(try await library.assets().assets.map(\.id) == [ids[1]])
             #expect(try await library.assets(inAlbumTitled: "Trips").map(\.id) == [ids[1]])
+            #expect(Set(try await library.recentlyDeletedAssets().map(\.asset.id)) == [ids[0], ids[2]])
             #expect(try await library.verify().problems.isEmpty)
-            #expect(Fixture.files(under: url.appendingPathComponent("originals")).count == 1)
             // Unknown or already deleted: nothing is deleted
             await expectCode(.assetNotFound) {
                 try await library.deleteAssets(withIDs: [ids[1], ids[0]])
             }
             #expect(try await library.assets().assets.map(\.id) == [ids[1]])
-            // The journal knows: reopening does not take the catalog for one that lost saves,
-            // and a repair does not bring the deleted assets back
+            // For good: the file goes; rebuilt from the journal, the library is the same.
+            try await library.deleteAssets(withIDs: [ids[0]], permanently: true)
+            #expect(!FileManager.default.fileExists(atPath: file.path))
+            #expect(try await library.recentlyDeletedAssets().map(\.asset.id) == [ids[2]])
+            for name in ["catalog.sqlite", "catalog.sqlite-journal"] {
+                try? FileManager.default.removeItem(at: url.appendingPathComponent(name))
+            }
             let reopened = try PhotoLibrary.catalog(at: url)
             #expect(try await reopened.assets().assets.map(\.id) == [ids[1]])
+            #expect(try await reopened.recentlyDeletedAssets().map(\.asset.id) == [ids[2]])
             _ = try await PhotoLibrary.repair(catalogAt: url)
             #expect(try await PhotoLibrary.catalog(at: url).assets().assets.map(\.id) == [ids[1]])
+            #expect(Fixture.files(under: url.appendingPathComponent("originals")).count == 2)
+            // Emptying recently deleted removes what was deleted before the date given.
+            #expect(try await reopened.emptyRecentlyDeleted(deletedBefore: Date()) == 1)
+            #expect(Fixture.files(under: url.appendingPathComponent("originals")).count == 1)
         }
     }
 
@@ -205,54 +216,32 @@ import Testing
         }
     }
 
-    @Test func failedUnlinkGivesTheAssetBack() async throws {
+    /// A permanent deletion whose files cannot be removed (a disk refusing it, or a process killed
+    /// before it removed them) stands: the photo is gone, its file is not a stray one, and the next
+    /// opening removes it.
+    @Test func aPermanentDeletionWhoseFilesStayIsFinishedAtTheNextOpening() async throws {
         try await Self.withCatalog(photos: 2, inAlbum: 2) { library, url, ids async throws in
-            // Given a disk that refuses to remove files
+            let file = try #require(try await library.assets().assets.first { $0.id == ids[0] }?.fileURL)
             let originals = url.appendingPathComponent("originals").path
             FaultInjector.inject(.unlink, under: originals, errno: EACCES)
-            defer { FaultInjector.removeAll(under: originals) }
-            // When an asset is deleted
-            await expectCode(.accessDenied) { try await library.deleteAssets(withIDs: [ids[0]]) }
-            // Then it is back, in its album, at its place
-            #expect(try await library.assets(inAlbumTitled: "Trips").map(\.id) == ids)
+            try await library.deleteAssets(withIDs: [ids[0]], permanently: true)
+            FaultInjector.removeAll(under: originals)
+            #expect(try await library.assets(inAlbumTitled: "Trips").map(\.id) == [ids[1]])
+            #expect(FileManager.default.fileExists(atPath: file.path))
             #expect(try await library.verify().problems.isEmpty)
-        }
-    }
-
-    /// What a process killed during a deletion leaves, step by step, is finished by the next opening.
-    @Test(arguments: ["after marking", "after unlinking"])
-    func crashDuringDeletionIsFinishedOnOpen(_ step: String) async throws {
-        try await Self.withCatalog(photos: 2, inAlbum: 2) { library, url, ids in
-            let asset = try #require(try await library.assets().assets.first { $0.id == ids[0] })
-            let file = try #require(asset.fileURL)
-            // Given the state a killed process leaves: the deletion journaled, the row pending,
-            // owned by a process that is gone (no owner file), out of its album, and (after step 2)
-            // its file gone
-            let backend = try CatalogBackend.open(at: url)
-            try SaveJournal(libraryRoot: url.path).append([.init(op: .deleteAsset, asset: ids[0], at: 1)])
-            try backend.withDatabase("test") { db in
-                try db.run(
-                    "UPDATE asset SET state = 'pending', owner = 'p999999-00000000deadbeef' WHERE id = ?",
-                    [.text(ids[0])])
-                try db.run("DELETE FROM album_asset WHERE asset_id = ?", [.text(ids[0])])
-            }
-            if step == "after unlinking" { try FileManager.default.removeItem(at: file) }
-            #expect(try await library.assets().assets.map(\.id) == [ids[1]])  // already invisible
-            // When the library is opened again
-            let reopened = try PhotoLibrary.catalog(at: url)
-            // Then the deletion is complete: no row, no file, nothing stray
-            #expect(try await reopened.assets().assets.map(\.id) == [ids[1]])
+            _ = try PhotoLibrary.catalog(at: url)
+            _ = try await PhotoLibrary.catalog(at: url).albums()
             #expect(!FileManager.default.fileExists(atPath: file.path))
-            #expect(try await reopened.verify().problems.isEmpty)
         }
     }
 
     @Test func readOnlyCatalogRefusesChanges() async throws {
         try await Self.withCatalog(photos: 1, inAlbum: 1) { _, url, ids in
-            guard getuid() != 0 else { return }  // root writes anywhere
-            try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: url.path)
-            defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path) }
+            // Root writes anywhere: the read-only folder is a fault the platform layer injects.
+            FaultInjector.inject(.access, under: url.path, errno: EROFS)
+            defer { FaultInjector.removeAll(under: url.path) }
             let library = try PhotoLibrary.catalog(at: url, createIfMissing: false)
+            #expect(try await library.assets().assets.map(\.id) == ids, "a read-only library still lists")
             await expectCode(.libraryUnwritable) { try await library.deleteAssets(withIDs: ids) }
         }
     }

@@ -1,14 +1,17 @@
 import Foundation
 import Testing
 
+@testable import AlbumKitCatalog
 @testable import AlbumKitCore
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// Nothing acknowledged is ever lost: damaged or lost catalogs are refused and repaired, recovery
-/// removes only what dead savers staged, same bytes are one asset, and awkward inputs fail alone.
+/// The journal is the library: whatever happens to the SQLite catalog (deleted, garbled, an older
+/// copy, read or written by the `sqlite3` shell, torn by a restart), opening rebuilds it from the
+/// journal and the command goes on; the journal's own damage is found and skipped record by record;
+/// recovery removes only what dead savers prove they staged; same bytes are one asset.
 @Suite struct CatalogSafetyTests {
     func library(_ dir: URL) -> URL { dir.appendingPathComponent("Safe.albumlibrary") }
 
@@ -19,139 +22,308 @@ import Testing
         return try await library.album(titled: title).save(media).map { try $0.get() }
     }
 
-    /// A catalog created with its journal takes no snapshot on its first save (the journal holds
-    /// everything); one older than its journal does, and repair still restores every save from the
-    /// journal alone.
-    @Test func snapshotsOnlyWhereTheJournalDoesNotHoldEverything() async throws {
-        try await Fixture.withTemporaryDirectory { dir in
-            let url = library(dir)
-            let snapshot = url.appendingPathComponent("snapshots/catalog.sqlite").path
-            let saved = try await saveDistinct(3, into: "Trip", at: url)
-            #expect(!FileManager.default.fileExists(atPath: snapshot))
-            // Damaged with no snapshot: the journal brings every save back.
-            try Data("not a catalog".utf8).write(to: url.appendingPathComponent("catalog.sqlite"))
-            for suffix in ["-wal", "-shm", "-checked"] {
-                try? FileManager.default.removeItem(atPath: url.path + "/catalog.sqlite" + suffix)
-            }
-            expectRefused(url)
-            try await expectRepaired(url, saved, title: "Trip")
-
-            // A catalog without the mark (written before its journal existed) gets its copy at once.
-            let other = dir.appendingPathComponent("Old.albumlibrary")
-            _ = try await saveDistinct(1, into: "Old", at: other, tag: "old")
-            let db = try Database(path: other.path + "/catalog.sqlite", create: false)
-            try db.run("DELETE FROM library_state WHERE key = ?", [.text(CatalogSchema.StateKey.journalFromStart)])
-            _ = try await saveDistinct(1, into: "Old", at: other, tag: "later")
-            #expect(FileManager.default.fileExists(atPath: other.path + "/snapshots/catalog.sqlite"))
-        }
-    }
-
-    /// Deletes the catalog and its companion files, as a user or a failing disk could.
-    func removeCatalog(_ url: URL) {
-        for suffix in ["", "-wal", "-shm", "-checked"] {
-            try? FileManager.default.removeItem(atPath: url.path + "/catalog.sqlite" + suffix)
-        }
-    }
-
     func originals(_ url: URL) -> [String] {
         Fixture.files(under: url.appendingPathComponent("originals")).filter { !$0.contains("/.") }
     }
 
-    func expectRefused(_ url: URL, sourceLine: SourceLocation = #_sourceLocation) {
-        #expect(throws: AlbumError.self, sourceLocation: sourceLine) {
-            do { _ = try CatalogBackend.open(at: url) } catch let error as AlbumError {
-                #expect(error.code == .libraryCorrupt, sourceLocation: sourceLine)
-                #expect(error.message.contains("album repair"), sourceLocation: sourceLine)
-                throw error
+    var catalogFiles: [String] { ["", "-journal", "-wal", "-shm"] }
+
+    /// Opens the library, checks that every save in `expected` (album title → assets) is there and
+    /// the library verifies; returns the notices opening gave.
+    @discardableResult
+    func expectIntact(
+        _ url: URL, _ expected: [String: [SavedAsset]], sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> [String] {
+        let backend = try CatalogBackend.open(at: url)
+        let library = PhotoLibrary(backend: backend)
+        for (title, saved) in expected {
+            let assets = try await library.assets(inAlbumTitled: title)
+            #expect(assets.map(\.id) == saved.map(\.assetID), "album \(title)", sourceLocation: sourceLocation)
+            #expect(
+                assets.allSatisfy { $0.originalFilename?.hasPrefix("IMG_") == true }, sourceLocation: sourceLocation)
+        }
+        let report = try await library.verify()
+        #expect(report.isHealthy, "\(report.problems)", sourceLocation: sourceLocation)
+        return backend.takeNotices()
+    }
+
+    /// Runs the `sqlite3` shell (Debian's, installed by CI) on the library's catalog.
+    func sqlite3(_ url: URL, _ sql: String, readOnly: Bool = false) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = (readOnly ? ["-readonly"] : []) + [url.path + "/catalog.sqlite", sql]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(process.terminationStatus == 0, "sqlite3: \(text)")
+        return text
+    }
+
+    /// The `sqlite3` shell reading the catalog (the first thing a curious user does) changes
+    /// nothing: the next saves go on without a rebuild. Writing it is detected (page checksums) and
+    /// the catalog rebuilt from the journal, the written copy kept under `damaged/`.
+    @Test func theSQLiteShellReadingOrWritingTheCatalogNeverStopsASave() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = library(dir)
+            let first = try await saveDistinct(3, into: "Trip", at: url)
+            #expect(try sqlite3(url, "SELECT count(*) FROM asset").contains("3"))
+            let second = try await saveDistinct(2, into: "Trip", at: url, tag: "b")
+            #expect(try await expectIntact(url, ["Trip": first + second]).isEmpty)
+            _ = try sqlite3(url, "UPDATE album SET title = 'Changed'; INSERT INTO album VALUES ('x', 'Extra', 'Extra', 1)")
+            let third = try await saveDistinct(1, into: "Trip", at: url, tag: "c")
+            let albums = try await PhotoLibrary(backend: try CatalogBackend.open(at: url)).albums()
+            #expect(albums.map(\.title) == ["Trip"])
+            try await expectIntact(url, ["Trip": first + second + third])
+            let damaged = try FileManager.default.contentsOfDirectory(atPath: url.path + "/damaged")
+            #expect(damaged.count == 1)
+        }
+    }
+
+    /// A catalog deleted, emptied, garbled or replaced by another program's database is rebuilt
+    /// from the journal at the next opening, which says so in one notice; nothing is lost.
+    @Test(arguments: ["deleted", "emptied", "garbled", "foreign", "schemaless"])
+    func aLostOrDamagedCatalogIsRebuiltAndTheCommandGoesOn(_ damage: String) async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = library(dir)
+            let trip = try await saveDistinct(4, into: "Trip", at: url)
+            let home = try await saveDistinct(2, into: "Home", at: url, tag: "h")
+            let catalog = url.path + "/catalog.sqlite"
+            switch damage {
+            case "deleted":
+                for suffix in catalogFiles { try? FileManager.default.removeItem(atPath: catalog + suffix) }
+            case "emptied":
+                try Data().write(to: URL(fileURLWithPath: catalog))
+            case "garbled":
+                let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: catalog))
+                try handle.seek(toOffset: 4096 + 100)
+                handle.write(Data(repeating: 0xA5, count: 3000))
+                try handle.close()
+            case "foreign":
+                for suffix in catalogFiles { try? FileManager.default.removeItem(atPath: catalog + suffix) }
+                #expect(try sqlite3(url, "CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('mine')").isEmpty)
+            default:
+                for suffix in catalogFiles { try? FileManager.default.removeItem(atPath: catalog + suffix) }
+                _ = try sqlite3(url, "PRAGMA user_version = 0")
+            }
+            let notices = try await expectIntact(url, ["Trip": trip, "Home": home])
+            if damage != "schemaless" {
+                #expect(notices.count == 1, "\(notices)")
+                #expect(notices.first?.contains("rebuilt from its journal") == true)
+            }
+            if damage == "foreign" {
+                let kept = try FileManager.default.contentsOfDirectory(atPath: url.path + "/damaged")
+                #expect(kept.count == 1)
+                let old = url.path + "/damaged/" + kept[0] + "/catalog.sqlite"
+                #expect(FileManager.default.fileExists(atPath: old), "another program's database is kept")
             }
         }
     }
 
-    /// Repairs, then checks every save is back with its album, name and date.
-    func expectRepaired(_ url: URL, _ saved: [SavedAsset], title: String) async throws {
-        let report = try await PhotoLibrary.repair(catalogAt: url)
-        #expect(!report.wasHealthy)
-        #expect(report.notRestored.isEmpty, "\(report.notRestored)")
-        let library = PhotoLibrary(backend: try CatalogBackend.open(at: url))
-        let assets = try await library.assets(inAlbumTitled: title)
-        #expect(Set(assets.map(\.id)) == Set(saved.map(\.assetID)))
-        #expect(assets.allSatisfy { $0.originalFilename?.hasPrefix("IMG_") == true })
-        #expect(assets.allSatisfy { $0.addedAt.timeIntervalSinceNow > -600 })
-        #expect(try await library.verify().isHealthy)
-    }
-
-    /// A journal removed, cut short or overwritten went unnoticed (`verify`: ok), and a catalog
-    /// lost later was rebuilt without the albums only the journal recorded. Now `verify` names the
-    /// journal, and `repair` appends what it lacks; a lost catalog then comes back whole.
-    @Test(arguments: ["garbage", "removed", "cut"])
-    func aDamagedJournalIsReportedAndRecordedAgain(_ damage: String) async throws {
+    /// An older copy of the catalog (restored from a backup) catches up with the journal; a catalog
+    /// of another library (another journal) is rebuilt.
+    @Test func anOlderCatalogCatchesUpAndAnotherLibrarysIsRebuilt() async throws {
         try await Fixture.withTemporaryDirectory { dir in
             let url = library(dir)
-            let keep = try await saveDistinct(3, into: "Keep", at: url)
-            let other = try await saveDistinct(2, into: "Other", at: url, tag: "o")
+            let early = try await saveDistinct(2, into: "Trip", at: url)
+            let copy = dir.appendingPathComponent("old.sqlite")
+            try FileManager.default.copyItem(atPath: url.path + "/catalog.sqlite", toPath: copy.path)
+            let late = try await saveDistinct(3, into: "Trip", at: url, tag: "l")
             let library = PhotoLibrary(backend: try CatalogBackend.open(at: url))
-            _ = try await library.addAssets(
-                withIDs: [keep[0].assetID], toAlbumWithID: try #require(other[0].albumID))
-            #expect(try await library.verify().isHealthy)
-            let journal = url.appendingPathComponent("journal/saves.jsonl")
-            switch damage {
-            case "garbage": try Data((0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 7919) }).write(to: journal)
-            case "removed": try FileManager.default.removeItem(at: journal)
-            default: try Data(try Data(contentsOf: journal).prefix(100)).write(to: journal)
+            try await library.renameAlbum(titled: "Trip", to: "Trips")
+            try FileManager.default.removeItem(atPath: url.path + "/catalog.sqlite")
+            try FileManager.default.copyItem(atPath: copy.path, toPath: url.path + "/catalog.sqlite")
+            #expect(try await expectIntact(url, ["Trips": early + late]).isEmpty, "a catch-up is no rebuild")
+
+            let other = dir.appendingPathComponent("Other.albumlibrary")
+            _ = try await saveDistinct(1, into: "Elsewhere", at: other, tag: "o")
+            try FileManager.default.removeItem(atPath: url.path + "/catalog.sqlite")
+            try FileManager.default.copyItem(atPath: other.path + "/catalog.sqlite", toPath: url.path + "/catalog.sqlite")
+            let notices = try await expectIntact(url, ["Trips": early + late])
+            #expect(notices.first?.contains("another journal") == true, "\(notices)")
+            #expect(try await PhotoLibrary(backend: try CatalogBackend.open(at: url)).albums().map(\.title) == ["Trips"])
+        }
+    }
+
+    /// An index last written in another boot (the machine stopped: it was written without flushes
+    /// and may be torn) is rebuilt, from the snapshot and the journal's tail; it is not kept.
+    @Test func anIndexFromBeforeARestartIsRebuiltFromTheSnapshot() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = library(dir)
+            let backend = try CatalogBackend.open(at: url)
+            backend.snapshotInterval.withLock { $0 = 3 }
+            let library = PhotoLibrary(backend: backend)
+            var saved: [SavedAsset] = []
+            for n in 0..<4 {
+                saved.append(try await library.album(titled: "Trip").save(.data(Fixture.uniqueJPEG("r\(n)"), filename: "IMG_\(n).JPG")))
             }
+            #expect(FileManager.default.fileExists(atPath: url.path + "/snapshots/index.sqlite"))
+            do {
+                let db = try Database(path: url.path + "/catalog.sqlite", create: false)
+                try db.run("UPDATE index_state SET value = 'an-earlier-boot' WHERE key = 'boot'")
+            }
+            let before = FileSystem.fileID(atPath: url.path + "/catalog.sqlite")
+            let notices = try await expectIntact(url, ["Trip": saved])
+            #expect(notices.isEmpty, "a routine rebuild after a restart is not announced: \(notices)")
+            #expect(FileSystem.fileID(atPath: url.path + "/catalog.sqlite") != before, "rebuilt")
+            #expect(!FileManager.default.fileExists(atPath: url.path + "/damaged"), "an untrusted index is not kept")
+        }
+    }
+
+    /// A snapshot that fails (a folder where the file goes) is an error `verify` reports, not
+    /// swallowed; once it can be written again, the next due snapshot clears it.
+    @Test func aFailedSnapshotIsReportedByVerify() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = library(dir)
+            try FileManager.default.createDirectory(
+                atPath: url.path + "/snapshots/index.sqlite/blocker", withIntermediateDirectories: true)
+            let backend = try CatalogBackend.open(at: url)
+            backend.snapshotInterval.withLock { $0 = 2 }
+            let library = PhotoLibrary(backend: backend)
+            for n in 0..<3 { _ = try await library.album(titled: "A").save(.data(Fixture.uniqueJPEG("s\(n)"), filename: "\(n).jpg")) }
             let report = try await library.verify()
-            #expect(report.problems.count == 1, "\(report.problems)")
-            #expect(report.problems.first?.contains("journal (journal/saves.jsonl) lacks") == true)
-            // repair: the catalog is healthy; the journal gets what it lacks.
-            let repaired = try await PhotoLibrary.repair(catalogAt: url)
-            #expect(repaired.wasHealthy)
-            #expect(repaired.journalRecordsAdded > 0)
+            #expect(report.problems.contains { $0.contains("the last snapshot of the catalog failed") }, "\(report.problems)")
+            try FileManager.default.removeItem(atPath: url.path + "/snapshots/index.sqlite")
+            for n in 3..<6 { _ = try await library.album(titled: "A").save(.data(Fixture.uniqueJPEG("s\(n)"), filename: "\(n).jpg")) }
             #expect(try await library.verify().isHealthy)
-            // A second repair finds nothing missing.
-            #expect(try await PhotoLibrary.repair(catalogAt: url).journalRecordsAdded == 0)
-            // And the catalog, lost now, is rebuilt with both albums and the shared photo.
-            removeCatalog(url)
-            _ = try await PhotoLibrary.repair(catalogAt: url)
-            let rebuilt = PhotoLibrary(backend: try CatalogBackend.open(at: url))
-            #expect(Set(try await rebuilt.assets(inAlbumTitled: "Keep").map(\.id)) == Set(keep.map(\.assetID)))
+            #expect(FileManager.default.fileExists(atPath: url.path + "/snapshots/index.sqlite"))
+        }
+    }
+
+    /// A torn tail (an append a power loss cut short) is ignored, kept under `damaged/` and cut off
+    /// by the next writer; a record damaged in the middle is reported with what it affects and
+    /// skipped, and every record after it still counts.
+    @Test func aTornTailIsSetAsideAndADamagedRecordIsSkippedAlone() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = library(dir)
+            let first = try await saveDistinct(1, into: "A", at: url)
+            let middle = try await saveDistinct(1, into: "A", at: url, tag: "m")
+            let last = try await saveDistinct(1, into: "A", at: url, tag: "z")
+            let journal = url.appendingPathComponent("journal/library.journal")
+            var bytes = try Data(contentsOf: journal)
+            // Flip a byte inside the middle save's record.
+            let text = String(decoding: bytes, as: UTF8.self)
+            let range = try #require(text.range(of: "IMG_m0.JPG"))
+            let offset = text.utf8.distance(from: text.startIndex, to: range.lowerBound)
+            bytes[offset] ^= 0x01
+            bytes.append(Data("1234abcd {\"op\":\"save\",\"id\":\"torn".utf8))
+            try bytes.write(to: journal)
+            for suffix in catalogFiles { try? FileManager.default.removeItem(atPath: url.path + "/catalog.sqlite" + suffix) }
+            let library = PhotoLibrary(backend: try CatalogBackend.open(at: url))
+            #expect(try await library.assets(inAlbumTitled: "A").map(\.id) == [first[0].assetID, last[0].assetID])
+            let report = try await library.verify()
             #expect(
-                Set(try await rebuilt.assets(inAlbumTitled: "Other").map(\.id))
-                    == Set(other.map(\.assetID) + [keep[0].assetID]))
+                report.problems.contains { $0.contains("damaged record") && $0.contains("the save of") }, "\(report.problems)")
+            #expect(report.problems.contains { $0.contains("stray file") && $0.contains(middle[0].assetID) })
+            // The next save cuts the torn tail off (kept) and appends after the last whole record.
+            let after = try await saveDistinct(1, into: "A", at: url, tag: "after")
+            let kept = Fixture.files(under: url.appendingPathComponent("damaged"))
+            #expect(kept.contains { $0.contains("journal-tail-at-") }, "\(kept)")
+            #expect(!(try String(contentsOf: journal, encoding: .utf8)).contains("\"torn"))
+            #expect(try await library.assets(inAlbumTitled: "A").map(\.id).last == after[0].assetID)
+            // Repair adopts the file whose record was damaged, into "Recovered".
+            let repaired = try await PhotoLibrary.repair(catalogAt: url)
+            #expect(repaired.sources["originals"] == 1)
+            #expect(try await library.assets(inAlbumTitled: "Recovered").map(\.id) == [middle[0].assetID])
+        }
+    }
+
+    /// Files under `originals/` that no record names (copied in by hand, a backup's) are reported
+    /// by `verify` and adopted by `repair` into "Recovered", with their metadata; what is not a
+    /// photo stays where it is, named.
+    @Test func repairAdoptsOriginalsNoRecordNames() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = library(dir)
+            let saved = try await saveDistinct(2, into: "Trip", at: url)
+            try FileManager.default.createDirectory(atPath: url.path + "/originals/zz", withIntermediateDirectories: true)
+            try Fixture.jpegBytes.write(to: url.appendingPathComponent("originals/zz/found.jpg"))
+            try Data("not a photo".utf8).write(to: url.appendingPathComponent("originals/zz/notes.txt"))
+            let library = PhotoLibrary(backend: try CatalogBackend.open(at: url))
+            #expect(try await library.verify().problems.filter { $0.contains("stray file") }.count == 2)
+            let report = try await PhotoLibrary.repair(catalogAt: url)
+            #expect(report.sources["originals"] == 1)
+            #expect(report.notRestored.count == 1 && report.notRestored[0].contains("notes.txt"))
+            let recovered = try await library.assets(inAlbumTitled: "Recovered")
+            #expect(recovered.count == 1 && recovered[0].metadata?.format == .jpeg)
+            #expect(try await library.assets(inAlbumTitled: "Trip").map(\.id) == saved.map(\.assetID))
+            // A second repair adopts nothing again.
+            #expect(try await PhotoLibrary.repair(catalogAt: url).sources["originals"] == 0)
+        }
+    }
+
+    /// A saver killed after publishing its files and before recording them (its owner file lists
+    /// them): the next opening removes them — they were never acknowledged — and keeps a listed
+    /// file that a record names.
+    @Test func filesADeadSaverPublishedButNeverRecordedAreRemoved() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = library(dir)
+            let saved = try await saveDistinct(1, into: "A", at: url)
+            let savedFile = try #require(originals(url).first)
+            let owners = url.appendingPathComponent("owners")
+            let dead = "p999998-00000000000000fe"
+            Fixture.write(Data(ProcessOwner.formatLine), named: dead, in: owners)
+            try FileManager.default.createDirectory(atPath: url.path + "/originals/ee", withIntermediateDirectories: true)
+            try Fixture.uniqueJPEG("unrecorded").write(to: url.appendingPathComponent("originals/ee/unrecorded.jpg"))
+            Fixture.write(
+                Data("originals/ee/unrecorded.jpg\noriginals/\(savedFile)\n".utf8), named: dead + ".publishing", in: owners)
+            try await expectIntact(url, ["A": saved])
+            #expect(originals(url) == [savedFile])
+            #expect(!FileManager.default.fileExists(atPath: owners.path + "/" + dead + ".publishing"))
+        }
+    }
+
+    /// Deleting an asset moves it to recently deleted (its file kept, restorable into its albums);
+    /// saving the same bytes again brings it back; deleting permanently removes row and file.
+    @Test func deletionsGoToRecentlyDeletedAndComeBack() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = library(dir)
+            let saved = try await saveDistinct(3, into: "A", at: url)
+            let backend = try CatalogBackend.open(at: url)
+            let library = PhotoLibrary(backend: backend)
+            _ = try await backend.deleteAssets([saved[0].assetID, saved[1].assetID])
+            #expect(try await library.assets(inAlbumTitled: "A").map(\.id) == [saved[2].assetID])
+            #expect(originals(url).count == 3, "files stay while recently deleted")
+            #expect(Set(try await backend.recentlyDeletedAssets().map(\.asset.id)) == [saved[0].assetID, saved[1].assetID])
+            try await backend.restoreAssets([saved[0].assetID])
+            #expect(try await library.assets(inAlbumTitled: "A").map(\.id) == [saved[0].assetID, saved[2].assetID])
+            let again = try await library.album(titled: "B").save(.data(Fixture.uniqueJPEG("1"), filename: "again.jpg"))
+            #expect(again.isExisting && again.assetID == saved[1].assetID)
+            #expect(try await library.assets(inAlbumTitled: "A").count == 3)
+            _ = try await backend.deleteAssets([saved[2].assetID], permanently: true)
+            #expect(originals(url).count == 2)
+            #expect(try await library.verify().isHealthy)
+            // Rebuilt from the journal, the library is the same.
+            for suffix in catalogFiles { try? FileManager.default.removeItem(atPath: url.path + "/catalog.sqlite" + suffix) }
+            let rebuilt = PhotoLibrary(backend: try CatalogBackend.open(at: url))
+            #expect(try await rebuilt.assets(inAlbumTitled: "A").map(\.id) == [saved[0].assetID, saved[1].assetID])
             #expect(try await rebuilt.verify().isHealthy)
         }
     }
 
-    /// A deletion killed after it journaled and before it marked its rows deleted nothing, but the
-    /// journal said it did: a repair of a catalog lost later dropped those assets from their albums.
-    /// Opening the library records them as saved again once the deleting process is proved dead.
-    @Test func aDeletionKilledBeforeItMarkedItsRowsIsJournaledAsSavedAgain() async throws {
+    /// A save by another process (another backend on the library) shows in the next listing.
+    @Test func anotherHandlesChangesShowAtOnce() async throws {
         try await Fixture.withTemporaryDirectory { dir in
             let url = library(dir)
-            let saved = try await saveDistinct(2, into: "Keep", at: url)
-            let owners = url.appendingPathComponent("owners")
-            try FileManager.default.createDirectory(at: owners, withIntermediateDirectories: true)
-            let dead = "p999994-00000000000000f4"
-            Fixture.write(Data(ProcessOwner.formatLine), named: dead, in: owners)
-            let journal = SaveJournal(libraryRoot: url.path)
-            try journal.append([
-                SaveJournal.Record(op: .deleteAsset, asset: saved[0].assetID, at: 1, owner: dead)
-            ])
-            #expect(!SaveJournal.savedAssets(in: try journal.records()).contains(saved[0].assetID))
-            // When the library is opened again
-            let library = PhotoLibrary(backend: try CatalogBackend.open(at: url))
-            // Then the journal holds the asset, in its album, and verify finds nothing wrong
-            #expect(SaveJournal.savedAssets(in: try journal.records()).contains(saved[0].assetID))
-            #expect(try await library.verify().isHealthy)
-            removeCatalog(url)
-            _ = try await PhotoLibrary.repair(catalogAt: url)
-            let rebuilt = PhotoLibrary(backend: try CatalogBackend.open(at: url))
-            #expect(Set(try await rebuilt.assets(inAlbumTitled: "Keep").map(\.id)) == Set(saved.map(\.assetID)))
-            // A deletion of a live process is left alone (it may be marking its rows right now).
-            try journal.append([
-                SaveJournal.Record(op: .deleteAsset, asset: saved[1].assetID, at: 2, owner: ProcessOwner.token)
-            ])
-            _ = try CatalogBackend.open(at: url)
-            #expect(!SaveJournal.savedAssets(in: try journal.records()).contains(saved[1].assetID))
+            let reader = PhotoLibrary(backend: try CatalogBackend.open(at: url))
+            #expect(try await reader.albums().isEmpty)
+            let saved = try await saveDistinct(2, into: "A", at: url)
+            #expect(try await reader.albums().map(\.count) == [2])
+            try await PhotoLibrary(backend: try CatalogBackend.open(at: url)).renameAlbum(titled: "A", to: "B")
+            #expect(try await reader.assets(inAlbumTitled: "B").map(\.id) == saved.map(\.assetID))
+        }
+    }
+
+    /// Every page of a new catalog carries its checksum; a page changed behind AlbumKit's back is
+    /// found at the next read and the catalog rebuilt.
+    @Test func pagesCarryChecksums() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = library(dir)
+            _ = try await saveDistinct(2, into: "A", at: url)
+            let db = try Database(path: url.path + "/catalog.sqlite", create: false)
+            #expect(db.reservedBytesPerPage == Int(Database.checksumBytes))
         }
     }
 
@@ -179,246 +351,6 @@ import Testing
                 }
             }
             #expect(try FileManager.default.destinationOfSymbolicLink(atPath: catalog) == "../elsewhere.sqlite")
-        }
-    }
-
-    /// A saver killed after its catalog commit and before its journal record: the photos are in
-    /// the catalog (never acknowledged) and not in the journal, which rebuilds a lost catalog. The
-    /// next opening records them, once the saver is proved dead.
-    @Test func aSaveKilledBeforeItsJournalRecordIsRecordedAtTheNextOpening() async throws {
-        try await Fixture.withTemporaryDirectory { dir in
-            let url = library(dir)
-            _ = try await saveDistinct(2, into: "Keep", at: url)
-            let journalPath = url.appendingPathComponent("journal/saves.jsonl")
-            let before = try Data(contentsOf: journalPath)
-            let lost = try await saveDistinct(3, into: "New", at: url, tag: "n")
-            try before.write(to: journalPath)  // what the kill left: the commit without its records
-            let owners = url.appendingPathComponent("owners")
-            Fixture.write(Data(ProcessOwner.formatLine), named: "p999995-00000000000000f5", in: owners)
-            let library = PhotoLibrary(backend: try CatalogBackend.open(at: url))
-            #expect(try await library.verify().isHealthy)
-            removeCatalog(url)
-            _ = try await PhotoLibrary.repair(catalogAt: url)
-            let rebuilt = PhotoLibrary(backend: try CatalogBackend.open(at: url))
-            #expect(Set(try await rebuilt.assets(inAlbumTitled: "New").map(\.id)) == Set(lost.map(\.assetID)))
-        }
-    }
-
-    /// A `delete-asset` killed before it removed the files, and the catalog lost before the library
-    /// was opened again: repair kept the deletion, and the photos came back from the originals in no
-    /// album and without their names. The deletion never finished: they come back whole.
-    @Test func repairKeepsPhotosWhoseDeletionDiedBeforeRemovingThem() async throws {
-        try await Fixture.withTemporaryDirectory { dir in
-            let url = library(dir)
-            let saved = try await saveDistinct(3, into: "Keep", at: url)
-            let dead = "p999996-00000000000000f6"
-            Fixture.write(Data(ProcessOwner.formatLine), named: dead, in: url.appendingPathComponent("owners"))
-            try SaveJournal(libraryRoot: url.path).append([
-                SaveJournal.Record(op: .deleteAsset, asset: saved[0].assetID, at: 1, owner: dead)
-            ])
-            removeCatalog(url)
-            let report = try await PhotoLibrary.repair(catalogAt: url)
-            #expect(report.sources["originals"] == nil, "\(report.sources)")
-            let rebuilt = PhotoLibrary(backend: try CatalogBackend.open(at: url))
-            let keep = try await rebuilt.assets(inAlbumTitled: "Keep")
-            #expect(Set(keep.map(\.id)) == Set(saved.map(\.assetID)))
-            #expect(keep.allSatisfy { $0.originalFilename?.hasPrefix("IMG_") == true })
-        }
-    }
-
-    /// The journal holding saves the catalog lacks: verify asked for a repair, and repair called the
-    /// catalog healthy and changed nothing, for ever. Now a deletion the journal lost (the file is
-    /// gone) is recorded, and a save the catalog lost (the file is there) rebuilds the catalog.
-    @Test func savesOnlyInTheJournalAreResolvedByRepair() async throws {
-        try await Fixture.withTemporaryDirectory { dir in
-            let url = library(dir)
-            let saved = try await saveDistinct(3, into: "Keep", at: url)
-            let backend = try CatalogBackend.open(at: url)
-            let library = PhotoLibrary(backend: backend)
-            _ = try await library.deleteAssets(withIDs: [saved[0].assetID])
-            // The journal loses the deletion's line.
-            let journal = url.appendingPathComponent("journal/saves.jsonl")
-            let lines = try String(contentsOf: journal, encoding: .utf8).split(separator: "\n")
-            try (lines.filter { !$0.contains("\"deleteAsset\"") }.joined(separator: "\n") + "\n")
-                .write(to: journal, atomically: false, encoding: .utf8)
-            #expect(try await library.verify().problems.contains { $0.contains("the catalog lacks 1 saved photo") })
-            var report = try await PhotoLibrary.repair(catalogAt: url)
-            #expect(report.journalRecordsAdded >= 1)
-            #expect(try await PhotoLibrary(backend: try CatalogBackend.open(at: url)).verify().isHealthy)
-            #expect(try await PhotoLibrary.repair(catalogAt: url).wasHealthy)
-            // The catalog loses a save whose file is still there (its row removed behind its back).
-            let reopened = try CatalogBackend.open(at: url)
-            _ = try reopened.withDatabase("test") { db in
-                try db.run("DELETE FROM asset WHERE id = ?", [.text(saved[1].assetID)])
-            }
-            #expect(
-                try await PhotoLibrary(backend: reopened).verify().problems.contains {
-                    $0.contains("the catalog lacks 1 saved photo")
-                })
-            report = try await PhotoLibrary.repair(catalogAt: url)
-            #expect(!report.wasHealthy)
-            let rebuilt = PhotoLibrary(backend: try CatalogBackend.open(at: url))
-            #expect(
-                Set(try await rebuilt.assets(inAlbumTitled: "Keep").map(\.id)) == [saved[1].assetID, saved[2].assetID])
-            #expect(try await rebuilt.verify().isHealthy)
-        }
-    }
-
-    /// A journal whose album deletion or removal line was damaged still holds the album or the
-    /// membership: a catalog lost later was rebuilt with them back. verify names it; repair records
-    /// the deletion and the removal again.
-    @Test func aJournalHoldingAlbumsTheCatalogDeletedIsMended() async throws {
-        try await Fixture.withTemporaryDirectory { dir in
-            let url = library(dir)
-            let keep = try await saveDistinct(3, into: "A", at: url)
-            _ = try await saveDistinct(1, into: "C", at: url, tag: "c")
-            let library = PhotoLibrary(backend: try CatalogBackend.open(at: url))
-            try await library.removeAssets(withIDs: [keep[0].assetID], fromAlbumWithID: try #require(keep[0].albumID))
-            _ = try await library.deleteAlbum(titled: "C", force: true)
-            let journal = url.appendingPathComponent("journal/saves.jsonl")
-            let damaged = try String(contentsOf: journal, encoding: .utf8).split(separator: "\n").map { line in
-                line.contains("\"deleteAlbum\"") || line.contains("\"removeFromAlbum\"")
-                    ? String(line.prefix(line.count / 2)) : String(line)
-            }
-            try (damaged.joined(separator: "\n") + "\n").write(to: journal, atomically: false, encoding: .utf8)
-            #expect(try await library.verify().problems.contains { $0.contains("and 2 record(s) of albums") })
-            #expect(try await PhotoLibrary.repair(catalogAt: url).journalRecordsAdded == 2)
-            #expect(try await library.verify().isHealthy)
-            removeCatalog(url)
-            _ = try await PhotoLibrary.repair(catalogAt: url)
-            let rebuilt = PhotoLibrary(backend: try CatalogBackend.open(at: url))
-            #expect(try await rebuilt.albums().map(\.title) == ["A"])
-            #expect(Set(try await rebuilt.assets(inAlbumTitled: "A").map(\.id)) == [keep[1].assetID, keep[2].assetID])
-        }
-    }
-
-    @Test func deletedCatalogIsRefusedThenRepaired() async throws {
-        try await Fixture.withTemporaryDirectory { dir in
-            let url = library(dir)
-            let saved = try await saveDistinct(3, into: "Keep", at: url)
-            let files = originals(url)
-            removeCatalog(url)
-            expectRefused(url)
-            // Read-only commands too: the library is damaged, not missing.
-            #expect(throws: AlbumError.self) {
-                do { _ = try PhotoLibrary.catalog(at: url, createIfMissing: false) } catch let error as AlbumError {
-                    #expect(error.code == .libraryCorrupt)
-                    throw error
-                }
-            }
-            #expect(!FileManager.default.fileExists(atPath: url.path + "/catalog.sqlite"))
-            #expect(originals(url) == files)
-            try await expectRepaired(url, saved, title: "Keep")
-            #expect(originals(url) == files)
-        }
-    }
-
-    @Test func catalogWithoutItsWALIsRefusedThenRepaired() async throws {
-        try await Fixture.withTemporaryDirectory { dir in
-            let url = library(dir)
-            let saved = try await saveDistinct(4, into: "Keep", at: url)
-            // Connections keep the WAL: the saves are only there. A copy without it lost them.
-            let copy = dir.appendingPathComponent("Copy.albumlibrary")
-            try FileManager.default.copyItem(at: url, to: copy)
-            #expect(FileManager.default.fileExists(atPath: copy.path + "/catalog.sqlite-wal"))
-            try FileManager.default.removeItem(atPath: copy.path + "/catalog.sqlite-wal")
-            try? FileManager.default.removeItem(atPath: copy.path + "/catalog.sqlite-shm")
-            let before = try Data(contentsOf: copy.appendingPathComponent("catalog.sqlite"))
-            expectRefused(copy)
-            #expect(try Data(contentsOf: copy.appendingPathComponent("catalog.sqlite")) == before)
-            try await expectRepaired(copy, saved, title: "Keep")
-        }
-    }
-
-    @Test func olderCatalogIsRefusedThenRepairedWithLaterRenames() async throws {
-        try await Fixture.withTemporaryDirectory { dir in
-            let url = library(dir)
-            let early = try await saveDistinct(2, into: "Trip", at: url, tag: "a")
-            let backup = dir.appendingPathComponent("backup")
-            try FileManager.default.createDirectory(at: backup, withIntermediateDirectories: true)
-            for suffix in ["", "-wal"]
-            where FileManager.default.fileExists(atPath: url.path + "/catalog.sqlite" + suffix) {
-                try FileManager.default.copyItem(
-                    atPath: url.path + "/catalog.sqlite" + suffix, toPath: backup.path + "/catalog.sqlite" + suffix)
-            }
-            let late = try await saveDistinct(2, into: "Trip", at: url, tag: "b")
-            try await PhotoLibrary(backend: try CatalogBackend.open(at: url)).renameAlbum(
-                titled: "Trip", to: "Trip 2026")
-            removeCatalog(url)
-            for name in try FileManager.default.contentsOfDirectory(atPath: backup.path) {
-                try FileManager.default.copyItem(atPath: backup.path + "/" + name, toPath: url.path + "/" + name)
-            }
-            expectRefused(url)
-            try await expectRepaired(url, early + late, title: "Trip 2026")
-        }
-    }
-
-    @Test func garbledPagesAreRefusedBeforeAnyWriteThenRepaired() async throws {
-        try await Fixture.withTemporaryDirectory { dir in
-            let url = library(dir)
-            let saved = try await saveDistinct(40, into: "Big", at: url)
-            let catalog = try Database(path: url.path + "/catalog.sqlite", create: false)
-            try catalog.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            // Garble the page headers of every b-tree page but the first.
-            var bytes = try Data(contentsOf: url.appendingPathComponent("catalog.sqlite"))
-            for page in stride(from: 4096, to: bytes.count, by: 4096) { bytes[page] = 0x42 }
-            try bytes.write(to: url.appendingPathComponent("catalog.sqlite"))
-            expectRefused(url)
-            #expect(try Data(contentsOf: url.appendingPathComponent("catalog.sqlite")) == bytes)
-            try await expectRepaired(url, saved, title: "Big")
-        }
-    }
-
-    @Test func garbledValuesThatPassTheStructureCheckAreFoundByVerifyAndRepaired() async throws {
-        try await Fixture.withTemporaryDirectory { dir in
-            let url = library(dir)
-            let saved = try await saveDistinct(3, into: "Keep", at: url)
-            // Bytes inside a text value garbled: the b-trees are intact, the value is wrong.
-            let backend = try CatalogBackend.open(at: url)
-            try backend.withDatabase("test") { db in
-                try db.run(
-                    "UPDATE asset SET original_name = 'IMG_\u{FFFD}\u{FFFD}.JPG' WHERE id = ?",
-                    [.text(saved[0].assetID)])
-            }
-            let report = try await PhotoLibrary(backend: backend).verify()
-            #expect(
-                report.problems.contains {
-                    $0.contains("differ from the library's journal") && $0.contains("album repair")
-                })
-            try await expectRepaired(url, saved, title: "Keep")
-            let names = try await PhotoLibrary(backend: try CatalogBackend.open(at: url)).assets(inAlbumTitled: "Keep")
-                .map(\.originalFilename)
-            #expect(!names.contains { $0?.contains("\u{FFFD}") == true })
-        }
-    }
-
-    @Test func schemaLessCatalogBesidePhotosIsNotStartedOver() async throws {
-        try await Fixture.withTemporaryDirectory { dir in
-            let url = library(dir)
-            _ = try await saveDistinct(1, into: "Keep", at: url)
-            removeCatalog(url)
-            _ = try Database(path: url.path + "/catalog.sqlite", create: true)  // a new, empty database
-            let before = try Data(contentsOf: url.appendingPathComponent("catalog.sqlite"))
-            expectRefused(url)
-            #expect(try Data(contentsOf: url.appendingPathComponent("catalog.sqlite")) == before)
-        }
-    }
-
-    @Test func anAssetWhosePendingRowVanishedIsNeverAcknowledged() async throws {
-        try await Fixture.withTemporaryDirectory { dir in
-            let backend = try CatalogBackend.open(at: library(dir))
-            // Another process's recovery wrongly removes this saver's pending rows mid-save.
-            backend.beforeMarkingReady.withLock { hook in
-                hook = {
-                    try? backend.withDatabase("test") { _ = try $0.run("DELETE FROM asset WHERE state = 'pending'") }
-                }
-            }
-            let results = await PhotoLibrary(backend: backend).album(titled: "A").save([
-                .data(Fixture.uniqueJPEG("x"), filename: "x.jpg"), .data(Fixture.uniqueJPEG("y"), filename: "y.jpg"),
-            ])
-            #expect(results.allSatisfy { $0.error != nil })
-            #expect(try backend.withDatabase("test") { try $0.row("SELECT count(*) FROM asset")?.integer(0) } == 0)
-            #expect(originals(backend.root).isEmpty)
         }
     }
 
@@ -471,7 +403,7 @@ import Testing
             let rule = FaultInjector.inject(.openTemporary, under: backend.originalsPath, errno: EOPNOTSUPP)
             let seen = Locked<[String]>([])
             let root = backend.root
-            backend.beforeMarkingReady.withLock { hook in
+            backend.beforeRecording.withLock { hook in
                 hook = { seen.withLock { $0 = Fixture.files(under: root.appendingPathComponent("originals")) } }
             }
             let library = PhotoLibrary(backend: backend)

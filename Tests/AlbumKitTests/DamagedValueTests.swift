@@ -1,6 +1,7 @@
 import Testing
 
 @testable import AlbumKitCore
+@testable import AlbumKitCatalog
 
 @Suite("Reading values from a damaged catalog")
 struct DamagedValueTests {

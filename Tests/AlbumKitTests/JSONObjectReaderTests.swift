@@ -7,13 +7,13 @@ import Testing
 /// the same record for every line it accepts, none for every line it refuses.
 @Suite struct JSONObjectReaderTests {
     /// What `JSONDecoder` makes of `line` (`nil` when it refuses it).
-    func decoded(_ line: [UInt8]) -> SaveJournal.Record? {
-        try? JSONDecoder().decode(SaveJournal.Record.self, from: Data(line))
+    func decoded(_ line: [UInt8]) -> FlatRecord? {
+        try? JSONDecoder().decode(FlatRecord.self, from: Data(line))
     }
 
-    func randomRecord(_ round: Int) -> SaveJournal.Record {
+    func randomRecord(_ round: Int) -> FlatRecord {
         func maybe<T>(_ value: T) -> T? { Bool.random() ? value : nil }
-        return SaveJournal.Record(
+        return FlatRecord(
             op: [.save, .createAlbum, .renameAlbum, .deleteAlbum, .removeFromAlbum, .deleteAsset][round % 6],
             asset: maybe(JSONObjectWriterTests.oddStrings.randomElement()!),
             path: maybe(JSONObjectWriterTests.randomString()), name: maybe(JSONObjectWriterTests.randomString()),
@@ -28,7 +28,7 @@ import Testing
     @Test func ourRecordsReadBackExactlyAsJSONDecoderReadsThem() {
         for round in 0..<500 {
             let record = randomRecord(round)
-            let read = SaveJournal.Record(line: record.json)
+            let read = FlatRecord(line: record.json)
             #expect(read == record, "\(String(decoding: record.json, as: UTF8.self))")
             #expect(read == decoded(record.json))
         }
@@ -42,10 +42,10 @@ import Testing
             encoder.outputFormatting = round % 2 == 0 ? [.sortedKeys] : [.prettyPrinted]
             var line = [UInt8](try encoder.encode(record))
             if round % 2 == 1 { line = line.filter { $0 != 0x0A } }  // one line, spaces kept
-            #expect(SaveJournal.Record(line: line) == record, "\(String(decoding: line, as: UTF8.self))")
+            #expect(FlatRecord(line: line) == record, "\(String(decoding: line, as: UTF8.self))")
         }
         let escaped = Array(#"{"op":"save","path":"originals\/ab\/x.jpg","name":"\u00e9\ud83d\udcf7\u0041\b\f"}"#.utf8)
-        let record = try #require(SaveJournal.Record(line: escaped))
+        let record = try #require(FlatRecord(line: escaped))
         #expect(record.path == "originals/ab/x.jpg")
         #expect(record.name == "é📷A\u{8}\u{C}")
         #expect(record == decoded(escaped))
@@ -55,13 +55,13 @@ import Testing
     /// after the object, wrong types (a nested value where a string goes), raw control characters,
     /// lone surrogates; members a later version may add, nested or not, are passed over.
     @Test func badLinesAreRefusedAsJSONDecoderRefusesThem() {
-        let whole = SaveJournal.Record(
+        let whole = FlatRecord(
             op: .save, asset: "a\"b", path: "p", name: "n\u{1}é", size: 12, sha256: "s", added: 1.5, album: "al",
             title: "t", at: 2, pending: "pe", batch: "b", of: 3
         ).json
         for length in 0..<whole.count {
             let cut = Array(whole[0..<length])
-            #expect(SaveJournal.Record(line: cut) == nil, "\(String(decoding: cut, as: UTF8.self))")
+            #expect(FlatRecord(line: cut) == nil, "\(String(decoding: cut, as: UTF8.self))")
             #expect(decoded(cut) == nil)
         }
         let bad = [
@@ -76,7 +76,7 @@ import Testing
         ]
         for text in bad {
             let line = Array(text.utf8)
-            #expect(SaveJournal.Record(line: line) == nil, "\(text)")
+            #expect(FlatRecord(line: line) == nil, "\(text)")
             #expect(decoded(line) == nil, "JSONDecoder accepts \(text)")
         }
         let good = [
@@ -86,7 +86,7 @@ import Testing
         ]
         for text in good {
             let line = Array(text.utf8)
-            #expect(SaveJournal.Record(line: line) == decoded(line), "\(text)")
+            #expect(FlatRecord(line: line) == decoded(line), "\(text)")
         }
     }
 }

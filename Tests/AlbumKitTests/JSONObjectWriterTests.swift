@@ -23,7 +23,7 @@ import Testing
         var generator = SystemRandomNumberGenerator()
         for round in 0..<500 {
             func maybe<T>(_ value: T) -> T? { Bool.random(using: &generator) ? value : nil }
-            let record = SaveJournal.Record(
+            let record = FlatRecord(
                 op: [.save, .createAlbum, .renameAlbum, .deleteAlbum, .removeFromAlbum, .deleteAsset][round % 6],
                 asset: maybe(Self.oddStrings.randomElement()!), path: maybe(Self.randomString()),
                 name: maybe(Self.randomString()), size: maybe([0, 1, .max, .min, 143_590].randomElement()!),
@@ -33,13 +33,13 @@ import Testing
                 batch: maybe(Self.randomString()), of: maybe(Int.random(in: 0...1000)))
             let line = record.json
             #expect(!line.contains(0x0A), "a record must stay on one line")
-            let decoded = try JSONDecoder().decode(SaveJournal.Record.self, from: Data(line))
+            let decoded = try JSONDecoder().decode(FlatRecord.self, from: Data(line))
             #expect(decoded == record, "\(String(decoding: line, as: UTF8.self))")
         }
     }
 
     @Test func recordKeysAreSortedAsJSONEncoderSortsThem() throws {
-        let record = SaveJournal.Record(
+        let record = FlatRecord(
             op: .save, asset: "a", path: "p", name: "n", size: 1, sha256: "s", added: 1, album: "al", title: "t",
             at: 2, pending: "pe", batch: "b", of: 1)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(record.json)) as? [String: Any])
@@ -47,30 +47,6 @@ import Testing
         let positions = object.keys.sorted().map { text.range(of: "\"\($0)\":")!.lowerBound }
         #expect(positions == positions.sorted())
         #expect(object.count == 13)
-    }
-
-    /// The journal's space is reserved before a commit from the names and the title alone; the
-    /// records must fit, however much their bytes need escaping (before, 2 KB per save: names of
-    /// control characters and a title of quotes overflowed it, and a full disk cut the records).
-    @Test func aCommitsRecordsFitTheSpaceReservedForThem() {
-        let names: [String?] =
-            Array(repeating: String(repeating: "\u{1}", count: 255), count: 60) + [
-                String(repeating: "\"", count: 255), "IMG_0001.JPG", nil,
-            ]
-        let title = String(repeating: "\\", count: 200) + String(repeating: "\u{1F}", count: 55)
-        let id = UUID().uuidString.lowercased()
-        var records = [
-            SaveJournal.Record(op: .createAlbum, album: id, title: title, at: 1e9, batch: id, of: names.count)
-        ]
-        for name in names {
-            records.append(
-                SaveJournal.Record(
-                    op: .save, asset: id, path: "originals/ab/\(id).jpeg", name: name, size: .max,
-                    sha256: String(repeating: "f", count: 64), added: -1.234_567_890_123_456_7e-300, album: id,
-                    title: title, at: 1_796_121_340.519_156_5, pending: id, batch: id, of: Int.max))
-        }
-        let written = records.reduce(1) { $0 + $1.json.count + 1 }
-        #expect(written <= SaveJournal.bytesNeeded(forSavesNamed: names, title: title))
     }
 
     @Test func metadataReadsBackExactly() throws {

@@ -7,7 +7,9 @@ extension PhotoLibrary {
     ///
     /// Returns at once: the catalog is opened on a background thread (which can take long when
     /// another process holds its lock — up to 60 s), and the first call that uses the library waits
-    /// for it and throws what opening threw.
+    /// for it and throws what opening threw. `onNotice` hears, as it happens, what opening did that
+    /// the user should know of: the catalog rebuilt from the journal, the library converted from
+    /// the previous release (else ``notices()`` returns them).
     ///
     /// ```swift
     /// let library = try PhotoLibrary.catalog(at: URL(fileURLWithPath: "/data/Photos.albumlibrary"))
@@ -16,7 +18,9 @@ extension PhotoLibrary {
     ///   later, from the first use: `.libraryCorrupt` when the directory holds something that is not
     ///   an AlbumKit catalog, `.libraryUnwritable` / `.accessDenied` when it cannot be created or
     ///   written, `.libraryNotFound` when its parent folder does not exist, `.libraryBusy`.
-    public static func catalog(at url: URL, createIfMissing: Bool = true) throws -> PhotoLibrary {
+    public static func catalog(
+        at url: URL, createIfMissing: Bool = true, onNotice: (@Sendable (String) -> Void)? = nil
+    ) throws -> PhotoLibrary {
         if !createIfMissing {
             // Cheap checks only (no lock is taken): a missing library fails here, as before.
             guard CatalogBackend.isLibrary(url.standardizedFileURL) else {
@@ -25,7 +29,7 @@ extension PhotoLibrary {
                     "There is no AlbumKit library at \(url.standardizedFileURL.path); save a photo to create it.")
             }
         }
-        return PhotoLibrary(opening: { try CatalogBackend.open(at: url, create: createIfMissing) })
+        return PhotoLibrary(opening: { try CatalogBackend.open(at: url, create: createIfMissing, onNotice: onNotice) })
     }
 
 

@@ -26,8 +26,13 @@ struct CatalogIndex {
     /// Why an existing index cannot be used as it is (it is rebuilt from the journal).
     struct Unusable: Error {
         var reason: String
-        /// It is a catalog of the previous release (the library needs converting, not rebuilding).
+        /// It is a catalog of the previous release (kept under `previous-release/`).
         var isPreviousRelease = false
+        /// Whether the old file is worth keeping (under `damaged/`): not when it is empty, or only
+        /// untrusted (written before a restart), which this library's own journal reproduces.
+        var keepsOldFile = true
+        /// Whether the user hears of the rebuild: not of the routine one after a restart.
+        var isWorthANotice = true
     }
 
     /// Opens the index at `path` and checks that it is this journal's and current; `create` makes
@@ -39,11 +44,11 @@ struct CatalogIndex {
         let db = try Database(path: path, create: create)
         db.setBusyTimeout(milliseconds: busyTimeout)
         let index = CatalogIndex(db: db, path: path)
-        try index.prepare(journalID: journalID)
+        try index.prepare(journalID: journalID, create: create)
         return index
     }
 
-    private func prepare(journalID: String?) throws {
+    private func prepare(journalID: String?, create: Bool) throws {
         let probe: Row?
         do {
             probe = try db.row(
@@ -59,6 +64,7 @@ struct CatalogIndex {
             "PRAGMA journal_mode = TRUNCATE; PRAGMA synchronous = OFF; PRAGMA foreign_keys = ON; "
                 + "PRAGMA cache_size = -8000;")
         if foundID == 0 && version == 0 && objects == 0 {
+            guard create else { throw Unusable(reason: "it is empty", keepsOldFile: false) }
             if path != ":memory:" { try db.reserveBytesPerPage() }
             try db.immediateTransaction {
                 try db.execute(CatalogSchema.tables)
@@ -85,7 +91,8 @@ struct CatalogIndex {
                 throw Unusable(reason: "it was built from another journal")
             }
             if let boot = try state(CatalogSchema.StateKey.boot)?.textValue, boot != BootSession.id {
-                throw Unusable(reason: "it was being written when the computer stopped")
+                throw Unusable(
+                    reason: "it was being written when the computer stopped", keepsOldFile: false, isWorthANotice: false)
             }
         } catch let error as SQLiteError where !error.isBusy && !error.isResourceFailure {
             throw Unusable(reason: "it is damaged (\(error.message))")
@@ -217,6 +224,8 @@ struct CatalogIndex {
                     continue
                 }
                 try db.run("DELETE FROM asset WHERE id = ?", [.text(asset)])
+                // Until its file is removed (``CatalogBackend/removeFiles(_:)``): not a stray file.
+                try db.run("INSERT OR IGNORE INTO purged_file (path) VALUES (?)", [.text(path)])
                 files.append(path)
             }
             return files

@@ -189,8 +189,9 @@ extension PhotoLibrary {
         }
     }
 
-    /// Deletes assets from the library and from every album: a catalog removes the file and its
-    /// record (crash-safe), a folder library moves the files to the Trash, Photos asks the user.
+    /// Deletes assets from the library and from every album, recoverably: a catalog moves them to
+    /// its recently deleted (``restoreAssets(withIDs:)`` brings them back), a folder library moves
+    /// the files to the Trash, Photos asks the user and keeps them in "Recently Deleted".
     ///
     /// ```swift
     /// let deleted = try await library.deleteAssets(withIDs: [asset.id])
@@ -202,6 +203,59 @@ extension PhotoLibrary {
             guard !ids.isEmpty else { return [] }
             return try await backend.deleteAssets(Self.unique(ids))
         }
+    }
+
+    /// Deletes assets for good: a catalog removes their files (recently deleted ones too), a
+    /// folder library skips the Trash.
+    ///
+    /// ```swift
+    /// try await library.deleteAssets(withIDs: [asset.id], permanently: true)
+    /// ```
+    /// - Throws: `.assetNotFound` (nothing was deleted); `.notSupported` where the library has no
+    ///   permanent deletion of its own (Photos).
+    @discardableResult
+    public func deleteAssets(withIDs ids: [String], permanently: Bool) async throws -> [AssetDeletion] {
+        guard permanently else { return try await deleteAssets(withIDs: ids) }
+        return try await Self.mapping {
+            guard !ids.isEmpty else { return [] }
+            return try await backend.deleteAssetsPermanently(Self.unique(ids))
+        }
+    }
+
+    /// The recently deleted assets, most recently deleted first, with when each was deleted.
+    ///
+    /// ```swift
+    /// for item in try await library.recentlyDeletedAssets() { print(item.asset.id, item.deletedAt) }
+    /// ```
+    /// - Throws: `.notSupported` where the library keeps no recently deleted of its own (a folder
+    ///   library uses the desktop Trash, Photos its own album).
+    public func recentlyDeletedAssets() async throws -> [RecentlyDeletedAsset] {
+        try await Self.mapping { try await backend.recentlyDeletedAssets() }
+    }
+
+    /// Brings recently deleted assets back, into the albums they were in.
+    ///
+    /// ```swift
+    /// try await library.restoreAssets(withIDs: [asset.id])
+    /// ```
+    /// - Throws: `.assetNotFound` for an id that is not recently deleted (nothing restored).
+    public func restoreAssets(withIDs ids: [String]) async throws {
+        try await Self.mapping {
+            guard !ids.isEmpty else { return }
+            try await backend.restoreAssets(Self.unique(ids))
+        }
+    }
+
+    /// Deletes for good what was deleted before `date` (default: 30 days ago); returns how many.
+    ///
+    /// ```swift
+    /// let removed = try await library.emptyRecentlyDeleted()
+    /// ```
+    @discardableResult
+    public func emptyRecentlyDeleted(deletedBefore date: Date = Date(timeIntervalSinceNow: -30 * 86_400))
+        async throws -> Int
+    {
+        try await Self.mapping { try await backend.purgeRecentlyDeleted(before: date) }
     }
 
     /// `ids` without repeats, in their first order.

@@ -177,7 +177,10 @@ package enum FileSystem {
 
     /// Throws the `access(2)` failure of the first of `paths` this process cannot write.
     package static func checkWritable(_ paths: String...) throws(SystemError) {
-        for path in paths where access(path, W_OK) != 0 { throw fail("access", path) }
+        for path in paths {
+            try injected(.access, path)
+            if access(path, W_OK) != 0 { throw fail("access", path) }
+        }
     }
 
     // MARK: Directories

@@ -97,6 +97,14 @@ package protocol PhotoLibraryBackend: Sendable {
     ///
     /// - Throws: `.assetNotFound` naming the first unknown id (nothing deleted).
     func deleteAssets(_ ids: [String]) async throws -> [AssetDeletion]
+    /// Deletes assets for good (recently deleted ones too). Default: `.notSupported`.
+    func deleteAssetsPermanently(_ ids: [String]) async throws -> [AssetDeletion]
+    /// The recently deleted assets, most recently deleted first. Default: `.notSupported`.
+    func recentlyDeletedAssets() async throws -> [RecentlyDeletedAsset]
+    /// Brings recently deleted assets back into their albums. Default: `.notSupported`.
+    func restoreAssets(_ ids: [String]) async throws
+    /// Deletes for good what was deleted before `date`; how many. Default: `.notSupported`.
+    func purgeRecentlyDeleted(before date: Date) async throws -> Int
 }
 
 extension PhotoLibraryBackend {
@@ -167,6 +175,20 @@ extension PhotoLibraryBackend {
     package func removeAssets(_ ids: [String], fromAlbumWithID albumID: String) async throws { throw unsupported }
     /// Not supported unless the backend says otherwise.
     package func deleteAssets(_ ids: [String]) async throws -> [AssetDeletion] { throw unsupported }
+    /// Not supported unless the backend says otherwise.
+    package func deleteAssetsPermanently(_ ids: [String]) async throws -> [AssetDeletion] { throw noRecentlyDeleted }
+    /// Not supported unless the backend says otherwise.
+    package func recentlyDeletedAssets() async throws -> [RecentlyDeletedAsset] { throw noRecentlyDeleted }
+    /// Not supported unless the backend says otherwise.
+    package func restoreAssets(_ ids: [String]) async throws { throw noRecentlyDeleted }
+    /// Not supported unless the backend says otherwise.
+    package func purgeRecentlyDeleted(before date: Date) async throws -> Int { throw noRecentlyDeleted }
+
+    private var noRecentlyDeleted: AlbumError {
+        AlbumError(
+            .notSupported,
+            "This library keeps no recently deleted of its own (a folder library uses the desktop Trash, Photos its Recently Deleted album).")
+    }
 
     /// Every format AlbumKit reads can be held.
     package var unsupportedFormats: Set<MediaFormat> { [] }

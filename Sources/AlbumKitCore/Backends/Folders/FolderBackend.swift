@@ -124,28 +124,12 @@ package final class FolderBackend: PhotoLibraryBackend {
         var components = FileSystem.resolvedPath(url.standardizedFileURL.path).split(separator: "/").map(String.init)
         while !components.isEmpty {
             let path = "/" + components.joined(separator: "/")
-            if isAlbumKitCatalog(path + "/catalog.sqlite")
-                || (FileSystem.fileStatus(atPath: path + "/journal/saves.jsonl")?.kind == .regular
-                    && FileSystem.fileStatus(atPath: path + "/originals")?.kind == .directory)
-            {
+            if CatalogFormat.isCatalogLibrary(atPath: path) {
                 return path
             }
             components.removeLast()
         }
         return nil
-    }
-
-    /// Whether the file at `path` is an SQLite database whose header carries AlbumKit's
-    /// application id (bytes 68–71, big-endian).
-    private static func isAlbumKitCatalog(_ path: String) -> Bool {
-        guard FileSystem.fileStatus(atPath: path)?.kind == .regular,
-            let (file, size) = try? FileSystem.openForReading(path),
-            size >= 72
-        else { return false }
-        defer { FileSystem.close(file) }
-        guard let header = try? FileSystem.readAll(file, from: 0, size: 72), header.count == 72 else { return false }
-        let id = header[68..<72].reduce(Int64(0)) { $0 << 8 | Int64($1) }
-        return header.starts(with: Array("SQLite format 3\u{0}".utf8)) && id == CatalogFormat.applicationID
     }
 
     /// The system library: the XDG Pictures folder (`$HOME/Pictures` is created when missing).

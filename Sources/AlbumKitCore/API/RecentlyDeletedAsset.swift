@@ -1,0 +1,17 @@
+import Foundation
+
+/// An asset in a library's recently deleted: hidden from every listing, its file kept, until it
+/// is restored or deleted for good.
+///
+/// ```swift
+/// let old = try await library.recentlyDeletedAssets().filter { $0.deletedAt < cutoff }
+/// ```
+public struct RecentlyDeletedAsset: Sendable, Hashable {
+    public let asset: AssetInfo
+    public let deletedAt: Date
+
+    public init(asset: AssetInfo, deletedAt: Date) {
+        self.asset = asset
+        self.deletedAt = deletedAt
+    }
+}
