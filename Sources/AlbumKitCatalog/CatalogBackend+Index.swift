@@ -127,8 +127,8 @@ extension CatalogBackend {
         let file = FileSystem.fileID(atPath: catalogPath)
         if connection.index != nil, file != nil, file == connection.indexFile { return }
         connection.index = nil
-        let reading: LibraryJournal.Reading
-        do { reading = try journal.read(from: Int64.max) } catch {
+        let reading: (id: String, recordsStart: Int64)
+        do { reading = try journal.identity() } catch {
             if error.errno == EILSEQ {
                 throw AlbumError(
                     .libraryCorrupt,
@@ -143,7 +143,7 @@ extension CatalogBackend {
         }
         guard file != nil else {
             // A new library has no index yet; one whose journal holds records lost it.
-            let lost = journal.length() > reading.end
+            let lost = journal.length() > reading.recordsStart
             try rebuild(&connection, because: lost ? .init(reason: "it was missing") : nil)
             return
         }
@@ -205,7 +205,7 @@ extension CatalogBackend {
         let temporary = root.path + "/catalog.rebuild.sqlite"
         // A rebuild's own leftovers (a rebuild killed before it finished).
         for suffix in ["", "-journal"] { try FileSystem.unlink(temporary + suffix) }
-        let journalID = try journal.read(from: Int64.max).id
+        let journalID = try journal.identity().id
         var fromSnapshot = false
         if FileSystem.fileStatus(atPath: snapshotPath, following: false)?.kind == .regular {
             fromSnapshot = (try? copySnapshot(to: temporary, journalID: journalID)) != nil

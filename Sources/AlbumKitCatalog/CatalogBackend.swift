@@ -193,6 +193,8 @@ package final class CatalogBackend: PhotoLibraryBackend {
         )
     }
 
+    package var libraryFolder: (root: URL, kind: String)? { (root, "catalog library") }
+
     /// The notices opening left (an index rebuilt, a library converted), each once.
     package func takeNotices() -> [String] {
         notices.withLock { notices in

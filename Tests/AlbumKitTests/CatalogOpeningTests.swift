@@ -11,11 +11,8 @@ import Testing
         try await Fixture.withTemporaryDirectory { dir in
             let url = dir.appendingPathComponent("Busy.albumlibrary")
             try await PhotoLibrary.catalog(at: url).save(.file(Fixture.jpeg))
-            // A crashed saver left a pending row (opening must remove it, in a write transaction), and
-            // another process (the sqlite3 shell) holds the write lock until its input ends. The shell
-            // must not checkpoint when it closes: it would copy its pages, without AlbumKit's page
-            // checksums, into the catalog, which is then (rightly) refused as damaged. That happened
-            // whenever the library's background opening had not connected yet when the shell exited.
+            // Another process (the sqlite3 shell) holds the catalog's exclusive lock until its input
+            // ends: opening waits for it to read the catalog.
             let holder = Process()
             holder.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
             holder.arguments = [url.appendingPathComponent("catalog.sqlite").path]
@@ -29,10 +26,7 @@ import Testing
                     """
                     .timeout 10000
                     .output /dev/null
-                    .dbconfig no_ckpt_on_close on
                     .output stdout
-                    INSERT INTO asset (id, state, kind, format, path, byte_size, sha256, added_at, owner)
-                      VALUES ('left-by-a-crash', 'pending', 'photo', 'jpeg', 'originals/zz/x.jpg', 1, '00', 0, '1.0');
                     BEGIN EXCLUSIVE;
                     DELETE FROM album_asset WHERE 0;
                     .print locked

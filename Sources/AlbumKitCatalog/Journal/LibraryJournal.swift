@@ -66,6 +66,15 @@ struct LibraryJournal: Sendable {
     /// Whether the journal exists.
     var exists: Bool { FileSystem.fileStatus(atPath: path, following: false) != nil }
 
+    /// The journal's id and where its first record starts.
+    ///
+    /// - Throws: `ENOENT` when there is no journal; `EILSEQ` when its first line is not the header.
+    func identity() throws(SystemError) -> (id: String, recordsStart: Int64) {
+        let (file, _) = try FileSystem.openForReading(path)
+        defer { FileSystem.close(file) }
+        return try Self.header(of: file, path: path)
+    }
+
     // MARK: Creating
 
     /// Writes a new journal holding `changes`, durably, in place of none: written to a hidden

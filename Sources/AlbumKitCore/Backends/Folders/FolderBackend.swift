@@ -37,6 +37,7 @@ import Foundation
 package final class FolderBackend: PhotoLibraryBackend {
     /// The library root (e.g. `~/Pictures`).
     package let root: URL
+    package var libraryFolder: (root: URL, kind: String)? { (root, "folder library") }
     package let identity: String
     /// When the root is missing but its parent exists, create it (the system library's
     /// `$HOME/Pictures`); otherwise a missing root is `.libraryNotFound`.
