@@ -147,7 +147,9 @@ let package = Package(
         .testTarget(
             name: "AlbumKitTests",
             dependencies: ["AlbumKitCore", "AlbumKitCatalog", "AlbumKit", "CLoading"],
-            path: "Tests/AlbumKitTests"
+            path: "Tests/AlbumKitTests",
+            // A library written by the previous release, opened from its source folder.
+            exclude: ["PreviousRelease"]
         ),
         .testTarget(
             name: "AlbumKitSharedTests",

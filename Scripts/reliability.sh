@@ -85,7 +85,7 @@ set -uo pipefail
 MODE=short
 BUILD=""
 KEEP=0
-ONLY="kill9,race,diskfull,readonly,removed,corrupt,reset,lostwal,oldcatalog,garbled,pidns,fifo,walk,badnumbers,resave,verifyrace,fulljournal,ulimit,partial,quickexit,nolib,newlib,powerloss,shutdown,journal"
+ONLY="kill9,race,diskfull,readonly,removed,corrupt,reset,sqlite3,oldcatalog,garbled,pidns,fifo,walk,badnumbers,resave,verifyrace,fulljournal,ulimit,partial,quickexit,nolib,newlib,powerloss,shutdown,journal,rebuildkill,convert,repairrace"
 ONLY+=",fkill9,frace,fdiskfull,freadonly,fmoved,fstaging,fslash,fdelete,fcard,flinks,ffifo,fcatalog,fdrop"
 while [ $# -gt 0 ]; do
     argument=$1
@@ -283,6 +283,8 @@ resize_small() {
 
 # shellcheck source=reliability/folders.sh
 source "$ROOT/Scripts/reliability/folders.sh"
+# shellcheck source=reliability/catalog.sh
+source "$ROOT/Scripts/reliability/catalog.sh"
 
 echo "== album: $ALBUM ($MODE)"
 echo "== scratch: $WORK"
@@ -603,58 +605,7 @@ scenario_removed() {
 }
 
 # ---------------------------------------------------------------------------------------------
-# corrupt: garbage or truncation in a checkpointed catalog → libraryCorrupt, file untouched.
-scenario_corrupt() {
-    echo "== corrupt"
-    local failures=0 trials=0 damage lib catalog before after out code status
-    make_jpegs "$WORK/cor-media" 4 cor
-    for damage in garbage garbage-header half first-kb empty; do
-        trials=$((trials + 1))
-        lib=$WORK/cor/$damage.albumlibrary
-        mkdir -p "$WORK/cor"
-        "$ALBUM" save --json --album Kept --library "$lib" "$WORK/cor-media"/cor_000{0,1,2}.jpg \
-            >"$WORK/cor/$damage.early" 2>&1
-        catalog=$lib/catalog.sqlite
-        # The rows in the catalog file itself first (damage must hit the data, not a stale copy):
-        # `album repair` writes it checkpointed (the sqlite3 shell would drop the page checksums).
-        rm -f "$catalog" "$catalog-wal" "$catalog-shm" "$catalog-checked"
-        "$ALBUM" repair --library "$lib" >/dev/null || fail "corrupt $damage: the catalog could not be written"
-        local size
-        size=$(stat -c %s "$catalog")
-        case "$damage" in
-            garbage) head -c "$size" /dev/urandom >"$catalog" ;;
-            garbage-header) printf 'this is not a database, just text' | dd of="$catalog" conv=notrunc status=none ;;
-            half) truncate -s $((size / 2)) "$catalog" ;;
-            first-kb) truncate -s 1000 "$catalog" ;;
-            empty) truncate -s 0 "$catalog" ;;
-        esac
-        before=$(sha256sum <"$catalog")
-        local ok=1 command
-        for command in save albums verify; do
-            case "$command" in
-                save) out=$("$ALBUM" save --json --album Kept --library "$lib" "$WORK/cor-media/cor_0003.jpg" 2>&1) ;;
-                albums) out=$("$ALBUM" albums --json --library "$lib" 2>&1) ;;
-                verify) out=$("$ALBUM" verify --json --library "$lib" 2>&1) ;;
-            esac
-            status=$?
-            code=$(grep -o '"code":"[^"]*"' <<<"$out" | head -1 | cut -d'"' -f4)
-            [ -n "$code" ] || code=$(grep -q 'damaged or not an AlbumKit catalog' <<<"$out" && echo libraryCorrupt)
-            if [ "$status" = 0 ] || [ "$code" != libraryCorrupt ]; then
-                fail "corrupt $damage: \`album $command\` exit $status, code '${code:-none}': $(head -2 <<<"$out" | tr '\n' ' ')"
-                ok=0
-            fi
-        done
-        after=$(sha256sum <"$catalog")
-        [ "$before" = "$after" ] || { fail "corrupt $damage: the catalog file was changed"; ok=0; }
-        echo "  $damage: $([ "$ok" = 1 ] && echo "libraryCorrupt, catalog untouched" || echo FAILED)"
-        [ "$ok" = 1 ] || failures=$((failures + 1))
-    done
-    summary corrupt "$trials" "$failures" "garbage, garbage header, truncated to half / 1000 bytes / 0 bytes"
-}
-
-# ---------------------------------------------------------------------------------------------
-# Damaged or lost catalogs: refused before any write, then `album repair` brings every
-# acknowledged save back and nothing in originals/ is deleted.
+# Helpers of the catalog scenarios (Scripts/reliability/catalog.sh, and others).
 
 # originals_list LIB: every file under LIB/originals (relative paths), sorted.
 originals_list() { (cd "$1" && find originals -type f ! -name '.*' 2>/dev/null | sort); }
@@ -666,171 +617,11 @@ kept_originals() {
     [ "$missing" = 0 ] || { fail "$missing file(s) of originals/ were deleted"; return 1; }
 }
 
-# expect_refused LIB LABEL: `save` and `albums` fail with libraryCorrupt and a message naming
-# `album repair`; the catalog (and its WAL) is byte-for-byte unchanged.
-expect_refused() {
-    local lib=$1 label=$2 before after out status code bad=0
-    before=$(cat "$lib/catalog.sqlite" "$lib/catalog.sqlite-wal" 2>/dev/null | sha256sum)
-    out=$("$ALBUM" save --json --album Damage --library "$lib" "$ROOT/Examples/sky.heic" 2>&1)
-    status=$?
-    code=$(grep -o '"code":"[^"]*"' <<<"$out" | head -1 | cut -d'"' -f4)
-    if [ "$status" = 0 ] || [ "$code" != libraryCorrupt ] || ! grep -q 'album repair' <<<"$out"; then
-        fail "$label: save: exit $status, code '${code:-none}': $(head -1 <<<"$out")"
-        bad=1
-    fi
-    out=$("$ALBUM" albums --library "$lib" 2>&1)
-    status=$?
-    if [ "$status" = 0 ] || ! grep -q 'album repair' <<<"$out"; then
-        fail "$label: albums: exit $status: $(head -1 <<<"$out")"
-        bad=1
-    fi
-    after=$(cat "$lib/catalog.sqlite" "$lib/catalog.sqlite-wal" 2>/dev/null | sha256sum)
-    [ "$before" = "$after" ] || { fail "$label: the catalog was changed"; bad=1; }
-    return $bad
-}
-
-# repair_check LIB TITLE BEFORE LABEL ACKFILE...: `album repair` succeeds, verify passes, every
-# acknowledged save is in the album with its SHA-256, nothing in originals/ was deleted.
-repair_check() {
-    local lib=$1 title=$2 before=$3 label=$4 bad=0 out acks
-    shift 4
-    if ! out=$("$ALBUM" repair --library "$lib" 2>&1); then
-        fail "$label: repair: $(tail -3 <<<"$out" | tr '\n' ' ')"
-        bad=1
-    fi
-    echo "  $label: $(head -1 <<<"$out")"
-    verify_ok "$lib" || bad=1
-    for acks in "$@"; do check_acknowledged "$lib" "$title" "$acks" || bad=1; done
-    kept_originals "$before" "$lib" || bad=1
-    return $bad
-}
-
 # save_batch LIB TITLE ACKFILE FILES...: one `album save --json` batch, output appended to ACKFILE.
 save_batch() {
     local lib=$1 title=$2 acks=$3
     shift 3
     "$ALBUM" save --json --album "$title" --library "$lib" "$@" >>"$acks" 2>/dev/null
-}
-
-scenario_reset() {
-    echo "== reset: $DAMAGE_TRIALS trials"
-    local failures=0 trial dir lib bad
-    make_jpegs "$WORK/reset-media" 12 reset
-    for ((trial = 0; trial < DAMAGE_TRIALS; trial++)); do
-        dir=$WORK/reset/$trial lib=$WORK/reset/$trial/lib.albumlibrary bad=0
-        mkdir -p "$dir"
-        save_batch "$lib" Keep "$dir/acks" "$WORK/reset-media"/*.jpg
-        originals_list "$lib" >"$dir/before"
-        rm -f "$lib"/catalog.sqlite*
-        expect_refused "$lib" "reset trial $trial" || bad=1
-        repair_check "$lib" Keep "$dir/before" "reset trial $trial" "$dir/acks" || bad=1
-        [ "$bad" = 0 ] || failures=$((failures + 1))
-    done
-    summary reset "$DAMAGE_TRIALS" "$failures" "catalog.sqlite* deleted: refused, repaired"
-}
-
-scenario_lostwal() {
-    echo "== lostwal: $DAMAGE_TRIALS trials"
-    local failures=0 trial dir lib copy holder bad
-    if ! command -v sqlite3 >/dev/null; then
-        skip lostwal "needs the sqlite3 command to hold the WAL open"
-        return
-    fi
-    make_jpegs "$WORK/wal-media" 16 wal
-    for ((trial = 0; trial < DAMAGE_TRIALS; trial++)); do
-        dir=$WORK/wal/$trial lib=$WORK/wal/$trial/lib.albumlibrary copy=$WORK/wal/$trial/copy.albumlibrary bad=0
-        mkdir -p "$dir"
-        save_batch "$lib" Keep "$dir/acks" "$WORK/wal-media"/wal_000[0-7].jpg
-        # Another connection keeps the WAL from being folded into the catalog on exit.
-        { sleep 60 & echo $! >"$dir/sleep.pid"; wait; } | sqlite3 -cmd 'SELECT count(*) FROM asset;' "$lib/catalog.sqlite" >/dev/null &
-        holder=$!
-        sleep 0.3
-        save_batch "$lib" Keep "$dir/acks" "$WORK/wal-media"/wal_000[89].jpg "$WORK/wal-media"/wal_001*.jpg
-        [ -s "$lib/catalog.sqlite-wal" ] || { fail "lostwal trial $trial: no WAL to lose"; bad=1; }
-        # A copy that lost the WAL.
-        cp -r "$lib" "$copy"
-        rm -f "$copy/catalog.sqlite-wal" "$copy/catalog.sqlite-shm"
-        kill "$(cat "$dir/sleep.pid")" 2>/dev/null
-        wait "$holder" 2>/dev/null
-        originals_list "$copy" >"$dir/before"
-        expect_refused "$copy" "lostwal trial $trial" || bad=1
-        repair_check "$copy" Keep "$dir/before" "lostwal trial $trial" "$dir/acks" || bad=1
-        [ "$bad" = 0 ] || failures=$((failures + 1))
-    done
-    summary lostwal "$DAMAGE_TRIALS" "$failures" "catalog.sqlite copied without its -wal: refused, repaired"
-}
-
-scenario_oldcatalog() {
-    echo "== oldcatalog: $DAMAGE_TRIALS trials"
-    local failures=0 trial dir lib bad
-    make_jpegs "$WORK/old-media" 16 old
-    for ((trial = 0; trial < DAMAGE_TRIALS; trial++)); do
-        dir=$WORK/old/$trial lib=$WORK/old/$trial/lib.albumlibrary bad=0
-        mkdir -p "$dir/backup"
-        save_batch "$lib" Keep "$dir/acks" "$WORK/old-media"/old_000*.jpg
-        cp "$lib"/catalog.sqlite* "$dir/backup/"
-        save_batch "$lib" Keep "$dir/acks" "$WORK/old-media"/old_001*.jpg
-        "$ALBUM" rename Keep Kept --library "$lib" >/dev/null 2>&1
-        save_batch "$lib" Kept "$dir/acks" "$ROOT/Examples/garden.png"
-        rm -f "$lib"/catalog.sqlite*
-        cp "$dir/backup"/* "$lib/"
-        originals_list "$lib" >"$dir/before"
-        expect_refused "$lib" "oldcatalog trial $trial" || bad=1
-        repair_check "$lib" Kept "$dir/before" "oldcatalog trial $trial" "$dir/acks" || bad=1
-        [ "$bad" = 0 ] || failures=$((failures + 1))
-    done
-    summary oldcatalog "$DAMAGE_TRIALS" "$failures" "an older catalog restored (album renamed since): refused, repaired"
-}
-
-scenario_garbled() {
-    echo "== garbled: $GARBLE_TRIALS trials"
-    local failures=0 trial dir base lib size i bad
-    base=$WORK/garbled/base.albumlibrary
-    mkdir -p "$WORK/garbled"
-    make_jpegs "$WORK/garbled-media" 300 garbled
-    save_batch "$base" Big "$WORK/garbled/acks" "$WORK/garbled-media"/*.jpg
-    # A catalog with its rows in the file itself (damage must hit the data, not a stale copy):
-    # `album repair` writes one, checkpointed; only its last bookkeeping stays in the WAL. (The
-    # sqlite3 shell cannot fold the WAL in: it would write pages without their checksums.)
-    rm -f "$base/catalog.sqlite" "$base/catalog.sqlite-wal" "$base/catalog.sqlite-shm" "$base/catalog.sqlite-checked"
-    "$ALBUM" repair --library "$base" >/dev/null || fail "garbled: the base catalog could not be written"
-    local value_failures=0 name offset out
-    for ((trial = 0; trial < GARBLE_TRIALS; trial++)); do
-        dir=$WORK/garbled/$trial lib=$WORK/garbled/$trial/lib.albumlibrary bad=0
-        mkdir -p "$dir"
-        cp -r "$base" "$lib"
-        size=$(stat -c %s "$lib/catalog.sqlite")
-        for ((i = 0; i < 20; i++)); do
-            dd if=/dev/urandom of="$lib/catalog.sqlite" bs=1 count=16 seek=$(((RANDOM * 32768 + RANDOM) % (size - 16))) \
-                conv=notrunc status=none
-        done
-        originals_list "$lib" >"$dir/before"
-        expect_refused "$lib" "garbled trial $trial" || bad=1
-        repair_check "$lib" Big "$dir/before" "garbled trial $trial" "$WORK/garbled/acks" || bad=1
-        [ "$bad" = 0 ] || failures=$((failures + 1))
-
-        # One 16-byte overwrite inside one asset's stored path (just before its original name in
-        # the row): SQLite's structure checks see nothing; the page checksum does.
-        lib=$WORK/garbled/$trial/value.albumlibrary bad=0
-        cp -r "$base" "$lib"
-        name=$(printf 'garbled_%04d.jpg' $(((RANDOM * 32768 + RANDOM) % 300)))
-        offset=$(grep -obUaF "$name" "$lib/catalog.sqlite" | head -1 | cut -d: -f1)
-        if [ -z "$offset" ]; then
-            fail "garbled value trial $trial: $name is not in the catalog file"
-            bad=1
-        else
-            dd if=/dev/urandom of="$lib/catalog.sqlite" bs=1 count=16 seek=$((offset - 20)) conv=notrunc status=none
-            originals_list "$lib" >"$dir/before-value"
-            expect_refused "$lib" "garbled value trial $trial" || bad=1
-            out=$("$ALBUM" show Big --library "$lib" 2>&1) &&
-                { fail "garbled value trial $trial: show listed the album: $(head -1 <<<"$out")"; bad=1; }
-            grep -q 'album repair' <<<"$out" || { fail "garbled value trial $trial: show: $(head -1 <<<"$out")"; bad=1; }
-            repair_check "$lib" Big "$dir/before-value" "garbled value trial $trial" "$WORK/garbled/acks" || bad=1
-        fi
-        [ "$bad" = 0 ] || value_failures=$((value_failures + 1))
-    done
-    summary garbled "$GARBLE_TRIALS" "$failures" "20 random 16-byte overwrites of a 300-asset catalog: refused, repaired"
-    summary garbled1 "$GARBLE_TRIALS" "$value_failures" "one 16-byte overwrite inside an asset's path: refused, repaired"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -1215,6 +1006,10 @@ scenario_nolib() {
             if [ "$works" = 1 ] && [ "$status" != 0 ]; then
                 fail "nolib: without $name (the processor hashes), '$command' exited $status: $(head -c 300 "$dir/err")"
                 failures=$((failures + 1))
+            elif [ "$works" = 0 ] && [ "$status" = 0 ] && [ "$name:${command%% *}" = libcrypto.so.3:repair ]; then
+                # repair rebuilds the index from the journal and hashes only files it adopts (none
+                # here): it needs no libcrypto; the library stays as it was (checked below).
+                :
             elif [ "$works" = 0 ] && { [ "$status" != 1 ] || ! grep -q "install $package" "$dir/err"; }; then
                 fail "nolib: without $name, '$command' exited $status: $(head -c 300 "$dir/err")"
                 failures=$((failures + 1))
@@ -1258,79 +1053,6 @@ scenario_newlib() {
         verify_ok "$lib" || failures=$((failures + 1))
     done
     summary newlib "$trials" "$failures" "kill -9 while a save creates a new library: the next save works, verify passes"
-}
-
-# powerloss: what the disk holds after a power loss while a save commits. A debug build pauses the
-# saver (ALBUMKIT_PAUSE=before-ready) once its rows are pending and its files' data and names are
-# flushed, just before transaction B (committed without a flush; the journal's flushed record is
-# the commit point). The library copied then is the disk after the power went; with the journal as
-# flushed afterwards when the loss came after the journal's flush, without it when before. Opening
-# the copy must finish the acknowledged saves (every one present, SHA-256 intact, in its album) or,
-# without the journal record, leave nothing of the batch; `verify` passes either way.
-scenario_powerloss() {
-    local trials=$((PARTIAL_TRIALS + 2)) dir=$WORK/powerloss failures=0 trial lib lost pid bad count flushed
-    echo "== powerloss: $trials trials"
-    # Only a debug build pauses: the saver is the debug build whatever the others are.
-    local saver=$ALBUM
-    if ! grep -q ALBUMKIT_PAUSE_MARKER "$saver"; then
-        swift build -c debug --product album >/dev/null 2>&1 && saver="$(swift build -c debug --show-bin-path)/album"
-    fi
-    if ! grep -q ALBUMKIT_PAUSE_MARKER "$saver"; then
-        fail "powerloss: no build of album that can pause mid-save (the debug build failed to build)"
-        summary powerloss 1 1 "could not run"
-        return
-    fi
-    make_jpegs "$dir/media" 12 powerloss
-    for ((trial = 0; trial < trials; trial++)); do
-        bad=0
-        lib=$dir/lib$trial.albumlibrary lost=$dir/lost$trial.albumlibrary
-        # Half the trials save into an existing library and album, half create both.
-        if [ $((trial % 2)) = 1 ]; then
-            "$ALBUM" save --album "Trip" --library "$lib" "$dir/media/powerloss_0000.jpg" >/dev/null 2>&1 ||
-                { fail "powerloss trial $trial: the first save failed"; failures=$((failures + 1)); continue; }
-        fi
-        count=$((trial % 5 + 1))
-        local files=()
-        for ((i = 1; i <= count; i++)); do files+=("$dir/media/$(printf 'powerloss_%04d.jpg' $(((trial + i) % 11 + 1)))"); done
-        rm -f "$dir/marker" "$dir/marker.done"
-        ALBUMKIT_PAUSE=before-ready ALBUMKIT_PAUSE_MARKER=$dir/marker \
-            "$saver" save --json --album Trip --library "$lib" "${files[@]}" >"$dir/acks" 2>"$dir/err" &
-        pid=$!
-        for _ in $(seq 1000); do [ -e "$dir/marker" ] && break; sleep 0.01; done
-        if [ ! -e "$dir/marker" ]; then
-            fail "powerloss trial $trial: the saver never reached transaction B: $(head -c 300 "$dir/err")"
-            kill -9 "$pid" 2>/dev/null
-            failures=$((failures + 1))
-            continue
-        fi
-        cp -a "$lib" "$lost"
-        rm -f "$lost/catalog.sqlite-shm"  # memory, not disk: a reboot loses it
-        rm -f "$dir/marker"
-        wait "$pid" || { fail "powerloss trial $trial: the save failed: $(head -c 300 "$dir/err")"; bad=1; }
-        flushed=$((trial % 3 != 2))
-        if [ "$flushed" = 1 ]; then
-            mkdir -p "$lost/journal" && cp "$lib/journal/saves.jsonl" "$lost/journal/saves.jsonl"
-        fi
-        if ! "$ALBUM" albums --library "$lost" >/dev/null 2>"$dir/err"; then
-            fail "powerloss trial $trial (journal flushed: $flushed): the library does not open: $(head -c 300 "$dir/err")"
-            failures=$((failures + 1))
-            continue
-        fi
-        verify_ok "$lost" || bad=1
-        if [ "$flushed" = 1 ]; then
-            check_acknowledged "$lost" Trip "$dir/acks" || bad=1
-        else
-            # Never acknowledged: none of the batch's assets, no file of it left in originals/.
-            local kept expected
-            kept=$(show_hashes "$lost" Trip | wc -l)
-            expected=$((trial % 2))
-            [ "$kept" = "$expected" ] || { fail "powerloss trial $trial: $kept asset(s) in the album, expected $expected"; bad=1; }
-            [ "$(originals_list "$lost" | wc -l)" = "$expected" ] ||
-                { fail "powerloss trial $trial: $(originals_list "$lost" | wc -l) file(s) in originals/, expected $expected"; bad=1; }
-        fi
-        [ "$bad" = 0 ] || failures=$((failures + 1))
-    done
-    summary powerloss "$trials" "$failures" "power lost before transaction B reached the disk: finished from the journal, or nothing"
 }
 
 # shutdown: what a power loss leaves, made by the kernel: EXT4_IOC_SHUTDOWN with
@@ -1382,38 +1104,6 @@ scenario_shutdown() {
         if [ "$bad" = 0 ]; then rm -f "$img"; else failures=$((failures + 1)); fi
     done
     summary shutdown "$trials" "$failures" "ext4 shut down mid-batch without flushing its log: every acknowledged save kept"
-}
-
-# journal: the journal is what rebuilds a lost catalog; one damaged while the catalog is whole must
-# be noticed and mended before the catalog is lost too.
-scenario_journal() {
-    echo "== journal"
-    local dir=$WORK/journal failures=0 trials=0 damage lib before after out
-    make_jpegs "$dir/media" 12 jr
-    for damage in garbage cut removed; do
-        trials=$((trials + 1))
-        lib=$dir/$damage.albumlibrary
-        local bad=0
-        "$ALBUM" save -q --album Keep --library "$lib" "$dir"/media/jr_000[0-5].jpg >/dev/null 2>&1
-        "$ALBUM" save -q --album Other --library "$lib" "$dir"/media/jr_000[6-9].jpg "$dir/media/jr_0000.jpg" >/dev/null 2>&1
-        before=$( (show_hashes "$lib" Keep; show_hashes "$lib" Other) | sort | md5sum)
-        case $damage in
-            garbage) head -c 5000 /dev/urandom >"$lib/journal/saves.jsonl" ;;
-            cut) truncate -s 150 "$lib/journal/saves.jsonl" ;;
-            removed) rm "$lib/journal/saves.jsonl" ;;
-        esac
-        out=$("$ALBUM" verify --library "$lib" 2>&1) && { fail "journal ($damage): verify passed"; bad=1; }
-        grep -q "journal (journal/saves.jsonl) lacks" <<<"$out" || { fail "journal ($damage): verify does not name the journal: $out"; bad=1; }
-        out=$("$ALBUM" repair --library "$lib" 2>&1) || { fail "journal ($damage): repair failed: $out"; bad=1; }
-        verify_ok "$lib" || bad=1
-        rm -f "$lib"/catalog.sqlite*
-        "$ALBUM" repair --library "$lib" >/dev/null 2>&1 || { fail "journal ($damage): repair of the lost catalog failed"; bad=1; }
-        after=$( (show_hashes "$lib" Keep; show_hashes "$lib" Other) | sort | md5sum)
-        [ "$before" = "$after" ] || { fail "journal ($damage): the rebuilt catalog's albums differ"; bad=1; }
-        verify_ok "$lib" || bad=1
-        [ "$bad" = 0 ] || failures=$((failures + 1))
-    done
-    summary journal "$trials" "$failures" "a damaged journal is reported, recorded again, and rebuilds a lost catalog whole"
 }
 
 START=$(date +%s)

@@ -99,6 +99,7 @@ extension CatalogBackend {
         do {
             return try connection.withLock { connection in
                 var rebuilt = false
+                var replaced = 0
                 while true {
                     do {
                         try ensureOpen(&connection)
@@ -112,6 +113,11 @@ extension CatalogBackend {
                     } catch let error as SQLiteError where error.meansDamage && !rebuilt {
                         try rebuild(&connection, because: .init(reason: "it is damaged (\(error.message))"))
                         rebuilt = true
+                    } catch let error as SQLiteError where error.meansReplaced && replaced < 3 {
+                        // Another process rebuilt the index and renamed it into place after this
+                        // connection opened the old file: nothing was written; open the new one.
+                        connection.index = nil
+                        replaced += 1
                     }
                 }
             }
@@ -193,7 +199,12 @@ extension CatalogBackend {
     /// Builds the index anew from the snapshot and the journal (under the journal's lock) and puts
     /// it in place; the old file, when there was one that is not merely stale, is kept under
     /// `damaged/`.
-    func rebuild(_ connection: inout Connection, because unusable: CatalogIndex.Unusable?) throws {
+    func rebuild(
+        _ connection: inout Connection, because unusable: CatalogIndex.Unusable?, force: Bool = false
+    ) throws {
+        // The file found unusable (or none): a different one in its place once the lock is taken is
+        // another process's rebuild, used as it is (unless `force`: `album repair`).
+        let unusableFile = FileSystem.fileID(atPath: catalogPath)
         connection.index = nil
         connection.indexFile = nil
         if isReadOnly {
@@ -202,10 +213,19 @@ extension CatalogBackend {
         }
         try lockJournal(&connection)
         defer { if let file = connection.journalFile { FileSystem.unlock(file) } }
+        let journalID = try journal.identity().id
+        // Another process may have rebuilt it while this one waited for the lock.
+        if !force, let replaced = FileSystem.fileID(atPath: catalogPath), replaced != unusableFile,
+            let index = try? CatalogIndex.open(
+                at: catalogPath, journalID: journalID, create: false, busyTimeout: busyTimeout)
+        {
+            connection.index = index
+            connection.indexFile = replaced
+            return
+        }
         let temporary = root.path + "/catalog.rebuild.sqlite"
         // A rebuild's own leftovers (a rebuild killed before it finished).
         for suffix in ["", "-journal"] { try FileSystem.unlink(temporary + suffix) }
-        let journalID = try journal.identity().id
         var fromSnapshot = false
         if FileSystem.fileStatus(atPath: snapshotPath, following: false)?.kind == .regular {
             fromSnapshot = (try? copySnapshot(to: temporary, journalID: journalID)) != nil
@@ -352,6 +372,9 @@ final class ChangeRecorder {
 }
 
 extension SQLiteError {
+    /// The file this connection opened was replaced (`SQLITE_READONLY_DBMOVED`).
+    var meansReplaced: Bool { code == Code.readOnly | (4 << 8) }
+
     /// The index's file is damaged (a page fails its checksum, garbled structure): rebuilt.
     var meansDamage: Bool {
         code == Code.ioErrorData || primaryCode == Code.corrupt || primaryCode == Code.notADatabase

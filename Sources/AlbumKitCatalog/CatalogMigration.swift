@@ -31,6 +31,8 @@ struct CatalogMigration {
         var assets: [String: CatalogChange.SavedAsset] = [:]
         var assetOrder: [String] = []
         var memberships: [(album: String, asset: String, at: Double)] = []
+        /// Read from an index of this release (whose journal was lost), not the previous release's.
+        var isCurrentIndex = false
 
         mutating func add(_ asset: CatalogChange.SavedAsset) {
             if assets[asset.id] == nil { assetOrder.append(asset.id) }
@@ -39,13 +41,13 @@ struct CatalogMigration {
     }
 
     /// Writes the journal the library lacks (see the type's description). Serialized across
-    /// processes by a lock; a journal another process wrote meanwhile is kept.
+    /// processes by a `flock` on the library's folder; a journal another process wrote meanwhile
+    /// is kept.
     func makeJournal() throws {
-        let folder = root + "/journal"
+        // The library's folder itself is the lock: no file of its own to leave behind.
         let lock: FileSystem.Descriptor
         do {
-            _ = try FileSystem.makeDirectory(atPath: folder)
-            lock = try FileSystem.openLockFile(folder + "/.convert.lock")
+            lock = try FileSystem.openDirectory(root)
             try FileSystem.lock(lock, wait: true)
         } catch { throw error.libraryError("open the library") }
         defer { FileSystem.close(lock) }
@@ -56,7 +58,10 @@ struct CatalogMigration {
             if error.errno == EEXIST { return }
             throw error.libraryError("write the library's journal")
         }
-        if previous != nil {
+        if let previous, previous.isCurrentIndex {
+            backend.notice(
+                "The library's journal was missing; it was written anew from its catalog (\(changes.count) records).")
+        } else if previous != nil {
             moveAside(["catalog.sqlite", "catalog.sqlite-wal", "catalog.sqlite-shm", "catalog.sqlite-checked"])
             moveAside(["journal/saves.jsonl", "snapshots/catalog.sqlite"])
             backend.notice(
@@ -98,6 +103,7 @@ struct CatalogMigration {
             throw AlbumError(.libraryCorrupt, "\(path) is not an AlbumKit catalog.")
         }
         var contents = Contents()
+        contents.isCurrentIndex = try db.row("PRAGMA user_version")?.integer(0) == CatalogSchema.version
         for row in try db.rows("SELECT id, title, created_at FROM album ORDER BY created_at, rowid") {
             guard let id = row.text(0), let title = row.text(1) else { continue }
             contents.albums.append((id, title, row.real(2) ?? 0))

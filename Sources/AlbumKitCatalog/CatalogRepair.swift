@@ -13,6 +13,7 @@ enum CatalogRepair {
         guard FileManager.default.fileExists(atPath: root.path) else {
             throw AlbumError(.libraryNotFound, "There is no AlbumKit library at \(root.path).")
         }
+        try SHA256Hasher.requireAvailable(to: "repair the library \(root.path)")
         let backend = try CatalogBackend.open(at: root, create: false)
         guard !backend.isReadOnly else {
             throw AlbumError(.libraryUnwritable, "Cannot repair \(root.path): it is on read-only media or not writable.")
@@ -22,7 +23,7 @@ enum CatalogRepair {
         var keptAt: String?
         try backend.withIndex("repair the library") { connection in
             try backend.rebuild(
-                &connection, because: damaged ? .init(reason: "repair was asked for: \(problems[0])") : nil)
+                &connection, because: damaged ? .init(reason: "repair was asked for: \(problems[0])") : nil, force: true)
         }
         if damaged { keptAt = backend.takeNotices().compactMap(Self.keptFolder).first }
         backend.removeStagedLeftovers()

@@ -78,6 +78,8 @@ enum AlbumCommand {
             case "add": return try await AssetCommands.add(arguments)
             case "remove": return try await AssetCommands.remove(arguments)
             case "delete-asset": return try await AssetCommands.deleteAsset(arguments)
+            case "restore-asset": return try await AssetCommands.restoreAsset(arguments)
+            case "deleted": return try await AssetCommands.recentlyDeleted(arguments)
             case "export": return try await AssetCommands.export(arguments)
             case "repair": return try await repair(arguments)
             case "completions": return try completions(arguments)

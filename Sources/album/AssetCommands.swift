@@ -88,7 +88,8 @@ enum AssetCommands {
     /// `album delete-asset ASSET_ID...`: out of the library and every album.
     static func deleteAsset(_ arguments: Arguments) async throws -> Int32 {
         let library = try LibraryChoice.open(arguments, create: false)
-        let deleted = try await library.deleteAssets(withIDs: arguments.positional)
+        let deleted = try await library.deleteAssets(withIDs: arguments.positional, permanently: arguments.permanently)
+        let kept = !arguments.permanently && deleted.allSatisfy { $0.trashURL == nil }
         if arguments.json {
             struct Line: Encodable {
                 let id: String
@@ -98,7 +99,74 @@ enum AssetCommands {
             Output.json(deleted.map { Line(id: $0.id, trash: $0.trashURL?.path) })
         } else if !arguments.quiet {
             for item in deleted {
-                Output.out("deleted \(item.id)" + (item.trashURL.map { " (moved to the Trash: \($0.path))" } ?? ""))
+                let whereTo = item.trashURL.map { " (moved to the Trash: \($0.path))" }
+                Output.out("deleted \(item.id)" + (whereTo ?? (kept ? " (kept in recently deleted)" : "")))
+            }
+            if kept { Output.out("`album restore-asset ID` brings them back; `album deleted` lists them.") }
+        }
+        return 0
+    }
+
+    /// `album restore-asset ASSET_ID...`: recently deleted assets back into their albums.
+    static func restoreAsset(_ arguments: Arguments) async throws -> Int32 {
+        let library = try LibraryChoice.open(arguments, create: false)
+        try await library.restoreAssets(withIDs: arguments.positional)
+        if arguments.json {
+            struct Line: Encodable {
+                let id: String
+                let restored = true
+            }
+            Output.json(arguments.positional.map { Line(id: $0) })
+        } else if !arguments.quiet {
+            for id in arguments.positional { Output.out("restored \(id)") }
+        }
+        return 0
+    }
+
+    /// `album deleted [--empty [--days N]]`: the recently deleted assets, or emptying them.
+    static func recentlyDeleted(_ arguments: Arguments) async throws -> Int32 {
+        var days = 30
+        if let text = arguments.value("--days") {
+            guard arguments.has("--empty") else {
+                throw AlbumCommand.UsageFailure(message: "--days goes with --empty")
+            }
+            guard let value = Int(text), value >= 0 else {
+                throw AlbumCommand.UsageFailure(message: "--days takes a number of days, 0 or more, not '\(text)'")
+            }
+            days = value
+        }
+        let library = try LibraryChoice.open(arguments, create: false)
+        if arguments.has("--empty") {
+            let removed = try await library.emptyRecentlyDeleted(
+                deletedBefore: Date(timeIntervalSinceNow: -Double(days) * 86_400))
+            if arguments.json {
+                struct Line: Encodable { let removed: Int }
+                Output.json(Line(removed: removed))
+            } else if !arguments.quiet {
+                Output.out("removed \(removed) asset(s) deleted more than \(days) day(s) ago, for good")
+            }
+            return 0
+        }
+        let items = try await library.recentlyDeletedAssets()
+        if arguments.json {
+            struct Line: Encodable {
+                let id: String
+                var originalFilename: String?
+                let deletedAt: Date
+                let file: String?
+            }
+            Output.json(
+                items.map {
+                    Line(
+                        id: $0.asset.id, originalFilename: $0.asset.originalFilename, deletedAt: $0.deletedAt,
+                        file: $0.asset.fileURL?.path)
+                })
+        } else {
+            let formatter = ISO8601DateFormatter()
+            Output.out("DELETED               ID                                    NAME")
+            for item in items {
+                Output.out(
+                    "\(formatter.string(from: item.deletedAt))  \(item.asset.id)  \(Output.shown(item.asset.originalFilename ?? "-"))")
             }
         }
         return 0

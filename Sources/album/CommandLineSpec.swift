@@ -87,7 +87,9 @@ enum CommandLineSpec {
             help: "Delete a folder album even when it holds files or albums (they go to the Trash with it)."),
         Option(
             long: "--permanently",
-            help: "Delete a folder album's folder for good instead of moving it to the Trash."),
+            help: "Delete for good: a folder album's folder instead of moving it to the Trash; assets of a catalog instead of keeping them in recently deleted."),
+        Option(long: "--empty", help: "Delete for good what was deleted more than --days days ago (default 30)."),
+        Option(long: "--days", value: "N", help: "With --empty: how many days deleted assets are kept (0: all of them)."),
         Option(long: "--endpoint", value: "URL", help: "The S3-compatible object store, http(s)://HOST[:PORT]."),
         Option(long: "--bucket", value: "NAME", help: "The bucket that holds the originals (created when missing)."),
         Option(long: "--prefix", value: "PREFIX", help: "A key prefix for the originals in the bucket."),
@@ -194,13 +196,31 @@ enum CommandLineSpec {
                 """,
             arity: 2...Int.max),
         Command(
-            name: "delete-asset", arguments: "ASSET_ID...", summary: "Delete photos and videos from the library.",
+            name: "delete-asset", arguments: "ASSET_ID...", options: ["--permanently"],
+            summary: "Delete photos and videos from the library.",
             details: """
-                Deletes the assets ASSET_ID from the library and from every album. A catalog library removes
-                the file and its record together (a crash at any moment leaves neither without the other); a
-                folder library moves the files to the Trash. Nothing is deleted when an id is unknown.
+                Deletes the assets ASSET_ID from the library and from every album. A catalog library keeps them
+                in its recently deleted, files and all (`album deleted` lists them, `album restore-asset` brings
+                them back into their albums); --permanently removes them and their files for good. A folder
+                library moves the files to the Trash (--permanently: removes them). Nothing is deleted when an
+                id is unknown.
                 """,
             arity: 1...Int.max),
+        Command(
+            name: "restore-asset", arguments: "ASSET_ID...", summary: "Bring back recently deleted photos and videos.",
+            details: """
+                Brings the recently deleted assets ASSET_ID of a catalog library back into the library and into
+                the albums they were in. Nothing is restored when one of them is not recently deleted.
+                """,
+            arity: 1...Int.max),
+        Command(
+            name: "deleted", arguments: "", options: ["--empty", "--days"],
+            summary: "List, or empty, a catalog library's recently deleted.",
+            details: """
+                Lists the recently deleted assets of a catalog library, most recently deleted first. With --empty,
+                deletes for good (files and all) those deleted more than --days days ago (default 30; 0: all).
+                """,
+            arity: 0...0),
         Command(
             name: "export", arguments: "TITLE DIR", summary: "Copy an album's originals into a folder.",
             details: """

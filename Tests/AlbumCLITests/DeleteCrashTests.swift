@@ -7,9 +7,9 @@ import Testing
     import Glibc
 #endif
 
-/// `album delete-asset` killed with SIGKILL at random moments: after the next opening, every
-/// asset is either whole (row, file, albums) or gone — never a row without its file or a file
-/// without its row — and the catalog is healthy.
+/// `album delete-asset --permanently` killed with SIGKILL at random moments: after the next
+/// opening, every asset is either whole (record, file, albums) or gone — never an asset without
+/// its file or a file left behind — and the library verifies.
 @Suite(.serialized) struct DeleteCrashTests {
     /// A distinct valid JPEG (1×1, with a comment holding `tag`).
     static func jpeg(_ tag: String) -> Data {
@@ -39,7 +39,7 @@ import Testing
                 // When a process deleting all of them is killed after a random part of the time a
                 // whole deletion takes (measured in round 0, which is not killed)
                 let started = Date()
-                let process = try CLI.start(["--library", url.path, "delete-asset"] + ids)
+                let process = try CLI.start(["--library", url.path, "delete-asset", "--permanently"] + ids)
                 if round > 0 {
                     usleep(UInt32(Double.random(in: 0.3...1.0, using: &generator) * duration * 1e6))
                     kill(process.processIdentifier, SIGKILL)
@@ -63,12 +63,12 @@ import Testing
                 let killed = process.terminationReason == .uncaughtSignal
                 if killed {
                     outcomes[
-                        left.isEmpty ? "killed, finished by the next opening" : "killed before marking", default: 0] +=
+                        left.isEmpty ? "killed, finished by the next opening" : "killed before recording", default: 0] +=
                         1
                 }
-                #expect(left.isEmpty || left.count == 200, "one transaction marks them all")
+                #expect(left.isEmpty || left.count == 200, "one record deletes them all")
                 // Clean up what is left for the next round
-                try await reopened.deleteAssets(withIDs: left.map(\.id))
+                try await reopened.deleteAssets(withIDs: left.map(\.id), permanently: true)
                 #expect(Self.files(under: url.appendingPathComponent("originals")).isEmpty)
             }
             print("delete-asset of 200 assets (\(Int(duration * 1000)) ms whole), SIGKILL in 11 rounds: \(outcomes)")
