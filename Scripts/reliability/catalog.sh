@@ -590,7 +590,7 @@ def q(s):
 albums = {"Trips": str(uuid.uuid4()), "Family": str(uuid.uuid4()), "Empty": str(uuid.uuid4())}
 gone = str(uuid.uuid4())
 t0 = 1790000000.0
-sql = ["PRAGMA journal_mode = WAL;", "PRAGMA application_id = 1095516235;", "BEGIN;",
+sql = ["PRAGMA journal_mode = WAL;", "PRAGMA application_id = 1095516747;", "BEGIN;",
 """CREATE TABLE asset (id TEXT PRIMARY KEY, state TEXT NOT NULL CHECK (state IN ('pending', 'ready')),
 kind TEXT NOT NULL CHECK (kind IN ('photo', 'video')), format TEXT NOT NULL, path TEXT NOT NULL UNIQUE,
 original_name TEXT, byte_size INTEGER NOT NULL CHECK (byte_size >= 0), sha256 TEXT NOT NULL,

@@ -57,7 +57,8 @@ extension CatalogBackend {
                 let missing = try ids.filter { id in
                     try seen.insert(id).inserted
                         && recorder.db.row(
-                            "SELECT 1 FROM album_asset WHERE album_id = ? AND asset_id = ?", [.text(albumID), .text(id)])
+                            "SELECT 1 FROM album_asset WHERE album_id = ? AND asset_id = ?",
+                            [.text(albumID), .text(id)])
                             == nil
                 }
                 if !missing.isEmpty {
@@ -118,7 +119,8 @@ extension CatalogBackend {
         try await Blocking.run {
             try self.record("restore the assets") { recorder in
                 for id in ids
-                where try recorder.db.row("SELECT 1 FROM asset WHERE id = ? AND state = 'deleted'", [.text(id)]) == nil {
+                where try recorder.db.row("SELECT 1 FROM asset WHERE id = ? AND state = 'deleted'", [.text(id)]) == nil
+                {
                     throw AlbumError(.assetNotFound, "There is no recently deleted asset with the identifier \(id).")
                 }
                 try recorder.record(.restoreAssets(ids))
@@ -166,7 +168,9 @@ extension CatalogBackend {
     }
 
     private static func requireAssets(_ db: Database, _ ids: [String], includingDeleted: Bool = false) throws {
-        let sql = includingDeleted ? "SELECT 1 FROM asset WHERE id = ?" : "SELECT 1 FROM asset WHERE id = ? AND state = 'ready'"
+        let sql =
+            includingDeleted
+            ? "SELECT 1 FROM asset WHERE id = ?" : "SELECT 1 FROM asset WHERE id = ? AND state = 'ready'"
         for id in ids where try db.row(sql, [.text(id)]) == nil {
             throw AlbumError(.assetNotFound, "There is no asset with the identifier \(id) in the library.")
         }

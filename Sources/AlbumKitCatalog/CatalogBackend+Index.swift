@@ -23,16 +23,23 @@ extension CatalogBackend {
             throw AlbumError(
                 .libraryUnwritable, "Cannot \(what): the library \(root.path) is on read-only media or not writable.")
         }
-        var purged: [String] = []
         let result: T = try withIndex(what, locked: true) { connection in
             guard let index = connection.index, let journalFile = connection.journalFile else {
                 throw AlbumError(.ioFailure, "Cannot \(what): the library's index is not open.")
             }
             try index.db.execute("BEGIN IMMEDIATE")
             var committed = false
-            defer { if !committed { try? index.db.execute("ROLLBACK") } }  // nothing of it was journaled
+            let purgesBefore = connection.purgedFiles.count
+            defer {
+                if !committed {
+                    // Nothing of it was journaled: the index goes back to where it was, and the
+                    // purges it caught up with are applied (and their files removed) next time.
+                    try? index.db.execute("ROLLBACK")
+                    connection.purgedFiles.removeSubrange(purgesBefore...)
+                }
+            }
             let caughtUp = try index.catchUp(with: journal)
-            purged += caughtUp.purged
+            connection.purgedFiles += caughtUp.purged
             let end = try endOfRecords(journalFile, caughtUp: caughtUp.end, torn: caughtUp.tornBytes)
             let recorder = ChangeRecorder(index: index)
             let result = try decide(recorder)
@@ -53,7 +60,7 @@ extension CatalogBackend {
                 throw AlbumError.library(error, what, path: journal.path)
             }
             // Durable now: from here on the change stands, whatever happens to the index.
-            purged += recorder.purged
+            connection.purgedFiles += recorder.purged
             try? index.setPosition(end + Int64(bytes.count), applied: recorder.changes.count)
             committed = (try? index.db.execute("COMMIT")) != nil
             // A commit that failed (the index's disk full, say) leaves the index behind the
@@ -61,7 +68,6 @@ extension CatalogBackend {
             committed = true
             return result
         }
-        removeFiles(purged)
         takeSnapshotWhenDue()
         return result
     }
@@ -96,6 +102,15 @@ extension CatalogBackend {
     /// also takes the journal's lock and leaves catching up to `body` (for ``record(_:_:)``). An
     /// index that turns out damaged is rebuilt and `body` runs again, once.
     func withIndex<T>(_ what: String, locked: Bool = false, _ body: (inout Connection) throws -> T) throws -> T {
+        // Files of assets purged by records this call applied: removed after the connection is
+        // released (removing them uses it again).
+        defer {
+            let purged = connection.withLock { connection in
+                defer { connection.purgedFiles.removeAll() }
+                return connection.purgedFiles
+            }
+            if !purged.isEmpty { removeFiles(purged) }
+        }
         do {
             return try connection.withLock { connection in
                 var rebuilt = false
@@ -166,15 +181,14 @@ extension CatalogBackend {
         let position = try index.position()
         if position > length { throw CatalogIndex.Unusable(reason: "it holds more than the library's journal") }
         guard position < length else { return }
-        var purged: [String] = []
         try index.db.immediateTransaction {
             let position = try index.position()
             if position > journal.length() {
                 throw CatalogIndex.Unusable(reason: "it holds more than the library's journal")
             }
-            purged = try index.catchUp(with: journal).purged
+            // Removed once the connection is released (``withIndex(_:locked:_:)``).
+            connection.purgedFiles += try index.catchUp(with: journal).purged
         }
-        removeFiles(purged)
     }
 
     /// Takes the journal's lock (waiting for another process's change), through the descriptor
@@ -232,7 +246,8 @@ extension CatalogBackend {
             if !fromSnapshot { for suffix in ["", "-journal"] { try FileSystem.unlink(temporary + suffix) } }
         }
         do {
-            let index = try CatalogIndex.open(at: temporary, journalID: journalID, create: true, busyTimeout: busyTimeout)
+            let index = try CatalogIndex.open(
+                at: temporary, journalID: journalID, create: true, busyTimeout: busyTimeout)
             try index.db.immediateTransaction { try index.catchUp(with: journal) }
         }
         var kept: String?
@@ -341,7 +356,9 @@ extension CatalogBackend {
         // Bookkeeping of the index alone: a failure leaves the paths listed, retried later.
         try? withIndex("forget removed files") { connection in
             try connection.index!.db.immediateTransaction {
-                for path in gone { try connection.index!.db.run("DELETE FROM purged_file WHERE path = ?", [.text(path)]) }
+                for path in gone {
+                    try connection.index!.db.run("DELETE FROM purged_file WHERE path = ?", [.text(path)])
+                }
             }
         }
     }

@@ -64,7 +64,9 @@ extension CatalogBackend {
             if let deadOwners {
                 isDead = deadOwners.contains(staged.owner)
             } else {
-                if alive[staged.owner] == nil { alive[staged.owner] = ProcessOwner.isAlive(staged.owner, in: ownersPath) }
+                if alive[staged.owner] == nil {
+                    alive[staged.owner] = ProcessOwner.isAlive(staged.owner, in: ownersPath)
+                }
                 isDead = alive[staged.owner] == false
             }
             if isDead { found.append((shard + "/" + name, staged.owner)) }
@@ -95,7 +97,8 @@ extension CatalogBackend {
     func originalNames(hidden: Bool) -> [(shard: String, name: String)] {
         var found: [(shard: String, name: String)] = []
         // A folder that cannot be listed holds nothing this can act on; `verify` reads each file.
-        for shard in ((try? FileSystem.names(inDirectoryAt: originalsPath)) ?? []).sorted() where !shard.hasPrefix(".") {
+        for shard in ((try? FileSystem.names(inDirectoryAt: originalsPath)) ?? []).sorted() where !shard.hasPrefix(".")
+        {
             for name in ((try? FileSystem.names(inDirectoryAt: originalsPath + "/" + shard)) ?? []).sorted()
             where name.hasPrefix(".") == hidden {
                 found.append((shard, name))

@@ -9,10 +9,11 @@ extension CatalogBackend {
     /// recorded in the index (`verify` reports it) and retried after as many records again; it
     /// never fails the change that made it due.
     func takeSnapshotWhenDue() {
-        let due = (try? withIndex("read the catalog") { connection in
-            (try connection.index!.state(CatalogSchema.StateKey.sinceSnapshot)?.integerValue ?? 0)
-                >= Int64(snapshotInterval.withLock { $0 })
-        }) ?? false
+        let due =
+            (try? withIndex("read the catalog") { connection in
+                (try connection.index!.state(CatalogSchema.StateKey.sinceSnapshot)?.integerValue ?? 0)
+                    >= Int64(snapshotInterval.withLock { $0 })
+            }) ?? false
         guard due else { return }
         let failure: String?
         do {

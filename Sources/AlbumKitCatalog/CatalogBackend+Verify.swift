@@ -65,7 +65,8 @@ extension CatalogBackend {
             )
         }
         if integrity != ["ok"] {
-            problems.append("the catalog is damaged (\(integrity.prefix(3).joined(separator: "; "))); `album repair` rebuilds it")
+            problems.append(
+                "the catalog is damaged (\(integrity.prefix(3).joined(separator: "; "))); `album repair` rebuilds it")
         }
         let extra = Set(fromIndex).subtracting(fromJournal)
         let lacking = Set(fromJournal).subtracting(fromIndex)
@@ -80,7 +81,8 @@ extension CatalogBackend {
         }
         for record in damage {
             problems.append(
-                "the library's journal (\(journal.path)) has a damaged record at byte \(record.offset)\(record.affects.map { ", about \($0)" } ?? ""); it is skipped, every record after it is kept")
+                "the library's journal (\(journal.path)) has a damaged record at byte \(record.offset)\(record.affects.map { ", about \($0)" } ?? ""); it is skipped, every record after it is kept"
+            )
         }
         if let snapshotError {
             problems.append("the last snapshot of the catalog failed: \(snapshotError)")
@@ -108,7 +110,8 @@ extension CatalogBackend {
             }
         }
         return try lines(
-            "SELECT 'asset', id, state, kind, format, path, original_name, byte_size, sha256, added_at, deleted_at FROM asset")
+            "SELECT 'asset', id, state, kind, format, path, original_name, byte_size, sha256, added_at, deleted_at FROM asset"
+        )
             + lines("SELECT 'album', id, title, created_at FROM album")
             + lines(
                 "SELECT 'in', album_id, asset_id, (SELECT count(*) FROM album_asset o WHERE o.album_id = m.album_id AND o.position < m.position) FROM album_asset m"

@@ -56,6 +56,8 @@ package final class CatalogBackend: PhotoLibraryBackend {
         /// The catalog file the index was opened from, to notice a rebuild by another process.
         var indexFile: FileSystem.FileID?
         var journalFile: FileSystem.Descriptor?
+        /// Files of purged assets to remove once the connection is released.
+        var purgedFiles: [String] = []
     }
 
     /// Hears each notice as it happens, when set (the CLI prints them); else they wait for

@@ -147,7 +147,9 @@ struct CatalogMigration {
         var albums: [String: Int] = [:]
         for (index, album) in contents.albums.enumerated() { albums[album.id] = index }
         var deleted = Set<String>()
-        var saves: [(CatalogChange.SavedAsset, album: String?, title: String?, at: Double)] = []
+        var saves: [CatalogChange.SavedAsset] = []
+        // Memberships in the order the journal made and unmade them.
+        var memberships: [(album: String, asset: String, at: Double)] = []
         for line in bytes.split(separator: 0x0A) {
             guard let object = JSONObjectReader(line), let op = try? object.string("op") else { continue }
             let asset = (try? object.string("asset")) ?? nil
@@ -163,11 +165,12 @@ struct CatalogMigration {
                 let name = (try? object.string("name")) ?? nil
                 deleted.remove(asset)
                 saves.append(
-                    (
-                        .init(
-                            id: asset, path: relative, originalName: name, byteSize: bytes, sha256: sha, kind: "photo",
-                            format: "jpeg", addedAt: added, metadata: nil), album, title, at
-                    ))
+                    .init(
+                        id: asset, path: relative, originalName: name, byteSize: bytes, sha256: sha, kind: "photo",
+                        format: "jpeg", addedAt: added, metadata: nil))
+                if let album, !memberships.contains(where: { $0.album == album && $0.asset == asset }) {
+                    memberships.append((album, asset, at))
+                }
                 if !onlyMissing, let album, let title, albums[album] == nil {
                     albums[album] = contents.albums.count
                     contents.albums.append((album, title, at))
@@ -179,11 +182,12 @@ struct CatalogMigration {
             case "renameAlbum" where !onlyMissing:
                 guard let album, let title, let index = albums[album] else { continue }
                 contents.albums[index].title = title
-            case "deleteAlbum" where !onlyMissing:
-                guard let album, let index = albums.removeValue(forKey: album) else { continue }
+            case "deleteAlbum":
+                memberships.removeAll { $0.album == album }
+                guard !onlyMissing, let album, let index = albums.removeValue(forKey: album) else { continue }
                 contents.albums[index].id = ""
-            case "removeFromAlbum" where !onlyMissing:
-                contents.memberships.removeAll { $0.album == album && $0.asset == asset }
+            case "removeFromAlbum":
+                memberships.removeAll { $0.album == album && $0.asset == asset }
             case "deleteAsset":
                 if let asset { deleted.insert(asset) }
             default:
@@ -191,10 +195,13 @@ struct CatalogMigration {
             }
         }
         contents.albums.removeAll { $0.id.isEmpty }
-        for (asset, album, _, at) in saves where !deleted.contains(asset.id) {
+        var added = Set<String>()
+        var seen = Set<String>()
+        for asset in saves.reversed() where !deleted.contains(asset.id) && seen.insert(asset.id).inserted {
             if onlyMissing && contents.assets[asset.id] != nil { continue }
             let file = root + "/" + asset.path
-            guard let status = FileSystem.fileStatus(atPath: file, following: false), Int64(status.size) == asset.byteSize,
+            guard let status = FileSystem.fileStatus(atPath: file, following: false),
+                Int64(status.size) == asset.byteSize,
                 let reader = try? MediaReader(.path(FileSystemPath(file)))
             else { continue }
             var described = asset
@@ -202,18 +209,22 @@ struct CatalogMigration {
             described.format = reader.metadata.format.rawValue
             described.metadata = reader.metadata.jsonText
             contents.add(described)
-            if let album, contents.albums.contains(where: { $0.id == album }),
-                !contents.memberships.contains(where: { $0.album == album && $0.asset == asset.id })
-            {
-                contents.memberships.append((album, asset.id, at))
-            }
+            added.insert(asset.id)
+        }
+        contents.assetOrder.sort { (contents.assets[$0]?.addedAt ?? 0) < (contents.assets[$1]?.addedAt ?? 0) }
+        let albumIDs = Set(contents.albums.map(\.id))
+        for membership in memberships where added.contains(membership.asset) && albumIDs.contains(membership.album) {
+            contents.memberships.append(membership)
         }
     }
 
     /// The records that make a library of `contents`.
     private static func changes(of contents: Contents) -> [CatalogChange] {
-        var changes: [CatalogChange] = contents.albums.map { .createAlbum(id: $0.id, title: $0.title, createdAt: $0.createdAt) }
-        let titles = Dictionary(contents.albums.map { (AlbumTitle.key(of: $0.title), $0.title) }, uniquingKeysWith: { a, _ in a })
+        var changes: [CatalogChange] = contents.albums.map {
+            .createAlbum(id: $0.id, title: $0.title, createdAt: $0.createdAt)
+        }
+        let titles = Dictionary(
+            contents.albums.map { (AlbumTitle.key(of: $0.title), $0.title) }, uniquingKeysWith: { a, _ in a })
         let albumIDs = Set(contents.albums.map(\.id))
         for (key, album) in contents.remembered where albumIDs.contains(album) {
             changes.append(.rememberAlbum(id: album, title: titles[key] ?? key))
@@ -227,10 +238,14 @@ struct CatalogMigration {
                 run?.assets.append(membership.asset)
                 continue
             }
-            if let current = run { changes.append(.addToAlbum(album: current.album, assets: current.assets, at: current.at)) }
+            if let current = run {
+                changes.append(.addToAlbum(album: current.album, assets: current.assets, at: current.at))
+            }
             run = (membership.album, [membership.asset], membership.at)
         }
-        if let current = run { changes.append(.addToAlbum(album: current.album, assets: current.assets, at: current.at)) }
+        if let current = run {
+            changes.append(.addToAlbum(album: current.album, assets: current.assets, at: current.at))
+        }
         return changes
     }
 }

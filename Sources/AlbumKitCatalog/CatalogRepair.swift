@@ -16,14 +16,16 @@ enum CatalogRepair {
         try SHA256Hasher.requireAvailable(to: "repair the library \(root.path)")
         let backend = try CatalogBackend.open(at: root, create: false)
         guard !backend.isReadOnly else {
-            throw AlbumError(.libraryUnwritable, "Cannot repair \(root.path): it is on read-only media or not writable.")
+            throw AlbumError(
+                .libraryUnwritable, "Cannot repair \(root.path): it is on read-only media or not writable.")
         }
         let problems = (try? backend.indexDisagreements()) ?? ["the catalog cannot be checked"]
         let damaged = problems.contains { $0.hasPrefix("the catalog") }
         var keptAt: String?
         try backend.withIndex("repair the library") { connection in
             try backend.rebuild(
-                &connection, because: damaged ? .init(reason: "repair was asked for: \(problems[0])") : nil, force: true)
+                &connection, because: damaged ? .init(reason: "repair was asked for: \(problems[0])") : nil, force: true
+            )
         }
         if damaged { keptAt = backend.takeNotices().compactMap(Self.keptFolder).first }
         backend.removeStagedLeftovers()
@@ -71,7 +73,8 @@ enum CatalogRepair {
             let name = ((relative as NSString).lastPathComponent as NSString).deletingPathExtension.lowercased()
             let outcome = try backend.record("adopt \(relative)") { recorder -> String? in
                 if let existing = try recorder.db.row(
-                    "SELECT id FROM asset WHERE sha256 = ? AND byte_size = ?", [.text(sha), .integer(Int64(reader.size))])?
+                    "SELECT id FROM asset WHERE sha256 = ? AND byte_size = ?",
+                    [.text(sha), .integer(Int64(reader.size))])?
                     .text(0)
                 {
                     return "\(relative) holds the same bytes as the asset \(existing); left in place"

@@ -166,7 +166,8 @@ enum AssetCommands {
             Output.out("DELETED               ID                                    NAME")
             for item in items {
                 Output.out(
-                    "\(formatter.string(from: item.deletedAt))  \(item.asset.id)  \(Output.shown(item.asset.originalFilename ?? "-"))")
+                    "\(formatter.string(from: item.deletedAt))  \(item.asset.id)  \(Output.shown(item.asset.originalFilename ?? "-"))"
+                )
             }
         }
         return 0

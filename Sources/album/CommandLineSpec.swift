@@ -87,9 +87,12 @@ enum CommandLineSpec {
             help: "Delete a folder album even when it holds files or albums (they go to the Trash with it)."),
         Option(
             long: "--permanently",
-            help: "Delete for good: a folder album's folder instead of moving it to the Trash; assets of a catalog instead of keeping them in recently deleted."),
+            help:
+                "Delete for good: a folder album's folder instead of moving it to the Trash; assets of a catalog instead of keeping them in recently deleted."
+        ),
         Option(long: "--empty", help: "Delete for good what was deleted more than --days days ago (default 30)."),
-        Option(long: "--days", value: "N", help: "With --empty: how many days deleted assets are kept (0: all of them)."),
+        Option(
+            long: "--days", value: "N", help: "With --empty: how many days deleted assets are kept (0: all of them)."),
         Option(long: "--endpoint", value: "URL", help: "The S3-compatible object store, http(s)://HOST[:PORT]."),
         Option(long: "--bucket", value: "NAME", help: "The bucket that holds the originals (created when missing)."),
         Option(long: "--prefix", value: "PREFIX", help: "A key prefix for the originals in the bucket."),

@@ -73,7 +73,8 @@ import Testing
             #expect(try sqlite3(url, "SELECT count(*) FROM asset").contains("3"))
             let second = try await saveDistinct(2, into: "Trip", at: url, tag: "b")
             #expect(try await expectIntact(url, ["Trip": first + second]).isEmpty)
-            _ = try sqlite3(url, "UPDATE album SET title = 'Changed'; INSERT INTO album VALUES ('x', 'Extra', 'Extra', 1)")
+            _ = try sqlite3(
+                url, "UPDATE album SET title = 'Changed'; INSERT INTO album VALUES ('x', 'Extra', 'Extra', 1)")
             let third = try await saveDistinct(1, into: "Trip", at: url, tag: "c")
             let albums = try await PhotoLibrary(backend: try CatalogBackend.open(at: url)).albums()
             #expect(albums.map(\.title) == ["Trip"])
@@ -141,10 +142,12 @@ import Testing
             let other = dir.appendingPathComponent("Other.albumlibrary")
             _ = try await saveDistinct(1, into: "Elsewhere", at: other, tag: "o")
             try FileManager.default.removeItem(atPath: url.path + "/catalog.sqlite")
-            try FileManager.default.copyItem(atPath: other.path + "/catalog.sqlite", toPath: url.path + "/catalog.sqlite")
+            try FileManager.default.copyItem(
+                atPath: other.path + "/catalog.sqlite", toPath: url.path + "/catalog.sqlite")
             let notices = try await expectIntact(url, ["Trips": early + late])
             #expect(notices.first?.contains("another journal") == true, "\(notices)")
-            #expect(try await PhotoLibrary(backend: try CatalogBackend.open(at: url)).albums().map(\.title) == ["Trips"])
+            #expect(
+                try await PhotoLibrary(backend: try CatalogBackend.open(at: url)).albums().map(\.title) == ["Trips"])
         }
     }
 
@@ -158,7 +161,9 @@ import Testing
             let library = PhotoLibrary(backend: backend)
             var saved: [SavedAsset] = []
             for n in 0..<4 {
-                saved.append(try await library.album(titled: "Trip").save(.data(Fixture.uniqueJPEG("r\(n)"), filename: "IMG_\(n).JPG")))
+                saved.append(
+                    try await library.album(titled: "Trip").save(
+                        .data(Fixture.uniqueJPEG("r\(n)"), filename: "IMG_\(n).JPG")))
             }
             #expect(FileManager.default.fileExists(atPath: url.path + "/snapshots/index.sqlite"))
             do {
@@ -183,11 +188,17 @@ import Testing
             let backend = try CatalogBackend.open(at: url)
             backend.snapshotInterval.withLock { $0 = 2 }
             let library = PhotoLibrary(backend: backend)
-            for n in 0..<3 { _ = try await library.album(titled: "A").save(.data(Fixture.uniqueJPEG("s\(n)"), filename: "\(n).jpg")) }
+            for n in 0..<3 {
+                _ = try await library.album(titled: "A").save(.data(Fixture.uniqueJPEG("s\(n)"), filename: "\(n).jpg"))
+            }
             let report = try await library.verify()
-            #expect(report.problems.contains { $0.contains("the last snapshot of the catalog failed") }, "\(report.problems)")
+            #expect(
+                report.problems.contains { $0.contains("the last snapshot of the catalog failed") },
+                "\(report.problems)")
             try FileManager.default.removeItem(atPath: url.path + "/snapshots/index.sqlite")
-            for n in 3..<6 { _ = try await library.album(titled: "A").save(.data(Fixture.uniqueJPEG("s\(n)"), filename: "\(n).jpg")) }
+            for n in 3..<6 {
+                _ = try await library.album(titled: "A").save(.data(Fixture.uniqueJPEG("s\(n)"), filename: "\(n).jpg"))
+            }
             #expect(try await library.verify().isHealthy)
             #expect(FileManager.default.fileExists(atPath: url.path + "/snapshots/index.sqlite"))
         }
@@ -211,12 +222,15 @@ import Testing
             bytes[offset] ^= 0x01
             bytes.append(Data("1234abcd {\"op\":\"save\",\"id\":\"torn".utf8))
             try bytes.write(to: journal)
-            for suffix in catalogFiles { try? FileManager.default.removeItem(atPath: url.path + "/catalog.sqlite" + suffix) }
+            for suffix in catalogFiles {
+                try? FileManager.default.removeItem(atPath: url.path + "/catalog.sqlite" + suffix)
+            }
             let library = PhotoLibrary(backend: try CatalogBackend.open(at: url))
             #expect(try await library.assets(inAlbumTitled: "A").map(\.id) == [first[0].assetID, last[0].assetID])
             let report = try await library.verify()
             #expect(
-                report.problems.contains { $0.contains("damaged record") && $0.contains("the save of") }, "\(report.problems)")
+                report.problems.contains { $0.contains("damaged record") && $0.contains("the save of") },
+                "\(report.problems)")
             #expect(report.problems.contains { $0.contains("stray file") && $0.contains(middle[0].assetID) })
             // The next save cuts the torn tail off (kept) and appends after the last whole record.
             let after = try await saveDistinct(1, into: "A", at: url, tag: "after")
@@ -238,7 +252,8 @@ import Testing
         try await Fixture.withTemporaryDirectory { dir in
             let url = library(dir)
             let saved = try await saveDistinct(2, into: "Trip", at: url)
-            try FileManager.default.createDirectory(atPath: url.path + "/originals/zz", withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: url.path + "/originals/zz", withIntermediateDirectories: true)
             try Fixture.jpegBytes.write(to: url.appendingPathComponent("originals/zz/found.jpg"))
             try Data("not a photo".utf8).write(to: url.appendingPathComponent("originals/zz/notes.txt"))
             let library = PhotoLibrary(backend: try CatalogBackend.open(at: url))
@@ -265,10 +280,12 @@ import Testing
             let owners = url.appendingPathComponent("owners")
             let dead = "p999998-00000000000000fe"
             Fixture.write(Data(ProcessOwner.formatLine), named: dead, in: owners)
-            try FileManager.default.createDirectory(atPath: url.path + "/originals/ee", withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: url.path + "/originals/ee", withIntermediateDirectories: true)
             try Fixture.uniqueJPEG("unrecorded").write(to: url.appendingPathComponent("originals/ee/unrecorded.jpg"))
             Fixture.write(
-                Data("originals/ee/unrecorded.jpg\noriginals/\(savedFile)\n".utf8), named: dead + ".publishing", in: owners)
+                Data("originals/ee/unrecorded.jpg\noriginals/\(savedFile)\n".utf8), named: dead + ".publishing",
+                in: owners)
             try await expectIntact(url, ["A": saved])
             #expect(originals(url) == [savedFile])
             #expect(!FileManager.default.fileExists(atPath: owners.path + "/" + dead + ".publishing"))
@@ -286,7 +303,8 @@ import Testing
             _ = try await backend.deleteAssets([saved[0].assetID, saved[1].assetID])
             #expect(try await library.assets(inAlbumTitled: "A").map(\.id) == [saved[2].assetID])
             #expect(originals(url).count == 3, "files stay while recently deleted")
-            #expect(Set(try await backend.recentlyDeletedAssets().map(\.asset.id)) == [saved[0].assetID, saved[1].assetID])
+            #expect(
+                Set(try await backend.recentlyDeletedAssets().map(\.asset.id)) == [saved[0].assetID, saved[1].assetID])
             try await backend.restoreAssets([saved[0].assetID])
             #expect(try await library.assets(inAlbumTitled: "A").map(\.id) == [saved[0].assetID, saved[2].assetID])
             let again = try await library.album(titled: "B").save(.data(Fixture.uniqueJPEG("1"), filename: "again.jpg"))
@@ -296,7 +314,9 @@ import Testing
             #expect(originals(url).count == 2)
             #expect(try await library.verify().isHealthy)
             // Rebuilt from the journal, the library is the same.
-            for suffix in catalogFiles { try? FileManager.default.removeItem(atPath: url.path + "/catalog.sqlite" + suffix) }
+            for suffix in catalogFiles {
+                try? FileManager.default.removeItem(atPath: url.path + "/catalog.sqlite" + suffix)
+            }
             let rebuilt = PhotoLibrary(backend: try CatalogBackend.open(at: url))
             #expect(try await rebuilt.assets(inAlbumTitled: "A").map(\.id) == [saved[0].assetID, saved[1].assetID])
             #expect(try await rebuilt.verify().isHealthy)

@@ -38,9 +38,12 @@ import Testing
             // The remembered album comes through: its title leads to the same album; the title
             // the rename freed makes a new one.
             let trips = try #require(albums.first?.id)
-            let again = try await library.album(titled: "Trips 2026").save(.data(Fixture.uniqueJPEG("n"), filename: "n.jpg"))
+            let again = try await library.album(titled: "Trips 2026").save(
+                .data(Fixture.uniqueJPEG("n"), filename: "n.jpg"))
             #expect(again.albumID == trips && again.albumOutcome == .found)
-            #expect(try await library.album(titled: "Trips").save(.data(Fixture.uniqueJPEG("o"), filename: "o.jpg")).albumOutcome == .created)
+            #expect(
+                try await library.album(titled: "Trips").save(.data(Fixture.uniqueJPEG("o"), filename: "o.jpg"))
+                    .albumOutcome == .created)
             // The previous files are kept; a second opening converts nothing again.
             for name in ["catalog.sqlite", "catalog.sqlite-wal", "saves.jsonl"] {
                 #expect(FileManager.default.fileExists(atPath: url.path + "/previous-release/" + name), "\(name)")
@@ -54,7 +57,9 @@ import Testing
     @Test func aLibraryOfThePreviousReleaseWithoutItsCatalogIsReplayedFromItsJournal() async throws {
         try await Fixture.withTemporaryDirectory { dir in
             let url = try copy(into: dir)
-            for suffix in ["", "-wal", "-checked"] { try FileManager.default.removeItem(atPath: url.path + "/catalog.sqlite" + suffix) }
+            for suffix in ["", "-wal", "-checked"] {
+                try FileManager.default.removeItem(atPath: url.path + "/catalog.sqlite" + suffix)
+            }
             let library = PhotoLibrary(backend: try CatalogBackend.open(at: url))
             #expect(try await library.albums().map(\.title) == ["Trips 2026", "Home", "Empty"])
             #expect(names(try await library.assets(inAlbumTitled: "Trips 2026")) == ["IMG_0001.jpg", "IMG_0002.jpg"])
@@ -69,7 +74,9 @@ import Testing
     @Test func aConversionCutShortIsRedone() async throws {
         try await Fixture.withTemporaryDirectory { dir in
             let url = try copy(into: dir)
-            Fixture.write(Data("albumkit-journal 2 half\n1234".utf8), named: ".p1-0000000000000001.x.journal", in: url.appendingPathComponent("journal"))
+            Fixture.write(
+                Data("albumkit-journal 2 half\n1234".utf8), named: ".p1-0000000000000001.x.journal",
+                in: url.appendingPathComponent("journal"))
             let library = PhotoLibrary(backend: try CatalogBackend.open(at: url))
             #expect(try await library.albums().map(\.count) == [2, 1, 0])
         }

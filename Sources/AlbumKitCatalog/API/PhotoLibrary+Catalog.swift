@@ -32,7 +32,6 @@ extension PhotoLibrary {
         return PhotoLibrary(opening: { try CatalogBackend.open(at: url, create: createIfMissing, onNotice: onNotice) })
     }
 
-
     /// Rebuilds the catalog (the index) of the AlbumKit library at `url` from its journal and last
     /// snapshot, and adopts the files in `originals/` that no record names into the album
     /// "Recovered", with their metadata. Opening a library already rebuilds a missing or damaged

@@ -82,7 +82,8 @@ struct CatalogIndex {
         guard version == CatalogSchema.version else {
             throw Unusable(
                 reason: version < CatalogSchema.version
-                    ? "it was written by the previous release" : "it was written by a newer AlbumKit (schema \(version))",
+                    ? "it was written by the previous release"
+                    : "it was written by a newer AlbumKit (schema \(version))",
                 isPreviousRelease: version < CatalogSchema.version)
         }
         do {
@@ -92,7 +93,8 @@ struct CatalogIndex {
             }
             if let boot = try state(CatalogSchema.StateKey.boot)?.textValue, boot != BootSession.id {
                 throw Unusable(
-                    reason: "it was being written when the computer stopped", keepsOldFile: false, isWorthANotice: false)
+                    reason: "it was being written when the computer stopped", keepsOldFile: false, isWorthANotice: false
+                )
             }
         } catch let error as SQLiteError where !error.isBusy && !error.isResourceFailure {
             throw Unusable(reason: "it is damaged (\(error.message))")
@@ -137,7 +139,8 @@ struct CatalogIndex {
     ///   after the commit), how many records were applied, where they end, and how many bytes
     ///   after them are not a whole record.
     @discardableResult
-    func catchUp(with journal: LibraryJournal) throws -> (purged: [String], applied: Int, end: Int64, tornBytes: Int64) {
+    func catchUp(with journal: LibraryJournal) throws -> (purged: [String], applied: Int, end: Int64, tornBytes: Int64)
+    {
         var purged: [String] = []
         var applied = 0
         let start = try position()
@@ -179,9 +182,10 @@ struct CatalogIndex {
                 "INSERT OR IGNORE INTO album (id, title, title_key, created_at) VALUES (?, ?, ?, ?)",
                 [.text(id), .text(title), .text(AlbumTitle.key(of: title)), .real(createdAt)])
         case .renameAlbum(let id, let title):
-            guard try db.run(
-                "UPDATE album SET title = ?, title_key = ? WHERE id = ?",
-                [.text(title), .text(AlbumTitle.key(of: title)), .text(id)]) == 1
+            guard
+                try db.run(
+                    "UPDATE album SET title = ?, title_key = ? WHERE id = ?",
+                    [.text(title), .text(AlbumTitle.key(of: title)), .text(id)]) == 1
             else { return [] }
             // The rename frees the old title; the new one leads here.
             try db.run("DELETE FROM remembered_album WHERE album_id = ?", [.text(id)])

@@ -191,7 +191,6 @@ package enum ProcessOwner {
             .filter { $0.hasPrefix("originals/") && !$0.contains("..") }
     }
 
-
     /// Whether the process that owns `token` may still be running. `false` only when proved dead:
     /// its owner file is gone, or its lock can be taken.
     package static func isAlive(_ token: String, in directory: String) -> Bool {

@@ -187,7 +187,8 @@ extension PhotoLibraryBackend {
     private var noRecentlyDeleted: AlbumError {
         AlbumError(
             .notSupported,
-            "This library keeps no recently deleted of its own (a folder library uses the desktop Trash, Photos its Recently Deleted album).")
+            "This library keeps no recently deleted of its own (a folder library uses the desktop Trash, Photos its Recently Deleted album)."
+        )
     }
 
     /// Every format AlbumKit reads can be held.
