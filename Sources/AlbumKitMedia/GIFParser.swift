@@ -59,7 +59,7 @@ struct GIFParser {
         var offset = start
         while true {
             guard let length = try reader.byte(at: offset) else {
-                throw MediaInspectionError(.corrupt, "GIF has no trailer (the file is cut short at offset \(offset))")
+                throw MediaInspectionError(.corrupt, "GIF block data is cut short at offset \(offset)")
             }
             offset += 1 + UInt64(length)
             if length == 0 { return offset }

@@ -456,9 +456,10 @@ final class ISOBMFFParser {
         guard hasHeader else { throw corrupt("\(name) has no movie header (mvhd)") }
         // Apple's keys (local time with its offset) and ©day come before mvhd's UTC time, as
         // exiftool's preferred tags do; the same for make and model.
-        metadata.captureDate = userData.creationDate ?? userData.day ?? metadata.captureDate
-        metadata.make = userData.make ?? metadata.make
-        metadata.model = userData.model ?? metadata.model
+        metadata.captureDate =
+            userData.creationDate ?? userData.day ?? metadata.captureDate ?? userData.xmp?.captureDate
+        metadata.make = userData.make ?? metadata.make ?? userData.xmp?.make
+        metadata.model = userData.model ?? metadata.model ?? userData.xmp?.model
         if metadata.latitude == nil, let location = userData.location {
             (metadata.latitude, metadata.longitude, metadata.altitude) = location
         }
@@ -518,13 +519,16 @@ final class ISOBMFFParser {
         /// `com.apple.quicktime.creationdate`.
         var creationDate: String?
         var location: (Double, Double, Double?)?
+        /// QuickTime's `udta/XMP_` packet.
+        var xmp: XMPPacket?
     }
 
     /// Apple's `meta` box with `keys` and `ilst` (com.apple.quicktime.make, .model, .creationdate,
     /// .location.ISO6709).
     private func readKeys(_ meta: ISOBox, into userData: inout MovieUserData) throws(MediaInspectionError) {
         // QuickTime's meta is a plain box; MP4's a full box (4 bytes of version and flags first).
-        let head = try reader.require(at: meta.payload, count: Int(min(meta.payloadLength, 8)), what: "\(name) meta box")
+        let head = try reader.require(
+            at: meta.payload, count: Int(min(meta.payloadLength, 8)), what: "\(name) meta box")
         let start = meta.payload + (head.fourCC(4) == "hdlr" ? 0 : 4)
         guard start <= meta.end else { return }
         var keys: [String] = []
@@ -584,6 +588,14 @@ final class ISOBMFFParser {
         _ udta: ISOBox, into metadata: inout MediaMetadata, userData: inout MovieUserData
     ) throws(MediaInspectionError) {
         for box in try children(udta.payload, udta.end, parent: "udta") {
+            if box.type == "meta" {
+                try readKeys(box, into: &userData)  // ffmpeg writes Apple's keys here, iPhones in moov
+                continue
+            }
+            if box.type == "XMP_", userData.xmp == nil {
+                userData.xmp = XMPPacket(try payload(box, max: XMPPacket.maxBytes))
+                continue
+            }
             if ["?mak", "?mod", "?day"].contains(box.type),
                 try reader.byte(at: box.start + 4) == 0xA9
             {

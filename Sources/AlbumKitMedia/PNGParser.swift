@@ -72,6 +72,10 @@ struct PNGParser {
                 // An animated PNG (APNG) with more than one frame.
                 metadata.isAnimated = data.u32(0) > 1
             case "IEND":
+                if end + 4 < reader.size {
+                    // libpng and ffmpeg stop at IEND; pngcheck reports the rest.
+                    reader.warn("PNG has \(reader.size - end - 4) bytes after its IEND chunk; they are ignored")
+                }
                 if exif != nil || xmp != nil {
                     var info = exif ?? EXIFInfo()
                     info.merge(xmp)

@@ -134,7 +134,8 @@ struct TIFFReader {
             if required { throw fail("\(what) (offset \(offset)) lies outside the file") }
             return nil
         }
-        let declared = isBigTIFF ? countBytes.u64(0, bigEndian: bigEndian) : UInt64(countBytes.u16(0, bigEndian: bigEndian))
+        let declared =
+            isBigTIFF ? countBytes.u64(0, bigEndian: bigEndian) : UInt64(countBytes.u16(0, bigEndian: bigEndian))
         guard declared > 0, declared <= UInt64(Self.maxEntries) else {
             if required { throw fail("\(what) has \(declared) entries") }
             return nil
@@ -150,7 +151,8 @@ struct TIFFReader {
             let e = i * entrySize
             let entry = Entry(
                 tag: body.u16(e, bigEndian: bigEndian), type: body.u16(e + 2, bigEndian: bigEndian),
-                count: isBigTIFF ? body.u64(e + 4, bigEndian: bigEndian) : UInt64(body.u32(e + 4, bigEndian: bigEndian)),
+                count: isBigTIFF
+                    ? body.u64(e + 4, bigEndian: bigEndian) : UInt64(body.u32(e + 4, bigEndian: bigEndian)),
                 inline: Array(body[e + entrySize - offsetSize..<e + entrySize]))
             if directory.entries[entry.tag] == nil { directory.entries[entry.tag] = entry }
         }

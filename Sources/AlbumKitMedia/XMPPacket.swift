@@ -170,7 +170,8 @@ struct XMPPacket: Equatable {
         } else {
             return nil
         }
-        let date = String(decoding: c[0..<4], as: UTF8.self) + "-" + String(decoding: c[5..<7], as: UTF8.self)
+        let date =
+            String(decoding: c[0..<4], as: UTF8.self) + "-" + String(decoding: c[5..<7], as: UTF8.self)
             + "-" + String(decoding: c[8..<10], as: UTF8.self)
         guard !date.hasPrefix("0000"), !date.hasSuffix("-00"), !date.contains("-00-") else { return nil }
         return date + "T" + String(decoding: c[11..<16], as: UTF8.self) + ":" + seconds + offset
