@@ -54,9 +54,19 @@ enum Decoders {
             ran: process.terminationReason == .exit)
     }
 
-    /// A new empty directory under the temporary directory.
+    /// One directory per test run for every file the tests write, removed when the run exits.
+    static let root: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "albumkit-media-\(ProcessInfo.processInfo.processIdentifier)")
+        try? FileManager.default.removeItem(at: url)
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(at: Decoders.root) }
+        return url
+    }()
+
+    /// A new empty directory in ``root``.
     static func scratch() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("albumkit-media-\(UUID().uuidString)")
+        let url = root.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
