@@ -76,10 +76,19 @@ final class ISOBMFFParser {
                     }
                 }
             } else if let moov {
-                // An image sequence without a still image.
+                // An image sequence without a still image, or a Canon CR3 (its pictures are tracks).
                 let movie = try readMovie(moov, into: &metadata)
                 metadata.duration = nil
-                metadata.isAnimated = movie.hasImageTrack
+                if format == .raw {
+                    if let canon = movie.canon {
+                        canon.apply(to: &metadata)
+                        if let width = canon.width, let height = canon.height, width > 0, height > 0 {
+                            metadata.setSize(width: width, height: height, orientation: canon.orientation)
+                        }
+                    }
+                } else {
+                    metadata.isAnimated = movie.hasImageTrack
+                }
             } else if format != .raw {
                 throw corrupt("\(name) has no meta box")
             }
@@ -413,6 +422,35 @@ final class ISOBMFFParser {
         var hasSound = false
         /// A `vide` or `pict` track (an image sequence's frames).
         var hasImageTrack = false
+        /// A CR3's Canon metadata: CMT1 (IFD0: size, camera, orientation) and CMT2 (EXIF tags).
+        var canon: EXIFInfo?
+    }
+
+    /// The `uuid` of the Canon box in a CR3's `moov` (85C0B687-820F-11E0-8111-F4CE462B6A48).
+    static let canonUUID: [UInt8] = [
+        0x85, 0xC0, 0xB6, 0x87, 0x82, 0x0F, 0x11, 0xE0, 0x81, 0x11, 0xF4, 0xCE, 0x46, 0x2B, 0x6A, 0x48,
+    ]
+
+    /// CMT1 and CMT2 of a CR3's Canon box, each a TIFF: CMT1's IFD0 holds the camera, size and
+    /// orientation, CMT2's the EXIF tags (read as IFD0 dates).
+    private func readCanon(_ box: ISOBox) throws(MediaInspectionError) -> EXIFInfo? {
+        guard try reader.bytes(at: box.payload - 16, count: 16) == Self.canonUUID else { return nil }
+        var info: EXIFInfo?
+        for child in try children(box.payload, box.end, parent: "uuid")
+        where child.type == "CMT1" || child.type == "CMT2" {
+            var tiff = TIFFReader(reader, base: child.payload, strict: false)
+            guard let read = try? tiff.read() else { continue }
+            var merged = info ?? EXIFInfo()
+            if child.type == "CMT1" {
+                let date = merged.captureDate
+                merged = read
+                merged.captureDate = read.captureDate ?? date
+            } else {
+                merged.captureDate = read.captureDate ?? merged.captureDate
+            }
+            info = merged
+        }
+        return info
     }
 
     /// One track: its ID, handler, displayed size and the chapter tracks it refers to.
@@ -430,6 +468,7 @@ final class ISOBMFFParser {
         var hasHeader = false
         var tracks: [Track] = []
         var userData = MovieUserData()
+        var canon: EXIFInfo?
         for box in try children(moov.payload, moov.end, parent: "moov") {
             switch box.type {
             case "mvhd":
@@ -449,6 +488,8 @@ final class ISOBMFFParser {
                 try readUserData(box, into: &metadata, userData: &userData)
             case "meta":
                 try readKeys(box, into: &userData)
+            case "uuid" where format == .raw && canon == nil:
+                canon = try readCanon(box)
             default:
                 break
             }
@@ -474,7 +515,7 @@ final class ISOBMFFParser {
         }
         return MovieTracks(
             hasVideo: !video.isEmpty, hasSound: tracks.contains { $0.handler == "soun" },
-            hasImageTrack: tracks.contains { $0.handler == "vide" || $0.handler == "pict" })
+            hasImageTrack: tracks.contains { $0.handler == "vide" || $0.handler == "pict" }, canon: canon)
     }
 
     /// A track's ID, handler, displayed size and chapter references.
