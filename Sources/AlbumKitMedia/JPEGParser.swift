@@ -16,6 +16,8 @@
 /// after the image, or a cut) does it scan the entropy-coded data for the marker.
 struct JPEGParser {
     static let maxSegments = 10_000
+    /// The most bytes skipped before one marker (files in the wild have a few).
+    static let maxStrayBytes: UInt64 = 1 << 20
     let reader: ByteReader
 
     func parse() throws(MediaInspectionError) -> MediaMetadata {
@@ -98,20 +100,43 @@ struct JPEGParser {
     private func nextMarker(
         from start: UInt64
     ) throws(MediaInspectionError) -> (offset: UInt64, marker: UInt8, end: UInt64, skipped: UInt64) {
+        var buffer: [UInt8] = []
+        var bufferStart = start
+        // The byte at `offset`, read 64 KB at a time; `nil` past the end of the file.
+        func byte(_ offset: UInt64) throws(MediaInspectionError) -> UInt8? {
+            if offset < bufferStart || offset >= bufferStart + UInt64(buffer.count) {
+                guard offset < reader.size else { return nil }
+                buffer = try reader.bytes(at: offset, count: Int(min(UInt64(64 << 10), reader.size - offset))) ?? []
+                bufferStart = offset
+                guard !buffer.isEmpty else { return nil }
+            }
+            return buffer[Int(offset - bufferStart)]
+        }
         var position = start
         while true {
-            guard let first = try reader.byte(at: position) else {
+            guard position - start <= Self.maxStrayBytes else {
+                throw MediaInspectionError(
+                    .corrupt, "JPEG has more than \(Self.maxStrayBytes >> 20) MB without a marker at offset \(start)")
+            }
+            guard let first = try byte(position) else {
                 throw MediaInspectionError(.corrupt, "JPEG ends at offset \(position) before its image data")
             }
             if first != 0xFF {
-                position = try nextFill(from: position)
+                // Jump to the next FF in the buffer (or past the buffer when it holds none).
+                let index = Int(position - bufferStart)
+                let hit = buffer.withUnsafeBufferPointer { bytes -> Int? in
+                    guard let base = bytes.baseAddress, let found = memchr(base + index, 0xFF, bytes.count - index)
+                    else { return nil }
+                    return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                }
+                position = bufferStart + UInt64(hit ?? buffer.count)
                 continue
             }
             // Markers may be preceded by any number of 0xFF fill bytes.
             var markerOffset = position + 1
             var marker: UInt8 = 0xFF
             while marker == 0xFF {
-                guard let next = try reader.byte(at: markerOffset) else {
+                guard let next = try byte(markerOffset) else {
                     throw MediaInspectionError(.corrupt, "JPEG ends at offset \(markerOffset) before its image data")
                 }
                 marker = next
@@ -126,22 +151,6 @@ struct JPEGParser {
             }
             return (position, marker, markerOffset, position - start)
         }
-    }
-
-    /// The offset of the next `FF` byte at or after `start`, found 64 KB at a time.
-    private func nextFill(from start: UInt64) throws(MediaInspectionError) -> UInt64 {
-        var offset = start
-        while offset < reader.size {
-            let count = Int(min(UInt64(64 << 10), reader.size - offset))
-            guard let bytes = try reader.bytes(at: offset, count: count) else { break }
-            let index = bytes.withUnsafeBufferPointer { buffer -> Int? in
-                guard let base = buffer.baseAddress, let hit = memchr(base, 0xFF, buffer.count) else { return nil }
-                return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-            }
-            if let index { return offset + UInt64(index) }
-            offset += UInt64(count)
-        }
-        throw MediaInspectionError(.corrupt, "JPEG ends at offset \(reader.size) before its image data")
     }
 
     /// The image must end with EOI: the last two bytes, or (with a trailer) an EOI after the scan.
