@@ -112,7 +112,8 @@ import Testing
             [
                 "-t", "1", "-c:v", "mpeg4", "-f", "mov", "-movflags", "use_metadata_tags", "-metadata",
                 "com.apple.quicktime.make=Apple", "-metadata", "com.apple.quicktime.model=iPhone 15", "-metadata",
-                "com.apple.quicktime.creationdate=2023-07-08T09:10:11-0500",
+                "com.apple.quicktime.creationdate=2023-07-08T09:10:11-0500", "-metadata",
+                "com.apple.quicktime.location.ISO6709=+48.8577+002.2950+035.000/",
             ])
         for (bytes, group, dateTag) in [
             (userData, "UserData", "UserData:ContentCreateDate"), (keys, "Keys", "Keys:CreationDate"),
@@ -123,6 +124,14 @@ import Testing
             #expect(metadata.make == exif["\(group):Make"] as? String && metadata.make != nil, "\(group)")
             #expect(metadata.model == exif["\(group):Model"] as? String && metadata.model != nil, "\(group)")
             #expect(metadata.captureDate == Self.iso(exif[dateTag]) && metadata.captureDate != nil, "\(group) \(exif)")
+            if group == "Keys" {
+                let latitude = try #require(exif["Composite:GPSLatitude"] as? Double)
+                let longitude = try #require(exif["Composite:GPSLongitude"] as? Double)
+                #expect(
+                    abs((metadata.latitude ?? 0) - latitude) < 1e-6 && abs((metadata.longitude ?? 0) - longitude) < 1e-6
+                )
+                #expect(metadata.altitude == exif["Composite:GPSAltitude"] as? Double)
+            }
         }
     }
 
