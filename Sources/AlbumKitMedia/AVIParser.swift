@@ -3,12 +3,15 @@
 /// An AVI is a `RIFF 'AVI '` chunk, followed in files over 1 GB (OpenDML) by `RIFF 'AVIX'` chunks.
 /// Each must fit in the file; inside the first, the chunks must tile it and the header list
 /// (`hdrl`: `avih`, one `strl` per stream with `strh` and `strf`) and the frames (`movi`) must be
-/// present. Frames are never read: the `movi` list costs one 12-byte read whatever its size.
+/// present. Frames are never read: the `movi` list costs one 12-byte read whatever its size. The
+/// capture date is the `IDIT` chunk's, as cameras write it.
 struct AVIParser {
     static let maxChunks = 100_000
 
     let reader: ByteReader
     private var chunks = 0
+    /// The `IDIT` chunk's date (cameras write it in the header list).
+    private var captureDate: String?
 
     init(reader: ByteReader) { self.reader = reader }
 
@@ -43,6 +46,8 @@ struct AVIParser {
                 (header, streams) = try readHeaderList(item)
             } else if item.id == "LIST", item.listType == "movi" {
                 hasFrames = true
+            } else if item.id == "IDIT", captureDate == nil {
+                captureDate = Self.date(try payload(item, max: 64))
             }
             offset = item.next
         }
@@ -59,6 +64,7 @@ struct AVIParser {
         guard hasFrames else { throw corrupt("has no frame list (movi)") }
 
         var metadata = MediaMetadata(format: .avi)
+        metadata.captureDate = captureDate
         guard let video = streams.first(where: { $0.header.fourCC(0) == "vids" }) else {
             if streams.contains(where: { $0.header.fourCC(0) == "auds" }) {
                 throw MediaInspectionError(.notMedia, "it is audio-only AVI")
@@ -101,7 +107,9 @@ struct AVIParser {
         var offset = list.payload + 4
         while offset < list.end {
             let item = try chunk(at: offset, limit: list.end, parent: "LIST 'hdrl'")
-            if item.id == "avih" {
+            if item.id == "IDIT", captureDate == nil {
+                captureDate = Self.date(try payload(item, max: 64))
+            } else if item.id == "avih" {
                 let data = try payload(item, max: 64)
                 guard data.count >= 40 else { throw corrupt("main header (avih) is too short") }
                 header = data
@@ -121,6 +129,24 @@ struct AVIParser {
             offset = item.next
         }
         return (header, streams)
+    }
+
+    /// An `IDIT` date: C's `ctime` text (`Mon Mar  3 10:20:30 2008`) or EXIF's (`2008:03:03 10:20:30`),
+    /// as ISO 8601 without an offset; `nil` for anything else.
+    static func date(_ bytes: [UInt8]) -> String? {
+        guard let text = bytes.cString(0..<bytes.count) else { return nil }
+        if let exif = TIFFReader.isoDate(text) { return exif }
+        let parts = text.split(separator: " ", omittingEmptySubsequences: true)
+        let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+        guard parts.count == 5, let month = months.firstIndex(of: parts[1].prefix(3).lowercased()),
+            let day = Int(parts[2]), (1...31).contains(day), let year = Int(parts[4]), (1900...9999).contains(year)
+        else { return nil }
+        let time = parts[3].split(separator: ":")
+        guard time.count == 3, let h = Int(time[0]), let m = Int(time[1]), let sec = Int(time[2]),
+            (0...23).contains(h), (0...59).contains(m), (0...60).contains(sec)
+        else { return nil }
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(year)-\(two(month + 1))-\(two(day))T\(two(h)):\(two(m)):\(two(sec))"
     }
 
     /// The first `max` bytes of a chunk's payload.

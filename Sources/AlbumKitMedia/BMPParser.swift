@@ -1,4 +1,5 @@
-/// Checks a Windows/OS2 bitmap's headers and that its pixel data lies inside the file.
+/// Checks a Windows/OS2 bitmap's headers and that its pixel data lies inside the file (a wrong
+/// declared file size is only a warning, as decoders ignore it).
 struct BMPParser {
     let reader: ByteReader
 
@@ -38,10 +39,6 @@ struct BMPParser {
         guard pixelOffset >= 14 + UInt64(dibSize), pixelOffset <= reader.size else {
             throw MediaInspectionError(.corrupt, "BMP pixel data offset \(pixelOffset) lies outside the file")
         }
-        if declaredSize > reader.size {
-            throw MediaInspectionError(
-                .corrupt, "BMP is cut short: its header says \(declaredSize) bytes, the file has \(reader.size)")
-        }
         let rows = UInt64(height.magnitude)
         var needed: UInt64 = 0
         if [0, 3, 6].contains(compression) {
@@ -54,6 +51,10 @@ struct BMPParser {
         guard reader.contains(pixelOffset, needed) else {
             throw MediaInspectionError(
                 .corrupt, "BMP pixel data at offset \(pixelOffset) runs past the end of the file")
+        }
+        if declaredSize > reader.size {
+            // Decoders ignore the declared size when the pixels are all there (ffmpeg: "trying to decode anyway").
+            reader.warn("BMP header says the file has \(declaredSize) bytes; it has \(reader.size), with every pixel")
         }
         metadata.width = Int(width)
         metadata.height = Int(rows)

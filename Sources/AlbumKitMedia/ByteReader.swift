@@ -11,12 +11,21 @@ final class ByteReader {
 
     let source: any ByteSource
     let size: UInt64
+    /// The damage parsers tolerated, in the order found (at most ``maxWarnings``).
+    private(set) var warnings: [String] = []
+    static let maxWarnings = 16
     private var window: [UInt8] = []
     private var windowStart: UInt64 = 0
 
     init(_ source: any ByteSource) {
         self.source = source
         self.size = source.size
+    }
+
+    /// Records damage a parser tolerates (said once; at most ``maxWarnings`` are kept).
+    func warn(_ warning: String) {
+        guard warnings.count < Self.maxWarnings, !warnings.contains(warning) else { return }
+        warnings.append(warning)
     }
 
     /// Whether `count` bytes at `offset` lie inside the source.

@@ -11,6 +11,9 @@ struct EXIFInfo: Sendable, Equatable {
     /// Size of the main image (IFD0, or the full-size SubIFD of a DNG/raw).
     var width: Int?
     var height: Int?
+    /// The raw size in a Fujifilm RAF's Fuji IFD (IFD0 tag 0xF000: 0xF001 width, 0xF002 height).
+    var rawWidth: Int?
+    var rawHeight: Int?
     /// DNGVersion (0xC612) is present.
     var isDNG = false
     /// An image directory holds colour-filter-array or linear raw data, or raw-only compression.

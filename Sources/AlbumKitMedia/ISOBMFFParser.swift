@@ -1,5 +1,8 @@
 /// Parses ISO base media files: HEIC/HEIF/AVIF images (meta: pitm, iinf, iloc, iprp ispe/irot/imir,
-/// the Exif item) and MP4/MOV/M4V/3GP movies (moov: mvhd, tkhd, hdlr, udta ©xyz/loci).
+/// the Exif and XMP items; a `moov` image sequence makes them animated) and MP4/MOV/M4V/3GP movies
+/// (moov: mvhd, tkhd, hdlr, tref, udta ©xyz/loci/©mak/©mod/©day, meta keys/ilst; the XMP `uuid`
+/// box). A movie must have a video track (`vide` handler, not a chapter-image track): an
+/// audio-only file, with or without cover art, is not media.
 ///
 /// Walks the top-level boxes by their headers only (a 2 GB `mdat` costs one 16-byte read), then
 /// reads the few boxes it needs. Every box must fit in its parent and in the file; box counts are
@@ -42,6 +45,7 @@ final class ISOBMFFParser {
         }
         var meta: ISOBox?
         var moov: ISOBox?
+        var xmpBox: ISOBox?
         var offset: UInt64 = 0
         while offset < reader.size {
             let box = try ISOBox.read(reader, at: offset, limit: reader.size, format: name, parent: nil)
@@ -49,6 +53,8 @@ final class ISOBMFFParser {
             switch box.type {
             case "meta" where meta == nil: meta = box
             case "moov" where moov == nil: moov = box
+            case "uuid" where xmpBox == nil:
+                if try reader.bytes(at: box.payload - 16, count: 16) == XMPPacket.uuid { xmpBox = box }
             default: break
             }
             offset = box.end
@@ -57,14 +63,51 @@ final class ISOBMFFParser {
         if format.kind == .photo {
             if let meta {
                 try readImage(meta, into: &metadata)
+                if let moov {
+                    // An image sequence (AVIF/HEIF `avis`/`msf1`, a HEIC burst) besides the still image.
+                    var sequence = MediaMetadata(format: format)
+                    if let movie = try? readMovie(moov, into: &sequence) {
+                        metadata.isAnimated = movie.hasImageTrack
+                        metadata.captureDate = metadata.captureDate ?? sequence.captureDate
+                        metadata.make = metadata.make ?? sequence.make
+                        metadata.model = metadata.model ?? sequence.model
+                    } else {
+                        reader.warn("\(name) image sequence (moov) is damaged; the still image is read")
+                    }
+                }
             } else if let moov {
-                try readMovie(moov, into: &metadata)  // an image sequence without a still image
+                // An image sequence without a still image, or a Canon CR3 (its pictures are tracks).
+                let movie = try readMovie(moov, into: &metadata)
+                metadata.duration = nil
+                if format == .raw {
+                    if let canon = movie.canon {
+                        canon.apply(to: &metadata)
+                        if let width = canon.width, let height = canon.height, width > 0, height > 0 {
+                            metadata.setSize(width: width, height: height, orientation: canon.orientation)
+                        }
+                    }
+                } else {
+                    metadata.isAnimated = movie.hasImageTrack
+                }
             } else if format != .raw {
                 throw corrupt("\(name) has no meta box")
             }
         } else {
             guard let moov else { throw corrupt("\(name) has no moov box") }
-            try readMovie(moov, into: &metadata)
+            let movie = try readMovie(moov, into: &metadata)
+            guard movie.hasVideo else {
+                throw MediaInspectionError(
+                    .notMedia,
+                    movie.hasSound
+                        ? "it is audio-only \(name) (no video track)" : "it is \(name) without a video track")
+            }
+        }
+        if let xmpBox {
+            let data = try payload(xmpBox, max: XMPPacket.maxBytes)
+            var info = EXIFInfo()
+            (info.captureDate, info.make, info.model) = (metadata.captureDate, metadata.make, metadata.model)
+            info.merge(XMPPacket(data))
+            (metadata.captureDate, metadata.make, metadata.model) = (info.captureDate, info.make, info.model)
         }
         return metadata
     }
@@ -154,12 +197,23 @@ final class ISOBMFFParser {
                 guard entriesStart <= box.end else { throw corrupt("\(name) iinf box is too short") }
                 for infe in try children(entriesStart, box.end, parent: "iinf") where infe.type == "infe" {
                     guard itemOrder.count < Self.maxItems else { throw corrupt("\(name) has too many items") }
-                    let entry = try payload(infe, max: 16)
+                    let entry = try payload(infe, max: 256)
                     guard let version = entry.first, version >= 2, entry.count >= (version == 2 ? 12 : 14) else {
                         continue
                     }
                     let id = version == 2 ? UInt32(entry.u16(4)) : entry.u32(4)
-                    itemTypes[id] = entry.fourCC(version == 2 ? 8 : 10)
+                    let typeOffset = version == 2 ? 8 : 10
+                    var type = entry.fourCC(typeOffset)
+                    if type == "mime" {
+                        // item_name, then content_type, each ending with a NUL.
+                        let nameEnd = entry[(typeOffset + 4)...].firstIndex(of: 0) ?? entry.count
+                        if nameEnd + 1 < entry.count,
+                            entry[(nameEnd + 1)...].starts(with: Array("application/rdf+xml".utf8))
+                        {
+                            type = "XMP "
+                        }
+                    }
+                    itemTypes[id] = type
                     itemOrder.append(id)
                 }
             case "iloc":
@@ -210,7 +264,17 @@ final class ISOBMFFParser {
         if let exifID = itemOrder.first(where: { itemTypes[$0] == "Exif" }), let location = locations[exifID] {
             exif = try? readExifItem(location, idat: idat)
         }
-        if let exif { exif.apply(to: &metadata) }
+        var xmp: XMPPacket?
+        if let xmpID = itemOrder.first(where: { itemTypes[$0] == "XMP " }), let location = locations[xmpID],
+            let data = try? itemData(location, idat: idat, limit: XMPPacket.maxBytes)
+        {
+            xmp = XMPPacket(data)
+        }
+        if exif != nil || xmp != nil {
+            var info = exif ?? EXIFInfo()
+            info.merge(xmp)
+            info.apply(to: &metadata)
+        }
         if rotation != nil || mirrored {
             // irot/imir are the HEIF display transform; EXIF orientation is informational then.
             let quarter = rotation == 90 || rotation == 270
@@ -317,6 +381,17 @@ final class ISOBMFFParser {
     }
 
     private func readExifItem(_ location: Location, idat: ISOBox?) throws(MediaInspectionError) -> EXIFInfo? {
+        guard let data = try itemData(location, idat: idat, limit: ByteReader.maxRead), data.count > 4 else {
+            return nil
+        }
+        let tiffStart = 4 + Int(data.u32(0))
+        guard tiffStart < data.count else { return nil }
+        var tiff = TIFFReader(ByteReader(BufferByteSource(bytes: Array(data[tiffStart...]))), strict: false)
+        return try tiff.read()
+    }
+
+    /// An item's bytes (its extents, in the file or in `idat`), or `nil` past `limit` or the file's end.
+    private func itemData(_ location: Location, idat: ISOBox?, limit: Int) throws(MediaInspectionError) -> [UInt8]? {
         var data: [UInt8] = []
         for extent in location.extents {
             var offset = extent.offset
@@ -329,23 +404,71 @@ final class ISOBMFFParser {
             } else if location.method != 0 {
                 return nil
             }
-            guard length > 0, UInt64(data.count) + length <= UInt64(ByteReader.maxRead),
+            guard length > 0, UInt64(data.count) + length <= UInt64(limit),
                 let bytes = try reader.bytes(at: offset, count: Int(length))
             else { return nil }
             data += bytes
         }
-        guard data.count > 4 else { return nil }
-        let tiffStart = 4 + Int(data.u32(0))
-        guard tiffStart < data.count else { return nil }
-        var tiff = TIFFReader(ByteReader(BufferByteSource(bytes: Array(data[tiffStart...]))), strict: false)
-        return try tiff.read()
+        return data
     }
 
     // MARK: Movies
 
-    private func readMovie(_ moov: ISOBox, into metadata: inout MediaMetadata) throws(MediaInspectionError) {
+    /// What a movie's tracks are.
+    struct MovieTracks {
+        /// A `vide` track that is not another track's chapter images.
+        var hasVideo = false
+        /// A `soun` track.
+        var hasSound = false
+        /// A `vide` or `pict` track (an image sequence's frames).
+        var hasImageTrack = false
+        /// A CR3's Canon metadata: CMT1 (IFD0: size, camera, orientation) and CMT2 (EXIF tags).
+        var canon: EXIFInfo?
+    }
+
+    /// The `uuid` of the Canon box in a CR3's `moov` (85C0B687-820F-11E0-8111-F4CE462B6A48).
+    static let canonUUID: [UInt8] = [
+        0x85, 0xC0, 0xB6, 0x87, 0x82, 0x0F, 0x11, 0xE0, 0x81, 0x11, 0xF4, 0xCE, 0x46, 0x2B, 0x6A, 0x48,
+    ]
+
+    /// CMT1 and CMT2 of a CR3's Canon box, each a TIFF: CMT1's IFD0 holds the camera, size and
+    /// orientation, CMT2's the EXIF tags (read as IFD0 dates).
+    private func readCanon(_ box: ISOBox) throws(MediaInspectionError) -> EXIFInfo? {
+        guard try reader.bytes(at: box.payload - 16, count: 16) == Self.canonUUID else { return nil }
+        var info: EXIFInfo?
+        for child in try children(box.payload, box.end, parent: "uuid")
+        where child.type == "CMT1" || child.type == "CMT2" {
+            var tiff = TIFFReader(reader, base: child.payload, strict: false)
+            guard let read = try? tiff.read() else { continue }
+            var merged = info ?? EXIFInfo()
+            if child.type == "CMT1" {
+                let date = merged.captureDate
+                merged = read
+                merged.captureDate = read.captureDate ?? date
+            } else {
+                merged.captureDate = read.captureDate ?? merged.captureDate
+            }
+            info = merged
+        }
+        return info
+    }
+
+    /// One track: its ID, handler, displayed size and the chapter tracks it refers to.
+    private struct Track {
+        var id: UInt32?
+        var handler: String?
+        var size: (Int, Int)?
+        var chapters: [UInt32] = []
+    }
+
+    @discardableResult
+    private func readMovie(
+        _ moov: ISOBox, into metadata: inout MediaMetadata
+    ) throws(MediaInspectionError) -> MovieTracks {
         var hasHeader = false
-        var videoSize: (Int, Int)?
+        var tracks: [Track] = []
+        var userData = MovieUserData()
+        var canon: EXIFInfo?
         for box in try children(moov.payload, moov.end, parent: "moov") {
             switch box.type {
             case "mvhd":
@@ -359,30 +482,52 @@ final class ISOBMFFParser {
                 let unknown = v1 ? UInt64.max : UInt64(UInt32.max)
                 if timescale > 0, duration != unknown { metadata.duration = Double(duration) / Double(timescale) }
                 hasHeader = true
-            case "trak" where videoSize == nil:
-                videoSize = try readTrack(box)
+            case "trak" where tracks.count < 1000:
+                tracks.append(try readTrack(box))
             case "udta":
-                try readUserData(box, into: &metadata)
+                try readUserData(box, into: &metadata, userData: &userData)
+            case "meta":
+                try readKeys(box, into: &userData)
+            case "uuid" where format == .raw && canon == nil:
+                canon = try readCanon(box)
             default:
                 break
             }
         }
         guard hasHeader else { throw corrupt("\(name) has no movie header (mvhd)") }
-        if let videoSize {
-            metadata.width = videoSize.0
-            metadata.height = videoSize.1
+        // Apple's keys (local time with its offset) and ©day come before mvhd's UTC time, as
+        // exiftool's preferred tags do; the same for make and model.
+        metadata.captureDate =
+            userData.creationDate ?? userData.day ?? metadata.captureDate ?? userData.xmp?.captureDate
+        metadata.make = userData.make ?? metadata.make ?? userData.xmp?.make
+        metadata.model = userData.model ?? metadata.model ?? userData.xmp?.model
+        if metadata.latitude == nil, let location = userData.location {
+            (metadata.latitude, metadata.longitude, metadata.altitude) = location
         }
+        let chapters = Set(tracks.flatMap(\.chapters))
+        let video = tracks.filter { $0.handler == "vide" && !($0.id.map(chapters.contains) ?? false) }
+        if let size = video.lazy.compactMap(\.size).first {
+            metadata.width = size.0
+            metadata.height = size.1
+        } else if let size = tracks.lazy.filter({ $0.handler == "pict" }).compactMap(\.size).first {
+            metadata.width = size.0
+            metadata.height = size.1
+        }
+        return MovieTracks(
+            hasVideo: !video.isEmpty, hasSound: tracks.contains { $0.handler == "soun" },
+            hasImageTrack: tracks.contains { $0.handler == "vide" || $0.handler == "pict" }, canon: canon)
     }
 
-    /// The displayed size of a video track, or `nil` for other tracks.
-    private func readTrack(_ trak: ISOBox) throws(MediaInspectionError) -> (Int, Int)? {
+    /// A track's ID, handler, displayed size and chapter references.
+    private func readTrack(_ trak: ISOBox) throws(MediaInspectionError) -> Track {
+        var track = Track()
         var size: (Int, Int)?
-        var isVideo = false
         for box in try children(trak.payload, trak.end, parent: "trak") {
             if box.type == "tkhd" {
                 let data = try payload(box, max: 96)
                 let base = data.first == 1 ? 4 + 32 : 4 + 20
                 guard data.count >= base + 60 else { throw corrupt("\(name) track header is too short") }
+                track.id = data.first == 1 ? data.u32(20) : data.u32(12)
                 let matrix = base + 16
                 let a = Int32(bitPattern: data.u32(matrix))
                 let b = Int32(bitPattern: data.u32(matrix + 4))
@@ -393,17 +538,121 @@ final class ISOBMFFParser {
             } else if box.type == "mdia" {
                 for child in try children(box.payload, box.end, parent: "mdia") where child.type == "hdlr" {
                     let data = try payload(child, max: 12)
-                    isVideo = data.fourCC(8) == "vide"
+                    track.handler = data.fourCC(8)
+                }
+            } else if box.type == "tref" {
+                for reference in try children(box.payload, box.end, parent: "tref") where reference.type == "chap" {
+                    let data = try payload(reference, max: 4 * 64)
+                    track.chapters += stride(from: 0, to: data.count - 3, by: 4).map { data.u32($0) }
                 }
             }
         }
-        guard isVideo, let size, size.0 > 0, size.1 > 0 else { return nil }
-        return size
+        if let size, size.0 > 0, size.1 > 0 { track.size = size }
+        return track
     }
 
-    /// QuickTime `©xyz` (ISO 6709 text) and 3GPP `loci` locations.
-    private func readUserData(_ udta: ISOBox, into metadata: inout MediaMetadata) throws(MediaInspectionError) {
+    /// Camera, date and place a movie's user data and keys hold.
+    struct MovieUserData {
+        var make: String?
+        var model: String?
+        /// `©day`, as written (ISO 8601).
+        var day: String?
+        /// `com.apple.quicktime.creationdate`.
+        var creationDate: String?
+        var location: (Double, Double, Double?)?
+        /// QuickTime's `udta/XMP_` packet.
+        var xmp: XMPPacket?
+    }
+
+    /// Apple's `meta` box with `keys` and `ilst` (com.apple.quicktime.make, .model, .creationdate,
+    /// .location.ISO6709).
+    private func readKeys(_ meta: ISOBox, into userData: inout MovieUserData) throws(MediaInspectionError) {
+        // QuickTime's meta is a plain box; MP4's a full box (4 bytes of version and flags first).
+        let head = try reader.require(
+            at: meta.payload, count: Int(min(meta.payloadLength, 8)), what: "\(name) meta box")
+        let start = meta.payload + (head.fourCC(4) == "hdlr" ? 0 : 4)
+        guard start <= meta.end else { return }
+        var keys: [String] = []
+        var values: [(index: Int, data: [UInt8])] = []
+        for box in try children(start, meta.end, parent: "meta") {
+            if box.type == "keys" {
+                let data = try payload(box, max: 64 << 10)
+                var i = 8
+                for _ in 0..<min(Int(data.u32(4)), 1000) {
+                    let size = Int(data.u32(i))
+                    guard size >= 8, i + size <= data.count else { break }
+                    keys.append(String(decoding: data[i + 8..<i + size], as: UTF8.self))
+                    i += size
+                }
+            } else if box.type == "ilst" {
+                for item in try children(box.payload, box.end, parent: "ilst") where values.count < 1000 {
+                    let index = Int(try reader.require(at: item.start + 4, count: 4, what: "\(name) ilst item").u32(0))
+                    for value in try children(item.payload, item.end, parent: "ilst item") where value.type == "data" {
+                        let data = try payload(value, max: 1024)
+                        // data: type (4 bytes: 1 = UTF-8), locale (4), the value.
+                        if data.count > 8, data.u32(0) == 1 { values.append((index, Array(data[8...]))) }
+                    }
+                }
+            }
+        }
+        for (index, data) in values where index >= 1 && index <= keys.count {
+            let text = String(decoding: data, as: UTF8.self).trimmingSpaces
+            guard !text.isEmpty else { continue }
+            switch keys[index - 1] {
+            case "com.apple.quicktime.make": userData.make = text
+            case "com.apple.quicktime.model": userData.model = text
+            case "com.apple.quicktime.creationdate": userData.creationDate = Self.movieDate(text)
+            case "com.apple.quicktime.location.ISO6709":
+                if let location = ISO6709.parse(text) {
+                    userData.location = (location.latitude, location.longitude, location.altitude)
+                }
+            default: break
+            }
+        }
+    }
+
+    /// A QuickTime date (`2024-05-01T10:20:30+0200`, `2024-05-01T10:20:30Z`, `2024-05-01T10:20:30.5+02:00`)
+    /// as AlbumKit writes dates (`2024-05-01T10:20:30+02:00`); `nil` for anything else.
+    static func movieDate(_ text: String) -> String? {
+        var c = Array(text.utf8)
+        // "+0200" → "+02:00"
+        if c.count >= 5, c[c.count - 5] == UInt8(ascii: "+") || c[c.count - 5] == UInt8(ascii: "-"),
+            c[(c.count - 4)...].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
+        {
+            c.insert(UInt8(ascii: ":"), at: c.count - 2)
+        }
+        return XMPPacket.isoDate(String(decoding: c, as: UTF8.self))
+    }
+
+    /// QuickTime `©xyz` (ISO 6709 text) and 3GPP `loci` locations; `©mak`, `©mod` and `©day` text.
+    private func readUserData(
+        _ udta: ISOBox, into metadata: inout MediaMetadata, userData: inout MovieUserData
+    ) throws(MediaInspectionError) {
         for box in try children(udta.payload, udta.end, parent: "udta") {
+            if box.type == "meta" {
+                try readKeys(box, into: &userData)  // ffmpeg writes Apple's keys here, iPhones in moov
+                continue
+            }
+            if box.type == "XMP_", userData.xmp == nil {
+                userData.xmp = XMPPacket(try payload(box, max: XMPPacket.maxBytes))
+                continue
+            }
+            if ["?mak", "?mod", "?day"].contains(box.type),
+                try reader.byte(at: box.start + 4) == 0xA9
+            {
+                // A QuickTime text: length (2 bytes), language (2 bytes), the text.
+                let data = try payload(box, max: 256)
+                let length = Int(data.u16(0))
+                guard length > 0, data.count >= 4 + length else { continue }
+                let text = String(decoding: data[4..<4 + length], as: UTF8.self).trimmingSpaces
+                guard !text.isEmpty else { continue }
+                switch box.type {
+                case "?mak": userData.make = userData.make ?? text
+                case "?mod": userData.model = userData.model ?? text
+                default: userData.day = userData.day ?? Self.movieDate(text)
+                }
+                continue
+            }
             if box.type == "?xyz", metadata.latitude == nil {
                 let data = try payload(box, max: 256)
                 let length = Int(data.u16(0))

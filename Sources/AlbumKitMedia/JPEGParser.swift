@@ -8,44 +8,36 @@
     import ucrt
 #endif
 
-/// Walks the segments of a JPEG up to its first scan, reads the frame size and the EXIF block,
+/// Walks the segments of a JPEG up to its first scan, reads the frame size, the EXIF block and the
+/// XMP packet,
 /// and checks that the image ends with an end-of-image marker.
 ///
 /// Reads the headers and the last two bytes; only when the file does not end with EOI (a trailer
 /// after the image, or a cut) does it scan the entropy-coded data for the marker.
 struct JPEGParser {
     static let maxSegments = 10_000
+    /// The most bytes skipped before one marker (files in the wild have a few).
+    static let maxStrayBytes: UInt64 = 1 << 20
     let reader: ByteReader
 
     func parse() throws(MediaInspectionError) -> MediaMetadata {
         var metadata = MediaMetadata(format: .jpeg)
         var exif: EXIFInfo?
+        var xmp: XMPPacket?
         var frame: (width: Int, height: Int)?
         var offset: UInt64 = 2
         for _ in 0..<Self.maxSegments {
-            guard let first = try reader.byte(at: offset) else {
-                throw MediaInspectionError(.corrupt, "JPEG ends at offset \(offset) before its image data")
+            let found = try nextMarker(from: offset)
+            let marker = found.marker
+            let markerOffset = found.end
+            if found.skipped > 0 {
+                // libjpeg skips these too ("extraneous bytes before marker"), and so does every viewer.
+                reader.warn("JPEG has \(found.skipped) stray bytes before the marker at offset \(found.offset)")
             }
-            guard first == 0xFF else {
-                throw MediaInspectionError(.corrupt, "JPEG has no marker at offset \(offset)")
-            }
-            // Markers may be preceded by any number of 0xFF fill bytes.
-            var markerOffset = offset + 1
-            var marker: UInt8 = 0xFF
-            while marker == 0xFF {
-                guard let next = try reader.byte(at: markerOffset) else {
-                    throw MediaInspectionError(.corrupt, "JPEG ends at offset \(markerOffset) before its image data")
-                }
-                marker = next
-                markerOffset += 1
-                if markerOffset - offset > 4096 {
-                    throw MediaInspectionError(.corrupt, "JPEG has a run of fill bytes at offset \(offset)")
-                }
-            }
+            offset = found.offset
             switch marker {
-            case 0xD8, 0x00:
-                throw MediaInspectionError(
-                    .corrupt, "JPEG has an unexpected marker 0x\(hex(marker)) at offset \(offset)")
+            case 0xD8:
+                throw MediaInspectionError(.corrupt, "JPEG has a second start-of-image marker at offset \(offset)")
             case 0xD9:
                 throw MediaInspectionError(.corrupt, "JPEG ends (EOI at offset \(offset)) before its image data")
             case 0x01, 0xD0...0xD7:
@@ -66,11 +58,13 @@ struct JPEGParser {
             let payload = markerOffset + 2
             let payloadLength = Int(length) - 2
             switch marker {
-            case 0xE1 where exif == nil && payloadLength > 14:
+            case 0xE1 where (exif == nil || xmp == nil) && payloadLength > 14:
                 let data = try reader.require(at: payload, count: payloadLength, what: "JPEG APP1 segment")
-                if data.starts(with: Array("Exif\0".utf8), at: 0) {
+                if exif == nil, data.starts(with: Array("Exif\0".utf8), at: 0) {
                     var tiff = TIFFReader(ByteReader(BufferByteSource(bytes: Array(data[6...]))), strict: false)
                     exif = try? tiff.read()
+                } else if xmp == nil, data.starts(with: XMPPacket.jpegSignature, at: 0) {
+                    xmp = XMPPacket(Array(data[XMPPacket.jpegSignature.count...]))
                 }
             case let sofMarker where frame == nil && Self.isStartOfFrame(sofMarker):
                 let sof = try reader.require(at: payload, count: min(payloadLength, 6), what: "JPEG frame header")
@@ -84,7 +78,11 @@ struct JPEGParser {
                 }
                 try findEndOfImage(after: payload + UInt64(payloadLength))
                 let orientation = exif?.orientation
-                exif?.apply(to: &metadata)
+                if exif != nil || xmp != nil {
+                    var info = exif ?? EXIFInfo()
+                    info.merge(xmp)
+                    info.apply(to: &metadata)
+                }
                 metadata.setSize(
                     width: frame.width > 0 ? frame.width : nil, height: frame.height > 0 ? frame.height : nil,
                     orientation: orientation)
@@ -95,6 +93,64 @@ struct JPEGParser {
             offset = markerOffset + length
         }
         throw MediaInspectionError(.corrupt, "JPEG has more than \(Self.maxSegments) segments before its image data")
+    }
+
+    /// The next marker at or after `start`: where its `FF` is, the marker byte, where its segment
+    /// starts, and how many bytes before it are not a marker (`FF 00` included), as libjpeg skips them.
+    private func nextMarker(
+        from start: UInt64
+    ) throws(MediaInspectionError) -> (offset: UInt64, marker: UInt8, end: UInt64, skipped: UInt64) {
+        var buffer: [UInt8] = []
+        var bufferStart = start
+        // The byte at `offset`, read 64 KB at a time; `nil` past the end of the file.
+        func byte(_ offset: UInt64) throws(MediaInspectionError) -> UInt8? {
+            if offset < bufferStart || offset >= bufferStart + UInt64(buffer.count) {
+                guard offset < reader.size else { return nil }
+                buffer = try reader.bytes(at: offset, count: Int(min(UInt64(64 << 10), reader.size - offset))) ?? []
+                bufferStart = offset
+                guard !buffer.isEmpty else { return nil }
+            }
+            return buffer[Int(offset - bufferStart)]
+        }
+        var position = start
+        while true {
+            guard position - start <= Self.maxStrayBytes else {
+                throw MediaInspectionError(
+                    .corrupt, "JPEG has more than \(Self.maxStrayBytes >> 20) MB without a marker at offset \(start)")
+            }
+            guard let first = try byte(position) else {
+                throw MediaInspectionError(.corrupt, "JPEG ends at offset \(position) before its image data")
+            }
+            if first != 0xFF {
+                // Jump to the next FF in the buffer (or past the buffer when it holds none).
+                let index = Int(position - bufferStart)
+                let hit = buffer.withUnsafeBufferPointer { bytes -> Int? in
+                    guard let base = bytes.baseAddress, let found = memchr(base + index, 0xFF, bytes.count - index)
+                    else { return nil }
+                    return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                }
+                position = bufferStart + UInt64(hit ?? buffer.count)
+                continue
+            }
+            // Markers may be preceded by any number of 0xFF fill bytes.
+            var markerOffset = position + 1
+            var marker: UInt8 = 0xFF
+            while marker == 0xFF {
+                guard let next = try byte(markerOffset) else {
+                    throw MediaInspectionError(.corrupt, "JPEG ends at offset \(markerOffset) before its image data")
+                }
+                marker = next
+                markerOffset += 1
+                if markerOffset - position > 4096 {
+                    throw MediaInspectionError(.corrupt, "JPEG has a run of fill bytes at offset \(position)")
+                }
+            }
+            if marker == 0x00 {
+                position = markerOffset
+                continue
+            }
+            return (position, marker, markerOffset, position - start)
+        }
     }
 
     /// The image must end with EOI: the last two bytes, or (with a trailer) an EOI after the scan.

@@ -30,11 +30,11 @@ public enum MediaFormat: String, Sendable, Hashable, Codable, CaseIterable {
     case heif
     /// AV1 image file (`avif`/`avis` brands).
     case avif
-    /// TIFF (`.tif`).
+    /// TIFF, classic or BigTIFF (`.tif`).
     case tiff
     /// Adobe Digital Negative (a TIFF with DNGVersion).
     case dng
-    /// A camera maker's raw file (CR2, CR3, NEF, ARW, ORF, RW2, …).
+    /// A camera maker's raw file (CR2, CR3, NEF, ARW, ORF, RW2, Fujifilm RAF, …).
     case raw
     /// Windows/OS2 bitmap.
     case bmp

@@ -29,6 +29,12 @@ public struct MediaInspector: Sendable {
     ///   (the source failed to read).
     public func inspect(_ source: some ByteSource) throws(MediaInspectionError) -> MediaMetadata {
         let reader = ByteReader(source)
+        var metadata = try inspect(reader)
+        metadata.warnings += reader.warnings
+        return metadata
+    }
+
+    private func inspect(_ reader: ByteReader) throws(MediaInspectionError) -> MediaMetadata {
         guard reader.size > 0 else { throw MediaInspectionError(.notMedia, "the file is empty") }
         let head = try reader.bytes(at: 0, count: Int(min(reader.size, 512))) ?? []
         guard let family = Self.sniff(head) else {
@@ -40,6 +46,7 @@ public struct MediaInspector: Sendable {
         case .gif: return try GIFParser(reader: reader).parse()
         case .webp: return try WebPParser(reader: reader).parse()
         case .bmp: return try BMPParser(reader: reader).parse()
+        case .raf: return try RAFParser(reader: reader).parse()
         case .isoMedia: return try ISOBMFFParser(reader).parse()
         case .tiff: return try Self.inspectTIFF(reader, head: head)
         case .matroska:
@@ -55,7 +62,7 @@ public struct MediaInspector: Sendable {
 
     /// The parser families, as told by the first bytes.
     enum Family: Equatable {
-        case jpeg, png, gif, webp, bmp, tiff, isoMedia, matroska, avi
+        case jpeg, png, gif, webp, bmp, tiff, raf, isoMedia, matroska, avi
         case transportStream(packetSize: Int, syncOffset: Int)
     }
 
@@ -71,6 +78,10 @@ public struct MediaInspector: Sendable {
             [0x49, 0x49, 0x55, 0x00],  // Panasonic RW2
         ]
         if tiffMagics.contains(where: { b.starts(with: $0, at: 0) }) { return .tiff }
+        if b.starts(with: [0x49, 0x49, 0x2B, 0x00], at: 0) || b.starts(with: [0x4D, 0x4D, 0x00, 0x2B], at: 0) {
+            return .tiff  // BigTIFF
+        }
+        if b.starts(with: RAFParser.magic, at: 0) { return .raf }
         if b.starts(with: "BM".bytes, at: 0), [12, 40, 52, 56, 64, 108, 124].contains(b.u32(14, bigEndian: false)) {
             return .bmp
         }
@@ -87,13 +98,15 @@ public struct MediaInspector: Sendable {
         return nil
     }
 
-    /// TIFF, DNG (DNGVersion tag) or camera raw (CR2 signature, ORF/RW2 magic, CFA/linear raw data).
+    /// TIFF or BigTIFF, DNG (DNGVersion tag) or camera raw (CR2 signature, ORF/RW2 magic, CFA/linear raw data).
     static func inspectTIFF(_ reader: ByteReader, head: [UInt8]) throws(MediaInspectionError) -> MediaMetadata {
         var tiff = TIFFReader(reader, strict: true)
         let info = try tiff.read()
         let isCR2 = head.starts(with: "CR".bytes, at: 8) && head.u16(2, bigEndian: head[0] == 0x4D) == 42
-        let isOtherRaw =
-            !head.starts(with: [0x49, 0x49, 0x2A, 0x00], at: 0) && !head.starts(with: [0x4D, 0x4D, 0x00, 0x2A], at: 0)
+        let plainTIFF: [[UInt8]] = [
+            [0x49, 0x49, 0x2A, 0x00], [0x4D, 0x4D, 0x00, 0x2A], [0x49, 0x49, 0x2B, 0x00], [0x4D, 0x4D, 0x00, 0x2B],
+        ]
+        let isOtherRaw = !plainTIFF.contains { head.starts(with: $0, at: 0) }
         let format: MediaFormat = info.isDNG ? .dng : (isCR2 || isOtherRaw || info.hasRawData) ? .raw : .tiff
         var metadata = MediaMetadata(format: format)
         info.apply(to: &metadata)

@@ -32,12 +32,28 @@ public struct MediaMetadata: Sendable, Hashable, Codable {
     public var model: String?
     /// Duration in seconds (videos).
     public var duration: Double? { didSet { if duration?.isFinite == false { duration = nil } } }
+    /// Whether a photo format holds more than one frame to play (animated GIF, WebP or PNG, an AVIF or
+    /// HEIF image sequence); such files are still photos.
+    ///
+    /// ```swift
+    /// if metadata.isAnimated { print("plays as an animation") }
+    /// ```
+    public var isAnimated = false
+    /// Damage the file has that mainstream decoders tolerate, and so does AlbumKit: one sentence each
+    /// ("JPEG has 10 stray bytes before the marker at offset 2000"); empty for a well-formed file.
+    ///
+    /// ```swift
+    /// for warning in metadata.warnings { print("tolerated:", warning) }
+    /// ```
+    public var warnings: [String] = []
 
     /// Creates metadata with only a format; the rest is filled in by parsers.
     public init(format: MediaFormat) { self.format = format }
 
     private enum CodingKeys: String, CodingKey {
         case kind, format, width, height, orientation, captureDate, latitude, longitude, altitude, make, model, duration
+        case isAnimated = "animated"
+        case warnings
     }
 
     /// Decodes metadata; `kind` is derived from `format`.
@@ -54,9 +70,12 @@ public struct MediaMetadata: Sendable, Hashable, Codable {
         make = try c.decodeIfPresent(String.self, forKey: .make)
         model = try c.decodeIfPresent(String.self, forKey: .model)
         duration = try c.decodeIfPresent(Double.self, forKey: .duration)
+        isAnimated = try c.decodeIfPresent(Bool.self, forKey: .isAnimated) ?? false
+        warnings = try c.decodeIfPresent([String].self, forKey: .warnings) ?? []
     }
 
-    /// Encodes metadata, including `kind`; missing values are omitted.
+    /// Encodes metadata, including `kind`; missing values are omitted, and so are `animated` when false
+    /// and `warnings` when empty.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(kind, forKey: .kind)
@@ -71,5 +90,7 @@ public struct MediaMetadata: Sendable, Hashable, Codable {
         try c.encodeIfPresent(make, forKey: .make)
         try c.encodeIfPresent(model, forKey: .model)
         try c.encodeIfPresent(duration, forKey: .duration)
+        if isAnimated { try c.encode(true, forKey: .isAnimated) }
+        if !warnings.isEmpty { try c.encode(warnings, forKey: .warnings) }
     }
 }

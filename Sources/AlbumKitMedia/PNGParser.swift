@@ -1,4 +1,5 @@
-/// Walks the chunks of a PNG, verifying every chunk's CRC, and reads IHDR and the eXIf chunk.
+/// Walks the chunks of a PNG, verifying every chunk's CRC, and reads IHDR, the eXIf chunk, the XMP
+/// packet (`iTXt` with keyword `XML:com.adobe.xmp`, uncompressed) and APNG's `acTL`.
 ///
 /// A PNG must start with IHDR and end with IEND; data after IEND is ignored.
 struct PNGParser {
@@ -7,6 +8,7 @@ struct PNGParser {
     func parse() throws(MediaInspectionError) -> MediaMetadata {
         var metadata = MediaMetadata(format: .png)
         var exif: EXIFInfo?
+        var xmp: XMPPacket?
         var offset: UInt64 = 8
         var index = 0
         while true {
@@ -29,7 +31,10 @@ struct PNGParser {
             var crc = CRC32()
             crc.update(Array(header[4...7]))
             var data: [UInt8] = []
-            let keep = type == "IHDR" || (type == "eXIf" && exif == nil && length <= UInt64(ByteReader.maxRead))
+            let small = length <= UInt64(ByteReader.maxRead)
+            let keep =
+                type == "IHDR" || (type == "eXIf" && exif == nil && small) || (type == "iTXt" && xmp == nil && small)
+                || type == "acTL"
             var position = offset + 8
             let end = position + length
             while position < end {
@@ -55,10 +60,27 @@ struct PNGParser {
             case "eXIf" where exif == nil:
                 var tiff = TIFFReader(ByteReader(BufferByteSource(bytes: data)), strict: false)
                 exif = try? tiff.read()
+            case "iTXt" where xmp == nil:
+                // Keyword "XML:com.adobe.xmp", then compression flag and method, language and translated keyword.
+                let keyword = Array("XML:com.adobe.xmp\0".utf8)
+                if data.starts(with: keyword, at: 0), data.count > keyword.count + 2, data[keyword.count] == 0 {
+                    var i = keyword.count + 2
+                    for _ in 0..<2 where i <= data.count { i = (data[i...].firstIndex(of: 0) ?? data.count) + 1 }
+                    if i < data.count { xmp = XMPPacket(Array(data[i...])) }
+                }
+            case "acTL":
+                // An animated PNG (APNG) with more than one frame.
+                metadata.isAnimated = data.u32(0) > 1
             case "IEND":
-                if let exif {
-                    exif.apply(to: &metadata)
-                    metadata.setSize(width: metadata.width, height: metadata.height, orientation: exif.orientation)
+                if end + 4 < reader.size {
+                    // libpng and ffmpeg stop at IEND; pngcheck reports the rest.
+                    reader.warn("PNG has \(reader.size - end - 4) bytes after its IEND chunk; they are ignored")
+                }
+                if exif != nil || xmp != nil {
+                    var info = exif ?? EXIFInfo()
+                    info.merge(xmp)
+                    info.apply(to: &metadata)
+                    metadata.setSize(width: metadata.width, height: metadata.height, orientation: exif?.orientation)
                 }
                 return metadata
             default:

@@ -1,9 +1,12 @@
-/// Reads TIFF structure and EXIF fields: TIFF, DNG and TIFF-based raw files, and the EXIF blocks
-/// embedded in JPEG, PNG, WebP and HEIF.
+/// Reads TIFF structure and EXIF fields: TIFF (classic and BigTIFF), DNG and TIFF-based raw files,
+/// and the EXIF blocks embedded in JPEG, PNG, WebP, HEIF and RAF.
 ///
 /// In strict mode (a TIFF file) the first directory and the image data it points to must lie
 /// inside the file, and the directory chain must not loop; in lenient mode (embedded EXIF) a
 /// broken block only loses metadata. Sub-directories (EXIF, GPS, SubIFDs) never fail the file.
+/// Damage libtiff tolerates is a warning: a tag whose value lies past the end (libtiff ignores the
+/// tag), or a single uncompressed strip whose declared length runs past the end while its rows are
+/// all there (libtiff recomputes the length).
 /// Every count is bounded: at most ``maxDirectories`` directories, ``maxEntries`` entries each.
 struct TIFFReader {
     static let maxDirectories = 64
@@ -25,18 +28,21 @@ struct TIFFReader {
     struct Entry {
         var tag: UInt16
         var type: UInt16
-        var count: UInt32
-        /// The 4 value/offset bytes.
+        var count: UInt64
+        /// The value/offset bytes: 4 in a classic TIFF, 8 in a BigTIFF.
         var inline: [UInt8]
     }
 
     /// A parsed directory.
     struct Directory {
         var entries: [UInt16: Entry] = [:]
-        var next: UInt32 = 0
+        var next: UInt64 = 0
     }
 
     private var bigEndian = true
+    /// BigTIFF (version 43): 8-byte offsets and counts, 20-byte entries.
+    private(set) var isBigTIFF = false
+    private var offsetSize: Int { isBigTIFF ? 8 : 4 }
 
     /// Reads the header, IFD0, its chain, and the EXIF, GPS and SubIFD directories.
     mutating func read() throws(MediaInspectionError) -> EXIFInfo {
@@ -49,10 +55,19 @@ struct TIFFReader {
         default: throw fail("TIFF header has an unknown byte order")
         }
         let magic = header.u16(2, bigEndian: bigEndian)
-        guard magic == 42 || magic == 0x4F52 || magic == 0x5352 || magic == 0x55 else {
+        guard magic == 42 || magic == 43 || magic == 0x4F52 || magic == 0x5352 || magic == 0x55 else {
             throw fail("TIFF header has an unknown version \(magic)")
         }
-        let ifd0Offset = header.u32(4, bigEndian: bigEndian)
+        let ifd0Offset: UInt64
+        if magic == 43 {
+            guard let big = try reader.bytes(at: base, count: 16), big.u16(4, bigEndian: bigEndian) == 8,
+                big.u16(6, bigEndian: bigEndian) == 0
+            else { throw fail("BigTIFF header is not 16 bytes with 8-byte offsets") }
+            isBigTIFF = true
+            ifd0Offset = big.u64(8, bigEndian: bigEndian)
+        } else {
+            ifd0Offset = UInt64(header.u32(4, bigEndian: bigEndian))
+        }
         let ifd0 = try directory(at: ifd0Offset, what: "TIFF first directory", required: true)!
         var info = EXIFInfo()
         try readDirectoryChain(after: ifd0, first: ifd0Offset)
@@ -67,7 +82,7 @@ struct TIFFReader {
         info.hasRawData = isRaw(ifd0)
 
         for offset in ints(ifd0, 0x014A, limit: 8) {
-            guard let sub = try? directory(at: UInt32(truncatingIfNeeded: offset), what: "SubIFD", required: false)
+            guard let sub = try? directory(at: offset, what: "SubIFD", required: false)
             else { continue }
             if isRaw(sub) { info.hasRawData = true }
             if int(main, 0x00FE).map({ $0 & 1 == 1 }) ?? false, int(sub, 0x00FE) == 0 { main = sub }
@@ -75,20 +90,34 @@ struct TIFFReader {
         info.width = int(main, 0x0100)
         info.height = int(main, 0x0101)
 
-        if let exifOffset = int(ifd0, 0x8769),
-            let exif = try? directory(
-                at: UInt32(truncatingIfNeeded: exifOffset), what: "EXIF directory", required: false)
-        {
-            if let original = string(exif, 0x9003).flatMap(Self.isoDate) {
-                info.captureDate = original + (string(exif, 0x9011).flatMap(Self.offset) ?? "")
-            } else if let digitized = string(exif, 0x9004).flatMap(Self.isoDate) {
-                info.captureDate = digitized + (string(exif, 0x9012).flatMap(Self.offset) ?? "")
+        // DateTimeOriginal, then CreateDate: in the EXIF directory, else in IFD0 (some writers put them there).
+        let exif = ints(ifd0, 0x8769, limit: 1).first.flatMap {
+            try? directory(at: $0, what: "EXIF directory", required: false)
+        }
+        for (dateTag, offsetTag) in [(UInt16(0x9003), UInt16(0x9011)), (0x9004, 0x9012)] where info.captureDate == nil {
+            for directory in [exif, ifd0].compactMap({ $0 }) {
+                if let date = string(directory, dateTag).flatMap(Self.isoDate) {
+                    info.captureDate = date + (string(directory, offsetTag).flatMap(Self.offset) ?? "")
+                    break
+                }
             }
         }
-        if let gpsOffset = int(ifd0, 0x8825),
-            let gps = try? directory(at: UInt32(truncatingIfNeeded: gpsOffset), what: "GPS directory", required: false)
+        if let gpsOffset = ints(ifd0, 0x8825, limit: 1).first,
+            let gps = try? directory(at: gpsOffset, what: "GPS directory", required: false)
         {
             readGPS(gps, into: &info)
+        }
+        if let fujiOffset = ints(ifd0, 0xF000, limit: 1).first,
+            let fuji = try? directory(at: fujiOffset, what: "Fuji raw directory", required: false)
+        {
+            info.rawWidth = int(fuji, 0xF001)
+            info.rawHeight = int(fuji, 0xF002)
+        }
+        // XMP (tag 700) fills what EXIF lacks.
+        if let entry = ifd0.entries[0x02BC], [1, 7].contains(entry.type),
+            let packet = value(entry, limit: XMPPacket.maxBytes)
+        {
+            info.merge(XMPPacket(packet))
         }
         return info
     }
@@ -98,36 +127,47 @@ struct TIFFReader {
     }
 
     /// A directory at `offset` (relative to the header), or `nil` for a broken optional one.
-    private func directory(at offset: UInt32, what: String, required: Bool) throws(MediaInspectionError) -> Directory? {
-        let start = base &+ UInt64(offset)
-        guard offset >= 8, let countBytes = try reader.bytes(at: start, count: 2) else {
+    private func directory(at offset: UInt64, what: String, required: Bool) throws(MediaInspectionError) -> Directory? {
+        let (start, overflow) = base.addingReportingOverflow(offset)
+        let countSize = isBigTIFF ? 8 : 2
+        guard offset >= 8, !overflow, let countBytes = try reader.bytes(at: start, count: countSize) else {
             if required { throw fail("\(what) (offset \(offset)) lies outside the file") }
             return nil
         }
-        let count = Int(countBytes.u16(0, bigEndian: bigEndian))
-        guard count > 0, count <= Self.maxEntries else {
-            if required { throw fail("\(what) has \(count) entries") }
+        let declared =
+            isBigTIFF ? countBytes.u64(0, bigEndian: bigEndian) : UInt64(countBytes.u16(0, bigEndian: bigEndian))
+        guard declared > 0, declared <= UInt64(Self.maxEntries) else {
+            if required { throw fail("\(what) has \(declared) entries") }
             return nil
         }
-        guard let body = try reader.bytes(at: start + 2, count: count * 12 + 4) else {
+        let count = Int(declared)
+        let entrySize = isBigTIFF ? 20 : 12
+        guard let body = try reader.bytes(at: start + UInt64(countSize), count: count * entrySize + offsetSize) else {
             if required { throw fail("\(what) at offset \(offset) runs past the end of the file") }
             return nil
         }
         var directory = Directory()
         for i in 0..<count {
-            let e = i * 12
+            let e = i * entrySize
             let entry = Entry(
                 tag: body.u16(e, bigEndian: bigEndian), type: body.u16(e + 2, bigEndian: bigEndian),
-                count: body.u32(e + 4, bigEndian: bigEndian), inline: Array(body[e + 8..<e + 12]))
+                count: isBigTIFF
+                    ? body.u64(e + 4, bigEndian: bigEndian) : UInt64(body.u32(e + 4, bigEndian: bigEndian)),
+                inline: Array(body[e + entrySize - offsetSize..<e + entrySize]))
             if directory.entries[entry.tag] == nil { directory.entries[entry.tag] = entry }
         }
-        directory.next = body.u32(count * 12, bigEndian: bigEndian)
+        directory.next = readOffset(body, at: count * entrySize)
         return directory
     }
 
+    /// An offset field (4 or 8 bytes) of `bytes` at `index`.
+    private func readOffset(_ bytes: [UInt8], at index: Int) -> UInt64 {
+        isBigTIFF ? bytes.u64(index, bigEndian: bigEndian) : UInt64(bytes.u32(index, bigEndian: bigEndian))
+    }
+
     /// Follows IFD1, IFD2… (strict: must stay in the file and not loop).
-    private func readDirectoryChain(after first: Directory, first offset: UInt32) throws(MediaInspectionError) {
-        var seen: Set<UInt32> = [offset]
+    private func readDirectoryChain(after first: Directory, first offset: UInt64) throws(MediaInspectionError) {
+        var seen: Set<UInt64> = [offset]
         var next = first.next
         while next != 0 {
             guard seen.insert(next).inserted else {
@@ -143,28 +183,59 @@ struct TIFFReader {
         }
     }
 
+    /// The tags that locate the image data: their values must be in the file.
+    private static let imageDataTags: Set<UInt16> = [0x0111, 0x0117, 0x0144, 0x0145]
+
     /// Strict mode: the values and the strips or tiles of `directory` must lie inside the file.
+    ///
+    /// As libtiff: another tag whose value lies past the end is ignored (a warning), and a single
+    /// uncompressed strip whose declared length runs past the end is accepted (a warning) when the
+    /// rows it must hold are all in the file.
     private func checkImageData(_ directory: Directory, what: String) throws(MediaInspectionError) {
         guard strict else { return }
-        for entry in directory.entries.values {
+        for entry in directory.entries.values.sorted(by: { $0.tag < $1.tag }) {
             guard let size = Self.typeSize(entry.type) else { continue }
-            let total = UInt64(size) * UInt64(entry.count)
-            let offset = UInt64(entry.inline.u32(0, bigEndian: bigEndian))
-            if total > 4 && !reader.contains(base &+ offset, total) {
-                throw fail(
-                    "TIFF tag 0x\(String(entry.tag, radix: 16)) value at offset \(offset) runs past the end of the file"
-                )
+            let (total, overflow) = UInt64(size).multipliedReportingOverflow(by: entry.count)
+            let offset = readOffset(entry.inline, at: 0)
+            let (start, past) = base.addingReportingOverflow(offset)
+            if overflow || (total > UInt64(offsetSize) && (past || !reader.contains(start, total))) {
+                let tag = "0x" + String(entry.tag, radix: 16)
+                guard !Self.imageDataTags.contains(entry.tag) else {
+                    throw fail("TIFF tag \(tag) value at offset \(offset) runs past the end of the file")
+                }
+                reader.warn("TIFF tag \(tag) value at offset \(offset) runs past the end of the file; it is ignored")
             }
         }
         for (offsetsTag, countsTag) in [(UInt16(0x0111), UInt16(0x0117)), (0x0144, 0x0145)] {
             let offsets = ints(directory, offsetsTag, limit: Self.maxStrips)
             let counts = ints(directory, countsTag, limit: Self.maxStrips)
             for (offset, count) in zip(offsets, counts) where count > 0 {
-                guard reader.contains(base &+ UInt64(offset), UInt64(count)) else {
-                    throw fail("\(what) at offset \(offset) runs past the end of the file")
+                let (start, overflow) = base.addingReportingOverflow(offset)
+                guard overflow || !reader.contains(start, count) else { continue }
+                if offsetsTag == 0x0111, offsets.count == 1, !overflow, let needed = uncompressedStripBytes(directory),
+                    reader.contains(start, needed)
+                {
+                    reader.warn(
+                        "TIFF strip at offset \(offset) says it has \(count) bytes, past the end of the file; its \(needed) bytes of rows are all there"
+                    )
+                    continue
                 }
+                throw fail("\(what) at offset \(offset) runs past the end of the file")
             }
         }
+    }
+
+    /// The bytes an uncompressed, single-plane image's rows take, or `nil` for a compressed one.
+    private func uncompressedStripBytes(_ directory: Directory) -> UInt64? {
+        guard int(directory, 0x0103) ?? 1 == 1, int(directory, 0x011C) ?? 1 == 1,
+            let width = ints(directory, 0x0100, limit: 1).first, let height = ints(directory, 0x0101, limit: 1).first
+        else { return nil }
+        let samples = UInt64(int(directory, 0x0115) ?? 1)
+        let bits = ints(directory, 0x0102, limit: 16).first ?? 1
+        let (bitsPerPixel, o1) = samples.multipliedReportingOverflow(by: bits)
+        let (rowBits, o2) = bitsPerPixel.multipliedReportingOverflow(by: width)
+        let (total, o3) = ((rowBits + 7) / 8).multipliedReportingOverflow(by: height)
+        return o1 || o2 || o3 ? nil : total
     }
 
     /// Colour-filter-array or linear raw data, or Nikon's raw compression.
@@ -180,7 +251,7 @@ struct TIFFReader {
         case 1, 2, 6, 7: 1
         case 3, 8: 2
         case 4, 9, 11, 13: 4
-        case 5, 10, 12: 8
+        case 5, 10, 12, 16, 17, 18: 8
         default: nil
         }
     }
@@ -188,24 +259,27 @@ struct TIFFReader {
     /// The raw bytes of an entry's value, at most `limit` bytes.
     private func value(_ entry: Entry, limit: Int) -> [UInt8]? {
         guard let size = Self.typeSize(entry.type) else { return nil }
-        let total = UInt64(size) * UInt64(entry.count)
+        let (total, overflow) = UInt64(size).multipliedReportingOverflow(by: entry.count)
         guard total > 0 else { return nil }
-        if total <= 4 { return Array(entry.inline[0..<Int(total)]) }
-        let length = Int(min(total, UInt64(limit)))
-        let offset = UInt64(entry.inline.u32(0, bigEndian: bigEndian))
-        return try? reader.bytes(at: base &+ offset, count: length) ?? nil
+        if !overflow, total <= UInt64(offsetSize) { return Array(entry.inline[0..<Int(total)]) }
+        let length = Int(min(overflow ? UInt64.max : total, UInt64(limit)))
+        let (start, past) = base.addingReportingOverflow(readOffset(entry.inline, at: 0))
+        guard !past else { return nil }
+        return try? reader.bytes(at: start, count: length) ?? nil
     }
 
+    /// An entry's unsigned integers (BYTE, SHORT, LONG, IFD, LONG8, IFD8), at most `limit` of them.
     private func ints(_ directory: Directory, _ tag: UInt16, limit: Int) -> [UInt64] {
         guard let entry = directory.entries[tag], let size = Self.typeSize(entry.type),
-            [1, 3, 4, 13].contains(entry.type),
+            [1, 3, 4, 13, 16, 18].contains(entry.type),
             let bytes = value(entry, limit: limit * size)
         else { return [] }
         return stride(from: 0, to: bytes.count - size + 1, by: size).map { i in
             switch size {
             case 1: UInt64(bytes[i])
             case 2: UInt64(bytes.u16(i, bigEndian: bigEndian))
-            default: UInt64(bytes.u32(i, bigEndian: bigEndian))
+            case 4: UInt64(bytes.u32(i, bigEndian: bigEndian))
+            default: bytes.u64(i, bigEndian: bigEndian)
             }
         }
     }

@@ -1,4 +1,5 @@
-/// Checks the RIFF container of a WebP and reads the size from VP8X, VP8 or VP8L and the EXIF chunk.
+/// Checks the RIFF container of a WebP and reads the size from VP8X, VP8 or VP8L, the EXIF and XMP
+/// chunks, and whether it has more than one animation frame (`ANMF`).
 struct WebPParser {
     static let maxChunks = 100_000
     let reader: ByteReader
@@ -16,6 +17,8 @@ struct WebPParser {
         var frame: (Int, Int)?
         var hasImage = false
         var exif: EXIFInfo?
+        var xmp: XMPPacket?
+        var frames = 0
         var index = 0
         while offset < riffEnd {
             guard index < Self.maxChunks else { throw MediaInspectionError(.corrupt, "WebP has too many chunks") }
@@ -55,6 +58,11 @@ struct WebPParser {
                 hasImage = true
             case "ANMF":
                 hasImage = true
+                frames += 1
+            case "XMP " where xmp == nil:
+                let data = try reader.require(
+                    at: payload, count: Int(min(length, UInt64(XMPPacket.maxBytes))), what: "WebP XMP chunk")
+                xmp = XMPPacket(data)
             case "EXIF" where exif == nil && length <= UInt64(ByteReader.maxRead):
                 var data = try reader.require(at: payload, count: Int(length), what: "WebP EXIF chunk")
                 if data.starts(with: Array("Exif\0\0".utf8), at: 0) { data.removeFirst(6) }
@@ -68,7 +76,12 @@ struct WebPParser {
         }
         guard hasImage else { throw MediaInspectionError(.corrupt, "WebP has no image data") }
         let size = canvas ?? frame
-        if let exif { exif.apply(to: &metadata) }
+        if exif != nil || xmp != nil {
+            var info = exif ?? EXIFInfo()
+            info.merge(xmp)
+            info.apply(to: &metadata)
+        }
+        metadata.isAnimated = frames > 1
         metadata.setSize(width: size?.0, height: size?.1, orientation: exif?.orientation)
         return metadata
     }

@@ -165,6 +165,25 @@ import Testing
         print("headers-only: 200 MB raw → \(source.bytesRead) bytes in \(source.readCount) reads")
     }
 
+    @Test(arguments: [[0x00] as [UInt8], [0xFF, 0x00]])
+    func jpegStrayBytesAreBounded(run: [UInt8]) throws {
+        // A JPEG header, then 4 MB that hold no marker, then a frame and a scan: libjpeg would skip
+        // it all; AlbumKit gives up after 1 MB instead of reading the whole file.
+        var filler = [UInt8](repeating: 0, count: 4 << 20)
+        if run.count == 2 { for i in stride(from: 0, to: filler.count, by: 2) { filler[i] = 0xFF } }
+        let whole = JPEGEndOfImageTests.jpeg(scan: [1, 2, 3], trailer: [])
+        let comment: [UInt8] = [0xFF, 0xFE, 0x00, 0x04, 0x41, 0x42]  // a comment segment, then the filler
+        let bytes = Array(whole[0..<2]) + comment + filler + Array(whole[2...])
+        let source = CountingByteSource(BufferByteSource(bytes: bytes))
+        let result = Result { () throws(MediaInspectionError) in try MediaInspector().inspect(source) }
+        #expect(
+            result.error?.kind == .corrupt && result.error?.reason.contains("without a marker") == true, "\(result)")
+        #expect(source.bytesRead < 2 << 20, "read \(source.bytesRead) bytes")
+        // A few stray bytes are skipped
+        let few = Array(whole[0..<2]) + comment + Array(filler[0..<1000]) + Array(whole[2...])
+        #expect(try MediaInspector().inspect(BufferByteSource(bytes: few)).warnings.count == 1)
+    }
+
     @Test func corpusThroughput() throws {
         let files = Corpus.valid.map { Corpus.bytes($0) }
         let clock = ContinuousClock()
