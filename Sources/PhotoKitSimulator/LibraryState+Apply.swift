@@ -61,7 +61,8 @@
             let deletedAssets = Set(contents.deletedAssets)
             if !deletedAssets.isEmpty {
                 assets.removeAll { deletedAssets.contains($0.localIdentifier) }
-                for index in albums.indices where albums[index].assetIdentifiers.contains(where: deletedAssets.contains) {
+                for index in albums.indices where albums[index].assetIdentifiers.contains(where: deletedAssets.contains)
+                {
                     albums[index].assetIdentifiers.removeAll { deletedAssets.contains($0) }
                     albums[index].revision += 1
                 }

@@ -52,8 +52,8 @@
             withLocalIdentifiers identifiers: [String], options: PHFetchOptions?
         ) -> PHFetchResult<PHAssetCollection> {
             PHPhotoLibrary.shared().collectionFetchResult(
-                    type: nil, subtype: .any, identifiers: identifiers, containing: nil, options: options
-                )
+                type: nil, subtype: .any, identifiers: identifiers, containing: nil, options: options
+            )
         }
 
         /// Fetches the collections of one type and subtype (`.any` matches every subtype).
@@ -67,8 +67,8 @@
             with type: PHAssetCollectionType, subtype: PHAssetCollectionSubtype, options: PHFetchOptions?
         ) -> PHFetchResult<PHAssetCollection> {
             PHPhotoLibrary.shared().collectionFetchResult(
-                    type: type, subtype: subtype, identifiers: nil, containing: nil, options: options
-                )
+                type: type, subtype: subtype, identifiers: nil, containing: nil, options: options
+            )
         }
 
         /// Fetches the albums of `type` that contain `asset`.
@@ -77,8 +77,8 @@
             _ asset: PHAsset, with type: PHAssetCollectionType, options: PHFetchOptions?
         ) -> PHFetchResult<PHAssetCollection> {
             PHPhotoLibrary.shared().collectionFetchResult(
-                    type: type, subtype: .any, identifiers: nil, containing: asset.localIdentifier, options: options
-                )
+                type: type, subtype: .any, identifiers: nil, containing: asset.localIdentifier, options: options
+            )
         }
     }
 

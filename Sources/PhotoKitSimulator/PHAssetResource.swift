@@ -24,8 +24,9 @@
         /// or the app cannot read the library.
         public class func assetResources(for asset: PHAsset) -> [PHAssetResource] {
             PHPhotoLibrary.shared().state.withLock { state in
-                guard state.authorization.status(for: .readWrite) == .authorized
-                    || state.authorization.status(for: .readWrite) == .limited,
+                guard
+                    state.authorization.status(for: .readWrite) == .authorized
+                        || state.authorization.status(for: .readWrite) == .limited,
                     let record = state.assets.first(where: { $0.localIdentifier == asset.localIdentifier })
                 else { return [] }
                 return record.resources.map { PHAssetResource($0, of: record.localIdentifier) }

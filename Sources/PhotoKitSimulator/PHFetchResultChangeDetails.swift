@@ -49,7 +49,8 @@
         private init(before: PHFetchResult<ObjectType>, after: PHFetchResult<ObjectType>, noted: Set<String>) {
             let old = (0..<before.count).map { before.object(at: $0) }
             let new = (0..<after.count).map { after.object(at: $0) }
-            let oldIndex = Dictionary(old.enumerated().map { ($1.localIdentifier, $0) }, uniquingKeysWith: { a, _ in a })
+            let oldIndex = Dictionary(
+                old.enumerated().map { ($1.localIdentifier, $0) }, uniquingKeysWith: { a, _ in a })
             let newIDs = Set(new.map(\.localIdentifier))
             var removed = IndexSet()
             for (index, object) in old.enumerated() where !newIDs.contains(object.localIdentifier) {
@@ -87,6 +88,8 @@
         }
 
         /// Whether nothing differs.
-        var isEmpty: Bool { removedObjects.isEmpty && insertedObjects.isEmpty && changedObjects.isEmpty && moves.isEmpty }
+        var isEmpty: Bool {
+            removedObjects.isEmpty && insertedObjects.isEmpty && changedObjects.isEmpty && moves.isEmpty
+        }
     }
 #endif

@@ -24,7 +24,8 @@
             return PHFetchResult(
                 objects: fetchAssets(scope: scope, options: options),
                 refetch: { state in
-                    Self.assets(Self.assetRecords(scope: scope, options: options, in: &state), scope: scope, options: options)
+                    Self.assets(
+                        Self.assetRecords(scope: scope, options: options, in: &state), scope: scope, options: options)
                 })
         }
 

@@ -205,11 +205,13 @@
 
         /// The user adds an asset (for example with the camera); returns its local identifier.
         ///
-        /// `isSelectedForLimitedAccess` makes it visible to an app with `.limited` access.
+        /// `isSelectedForLimitedAccess` makes it visible to an app with `.limited` access; `pixelWidth`,
+        /// `pixelHeight` and `duration` are what Photos would read from the resources.
         @discardableResult
         public func userAddsAsset(
             mediaType: PHAssetMediaType = .image, creationDate: Date = Date(), isHidden: Bool = false,
-            isSelectedForLimitedAccess: Bool = false, resources: [SimulatedResource] = []
+            isSelectedForLimitedAccess: Bool = false, resources: [SimulatedResource] = [], pixelWidth: Int = 0,
+            pixelHeight: Int = 0, duration: TimeInterval = 0
         ) -> String {
             defer { library.publishChange() }
             let id = LocalIdentifier.asset()
@@ -221,6 +223,9 @@
             )
             record.isHidden = isHidden
             record.resources = resources
+            record.pixelWidth = pixelWidth
+            record.pixelHeight = pixelHeight
+            record.duration = duration
             library.state.withLock { $0.assets.append(record) }
             return id
         }
@@ -300,6 +305,11 @@
         /// The asset with local identifier `id`, if it exists.
         public func asset(withLocalIdentifier id: String) -> SimulatedAsset? {
             assets.first { $0.localIdentifier == id }
+        }
+
+        /// How many change observers are registered and still alive.
+        public var registeredChangeObserverCount: Int {
+            library.observers.withLock { $0.filter { $0.observer != nil }.count }
         }
 
         /// The local identifier of the Recents smart album (`.smartAlbumUserLibrary`).

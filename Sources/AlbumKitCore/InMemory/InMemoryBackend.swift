@@ -150,7 +150,8 @@ package final class InMemoryBackend: PhotoLibraryBackend {
 
     private static func read(_ url: URL) throws -> Data {
         do { return try Data(contentsOf: url) } catch {
-            throw AlbumError(.fileUnreadable, "\(url.path) cannot be read: \(error).", file: url.path, underlying: error)
+            throw AlbumError(
+                .fileUnreadable, "\(url.path) cannot be read: \(error).", file: url.path, underlying: error)
         }
     }
 
@@ -203,7 +204,8 @@ package final class InMemoryBackend: PhotoLibraryBackend {
                         change.changedAlbumIDs.append(albumID)
                     }
                 }
-                results.append(.success(CommittedAsset(assetID: id, isExisting: existing != nil, metadata: item.metadata)))
+                results.append(
+                    .success(CommittedAsset(assetID: id, isExisting: existing != nil, metadata: item.metadata)))
             }
             state.publish(change)
             return CommitReceipt(albumID: albumID, albumOutcome: outcome, assets: results)
@@ -226,7 +228,9 @@ package final class InMemoryBackend: PhotoLibraryBackend {
     package func albums() async throws -> [AlbumInfo] {
         try requireReadAccess()
         return state.withLock { state in
-            state.albums.map { AlbumInfo(id: $0.id, title: $0.title.text, count: $0.members.count, createdAt: $0.createdAt) }
+            state.albums.map {
+                AlbumInfo(id: $0.id, title: $0.title.text, count: $0.members.count, createdAt: $0.createdAt)
+            }
         }
     }
 
