@@ -116,7 +116,7 @@ extension PhotoKitBackend {
             byteSize: nil, addedAt: asset.creationDate ?? Date(timeIntervalSince1970: 0),
             pixelWidth: asset.pixelWidth > 0 ? asset.pixelWidth : nil,
             pixelHeight: asset.pixelHeight > 0 ? asset.pixelHeight : nil,
-            duration: isVideo ? asset.duration : nil, capturedAt: asset.creationDate,
+            duration: isVideo && asset.duration > 0 ? asset.duration : nil, capturedAt: asset.creationDate,
             location: asset.location.map {
                 GeoLocation(
                     latitude: $0.coordinate.latitude, longitude: $0.coordinate.longitude,

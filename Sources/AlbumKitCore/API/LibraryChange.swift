@@ -1,5 +1,5 @@
 /// What changed in a photo library since the previous change reported by
-/// ``PhotoLibrary/changes()``: assets and albums inserted, removed or changed, by identifier.
+/// ``PhotoLibrary/changes(interval:)``: assets and albums inserted, removed or changed, by identifier.
 ///
 /// An asset added to or removed from an album makes the album ``changedAlbumIDs``; an asset whose
 /// description changed (favourite, date, location, a new original) is in ``changedAssetIDs``.
