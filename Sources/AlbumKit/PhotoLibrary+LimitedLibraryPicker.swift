@@ -1,6 +1,7 @@
 #if canImport(Photos) && canImport(UIKit) && os(iOS)
     import AlbumKitPhotoKit
     import Photos
+    import PhotosUI
     import UIKit
 
     extension PhotoLibrary {

@@ -2,8 +2,8 @@
     import Foundation
 
     /// A data resource of an asset: its photo, video or paired video, with its original name.
-    // @unchecked Sendable: NSObject is not Sendable on Linux; only immutable `let` properties.
-    public class PHAssetResource: NSObject, @unchecked Sendable {
+    // Not Sendable: Apple's declaration does not say it is (the stricter choice).
+    public class PHAssetResource: NSObject {
         /// The resource's role in its asset.
         public let type: PHAssetResourceType
         /// The local identifier of the asset the resource belongs to.

@@ -5,9 +5,8 @@
     ///
     /// Holds the library as it was right after the change, so change details compare a fetch
     /// result the app made earlier with the same fetch performed on that state.
-    // @unchecked Sendable: NSObject is not Sendable on Linux; the only stored property is an
-    // immutable copy of the library's (Sendable) state.
-    public class PHChange: NSObject, @unchecked Sendable {
+    // Not Sendable: Apple's declaration does not say it is (the stricter choice).
+    public class PHChange: NSObject {
         private let after: LibraryState
 
         init(after: LibraryState) {

@@ -6,9 +6,8 @@
     /// Removed indexes refer to the result before the change; inserted and changed indexes to the
     /// result after it, as Photos documents. An object is changed when it is in both results and its
     /// content differs (the simulator compares each object's revision).
-    // @unchecked Sendable: NSObject is not Sendable on Linux; every stored property is an immutable
-    // `let` of fetch results and arrays of immutable PHObject snapshots.
-    public class PHFetchResultChangeDetails<ObjectType: PHObject>: NSObject, @unchecked Sendable {
+    // Not Sendable: Apple's declaration does not say it is (the stricter choice).
+    public class PHFetchResultChangeDetails<ObjectType: PHObject>: NSObject {
         /// The fetch result the app held.
         public let fetchResultBeforeChanges: PHFetchResult<ObjectType>
         /// The same fetch performed after the change.
