@@ -29,7 +29,8 @@
                 fetches = Mutex(
                     Fetches(
                         assets: PHAsset.fetchAssets(with: nil),
-                        albums: PHAssetCollection.fetchAssetCollections(with: .album, subtype: .albumRegular, options: nil)
+                        albums: PHAssetCollection.fetchAssetCollections(
+                            with: .album, subtype: .albumRegular, options: nil)
                     ))
             }
 
@@ -54,7 +55,9 @@
             }
 
             func waitForChanges(_ count: Int) async throws -> [Seen] {
-                for _ in 0..<500 where seen.withLock({ $0.count }) < count { try await Task.sleep(for: .milliseconds(2)) }
+                for _ in 0..<500 where seen.withLock({ $0.count }) < count {
+                    try await Task.sleep(for: .milliseconds(2))
+                }
                 return seen.withLock { $0 }
             }
         }
@@ -80,7 +83,8 @@
                 #expect(seen.first?.onMainThread == false)
 
                 // An edit changes the asset; the user's rename changes the album.
-                let asset = try #require(PHAsset.fetchAssets(withLocalIdentifiers: [existing], options: nil).firstObject)
+                let asset = try #require(
+                    PHAsset.fetchAssets(withLocalIdentifiers: [existing], options: nil).firstObject)
                 try await PHPhotoLibrary.shared().performChanges { PHAssetChangeRequest(for: asset).isFavorite = true }
                 #expect(simulation.userRenamesAlbum(withLocalIdentifier: album, to: "Holidays"))
                 #expect(simulation.userDeletesAsset(withLocalIdentifier: id))
@@ -145,7 +149,8 @@
             simulation.setAuthorizationStatus(.authorized, for: .readWrite)
             let id = simulation.userAddsAsset(resources: [
                 SimulatedResource(
-                    type: .photo, originalFilename: "IMG_0001.HEIC", uniformTypeIdentifier: "public.heic", data: Data([1])),
+                    type: .photo, originalFilename: "IMG_0001.HEIC", uniformTypeIdentifier: "public.heic",
+                    data: Data([1])),
                 SimulatedResource(type: .pairedVideo, originalFilename: "IMG_0001.MOV", data: Data([2])),
             ])
             let asset = try simulation.run {
