@@ -4,7 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 graphs=.build/symbol-graphs
-rm -rf "$graphs" && mkdir -p "$graphs"
+# Not emptied first: an incremental build emits graphs only for the modules it recompiles, and the
+# others' graphs from the previous run are still current.
+mkdir -p "$graphs"
 swift build --target AlbumKit -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs" \
     -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public
 docc convert Sources/AlbumKit/AlbumKit.docc \

@@ -1,4 +1,8 @@
-#if canImport(Photos) && canImport(UIKit) && os(iOS)
+// The picker is PhotosUI's (`PHPhotoLibrary+PhotosUISupport.h`: iOS 14+, the completion form 15+,
+// unavailable on tvOS and macOS). Scripts/apple-check.sh's SDK copy has no PhotosUI, so this file is
+// not type-checked there; its one call is the documented
+// `presentLimitedLibraryPicker(from:completionHandler: @escaping @Sendable ([String]) -> Void)`.
+#if canImport(Photos) && canImport(PhotosUI) && canImport(UIKit) && os(iOS)
     import AlbumKitPhotoKit
     import Photos
     import PhotosUI
