@@ -9,6 +9,9 @@ graphs=.build/symbol-graphs
 mkdir -p "$graphs"
 swift build --target AlbumKit -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs" \
     -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public
+# Only the library's modules: a host tool built on the way (SnippetExtractor) would be a second
+# module for DocC to choose from.
+find "$graphs" -name '*.symbols.json' ! -name 'AlbumKit*' -delete
 docc convert Sources/AlbumKit/AlbumKit.docc \
     --additional-symbol-graph-dir "$graphs" \
     --fallback-display-name AlbumKit --fallback-bundle-identifier org.albumkit.AlbumKit \
