@@ -4,9 +4,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 graphs=.build/symbol-graphs
-rm -rf "$graphs" && mkdir -p "$graphs"
+# Not emptied first: an incremental build emits graphs only for the modules it recompiles, and the
+# others' graphs from the previous run are still current.
+mkdir -p "$graphs"
 swift build --target AlbumKit -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs" \
     -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public
+# Only the library's modules: a host tool built on the way (SnippetExtractor) would be a second
+# module for DocC to choose from.
+find "$graphs" -name '*.symbols.json' ! -name 'AlbumKit*' -delete
 docc convert Sources/AlbumKit/AlbumKit.docc \
     --additional-symbol-graph-dir "$graphs" \
     --fallback-display-name AlbumKit --fallback-bundle-identifier org.albumkit.AlbumKit \

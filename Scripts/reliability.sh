@@ -8,25 +8,40 @@
 # --release/--debug: which build of `album` to test (default: debug for --short, since `swift test`
 #   has just built it in CI; release for --full). ALBUM_BIN=/path/to/album overrides both.
 # --keep: keep the scratch directory for inspection.
-# --only: run only these scenarios (kill9, race, diskfull, readonly, removed, corrupt, reset, lostwal,
-#   oldcatalog, garbled, pidns, fifo, walk, badnumbers, resave, verifyrace, fulljournal, ulimit, partial, quickexit, nolib, newlib, powerloss, shutdown, journal, and the folder library's fkill9, frace,
-#   fdiskfull, freadonly, fmoved, fstaging, fslash, fdelete, fcard, flinks, ffifo, fcatalog, fdrop).
+# --only: run only these scenarios (kill9, race, diskfull, readonly, removed, corrupt, reset, sqlite3,
+#   oldcatalog, garbled, pidns, fifo, walk, badnumbers, resave, verifyrace, fulljournal, ulimit,
+#   partial, quickexit, nolib, newlib, powerloss, shutdown, journal, rebuildkill, convert,
+#   repairrace, and the folder library's fkill9, frace, fdiskfull, freadonly, fmoved, fstaging,
+#   fslash, fdelete, fcard, flinks, ffifo, fcatalog, fdrop).
 #
+# The catalog library (issue 27): journal/library.journal is the library; catalog.sqlite is an
+# index derived from it, rebuilt when it is missing, damaged, foreign or written by another
+# program, and the command goes on (one stderr note; a damaged file is kept under damaged/).
 # Scenarios (a summary line each, `trials=N failures=M`; exit status 1 if any failure):
 #   kill9       kill -9 a process group saving batches at random moments; after each: `album verify`
 #               passes and every acknowledged (printed with --json) save is present with its SHA-256.
-#   race        8 processes x 50 saves into one new album at once: one album, 400 assets, no error.
+#   race        (race8) 8 processes x 50 saves into one new album at once: exactly one album, 400
+#               assets, no error.
 #   diskfull    a 4 MB tmpfs (else a loop-mounted ext4 image, else SKIP): `notEnoughSpace`, the library
 #               stays consistent, earlier assets intact.
-#   readonly    the library on a read-only bind mount: a clear error, nothing lost.
+#   readonly    the library on a read-only bind mount: a clear error, nothing lost; albums, show and
+#               verify work there.
 #   removed     the library directory removed mid-batch: a clear error, no crash, no hang.
-#   corrupt     the catalog overwritten with garbage or truncated: `libraryCorrupt`, the file untouched.
-#   reset       catalog.sqlite* deleted: writes refused (`libraryCorrupt`), `album repair` restores all.
-#   lostwal     only catalog.sqlite survives (its -wal held the saves): refused, repaired.
-#   oldcatalog  an older copy of the catalog restored: refused, repaired.
-#   garbled     random 16-byte overwrites in a checkpointed 300-asset catalog: refused before any
-#               write, the file untouched, repaired; and (garbled1) one 16-byte overwrite inside
-#               one asset's stored path, which only the page checksums catch.
+#   corrupt     the index overwritten with garbage, a text header, or cut to half, 1000 or 0 bytes:
+#               the next save rebuilds it (one note) and goes on, the damaged file kept byte for byte
+#               under damaged/ (an empty one is not kept), later commands find it whole.
+#   reset       catalog.sqlite* deleted: the next save rebuilds the index ("it was missing") and goes
+#               on, nothing set aside, every save there.
+#   sqlite3     the sqlite3 shell reading and writing catalog.sqlite (titles, memberships, hashes,
+#               the applied position, VACUUM, WAL mode) at random moments while 3 processes save
+#               batches: no save fails, every acknowledged save is present, none of sqlite3's
+#               changes is left, verify passes.
+#   oldcatalog  an older copy of the index restored (more saves and a rename since): it catches up
+#               silently, the renamed album holds everything, nothing set aside.
+#   garbled     random 16-byte overwrites in a 300-asset index: rebuilt exactly once by the
+#               commands that follow, the garbled file kept under damaged/, all saves listed; and
+#               (garbled1) one 16-byte overwrite inside one asset's stored path, which only the
+#               page checksums catch.
 #   pidns       a saver in its own PID namespace (`unshare -p -f --mount-proc`) while another
 #               process lists albums in a loop: every acknowledged save is kept.
 #   fifo        a FIFO among the inputs: no hang, `fileUnreadable` for it, the rest saved.
@@ -37,9 +52,10 @@
 #   badnumbers  a WebM whose duration is infinite among photos: all saved, in a catalog and in a
 #               folder library (before, the batch failed in a catalog).
 #   resave      an asset's file cut short and another deleted: saving the photos again restores them.
-#   verifyrace  `album verify` in a loop during a batch: never a false "catalog lost saves".
-#   fulljournal a batch into small disks of 54 sizes a page apart: the album holds exactly what was reported
-#               saved (before, saves whose journal record did not fit were reported failed, yet kept).
+#   verifyrace  `album verify` in a loop during a batch: never a false problem.
+#   fulljournal a batch into small disks of 54 sizes a page apart, so that at some the files fit but
+#               the journal's record does not: the album holds exactly what was reported saved, every
+#               failure is notEnoughSpace, verify passes.
 #   ulimit      600 files under `ulimit -n 64`: all saved; a save under `ulimit -n` 7..24: saved or
 #               "raise ulimit -n", never a crash or "damaged", and the library takes the next save;
 #               20 saves each under 7, 9 and 15: refused before anything is made, never a crash;
@@ -55,19 +71,32 @@
 #               is made, what was saved is untouched; `--help` still works (libcrypto made necessary
 #               with ALBUMKIT_SHA256=libcrypto). Without libcrypto on a processor with SHA
 #               instructions (which hashes without it), every command works.
-#   powerloss   the disk as a power loss leaves it while a save commits (a debug build pauses the
-#               saver before transaction B; the library is copied there, with or without the journal
-#               flushed afterwards): opening finishes every acknowledged save, or leaves nothing of
-#               an unacknowledged one; verify passes. The saver is always the debug build (only it
-#               can pause).
+#   powerloss   the disk as a power loss leaves it while a save records (a debug build pauses the
+#               saver at ALBUMKIT_PAUSE=before-record; the library, owners/ included, is copied
+#               there): given the journal as flushed afterwards, the copy holds every acknowledged
+#               save; without it, nothing of the batch (the dead saver's published files removed at
+#               opening); opened in a new boot every other trial; verify passes. The saver is always
+#               the debug build (only it can pause).
 #   shutdown    a real file system cut off mid-save: a loop-mounted ext4 (with its journal) is shut
 #               down by the EXT4_IOC_SHUTDOWN ioctl without flushing its log, at a random moment of
 #               a batch, then unmounted and mounted again: what the kernel had not written is gone,
 #               as after a power loss. Every acknowledged save is present with its SHA-256 and
 #               verify passes (a failing trial's disk image is kept in the scratch directory).
-#   journal     the journal overwritten with garbage, cut short or removed while the catalog stays:
-#               verify names the journal (before, "ok"), repair records what it lacks, and a
-#               catalog lost afterwards is rebuilt with every album and photo.
+#   journal     a torn journal tail (bytes after the last line feed) and a last line failing its
+#               CRC: ignored, set aside as damaged/*/journal-tail-at-N by the next save; a garbled
+#               record in the middle: saves go on, verify names it ("damaged record at byte N"),
+#               repair adopts its file into "Recovered"; the journal removed while the index is
+#               whole: written anew from the index, every album and photo kept.
+#   rebuildkill kill -9 a listing or a save while it rebuilds a 2000-asset index (missing, garbled,
+#               last written in another boot) at a random moment: the next command works, every
+#               save is intact, verify passes.
+#   convert     a library of the previous release (a v2 catalog.sqlite written by the sqlite3 shell,
+#               journal/saves.jsonl, real files; a renamed and a deleted album, two saves only its
+#               journal holds) converted by `album albums`, killed with kill -9 at random moments of
+#               the conversion: afterwards every album, asset, membership and rename is there,
+#               previous-release/ holds the old files, verify passes.
+#   repairrace  `album repair` in a loop while 3 processes save: no save fails, no save recorded
+#               twice, nothing adopted into "Recovered", nothing acknowledged lost, verify passes.
 #   f*          kill9, race, diskfull, readonly on a folder library, the album folder moved mid-batch
 #               (fmoved), the staging folder removed mid-batch (fstaging), titles whose slash carries
 #               a combining mark (fslash), `delete` racing `cp` (fdelete), album folders on a
@@ -101,7 +130,7 @@ while [ $# -gt 0 ]; do
         --debug) BUILD=debug ;;
         --keep) KEEP=1 ;;
         -h | --help)
-            sed -n '2,40p' "$0" | sed 's/^# \{0,1\}//'
+            sed -n '2,/^set -uo/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'
             exit 0
             ;;
         *)

@@ -6,7 +6,8 @@ import AlbumKitCore
 /// NFC form. The default is `UserDefaults.standard`; tests inject their own.
 ///
 /// ```swift
-/// let store = UserDefaultsAlbumStore(defaults: UserDefaults(suiteName: "albums")!)
+/// let store = UserDefaultsAlbumStore(suiteName: "group.com.example.app")   // an app group's defaults
+/// let library = PhotoLibrary.photos(rememberingAlbumsIn: store)
 /// ```
 public protocol AlbumIdentifierStore: Sendable {
     /// The remembered identifier for a title key.

@@ -14,8 +14,33 @@ import Foundation
 /// "Recently Deleted" — a refusal is `.cancelled`.
 extension PhotoKitBackend {
     package func assets(in order: AssetOrder, after cursor: AssetCursor?, limit: Int) async throws -> AssetPage {
-        let fetched = PHAsset.fetchAssets(with: nil)
-        let all = (0..<fetched.count).map { Self.info(fetched.object(at: $0)) }
+        try await assets(in: order, matching: .all, after: cursor, limit: limit)
+    }
+
+    /// Photos filters the fetch by media type and creation date; the page is cut from what it returns.
+    package func assets(in order: AssetOrder, matching filter: AssetFilter, after cursor: AssetCursor?, limit: Int)
+        async throws -> AssetPage
+    {
+        var conditions: [String] = []
+        var arguments: [Any] = []
+        if let kinds = filter.kinds {
+            let types = kinds.map { $0 == .video ? PHAssetMediaType.video.rawValue : PHAssetMediaType.image.rawValue }
+            conditions.append("mediaType IN %@")
+            arguments.append(types.sorted())
+        }
+        if let dates = filter.dates {
+            // Whole seconds around the range: the page below keeps exactly the order's keys in it.
+            conditions.append("creationDate >= %@ AND creationDate < %@")
+            arguments.append(dates.lowerBound.addingTimeInterval(-1) as NSDate)
+            arguments.append(dates.upperBound.addingTimeInterval(1) as NSDate)
+        }
+        var options: PHFetchOptions?
+        if !conditions.isEmpty {
+            options = PHFetchOptions()
+            options?.predicate = NSPredicate(format: conditions.joined(separator: " AND "), argumentArray: arguments)
+        }
+        let fetched = PHAsset.fetchAssets(with: options)
+        let all = (0..<fetched.count).map { Self.info(fetched.object(at: $0)) }.filter { filter.matches($0, in: order) }
         return AssetCursor.page(of: all, in: order, after: cursor, limit: limit)
     }
 
@@ -78,9 +103,24 @@ extension PhotoKitBackend {
         Set((0..<result.count).map { result.object(at: $0).localIdentifier })
     }
 
+    /// An asset's description: the original resource's file name, pixel size, duration, creation
+    /// date, location and favourite flag. Photos publishes no date added (`dateAdded` is `nil`)
+    /// and no cheap size of the original (`byteSize` is `nil`, never 0).
     static func info(_ asset: PHAsset) -> AssetInfo {
-        AssetInfo(
-            id: asset.localIdentifier, originalFilename: nil, kind: asset.mediaType == .video ? .video : .photo,
-            byteSize: nil, addedAt: asset.creationDate ?? Date(timeIntervalSince1970: 0))
+        let resources = PHAssetResource.assetResources(for: asset)
+        let primary: Set<PHAssetResourceType> = [.photo, .video]
+        let original = resources.first { primary.contains($0.type) } ?? resources.first
+        let isVideo = asset.mediaType == .video
+        return AssetInfo(
+            id: asset.localIdentifier, originalFilename: original?.originalFilename, kind: isVideo ? .video : .photo,
+            byteSize: nil, addedAt: asset.creationDate ?? Date(timeIntervalSince1970: 0),
+            pixelWidth: asset.pixelWidth > 0 ? asset.pixelWidth : nil,
+            pixelHeight: asset.pixelHeight > 0 ? asset.pixelHeight : nil,
+            duration: isVideo && asset.duration > 0 ? asset.duration : nil, capturedAt: asset.creationDate,
+            location: asset.location.map {
+                GeoLocation(
+                    latitude: $0.coordinate.latitude, longitude: $0.coordinate.longitude,
+                    altitude: $0.verticalAccuracy < 0 ? nil : $0.altitude)
+            }, isFavorite: asset.isFavorite, isDateAddedKnown: false)
     }
 }

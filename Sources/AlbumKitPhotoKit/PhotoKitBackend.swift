@@ -2,6 +2,7 @@ import AlbumKitCore
 import Foundation
 
 #if canImport(Photos)
+    import CoreLocation
     import Photos
 #else
     import PhotoKitSimulator
@@ -57,6 +58,39 @@ package final class PhotoKitBackend: PhotoLibraryBackend {
         }
     }
 
+    package func access(for level: PhotoLibraryAccessLevel) async -> PhotoLibraryAccess {
+        Self.access(PHPhotoLibrary.authorizationStatus(for: Self.accessLevel(level)))
+    }
+
+    package func requestAccess(for level: PhotoLibraryAccessLevel) async -> PhotoLibraryAccess {
+        Self.access(await PHPhotoLibrary.requestAuthorization(for: Self.accessLevel(level)))
+    }
+
+    static func accessLevel(_ level: PhotoLibraryAccessLevel) -> PHAccessLevel {
+        switch level {
+        case .addOnly: .addOnly
+        case .readWrite: .readWrite
+        }
+    }
+
+    static func access(_ status: PHAuthorizationStatus) -> PhotoLibraryAccess {
+        switch status {
+        case .notDetermined: .notDetermined
+        case .restricted: .restricted
+        case .denied: .denied
+        case .authorized: .authorized
+        case .limited: .limited
+        @unknown default: .denied
+        }
+    }
+
+    // MARK: Changes
+
+    /// Photos' change observer: every change arrives as Photos reports it (no polling).
+    package func changes(polling interval: Duration) -> AsyncThrowingStream<LibraryChange, any Error> {
+        PhotoKitChangeObserver.changes()
+    }
+
     private static func accessError(_ status: PHAuthorizationStatus) -> AlbumError {
         let restricted = status == .restricted
         return AlbumError(
@@ -82,15 +116,19 @@ package final class PhotoKitBackend: PhotoLibraryBackend {
         }
         let resources: [Resource]
         let metadata: MediaMetadata?
+        /// The caller's descriptions: creation date, location, favourite, move instead of copy.
+        var media: Media? = nil
     }
 
     package func stage(_ media: Media) async throws -> Staged {
-        try await Blocking.run { try self.stageNow(media) }
+        var staged = try await Blocking.run { try self.stageNow(media) }
+        staged.media = media
+        return staged
     }
 
     private func stageNow(_ media: Media) throws -> Staged {
         typealias Resource = Staged.Resource
-        switch media {
+        switch media.source {
         case .file, .path:
             let url = media.fileURL ?? URL(fileURLWithPath: media.displayName)
             let metadata = try supported(MediaReader(media).metadata, name: url.path)
@@ -187,9 +225,18 @@ package final class PhotoKitBackend: PhotoLibraryBackend {
                 var placeholders: [PHObjectPlaceholder] = []
                 for item in staged {
                     let request = PHAssetCreationRequest.forAsset()
+                    if let media = item.media {
+                        if let date = media.creationDate { request.creationDate = date }
+                        if let location = media.location { request.location = Self.location(location) }
+                        if media.isFavorite { request.isFavorite = true }
+                    }
                     for resource in item.resources {
                         let options = PHAssetResourceCreationOptions()
                         options.originalFilename = resource.originalFilename
+                        if case .file = resource.source, item.media?.movesFile == true {
+                            // Photos moves the app's file into the library once the change commits.
+                            options.shouldMoveFile = true
+                        }
                         let type: PHAssetResourceType =
                             switch resource.role {
                             case .photo: .photo
@@ -245,6 +292,15 @@ package final class PhotoKitBackend: PhotoLibraryBackend {
         return CommitReceipt(
             albumID: outcome.albumID, albumOutcome: albumOutcome,
             assets: zip(outcome.assetIDs, staged).map { .success(CommittedAsset(assetID: $0, metadata: $1.metadata)) })
+    }
+
+    /// `location` as CoreLocation's type (altitude 0 and vertical accuracy invalid when unknown).
+    static func location(_ location: GeoLocation) -> CLLocation {
+        CLLocation(
+            coordinate: CLLocationCoordinate2D(latitude: location.latitude, longitude: location.longitude),
+            altitude: location.altitude ?? 0, horizontalAccuracy: 0,
+            verticalAccuracy: location.altitude == nil ? -1 : 0,
+            timestamp: Date())
     }
 
     /// Creates an album titled `title` holding the existing assets `assetIDs`, in one change block.
@@ -349,13 +405,7 @@ package final class PhotoKitBackend: PhotoLibraryBackend {
             throw AlbumError(.albumNotFound, "The album is no longer in Photos.")
         }
         let assets = PHAsset.fetchAssets(in: collection, options: nil)
-        return (0..<assets.count).map { index in
-            let asset = assets.object(at: index)
-            // Photos has no documented cheap way to tell an original's size: unknown, not 0.
-            return AssetInfo(
-                id: asset.localIdentifier, originalFilename: nil, kind: asset.mediaType == .video ? .video : .photo,
-                byteSize: nil, addedAt: asset.creationDate ?? Date(timeIntervalSince1970: 0))
-        }
+        return (0..<assets.count).map { Self.info(assets.object(at: $0)) }
     }
 
     package func createAlbum(titled title: AlbumTitle) async throws -> (id: String, outcome: AlbumOutcome) {

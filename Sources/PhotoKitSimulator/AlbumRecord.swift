@@ -11,6 +11,8 @@
         let isCreatedByApp: Bool
         /// `.albumRegular`, or `.albumCloudShared` for a shared album the user joined.
         var subtype: PHAssetCollectionSubtype = .albumRegular
+        /// Bumped whenever the title or the members change (change details).
+        var revision = 0
 
         /// The public inspection value.
         var simulated: SimulatedAlbum {
@@ -28,7 +30,8 @@
             let dates = assets.filter { members.contains($0.localIdentifier) }.compactMap(\.creationDate)
             return PHAssetCollection(
                 localIdentifier: localIdentifier, title: title, type: .album, subtype: subtype,
-                estimatedAssetCount: assetIdentifiers.count, startDate: dates.min(), endDate: dates.max()
+                estimatedAssetCount: assetIdentifiers.count, startDate: dates.min(), endDate: dates.max(),
+                revision: revision
             )
         }
     }

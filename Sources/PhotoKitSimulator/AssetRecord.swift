@@ -17,6 +17,8 @@
         var resources: [SimulatedResource] = []
         let isCreatedByApp: Bool
         var isInLimitedSelection: Bool
+        /// Bumped whenever a property changes (change details).
+        var revision = 0
 
         /// The public inspection value.
         var simulated: SimulatedAsset {

@@ -38,6 +38,7 @@
                 }
                 Self.apply(edit.properties, to: &assets[index])
                 assets[index].modificationDate = now
+                assets[index].revision += 1
             }
 
             let knownAssets = Set(assets.map(\.localIdentifier))
@@ -47,6 +48,7 @@
                     continue
                 }
                 if let title = edit.title { albums[index].title = title }
+                albums[index].revision += 1
                 for operation in edit.memberOperations {
                     let missing = operation.assetIdentifiers.filter { !knownAssets.contains($0) }
                     if !missing.isEmpty, let error = stale(missing) { return error }
@@ -59,8 +61,10 @@
             let deletedAssets = Set(contents.deletedAssets)
             if !deletedAssets.isEmpty {
                 assets.removeAll { deletedAssets.contains($0.localIdentifier) }
-                for index in albums.indices {
+                for index in albums.indices where albums[index].assetIdentifiers.contains(where: deletedAssets.contains)
+                {
                     albums[index].assetIdentifiers.removeAll { deletedAssets.contains($0) }
+                    albums[index].revision += 1
                 }
             }
             let deletedAlbums = Set(contents.deletedAlbums)

@@ -42,7 +42,7 @@
             self.isFavorite = record.isFavorite
             self.burstIdentifier = nil
             self.sourceType = .typeUserLibrary
-            super.init(localIdentifier: record.localIdentifier)
+            super.init(localIdentifier: record.localIdentifier, revision: record.revision)
         }
 
         /// Whether the app may perform `editOperation` on the asset (always `true` here).
@@ -54,10 +54,7 @@
         public class func fetchAssets(in assetCollection: PHAssetCollection, options: PHFetchOptions?) -> PHFetchResult<
             PHAsset
         > {
-            PHFetchResult(
-                objects: PHPhotoLibrary.shared().fetchAssets(
-                    scope: .collection(assetCollection.localIdentifier), options: options
-                ))
+            PHPhotoLibrary.shared().fetchResult(scope: .collection(assetCollection.localIdentifier), options: options)
         }
 
         /// Fetches the assets with the given local identifiers, in the order given.
@@ -67,14 +64,13 @@
         public class func fetchAssets(withLocalIdentifiers identifiers: [String], options: PHFetchOptions?)
             -> PHFetchResult<PHAsset>
         {
-            PHFetchResult(
-                objects: PHPhotoLibrary.shared().fetchAssets(scope: .identifiers(identifiers), options: options))
+            PHPhotoLibrary.shared().fetchResult(scope: .identifiers(identifiers), options: options)
         }
 
         /// Fetches all assets of the user's library, oldest first.
         @discardableResult
         public class func fetchAssets(with options: PHFetchOptions?) -> PHFetchResult<PHAsset> {
-            PHFetchResult(objects: PHPhotoLibrary.shared().fetchAssets(scope: .library(nil), options: options))
+            PHPhotoLibrary.shared().fetchResult(scope: .library(nil), options: options)
         }
 
         /// Fetches all assets of one media type, oldest first.
@@ -82,7 +78,7 @@
         public class func fetchAssets(with mediaType: PHAssetMediaType, options: PHFetchOptions?) -> PHFetchResult<
             PHAsset
         > {
-            PHFetchResult(objects: PHPhotoLibrary.shared().fetchAssets(scope: .library(mediaType), options: options))
+            PHPhotoLibrary.shared().fetchResult(scope: .library(mediaType), options: options)
         }
     }
 

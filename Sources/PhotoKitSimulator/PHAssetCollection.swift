@@ -21,7 +21,8 @@
 
         init(
             localIdentifier: String, title: String?, type: PHAssetCollectionType,
-            subtype: PHAssetCollectionSubtype, estimatedAssetCount: Int, startDate: Date? = nil, endDate: Date? = nil
+            subtype: PHAssetCollectionSubtype, estimatedAssetCount: Int, startDate: Date? = nil, endDate: Date? = nil,
+            revision: Int = 0
         ) {
             self.assetCollectionType = type
             self.assetCollectionSubtype = subtype
@@ -30,7 +31,7 @@
             self.endDate = endDate
             self.approximateLocation = nil
             self.localizedLocationNames = []
-            super.init(localIdentifier: localIdentifier, localizedTitle: title)
+            super.init(localIdentifier: localIdentifier, localizedTitle: title, revision: revision)
         }
 
         /// Regular albums support every edit; smart albums and shared albums none.
@@ -50,10 +51,9 @@
         public class func fetchAssetCollections(
             withLocalIdentifiers identifiers: [String], options: PHFetchOptions?
         ) -> PHFetchResult<PHAssetCollection> {
-            PHFetchResult(
-                objects: PHPhotoLibrary.shared().fetchAssetCollections(
-                    type: nil, subtype: .any, identifiers: identifiers, containing: nil, options: options
-                ))
+            PHPhotoLibrary.shared().collectionFetchResult(
+                type: nil, subtype: .any, identifiers: identifiers, containing: nil, options: options
+            )
         }
 
         /// Fetches the collections of one type and subtype (`.any` matches every subtype).
@@ -66,10 +66,9 @@
         public class func fetchAssetCollections(
             with type: PHAssetCollectionType, subtype: PHAssetCollectionSubtype, options: PHFetchOptions?
         ) -> PHFetchResult<PHAssetCollection> {
-            PHFetchResult(
-                objects: PHPhotoLibrary.shared().fetchAssetCollections(
-                    type: type, subtype: subtype, identifiers: nil, containing: nil, options: options
-                ))
+            PHPhotoLibrary.shared().collectionFetchResult(
+                type: type, subtype: subtype, identifiers: nil, containing: nil, options: options
+            )
         }
 
         /// Fetches the albums of `type` that contain `asset`.
@@ -77,10 +76,9 @@
         public class func fetchAssetCollectionsContaining(
             _ asset: PHAsset, with type: PHAssetCollectionType, options: PHFetchOptions?
         ) -> PHFetchResult<PHAssetCollection> {
-            PHFetchResult(
-                objects: PHPhotoLibrary.shared().fetchAssetCollections(
-                    type: type, subtype: .any, identifiers: nil, containing: asset.localIdentifier, options: options
-                ))
+            PHPhotoLibrary.shared().collectionFetchResult(
+                type: type, subtype: .any, identifiers: nil, containing: asset.localIdentifier, options: options
+            )
         }
     }
 

@@ -15,9 +15,9 @@
         /// Whether the collection can contain other collections.
         public var canContainCollections: Bool { false }
 
-        init(localIdentifier: String, localizedTitle: String?) {
+        init(localIdentifier: String, localizedTitle: String?, revision: Int = 0) {
             self.title = localizedTitle
-            super.init(localIdentifier: localIdentifier)
+            super.init(localIdentifier: localIdentifier, revision: revision)
         }
 
         /// Whether the collection supports `anOperation`.

@@ -6,15 +6,21 @@
     /// Its contents never change after the fetch; fetch again to see later changes.
     /// Like Photos' class it is not a `Sequence`: enumerate with `enumerateObjects` or by index.
     // @unchecked Sendable: NSObject is not Sendable on Linux and `ObjectType` is unconstrained
-    // (as in Photos). The only stored property is an immutable `let` array, and the simulator
-    // only creates fetch results of its own immutable, Sendable PHObject subclasses
-    // (the initializer is internal), so sharing a fetch result across threads is safe.
+    // (as in Photos). The stored properties are an immutable `let` array and an immutable
+    // `let` closure that performs the same fetch again on a state passed to it (capturing only
+    // the fetch's scope and a private copy of its options, which nothing mutates); the simulator
+    // only creates fetch results of its own immutable, Sendable PHObject subclasses (the
+    // initializer is internal), so sharing a fetch result across threads is safe.
     public final class PHFetchResult<ObjectType: AnyObject>: NSObject, NSCopying, NSFastEnumeration, @unchecked Sendable
     {
         private let objects: [ObjectType]
+        /// Performs the same fetch on a library state (for change details); `nil` for results
+        /// that are no fetch (built by hand).
+        let refetch: ((inout LibraryState) -> [ObjectType])?
 
-        init(objects: [ObjectType]) {
+        init(objects: [ObjectType], refetch: ((inout LibraryState) -> [ObjectType])? = nil) {
             self.objects = objects
+            self.refetch = refetch
         }
 
         /// The number of objects.

@@ -12,12 +12,16 @@
     // declares them (NS_SWIFT_SENDABLE).
     public class PHObject: NSObject, NSCopying, @unchecked Sendable {
         private let identifier: String
+        /// How many times the object changed in the library before this snapshot was taken; two
+        /// snapshots of one object with different revisions differ in content (change details).
+        let revision: Int
 
         /// The unique, persistent identifier of the object in this library.
         public var localIdentifier: String { identifier }
 
-        init(localIdentifier: String) {
+        init(localIdentifier: String, revision: Int = 0) {
             self.identifier = localIdentifier
+            self.revision = revision
         }
 
         /// Returns `self`: model objects are immutable.

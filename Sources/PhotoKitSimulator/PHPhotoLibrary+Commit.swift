@@ -69,6 +69,7 @@
             for case let resource in resources.values.joined() where resource.shouldMoveFile {
                 if let url = resource.sourceFileURL { try? FileManager.default.removeItem(at: url) }
             }
+            publishChange()
             return nil
         }
 

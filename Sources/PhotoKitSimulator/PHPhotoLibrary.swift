@@ -17,6 +17,10 @@
         let changeQueue = DispatchQueue(label: "PhotoKitSimulator.changes")
         /// The serial queue that runs completion and authorization handlers.
         let completionQueue = DispatchQueue(label: "PhotoKitSimulator.completions")
+        /// The serial queue that calls change observers.
+        let observerQueue = DispatchQueue(label: "PhotoKitSimulator.observers")
+        /// The registered change observers, held weakly.
+        let observers = Mutex<[WeakObserver]>([])
         let changeQueueKey = DispatchSpecificKey<Bool>()
         let completionQueueKey = DispatchSpecificKey<Bool>()
 
@@ -124,6 +128,35 @@
             let block = ChangeBlock(changeBlock)
             if let error = changeQueue.sync(execute: { execute(block) }) {
                 throw error
+            }
+        }
+
+        // MARK: Change observation
+
+        /// Registers `observer` to be told about every change to the library, on a serial queue.
+        ///
+        /// Assumption: Apple does not say whether Photos keeps the observer alive; the simulator
+        /// holds it weakly, so an app that does not keep its observer stops hearing changes here.
+        public func register(_ observer: any PHPhotoLibraryChangeObserver) {
+            observers.withLock { $0.removeAll { $0.observer == nil || $0.observer === observer } }
+            observers.withLock { $0.append(WeakObserver(observer: observer)) }
+        }
+
+        /// Stops telling `observer` about changes.
+        public func unregisterChangeObserver(_ observer: any PHPhotoLibraryChangeObserver) {
+            observers.withLock { $0.removeAll { $0.observer == nil || $0.observer === observer } }
+        }
+
+        /// Tells every registered observer that the library changed, with the state as it is now.
+        func publishChange() {
+            let after = state.withLock { $0 }
+            let observers = self.observers.withLock { $0.compactMap(\.observer) }
+            guard !observers.isEmpty else { return }
+            let box = ObserverList(observers: observers)
+            observerQueue.async {
+                self.withSimulationBound {
+                    for observer in box.observers { observer.photoLibraryDidChange(PHChange(after: after)) }
+                }
             }
         }
 

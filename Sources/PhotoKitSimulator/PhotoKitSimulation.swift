@@ -173,6 +173,7 @@
         /// The user creates an album in Photos; returns its local identifier.
         @discardableResult
         public func userCreatesAlbum(titled title: String, assetLocalIdentifiers: [String] = []) -> String {
+            defer { library.publishChange() }
             let id = LocalIdentifier.assetCollection()
             library.state.withLock { state in
                 state.albums.append(
@@ -189,6 +190,7 @@
         /// returns its local identifier.
         @discardableResult
         public func userJoinsSharedAlbum(titled title: String) -> String {
+            defer { library.publishChange() }
             let id = LocalIdentifier.assetCollection()
             library.state.withLock { state in
                 var record = AlbumRecord(
@@ -203,12 +205,15 @@
 
         /// The user adds an asset (for example with the camera); returns its local identifier.
         ///
-        /// `isSelectedForLimitedAccess` makes it visible to an app with `.limited` access.
+        /// `isSelectedForLimitedAccess` makes it visible to an app with `.limited` access; `pixelWidth`,
+        /// `pixelHeight` and `duration` are what Photos would read from the resources.
         @discardableResult
         public func userAddsAsset(
             mediaType: PHAssetMediaType = .image, creationDate: Date = Date(), isHidden: Bool = false,
-            isSelectedForLimitedAccess: Bool = false, resources: [SimulatedResource] = []
+            isSelectedForLimitedAccess: Bool = false, resources: [SimulatedResource] = [], pixelWidth: Int = 0,
+            pixelHeight: Int = 0, duration: TimeInterval = 0
         ) -> String {
+            defer { library.publishChange() }
             let id = LocalIdentifier.asset()
             var record = AssetRecord(
                 localIdentifier: id, mediaType: mediaType,
@@ -218,6 +223,9 @@
             )
             record.isHidden = isHidden
             record.resources = resources
+            record.pixelWidth = pixelWidth
+            record.pixelHeight = pixelHeight
+            record.duration = duration
             library.state.withLock { $0.assets.append(record) }
             return id
         }
@@ -227,12 +235,14 @@
         public func userAddsAsset(withLocalIdentifier assetID: String, toAlbumWithLocalIdentifier albumID: String)
             -> Bool
         {
-            library.state.withLock { state in
+            defer { library.publishChange() }
+            return library.state.withLock { state in
                 guard state.assets.contains(where: { $0.localIdentifier == assetID }),
                     let index = state.albums.firstIndex(where: { $0.localIdentifier == albumID })
                 else { return false }
                 if !state.albums[index].assetIdentifiers.contains(assetID) {
                     state.albums[index].assetIdentifiers.append(assetID)
+                    state.albums[index].revision += 1
                 }
                 return true
             }
@@ -241,7 +251,8 @@
         /// The user deletes an album now (its assets stay in the library); `false` when missing.
         @discardableResult
         public func userDeletesAlbum(withLocalIdentifier id: String) -> Bool {
-            library.state.withLock { state in
+            defer { library.publishChange() }
+            return library.state.withLock { state in
                 let before = state.albums.count
                 state.albums.removeAll { $0.localIdentifier == id }
                 return state.albums.count != before
@@ -251,9 +262,11 @@
         /// The user renames an album now; `false` when it is missing.
         @discardableResult
         public func userRenamesAlbum(withLocalIdentifier id: String, to title: String) -> Bool {
-            library.state.withLock { state in
+            defer { library.publishChange() }
+            return library.state.withLock { state in
                 guard let index = state.albums.firstIndex(where: { $0.localIdentifier == id }) else { return false }
                 state.albums[index].title = title
+                state.albums[index].revision += 1
                 return true
             }
         }
@@ -261,10 +274,14 @@
         /// The user deletes an asset now (from the library and every album); `false` when missing.
         @discardableResult
         public func userDeletesAsset(withLocalIdentifier id: String) -> Bool {
-            library.state.withLock { state in
+            defer { library.publishChange() }
+            return library.state.withLock { state in
                 let before = state.assets.count
                 state.assets.removeAll { $0.localIdentifier == id }
-                for index in state.albums.indices { state.albums[index].assetIdentifiers.removeAll { $0 == id } }
+                for index in state.albums.indices where state.albums[index].assetIdentifiers.contains(id) {
+                    state.albums[index].assetIdentifiers.removeAll { $0 == id }
+                    state.albums[index].revision += 1
+                }
                 return state.assets.count != before
             }
         }
@@ -288,6 +305,11 @@
         /// The asset with local identifier `id`, if it exists.
         public func asset(withLocalIdentifier id: String) -> SimulatedAsset? {
             assets.first { $0.localIdentifier == id }
+        }
+
+        /// How many change observers are registered and still alive.
+        public var registeredChangeObserverCount: Int {
+            library.observers.withLock { $0.filter { $0.observer != nil }.count }
         }
 
         /// The local identifier of the Recents smart album (`.smartAlbumUserLibrary`).

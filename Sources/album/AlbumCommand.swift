@@ -238,7 +238,7 @@ enum AlbumCommand {
             before = try await info(titled: title, in: library)
             try await library.renameAlbum(titled: title, to: new)
         case .id(let id):
-            before = try await library.album(withID: id)
+            before = try await library.albumInfo(withID: id)
             try await library.renameAlbum(withID: id, to: new)
         }
         if arguments.json {
@@ -263,7 +263,7 @@ enum AlbumCommand {
             deleted = try await library.deleteAlbum(
                 titled: title, force: arguments.force, permanently: arguments.permanently)
         case .id(let id):
-            before = try await library.album(withID: id)
+            before = try await library.albumInfo(withID: id)
             deleted = try await library.deleteAlbum(
                 withID: id, force: arguments.force, permanently: arguments.permanently)
         }

@@ -25,14 +25,14 @@ enum AlbumReference: Equatable {
     func info(in library: PhotoLibrary) async throws -> AlbumInfo {
         switch self {
         case .title(let title): try await library.albumInfo(titled: title)
-        case .id(let id): try await library.album(withID: id)
+        case .id(let id): try await library.albumInfo(withID: id)
         }
     }
 
     /// The album's identifier.
     func id(in library: PhotoLibrary) async throws -> String {
         if case .id(let id) = self {
-            _ = try await library.album(withID: id)
+            _ = try await library.albumInfo(withID: id)
             return id
         }
         return try await info(in: library).id

@@ -25,7 +25,7 @@ enum AssetCommands {
         var cursor = arguments.value("--after")
         repeat {
             let wanted = limit.map { min(500, $0 - assets.count) } ?? 500
-            let page = try await library.assets(in: order, after: cursor, limit: wanted)
+            let page = try await library.assets(orderedBy: order, after: cursor, limit: wanted)
             assets += page.assets
             cursor = page.nextCursor
         } while cursor != nil && assets.count < (limit ?? Int.max)
@@ -78,7 +78,7 @@ enum AssetCommands {
         _ library: PhotoLibrary, albumID: String, _ arguments: Arguments, _ sentence: () -> String
     ) async throws -> Int32 {
         if arguments.json {
-            Output.json(AlbumLine(try await library.album(withID: albumID)))
+            Output.json(AlbumLine(try await library.albumInfo(withID: albumID)))
         } else if !arguments.quiet {
             Output.out(sentence())
         }

@@ -188,7 +188,7 @@
             let id = h.simulation.userCreatesAlbum(titled: "Old")
             h.simulation.beforeChangeBlock(1) { simulation in _ = simulation.userDeletesAlbum(withLocalIdentifier: id) }
             let backend = PhotoKitBackend(store: h.store)
-            await h.run {
+            _ = await h.run {
                 await #expect(throws: AlbumError.self) { try await backend.renameAlbum(id: id, to: AlbumTitle("New")) }
             }
             #expect(h.store.albumIdentifier(forTitleKey: "New") == nil)

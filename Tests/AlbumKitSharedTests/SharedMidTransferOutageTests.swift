@@ -41,7 +41,7 @@
                     #expect(restart.status == 0, "\(restart.stderr)")
                     saver.waitUntilExit()
                     print("mid-transfer outage: saver exit status \(saver.terminationStatus)")
-                    let assets = try await shared.library.assets(in: .dateAdded, limit: 10).assets
+                    let assets = try await shared.library.assets(orderedBy: .dateAdded, limit: 10).assets
                     if saver.terminationStatus == 0 {
                         #expect(assets.count == 1)
                         #expect(assets.first?.byteSize == Int64(try Data(contentsOf: big).count))

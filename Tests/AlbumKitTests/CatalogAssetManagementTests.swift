@@ -37,7 +37,7 @@ import Testing
             var cursor: String?
             var pages = 0
             repeat {
-                let page = try await library.assets(in: .dateAdded, after: cursor, limit: 3)
+                let page = try await library.assets(orderedBy: .dateAdded, after: cursor, limit: 3)
                 seen += page.assets.map(\.id)
                 cursor = page.nextCursor
                 pages += 1
@@ -46,7 +46,7 @@ import Testing
             #expect(pages == 3)
             #expect(seen == ids)
             var streamed: [String] = []
-            for try await asset in library.allAssets(in: .dateAdded, pageSize: 2) { streamed.append(asset.id) }
+            for try await asset in library.allAssets(orderedBy: .dateAdded, pageSize: 2) { streamed.append(asset.id) }
             #expect(streamed == ids)
         }
     }
@@ -60,7 +60,7 @@ import Testing
             {
                 saved[name] = try await library.save(.file(Self.corpus.appendingPathComponent(name))).assetID
             }
-            let page = try await library.assets(in: .captureDate, limit: 10)
+            let page = try await library.assets(orderedBy: .captureDate, limit: 10)
             #expect(
                 page.assets.map(\.id)
                     == ["jpeg-orientation-5.jpg", "jpeg-orientation-6.jpg", "jpeg-orientation-8.jpg", "png-plain.png"]
@@ -78,9 +78,9 @@ import Testing
 
     @Test func cursorSurvivesAssetsAddedMeanwhile() async throws {
         try await Self.withCatalog(photos: 4) { library, _, ids in
-            let first = try await library.assets(in: .dateAdded, limit: 2)
+            let first = try await library.assets(orderedBy: .dateAdded, limit: 2)
             let added = try await library.save(.data(FolderFixture.jpeg("late"), filename: "late.jpg")).assetID
-            let rest = try await library.assets(in: .dateAdded, after: first.nextCursor, limit: 10)
+            let rest = try await library.assets(orderedBy: .dateAdded, after: first.nextCursor, limit: 10)
             #expect(first.assets.map(\.id) + rest.assets.map(\.id) == ids + [added])
         }
     }
@@ -90,10 +90,10 @@ import Testing
     @Test func albumsByIdentifier() async throws {
         try await Self.withCatalog(photos: 2, inAlbum: 2) { library, _, ids in
             let trips = try #require(try await library.albums().first)
-            #expect(try await library.album(withID: trips.id).title == "Trips")
+            #expect(try await library.albumInfo(withID: trips.id).title == "Trips")
             #expect(try await library.assets(inAlbumWithID: trips.id).map(\.id) == ids)
             try await library.renameAlbum(withID: trips.id, to: "Trips 2026")
-            #expect(try await library.album(withID: trips.id).title == "Trips 2026")
+            #expect(try await library.albumInfo(withID: trips.id).title == "Trips 2026")
             await expectCode(.albumNotFound) { try await library.assets(inAlbumWithID: "nope") }
             try await library.deleteAlbum(withID: trips.id)
             #expect(try await library.albums().isEmpty)

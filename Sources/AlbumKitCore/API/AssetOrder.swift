@@ -1,10 +1,10 @@
 import Foundation
 
-/// The order of ``PhotoLibrary/assets(in:after:limit:)``: when assets were added, or when they
+/// The order of ``PhotoLibrary/assets(orderedBy:matching:after:limit:)``: when assets were added, or when they
 /// were taken. Ties break by identifier, so a page never repeats or skips an asset.
 ///
 /// ```swift
-/// let newest = try await library.assets(in: .captureDate, limit: 50)
+/// let newest = try await library.assets(orderedBy: .captureDate, limit: 50)
 /// ```
 public enum AssetOrder: String, Sendable, Hashable, CaseIterable, Codable {
     /// When the asset was added to the library, oldest first.
@@ -26,6 +26,14 @@ public enum AssetOrder: String, Sendable, Hashable, CaseIterable, Codable {
         switch self {
         case .dateAdded: Self.dateAddedKey(asset.addedAt.timeIntervalSince1970)
         case .captureDate: Self.captureKey(asset.metadata?.captureDate, addedAt: asset.addedAt.timeIntervalSince1970)
+        }
+    }
+
+    /// The text that sorts an asset dated `date` in this order (UTC for the capture date).
+    package func sortKey(of date: Date) -> String {
+        switch self {
+        case .dateAdded: Self.dateAddedKey(date.timeIntervalSince1970)
+        case .captureDate: Self.captureKey(nil, addedAt: date.timeIntervalSince1970)
         }
     }
 

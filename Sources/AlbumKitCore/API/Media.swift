@@ -1,24 +1,99 @@
 import Foundation
 
-/// A photo or video to save. The kind (photo or video) and format come from the content, never the name.
+/// A photo or video to save, and how to describe it in the library. The kind (photo or video) and
+/// format come from the content, never the name.
 ///
 /// ```swift
 /// try await album.save(.file(URL(fileURLWithPath: "IMG_0001.HEIC")))
 /// try await album.save(.data(bytes, filename: "IMG_0002.JPG"))
+/// try await album.save(.file(clipURL).with(creationDate: takenAt, location: GeoLocation(latitude: 46.2, longitude: 6.1)))
 /// ```
-public enum Media: Sendable {
+public struct Media: Sendable {
+    /// Where the bytes come from.
+    ///
+    /// ```swift
+    /// if case .file(let url) = media.source { print(url.path) }
+    /// ```
+    public enum Source: Sendable {
+        /// A photo or video file, copied byte for byte (metadata kept).
+        case file(URL)
+        /// A photo or video file named by its path bytes, which need not be valid UTF-8.
+        case path(FileSystemPath)
+        /// Bytes of a photo or video already in memory; `filename` becomes the original file name.
+        case data(Data, filename: String?)
+        /// A Live Photo: a still photo and its paired video, saved as one asset (Photos only).
+        case livePhoto(photo: URL, pairedVideo: URL)
+    }
+
+    /// Where the bytes come from.
+    public var source: Source
+    /// The date the library shows for the asset instead of the one it reads from the file (the
+    /// capture date); `nil` keeps the file's. Photos and the in-memory library keep it.
+    public var creationDate: Date?
+    /// Where the photo or video was taken, instead of the GPS position in the file; `nil` keeps the
+    /// file's. Photos and the in-memory library keep it.
+    public var location: GeoLocation?
+    /// Whether the asset is marked as a favourite (Photos' heart). Photos and the in-memory library
+    /// keep it.
+    public var isFavorite = false
+    /// Whether a file the app owns may be moved into the library instead of copied (Photos:
+    /// `PHAssetResourceCreationOptions.shouldMoveFile`; a large video then needs no second copy on
+    /// disk). The file is gone after a successful save and untouched after a failed one. Libraries
+    /// that cannot move a file copy it and leave it where it is; data in memory is always copied.
+    public var movesFile = false
+
+    /// Media from `source`, described only by its own content.
+    public init(_ source: Source) { self.source = source }
+
     /// A photo or video file, copied byte for byte (metadata kept).
-    case file(URL)
+    ///
+    /// ```swift
+    /// try await album.save(.file(URL(fileURLWithPath: "IMG_0001.HEIC")))
+    /// ```
+    public static func file(_ url: URL) -> Media { Media(.file(url)) }
+
     /// A photo or video file named by its path bytes, which need not be valid UTF-8.
-    case path(FileSystemPath)
+    ///
+    /// ```swift
+    /// try await album.save(.path(FileSystemPath(bytes)))
+    /// ```
+    public static func path(_ path: FileSystemPath) -> Media { Media(.path(path)) }
+
     /// Bytes of a photo or video already in memory; `filename` becomes the original file name.
-    case data(Data, filename: String? = nil)
-    /// A Live Photo: a still photo and its paired video, saved as one asset (PhotoKit only).
-    case livePhoto(photo: URL, pairedVideo: URL)
+    ///
+    /// ```swift
+    /// try await album.save(.data(jpegBytes, filename: "IMG_0001.JPG"))
+    /// ```
+    public static func data(_ data: Data, filename: String? = nil) -> Media { Media(.data(data, filename: filename)) }
+
+    /// A Live Photo: a still photo and its paired video, saved as one asset (Photos only).
+    ///
+    /// ```swift
+    /// try await album.save(.livePhoto(photo: heicURL, pairedVideo: movURL))
+    /// ```
+    public static func livePhoto(photo: URL, pairedVideo: URL) -> Media {
+        Media(.livePhoto(photo: photo, pairedVideo: pairedVideo))
+    }
+
+    /// A copy with the given descriptions; each `nil` argument leaves that description as it is.
+    ///
+    /// ```swift
+    /// let media = Media.file(videoURL).with(creationDate: recordedAt, isFavorite: true, movesFile: true)
+    /// ```
+    public func with(
+        creationDate: Date? = nil, location: GeoLocation? = nil, isFavorite: Bool? = nil, movesFile: Bool? = nil
+    ) -> Media {
+        var copy = self
+        if let creationDate { copy.creationDate = creationDate }
+        if let location { copy.location = location }
+        if let isFavorite { copy.isFavorite = isFavorite }
+        if let movesFile { copy.movesFile = movesFile }
+        return copy
+    }
 
     /// The name used in messages and as the original file name.
     package var displayName: String {
-        switch self {
+        switch source {
         case .file(let url): url.path
         case .path(let path): path.description
         case .data(_, let filename): filename ?? "(data)"
@@ -28,7 +103,7 @@ public enum Media: Sendable {
 
     /// The original file name to record (last path component), if known.
     package var originalFilename: String? {
-        switch self {
+        switch source {
         case .file(let url): url.lastPathComponent
         case .path(let path): path.lastComponent.description
         case .data(_, let filename): filename.map { ($0 as NSString).lastPathComponent }
@@ -38,7 +113,7 @@ public enum Media: Sendable {
 
     /// The file as a URL (Apple file systems name files in UTF-8, so a path's bytes make one).
     package var fileURL: URL? {
-        switch self {
+        switch source {
         case .file(let url): url
         case .path(let path): URL(fileURLWithPath: path.description)
         case .data, .livePhoto: nil

@@ -4,44 +4,63 @@ import Foundation
 /// deleting them. Identifiers are the stable handle (titles can change or repeat); every
 /// operation that takes a title has a form that takes an album's `id`.
 extension PhotoLibrary {
-    /// A page of every asset in the library, in albums or not.
+    /// A page of every asset in the library, in albums or not, in `order`, keeping only those that
+    /// pass `filter`.
     ///
     /// ```swift
-    /// let page = try await library.assets(in: .captureDate, limit: 100)
-    /// let more = try await library.assets(in: .captureDate, after: page.nextCursor, limit: 100)
+    /// let page = try await library.assets(orderedBy: .captureDate, matching: .videos, limit: 100)
+    /// let more = try await library.assets(orderedBy: .captureDate, matching: .videos, after: page.nextCursor, limit: 100)
     /// ```
     /// - Parameters:
     ///   - order: ``AssetOrder/dateAdded`` or ``AssetOrder/captureDate``, oldest first.
-    ///   - cursor: the previous page's ``AssetPage/nextCursor``; `nil` for the first page.
+    ///   - filter: which kinds and which dates (of the order's date) to list; every asset by default.
+    ///   - cursor: the previous page's ``AssetPage/nextCursor``, from the same order and filter;
+    ///     `nil` for the first page.
     ///   - limit: the page size, 1 or more.
     /// - Throws: `.invalidArgument` for a malformed cursor or a limit below 1; `.notSupported`.
-    public func assets(in order: AssetOrder = .dateAdded, after cursor: String? = nil, limit: Int = 100)
-        async throws -> AssetPage
-    {
+    public func assets(
+        orderedBy order: AssetOrder = .dateAdded, matching filter: AssetFilter = .all, after cursor: String? = nil,
+        limit: Int = 100
+    ) async throws -> AssetPage {
         try await Self.mapping {
             guard limit >= 1 else {
                 throw AlbumError(.invalidArgument, "The page size must be 1 or more, not \(limit).")
             }
+            if let dates = filter.dates, dates.isEmpty {
+                return AssetPage(assets: [], nextCursor: nil)
+            }
             return try await backend.assets(
-                in: order, after: try cursor.map { try AssetCursor(token: $0, order: order) }, limit: limit)
+                in: order, matching: filter, after: try cursor.map { try AssetCursor(token: $0, order: order) },
+                limit: limit)
         }
     }
 
-    /// Every asset of the library, page by page, as one sequence.
+    /// A page of every asset, in `order`.
     ///
     /// ```swift
-    /// for try await asset in library.allAssets(in: .dateAdded) { print(asset.id) }
+    /// let page = try await library.assets(orderedBy: .captureDate, limit: 100)
     /// ```
-    public func allAssets(in order: AssetOrder = .dateAdded, pageSize: Int = 500) -> AsyncThrowingStream<
-        AssetInfo, any Error
-    > {
+    @available(*, deprecated, renamed: "assets(orderedBy:matching:after:limit:)")
+    public func assets(in order: AssetOrder, after cursor: String? = nil, limit: Int = 100) async throws -> AssetPage {
+        try await assets(orderedBy: order, matching: .all, after: cursor, limit: limit)
+    }
+
+    /// Every asset of the library that passes `filter`, page by page, as one sequence.
+    ///
+    /// ```swift
+    /// for try await asset in library.allAssets(orderedBy: .dateAdded, matching: .photos) { print(asset.id) }
+    /// ```
+    public func allAssets(
+        orderedBy order: AssetOrder = .dateAdded, matching filter: AssetFilter = .all, pageSize: Int = 500
+    ) -> AsyncThrowingStream<AssetInfo, any Error> {
         let library = self
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do {
                     var cursor: String?
                     repeat {
-                        let page = try await library.assets(in: order, after: cursor, limit: pageSize)
+                        let page = try await library.assets(
+                            orderedBy: order, matching: filter, after: cursor, limit: pageSize)
                         for asset in page.assets { continuation.yield(asset) }
                         cursor = page.nextCursor
                     } while cursor != nil && !Task.isCancelled
@@ -54,13 +73,23 @@ extension PhotoLibrary {
         }
     }
 
-    /// The album with identifier `id`.
+    /// Every asset of the library, page by page, as one sequence.
     ///
     /// ```swift
-    /// let info = try await library.album(withID: saved.albumID!)
+    /// for try await asset in library.allAssets(orderedBy: .dateAdded) { print(asset.id) }
+    /// ```
+    @available(*, deprecated, renamed: "allAssets(orderedBy:matching:pageSize:)")
+    public func allAssets(in order: AssetOrder, pageSize: Int = 500) -> AsyncThrowingStream<AssetInfo, any Error> {
+        allAssets(orderedBy: order, matching: .all, pageSize: pageSize)
+    }
+
+    /// The description of the album with identifier `id` (its title and count now).
+    ///
+    /// ```swift
+    /// let info = try await library.albumInfo(withID: saved.albumID!)
     /// ```
     /// - Throws: `.albumNotFound`.
-    public func album(withID id: String) async throws -> AlbumInfo {
+    public func albumInfo(withID id: String) async throws -> AlbumInfo {
         try await Self.mapping {
             guard let info = try await backend.albums().first(where: { $0.id == id }) else {
                 throw AlbumError(.albumNotFound, "There is no album with the identifier \(id).")
@@ -68,6 +97,14 @@ extension PhotoLibrary {
             return info
         }
     }
+
+    /// The description of the album with identifier `id`.
+    ///
+    /// ```swift
+    /// let info = try await library.albumInfo(withID: saved.albumID!)
+    /// ```
+    @available(*, deprecated, renamed: "albumInfo(withID:)")
+    public func album(withID id: String) async throws -> AlbumInfo { try await albumInfo(withID: id) }
 
     /// The album titled `title`, as saves resolve it (the remembered album, else the oldest with
     /// that title) — its identifier is the stable handle for later calls.
@@ -77,7 +114,7 @@ extension PhotoLibrary {
     /// ```
     /// - Throws: `.albumNotFound`, `.invalidAlbumTitle`.
     public func albumInfo(titled title: String) async throws -> AlbumInfo {
-        try await Self.mapping { try await album(withID: try await existingAlbumID(title)) }
+        try await Self.mapping { try await albumInfo(withID: try await existingAlbumID(title)) }
     }
 
     /// The album with identifier `id`, for saving into exactly it: by id, a save never goes into
@@ -89,7 +126,7 @@ extension PhotoLibrary {
     /// ```
     /// - Throws: `.albumNotFound`.
     public func album(withID id: String, accessPolicy: AlbumAccessPolicy) async throws -> Album {
-        let info = try await album(withID: id)
+        let info = try await albumInfo(withID: id)
         var album = Album(library: self, title: info.title, accessPolicy: accessPolicy)
         album.id = id
         return album
@@ -103,7 +140,7 @@ extension PhotoLibrary {
     /// - Throws: `.albumNotFound`.
     public func assets(inAlbumWithID id: String) async throws -> [AssetInfo] {
         try await Self.mapping {
-            _ = try await album(withID: id)
+            _ = try await albumInfo(withID: id)
             return try await backend.assets(inAlbumWithID: id)
         }
     }
@@ -116,7 +153,7 @@ extension PhotoLibrary {
     public func renameAlbum(withID id: String, to newTitle: String) async throws {
         try await Self.mapping {
             let newTitle = try AlbumTitle(newTitle)
-            _ = try await album(withID: id)
+            _ = try await albumInfo(withID: id)
             try await backend.renameAlbum(id: id, to: newTitle)
         }
     }
@@ -131,7 +168,7 @@ extension PhotoLibrary {
         -> DeletedAlbum
     {
         try await Self.mapping {
-            let info = try await album(withID: id)
+            let info = try await albumInfo(withID: id)
             let receipt = try await backend.deleteAlbum(id: id, force: force, permanently: permanently)
             return DeletedAlbum(
                 id: id, title: receipt.albums.first?.title ?? info.title,

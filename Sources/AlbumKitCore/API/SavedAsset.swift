@@ -11,8 +11,14 @@ public struct SavedAsset: Sendable, Hashable {
     public let albumID: String?
     /// What happened to the album.
     public let albumOutcome: AlbumOutcome?
-    /// `true` when an identical file was already there and is reported instead of a copy
-    /// (folder libraries de-duplicate within an album).
+    /// `true` when the library already held these bytes and returns that asset instead of storing a
+    /// copy: catalog, shared and in-memory libraries look across the whole library (the asset keeps
+    /// its first original file name; the new name is not recorded), folder libraries within the
+    /// album. Photos never does: saving the same bytes again makes a second asset there.
+    ///
+    /// ```swift
+    /// if saved.isExisting { print("already in the library as \(saved.assetID)") }
+    /// ```
     public let isExisting: Bool
     /// `true` when the library already held these bytes but its copy was missing or damaged, and
     /// this save put an intact copy back (`isExisting` is `true` too: same asset, same albums).

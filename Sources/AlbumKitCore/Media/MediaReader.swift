@@ -24,12 +24,12 @@ package final class MediaReader {
     package init(_ media: Media) throws {
         displayName = media.displayName
         let path: FileSystemPath
-        switch media {
+        switch media.source {
         case .file(let url): path = FileSystemPath(url.path)
         case .path(let bytes): path = bytes
         case .data, .livePhoto: path = FileSystemPath("")
         }
-        switch media {
+        switch media.source {
         case .file, .path:
             let opened: (FileSystem.Descriptor, FileSystem.FileVersion)
             do { opened = try FileSystem.openForCopying(path) } catch { throw error.inputError(file: displayName) }

@@ -72,7 +72,28 @@ package protocol PhotoLibraryBackend: Sendable {
     /// Checks every asset's file against what the library records.
     func verify() async throws -> VerificationReport
 
+    // MARK: Access (default: always authorized)
+
+    /// The access the app has at `level`, without prompting. AlbumKit's own libraries: always
+    /// `.authorized`.
+    func access(for level: PhotoLibraryAccessLevel) async -> PhotoLibraryAccess
+    /// Prompts for `level` when the user was never asked; returns the access then.
+    func requestAccess(for level: PhotoLibraryAccessLevel) async -> PhotoLibraryAccess
+
+    // MARK: Changes (default: polling)
+
+    /// The library's changes from now on, until the consumer stops iterating. The default polls
+    /// (``LibraryChangePoller``) every `interval`; a backend that can be told (Photos' change
+    /// observer, the catalog's journal, inotify) replaces it.
+    func changes(polling interval: Duration) -> AsyncThrowingStream<LibraryChange, any Error>
+
     // MARK: Assets (default: `.notSupported`)
+
+    /// As ``assets(in:after:limit:)``, only assets that pass `filter`. The default scans pages of
+    /// ``assets(in:after:limit:)`` from the filter's first date and stops at its last; a backend
+    /// that can filter where it stores (a query) replaces it.
+    func assets(in order: AssetOrder, matching filter: AssetFilter, after cursor: AssetCursor?, limit: Int)
+        async throws -> AssetPage
 
     /// At most `limit` (≥ 1) assets of the whole library — in albums or not — in `order`, after
     /// `cursor` (`nil`: from the start). Sort by ``AssetOrder/sortKey(of:)`` then id, and make the
@@ -157,6 +178,51 @@ extension PhotoLibraryBackend {
             prepared()
         }
         return results.withLock { $0.map { $0! } }
+    }
+
+    /// Always authorized: AlbumKit's own libraries ask for nothing.
+    package func access(for level: PhotoLibraryAccessLevel) async -> PhotoLibraryAccess { .authorized }
+
+    /// Answers ``access(for:)``: there is nothing to ask.
+    package func requestAccess(for level: PhotoLibraryAccessLevel) async -> PhotoLibraryAccess {
+        await access(for: level)
+    }
+
+    /// Polls the library every `interval`.
+    package func changes(polling interval: Duration) -> AsyncThrowingStream<LibraryChange, any Error> {
+        LibraryChangePoller(backend: self, interval: interval).changes()
+    }
+
+    /// Scans ``assets(in:after:limit:)`` from the filter's first date, keeping what passes.
+    package func assets(in order: AssetOrder, matching filter: AssetFilter, after cursor: AssetCursor?, limit: Int)
+        async throws -> AssetPage
+    {
+        guard !filter.isEverything else { return try await assets(in: order, after: cursor, limit: limit) }
+        let bounds = filter.keyBounds(in: order)
+        var position = cursor
+        if let bounds, position.map({ $0.key < bounds.lower }) ?? true {
+            // Everything before the first date is skipped without being listed.
+            position = AssetCursor(key: bounds.lower, id: "")
+        }
+        var found: [AssetInfo] = []
+        while found.count < limit {
+            let page = try await assets(in: order, after: position, limit: max(limit, 100))
+            for (index, asset) in page.assets.enumerated() {
+                if let bounds, order.sortKey(of: asset) >= bounds.upper {
+                    return AssetPage(assets: found, nextCursor: nil)
+                }
+                guard filter.matches(asset, in: order) else { continue }
+                found.append(asset)
+                if found.count == limit {
+                    let more = index < page.assets.count - 1 || page.nextCursor != nil
+                    let last = AssetCursor(key: order.sortKey(of: asset), id: asset.id)
+                    return AssetPage(assets: found, nextCursor: more ? last.token : nil)
+                }
+            }
+            guard page.nextCursor != nil, let last = page.assets.last else { break }
+            position = AssetCursor(key: order.sortKey(of: last), id: last.id)
+        }
+        return AssetPage(assets: found, nextCursor: nil)
     }
 
     private var unsupported: AlbumError {

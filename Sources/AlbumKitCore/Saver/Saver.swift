@@ -166,10 +166,18 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
     /// The items whose format the backend can never hold, by index, each with an
     /// `.unsupportedMedia` error naming the file. Other problems are left to staging.
     private func refusals(of media: [Media]) -> [Int: AlbumError] {
-        let unsupported = backend.unsupportedFormats
-        guard !unsupported.isEmpty else { return [:] }
         var refusals: [Int: AlbumError] = [:]
-        for (index, item) in media.enumerated() {
+        for index in media.indices {
+            guard let location = media[index].location, !location.isValid else { continue }
+            let name = media[index].displayName
+            refusals[index] = AlbumError(
+                .invalidArgument,
+                "\(name): the location \(location.latitude), \(location.longitude) is not on Earth (latitude -90...90, longitude -180...180). Nothing was saved for it.",
+                file: name)
+        }
+        let unsupported = backend.unsupportedFormats
+        guard !unsupported.isEmpty else { return refusals }
+        for (index, item) in media.enumerated() where refusals[index] == nil {
             guard let format = try? MediaReader(item).metadata.format, unsupported.contains(format) else { continue }
             let name = item.displayName
             refusals[index] = AlbumError(

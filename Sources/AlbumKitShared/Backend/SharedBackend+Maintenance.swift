@@ -125,7 +125,7 @@
         }
     }
 
-    /// What ``SharedBackend/collectGarbage()`` removed.
+    /// What `SharedBackend.collectGarbage()` (`album gc`) removed.
     public struct GarbageReport: Sendable, Hashable {
         /// Objects deleted from the store.
         public var removedObjects: Int

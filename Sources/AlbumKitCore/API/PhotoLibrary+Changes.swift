@@ -1,0 +1,37 @@
+extension PhotoLibrary {
+    /// The library's changes from now on — assets and albums inserted, removed and changed, by
+    /// identifier — whoever made them: this app, the user in Photos, another process saving into
+    /// the same catalog. Each element says what changed since the one before; nothing that happened
+    /// before the call is reported. Iterate in a task and cancel it (or stop iterating) to stop.
+    ///
+    /// Photos tells AlbumKit of every change (`PHPhotoLibraryChangeObserver`; read-write or limited
+    /// access needed, else the sequence throws `.accessDenied`). The in-memory library reports each
+    /// change as it happens. The catalog, folder and shared libraries are read every `interval`
+    /// and compared, so a change arrives within one interval; reading lists every album and asset,
+    /// so choose the interval by the library's size.
+    ///
+    /// ```swift
+    /// let watching = Task {
+    ///     for try await change in library.changes() {
+    ///         if change.changedAlbumIDs.contains(albumID) { await reloadAlbum() }
+    ///     }
+    /// }
+    /// // later: watching.cancel()
+    /// ```
+    /// - Throws: (from the sequence) what opening or reading the library threw.
+    public func changes(interval: Duration = .seconds(1)) -> AsyncThrowingStream<LibraryChange, any Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: LibraryChange.self)
+        let opening = self.opening
+        let task = Task {
+            do {
+                let backend = try await opening.backend()
+                for try await change in backend.changes(polling: interval) { continuation.yield(change) }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: AlbumError.wrap(error))
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+}

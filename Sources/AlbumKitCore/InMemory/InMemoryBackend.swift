@@ -1,0 +1,365 @@
+import Foundation
+
+/// A photo library in memory, for testing app code without Photos or a disk library: it keeps the
+/// rules every library keeps (one album per title, remembered album ids, the same bytes stored once,
+/// bad files refused by content, all-or-nothing batches), Photos' access levels and policies, the
+/// descriptions given with ``Media/with(creationDate:location:isFavorite:movesFile:)``, and reports
+/// every change as it happens. Nothing is written anywhere, except that a file saved with
+/// ``Media/movesFile`` is removed after a successful save, as Photos does.
+package final class InMemoryBackend: PhotoLibraryBackend {
+    package let identity = "memory:\(UUID().uuidString)"
+    package let libraryName = "the in-memory library"
+
+    /// The library's contents and the app's access.
+    struct State {
+        struct Asset {
+            var info: AssetInfo
+            var sha256: String
+        }
+        struct Album {
+            let id: String
+            var title: AlbumTitle
+            var members: [String]
+            let createdAt: Date
+        }
+        var assets: [Asset] = []
+        var albums: [Album] = []
+        var remembered: [String: String] = [:]
+        var access: [PhotoLibraryAccessLevel: PhotoLibraryAccess]
+        var answer: PhotoLibraryAccess
+        var nextNumber = 1
+        var observers: [UUID: AsyncThrowingStream<LibraryChange, any Error>.Continuation] = [:]
+
+        mutating func number() -> Int {
+            defer { nextNumber += 1 }
+            return nextNumber
+        }
+
+        func asset(_ id: String) -> Asset? { assets.first { $0.info.id == id } }
+        func albumIndex(_ id: String) -> Int? { albums.firstIndex { $0.id == id } }
+
+        /// Tells every observer about `change`.
+        func publish(_ change: LibraryChange) {
+            guard !change.isEmpty else { return }
+            for observer in observers.values { observer.yield(change) }
+        }
+    }
+
+    let state: Locked<State>
+
+    /// A library whose user answers `answer` when asked; `readWrite` and `addOnly` are the access
+    /// now (`addOnly` `nil`: follows read-write, which includes adding).
+    package init(readWrite: PhotoLibraryAccess, addOnly: PhotoLibraryAccess?, answer: PhotoLibraryAccess) {
+        var access: [PhotoLibraryAccessLevel: PhotoLibraryAccess] = [.readWrite: readWrite]
+        if let addOnly { access[.addOnly] = addOnly == .limited ? .authorized : addOnly }
+        state = Locked(State(access: access, answer: answer))
+    }
+
+    // MARK: Access
+
+    package func access(for level: PhotoLibraryAccessLevel) async -> PhotoLibraryAccess {
+        state.withLock { Self.access(for: level, in: $0) }
+    }
+
+    package func requestAccess(for level: PhotoLibraryAccessLevel) async -> PhotoLibraryAccess {
+        state.withLock { state in
+            if Self.access(for: level, in: state) == .notDetermined {
+                state.access[level] = level == .addOnly && state.answer == .limited ? .authorized : state.answer
+            }
+            return Self.access(for: level, in: state)
+        }
+    }
+
+    /// The access at `level`: add-only follows read-write until it was decided on its own.
+    private static func access(for level: PhotoLibraryAccessLevel, in state: State) -> PhotoLibraryAccess {
+        let readWrite = state.access[.readWrite] ?? .notDetermined
+        guard level == .addOnly else { return readWrite }
+        if let own = state.access[.addOnly], own != .notDetermined { return own }
+        return readWrite == .limited ? .authorized : readWrite
+    }
+
+    package func albumUnavailableReason(needsAlbum: Bool) async throws -> String? {
+        // As with Photos: read-write for an album, add-only otherwise, asking when never asked.
+        let level: PhotoLibraryAccessLevel = needsAlbum ? .readWrite : .addOnly
+        if await requestAccess(for: level).isGranted { return nil }
+        if needsAlbum, await requestAccess(for: .addOnly).isGranted {
+            return "the app may only add photos (add-only access), not use albums"
+        }
+        let restricted = await access(for: level) == .restricted
+        throw AlbumError(
+            .accessDenied,
+            restricted
+                ? "Access to the photo library is restricted on this device (parental controls or management); nothing was saved."
+                : "Access to the photo library was denied; allow it in Settings › Privacy › Photos. Nothing was saved.")
+    }
+
+    /// The read access listings need.
+    private func requireReadAccess() throws {
+        guard state.withLock({ Self.access(for: .readWrite, in: $0) }).isGranted else {
+            throw AlbumError(
+                .accessDenied,
+                "The app may not read the photo library (read-write access not given); ask for it with requestAccess(for: .readWrite)."
+            )
+        }
+    }
+
+    // MARK: Saving
+
+    /// A validated item, its bytes, and how to describe it.
+    package struct Staged: Sendable {
+        let sha256: String
+        let byteSize: Int64
+        let metadata: MediaMetadata
+        let originalFilename: String
+        let media: Media
+    }
+
+    package func stage(_ media: Media) async throws -> Staged {
+        try await Blocking.run { try Self.stageNow(media) }
+    }
+
+    private static func stageNow(_ media: Media) throws -> Staged {
+        var bytes: Data
+        let metadata: MediaMetadata
+        switch media.source {
+        case .livePhoto(let photo, let video):
+            let still = try MediaReader(.file(photo)).metadata
+            let motion = try MediaReader(.file(video)).metadata
+            guard still.kind == .photo, motion.kind == .video else {
+                throw AlbumError(
+                    .unsupportedMedia,
+                    "A Live Photo needs a photo and a video; got \(still.format.rawValue) (\(photo.lastPathComponent)) and \(motion.format.rawValue) (\(video.lastPathComponent)).",
+                    file: photo.path)
+            }
+            metadata = still
+            bytes = try read(photo)
+            bytes.append(try read(video))
+        case .data(let data, _):
+            metadata = try MediaReader(media).metadata
+            bytes = data
+        case .file, .path:
+            metadata = try MediaReader(media).metadata
+            bytes = try read(media.fileURL ?? URL(fileURLWithPath: media.displayName))
+        }
+        var hasher = SHA256Hasher()
+        bytes.withUnsafeBytes { hasher.update($0) }
+        return Staged(
+            sha256: hasher.finalize(), byteSize: Int64(bytes.count), metadata: metadata,
+            originalFilename: media.originalFilename ?? "IMG.\(metadata.format.fileExtension)", media: media)
+    }
+
+    private static func read(_ url: URL) throws -> Data {
+        do { return try Data(contentsOf: url) } catch {
+            throw AlbumError(
+                .fileUnreadable, "\(url.path) cannot be read: \(error).", file: url.path, underlying: error)
+        }
+    }
+
+    package func discard(_ staged: Staged) async {}
+
+    private struct Directory: AlbumDirectory {
+        let state: State
+        func rememberedAlbumID(for title: AlbumTitle) throws -> String? { state.remembered[title.key] }
+        func albumExists(id: String) throws -> Bool { state.albumIndex(id) != nil }
+        func oldestAlbum(titled title: AlbumTitle) throws -> String? { state.albums.first { $0.title == title }?.id }
+    }
+
+    package func commit(_ staged: [Staged], to album: AlbumRequest?) async throws -> CommitReceipt {
+        let now = Date()
+        let receipt = try state.withLock { state in
+            var change = LibraryChange()
+            var albumID: String?
+            var outcome: AlbumOutcome?
+            if let album {
+                switch try album.resolve(in: Directory(state: state)) {
+                case .existing(let id):
+                    (albumID, outcome) = (id, .found)
+                case .create(let created):
+                    let id = "album-\(state.number())"
+                    state.albums.append(State.Album(id: id, title: album.title, members: [], createdAt: now))
+                    change.insertedAlbumIDs.append(id)
+                    (albumID, outcome) = (id, created)
+                }
+                state.remembered[album.title.key] = albumID
+            }
+            var results: [Result<CommittedAsset, AlbumError>] = []
+            for item in staged {
+                // The same bytes are one asset (as in AlbumKit's own libraries): the first name stays.
+                let existing = state.assets.firstIndex { $0.sha256 == item.sha256 }
+                let id = existing.map { state.assets[$0].info.id } ?? "asset-\(state.number())"
+                if existing == nil {
+                    let media = item.media
+                    state.assets.append(
+                        State.Asset(
+                            info: AssetInfo(
+                                id: id, originalFilename: item.originalFilename, kind: item.metadata.kind,
+                                byteSize: item.byteSize, addedAt: now, sha256: item.sha256, metadata: item.metadata,
+                                capturedAt: media.creationDate, location: media.location, isFavorite: media.isFavorite),
+                            sha256: item.sha256))
+                    change.insertedAssetIDs.append(id)
+                }
+                if let albumID, let index = state.albumIndex(albumID), !state.albums[index].members.contains(id) {
+                    state.albums[index].members.append(id)
+                    if !change.insertedAlbumIDs.contains(albumID), !change.changedAlbumIDs.contains(albumID) {
+                        change.changedAlbumIDs.append(albumID)
+                    }
+                }
+                results.append(
+                    .success(CommittedAsset(assetID: id, isExisting: existing != nil, metadata: item.metadata)))
+            }
+            state.publish(change)
+            return CommitReceipt(albumID: albumID, albumOutcome: outcome, assets: results)
+        }
+        // Moved, not copied: the app's file goes once the library holds the asset.
+        for item in staged where item.media.movesFile {
+            switch item.media.source {
+            case .file, .path: try? FileManager.default.removeItem(atPath: item.media.displayName)
+            case .livePhoto(let photo, let video):
+                try? FileManager.default.removeItem(at: photo)
+                try? FileManager.default.removeItem(at: video)
+            case .data: break
+            }
+        }
+        return receipt
+    }
+
+    // MARK: Albums
+
+    package func albums() async throws -> [AlbumInfo] {
+        try requireReadAccess()
+        return state.withLock { state in
+            state.albums.map {
+                AlbumInfo(id: $0.id, title: $0.title.text, count: $0.members.count, createdAt: $0.createdAt)
+            }
+        }
+    }
+
+    package func findAlbum(titled title: AlbumTitle) async throws -> String? {
+        try requireReadAccess()
+        return try AlbumRequest(title: title).find(in: Directory(state: state.withLock { $0 }))
+    }
+
+    package func assets(inAlbumWithID id: String) async throws -> [AssetInfo] {
+        try requireReadAccess()
+        return try state.withLock { state in
+            guard let index = state.albumIndex(id) else {
+                throw AlbumError(.albumNotFound, "There is no album with the identifier \(id).")
+            }
+            return state.albums[index].members.compactMap { state.asset($0)?.info }
+        }
+    }
+
+    package func createAlbum(titled title: AlbumTitle) async throws -> (id: String, outcome: AlbumOutcome) {
+        try requireReadAccess()
+        return try state.withLock { state in
+            if let id = try AlbumRequest(title: title).find(in: Directory(state: state)) { return (id, .found) }
+            let id = "album-\(state.number())"
+            state.albums.append(State.Album(id: id, title: title, members: [], createdAt: Date()))
+            state.remembered[title.key] = id
+            state.publish(LibraryChange(insertedAlbumIDs: [id]))
+            return (id, .created)
+        }
+    }
+
+    package func renameAlbum(id: String, to title: AlbumTitle) async throws {
+        try requireReadAccess()
+        try state.withLock { state in
+            guard let index = state.albumIndex(id) else {
+                throw AlbumError(.albumNotFound, "There is no album with the identifier \(id).")
+            }
+            state.albums[index].title = title
+            state.remembered[title.key] = id
+            state.publish(LibraryChange(changedAlbumIDs: [id]))
+        }
+    }
+
+    package func deleteAlbum(id: String, force: Bool) async throws {
+        try requireReadAccess()
+        try state.withLock { state in
+            guard let index = state.albumIndex(id) else {
+                throw AlbumError(.albumNotFound, "There is no album with the identifier \(id).")
+            }
+            state.albums.remove(at: index)
+            state.publish(LibraryChange(removedAlbumIDs: [id]))
+        }
+    }
+
+    package func verify() async throws -> VerificationReport {
+        VerificationReport(checkedAssets: state.withLock { $0.assets.count }, problems: [])
+    }
+
+    // MARK: Assets
+
+    package func assets(in order: AssetOrder, after cursor: AssetCursor?, limit: Int) async throws -> AssetPage {
+        try requireReadAccess()
+        return AssetCursor.page(of: state.withLock { $0.assets.map(\.info) }, in: order, after: cursor, limit: limit)
+    }
+
+    package func addAssets(_ ids: [String], toAlbumWithID albumID: String) async throws -> [String] {
+        try requireReadAccess()
+        return try state.withLock { state in
+            guard let index = state.albumIndex(albumID) else {
+                throw AlbumError(.albumNotFound, "There is no album with the identifier \(albumID).")
+            }
+            if let unknown = ids.first(where: { state.asset($0) == nil }) {
+                throw AlbumError(.assetNotFound, "There is no asset with the identifier \(unknown).")
+            }
+            let new = ids.filter { !state.albums[index].members.contains($0) }
+            state.albums[index].members += new
+            if !new.isEmpty { state.publish(LibraryChange(changedAlbumIDs: [albumID])) }
+            return ids
+        }
+    }
+
+    package func removeAssets(_ ids: [String], fromAlbumWithID albumID: String) async throws {
+        try requireReadAccess()
+        try state.withLock { state in
+            guard let index = state.albumIndex(albumID) else {
+                throw AlbumError(.albumNotFound, "There is no album with the identifier \(albumID).")
+            }
+            if let absent = ids.first(where: { !state.albums[index].members.contains($0) }) {
+                throw AlbumError(.assetNotFound, "The asset \(absent) is not in the album.")
+            }
+            state.albums[index].members.removeAll { ids.contains($0) }
+            state.publish(LibraryChange(changedAlbumIDs: [albumID]))
+        }
+    }
+
+    package func deleteAssets(_ ids: [String]) async throws -> [AssetDeletion] {
+        try requireReadAccess()
+        return try state.withLock { state in
+            if let unknown = ids.first(where: { state.asset($0) == nil }) {
+                throw AlbumError(.assetNotFound, "There is no asset with the identifier \(unknown).")
+            }
+            let holding = state.albums.filter { album in album.members.contains { ids.contains($0) } }.map(\.id)
+            state.assets.removeAll { ids.contains($0.info.id) }
+            for index in state.albums.indices { state.albums[index].members.removeAll { ids.contains($0) } }
+            state.publish(LibraryChange(removedAssetIDs: ids, changedAlbumIDs: holding))
+            return ids.map { AssetDeletion(id: $0) }
+        }
+    }
+
+    // MARK: Changes
+
+    /// Every change, as it is made (the interval is not needed).
+    package func changes(polling interval: Duration) -> AsyncThrowingStream<LibraryChange, any Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: LibraryChange.self)
+        let key = UUID()
+        do { try requireReadAccess() } catch {
+            continuation.finish(throwing: error)
+            return stream
+        }
+        state.withLock { $0.observers[key] = continuation }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.observers.removeValue(forKey: key) }
+        }
+        return stream
+    }
+
+    // MARK: Inspection
+
+    /// Sets the access at `level` as if the user changed it in Settings.
+    package func setAccess(_ access: PhotoLibraryAccess, for level: PhotoLibraryAccessLevel) {
+        state.withLock { $0.access[level] = access }
+    }
+}

@@ -1,0 +1,93 @@
+import AlbumKitCore
+import Foundation
+import Testing
+
+/// The DocC articles' examples that run on every platform ("Testing your app", "Listing, paging and
+/// changes", "Photos access"), as written there, against the in-memory library. (The iOS-only
+/// examples — Photos itself, the limited-library picker — are type-checked with the sources by
+/// `Scripts/apple-check.sh`, not run.)
+@Suite struct DocCArticleExamplesTests {
+    static let drawingURL = AppLibrary.jpeg
+
+    struct SketchSaver {
+        var library: PhotoLibrary
+        func save(_ drawing: URL) async throws -> String {
+            try await library.album(titled: "Sketchbook").save(.file(drawing).with(isFavorite: true)).assetID
+        }
+    }
+
+    @Test func savesIntoTheSketchbook() async throws {
+        let library = PhotoLibrary.inMemory()
+        let id = try await SketchSaver(library: library).save(Self.drawingURL)
+        let saved = try await library.assets(inAlbumTitled: "Sketchbook")
+        #expect(saved.map(\.id) == [id])
+        #expect(saved.first?.isFavorite == true)
+    }
+
+    @Test func aRefusalIsReportedAsAccessDenied() async throws {
+        let library = PhotoLibrary.inMemory(access: .notDetermined, answer: .denied)
+        await #expect(throws: AlbumError.self) { try await SketchSaver(library: library).save(Self.drawingURL) }
+    }
+
+    @Test func addOnlyAccessSavesOutsideTheAlbum() async throws {
+        let library = PhotoLibrary.inMemory(access: .denied, addOnlyAccess: .authorized)
+        let saved = try await library.album(titled: "Sketchbook", accessPolicy: .saveToLibraryWhenAlbumUnavailable)
+            .save(.file(Self.drawingURL))
+        #expect(saved.albumOutcome?.description == "skipped")
+    }
+
+    @Test func pagingWithAFilter() async throws {
+        let library = PhotoLibrary.inMemory()
+        try await library.save(.file(AppLibrary.video))
+        try await library.save(.file(AppLibrary.jpeg))
+        var shown: [AssetInfo] = []
+        func show(_ assets: [AssetInfo]) { shown += assets }
+
+        // The article's range is the last 30 days; clip.mp4 records when it was filmed, so the range
+        // here reaches back to that day.
+        let filmed = try #require(try await library.assets(matching: .videos, limit: 1).assets.first?.capturedAt)
+        let lastMonth = AssetFilter(
+            kinds: [.video], dates: min(filmed, Date().addingTimeInterval(-30 * 86_400))..<Date())
+        var page = try await library.assets(orderedBy: .captureDate, matching: lastMonth, limit: 50)
+        while true {
+            show(page.assets)
+            guard let next = page.nextCursor else { break }
+            page = try await library.assets(orderedBy: .captureDate, matching: lastMonth, after: next, limit: 50)
+        }
+        #expect(shown.map(\.kind) == [.video])
+    }
+
+    @Test func watchingAnAlbum() async throws {
+        let library = PhotoLibrary.inMemory()
+        let albumID = try await library.createAlbum(titled: "Trips").id
+        let reloads = Locked(0)
+        func reloadAlbum() async { reloads.withLock { $0 += 1 } }
+
+        let watching = Task {
+            for try await change in library.changes() {
+                if change.changedAlbumIDs.contains(albumID) || !change.removedAssetIDs.isEmpty {
+                    await reloadAlbum()
+                }
+            }
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        try await library.album(titled: "Trips").save(.file(AppLibrary.jpeg))
+        for _ in 0..<200 where reloads.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        watching.cancel()
+        #expect(reloads.withLock { $0 } == 1)
+    }
+
+    @Test func whatToShowForEachAccess() async throws {
+        var shown: [String] = []
+        for access in PhotoLibraryAccess.allCases {
+            let library = PhotoLibrary.inMemory(access: access)
+            switch try await library.access(for: .readWrite) {
+            case .notDetermined: shown.append("explanation")
+            case .authorized, .limited: shown.append("album")
+            case .denied: shown.append("settings")
+            case .restricted: shown.append("restricted")
+            }
+        }
+        #expect(shown == ["explanation", "restricted", "settings", "album", "album"])
+    }
+}
