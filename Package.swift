@@ -182,7 +182,7 @@ let package = Package(
         .testTarget(
             name: "AlbumKitPhotoKitTests",
             dependencies: [
-                "AlbumKitPhotoKit", "AlbumKitCore",
+                "AlbumKitPhotoKit", "AlbumKitCore", "AlbumKitCatalog",
                 .target(name: "PhotoKitSimulator", condition: .when(platforms: [.linux, .android, .windows])),
             ],
             path: "Tests/AlbumKitPhotoKitTests"

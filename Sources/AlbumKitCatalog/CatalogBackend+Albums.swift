@@ -51,7 +51,7 @@ extension CatalogBackend {
             try self.withIndex("list the album") { connection in
                 try connection.index!.db.rows(
                     """
-                    SELECT s.id, s.original_name, s.kind, s.byte_size, m.added_at, s.sha256, s.path, s.metadata
+                    SELECT s.id, s.original_name, s.kind, s.byte_size, m.added_at, s.sha256, s.path, s.metadata, s.favorite
                     FROM album_asset m JOIN asset s ON s.id = m.asset_id
                     WHERE m.album_id = ? AND s.state = 'ready' ORDER BY m.position
                     """, [.text(id)]
@@ -60,13 +60,16 @@ extension CatalogBackend {
         }
     }
 
+    /// An asset from a row of `id, original_name, kind, byte_size, added_at, sha256, path,
+    /// metadata, favorite`.
     func assetInfo(_ row: Row) throws -> AssetInfo {
         guard let id = row.text(0), let path = row.text(6) else { throw Self.damagedRow(catalogPath) }
         let metadata = row.text(7).flatMap { try? JSONDecoder().decode(MediaMetadata.self, from: Data($0.utf8)) }
         return AssetInfo(
             id: id, originalFilename: row.text(1), kind: MediaKind(rawValue: row.text(2) ?? "") ?? .photo,
             byteSize: row.integer(3) ?? 0, addedAt: Date(timeIntervalSince1970: row.real(4) ?? 0),
-            sha256: row.text(5), fileURL: root.appendingPathComponent(path), metadata: metadata)
+            sha256: row.text(5), fileURL: root.appendingPathComponent(path), metadata: metadata,
+            isFavorite: row.integer(8) == 1)
     }
 
     /// A row missing a value the schema requires: the catalog is damaged.

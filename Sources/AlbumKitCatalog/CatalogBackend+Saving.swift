@@ -20,6 +20,8 @@ extension CatalogBackend {
         let shard: String
         /// This save created the shard directory: `originals/` must be flushed for a lone save.
         let createdShard: Bool
+        /// What the caller asked for (creation date, location, favourite, moving its file).
+        let request: Media
         var file: FileSystem.StagedFile { media.file }
     }
 
@@ -60,7 +62,7 @@ extension CatalogBackend {
         let fileName = "\(id).\(staged.metadata.format.fileExtension)"
         return Staged(
             id: id, media: staged, folders: folders, relativePath: "originals/\(folders.name)/\(fileName)",
-            fileName: fileName, shard: folders.name, createdShard: createdShard)
+            fileName: fileName, shard: folders.name, createdShard: createdShard, request: media)
     }
 
     package func discard(_ staged: Staged) async {
@@ -113,6 +115,7 @@ extension CatalogBackend {
         // Saved: the staged files close here (the shard folders with the last item that holds
         // them). A failure above leaves them to the saver's ``discard(_:)``, which closes each once.
         for item in staged { FileSystem.close(item.file.descriptor) }
+        Self.removeMovedSources(staged)
         return receipt
     }
 
@@ -181,7 +184,8 @@ extension CatalogBackend {
                             id: item.id, path: item.relativePath, originalName: item.media.originalFilename,
                             byteSize: item.media.byteSize, sha256: item.media.sha256,
                             kind: item.media.metadata.kind.rawValue, format: item.media.metadata.format.rawValue,
-                            addedAt: now, metadata: item.media.metadata.jsonText)))
+                            addedAt: now, metadata: Self.metadata(of: item).jsonText,
+                            isFavorite: item.request.isFavorite)))
                 inBatch[content] = item.id
             }
             let assetID = existing ?? item.id
@@ -190,7 +194,7 @@ extension CatalogBackend {
                 .success(
                     CommittedAsset(
                         assetID: assetID, isExisting: existing != nil, isRestored: restored,
-                        metadata: item.media.metadata)))
+                        metadata: Self.metadata(of: item))))
         }
         if let resolved {
             let missing = try members.filter { id in
@@ -201,6 +205,38 @@ extension CatalogBackend {
             if !missing.isEmpty { try recorder.record(.addToAlbum(album: resolved.id, assets: missing, at: now)) }
         }
         return CommitReceipt(albumID: resolved?.id, albumOutcome: resolved?.outcome, assets: assets)
+    }
+
+    /// The file's metadata, with the creation date and location the caller gave in place of the
+    /// file's own.
+    static func metadata(of item: Staged) -> MediaMetadata {
+        var metadata = item.media.metadata
+        if let date = item.request.creationDate {
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withInternetDateTime]
+            metadata.captureDate = formatter.string(from: date)
+        }
+        if let location = item.request.location {
+            metadata.latitude = location.latitude
+            metadata.longitude = location.longitude
+            metadata.altitude = location.altitude
+        }
+        return metadata
+    }
+
+    /// Removes the caller's files of saves that asked to move them (`Media.movesFile`), once the
+    /// library holds them. A file that cannot be removed stays: it is the caller's.
+    static func removeMovedSources(_ staged: [Staged]) {
+        for item in staged where item.request.movesFile {
+            switch item.request.source {
+            case .file(let url): try? FileSystem.unlink(url.path)
+            case .path(let path): try? FileSystem.unlink(path.description)
+            case .livePhoto(let photo, let video):
+                try? FileSystem.unlink(photo.path)
+                try? FileSystem.unlink(video.path)
+            case .data: break
+            }
+        }
     }
 
     /// Whether the library's file `relative` (an asset's path) is there: a regular file of `size`

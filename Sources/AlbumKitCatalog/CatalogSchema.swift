@@ -22,6 +22,7 @@ enum CatalogSchema {
             sha256 TEXT NOT NULL,
             added_at REAL NOT NULL,
             deleted_at REAL,
+            favorite INTEGER NOT NULL DEFAULT 0,
             metadata TEXT
         ) STRICT;
         CREATE INDEX asset_by_content ON asset(sha256, byte_size);

@@ -52,7 +52,7 @@ import Testing
         let process = Process()
         process.executableURL = CLI.binary
         process.arguments = arguments
-        process.standardOutput = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
         let errors = Pipe()
         process.standardError = errors
         try process.run()

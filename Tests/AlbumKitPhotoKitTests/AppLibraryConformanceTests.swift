@@ -1,3 +1,4 @@
+import AlbumKitCatalog
 import AlbumKitCore
 import Foundation
 import Testing

@@ -323,6 +323,30 @@ import Testing
         }
     }
 
+    /// The creation options an app gives (date, location, favourite, moving its file) are kept by
+    /// the catalog, in the journal too: a rebuilt catalog has them.
+    @Test func creationOptionsAreKeptAndTheMovedFileGoes() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = library(dir)
+            let source = Fixture.write(Fixture.uniqueJPEG("moved"), named: "moved.jpg", in: dir)
+            let date = Date(timeIntervalSince1970: 1_600_000_000)
+            let library = PhotoLibrary(backend: try CatalogBackend.open(at: url))
+            let media = Media.file(source).with(
+                creationDate: date, location: GeoLocation(latitude: 48.8584, longitude: 2.2945), isFavorite: true,
+                movesFile: true)
+            _ = try await library.album(titled: "A").save(media)
+            #expect(!FileManager.default.fileExists(atPath: source.path), "moved, not copied")
+            for suffix in catalogFiles {
+                try? FileManager.default.removeItem(atPath: url.path + "/catalog.sqlite" + suffix)
+            }
+            let asset = try #require(
+                try await PhotoLibrary(backend: try CatalogBackend.open(at: url)).assets(inAlbumTitled: "A").first)
+            #expect(asset.capturedAt == date)
+            #expect(asset.location?.latitude == 48.8584 && asset.location?.longitude == 2.2945)
+            #expect(asset.isFavorite)
+        }
+    }
+
     /// A save by another process (another backend on the library) shows in the next listing.
     @Test func anotherHandlesChangesShowAtOnce() async throws {
         try await Fixture.withTemporaryDirectory { dir in

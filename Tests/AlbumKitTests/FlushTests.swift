@@ -25,7 +25,7 @@ import Testing
         try await Fixture.withTemporaryDirectory { dir in
             let files = try (0..<4).map { index in
                 let path = dir.appendingPathComponent("file-\(index).jpg").path
-                FileManager.default.createFile(atPath: path, contents: Data(repeating: UInt8(index), count: 4096))
+                _ = FileManager.default.createFile(atPath: path, contents: Data(repeating: UInt8(index), count: 4096))
                 return try FileSystem.openForReading(path).0
             }
             defer { files.forEach(FileSystem.close) }

@@ -83,7 +83,7 @@ import Testing
             let stop = Locked(false)
             let appending = Thread {
                 while !stop.withLock({ $0 }) {
-                    try? writer.seekToEnd()
+                    _ = try? writer.seekToEnd()
                     try? writer.write(contentsOf: Data(repeating: 7, count: 4096))
                 }
             }

@@ -169,13 +169,13 @@ struct CatalogIndex {
         case .save(let asset):
             try db.run(
                 """
-                INSERT OR IGNORE INTO asset (id, state, kind, format, path, original_name, byte_size, sha256, added_at, metadata)
-                VALUES (?, 'ready', ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT OR IGNORE INTO asset (id, state, kind, format, path, original_name, byte_size, sha256, added_at, metadata, favorite)
+                VALUES (?, 'ready', ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
                     .text(asset.id), .text(asset.kind == "video" ? "video" : "photo"), .text(asset.format),
                     .text(asset.path), SQLValue(asset.originalName), .integer(asset.byteSize), .text(asset.sha256),
-                    .real(asset.addedAt), SQLValue(asset.metadata),
+                    .real(asset.addedAt), SQLValue(asset.metadata), .integer(asset.isFavorite ? 1 : 0),
                 ])
         case .createAlbum(let id, let title, let createdAt):
             try db.run(

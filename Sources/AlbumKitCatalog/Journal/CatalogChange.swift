@@ -46,6 +46,8 @@ enum CatalogChange: Equatable, Sendable {
         var addedAt: Double
         /// ``MediaMetadata`` as JSON.
         var metadata: String?
+        /// Marked a favourite when saved.
+        var isFavorite = false
     }
 
     /// The record as one JSON object (keys sorted, no raw line breaks: one line of the journal).
@@ -54,6 +56,7 @@ enum CatalogChange: Equatable, Sendable {
         switch self {
         case .save(let asset):
             object.add("added", asset.addedAt)
+            object.add("favorite", asset.isFavorite ? 1 : nil)
             object.add("format", asset.format)
             object.add("id", asset.id)
             object.add("kind", asset.kind)
@@ -126,7 +129,7 @@ enum CatalogChange: Equatable, Sendable {
                     SavedAsset(
                         id: id, path: path, originalName: try object.string("name"), byteSize: size,
                         sha256: sha256, kind: kind, format: format, addedAt: added,
-                        metadata: try object.string("meta")))
+                        metadata: try object.string("meta"), isFavorite: try object.int64("favorite") == 1))
             case "createAlbum":
                 guard let id = try text("id"), let title = try object.string("title"),
                     let at = try object.double("at")
