@@ -514,7 +514,7 @@ scenario_journal() {
 # rebuildkill: kill -9 a command while it rebuilds a 2000-asset index (missing, garbled, last
 # written in another boot), at random moments; the next command works, every save is intact.
 scenario_rebuildkill() {
-    local trials=$([ "$MODE" = full ] && echo 60 || echo 10)
+    local trials=$([ "$MODE" = full ] && echo 60 || echo 6)
     echo "== rebuildkill: $trials trials"
     local dir=$WORK/rebuildkill base failures=0 trial lib bad pid cause delay start took spent saved_bases
     base=$dir/base.albumlibrary
@@ -703,7 +703,7 @@ converted_ok() {
 }
 
 scenario_convert() {
-    local trials=$([ "$MODE" = full ] && echo 40 || echo 8)
+    local trials=$([ "$MODE" = full ] && echo 40 || echo 6)
     echo "== convert: $trials trials"
     local dir=$WORK/convert failures=0 trial lib bad pid delay start took out
     command -v sqlite3 >/dev/null || { skip convert "needs the sqlite3 command to write a previous-release catalog"; return; }
