@@ -3,7 +3,8 @@
 #
 #   bash Scripts/reliability.sh [--short|--full] [--release|--debug] [--keep] [--only S1,S2]
 #
-# --short (default, CI): 20 kill -9 trials, one 8-process race, a few of everything else; ~1-2 min.
+# --short (default, CI): 20 kill -9 trials, one 8-process race, a few of everything else; ~9 min on
+#   2 shared cores.
 # --full: 500 kill -9 trials, 5 races (batch and one-file-per-process), more removal trials.
 # --release/--debug: which build of `album` to test (default: debug for --short, since `swift test`
 #   has just built it in CI; release for --full). ALBUM_BIN=/path/to/album overrides both.
