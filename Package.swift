@@ -38,7 +38,7 @@ let package = Package(
         ),
 
         // Media: format sniffing, structural validation and metadata, no pixel decoding.
-        .target(name: "AlbumKitMedia", path: "Sources/AlbumKitMedia", swiftSettings: directTypeLookups),
+        .target(name: "AlbumKitMedia", path: "Sources/AlbumKitMedia"),
 
         // libFuzzer target over the media parsers (Scripts/media/fuzz.sh builds it with -sanitize=fuzzer,address).
         .executableTarget(
@@ -53,7 +53,7 @@ let package = Package(
                 .target(name: "CShims", condition: .when(platforms: [.linux, .android])),
             ],
             path: "Sources/AlbumKitCore",
-            swiftSettings: [.define("ENABLE_MOCKING", .when(configuration: .debug))] + directTypeLookups
+            swiftSettings: [.define("ENABLE_MOCKING", .when(configuration: .debug))]
         ),
 
         // The catalog library: the journal (the library's truth) and its SQLite index. The only
@@ -61,7 +61,7 @@ let package = Package(
         .target(
             name: "AlbumKitCatalog",
             dependencies: ["AlbumKitCore", "CChecksumVFS", "CSQLite"],
-            path: "Sources/AlbumKitCatalog", swiftSettings: directTypeLookups
+            path: "Sources/AlbumKitCatalog"
         ),
 
         // A library shared by many machines: catalog in PostgreSQL, originals in an S3-compatible store.
@@ -74,7 +74,7 @@ let package = Package(
                 .target(name: "CCurl", condition: .when(platforms: [.linux])),
                 .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
             ],
-            path: "Sources/AlbumKitShared", swiftSettings: directTypeLookups
+            path: "Sources/AlbumKitShared"
         ),
 
         // PhotoKit simulator: test support only, never linked into the Linux library or CLI.
@@ -98,38 +98,30 @@ let package = Package(
                 .target(name: "AlbumKitShared", condition: .when(platforms: [.linux])),
                 .target(name: "AlbumKitPhotoKit", condition: .when(platforms: applePlatforms)),
             ],
-            path: "Sources/AlbumKit", swiftSettings: directTypeLookups
+            path: "Sources/AlbumKit"
         ),
 
-        // The CLI links the Swift runtime and Foundation statically in release builds on Linux: loading
-        // and relocating ~20 shared libraries (Foundation, ICU) was most of `album --help`'s start-up
-        // (Docs/performance.md). GCC's C++ runtime and unwinder are linked statically too (libstdc++.a
-        // through the linker script in Sources/album/Linking, libgcc_eh): two shared libraries fewer,
-        // 0.6–0.7 ms of every start. It is linked at a fixed address (not PIE): as PIE, the loader
-        // applied ~77 000 relative relocations at every start, copying each of the ~210 pages they
-        // touch (1.4–1.6 ms of kernel time per start on a virtual machine). libc and libm, and the
-        // libraries loaded at run time (SQLite, OpenSSL, libpq, libcurl), keep randomized
-        // addresses, and every symbol is bound at start (`-z now`), so the table of pointers into
-        // them is read-only before any input is read (0.1 ms of every start). `ALBUMKIT_PIE=1
-        // swift build -c release` links a PIE binary for packagers who require one. The functions
-        // a start runs are laid out next to each other (`startupOrder`, below). Debug builds and the
-        // test bundles stay dynamic.
+        // The CLI links the Swift runtime and Foundation statically in release builds on Linux:
+        // loading and relocating ~20 shared libraries (Foundation, ICU) was most of `album --help`'s
+        // start-up (Docs/performance.md). GCC's C++ runtime and unwinder are linked statically too
+        // (libstdc++.a through the linker script in Sources/album/Linking, libgcc_eh). The binary is
+        // hardened as Debian builds every binary: position-independent (ASLR for all of its code,
+        // which parses untrusted media), full RELRO and every symbol bound at start (`-z relro -z
+        // now`), with its relative relocations packed (`-z pack-relative-relocs`, glibc 2.36+) so
+        // the loader applies them in a few pages. Debug builds and the test bundles stay dynamic.
         .executableTarget(
             name: "album", dependencies: ["AlbumKit"], path: "Sources/album", exclude: ["Linking"],
             swiftSettings: [
-                .unsafeFlags(
-                    [
-                        "-static-stdlib", "-Xfrontend", "-function-sections",
-                        "-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors",
-                    ],
-                    .when(platforms: [.linux], configuration: .release))
+                .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))
             ],
             linkerSettings: [
                 .unsafeFlags(
                     [
                         "-static-stdlib", "-L", Context.packageDirectory + "/Sources/album/Linking",
-                        "-Xclang-linker", "-static-libgcc",
-                    ] + fixedAddress + startupOrder, .when(platforms: [.linux], configuration: .release))
+                        "-Xclang-linker", "-static-libgcc", "-Xclang-linker", "-pie",
+                        "-Xlinker", "-z", "-Xlinker", "relro", "-Xlinker", "-z", "-Xlinker", "now",
+                        "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+                    ], .when(platforms: [.linux], configuration: .release))
             ]
         ),
         .executableTarget(
@@ -190,38 +182,3 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
-
-/// Linker flags that make the release `album` a fixed-address executable with its symbols bound at
-/// start (full RELRO), unless `ALBUMKIT_PIE=1`.
-var fixedAddress: [String] {
-    Context.environment["ALBUMKIT_PIE"] == "1"
-        ? [] : ["-Xclang-linker", "-no-pie", "-Xlinker", "-z", "-Xlinker", "now"]
-}
-
-/// Linker flags that place the functions `album` runs when it starts next to each other, in the
-/// order they first run (Sources/album/Linking/startup-order.txt, written by
-/// Scripts/startup-order.sh). Scattered over 16 MB of code they cost ~70 page faults per start;
-/// grouped, a few (0.2–0.25 ms of every command on a virtual machine, Docs/performance.md). The
-/// CLI's own module is compiled with a section per function (`-function-sections`) so its
-/// functions can be placed too. A speed hint only: a name the list lacks or no longer matches
-/// changes where code lies, never what it does. Needs gold, the Linux toolchain's linker.
-var startupOrder: [String] {
-    ["-Xlinker", "--section-ordering-file=" + Context.packageDirectory + "/Sources/album/Linking/startup-order.txt"]
-}
-
-/// The library modules' generic types are looked up by direct calls, not by mangled name, in the
-/// release `album` (the CLI module always is, above). By name, the runtime checks each generic
-/// requirement (`AlbumError: Error`, …) by scanning all ~5 400 conformance records of the binary
-/// on first use: 6 of the 9 scans a one-photo `album save` made (~1.4 ms, Docs/performance.md).
-/// Applied only when this package is built itself: SwiftPM refuses a dependency whose library
-/// targets carry unsafe flags, and a dependency's checkout lies under `checkouts/` (or a
-/// registry's `downloads/`), where these flags are left out. A speed setting only.
-var directTypeLookups: [SwiftSetting] {
-    let directory = Context.packageDirectory
-    guard !directory.contains("/checkouts/"), !directory.contains("/registry/downloads/") else { return [] }
-    return [
-        .unsafeFlags(
-            ["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"],
-            .when(platforms: [.linux], configuration: .release))
-    ]
-}

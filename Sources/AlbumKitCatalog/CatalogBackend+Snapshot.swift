@@ -41,7 +41,7 @@ extension CatalogBackend {
     /// folder flushed.
     ///
     /// - Throws: what failed (a full disk, a folder where the snapshot goes).
-    func takeSnapshot() throws {
+    package func takeSnapshot() throws {
         let folder = root.path + "/snapshots"
         do { _ = try FileSystem.makeDirectory(atPath: folder) } catch { throw error.libraryError("take a snapshot") }
         let temporary = folder + "/" + StagingName(kind: "snapshot").fileName

@@ -2,8 +2,8 @@ import AlbumKitCatalog
 import AlbumKitCore
 import Foundation
 
-/// A second connection to a catalog library's SQLite file, used to fill it in bulk and to run the
-/// scan-every-album algorithm against the same data AlbumKit sees.
+/// Fills a catalog library in bulk (records appended to its journal, as other processes' saves)
+/// and runs the scan-every-album algorithm against the index AlbumKit keeps of it.
 ///
 /// Not `Sendable` (it wraps a `Database`); each scenario keeps it on its own task.
 final class SyntheticCatalog {
@@ -15,31 +15,27 @@ final class SyntheticCatalog {
         self.library = library
         database = try Database(path: library.appendingPathComponent("catalog.sqlite").path, create: false)
         database.setBusyTimeout(milliseconds: 60_000)
-        try database.execute("PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;")
+        try database.execute("PRAGMA foreign_keys = ON")
     }
 
-    /// Adds `count` albums titled "Synthetic album N", all older than any album created after this.
+    /// Adds `count` albums titled "Synthetic album N", all older than any album created after this:
+    /// records appended to the library's journal, as another process's changes (the library applies
+    /// them at its next read).
     func addAlbums(_ count: Int) throws {
         guard count > 0 else { return }
         let now = Date().timeIntervalSince1970
-        _ = try database.immediateTransaction {
-            try database.run(
-                """
-                WITH RECURSIVE seq(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM seq WHERE n < ? - 1)
-                INSERT INTO album (id, title, title_key, created_at)
-                SELECT printf('synthetic-album-%d', n), printf('Synthetic album %d', n),
-                       printf('Synthetic album %d', n), ? - 100000 + n * 0.001
-                FROM seq
-                """, [.integer(Int64(count)), .real(now)])
-        }
+        try LibraryJournal(libraryRoot: library.path).append(
+            (0..<count).map {
+                .createAlbum(id: "synthetic-album-\($0)", title: "Synthetic album \($0)", createdAt: now - 100_000 + Double($0) * 0.001)
+            })
     }
 
-    /// Adds `count` ready assets (random UUID-like ids, as AlbumKit makes) in one transaction, each
-    /// a member of one of 100 synthetic albums or of `albumID`, so the indexes are as big as a real
-    /// library's. Each row's file exists as a hard link to one of `files` (no inode of its own: removing
-    /// them frees no inodes, which would slow ext4's allocator for the rows after), so opening the
-    /// library sees a folder of `count` photos. Their bytes do not match the rows: the bench never
-    /// verifies these libraries.
+    /// Adds `count` saved assets (random ids, as AlbumKit makes), each a member of one of 100
+    /// synthetic albums or of `albumID`, as journal records — what any number of earlier saves
+    /// would have written. Each asset's file exists as a hard link to one of `files` (no inode of
+    /// its own: removing them frees no inodes, which would slow ext4's allocator for the rows
+    /// after), so the library holds a folder of `count` photos. Their bytes do not match the
+    /// records: the bench never verifies these libraries.
     func addAssets(_ count: Int, alsoIn albumID: String, linking files: [URL]) throws {
         guard count > 0 else { return }
         let folder = library.appendingPathComponent("originals/synthetic")
@@ -51,27 +47,36 @@ final class SyntheticCatalog {
             }
         }
         try addAlbums(100)
+        try Self.appendSaves(count, to: library, albums: (0..<100).map { "synthetic-album-\($0)" } + [albumID])
+    }
+
+    /// Appends `count` save records (files `originals/synthetic/N.jpg`) and their album memberships,
+    /// spread over `albums`, in chunks of 10 000.
+    static func appendSaves(_ count: Int, to library: URL, albums: [String], firstNumber: Int = 1) throws {
+        let journal = LibraryJournal(libraryRoot: library.path)
         let now = Date().timeIntervalSince1970 - 100_000
-        try database.immediateTransaction {
-            try database.run(
-                """
-                WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ?)
-                INSERT INTO asset (id, state, kind, format, path, original_name, byte_size, sha256, added_at)
-                SELECT lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2)
-                             || '-a' || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6))),
-                       'ready', 'photo', 'jpeg', printf('originals/synthetic/%d.jpg', n), printf('IMG_%d.JPG', n),
-                       200000, lower(hex(randomblob(32))), ? + n * 0.001
-                FROM seq
-                """, [.integer(Int64(count)), .real(now)])
-            try database.run(
-                """
-                INSERT INTO album_asset (album_id, asset_id, position, added_at)
-                SELECT CASE WHEN rowid % 101 = 100 THEN ? ELSE printf('synthetic-album-%d', rowid % 101) END,
-                       id, rowid + 1000, added_at
-                FROM asset WHERE path LIKE 'originals/synthetic/%'
-                """, [.text(albumID)])
+        let metadata = #"{"format":"jpeg","height":64,"kind":"photo","width":64}"#
+        var start = firstNumber
+        while start < firstNumber + count {
+            let end = min(start + 10_000, firstNumber + count)
+            var changes: [CatalogChange] = []
+            var members: [String: [String]] = [:]
+            for n in start..<end {
+                let id = UUID().uuidString.lowercased()
+                changes.append(
+                    .save(
+                        .init(
+                            id: id, path: "originals/synthetic/\(n).jpg", originalName: "IMG_\(n).JPG", byteSize: 200_000,
+                            sha256: String(format: "%064x", n), kind: "photo", format: "jpeg",
+                            addedAt: now + Double(n) * 0.001, metadata: metadata)))
+                members[albums[n % albums.count], default: []].append(id)
+            }
+            for (album, ids) in members.sorted(by: { $0.key < $1.key }) {
+                changes.append(.addToAlbum(album: album, assets: ids, at: now))
+            }
+            try journal.append(changes)
+            start = end
         }
-        try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
     // MARK: The scan-every-album algorithm

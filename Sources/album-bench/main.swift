@@ -62,6 +62,7 @@ let scenarios: [(id: String, run: () async throws -> ScenarioResult)] = [
     ("start", { try bench.start() }),
     ("lookup", { try await bench.lookup(Array(corpus.prefix(200))) }),
     ("size", { try await bench.librarySize(Array(corpus.prefix(200))) }),
+    ("rebuild", { try await bench.rebuild(Array(corpus.prefix(10))) }),
     ("memory", { try await bench.memory(corpus[0], video: video) }),
     ("metadata", { try await bench.metadata(Array(corpus.prefix(200))) }),
     ("shared", { try bench.shared(Array(corpus.prefix(300))) }),

@@ -2,6 +2,7 @@
     import Foundation
     import Testing
 
+    @testable import AlbumKitCatalog
     @testable import AlbumKitCore
     @testable import AlbumKitShared
 
@@ -187,13 +188,12 @@
                         try fixture.shared!.sql(
                             insert + "('newer', 'Twins', $1, 200), ('older', 'twins', $1, 100)", [key])
                     case .catalog:
-                        let run = Shell.run(
-                            "/usr/bin/sqlite3",
-                            [
-                                fixture.directory.appendingPathComponent("Library.albumkit/catalog.sqlite").path,
-                                insert + "('newer', 'Twins', '\(key)', 200), ('older', 'twins', '\(key)', 100)",
-                            ])
-                        #expect(run.status == 0, "\(run.stderr)")
+                        // Another process's records (the journal is the catalog library).
+                        let root = fixture.directory.appendingPathComponent("Library.albumkit").path
+                        try LibraryJournal(libraryRoot: root).append([
+                            .createAlbum(id: "newer", title: "Twins", createdAt: 200),
+                            .createAlbum(id: "older", title: "Twins", createdAt: 100),
+                        ])
                     case .folders:
                         // Differs by design: a folder library's album is a folder, and one folder name
                         // cannot exist twice, so there is no second album to resolve between (case

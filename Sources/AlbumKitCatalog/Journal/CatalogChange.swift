@@ -13,7 +13,7 @@ import Foundation
 /// let change = CatalogChange.createAlbum(id: "…", title: "Trips", createdAt: 1_700_000_000)
 /// let line = change.json  // {"at":1700000000,"id":"…","op":"createAlbum","title":"Trips"}
 /// ```
-enum CatalogChange: Equatable, Sendable {
+package enum CatalogChange: Equatable, Sendable {
     /// A new asset: its file under `originals/` is durable before this is recorded.
     case save(SavedAsset)
     case createAlbum(id: String, title: String, createdAt: Double)
@@ -33,21 +33,37 @@ enum CatalogChange: Equatable, Sendable {
     case purgeAssets([String])
 
     /// A saved asset's values.
-    struct SavedAsset: Equatable, Sendable {
-        var id: String
+    package struct SavedAsset: Equatable, Sendable {
+        package var id: String
         /// Below the library's folder: `originals/xx/ID.ext`.
-        var path: String
-        var originalName: String?
-        var byteSize: Int64
-        var sha256: String
-        var kind: String
-        var format: String
+        package var path: String
+        package var originalName: String?
+        package var byteSize: Int64
+        package var sha256: String
+        package var kind: String
+        package var format: String
         /// When it was added (seconds since 1970).
-        var addedAt: Double
+        package var addedAt: Double
         /// ``MediaMetadata`` as JSON.
-        var metadata: String?
+        package var metadata: String?
         /// Marked a favourite when saved.
-        var isFavorite = false
+        package var isFavorite = false
+
+        package init(
+            id: String, path: String, originalName: String?, byteSize: Int64, sha256: String, kind: String,
+            format: String, addedAt: Double, metadata: String?, isFavorite: Bool = false
+        ) {
+            self.id = id
+            self.path = path
+            self.originalName = originalName
+            self.byteSize = byteSize
+            self.sha256 = sha256
+            self.kind = kind
+            self.format = format
+            self.addedAt = addedAt
+            self.metadata = metadata
+            self.isFavorite = isFavorite
+        }
     }
 
     /// The record as one JSON object (keys sorted, no raw line breaks: one line of the journal).

@@ -26,10 +26,10 @@ import Foundation
 /// let reading = try journal.read(from: position)
 /// for entry in reading.entries { try index.apply(entry.change) }
 /// ```
-struct LibraryJournal: Sendable {
+package struct LibraryJournal: Sendable {
     let path: String
 
-    init(libraryRoot: String) { path = libraryRoot + "/journal/library.journal" }
+    package init(libraryRoot: String) { path = libraryRoot + "/journal/library.journal" }
 
     static let headerPrefix = Array("albumkit-journal 2 ".utf8)
 
@@ -128,6 +128,19 @@ struct LibraryJournal: Sendable {
             let nibble = UInt8((value >> (UInt32(shift) * 4)) & 0xF)
             return nibble < 10 ? 0x30 + nibble : 0x61 + nibble - 10
         }
+    }
+
+    /// Appends `changes` as another process would, under the journal's lock, flushed: for tools
+    /// that make a library's records in bulk (`album-bench`). The library applies them at its next
+    /// read. No decision is checked: the records must be valid for the library as it is.
+    package func append(_ changes: [CatalogChange]) throws(SystemError) {
+        let file = try FileSystem.openForReadingAndAppending(path)
+        defer { FileSystem.close(file) }
+        try FileSystem.lock(file, wait: true)
+        var bytes: [UInt8] = []
+        for change in changes { bytes += Self.line(for: change) }
+        try FileSystem.write(file, bytes)
+        try FileSystem.flushData(file)
     }
 
     // MARK: Reading
