@@ -47,8 +47,9 @@ extension Bench {
             result.measured(
                 "\(count) assets: open after another process's 1 000 saves", catchUps.map { $0 * 1000 }, unit: "ms",
                 goal: .atMost(20))
-            let journalSize = (try? FileManager.default.attributesOfItem(atPath: url.path + "/journal/library.journal"))?[
-                .size] as? Int ?? 0
+            let journalSize =
+                (try? FileManager.default.attributesOfItem(atPath: url.path + "/journal/library.journal"))?[
+                    .size] as? Int ?? 0
             result.add("\(count) assets: journal size", Double(journalSize) / 1e6, "MB")
             discard(url)
         }

@@ -26,7 +26,9 @@ final class SyntheticCatalog {
         let now = Date().timeIntervalSince1970
         try LibraryJournal(libraryRoot: library.path).append(
             (0..<count).map {
-                .createAlbum(id: "synthetic-album-\($0)", title: "Synthetic album \($0)", createdAt: now - 100_000 + Double($0) * 0.001)
+                .createAlbum(
+                    id: "synthetic-album-\($0)", title: "Synthetic album \($0)",
+                    createdAt: now - 100_000 + Double($0) * 0.001)
             })
     }
 
@@ -66,7 +68,8 @@ final class SyntheticCatalog {
                 changes.append(
                     .save(
                         .init(
-                            id: id, path: "originals/synthetic/\(n).jpg", originalName: "IMG_\(n).JPG", byteSize: 200_000,
+                            id: id, path: "originals/synthetic/\(n).jpg", originalName: "IMG_\(n).JPG",
+                            byteSize: 200_000,
                             sha256: String(format: "%064x", n), kind: "photo", format: "jpeg",
                             addedAt: now + Double(n) * 0.001, metadata: metadata)))
                 members[albums[n % albums.count], default: []].append(id)
