@@ -21,6 +21,23 @@ scenario_race8() { scenario_race; }
 
 REBUILT_NOTE="album: note: The library's catalog was rebuilt from its journal"
 
+# make_small_jpegs DIR COUNT PREFIX: COUNT distinct small JPEGs (Examples/harbour.jpg with a comment
+# of their own) in DIR, named as make_jpegs names them; written by python3, for the scenarios that
+# need thousands.
+make_small_jpegs() {
+    mkdir -p "$1"
+    python3 - "$ROOT/Examples/harbour.jpg" "$@" <<'PY'
+import os, sys
+base, folder, count, prefix = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+body = open(base, "rb").read()[2:]
+salt = os.urandom(8).hex()
+for i in range(count):
+    tag = ("%s %d %s" % (prefix, i, salt)).encode()
+    data = b"\xff\xd8\xff\xfe" + (len(tag) + 2).to_bytes(2, "big") + tag + body
+    open(os.path.join(folder, "%s_%04d.jpg" % (prefix, i)), "wb").write(data)
+PY
+}
+
 # rebuilt_notes FILE: how many rebuild notes FILE holds.
 rebuilt_notes() { grep -c "^$REBUILT_NOTE" "$1" 2>/dev/null; }
 
@@ -190,11 +207,11 @@ scenario_sqlite3() {
             ) &
             pids+=($!)
         done
-        # sqlite3 at random moments (0-40 ms apart), reading and writing.
+        # sqlite3 at random moments (0-20 ms apart), reading and writing.
         (
             runs=0 writes=0
             while [ ! -e "$dir/stop" ]; do
-                sleep "0.$(printf '%03d' $((RANDOM % 40)))"
+                sleep "0.$(printf '%03d' $((RANDOM % 20)))"
                 statement=${SQLITE3_STATEMENTS[$((RANDOM % ${#SQLITE3_STATEMENTS[@]}))]}
                 sqlite3 -cmd '.timeout 5000' "$lib/catalog.sqlite" "$statement" >/dev/null 2>>"$dir/sqlite3.err" &&
                     case $statement in SELECT* | "PRAGMA integrity"*) ;; *) writes=$((writes + 1)) ;; esac
@@ -293,7 +310,7 @@ scenario_garbled() {
     local failures=0 value_failures=0 trial dir base lib size i bad sha name offset
     base=$WORK/garbled/base.albumlibrary
     mkdir -p "$WORK/garbled"
-    make_jpegs "$WORK/garbled-media" 300 garbled
+    make_small_jpegs "$WORK/garbled-media" 300 garbled
     save_batch "$base" Big "$WORK/garbled/acks" "$WORK/garbled-media"/*.jpg
     for ((trial = 0; trial < GARBLE_TRIALS; trial++)); do
         dir=$WORK/garbled/$trial lib=$dir/lib.albumlibrary bad=0
@@ -516,13 +533,10 @@ scenario_journal() {
 scenario_rebuildkill() {
     local trials=$([ "$MODE" = full ] && echo 60 || echo 6)
     echo "== rebuildkill: $trials trials"
-    local dir=$WORK/rebuildkill base failures=0 trial lib bad pid cause delay start took spent saved_bases
+    local dir=$WORK/rebuildkill base failures=0 trial lib bad pid cause delay start took spent
     base=$dir/base.albumlibrary
-    saved_bases=("${BASES[@]}")
-    BASES=("$ROOT/Examples/harbour.jpg")
-    make_jpegs "$dir/media" 2000 rk
-    make_jpegs "$dir/more" "$trials" rkmore
-    BASES=("${saved_bases[@]}")
+    make_small_jpegs "$dir/media" 2000 rk
+    make_small_jpegs "$dir/more" "$trials" rkmore
     save_batch "$base" Many "$dir/acks" "$dir/media"/*.jpg
     [ "$(grep -c '"asset"' "$dir/acks")" = 2000 ] || { fail "rebuildkill: $(grep -c '"asset"' "$dir/acks") of 2000 saved"; summary rebuildkill 0 1; return; }
     # How long a rebuild takes here: the kills land within it.
@@ -582,12 +596,10 @@ scenario_rebuildkill() {
 # make_previous_release DIR: writes DIR/old.albumlibrary and DIR/expected (one "ALBUM_TITLE ASSET_ID
 # SHA256" line per membership) and DIR/expected-albums ("ID TITLE" per album).
 make_previous_release() {
-    local dir=$1 lib=$1/old.albumlibrary saved_bases=("${BASES[@]}")
+    local dir=$1 lib=$1/old.albumlibrary
     mkdir -p "$lib/journal" "$lib/originals"
     # Small photos: every trial verifies (hashes) all of them.
-    BASES=("$ROOT/Examples/harbour.jpg")
-    make_jpegs "$dir/media" 1002 conv
-    BASES=("${saved_bases[@]}")
+    make_small_jpegs "$dir/media" 1002 conv
     python3 - "$dir" "$lib" <<'PY' >"$dir/catalog.sql"
 import hashlib, json, os, shutil, sys, uuid
 dir, lib = sys.argv[1], sys.argv[2]
