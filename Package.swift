@@ -108,7 +108,8 @@ let package = Package(
         // hardened as Debian builds every binary: position-independent (ASLR for all of its code,
         // which parses untrusted media), full RELRO and every symbol bound at start (`-z relro -z
         // now`), with its relative relocations packed (`-z pack-relative-relocs`, glibc 2.36+) so
-        // the loader applies them in a few pages. Debug builds and the test bundles stay dynamic.
+        // the loader applies them in a few pages (lld, the toolchain's own linker: gold has no packed
+        // relocations). Debug builds and the test bundles stay dynamic.
         .executableTarget(
             name: "album", dependencies: ["AlbumKit"], path: "Sources/album", exclude: ["Linking"],
             swiftSettings: [
@@ -118,7 +119,7 @@ let package = Package(
                 .unsafeFlags(
                     [
                         "-static-stdlib", "-L", Context.packageDirectory + "/Sources/album/Linking",
-                        "-Xclang-linker", "-static-libgcc", "-Xclang-linker", "-pie",
+                        "-Xclang-linker", "-static-libgcc", "-use-ld=lld", "-Xclang-linker", "-pie",
                         "-Xlinker", "-z", "-Xlinker", "relro", "-Xlinker", "-z", "-Xlinker", "now",
                         "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                     ], .when(platforms: [.linux], configuration: .release))
