@@ -44,7 +44,7 @@ let package = Package(
         .executableTarget(
             name: "AlbumKitMediaFuzz", dependencies: ["AlbumKitMedia"], path: "Sources/AlbumKitMediaFuzz"),
 
-        // Public API, saver, the backend protocol, staging, the folder backend and the platform layer.
+        // Public API, saver, the backend protocol, staging and the platform layer (every system call).
         .target(
             name: "AlbumKitCore",
             dependencies: [
@@ -54,6 +54,16 @@ let package = Package(
             ],
             path: "Sources/AlbumKitCore",
             swiftSettings: [.define("ENABLE_MOCKING", .when(configuration: .debug))]
+        ),
+
+        // The folder library: albums as folders of the user's Pictures folder (or any folder).
+        .target(
+            name: "AlbumKitFolders",
+            dependencies: [
+                "AlbumKitCore",
+                .target(name: "CShims", condition: .when(platforms: [.linux, .android])),
+            ],
+            path: "Sources/AlbumKitFolders"
         ),
 
         // The catalog library: the journal (the library's truth) and its SQLite index. The only
@@ -94,7 +104,7 @@ let package = Package(
         .target(
             name: "AlbumKit",
             dependencies: [
-                "AlbumKitCore", "AlbumKitCatalog",
+                "AlbumKitCore", "AlbumKitCatalog", "AlbumKitFolders",
                 .target(name: "AlbumKitShared", condition: .when(platforms: [.linux])),
                 .target(name: "AlbumKitPhotoKit", condition: .when(platforms: applePlatforms)),
             ],
@@ -127,7 +137,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "album-bench",
-            dependencies: ["AlbumKitCore", "AlbumKitCatalog", "AlbumKitMedia", "CShims"],
+            dependencies: ["AlbumKitCore", "AlbumKitCatalog", "AlbumKitFolders", "AlbumKitMedia", "CShims"],
             path: "Sources/album-bench"
         ),
 
@@ -139,7 +149,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AlbumKitTests",
-            dependencies: ["AlbumKitCore", "AlbumKitCatalog", "AlbumKit", "CLoading"],
+            dependencies: ["AlbumKitCore", "AlbumKitCatalog", "AlbumKitFolders", "AlbumKit", "CLoading"],
             path: "Tests/AlbumKitTests",
             // A library written by the previous release, opened from its source folder.
             exclude: ["PreviousRelease"]
@@ -147,7 +157,7 @@ let package = Package(
         .testTarget(
             name: "AlbumKitSharedTests",
             dependencies: [
-                "AlbumKitCore", "AlbumKitCatalog", "AlbumKit",
+                "AlbumKitCore", "AlbumKitCatalog", "AlbumKitFolders", "AlbumKit",
                 .target(name: "AlbumKitShared", condition: .when(platforms: [.linux])),
                 .target(name: "album", condition: .when(platforms: [.linux])),
             ],
@@ -155,7 +165,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AlbumCLITests",
-            dependencies: ["album", "AlbumKitCore", "AlbumKitCatalog", "readme-snippet-runner"],
+            dependencies: ["album", "AlbumKitCore", "AlbumKitCatalog", "AlbumKitFolders", "readme-snippet-runner"],
             path: "Tests/AlbumCLITests"
         ),
 
@@ -175,7 +185,7 @@ let package = Package(
         .testTarget(
             name: "AlbumKitPhotoKitTests",
             dependencies: [
-                "AlbumKitPhotoKit", "AlbumKitCore", "AlbumKitCatalog",
+                "AlbumKitPhotoKit", "AlbumKitCore", "AlbumKitCatalog", "AlbumKitFolders",
                 .target(name: "PhotoKitSimulator", condition: .when(platforms: [.linux, .android, .windows])),
             ],
             path: "Tests/AlbumKitPhotoKitTests"

@@ -1,5 +1,6 @@
 @_exported import AlbumKitCore
 @_exported import AlbumKitCatalog
+@_exported import AlbumKitFolders
 #if canImport(AlbumKitShared)
     @_exported import AlbumKitShared
 #endif

@@ -1,3 +1,5 @@
+import AlbumKitCore
+import AlbumKitFolders
 import Foundation
 
 #if !canImport(Photos)

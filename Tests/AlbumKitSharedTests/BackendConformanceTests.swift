@@ -4,6 +4,7 @@
 
     @testable import AlbumKitCatalog
     @testable import AlbumKitCore
+    @testable import AlbumKitFolders
     @testable import AlbumKitShared
 
     /// The kinds of library every conformance test runs against.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import AlbumKitCore
+@testable import AlbumKitFolders
 
 /// WebM, Matroska, AVI and MPEG-TS videos are held by the catalog and folder libraries as videos,
 /// with the size and duration their containers declare.

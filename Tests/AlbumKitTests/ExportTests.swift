@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import AlbumKitCore
+@testable import AlbumKitFolders
 
 /// `exportAlbum`: originals with their names, collisions numbered, capture dates as modification
 /// times, nothing overwritten, a missing original reported while the rest is exported.

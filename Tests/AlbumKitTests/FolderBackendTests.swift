@@ -8,6 +8,7 @@ import Testing
 #endif
 
 @testable import AlbumKitCore
+@testable import AlbumKitFolders
 
 @Suite("Folder library: saving")
 struct FolderBackendTests {

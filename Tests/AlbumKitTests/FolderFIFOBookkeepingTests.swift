@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import AlbumKitCore
+@testable import AlbumKitFolders
 
 #if canImport(Glibc)
     import Glibc

@@ -6,6 +6,7 @@ import Testing
 #endif
 
 @testable import AlbumKitCore
+@testable import AlbumKitFolders
 
 /// Failures injected into the system calls (debug builds): after any of them the album folder
 /// holds only complete media files and no hidden leftover.

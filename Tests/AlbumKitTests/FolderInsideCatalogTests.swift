@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import AlbumKitCore
+@testable import AlbumKitFolders
 
 /// A folder inside a catalog library (`P.albumlibrary/originals`) is never opened as a folder
 /// library: its files are the catalog's.

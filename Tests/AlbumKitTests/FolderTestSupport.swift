@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import AlbumKitCore
+@testable import AlbumKitFolders
 
 /// Temp folders, tiny valid media and folder assertions for the folder-library tests.
 enum FolderFixture {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import AlbumKitCore
+@testable import AlbumKitFolders
 
 @Suite("XDG user directories")
 struct XDGUserDirectoriesTests {

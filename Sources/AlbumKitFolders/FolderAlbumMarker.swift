@@ -1,3 +1,4 @@
+import AlbumKitCore
 import Foundation
 
 /// The identity of a folder album: a small hidden JSON file, `.albumkit-album`, inside the album

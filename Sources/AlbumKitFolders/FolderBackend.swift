@@ -1,3 +1,4 @@
+import AlbumKitCore
 import Foundation
 
 #if canImport(Glibc)

@@ -16,7 +16,7 @@ package enum FolderNaming {
     package static let maximumByteCount = 255
 
     /// What replaces `/` in a title: U+2215 DIVISION SLASH, which reads the same.
-    static let slashReplacement: Character = "\u{2215}"
+    package static let slashReplacement: Character = "\u{2215}"
 
     /// The folder name for an album titled `title` (before collision suffixes).
     package static func folderName(for title: AlbumTitle) -> String {
@@ -64,7 +64,7 @@ package enum FolderNaming {
 
     /// The last component of a path: `a/b.jpg` → `b.jpg`, `a/b/` → `b` (as
     /// `NSString.lastPathComponent`); only slashes → no name.
-    static func lastComponent(_ path: String) -> String {
+    package static func lastComponent(_ path: String) -> String {
         var end = path.endIndex
         while end > path.startIndex, path[path.index(before: end)] == "/" { end = path.index(before: end) }
         guard end > path.startIndex else { return "" }
@@ -90,7 +90,7 @@ package enum FolderNaming {
     }
 
     /// Extensions that are accepted as naming `format`, lowercase.
-    static func aliases(of format: MediaFormat) -> Set<String> {
+    package static func aliases(of format: MediaFormat) -> Set<String> {
         switch format {
         case .jpeg: ["jpg", "jpeg", "jpe", "jfif"]
         case .tiff: ["tif", "tiff"]
@@ -111,7 +111,7 @@ package enum FolderNaming {
     }
 
     /// Every extension of a format AlbumKit knows, lowercase.
-    static let knownMediaExtensions: Set<String> = MediaFormat.allCases.reduce(into: []) {
+    package static let knownMediaExtensions: Set<String> = MediaFormat.allCases.reduce(into: []) {
         $0.formUnion(aliases(of: $1))
     }
 
@@ -123,7 +123,7 @@ package enum FolderNaming {
     }
 
     /// Makes `raw` one safe path component of at most `255 - reserving` bytes.
-    static func safeComponent(_ raw: String, fallback: String, reserving: Int = 0) -> String {
+    package static func safeComponent(_ raw: String, fallback: String, reserving: Int = 0) -> String {
         if isSafeASCII(raw, limit: maximumByteCount - reserving) { return raw }
         var text = raw.nfc
         // No separators, no NUL or other control characters.
@@ -170,7 +170,7 @@ package enum FolderNaming {
     }
 
     /// The longest prefix of `text` (whole characters) that fits in `bytes` UTF-8 bytes.
-    static func truncated(_ text: String, toBytes bytes: Int) -> String {
+    package static func truncated(_ text: String, toBytes bytes: Int) -> String {
         guard text.utf8.count > bytes else { return text }
         var result = ""
         var count = 0

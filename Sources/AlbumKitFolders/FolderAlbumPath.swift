@@ -1,3 +1,4 @@
+import AlbumKitCore
 import Foundation
 
 /// Where a folder album lives: its folder path below the library root, one folder name per level,

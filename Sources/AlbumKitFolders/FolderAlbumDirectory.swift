@@ -1,3 +1,4 @@
+import AlbumKitCore
 import Foundation
 
 /// One album folder as found on disk.

@@ -287,11 +287,11 @@ extension FileSystem {
 private func closeDescriptor(_ fd: Int32) -> Int32 { close(fd) }
 
 extension FileSystem {
-    /// Opens the folder at `path` below `root` one level at a time, never following a symlink at
-    /// any level (a symlinked level fails with `ELOOP` or `ENOTDIR`).
-    package static func openDirectory(_ path: FolderAlbumPath, in root: Descriptor) throws(SystemError) -> Descriptor {
+    /// Opens the folder at the path of `components` below `root` one level at a time, never
+    /// following a symlink at any level (a symlinked level fails with `ELOOP` or `ENOTDIR`).
+    package static func openDirectory(components: [String], in root: Descriptor) throws(SystemError) -> Descriptor {
         var current = try reopen(root)
-        for name in path.components {
+        for name in components {
             do {
                 let next = try openDirectory(name, in: current)
                 close(current)

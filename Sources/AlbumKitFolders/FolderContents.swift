@@ -1,3 +1,4 @@
+import AlbumKitCore
 /// The files of one folder, for choosing a free name and finding an identical photo or video.
 ///
 /// Only media files count as the album's content: identical bytes under another name (`a.jpg.bak`,

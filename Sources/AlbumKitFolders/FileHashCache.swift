@@ -1,3 +1,4 @@
+import AlbumKitCore
 /// Digests of files already in album folders, keyed by device, inode, size, modification time and
 /// status-change time (one entry per file version), so duplicate checks read each file at most once
 /// per version. The status-change time (`ctime`), which no program can set, catches a file edited

@@ -1,3 +1,4 @@
+import AlbumKitCore
 /// Find-or-create of folder albums for ``AlbumRequest/findOrCreate(in:)``, used under the library
 /// lock: creating an album makes its folder; remembering is kept in memory and written once by
 /// ``saveRemembered()``, only when it changed.

@@ -1,3 +1,4 @@
+import AlbumKitCore
 /// Folders inside a folder library that are never albums: hidden folders, AlbumKit catalog
 /// libraries, and the data other programs keep next to photos. They are never listed, saved into,
 /// renamed or deleted, and nothing below them is an album.

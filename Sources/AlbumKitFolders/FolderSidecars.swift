@@ -1,3 +1,4 @@
+import AlbumKitCore
 /// The `.xmp` sidecars of a photo, which darktable, digiKam, Lightroom and exiftool write next to it
 /// and which travel with it (to the Trash, out of an album).
 ///
