@@ -113,7 +113,9 @@ extension CatalogBackend {
         }
         do {
             return try connection.withLock { connection in
-                var rebuilt = false
+                // Rebuilt at most three times in one call: a program writing the catalog without
+                // pause (the `sqlite3` shell in a loop) can damage it again while it is rebuilt.
+                var rebuilt = 0
                 var replaced = 0
                 while true {
                     do {
@@ -122,12 +124,12 @@ extension CatalogBackend {
                         defer { if locked, let file = connection.journalFile { FileSystem.unlock(file) } }
                         if !locked { try freshen(&connection) }
                         return try body(&connection)
-                    } catch let unusable as CatalogIndex.Unusable where !rebuilt {
+                    } catch let unusable as CatalogIndex.Unusable where rebuilt < 3 {
                         try rebuild(&connection, because: unusable)
-                        rebuilt = true
-                    } catch let error as SQLiteError where error.meansDamage && !rebuilt {
+                        rebuilt += 1
+                    } catch let error as SQLiteError where error.meansDamage && rebuilt < 3 {
                         try rebuild(&connection, because: .init(reason: "it is damaged (\(error.message))"))
-                        rebuilt = true
+                        rebuilt += 1
                     } catch let error as SQLiteError where error.meansReplaced && replaced < 3 {
                         // Another process rebuilt the index and renamed it into place after this
                         // connection opened the old file: nothing was written; open the new one.
@@ -250,6 +252,16 @@ extension CatalogBackend {
                 at: temporary, journalID: journalID, create: true, busyTimeout: busyTimeout)
             try index.db.immediateTransaction { try index.catchUp(with: journal) }
         }
+        // Another program's transaction on the old file (the `sqlite3` shell) finishes first, and
+        // none starts until the new file is in place: its rollback journal, named after the path,
+        // would otherwise be taken for a hot journal of the new file and played into it.
+        var guardConnection = try? Database(path: catalogPath, mode: .readWrite(create: false), verifyingPages: false)
+        if let guardConnection {
+            guardConnection.setBusyTimeout(milliseconds: busyTimeout)
+            // A file SQLite cannot lock (not a database at all) has no transaction to wait for.
+            try? guardConnection.execute("BEGIN EXCLUSIVE")
+        }
+        defer { guardConnection = nil }  // closing it ends the (empty) transaction and its lock
         var kept: String?
         if let unusable, FileSystem.fileStatus(atPath: catalogPath, following: false) != nil {
             kept = try setAside(unusable)
@@ -262,7 +274,7 @@ extension CatalogBackend {
         connection.indexFile = FileSystem.fileID(atPath: catalogPath)
         if let unusable, unusable.isWorthANotice {
             notice(
-                "The library's catalog was rebuilt from its journal (\(unusable.reason))\(kept.map { "; the old catalog is kept in \($0)" } ?? ""). Nothing was lost."
+                "The library's catalog was rebuilt from its journal (\(unusable.reason.trimmingCharacters(in: CharacterSet(charactersIn: ". "))))\(kept.map { "; the old catalog is kept in \($0)" } ?? ""). Nothing was lost."
             )
         }
     }
@@ -286,9 +298,16 @@ extension CatalogBackend {
             if FileSystem.fileStatus(atPath: target, following: false) != nil {
                 target = folder + "/catalog-\(RandomID.make()).sqlite" + suffix
             }
-            try FileSystem.rename(from, to: target)
+            // Gone meanwhile (another program's rollback journal, say): nothing to keep.
+            if let failure = Self.rename(from, to: target), failure.errno != ENOENT { throw failure }
         }
         return folder
+    }
+
+    /// Renames `path`; the failure, if any.
+    private static func rename(_ path: String, to target: String) -> SystemError? {
+        do { try FileSystem.rename(path, to: target) } catch { return error }
+        return nil
     }
 
     /// Copies the snapshot to `path` when it is this journal's and no newer than it, for a

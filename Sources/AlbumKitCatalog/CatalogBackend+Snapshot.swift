@@ -37,8 +37,8 @@ extension CatalogBackend {
         }
     }
 
-    /// Writes the snapshot: `VACUUM INTO` a hidden file, flushed, renamed over the last one, the
-    /// folder flushed.
+    /// Writes the snapshot: the index copied to a hidden file, flushed, renamed over the last one,
+    /// the folder flushed.
     ///
     /// - Throws: what failed (a full disk, a folder where the snapshot goes).
     package func takeSnapshot() throws {
@@ -46,9 +46,24 @@ extension CatalogBackend {
         do { _ = try FileSystem.makeDirectory(atPath: folder) } catch { throw error.libraryError("take a snapshot") }
         let temporary = folder + "/" + StagingName(kind: "snapshot").fileName
         do {
+            // A copy of the file itself under a read transaction (no writer commits meanwhile, and
+            // the rollback journal is empty): its pages keep their checksums, which `VACUUM INTO`
+            // does not write.
             try withIndex("take a snapshot") { connection in
-                let escaped = temporary.replacingOccurrences(of: "'", with: "''")
-                try connection.index!.db.execute("VACUUM INTO '\(escaped)'")
+                let db = connection.index!.db
+                try db.execute("BEGIN")
+                defer { try? db.execute("COMMIT") }  // a read transaction: nothing to lose
+                _ = try db.row("SELECT count(*) FROM index_state")
+                let (source, size) = try FileSystem.openForReading(catalogPath)
+                defer { FileSystem.close(source) }
+                let target = try FileSystem.openForAppending(temporary)
+                defer { FileSystem.close(target) }
+                var offset: UInt64 = 0
+                while offset < size {
+                    let end = min(size, offset + (8 << 20))
+                    try FileSystem.write(target, try FileSystem.readAll(source, from: offset, size: end))
+                    offset = end
+                }
             }
             let (file, _) = try FileSystem.openForReading(temporary)
             defer { FileSystem.close(file) }

@@ -52,10 +52,11 @@ extension CatalogBackend {
     /// checksum, with what they affect; a snapshot that failed.
     func indexDisagreements() throws -> [String] {
         var problems: [String] = []
-        let (integrity, fromIndex, fromJournal, snapshotError) = try withIndex("check the catalog", locked: true) {
+        let (integrity, fromIndex, fromJournal, snapshotError) = try withIndex("check the catalog", locked: !isReadOnly)
+        {
             connection -> ([String], [String], [String], String?) in
             let index = connection.index!
-            try index.db.immediateTransaction { try index.catchUp(with: journal) }
+            if !isReadOnly { try index.db.immediateTransaction { try index.catchUp(with: journal) } }
             let integrity = try index.db.rows("PRAGMA integrity_check(5)").compactMap { $0.text(0) }
             let replayed = try CatalogIndex.open(at: ":memory:", journalID: nil, create: true, busyTimeout: busyTimeout)
             try replayed.db.immediateTransaction { try replayed.catchUp(with: journal) }

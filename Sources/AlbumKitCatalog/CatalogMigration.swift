@@ -59,6 +59,16 @@ struct CatalogMigration {
             throw error.libraryError("write the library's journal")
         }
         if let previous, previous.isCurrentIndex {
+            // The index holds what the new journal holds: it is marked as this journal's, whole.
+            if let db = try? Database(path: root + "/catalog.sqlite", create: false),
+                let identity = try? backend.journal.identity()
+            {
+                let index = CatalogIndex(db: db, path: root + "/catalog.sqlite")
+                try? index.db.immediateTransaction {
+                    try index.setState(CatalogSchema.StateKey.journalID, .text(identity.id))
+                    try index.setPosition(backend.journal.length(), applied: 0)
+                }
+            }
             backend.notice(
                 "The library's journal was missing; it was written anew from its catalog (\(changes.count) records).")
         } else if previous != nil {
@@ -150,6 +160,9 @@ struct CatalogMigration {
         var saves: [CatalogChange.SavedAsset] = []
         // Memberships in the order the journal made and unmade them.
         var memberships: [(album: String, asset: String, at: Double)] = []
+        // Which album each title led to (the previous release remembered the album a save or a
+        // creation resolved, and a rename moved its title).
+        var remembered: [String: String] = [:]
         for line in bytes.split(separator: 0x0A) {
             guard let object = JSONObjectReader(line), let op = try? object.string("op") else { continue }
             let asset = (try? object.string("asset")) ?? nil
@@ -171,17 +184,23 @@ struct CatalogMigration {
                 if let album, !memberships.contains(where: { $0.album == album && $0.asset == asset }) {
                     memberships.append((album, asset, at))
                 }
-                if !onlyMissing, let album, let title, albums[album] == nil {
-                    albums[album] = contents.albums.count
-                    contents.albums.append((album, title, at))
+                if !onlyMissing, let album, let title {
+                    if albums[album] == nil {
+                        albums[album] = contents.albums.count
+                        contents.albums.append((album, title, at))
+                    }
+                    remembered[AlbumTitle.key(of: title)] = album
                 }
             case "createAlbum" where !onlyMissing:
                 guard let album, let title, albums[album] == nil else { continue }
                 albums[album] = contents.albums.count
                 contents.albums.append((album, title, at))
+                remembered[AlbumTitle.key(of: title)] = album
             case "renameAlbum" where !onlyMissing:
                 guard let album, let title, let index = albums[album] else { continue }
                 contents.albums[index].title = title
+                remembered = remembered.filter { $0.value != album }
+                remembered[AlbumTitle.key(of: title)] = album
             case "deleteAlbum":
                 memberships.removeAll { $0.album == album }
                 guard !onlyMissing, let album, let index = albums.removeValue(forKey: album) else { continue }
@@ -195,6 +214,7 @@ struct CatalogMigration {
             }
         }
         contents.albums.removeAll { $0.id.isEmpty }
+        if !onlyMissing { contents.remembered = remembered.map { ($0.key, $0.value) }.sorted { $0.0 < $1.0 } }
         var added = Set<String>()
         var seen = Set<String>()
         for asset in saves.reversed() where !deleted.contains(asset.id) && seen.insert(asset.id).inserted {
