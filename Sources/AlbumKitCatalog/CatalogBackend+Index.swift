@@ -113,8 +113,9 @@ extension CatalogBackend {
         }
         do {
             return try connection.withLock { connection in
-                // Rebuilt at most three times in one call: a program writing the catalog without
-                // pause (the `sqlite3` shell in a loop) can damage it again while it is rebuilt.
+                // Rebuilt at most eight times in one call, waiting a little longer each time: a
+                // program writing the catalog without pause (the `sqlite3` shell in a loop) can
+                // damage it again while it is rebuilt.
                 var rebuilt = 0
                 var replaced = 0
                 while true {
@@ -124,10 +125,12 @@ extension CatalogBackend {
                         defer { if locked, let file = connection.journalFile { FileSystem.unlock(file) } }
                         if !locked { try freshen(&connection) }
                         return try body(&connection)
-                    } catch let unusable as CatalogIndex.Unusable where rebuilt < 3 {
+                    } catch let unusable as CatalogIndex.Unusable where rebuilt < 8 {
+                        if rebuilt > 0 { usleep(useconds_t(rebuilt) * 20_000) }
                         try rebuild(&connection, because: unusable)
                         rebuilt += 1
-                    } catch let error as SQLiteError where error.meansDamage && rebuilt < 3 {
+                    } catch let error as SQLiteError where error.meansDamage && rebuilt < 8 {
+                        if rebuilt > 0 { usleep(useconds_t(rebuilt) * 20_000) }
                         try rebuild(&connection, because: .init(reason: "it is damaged (\(error.message))"))
                         rebuilt += 1
                     } catch let error as SQLiteError where error.meansReplaced && replaced < 3 {
