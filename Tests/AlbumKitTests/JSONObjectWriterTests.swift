@@ -2,6 +2,7 @@ import AlbumKitMedia
 import Foundation
 import Testing
 
+@testable import AlbumKitCatalog
 @testable import AlbumKitCore
 
 /// The hand-written JSON of the journal's records and the catalog's metadata reads back, through
@@ -47,6 +48,15 @@ import Testing
         let positions = object.keys.sorted().map { text.range(of: "\"\($0)\":")!.lowerBound }
         #expect(positions == positions.sorted())
         #expect(object.count == 13)
+    }
+
+    /// The catalog keeps a tolerated file's warnings and the animation flag with its asset.
+    @Test func warningsAndAnimationReadBack() throws {
+        var metadata = MediaMetadata(format: .gif)
+        metadata.isAnimated = true
+        metadata.warnings = ["an unknown block was skipped", "no trailer"]
+        let decoded = try JSONDecoder().decode(MediaMetadata.self, from: Data(metadata.jsonText.utf8))
+        #expect(decoded.isAnimated && decoded.warnings == metadata.warnings)
     }
 
     @Test func metadataReadsBackExactly() throws {
