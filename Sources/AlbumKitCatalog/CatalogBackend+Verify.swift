@@ -52,9 +52,9 @@ extension CatalogBackend {
     /// checksum, with what they affect; a snapshot that failed.
     func indexDisagreements() throws -> [String] {
         var problems: [String] = []
-        let (integrity, fromIndex, fromJournal, snapshotError) = try withIndex("check the catalog", locked: !isReadOnly)
-        {
-            connection -> ([String], [String], [String], String?) in
+        let (integrity, fromIndex, fromJournal, snapshotError, acknowledged) = try withIndex(
+            "check the catalog", locked: !isReadOnly
+        ) { connection -> ([String], [String], [String], String?, Set<Int64>) in
             let index = connection.index!
             if !isReadOnly { try index.db.immediateTransaction { try index.catchUp(with: journal) } }
             let integrity = try index.db.rows("PRAGMA integrity_check(5)").compactMap { $0.text(0) }
@@ -62,7 +62,8 @@ extension CatalogBackend {
             try replayed.db.immediateTransaction { try replayed.catchUp(with: journal) }
             return (
                 integrity, try Self.contents(of: index.db), try Self.contents(of: replayed.db),
-                try index.state(CatalogSchema.StateKey.snapshotError)?.textValue
+                try index.state(CatalogSchema.StateKey.snapshotError)?.textValue,
+                Set(try index.db.rows("SELECT offset FROM acknowledged_damage").compactMap { $0.integer(0) })
             )
         }
         if integrity != ["ok"] {
@@ -80,7 +81,7 @@ extension CatalogBackend {
         do { damage = try journal.forEachRecord { _ in }.damaged } catch {
             throw AlbumError.library(error, "read the library's journal", path: journal.path)
         }
-        for record in damage {
+        for record in damage where !acknowledged.contains(record.offset) {
             problems.append(
                 "the library's journal (\(journal.path)) has a damaged record at byte \(record.offset)\(record.affects.map { ", about \($0)" } ?? ""); it is skipped, every record after it is kept"
             )

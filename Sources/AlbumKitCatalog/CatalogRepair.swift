@@ -30,6 +30,18 @@ enum CatalogRepair {
         if damaged { keptAt = backend.takeNotices().compactMap(Self.keptFolder).first }
         backend.removeStagedLeftovers()
         let (adopted, notRestored) = try adoptStrayFiles(into: backend)
+        // The damaged records are dealt with: their files (if any) adopted above. Recorded, so that
+        // `verify` stops reporting them and a rebuild knows it too.
+        let damagedRecords = (try? backend.journal.forEachRecord { _ in }.damaged) ?? []
+        if !damagedRecords.isEmpty {
+            try backend.record("note the repaired records") { recorder in
+                let known = Set(
+                    try recorder.db.rows("SELECT offset FROM acknowledged_damage").compactMap { $0.integer(0) })
+                for record in damagedRecords where !known.contains(record.offset) {
+                    try recorder.record(.acknowledgeDamage(offset: record.offset))
+                }
+            }
+        }
         let counts = try backend.withIndex("read the catalog") { connection in
             (
                 try connection.index!.db.row("SELECT count(*) FROM asset")?.integer(0) ?? 0,

@@ -57,6 +57,9 @@ enum CatalogSchema {
             offset INTEGER PRIMARY KEY,
             affects TEXT
         ) STRICT;
+        CREATE TABLE acknowledged_damage (
+            offset INTEGER PRIMARY KEY
+        ) STRICT;
         """
 
     /// `index_state` keys.

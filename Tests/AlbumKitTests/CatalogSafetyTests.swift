@@ -242,6 +242,12 @@ import Testing
             let repaired = try await PhotoLibrary.repair(catalogAt: url)
             #expect(repaired.sources["originals"] == 1)
             #expect(try await library.assets(inAlbumTitled: "Recovered").map(\.id) == [middle[0].assetID])
+            // Repair recorded that it dealt with the damaged record: verify is clean, also rebuilt.
+            #expect(try await library.verify().isHealthy)
+            for suffix in catalogFiles {
+                try? FileManager.default.removeItem(atPath: url.path + "/catalog.sqlite" + suffix)
+            }
+            #expect(try await PhotoLibrary(backend: try CatalogBackend.open(at: url)).verify().isHealthy)
         }
     }
 

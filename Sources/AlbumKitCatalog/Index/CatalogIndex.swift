@@ -221,6 +221,8 @@ struct CatalogIndex {
             for asset in assets {
                 try db.run("UPDATE asset SET state = 'ready', deleted_at = NULL WHERE id = ?", [.text(asset)])
             }
+        case .acknowledgeDamage(let offset):
+            try db.run("INSERT OR IGNORE INTO acknowledged_damage (offset) VALUES (?)", [.integer(offset)])
         case .purgeAssets(let assets):
             var files: [String] = []
             for asset in assets {

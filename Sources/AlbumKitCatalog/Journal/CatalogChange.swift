@@ -31,6 +31,9 @@ package enum CatalogChange: Equatable, Sendable {
     case restoreAssets([String])
     /// Recently deleted assets go for good: their rows, and then their files.
     case purgeAssets([String])
+    /// `album repair` dealt with the damaged record at byte `offset` of the journal (adopted its
+    /// file, if any): `verify` no longer reports it.
+    case acknowledgeDamage(offset: Int64)
 
     /// A saved asset's values.
     package struct SavedAsset: Equatable, Sendable {
@@ -117,6 +120,9 @@ package enum CatalogChange: Equatable, Sendable {
         case .purgeAssets(let assets):
             object.add("assets", Self.list(assets))
             object.add("op", "purgeAssets")
+        case .acknowledgeDamage(let offset):
+            object.add("offset", offset)
+            object.add("op", "acknowledgeDamage")
         }
         return object.bytes
     }
@@ -177,6 +183,9 @@ package enum CatalogChange: Equatable, Sendable {
             case "purgeAssets":
                 guard let assets = try ids() else { return nil }
                 self = .purgeAssets(assets)
+            case "acknowledgeDamage":
+                guard let offset = try object.int64("offset") else { return nil }
+                self = .acknowledgeDamage(offset: offset)
             default:
                 return nil
             }
@@ -198,6 +207,7 @@ package enum CatalogChange: Equatable, Sendable {
         case .deleteAssets(let assets, _): "the deletion of \(assets.count) photo(s)"
         case .restoreAssets(let assets): "the restoring of \(assets.count) photo(s)"
         case .purgeAssets(let assets): "the permanent deletion of \(assets.count) photo(s)"
+        case .acknowledgeDamage(let offset): "the repair of the damaged record at byte \(offset)"
         }
     }
 }
