@@ -94,11 +94,16 @@ enum AssetCommands {
                 let id: String
                 let deleted = true
                 var trash: String?
+                var restorableUntil: Date?
             }
-            Output.json(deleted.map { Line(id: $0.id, trash: $0.trashURL?.path) })
+            Output.json(deleted.map { Line(id: $0.id, trash: $0.trashURL?.path, restorableUntil: $0.restorableUntil) })
         } else if !arguments.quiet {
             for item in deleted {
-                Output.out("deleted \(item.id)" + (item.trashURL.map { " (moved to the Trash: \($0.path))" } ?? ""))
+                let kept =
+                    item.restorableUntil.map {
+                        " (in recently deleted until \(ISO8601DateFormatter().string(from: $0)): album restore \(item.id))"
+                    } ?? ""
+                Output.out("deleted \(item.id)" + (item.trashURL.map { " (moved to the Trash: \($0.path))" } ?? kept))
             }
         }
         return 0

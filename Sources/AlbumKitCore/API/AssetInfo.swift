@@ -22,12 +22,15 @@ public struct AssetInfo: Sendable, Hashable {
     public let fileURL: URL?
     /// Format and metadata, when known.
     public let metadata: MediaMetadata?
+    /// Who saved it (`login@host as database-user`), when the library records it (a shared library).
+    public var savedBy: String?
 
     /// Creates an asset description.
     public init(
         id: String, originalFilename: String?, kind: MediaKind, byteSize: Int64?, addedAt: Date,
-        sha256: String? = nil, fileURL: URL? = nil, metadata: MediaMetadata? = nil
+        sha256: String? = nil, fileURL: URL? = nil, metadata: MediaMetadata? = nil, savedBy: String? = nil
     ) {
+        self.savedBy = savedBy
         self.id = id
         self.originalFilename = originalFilename
         self.kind = kind

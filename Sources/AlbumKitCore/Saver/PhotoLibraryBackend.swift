@@ -91,6 +91,12 @@ package protocol PhotoLibraryBackend: Sendable {
     ///
     /// - Throws: `.assetNotFound` naming the first unknown id (nothing deleted).
     func deleteAssets(_ ids: [String]) async throws -> [AssetDeletion]
+
+    /// Writes the original of `asset` into `file` when the library keeps originals outside the
+    /// file system (a shared library's object store), checking its SHA-256 as it arrives; returns
+    /// `false` when the library has no such copy to give (its originals are `AssetInfo.fileURL`s,
+    /// or live in another app). Runs on a blocking thread. Default: `false`.
+    func copyOriginal(of asset: AssetInfo, into file: FileSystem.Descriptor) throws -> Bool
 }
 
 extension PhotoLibraryBackend {
@@ -161,6 +167,9 @@ extension PhotoLibraryBackend {
     package func removeAssets(_ ids: [String], fromAlbumWithID albumID: String) async throws { throw unsupported }
     /// Not supported unless the backend says otherwise.
     package func deleteAssets(_ ids: [String]) async throws -> [AssetDeletion] { throw unsupported }
+
+    /// Originals are files (or out of reach): nothing to copy here.
+    package func copyOriginal(of asset: AssetInfo, into file: FileSystem.Descriptor) throws -> Bool { false }
 
     /// Every format AlbumKit reads can be held.
     package var unsupportedFormats: Set<MediaFormat> { [] }
