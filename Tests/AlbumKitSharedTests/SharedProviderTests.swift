@@ -154,7 +154,7 @@
     struct TLSProxy {
         let endpoint: String
         let authority: URL
-        private let process: Process
+        private let pid: pid_t
 
         init(in directory: URL, to upstream: String) throws {
             authority = try Self.makeAuthority(in: directory)
@@ -175,22 +175,33 @@
             try Self.source.write(toFile: script, atomically: true, encoding: .utf8)
             let portFile = directory.appendingPathComponent("port").path
             let target = URL(string: upstream)!
-            process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [
-                "python3", script, certificate, key, target.host!, String(target.port ?? 80), portFile,
+            // posix_spawn and kill + waitpid, not `Process` (see ``Shell/run(_:_:environment:)``).
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            for fd: Int32 in 0...2 { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", O_RDWR, 0) }
+            let host: String = target.host ?? "127.0.0.1"
+            let words: [String] = [
+                "/usr/bin/env", "python3", script, certificate, key, host, String(target.port ?? 80), portFile,
             ]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+            let env: [UnsafeMutablePointer<CChar>?] =
+                ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+            defer { (argv + env).forEach { free($0) } }
+            var child = pid_t()
+            guard posix_spawn(&child, "/usr/bin/env", &actions, nil, argv, env) == 0 else {
+                throw AlbumError(.ioFailure, "python3 could not be started for the TLS proxy")
+            }
+            pid = child
             guard let port = Shell.waitForFile(portFile, seconds: 20)?.trimmingCharacters(in: .whitespacesAndNewlines)
             else { throw AlbumError(.ioFailure, "the TLS proxy did not start") }
             endpoint = "https://127.0.0.1:\(port)"
         }
 
         func stop() {
-            process.terminate()
-            process.waitUntilExit()
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         }
 
         /// A new certificate authority in `directory`: `ca.pem` and `ca.pem.key`.
