@@ -77,7 +77,7 @@
             guard let shared = try await backend as? SharedBackend else {
                 throw AlbumError(
                     .notSupported,
-                    "Cannot \(what): only a shared (postgres://) library has these settings and a recently deleted of its own."
+                    "Cannot \(what): this works on a shared (postgres://) library; a catalog library's deletions are final, a folder library's go to the desktop Trash."
                 )
             }
             return shared

@@ -240,15 +240,29 @@
 
         /// Runs `body` with the connection, mapping failures to `AlbumError`. A connection the server
         /// dropped is opened again, retried with backoff for ``reconnectWindow`` (a server restart).
+        /// With `retrying`, a `body` whose connection turns out lost (the server restarted since the
+        /// last statement) runs once more on a new one: for reads and for changes that are the same
+        /// when made twice. The save's transactions pass `false`: a lost COMMIT may have committed,
+        /// and ``commit(_:to:)`` runs the whole protocol again instead.
         @discardableResult
-        func withDatabase<T>(_ what: String, _ body: (PostgresConnection) throws -> T) throws -> T {
+        func withDatabase<T>(
+            _ what: String, retrying: Bool = true, _ body: (PostgresConnection) throws -> T
+        ) throws -> T {
             do {
                 return try connection.withLock { connection in
-                    if connection == nil || connection!.isBroken {
-                        connection = nil
-                        connection = try reconnect()
+                    var attempt = 0
+                    while true {
+                        attempt += 1
+                        if connection == nil || connection!.isBroken {
+                            connection = nil
+                            connection = try reconnect()
+                        }
+                        do {
+                            return try body(connection!)
+                        } catch  where retrying && attempt == 1 && isConnectionLost(error) {
+                            connection = nil
+                        }
                     }
-                    return try body(connection!)
                 }
             } catch {
                 throw Self.map(error, what, library: url, store: store)
@@ -390,7 +404,7 @@
         private func commitRows(
             _ staged: [Staged], to album: AlbumRequest?, intents: [String], restored: Set<String>
         ) throws -> CommitReceipt {
-            try withDatabase("save the photos") { db in
+            try withDatabase("save the photos", retrying: false) { db in
                 try db.transaction { () throws -> CommitReceipt in
                     var albumID: String?
                     var outcome: AlbumOutcome?
@@ -486,7 +500,7 @@
             _ originals: [(sha256: String, file: FileSystem.Descriptor, size: UInt64)]
         ) throws -> (intents: [String], restored: Set<String>) {
             let intents = originals.map { _ in UUID().uuidString.lowercased() }
-            let present: Set<String> = try withDatabase("save the photos") { db in
+            let present: Set<String> = try withDatabase("save the photos", retrying: false) { db in
                 try db.transaction {
                     // Each object's lock, in lock-key order so two batches never wait on each other in a cycle.
                     try db.execute(
