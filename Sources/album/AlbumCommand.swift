@@ -60,6 +60,8 @@ enum AlbumCommand {
     static func run(_ command: String, _ spec: CommandLineSpec.Command, _ arguments: Arguments) async -> Int32 {
         do {
             try arguments.check(for: spec)
+            // Read where the shared library's store options are read, as AWS_CA_BUNDLE is.
+            if let bundle = arguments.value("--ca-bundle") { setenv("ALBUMKIT_S3_CA_BUNDLE", bundle, 1) }
             if let title = arguments.album { try arguments.checkTitle(title) }
             if ["show", "create", "rename", "delete"].contains(command) {
                 for title in arguments.positional { try arguments.checkTitle(title) }
@@ -73,13 +75,18 @@ enum AlbumCommand {
             case "rename": return try await rename(arguments)
             case "delete": return try await delete(arguments)
             case "verify": return try await verify(arguments)
-            case "init", "gc", "copy": return try await SharedCommands.run(command, arguments)
+            // Recently deleted: a shared library's (photos and albums) or a catalog library's.
+            case "deleted" where !SharedCommands.targetsSharedLibrary(arguments):
+                return try await AssetCommands.recentlyDeleted(arguments)
+            case "restore" where !SharedCommands.targetsSharedLibrary(arguments):
+                return try await AssetCommands.restoreAsset(arguments)
+            case "purge" where !SharedCommands.targetsSharedLibrary(arguments):
+                return try await AssetCommands.purge(arguments)
+            case _ where SharedCommands.names.contains(command): return try await SharedCommands.run(command, arguments)
             case "assets": return try await AssetCommands.assets(arguments)
             case "add": return try await AssetCommands.add(arguments)
             case "remove": return try await AssetCommands.remove(arguments)
             case "delete-asset": return try await AssetCommands.deleteAsset(arguments)
-            case "restore-asset": return try await AssetCommands.restoreAsset(arguments)
-            case "deleted": return try await AssetCommands.recentlyDeleted(arguments)
             case "export": return try await AssetCommands.export(arguments)
             case "repair": return try await repair(arguments)
             case "completions": return try completions(arguments)
@@ -279,6 +286,11 @@ enum AlbumCommand {
             }
             if let trash = deleted.trashURL {
                 Output.out(Output.shown("moved album \"\(deleted.title)\" to the Trash: \(trash.path)"))
+            } else if LibraryChoice.sharedLocation(arguments) != nil {
+                Output.out(
+                    Output.shown(
+                        "moved album \"\(deleted.title)\" to recently deleted (album restore \(deleted.id) brings it back)"
+                    ))
             } else {
                 Output.out(Output.shown("deleted album \"\(deleted.title)\""))
             }

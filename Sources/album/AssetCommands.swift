@@ -95,19 +95,25 @@ enum AssetCommands {
                 let id: String
                 let deleted = true
                 var trash: String?
+                var restorableUntil: Date?
             }
-            Output.json(deleted.map { Line(id: $0.id, trash: $0.trashURL?.path) })
+            Output.json(deleted.map { Line(id: $0.id, trash: $0.trashURL?.path, restorableUntil: $0.restorableUntil) })
         } else if !arguments.quiet {
             for item in deleted {
-                let whereTo = item.trashURL.map { " (moved to the Trash: \($0.path))" }
+                let until = item.restorableUntil.map {
+                    " (in recently deleted until \(ISO8601DateFormatter().string(from: $0)): album restore \(item.id))"
+                }
+                let whereTo = item.trashURL.map { " (moved to the Trash: \($0.path))" } ?? until
                 Output.out("deleted \(item.id)" + (whereTo ?? (kept ? " (kept in recently deleted)" : "")))
             }
-            if kept { Output.out("`album restore-asset ID` brings them back; `album deleted` lists them.") }
+            if kept && deleted.allSatisfy({ $0.restorableUntil == nil }) {
+                Output.out("`album restore ID` brings them back; `album deleted` lists them.")
+            }
         }
         return 0
     }
 
-    /// `album restore-asset ASSET_ID...`: recently deleted assets back into their albums.
+    /// `album restore ID...` in a catalog library: recently deleted assets back into their albums.
     static func restoreAsset(_ arguments: Arguments) async throws -> Int32 {
         let library = try LibraryChoice.open(arguments, create: false)
         try await library.restoreAssets(withIDs: arguments.positional)
@@ -119,6 +125,28 @@ enum AssetCommands {
             Output.json(arguments.positional.map { Line(id: $0) })
         } else if !arguments.quiet {
             for id in arguments.positional { Output.out("restored \(id)") }
+        }
+        return 0
+    }
+
+    /// `album purge ID...|--all` in a catalog library: recently deleted assets removed for good.
+    static func purge(_ arguments: Arguments) async throws -> Int32 {
+        guard arguments.has("--all") != !arguments.positional.isEmpty else {
+            throw Arguments.UsageError(
+                message: "purge takes the ids to remove for good (album deleted lists them), or --all")
+        }
+        let library = try LibraryChoice.open(arguments, create: false)
+        let removed: Int
+        if arguments.has("--all") {
+            removed = try await library.emptyRecentlyDeleted(deletedBefore: Date.distantFuture)
+        } else {
+            removed = try await library.deleteAssets(withIDs: arguments.positional, permanently: true).count
+        }
+        if arguments.json {
+            struct Line: Encodable { let removed: Int }
+            Output.json(Line(removed: removed))
+        } else if !arguments.quiet {
+            Output.out("removed \(removed) asset(s) for good")
         }
         return 0
     }

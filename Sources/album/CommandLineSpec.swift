@@ -59,6 +59,11 @@ enum CommandLineSpec {
             long: "--folders",
             help: "PATH is (or is created as) a folder library: one sub-folder per album."),
         Option(long: "--json", help: "Print JSON for scripts (see Docs/cli-json.md)."),
+        Option(
+            long: "--ca-bundle", value: "FILE",
+            help:
+                "A shared library's store: trust the certificate authorities in FILE (PEM), as AWS_CA_BUNDLE does.",
+            completion: .file),
         Option(long: "--quiet", short: "-q", help: "Print only errors, and the summary when something failed."),
         Option(long: "--verbose", short: "-v", help: "Print more: skipped files, albums created, a summary."),
         Option(long: "--help", short: "-h", help: "Show help (for a command: album COMMAND --help)."),
@@ -96,7 +101,16 @@ enum CommandLineSpec {
         Option(long: "--endpoint", value: "URL", help: "The S3-compatible object store, http(s)://HOST[:PORT]."),
         Option(long: "--bucket", value: "NAME", help: "The bucket that holds the originals (created when missing)."),
         Option(long: "--prefix", value: "PREFIX", help: "A key prefix for the originals in the bucket."),
-        Option(long: "--region", value: "REGION", help: "The signing region (default us-east-1)."),
+        Option(
+            long: "--region", value: "REGION", help: "The signing region (default us-east-1; B2 and R2 name their own)."
+        ),
+        Option(
+            long: "--addressing", value: "path|virtual",
+            help: "Name the bucket in the path (default; every server) or in the host name (AWS)."),
+        Option(
+            long: "--retention-days", value: "N",
+            help: "How long deleted photos and albums stay in recently deleted (default 30)."),
+        Option(long: "--all", help: "Everything in recently deleted."),
         Option(long: "--from", value: "PATH", help: "The catalog library to copy from.", completion: .file),
         Option(long: "--to", value: "URL", help: "The shared library to copy into (postgres://...)."),
         Option(
@@ -203,27 +217,12 @@ enum CommandLineSpec {
             summary: "Delete photos and videos from the library.",
             details: """
                 Deletes the assets ASSET_ID from the library and from every album. A catalog library keeps them
-                in its recently deleted, files and all (`album deleted` lists them, `album restore-asset` brings
-                them back into their albums); --permanently removes them and their files for good. A folder
-                library moves the files to the Trash (--permanently: removes them). Nothing is deleted when an
-                id is unknown.
+                in its recently deleted, files and all, and a shared library for its retention (30 days unless
+                `album config` changes it): `album deleted` lists them, `album restore` brings them back into their
+                albums. --permanently removes them and their files for good (catalog and folder libraries). A
+                folder library moves the files to the Trash. Nothing is deleted when an id is unknown.
                 """,
             arity: 1...Int.max),
-        Command(
-            name: "restore-asset", arguments: "ASSET_ID...", summary: "Bring back recently deleted photos and videos.",
-            details: """
-                Brings the recently deleted assets ASSET_ID of a catalog library back into the library and into
-                the albums they were in. Nothing is restored when one of them is not recently deleted.
-                """,
-            arity: 1...Int.max),
-        Command(
-            name: "deleted", arguments: "", options: ["--empty", "--days"],
-            summary: "List, or empty, a catalog library's recently deleted.",
-            details: """
-                Lists the recently deleted assets of a catalog library, most recently deleted first. With --empty,
-                deletes for good (files and all) those deleted more than --days days ago (default 30; 0: all).
-                """,
-            arity: 0...0),
         Command(
             name: "export", arguments: "TITLE DIR", summary: "Copy an album's originals into a folder.",
             details: """
@@ -242,22 +241,65 @@ enum CommandLineSpec {
                 """,
             arity: 0...0),
         Command(
-            name: "init", arguments: "", options: ["--endpoint", "--bucket", "--prefix", "--region"],
+            name: "init", arguments: "", options: ["--endpoint", "--bucket", "--prefix", "--region", "--addressing"],
             summary: "Set up a shared (postgres://) library and record its object store.",
             details: """
                 Sets up the shared library given with --library postgres://USER@HOST[:PORT]/DATABASE: creates its
-                tables and records the object store (endpoint, bucket, key prefix) in the database; the bucket
-                is created when missing. Credentials are never recorded: the database password comes from
-                PGPASSWORD, ~/.pgpass or a service file, the store's keys from AWS_ACCESS_KEY_ID and
-                AWS_SECRET_ACCESS_KEY. Running it again with the same store changes nothing.
+                tables and records the object store (endpoint, bucket, key prefix, region, addressing) in the
+                database; the bucket is created when missing. Credentials are never recorded: the database
+                password comes from PGPASSWORD, ~/.pgpass or a service file, the store's keys from
+                AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY or ~/.aws/credentials (AWS_PROFILE). Running it
+                again with the same settings changes nothing; with other settings it is an error (album config
+                changes the endpoint, region and addressing).
                 """,
             arity: 0...0),
         Command(
-            name: "gc", arguments: "", summary: "Remove originals a shared library uploaded but never committed.",
+            name: "config", arguments: "", options: ["--endpoint", "--region", "--addressing", "--retention-days"],
+            summary: "Show or change a shared library's store settings and retention.",
             details: """
-                Removes originals that were uploaded to a shared library but never committed (a saver that died
-                between its upload and its commit). A save in progress, or a save of the same bytes at the same
-                moment, is never affected.
+                Prints the shared library's object store (endpoint, bucket, prefix, region, addressing) and how
+                many days deleted photos and albums stay restorable. --endpoint, --region and --addressing
+                change how every machine reaches the store (the bucket and prefix stay): the new settings are
+                tried first, and nothing changes unless the store answers and holds the library's originals.
+                --retention-days N changes the retention.
+                """,
+            arity: 0...0),
+        Command(
+            name: "deleted", arguments: "", options: ["--empty", "--days"],
+            summary: "List recently deleted photos (and a shared library's albums).",
+            details: """
+                Lists what was deleted and can still be restored, most recent first. A shared library: kind,
+                name, when it was deleted, when album gc removes it for good, id, and the albums a photo goes
+                back to. A catalog library: when, id and name; with --empty, deletes for good (files and all)
+                those deleted more than --days days ago (default 30; 0: all).
+                """,
+            arity: 0...0),
+        Command(
+            name: "restore", arguments: "ID...", summary: "Bring photos and albums back from recently deleted.",
+            details: """
+                Restores the photos and videos (into the albums they were in) and, in a shared library, the
+                albums (with their photos) whose ids album deleted lists. Nothing is restored when an id is not
+                in recently deleted.
+                Saving a deleted photo again also brings it back.
+                """,
+            arity: 1...Int.max),
+        Command(
+            name: "purge", arguments: "[ID...]", options: ["--all"],
+            summary: "Remove photos and albums from recently deleted for good.",
+            details: """
+                Removes the given ids (or, with --all, everything) from the library's recently deleted for
+                good, with their originals (in a shared library, those no other photo shares). This cannot be undone. album gc does the
+                same for what has been there longer than the retention.
+                """,
+            arity: 0...Int.max),
+        Command(
+            name: "gc", arguments: "",
+            summary: "Remove what a shared library no longer needs (expired deletions, abandoned uploads).",
+            details: """
+                Removes photos and albums that have been in recently deleted longer than the retention (album
+                config), then the originals no photo needs any more: those of removed photos, and those
+                uploaded by a saver that died between its upload and its commit. A save in progress, or a save
+                of the same bytes at the same moment, is never affected. Run it now and then (cron).
                 """,
             arity: 0...0),
         Command(
@@ -330,7 +372,9 @@ enum CommandLineSpec {
         of your XDG Pictures folder.
         On Linux, postgres://USER@HOST[:PORT]/DATABASE is a shared library (catalog in PostgreSQL,
         originals in an S3-compatible store; set it up with album init). Its password comes from
-        PGPASSWORD or ~/.pgpass, the store's keys from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.
+        PGPASSWORD or ~/.pgpass, the store's keys from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY or
+        ~/.aws/credentials (AWS_PROFILE); a private certificate authority from --ca-bundle,
+        AWS_CA_BUNDLE, CURL_CA_BUNDLE or SSL_CERT_FILE.
         """
 
     static let exitText = """

@@ -192,7 +192,7 @@ struct AssetLine: Encodable {
     let info: AssetInfo
 
     private enum Keys: String, CodingKey {
-        case id, file, path, kind, size, added, sha256
+        case id, file, path, kind, size, added, sha256, savedBy
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -205,6 +205,7 @@ struct AssetLine: Encodable {
         try c.encode(info.byteSize, forKey: .size)
         try c.encode(info.addedAt, forKey: .added)
         try c.encodeIfPresent(info.sha256, forKey: .sha256)
+        try c.encodeIfPresent(info.savedBy, forKey: .savedBy)
     }
 }
 

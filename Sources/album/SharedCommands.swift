@@ -1,8 +1,20 @@
 import AlbumKit
 import Foundation
 
-/// `album init`, `album gc` and `album copy`: the commands of a shared (postgres://) library.
+/// `album init`, `config`, `gc`, `copy`, `deleted`, `restore` and `purge`: the commands of a shared
+/// (postgres://) library.
 enum SharedCommands {
+    static let names: Set<String> = ["init", "config", "gc", "copy", "deleted", "restore", "purge"]
+
+    /// Whether the command's library is a shared one (`--to`, `--library` or `ALBUMKIT_LIBRARY`).
+    static func targetsSharedLibrary(_ arguments: Arguments) -> Bool {
+        let environment = ProcessInfo.processInfo.environment
+        guard let target = arguments.value("--to") ?? arguments.library ?? environment["ALBUMKIT_LIBRARY"] else {
+            return false
+        }
+        return PhotoLibrary.isSharedLibraryURL(target)
+    }
+
     static func run(_ command: String, _ arguments: Arguments) async throws -> Int32 {
         #if os(Linux)
             let environment = ProcessInfo.processInfo.environment
@@ -12,21 +24,37 @@ enum SharedCommands {
                     message: "\(command) works on a shared library: give --library postgres://USER@HOST/DATABASE")
             }
             switch command {
-            case "init":
-                guard let endpoint = arguments.value("--endpoint"), let bucket = arguments.value("--bucket") else {
-                    throw Arguments.UsageError(message: "init needs --endpoint URL and --bucket NAME")
-                }
-                let store = ObjectStoreLocation(
-                    endpoint: endpoint, bucket: bucket, prefix: arguments.value("--prefix") ?? "",
-                    region: arguments.value("--region") ?? "us-east-1")
-                try PhotoLibrary.initializeShared(target, store: store)
-                Output.out("shared library ready: \(target), originals in \(endpoint)/\(bucket)/\(store.prefix)")
-                return 0
+            case "init": return try initialize(target, arguments)
+            case "config": return try await config(target, arguments)
             case "gc":
                 let report = try await PhotoLibrary.shared(target).collectGarbage()
-                Output.out(
-                    "removed \(report.removedObjects) objects (\(report.freedBytes) bytes) and \(report.abandonedUploads) abandoned uploads"
-                )
+                print(report, arguments)
+                return 0
+            case "deleted": return try await deleted(target, arguments)
+            case "restore":
+                let restored = try await PhotoLibrary.shared(target).restoreDeleted(withIDs: arguments.positional)
+                if arguments.json {
+                    Output.json(restored.map(DeletedLine.init))
+                } else if !arguments.quiet {
+                    for item in restored {
+                        let into =
+                            item.albums.isEmpty
+                            ? "" : " into " + item.albums.map { "\"\($0)\"" }.joined(separator: ", ")
+                        Output.out(Output.shown("restored \(item.kind.rawValue) \(item.name ?? item.id)\(into)"))
+                    }
+                }
+                return 0
+            case "purge":
+                guard arguments.has("--all") != !arguments.positional.isEmpty else {
+                    throw Arguments.UsageError(
+                        message: "purge takes the ids to remove for good (album deleted lists them), or --all")
+                }
+                let library = try PhotoLibrary.shared(target)
+                let report =
+                    arguments.has("--all")
+                    ? try await library.emptyRecentlyDeleted()
+                    : try await library.removeDeletedPermanently(withIDs: arguments.positional)
+                print(report, arguments)
                 return 0
             default:
                 guard let source = arguments.value("--from") else {
@@ -34,13 +62,167 @@ enum SharedCommands {
                 }
                 let report = try await PhotoLibrary.shared(target).copy(
                     fromCatalogAt: URL(fileURLWithPath: source))
-                Output.out(
-                    "copied \(report.copiedAssets) assets (\(report.existingAssets) already there), \(report.albums) albums, \(report.memberships) memberships"
-                )
+                if arguments.json {
+                    struct Line: Encodable {
+                        let copiedAssets: Int
+                        let existingAssets: Int
+                        let albums: Int
+                        let memberships: Int
+                    }
+                    Output.json(
+                        Line(
+                            copiedAssets: report.copiedAssets, existingAssets: report.existingAssets,
+                            albums: report.albums, memberships: report.memberships))
+                } else if !arguments.quiet {
+                    Output.out(
+                        "copied \(report.copiedAssets) assets (\(report.existingAssets) already there), \(report.albums) albums, \(report.memberships) memberships"
+                    )
+                }
                 return 0
             }
         #else
             throw AlbumError(.libraryNotFound, "Shared (postgres://) libraries are available on Linux only.")
         #endif
     }
+
+    #if os(Linux)
+        private static func initialize(_ target: String, _ arguments: Arguments) throws -> Int32 {
+            guard let endpoint = arguments.value("--endpoint"), let bucket = arguments.value("--bucket") else {
+                throw Arguments.UsageError(message: "init needs --endpoint URL and --bucket NAME")
+            }
+            let store = ObjectStoreLocation(
+                endpoint: endpoint, bucket: bucket, prefix: arguments.value("--prefix") ?? "",
+                region: arguments.value("--region") ?? "us-east-1", addressing: try addressing(arguments) ?? .path)
+            try PhotoLibrary.initializeShared(target, store: store)
+            if arguments.json {
+                Output.json(SettingsLine(store: store, retentionDays: nil, library: target))
+            } else if !arguments.quiet {
+                Output.out("shared library ready: \(target), originals in \(store.endpoint)/\(bucket)/\(store.prefix)")
+            }
+            return 0
+        }
+
+        private static func config(_ target: String, _ arguments: Arguments) async throws -> Int32 {
+            var retention: Int?
+            if let text = arguments.value("--retention-days") {
+                guard let days = Int(text) else {
+                    throw Arguments.UsageError(message: "--retention-days takes a number of days, not '\(text)'")
+                }
+                retention = days
+            }
+            let library = try PhotoLibrary.shared(target)
+            let settings = try await library.changeSharedSettings(
+                endpoint: arguments.value("--endpoint"), region: arguments.value("--region"),
+                addressing: try addressing(arguments), retentionDays: retention)
+            if arguments.json {
+                Output.json(SettingsLine(store: settings.store, retentionDays: settings.retentionDays, library: target))
+            } else if !arguments.quiet {
+                let store = settings.store
+                Output.table(
+                    [
+                        ["library", target], ["endpoint", store.endpoint], ["bucket", store.bucket],
+                        ["prefix", store.prefix.isEmpty ? "(none)" : store.prefix], ["region", store.region],
+                        ["addressing", store.addressing.rawValue],
+                        ["retention", "\(settings.retentionDays) days"],
+                    ], header: ["SETTING", "VALUE"])
+            }
+            return 0
+        }
+
+        private static func addressing(_ arguments: Arguments) throws -> ObjectStoreAddressing? {
+            guard let text = arguments.value("--addressing") else { return nil }
+            guard let addressing = ObjectStoreAddressing(rawValue: text) else {
+                throw Arguments.UsageError(message: "--addressing takes 'path' or 'virtual', not '\(text)'")
+            }
+            return addressing
+        }
+
+        private static func deleted(_ target: String, _ arguments: Arguments) async throws -> Int32 {
+            let items = try await PhotoLibrary.shared(target).recentlyDeleted()
+            if arguments.json {
+                Output.json(items.map(DeletedLine.init))
+            } else if items.isEmpty {
+                if !arguments.quiet { Output.out("Nothing in recently deleted.") }
+            } else {
+                let dates = ISO8601DateFormatter()
+                let day = { (date: Date) in
+                    String(dates.string(from: date).prefix(16)).replacingOccurrences(of: "T", with: " ")
+                }
+                Output.table(
+                    items.map { item in
+                        [
+                            item.kind.rawValue, item.name ?? "-", day(item.deletedAt), day(item.removedAfter), item.id,
+                            item.kind == .album
+                                ? "\(item.count ?? 0) photo(s) or video(s)" : item.albums.joined(separator: ", "),
+                        ]
+                    }, header: ["KIND", "NAME", "DELETED", "REMOVED AFTER", "ID", "ALBUMS"])
+            }
+            return 0
+        }
+
+        private static func print(_ report: GarbageReport, _ arguments: Arguments) {
+            if arguments.json {
+                struct Line: Encodable {
+                    let removedObjects: Int
+                    let freedBytes: UInt64
+                    let abandonedUploads: Int
+                    let removedAssets: Int
+                    let removedAlbums: Int
+                }
+                Output.json(
+                    Line(
+                        removedObjects: report.removedObjects, freedBytes: report.freedBytes,
+                        abandonedUploads: report.abandonedUploads, removedAssets: report.removedAssets,
+                        removedAlbums: report.removedAlbums))
+            } else if !arguments.quiet {
+                Output.out(
+                    "removed \(report.removedAssets) photo(s) or video(s) and \(report.removedAlbums) album(s) from recently deleted, \(report.removedObjects) objects (\(report.freedBytes) bytes) and \(report.abandonedUploads) abandoned uploads"
+                )
+            }
+        }
+
+        /// `config` and `init` with `--json`.
+        private struct SettingsLine: Encodable {
+            let endpoint: String
+            let bucket: String
+            let prefix: String
+            let region: String
+            let addressing: String
+            let retentionDays: Int?
+            let library: String
+
+            init(store: ObjectStoreLocation, retentionDays: Int?, library: String) {
+                endpoint = store.endpoint
+                bucket = store.bucket
+                prefix = store.prefix
+                region = store.region
+                addressing = store.addressing.rawValue
+                self.retentionDays = retentionDays
+                self.library = library
+            }
+        }
+
+        /// One entry of recently deleted, for `deleted` and `restore` with `--json`.
+        private struct DeletedLine: Encodable {
+            let kind: String
+            let id: String
+            let name: String?
+            let deleted: Date
+            let removedAfter: Date
+            let size: Int64?
+            let albums: [String]?
+            let count: Int?
+
+            init(_ item: RecentlyDeletedItem) {
+                kind = item.kind.rawValue
+                id = item.id
+                name = item.name
+                deleted = item.deletedAt
+                removedAfter = item.removedAfter
+                size = item.byteSize
+                albums = item.kind == .asset ? item.albums : nil
+                count = item.count
+            }
+        }
+    #endif
 }

@@ -49,32 +49,14 @@
             }
         }
 
-        /// The SHA-256 of the bytes the library stores for `asset`: exported back out for the catalog and
-        /// folder libraries, downloaded from the object store for the shared one.
+        /// The SHA-256 of the bytes the library stores for `asset`, exported back out (for the shared
+        /// library, streamed from the object store).
         func storedSHA256(of asset: AssetInfo, album: String) async throws -> String {
-            guard let shared else {
-                let out = directory.appendingPathComponent("out-\(UUID().uuidString)")
-                try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
-                let report = try await library.exportAlbum(titled: album, to: out)
-                #expect(report.failures.isEmpty && report.exported.count == 1)
-                return try sha256(ofFileAt: out.appendingPathComponent(try #require(report.exported.first).name))
-            }
-            // Known gap (reported, not fixed here): `exportAlbum` on a shared library fails with
-            // `.notSupported` because the exporter only copies local files. Recorded as a known issue,
-            // so this test starts failing, as it should, the day export works.
             let out = directory.appendingPathComponent("out-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
             let report = try await library.exportAlbum(titled: album, to: out)
-            withKnownIssue("exportAlbum cannot read originals from the object store yet") {
-                #expect(report.failures.isEmpty)
-            }
-            #expect(report.failures.map(\.code) == [.notSupported])
-            let sha = try #require(asset.sha256)
-            let path = directory.appendingPathComponent("download-\(UUID().uuidString)").path
-            let file = try FileSystem.openForAppending(path)
-            _ = try shared.backend.store.get(key: "\(shared.prefix)originals/\(sha.prefix(2))/\(sha)", into: file)
-            FileSystem.close(file)
-            return try sha256(ofFileAt: URL(fileURLWithPath: path))
+            #expect(report.failures.isEmpty && report.exported.count == 1)
+            return try sha256(ofFileAt: out.appendingPathComponent(try #require(report.exported.first).name))
         }
 
         /// A valid JPEG with bytes no other call returns.

@@ -52,7 +52,7 @@
                     let exports = try SharedServers.environment()
                     let store = try S3Client(
                         location: shared.backend.store.location,
-                        credentials: ObjectStoreCredentials.fromEnvironment(exports), retryWindow: 10,
+                        credentials: ObjectStoreCredentials.resolve(exports), retryWindow: 10,
                         multipartThreshold: 6 << 20, partSize: 5 << 20)
                     var bytes = [UInt8](repeating: 0, count: 13 << 20)
                     for index in stride(from: 0, to: bytes.count, by: 4096) { bytes[index] = UInt8.random(in: 0...255) }

@@ -97,8 +97,10 @@
                     await errorCode { try await backend.addAssets(["nope"], toAlbumWithID: other) } == .assetNotFound)
                 #expect(try await backend.deleteAssets([a.assetID]).map(\.id) == [a.assetID])
                 #expect(try await shared.library.assets(inAlbumTitled: "B").isEmpty)
-                // Its original is now unreferenced: gc takes it, the other stays.
-                #expect(try await backend.collectGarbage().removedObjects == 1)
+                // In recently deleted, its original stays through gc; removed for good, it goes.
+                #expect(try await backend.collectGarbage().removedObjects == 0)
+                #expect(try shared.objects().count == 2)
+                #expect(try await shared.library.removeDeletedPermanently(withIDs: [a.assetID]).removedObjects == 1)
                 #expect(try shared.objects().count == 1)
                 #expect(try await shared.library.verify().isHealthy)
             }
@@ -276,7 +278,10 @@
             @Test func initRecordsTheStoreOnceAndNoCredentials() throws {
                 let shared = try SharedTestLibrary()
                 let settings = try shared.sql("SELECT name, value FROM albumkit_setting ORDER BY name")
-                #expect(settings.map { $0[0]! } == ["bucket", "endpoint", "prefix", "region", "schema_version"])
+                #expect(
+                    settings.map { $0[0]! } == [
+                        "addressing", "bucket", "endpoint", "prefix", "region", "schema_version",
+                    ])
                 let exports = try SharedServers.environment()
                 let values = settings.compactMap { $0[1] }.joined(separator: " ")
                 #expect(!values.contains(exports["AWS_SECRET_ACCESS_KEY"]!) && !values.contains(exports["PGPASSWORD"]!))

@@ -62,7 +62,7 @@
 
     /// The running SeaweedFS's process id, from the script's state folder.
     private func storePID() throws -> Int32 {
-        let state = ProcessInfo.processInfo.environment["ALBUMKIT_SHARED_STATE"] ?? "/tmp/albumkit-shared"
+        let state = try #require(try SharedServers.environment()["ALBUMKIT_SHARED_STATE"])
         let text = try String(contentsOfFile: state + "/weed.pid", encoding: .utf8)
         return try #require(Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)))
     }

@@ -26,9 +26,14 @@ extension PhotoLibrary {
     /// ```
     public func exportAlbum(withID id: String, to directory: URL) async throws -> ExportReport {
         try await Self.mapping {
-            try Self.refuseExport(into: directory, of: try await backend)
+            let backend = try await backend
+            try Self.refuseExport(into: directory, of: backend)
             let assets = try await assets(inAlbumWithID: id)
-            return try await Blocking.run { try AlbumExporter(directory: directory.standardizedFileURL).export(assets) }
+            return try await Blocking.run {
+                try AlbumExporter(directory: directory.standardizedFileURL) { asset, file in
+                    try backend.copyOriginal(of: asset, into: file)
+                }.export(assets)
+            }
         }
     }
 

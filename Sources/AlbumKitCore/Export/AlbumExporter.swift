@@ -14,6 +14,9 @@ import Foundation
 /// anything; the folder is flushed at the end. Nothing in the folder is overwritten or removed.
 struct AlbumExporter {
     let directory: URL
+    /// Writes an original that is not a file (a shared library's object) into the staged file;
+    /// `false` when the library has no copy to give.
+    var fetch: (AssetInfo, FileSystem.Descriptor) throws -> Bool = { _, _ in false }
 
     func export(_ assets: [AssetInfo]) throws -> ExportReport {
         try prepareDirectory()
@@ -66,22 +69,8 @@ struct AlbumExporter {
     private func copy(
         _ asset: AssetInfo, into folder: FileSystem.Descriptor, taken: inout Set<String>
     ) throws -> ExportReport.File {
-        guard let source = asset.fileURL else {
-            throw AlbumError(
-                .notSupported,
-                "The library keeps asset \(asset.id) (\(asset.originalFilename ?? "?")) out of reach of files; export it from its app."
-            )
-        }
-        let base = FolderNaming.safeComponent(
-            asset.originalFilename ?? source.lastPathComponent, fallback: source.lastPathComponent)
-        let input: (FileSystem.Descriptor, size: UInt64)
-        do { input = try FileSystem.openForReading(source.path) } catch {
-            throw AlbumError(
-                error.errno == ENOENT ? .fileNotFound : .fileUnreadable,
-                "The original of \(base) (\(source.path)) cannot be read: \(error). Run `album verify`.",
-                file: source.path)
-        }
-        defer { FileSystem.close(input.0) }
+        let fallback = asset.fileURL?.lastPathComponent ?? asset.id
+        let base = FolderNaming.safeComponent(asset.originalFilename ?? fallback, fallback: fallback)
         let staged: FileSystem.StagedFile
         do { staged = try FileSystem.stage(in: folder, as: StagingName(kind: "partial")) } catch {
             throw error.libraryError("write into the export folder")
@@ -89,10 +78,17 @@ struct AlbumExporter {
         var published = false
         defer { if !published { FileSystem.abandon(staged) } }
         let modified = asset.metadata?.captureDate.flatMap(Self.date(fromCaptureDate:))
+        let size: UInt64
         do {
-            let copied = try FileSystem.forEachChunk(of: input.0) { try FileSystem.write(staged.descriptor, $0) }
-            guard copied == input.size else {
-                throw AlbumError(.fileUnreadable, "\(source.path) changed size while it was exported; try again.")
+            if let source = asset.fileURL {
+                size = try copyFile(source, base: base, into: staged.descriptor)
+            } else if try fetch(asset, staged.descriptor) {
+                size = UInt64(try FileSystem.fileStatus(of: staged.descriptor).size)
+            } else {
+                throw AlbumError(
+                    .notSupported,
+                    "The library keeps asset \(asset.id) (\(asset.originalFilename ?? "?")) out of reach of files; export it from its app."
+                )
             }
             if let modified { try FileSystem.setModificationTime(staged.descriptor, to: modified) }
             try FileSystem.fsync(staged.descriptor)
@@ -117,8 +113,25 @@ struct AlbumExporter {
             taken.insert(name)
             return ExportReport.File(
                 assetID: asset.id, name: name, originalFilename: asset.originalFilename,
-                byteSize: Int64(input.size), modificationDate: modified)
+                byteSize: Int64(size), modificationDate: modified)
         }
+    }
+
+    /// Copies the file `source` into `target`; returns its size.
+    private func copyFile(_ source: URL, base: String, into target: FileSystem.Descriptor) throws -> UInt64 {
+        let input: (FileSystem.Descriptor, size: UInt64)
+        do { input = try FileSystem.openForReading(source.path) } catch {
+            throw AlbumError(
+                error.errno == ENOENT ? .fileNotFound : .fileUnreadable,
+                "The original of \(base) (\(source.path)) cannot be read: \(error). Run `album verify`.",
+                file: source.path)
+        }
+        defer { FileSystem.close(input.0) }
+        let copied = try FileSystem.forEachChunk(of: input.0) { try FileSystem.write(target, $0) }
+        guard copied == input.size else {
+            throw AlbumError(.fileUnreadable, "\(source.path) changed size while it was exported; try again.")
+        }
+        return input.size
     }
 
     /// `2024-05-01T10:20:30Z` / `+02:00` as that instant; without an offset, as the local time it

@@ -126,6 +126,12 @@ package protocol PhotoLibraryBackend: Sendable {
     func restoreAssets(_ ids: [String]) async throws
     /// Deletes for good what was deleted before `date`; how many. Default: `.notSupported`.
     func purgeRecentlyDeleted(before date: Date) async throws -> Int
+
+    /// Writes the original of `asset` into `file` when the library keeps originals outside the
+    /// file system (a shared library's object store), checking its SHA-256 as it arrives; returns
+    /// `false` when the library has no such copy to give (its originals are `AssetInfo.fileURL`s,
+    /// or live in another app). Runs on a blocking thread. Default: `false`.
+    func copyOriginal(of asset: AssetInfo, into file: FileSystem.Descriptor) throws -> Bool
 }
 
 extension PhotoLibraryBackend {
@@ -256,6 +262,9 @@ extension PhotoLibraryBackend {
             "This library keeps no recently deleted of its own (a folder library uses the desktop Trash, Photos its Recently Deleted album)."
         )
     }
+
+    /// Originals are files (or out of reach): nothing to copy here.
+    package func copyOriginal(of asset: AssetInfo, into file: FileSystem.Descriptor) throws -> Bool { false }
 
     /// Every format AlbumKit reads can be held.
     package var unsupportedFormats: Set<MediaFormat> { [] }

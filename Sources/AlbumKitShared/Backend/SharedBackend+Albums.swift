@@ -8,8 +8,10 @@
                 try self.withDatabase("list the albums") { db in
                     try db.execute(
                         """
-                        SELECT a.id, a.title, a.created_at, (SELECT count(*) FROM album_asset m WHERE m.album_id = a.id)
-                        FROM album a ORDER BY a.created_at, a.sequence
+                        SELECT a.id, a.title, a.created_at, (
+                            SELECT count(*) FROM album_asset m JOIN asset s ON s.id = m.asset_id
+                            WHERE m.album_id = a.id AND s.deleted_at IS NULL)
+                        FROM album a WHERE a.deleted_at IS NULL ORDER BY a.created_at, a.sequence
                         """
                     ).map {
                         AlbumInfo(
@@ -37,9 +39,9 @@
                 try self.withDatabase("list the album") { db in
                     try db.execute(
                         """
-                        SELECT s.id, s.original_name, s.kind, s.byte_size, m.added_at, s.sha256, s.metadata
+                        SELECT s.id, s.original_name, s.kind, s.byte_size, m.added_at, s.sha256, s.metadata, s.saved_by
                         FROM album_asset m JOIN asset s ON s.id = m.asset_id
-                        WHERE m.album_id = $1 ORDER BY m.position
+                        WHERE m.album_id = $1 AND s.deleted_at IS NULL ORDER BY m.position
                         """, [id]
                     ).map(Self.assetInfo)
                 }
@@ -73,7 +75,7 @@
                             "SELECT pg_advisory_xact_lock(\(SharedSchema.titleLock), hashtext($1))", [title.key])
                         guard
                             try db.value(
-                                "WITH renamed AS (UPDATE album SET title = $1, title_key = $2 WHERE id = $3 RETURNING 1) SELECT count(*) FROM renamed",
+                                "WITH renamed AS (UPDATE album SET title = $1, title_key = $2 WHERE id = $3 AND deleted_at IS NULL RETURNING 1) SELECT count(*) FROM renamed",
                                 [title.text, title.key, id]) == "1"
                         else { throw AlbumError(.albumNotFound, "The album was deleted while renaming it.") }
                         try db.execute("DELETE FROM remembered_album WHERE album_id = $1", [id])
@@ -83,11 +85,14 @@
             }
         }
 
+        /// Moves the album to recently deleted (its assets stay in the library, as in Photos); it can
+        /// be restored with its photos until the retention has passed.
         package func deleteAlbum(id: String, force: Bool) async throws {
             _ = try await Blocking.run {
                 try self.withDatabase("delete the album") { db in
-                    // The assets stay in the library, as in Photos.
-                    try db.execute("DELETE FROM album WHERE id = $1", [id])
+                    try db.execute(
+                        "UPDATE album SET deleted_at = extract(epoch FROM now()) WHERE id = $1 AND deleted_at IS NULL",
+                        [id])
                 }
             }
         }

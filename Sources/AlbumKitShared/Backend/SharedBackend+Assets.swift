@@ -8,7 +8,10 @@
             let all = try await Blocking.run {
                 try self.withDatabase("list the library") { db in
                     try db.execute(
-                        "SELECT id, original_name, kind, byte_size, added_at, sha256, metadata FROM asset"
+                        """
+                        SELECT id, original_name, kind, byte_size, added_at, sha256, metadata, saved_by FROM asset
+                        WHERE deleted_at IS NULL
+                        """
                     ).map(Self.assetInfo)
                 }
             }
@@ -60,15 +63,27 @@
             }
         }
 
-        /// Deletes assets from the library and every album. Their originals become unreferenced and
-        /// `album gc` removes them (under each object's lock, so a new save of the same bytes is safe).
+        /// Moves assets to recently deleted: out of every album and listing, restorable with their
+        /// albums until the library's retention has passed; only then does `album gc` remove them and
+        /// their originals (each under its object's lock, so a new save of the same bytes is safe).
         package func deleteAssets(_ ids: [String]) async throws -> [AssetDeletion] {
             try await Blocking.run {
                 try self.withDatabase("delete the assets") { db in
                     try db.transaction {
                         try Self.requireAssets(db, ids)
-                        try db.execute("DELETE FROM asset WHERE id = ANY($1::text[])", [Self.arrayLiteral(ids)])
-                        return ids.map { AssetDeletion(id: $0) }
+                        let until = try db.value(
+                            """
+                            WITH moved AS (
+                                UPDATE asset SET deleted_at = extract(epoch FROM now())
+                                WHERE id = ANY($1::text[]) AND deleted_at IS NULL RETURNING deleted_at)
+                            SELECT max(deleted_at) FROM moved
+                            """, [Self.arrayLiteral(ids)]
+                        ).flatMap(Double.init)
+                        let retention = try Self.retentionDays(db)
+                        let restorableUntil = until.map {
+                            Date(timeIntervalSince1970: $0 + Double(retention) * 86_400)
+                        }
+                        return ids.map { AssetDeletion(id: $0, restorableUntil: restorableUntil) }
                     }
                 }
             }
@@ -76,14 +91,17 @@
 
         /// Locks the album's row for this transaction; `.albumNotFound` when it is gone.
         private static func lockAlbum(_ db: PostgresConnection, _ albumID: String) throws {
-            guard try db.value("SELECT 1 FROM album WHERE id = $1 FOR UPDATE", [albumID]) != nil else {
+            guard try db.value("SELECT 1 FROM album WHERE id = $1 AND deleted_at IS NULL FOR UPDATE", [albumID]) != nil
+            else {
                 throw AlbumError(.albumNotFound, "The album was deleted; nothing was changed.")
             }
         }
 
         private static func requireAssets(_ db: PostgresConnection, _ ids: [String]) throws {
             let known = Set(
-                try db.execute("SELECT id FROM asset WHERE id = ANY($1::text[])", [arrayLiteral(ids)]).compactMap {
+                try db.execute(
+                    "SELECT id FROM asset WHERE id = ANY($1::text[]) AND deleted_at IS NULL", [arrayLiteral(ids)]
+                ).compactMap {
                     $0[0]
                 })
             if let missing = ids.first(where: { !known.contains($0) }) {
@@ -91,13 +109,14 @@
             }
         }
 
-        /// An asset row (`id, original_name, kind, byte_size, added_at, sha256, metadata`).
+        /// An asset row (`id, original_name, kind, byte_size, added_at, sha256, metadata[, saved_by]`).
         static func assetInfo(_ row: [String?]) -> AssetInfo {
             AssetInfo(
                 id: row[0]!, originalFilename: row[1], kind: MediaKind(rawValue: row[2] ?? "") ?? .photo,
                 byteSize: Int64(row[3] ?? "0") ?? 0, addedAt: Date(timeIntervalSince1970: Double(row[4] ?? "0") ?? 0),
                 sha256: row[5],
-                metadata: row[6].flatMap { try? JSONDecoder().decode(MediaMetadata.self, from: Data($0.utf8)) })
+                metadata: row[6].flatMap { try? JSONDecoder().decode(MediaMetadata.self, from: Data($0.utf8)) },
+                savedBy: row.count > 7 ? row[7] : nil)
         }
     }
 #endif

@@ -38,7 +38,7 @@
                 let intents = try upload(
                     zip(batch, opened).map { ($0.0.sha256, $0.1, UInt64($0.0.byteSize)) }
                 ).intents
-                try withDatabase("copy the photos") { db in
+                try withDatabase("copy the photos", retrying: false) { db in
                     try db.transaction {
                         for asset in batch {
                             let inserted = try db.execute(

@@ -12,25 +12,33 @@
         }
 
         private func verifyNow() throws -> VerificationReport {
+            // Assets in recently deleted too: restoring one must bring back intact bytes.
             let rows = try withDatabase("read the library") { db in
-                try db.execute("SELECT id, sha256, byte_size FROM asset ORDER BY sha256")
+                try db.execute("SELECT id, sha256, byte_size, original_name FROM asset ORDER BY sha256")
             }
             var problems: [String] = []
             for row in rows {
                 let (id, sha, size) = (row[0]!, row[1]!, Int64(row[2] ?? "") ?? -1)
+                let name = row[3].map { " (\($0))" } ?? ""
                 let key = store.key(SharedSchema.objectName(sha256: sha))
+                let remedy =
+                    "To repair it, save the photo\(name) again (`album save`), or `album copy --from` a library that has it; the save puts intact bytes back."
                 do {
                     guard let stored = try store.size(of: key) else {
-                        problems.append("asset \(id): missing object \(key)")
+                        problems.append("asset \(id)\(name): its original \(key) is missing from the store. \(remedy)")
                         continue
                     }
                     guard Int64(stored) == size else {
-                        problems.append("asset \(id): \(key) is \(stored) bytes, the library says \(size)")
+                        problems.append(
+                            "asset \(id)\(name): its original \(key) is \(stored) bytes, the library says \(size). \(remedy)"
+                        )
                         continue
                     }
-                    let actual = try readBackSHA256(key)
+                    let actual = try store.storedSHA256(of: key)
                     if actual != sha {
-                        problems.append("asset \(id): \(key) has SHA-256 \(actual), the library says \(sha)")
+                        problems.append(
+                            "asset \(id)\(name): its original \(key) is damaged (SHA-256 \(actual), the library says \(sha)). \(remedy)"
+                        )
                     }
                 } catch {
                     throw Self.map(error, "verify the library", library: displayURL, store: store)
@@ -40,17 +48,6 @@
                 problems.append("stray object \(stray.key): no asset refers to it (run `album gc`)")
             }
             return VerificationReport(checkedAssets: rows.count, problems: problems)
-        }
-
-        /// Downloads the object into an invisible local file and hashes it.
-        private func readBackSHA256(_ key: String) throws -> String {
-            _ = try FileSystem.makeDirectory(atPath: stagingPath, mode: 0o700)
-            let directory = try FileSystem.openDirectory(stagingPath)
-            defer { FileSystem.close(directory) }
-            let file = try FileSystem.stage(in: directory, as: StagingName(kind: "partial"))
-            defer { FileSystem.abandon(file) }
-            try store.get(key: key, into: file.descriptor)
-            return try FileSystem.sha256(of: file.descriptor)
         }
 
         // MARK: Garbage collection
@@ -80,45 +77,66 @@
             }
         }
 
-        /// Deletes objects that were uploaded but never committed (their saver died or its upload
-        /// record expired). Each deletion happens under the object's advisory lock after checking
-        /// again that no row and no live upload names it, so it never races a save of the same bytes.
+        /// Removes what nothing needs any more: upload records of savers that are gone, assets and
+        /// albums that have been in recently deleted longer than the retention, then the objects no
+        /// asset (in recently deleted or not) and no live upload names. Each object is deleted under
+        /// its advisory lock after checking again that nothing names it, so it never races a save of
+        /// the same bytes.
         package func collectGarbage() async throws -> GarbageReport {
             try await Blocking.run { try self.collectGarbageNow() }
         }
 
         private func collectGarbageNow() throws -> GarbageReport {
-            let forgotten = try withDatabase("collect garbage") { db in
-                Int(
-                    try db.value(
-                        """
-                        WITH gone AS (DELETE FROM upload_intent i WHERE i.expires_at <= now() OR NOT EXISTS (
-                            SELECT 1 FROM pg_stat_activity a WHERE a.pid = i.owner_pid AND a.backend_start = i.owner_start)
-                            RETURNING 1)
-                        SELECT count(*) FROM gone
-                        """) ?? "0") ?? 0
+            let (forgotten, expired) = try withDatabase("collect garbage") { db in
+                try db.transaction { () throws -> (Int, Purged) in
+                    let forgotten =
+                        Int(
+                            try db.value(
+                                """
+                                WITH gone AS (DELETE FROM upload_intent i WHERE i.expires_at <= now() OR NOT EXISTS (
+                                    SELECT 1 FROM pg_stat_activity a WHERE a.pid = i.owner_pid AND a.backend_start = i.owner_start)
+                                    RETURNING 1)
+                                SELECT count(*) FROM gone
+                                """) ?? "0") ?? 0
+                    let expired = try Self.purge(
+                        db, where: "deleted_at < extract(epoch FROM now()) - $1::double precision * 86400",
+                        [String(try Self.retentionDays(db))])
+                    return (forgotten, expired)
+                }
             }
-            var report = GarbageReport(removedObjects: 0, freedBytes: 0, abandonedUploads: forgotten)
-            for stray in try strayObjects() {
+            var report = try removeUnreferenced(strayObjects().map { ($0.sha256, $0.size) })
+            report.abandonedUploads = forgotten
+            report.removedAssets = expired.assets.count
+            report.removedAlbums = expired.albums.count
+            return report
+        }
+
+        /// Deletes the objects of `candidates` (SHA-256, size) that no asset row and no upload record
+        /// names, each under its object's lock.
+        func removeUnreferenced(_ candidates: [(sha256: String, size: UInt64)]) throws -> GarbageReport {
+            var report = GarbageReport(removedObjects: 0, freedBytes: 0, abandonedUploads: 0)
+            for candidate in candidates {
+                let key = store.key(SharedSchema.objectName(sha256: candidate.sha256))
                 let removed = try withDatabase("collect garbage") { db in
                     try db.transaction { () throws -> Bool in
                         try db.execute(
-                            "SELECT pg_advisory_xact_lock(\(SharedSchema.objectLock), hashtext($1))", [stray.sha256])
+                            "SELECT pg_advisory_xact_lock(\(SharedSchema.objectLock), hashtext($1))", [candidate.sha256]
+                        )
                         let stillUnused =
                             try db.value(
                                 """
                                 SELECT NOT EXISTS (SELECT 1 FROM asset WHERE sha256 = $1)
                                    AND NOT EXISTS (SELECT 1 FROM upload_intent WHERE sha256 = $1)
-                                """, [stray.sha256]) == "t"
+                                """, [candidate.sha256]) == "t"
                         guard stillUnused else { return false }
                         // Deleted while holding the lock: a save of these bytes waits for it, then uploads again.
-                        try store.delete(key: stray.key)
+                        try store.delete(key: key)
                         return true
                     }
                 }
                 if removed {
                     report.removedObjects += 1
-                    report.freedBytes += stray.size
+                    report.freedBytes += candidate.size
                 }
             }
             return report
@@ -133,5 +151,25 @@
         public var freedBytes: UInt64
         /// Upload records of savers that are gone, forgotten.
         public var abandonedUploads: Int
+        /// Assets removed for good from recently deleted (past the retention, or on request).
+        public var removedAssets = 0
+        /// Albums removed for good from recently deleted.
+        public var removedAlbums = 0
+
+        /// A report.
+        ///
+        /// ```swift
+        /// let nothing = GarbageReport(removedObjects: 0, freedBytes: 0, abandonedUploads: 0)
+        /// ```
+        public init(
+            removedObjects: Int, freedBytes: UInt64, abandonedUploads: Int, removedAssets: Int = 0,
+            removedAlbums: Int = 0
+        ) {
+            self.removedObjects = removedObjects
+            self.freedBytes = freedBytes
+            self.abandonedUploads = abandonedUploads
+            self.removedAssets = removedAssets
+            self.removedAlbums = removedAlbums
+        }
     }
 #endif

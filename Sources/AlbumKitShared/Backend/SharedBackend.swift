@@ -27,11 +27,21 @@
         let stagingPath: String
         /// How long a lock wait may last before the save fails with `libraryBusy`.
         let lockTimeoutMilliseconds: Int
+        /// How long a lost database connection is tried again (a server restart) before giving up.
+        let reconnectWindow: TimeInterval
+        /// Who saves from here (`login@host`), recorded with each new asset.
+        let saver: String
+        /// Where credentials and options were read from (a store with new settings reads them again).
+        let environment: [String: String]
 
         private init(
-            url: String, connection: PostgresConnection, store: S3Client, stagingPath: String, lockTimeout: Int
+            url: String, connection: PostgresConnection, store: S3Client, stagingPath: String, lockTimeout: Int,
+            environment: [String: String]
         ) {
             self.lockTimeoutMilliseconds = lockTimeout
+            self.reconnectWindow = environment["ALBUMKIT_PG_RETRY_SECONDS"].flatMap(TimeInterval.init) ?? 60
+            self.saver = Self.saverName(environment)
+            self.environment = environment
             self.url = url
             self.displayURL = url
             self.identity = "shared:" + url
@@ -52,18 +62,8 @@
             // Every request to the object store is signed.
             try SHA256Hasher.requireLibrary(to: "open the shared library")
             let connection = try connect(url, "open the library", lockTimeout: lockTimeout(environment))
-            let settings: [String: String]
-            do {
-                settings = Dictionary(
-                    uniqueKeysWithValues: try connection.execute("SELECT name, value FROM albumkit_setting").map {
-                        ($0[0]!, $0[1]!)
-                    })
-            } catch {
-                throw error.albumError("open the library", library: url)
-            }
-            guard let version = settings["schema_version"].flatMap(Int.init), let endpoint = settings["endpoint"],
-                let bucket = settings["bucket"]
-            else {
+            var settings = try readSettings(connection, url)
+            guard let version = settings["schema_version"].flatMap(Int.init) else {
                 throw AlbumError(.libraryNotFound, "\(url) is not an AlbumKit library yet; run `album init` first.")
             }
             guard version <= SharedSchema.version else {
@@ -71,12 +71,60 @@
                     .libraryCorrupt,
                     "\(url) was set up by a newer AlbumKit (schema \(version)); update AlbumKit to use it.")
             }
-            let location = ObjectStoreLocation(
-                endpoint: endpoint, bucket: bucket, prefix: settings["prefix"] ?? "",
-                region: settings["region"] ?? "us-east-1")
+            if version < SharedSchema.version {
+                try upgrade(connection, url)
+                settings = try readSettings(connection, url)
+            }
+            let location = try recordedLocation(settings, url)
             return try SharedBackend(
                 url: url, connection: connection, store: makeStore(location, environment),
-                stagingPath: stagingPath(environment), lockTimeout: lockTimeout(environment))
+                stagingPath: stagingPath(environment), lockTimeout: lockTimeout(environment), environment: environment)
+        }
+
+        /// The `albumkit_setting` table as a dictionary.
+        static func readSettings(_ connection: PostgresConnection, _ url: String) throws -> [String: String] {
+            do {
+                return Dictionary(
+                    try connection.execute("SELECT name, value FROM albumkit_setting").map { ($0[0]!, $0[1]!) },
+                    uniquingKeysWith: { first, _ in first })
+            } catch {
+                throw error.albumError("open the library", library: url)
+            }
+        }
+
+        /// The object store that `settings` record.
+        static func recordedLocation(_ settings: [String: String], _ url: String) throws -> ObjectStoreLocation {
+            guard let endpoint = settings["endpoint"], let bucket = settings["bucket"] else {
+                throw AlbumError(.libraryNotFound, "\(url) is not an AlbumKit library yet; run `album init` first.")
+            }
+            return ObjectStoreLocation(
+                endpoint: endpoint, bucket: bucket, prefix: settings["prefix"] ?? "",
+                region: settings["region"] ?? "us-east-1",
+                addressing: settings["addressing"].flatMap(ObjectStoreAddressing.init(rawValue:)) ?? .path)
+        }
+
+        /// Brings a library set up by an older AlbumKit to this schema (new columns only; nothing is
+        /// rewritten), under the lock `init` takes.
+        private static func upgrade(_ connection: PostgresConnection, _ url: String) throws {
+            do {
+                try connection.transaction {
+                    try connection.execute("SELECT pg_advisory_xact_lock(\(SharedSchema.titleLock), 0)")
+                    try connection.execute(SharedSchema.create)
+                    try connection.execute(
+                        "UPDATE albumkit_setting SET value = $1 WHERE name = 'schema_version' AND value::int < $1::int",
+                        [String(SharedSchema.version)])
+                }
+            } catch {
+                let mapped =
+                    (error as? PostgresError)?.albumError(
+                        "update the library to this version of AlbumKit", library: url)
+                    ?? AlbumError.wrap(error)
+                guard mapped.code == .accessDenied else { throw mapped }
+                throw AlbumError(
+                    .accessDenied,
+                    "\(url) was set up by an older AlbumKit and this database user may not update it; ask its administrator to run `album init` once with this version.",
+                    underlying: mapped)
+            }
         }
 
         /// Creates the tables and records `location` (endpoint, bucket, prefix — never credentials);
@@ -106,16 +154,19 @@
                     let wanted = [
                         "schema_version": String(SharedSchema.version), "endpoint": location.endpoint,
                         "bucket": location.bucket, "prefix": location.prefix, "region": location.region,
+                        "addressing": location.addressing.rawValue,
                     ]
-                    if let endpoint = existing["endpoint"] {
-                        guard endpoint == location.endpoint, existing["bucket"] == location.bucket,
-                            existing["prefix"] == location.prefix
-                        else {
+                    if existing["endpoint"] != nil {
+                        let recorded = try recordedLocation(existing, url)
+                        guard recorded == location else {
                             throw AlbumError(
                                 .libraryCorrupt,
-                                "\(url) already keeps its originals in \(endpoint) bucket \(existing["bucket"] ?? "?") prefix \"\(existing["prefix"] ?? "")\"; nothing was changed."
+                                "\(url) is already set up with \(recorded.summary); `init` asked for \(location.summary). Nothing was changed. Change the endpoint, region or addressing with `album config`; the bucket and prefix stay."
                             )
                         }
+                        try connection.execute(
+                            "UPDATE albumkit_setting SET value = $1 WHERE name = 'schema_version' AND value::int < $1::int",
+                            [String(SharedSchema.version)])
                         return
                     }
                     for (name, value) in wanted {
@@ -128,7 +179,7 @@
             }
             return SharedBackend(
                 url: url, connection: connection, store: store, stagingPath: stagingPath(environment),
-                lockTimeout: lockTimeout(environment))
+                lockTimeout: lockTimeout(environment), environment: environment)
         }
 
         private static func checkNoPassword(in url: String) throws {
@@ -158,13 +209,25 @@
             environment["ALBUMKIT_LOCK_TIMEOUT_MS"].flatMap(Int.init) ?? 60_000
         }
 
-        private static func makeStore(_ location: ObjectStoreLocation, _ environment: [String: String]) throws
+        static func makeStore(_ location: ObjectStoreLocation, _ environment: [String: String]) throws
             -> S3Client
         {
             let window = environment["ALBUMKIT_S3_RETRY_SECONDS"].flatMap(TimeInterval.init) ?? 60
             return try S3Client(
-                location: location, credentials: ObjectStoreCredentials.fromEnvironment(environment),
-                retryWindow: window)
+                location: location, credentials: ObjectStoreCredentials.resolve(environment),
+                retryWindow: window, trust: try ObjectStoreTrust.resolve(environment))
+        }
+
+        /// `login@host`: who saves from this process, as `show` reports it.
+        private static func saverName(_ environment: [String: String]) -> String {
+            var host = [UInt8](repeating: 0, count: 256)
+            let hostName =
+                gethostname(&host, host.count) == 0
+                ? String(decoding: host.prefix { $0 != 0 }, as: UTF8.self) : "?"
+            let login =
+                environment["USER"] ?? environment["LOGNAME"]
+                ?? getpwuid(getuid()).flatMap { $0.pointee.pw_name.map { String(cString: $0) } } ?? String(getuid())
+            return "\(login)@\(hostName)"
         }
 
         private static func stagingPath(_ environment: [String: String]) -> String {
@@ -175,20 +238,51 @@
 
         // MARK: Database access
 
-        /// Runs `body` with the connection (reconnecting once when the server dropped it), mapping
-        /// failures to `AlbumError`.
+        /// Runs `body` with the connection, mapping failures to `AlbumError`. A connection the server
+        /// dropped is opened again, retried with backoff for ``reconnectWindow`` (a server restart).
+        /// With `retrying`, a `body` whose connection turns out lost (the server restarted since the
+        /// last statement) runs once more on a new one: for reads and for changes that are the same
+        /// when made twice. The save's transactions pass `false`: a lost COMMIT may have committed,
+        /// and ``commit(_:to:)`` runs the whole protocol again instead.
         @discardableResult
-        func withDatabase<T>(_ what: String, _ body: (PostgresConnection) throws -> T) throws -> T {
+        func withDatabase<T>(
+            _ what: String, retrying: Bool = true, _ body: (PostgresConnection) throws -> T
+        ) throws -> T {
             do {
                 return try connection.withLock { connection in
-                    if connection == nil || connection!.isBroken {
-                        connection = nil
-                        connection = try PostgresConnection(url: url, lockTimeoutMilliseconds: lockTimeoutMilliseconds)
+                    var attempt = 0
+                    while true {
+                        attempt += 1
+                        if connection == nil || connection!.isBroken {
+                            connection = nil
+                            connection = try reconnect()
+                        }
+                        do {
+                            return try body(connection!)
+                        } catch  where retrying && attempt == 1 && isConnectionLost(error) {
+                            connection = nil
+                        }
                     }
-                    return try body(connection!)
                 }
             } catch {
                 throw Self.map(error, what, library: url, store: store)
+            }
+        }
+
+        /// A new connection; a server that refuses connections or is starting up is tried again with
+        /// jittered exponential backoff until ``reconnectWindow`` has passed. Refused credentials fail at once.
+        private func reconnect() throws -> PostgresConnection {
+            let deadline = Date().addingTimeInterval(reconnectWindow)
+            var attempt = 0
+            while true {
+                do {
+                    return try PostgresConnection(url: url, lockTimeoutMilliseconds: lockTimeoutMilliseconds)
+                } catch {
+                    attempt += 1
+                    guard error.isWorthRetrying, Date() < deadline, !Task.isCancelled else { throw error }
+                    let delay = min(2.0, 0.1 * pow(2, Double(min(attempt, 5)))) * Double.random(in: 0.5...1)
+                    usleep(useconds_t(delay * 1_000_000))
+                }
             }
         }
 
@@ -265,15 +359,22 @@
 
         package func commit(_ staged: [Staged], to album: AlbumRequest?) async throws -> CommitReceipt {
             try await Blocking.run {
-                do {
-                    return try self.commitNow(staged, to: album)
-                } catch  where self.isConnectionLost(error) {
-                    // The database session ended (server restart, terminated backend): nothing of this
-                    // attempt was acknowledged; every step is idempotent, so run it once more.
-                    return try self.commitNow(staged, to: album)
+                var attempt = 1
+                while true {
+                    do {
+                        return try self.commitNow(staged, to: album)
+                    } catch  where self.isConnectionLost(error) && attempt < Self.commitAttempts {
+                        // The database session ended (server restart, terminated backend): nothing of this
+                        // attempt was acknowledged; every step is idempotent, so run it again (the
+                        // reconnection itself waits for a restarting server).
+                        attempt += 1
+                    }
                 }
             }
         }
+
+        /// How many times one batch's commit runs when its database connection keeps being lost.
+        static let commitAttempts = 5
 
         private func commitNow(_ staged: [Staged], to album: AlbumRequest?) throws -> CommitReceipt {
             let (intents, restored) = try upload(staged.map { ($0.sha256, $0.file.descriptor, UInt64($0.byteSize)) })
@@ -303,7 +404,7 @@
         private func commitRows(
             _ staged: [Staged], to album: AlbumRequest?, intents: [String], restored: Set<String>
         ) throws -> CommitReceipt {
-            try withDatabase("save the photos") { db in
+            try withDatabase("save the photos", retrying: false) { db in
                 try db.transaction { () throws -> CommitReceipt in
                     var albumID: String?
                     var outcome: AlbumOutcome?
@@ -325,9 +426,10 @@
                                                  $6::bigint[], $7::text[])
                             WITH ORDINALITY AS t(id, sha256, kind, format, original_name, byte_size, metadata, n)),
                         inserted AS (
-                            INSERT INTO asset (id, sha256, kind, format, original_name, byte_size, added_at, metadata)
+                            INSERT INTO asset (id, sha256, kind, format, original_name, byte_size, added_at, metadata,
+                                saved_by)
                             SELECT DISTINCT ON (sha256) id, sha256, kind, format, original_name, byte_size,
-                                extract(epoch FROM now()), metadata
+                                extract(epoch FROM now()), metadata, $8 || ' as ' || session_user
                             FROM input ORDER BY sha256, n
                             ON CONFLICT (sha256) DO NOTHING RETURNING id, sha256)
                         SELECT i.n, coalesce(x.id, a.id), x.id IS NOT NULL AND x.id = i.id
@@ -342,6 +444,7 @@
                             Self.arrayLiteral(staged.map { String($0.byteSize) }),
                             Self.arrayLiteral(
                                 staged.map { try? String(decoding: Self.encoder.encode($0.metadata), as: UTF8.self) }),
+                            saver,
                         ])
                     var assetIDs = rows.map { $0[1] }
                     let isNew = rows.map { $0[2] == "t" }
@@ -358,6 +461,10 @@
                     guard assetIDs.count == staged.count, assetIDs.allSatisfy({ $0 != nil }) else {
                         throw AlbumError(.ioFailure, "An asset vanished while saving it; nothing was saved, try again.")
                     }
+                    // Bytes saved again while in recently deleted: the asset comes back (with its albums).
+                    try db.execute(
+                        "UPDATE asset SET deleted_at = NULL WHERE id = ANY($1::text[]) AND deleted_at IS NOT NULL",
+                        [Self.arrayLiteral(assetIDs)])
                     if let albumID {
                         try db.execute(
                             """
@@ -393,7 +500,7 @@
             _ originals: [(sha256: String, file: FileSystem.Descriptor, size: UInt64)]
         ) throws -> (intents: [String], restored: Set<String>) {
             let intents = originals.map { _ in UUID().uuidString.lowercased() }
-            let present: Set<String> = try withDatabase("save the photos") { db in
+            let present: Set<String> = try withDatabase("save the photos", retrying: false) { db in
                 try db.transaction {
                     // Each object's lock, in lock-key order so two batches never wait on each other in a cycle.
                     try db.execute(
@@ -425,11 +532,18 @@
                 let distinct = originals.filter { seen.insert($0.sha256).inserted }
                 try Parallel.forEach(distinct, workers: Self.uploadConnections) { original in
                     let key = self.store.key(SharedSchema.objectName(sha256: original.sha256))
+                    var replace = false
                     if present.contains(original.sha256) {
-                        if (try? self.store.size(of: key)) == original.size { return }
+                        // The store's checksum (or the bytes read back) must match, not only the size.
+                        let state = try self.store.condition(
+                            of: key, size: original.size, sha256: original.sha256, file: original.file)
+                        if state == .intact { return }
                         restored.withLock { _ = $0.insert(original.sha256) }
+                        replace = state == .damaged
                     }
-                    try self.store.put(key: key, file: original.file, length: original.size, sha256: original.sha256)
+                    try self.store.put(
+                        key: key, file: original.file, length: original.size, sha256: original.sha256,
+                        replacing: replace)
                 }
             } catch {
                 _ = try? withDatabase("undo the save") { db in
@@ -509,12 +623,13 @@
         }
 
         func albumExists(id: String) throws -> Bool {
-            try db.value("SELECT 1 FROM album WHERE id = $1", [id]) != nil
+            try db.value("SELECT 1 FROM album WHERE id = $1 AND deleted_at IS NULL", [id]) != nil
         }
 
         func oldestAlbum(titled title: AlbumTitle) throws -> String? {
             try db.value(
-                "SELECT id FROM album WHERE title_key = $1 ORDER BY created_at, sequence LIMIT 1", [title.key])
+                "SELECT id FROM album WHERE title_key = $1 AND deleted_at IS NULL ORDER BY created_at, sequence LIMIT 1",
+                [title.key])
         }
     }
 #endif

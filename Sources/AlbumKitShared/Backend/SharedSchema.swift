@@ -1,10 +1,18 @@
 #if os(Linux)
     /// The shared library's tables in PostgreSQL, versioned in `albumkit_setting`.
     ///
+    /// An asset or album deleted by a user stays in its table with `deleted_at` set (recently deleted,
+    /// restorable with its memberships) until `gc` finds it older than the retention, or until it is
+    /// removed for good on request; only then do the rows go, and the object with them.
+    ///
     /// Originals are objects keyed by SHA-256 (`originals/ab/<sha256>` under the store's prefix), so
     /// identical bytes are stored once and an asset row names its object by `sha256`.
     enum SharedSchema {
-        static let version = 1
+        /// 2: recently deleted (`deleted_at` on assets and albums) and who saved each asset (`saved_by`).
+        static let version = 2
+
+        /// Days an asset or album stays in recently deleted when the library sets none.
+        static let defaultRetentionDays = 30
 
         /// Advisory lock namespaces (the first key of `pg_advisory_xact_lock(int, int)`).
         static let titleLock = 0x414C_4231  // serializes find-or-create per album title
@@ -48,6 +56,11 @@
             CREATE INDEX IF NOT EXISTS album_asset_order ON album_asset (album_id, position);
             CREATE INDEX IF NOT EXISTS album_asset_by_asset ON album_asset (asset_id);
             CREATE TABLE IF NOT EXISTS remembered_album (title_key text PRIMARY KEY, album_id text NOT NULL);
+            ALTER TABLE asset ADD COLUMN IF NOT EXISTS deleted_at double precision;
+            ALTER TABLE asset ADD COLUMN IF NOT EXISTS saved_by text;
+            ALTER TABLE album ADD COLUMN IF NOT EXISTS deleted_at double precision;
+            CREATE INDEX IF NOT EXISTS asset_recently_deleted ON asset (deleted_at) WHERE deleted_at IS NOT NULL;
+            CREATE INDEX IF NOT EXISTS album_recently_deleted ON album (deleted_at) WHERE deleted_at IS NOT NULL;
             """
 
         /// The object key of an original, under the store's prefix.

@@ -26,12 +26,17 @@
             let code: Int
             let message: String
             var description: String { "\(message) (curl \(code))" }
+
+            /// The TLS handshake failed on the server's certificate (untrusted authority, wrong host
+            /// name, expired) or on the bundle of authorities: nothing a retry changes.
+            var isCertificateProblem: Bool { [35, 51, 53, 58, 59, 60, 64, 66, 77, 80, 82, 83, 90, 91].contains(code) }
         }
 
         private let handle: UnsafeMutableRawPointer
         private var body: Body = .none
         private var sent: UInt64 = 0
         private var sink: FileSystem.Descriptor?
+        private var hasher: StreamingSHA256?
         private var written: UInt64 = 0
         private var sinkError: (any Error)?
         private var response = Response(status: 0, headers: [:], body: [])
@@ -41,7 +46,8 @@
         /// Performs `method url` with `headers`; a 2xx body goes to `sink` when given.
         static func perform(
             _ method: String, url: String, headers: [String: String], body: Body = .none,
-            sink: FileSystem.Descriptor? = nil, handles: HandlePool
+            sink: FileSystem.Descriptor? = nil, hasher: StreamingSHA256? = nil, caBundle: String? = nil,
+            handles: HandlePool
         ) throws -> Response {
             let handle = try handles.take()
             var reusable = true
@@ -49,16 +55,22 @@
             let transfer = HTTPTransfer(handle: handle)
             transfer.body = body
             transfer.sink = sink
+            transfer.hasher = hasher
             do {
-                return try transfer.run(method, url: url, headers: headers)
+                return try transfer.run(method, url: url, headers: headers, caBundle: caBundle)
             } catch {
                 reusable = false
                 throw error
             }
         }
 
-        private func run(_ method: String, url: String, headers: [String: String]) throws -> Response {
+        private func run(_ method: String, url: String, headers: [String: String], caBundle: String?) throws
+            -> Response
+        {
             albumkit_curl_easy_reset(handle)
+            // curl's own account of a failure ("SSL certificate problem: unable to get local issuer
+            // certificate"), more precise than its error code's text.
+            var details = [CChar](repeating: 0, count: 256)  // CURL_ERROR_SIZE
             let context = Unmanaged.passUnretained(self).toOpaque()
             var list: OpaquePointer?
             defer { albumkit_curl_list_free(list) }
@@ -67,6 +79,7 @@
             _ = albumkit_curl_set_pointer(handle, ALBUMKIT_CURLOPT_URL, url)
             _ = albumkit_curl_set_pointer(handle, ALBUMKIT_CURLOPT_HTTPHEADER, UnsafeRawPointer(list))
             _ = albumkit_curl_set_long(handle, ALBUMKIT_CURLOPT_NOSIGNAL, 1)
+            if let caBundle { _ = albumkit_curl_set_pointer(handle, ALBUMKIT_CURLOPT_CAINFO, caBundle) }
             _ = albumkit_curl_set_long(handle, ALBUMKIT_CURLOPT_CONNECTTIMEOUT, 5)
             // A stalled transfer (server gone silent) fails after 30 s below 1 byte/s.
             _ = albumkit_curl_set_long(handle, ALBUMKIT_CURLOPT_LOW_SPEED_LIMIT, 1)
@@ -92,10 +105,17 @@
                 _ = albumkit_curl_set_pointer(handle, ALBUMKIT_CURLOPT_READDATA, context)
                 _ = albumkit_curl_set_callback(handle, ALBUMKIT_CURLOPT_READFUNCTION, Self.send)
             }
-            let code = albumkit_curl_easy_perform(handle)
+            let code = details.withUnsafeMutableBufferPointer { buffer in
+                _ = albumkit_curl_set_pointer(handle, ALBUMKIT_CURLOPT_ERRORBUFFER, buffer.baseAddress)
+                defer { _ = albumkit_curl_set_pointer(handle, ALBUMKIT_CURLOPT_ERRORBUFFER, nil) }
+                return albumkit_curl_easy_perform(handle)
+            }
             if let sinkError { throw sinkError }
             guard code == ALBUMKIT_CURLE_OK else {
-                throw TransportError(code: Int(code), message: String(cString: albumkit_curl_easy_strerror(code)))
+                let detail = String(decoding: details.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                throw TransportError(
+                    code: Int(code),
+                    message: detail.isEmpty ? String(cString: albumkit_curl_easy_strerror(code)) : detail)
             }
             response.status = albumkit_curl_response_code(handle)
             return response
@@ -144,11 +164,14 @@
             guard let buffer else { return length }
             let bytes = UnsafeRawBufferPointer(start: buffer, count: length)
             let status = albumkit_curl_response_code(transfer.handle)
-            if let sink = transfer.sink, (200..<300).contains(status) {
-                do { try FileSystem.write(sink, bytes) } catch {
-                    transfer.sinkError = error
-                    return 0  // aborts the transfer
+            if (200..<300).contains(status), transfer.sink != nil || transfer.hasher != nil {
+                if let sink = transfer.sink {
+                    do { try FileSystem.write(sink, bytes) } catch {
+                        transfer.sinkError = error
+                        return 0  // aborts the transfer
+                    }
                 }
+                transfer.hasher?.update(bytes)
                 transfer.written += UInt64(length)
             } else if transfer.response.body.count < 1 << 20 {
                 transfer.response.body.append(contentsOf: bytes)

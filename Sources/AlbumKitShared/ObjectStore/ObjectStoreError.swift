@@ -35,6 +35,11 @@
         /// Maps the failure of `what` onto AlbumKit's error codes.
         func albumError(_ what: String, store: String) -> AlbumError {
             switch (status, code) {
+            case (0, "CertificateProblem"):
+                return AlbumError(
+                    .accessDenied,
+                    "Cannot \(what): the TLS certificate of the object store \(store) was not accepted (\(message)).",
+                    underlying: self)
             case (0, _):
                 return AlbumError(
                     .libraryNotFound, "Cannot \(what): the object store \(store) cannot be reached (\(message)).",

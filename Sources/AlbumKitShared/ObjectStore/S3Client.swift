@@ -10,7 +10,12 @@
     final class S3Client: Sendable {
         let location: ObjectStoreLocation
         private let signer: SignatureV4
+        /// The `Host` of every request (`bucket.host` with virtual-hosted addressing).
         private let host: String
+        /// `scheme://host[:port]` that paths are appended to.
+        private let base: String
+        /// The certificate authorities an `https://` store is checked against.
+        let trust: ObjectStoreTrust
         private let handles = HandlePool()
         /// How long transient failures are retried before giving up.
         let retryWindow: TimeInterval
@@ -20,11 +25,15 @@
 
         init(
             location: ObjectStoreLocation, credentials: ObjectStoreCredentials, retryWindow: TimeInterval = 60,
-            multipartThreshold: UInt64 = 64 << 20, partSize: UInt64 = 16 << 20
+            trust: ObjectStoreTrust = ObjectStoreTrust(), multipartThreshold: UInt64 = 64 << 20,
+            partSize: UInt64 = 16 << 20
         ) throws {
             self.location = try location.validated()
+            self.trust = trust
             let url = URL(string: location.endpoint)!
-            host = url.port.map { "\(url.host!):\($0)" } ?? url.host!
+            let name = location.addressing == .virtual ? "\(location.bucket).\(url.host!)" : url.host!
+            host = url.port.map { "\(name):\($0)" } ?? name
+            base = "\(url.scheme!)://\(host)\(url.path == "/" ? "" : url.path)"
             signer = SignatureV4(
                 accessKey: credentials.accessKey, secretKey: credentials.secretKey,
                 sessionToken: credentials.sessionToken, region: location.region)
@@ -41,20 +50,24 @@
         /// Uploads `length` bytes of `file` as `key` unless an object with that key exists
         /// (`If-None-Match: *`); the server checks the SHA-256 and MD5. Returns `false` when the object
         /// was already there.
+        /// `replacing`: overwrite the object (a damaged copy) instead of keeping what is there.
         @discardableResult
         func put(
-            key: String, file: FileSystem.Descriptor, length: UInt64, sha256: String, contentType: String? = nil
+            key: String, file: FileSystem.Descriptor, length: UInt64, sha256: String, contentType: String? = nil,
+            replacing: Bool = false
         ) throws -> Bool {
             if length > multipartThreshold {
-                return try putMultipart(key: key, file: file, length: length, sha256: sha256, contentType: contentType)
+                return try putMultipart(
+                    key: key, file: file, length: length, sha256: sha256, contentType: contentType,
+                    replacing: replacing)
             }
             let md5 = try Digests.md5(of: file, offset: 0, length: length)
             var headers = [
                 "content-md5": Data(md5).base64EncodedString(),
                 "x-amz-checksum-sha256": Data(Digests.bytes(fromHex: sha256)).base64EncodedString(),
-                "if-none-match": "*",
                 "content-length": String(length),
             ]
+            if !replacing { headers["if-none-match"] = "*" }
             if let contentType { headers["content-type"] = contentType }
             let response = try send(
                 "PUT", key: key, headers: headers, body: .file(file, offset: 0, length: length), payloadHash: sha256,
@@ -62,16 +75,23 @@
             return response.status == 200
         }
 
-        /// Streams the object into `file`; returns its size.
+        /// Streams the object into `file`, hashing it as it arrives; returns its size and SHA-256 (hex).
         @discardableResult
-        func get(key: String, into file: FileSystem.Descriptor) throws -> UInt64 {
-            var size: UInt64 = 0
-            _ = try send("GET", key: key, sink: file, accept: [200]) { response in
-                size = UInt64(response.headers["content-length"] ?? "") ?? 0
+        func get(key: String, into file: FileSystem.Descriptor) throws -> (size: UInt64, sha256: String) {
+            let hasher = try StreamingSHA256()
+            let response = try send("GET", key: key, sink: file, hasher: hasher, accept: [200]) { _ in
                 // A retry starts the file over.
                 guard ftruncate(file.fd, 0) == 0 else { throw SystemError("ftruncate", path: file.path, errno: errno) }
             }
-            return size
+            return (UInt64(response.headers["content-length"] ?? "") ?? 0, hasher.finish())
+        }
+
+        /// The SHA-256 (hex) of the object's bytes as the store serves them, read through without
+        /// being kept.
+        func storedSHA256(of key: String) throws -> String {
+            let hasher = try StreamingSHA256()
+            _ = try send("GET", key: key, hasher: hasher, accept: [200])
+            return hasher.finish()
         }
 
         /// The object's size, or `nil` when there is no such object.
@@ -79,6 +99,26 @@
             let response = try send("HEAD", key: key, accept: [200, 404])
             guard response.status == 200 else { return nil }
             return UInt64(response.headers["content-length"] ?? "") ?? 0
+        }
+
+        /// Whether the object holds exactly `size` bytes whose SHA-256 is `sha256` (`file` holds
+        /// them locally): judged by the checksum the store keeps (`x-amz-checksum-sha256`), else by a
+        /// single-part ETag (the MD5 of the bytes), else by reading the object back and hashing it.
+        func condition(of key: String, size: UInt64, sha256: String, file: FileSystem.Descriptor) throws
+            -> ObjectCondition
+        {
+            let head = try send("HEAD", key: key, headers: ["x-amz-checksum-mode": "ENABLED"], accept: [200, 404])
+            guard head.status == 200 else { return .missing }
+            guard UInt64(head.headers["content-length"] ?? "") == size else { return .damaged }
+            if let stored = head.headers["x-amz-checksum-sha256"], !stored.contains("-") {
+                return stored == Data(Digests.bytes(fromHex: sha256)).base64EncodedString() ? .intact : .damaged
+            }
+            let etag = (head.headers["etag"] ?? "").trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            if etag.count == 32, etag.allSatisfy(\.isHexDigit) {
+                let md5 = SignatureV4.hex(try Digests.md5(of: file, offset: 0, length: size))
+                return etag.lowercased() == md5 ? .intact : .damaged
+            }
+            return try storedSHA256(of: key) == sha256 ? .intact : .damaged
         }
 
         /// Deletes the object (deleting a missing object succeeds).
@@ -107,6 +147,14 @@
             return out
         }
 
+        /// Fails with `NoSuchBucket` (or the store's refusal) unless the bucket answers.
+        func requireBucket() throws {
+            let head = try send("HEAD", key: nil, accept: [200, 404])
+            guard head.status == 200 else {
+                throw ObjectStoreError(status: 404, code: "NoSuchBucket", message: "", key: location.bucket)
+            }
+        }
+
         /// Creates the bucket when it does not exist.
         func createBucketIfMissing() throws {
             let head = try send("HEAD", key: nil, accept: [200, 404])
@@ -117,9 +165,10 @@
         // MARK: Multipart
 
         private func putMultipart(
-            key: String, file: FileSystem.Descriptor, length: UInt64, sha256: String, contentType: String?
+            key: String, file: FileSystem.Descriptor, length: UInt64, sha256: String, contentType: String?,
+            replacing: Bool
         ) throws -> Bool {
-            if try size(of: key) != nil { return false }
+            if !replacing, try size(of: key) != nil { return false }
             var headers = ["x-amz-meta-sha256": sha256]
             if let contentType { headers["content-type"] = contentType }
             let created = try send("POST", key: key, query: [("uploads", "")], headers: headers, accept: [200])
@@ -173,23 +222,22 @@
         private func send(
             _ method: String, key: String?, query: [(String, String)] = [], headers: [String: String] = [:],
             body: HTTPTransfer.Body = .none, payloadHash: String = SignatureV4.emptyPayloadHash,
-            sink: FileSystem.Descriptor? = nil, accept: Set<Int>,
+            sink: FileSystem.Descriptor? = nil, hasher: StreamingSHA256? = nil, accept: Set<Int>,
             beforeAttempt: ((HTTPTransfer.Response) throws -> Void)? = nil
         ) throws -> HTTPTransfer.Response {
-            let path =
-                "/" + SignatureV4.encode(location.bucket)
-                + (key.map { "/" + SignatureV4.encode($0, keepSlash: true) } ?? "")
+            let path = requestPath(key: key)
             let queryString = query.map { "\(SignatureV4.encode($0.0))=\(SignatureV4.encode($0.1))" }
                 .joined(separator: "&")
-            let url = location.endpoint + path + (queryString.isEmpty ? "" : "?" + queryString)
+            let url = base + path + (queryString.isEmpty ? "" : "?" + queryString)
             let deadline = Date().addingTimeInterval(retryWindow)
             var attempt = 0
             while true {
                 attempt += 1
                 var lastFailure: any Error
                 do {
-                    if attempt > 1, let beforeAttempt {
-                        try beforeAttempt(HTTPTransfer.Response(status: 0, headers: [:], body: []))
+                    if attempt > 1 {
+                        hasher?.reset()
+                        try beforeAttempt?(HTTPTransfer.Response(status: 0, headers: [:], body: []))
                     }
                     var signedHeaders = headers
                     signedHeaders.removeValue(forKey: "content-length")
@@ -198,11 +246,16 @@
                         payloadHash: payloadHash)
                     let response = try HTTPTransfer.perform(
                         method, url: url, headers: signedHeaders.merging(authorization) { $1 }, body: body, sink: sink,
-                        handles: handles)
+                        hasher: hasher, caBundle: trust.bundle, handles: handles)
                     if accept.contains(response.status) { return response }
                     let failure = ObjectStoreError(response: response, key: key ?? location.bucket)
                     guard failure.isTransient else { throw failure }
                     lastFailure = failure
+                } catch let error as HTTPTransfer.TransportError where error.isCertificateProblem {
+                    // A certificate does not fix itself: no retries.
+                    throw ObjectStoreError(
+                        status: 0, code: "CertificateProblem", message: "\(error.message); \(trust.remedy)",
+                        key: key ?? location.bucket)
                 } catch let error as HTTPTransfer.TransportError {
                     lastFailure = error
                 } catch {
@@ -218,28 +271,26 @@
                 usleep(useconds_t(delay * 1_000_000))
             }
         }
+
+        /// `/bucket/key` (path-style) or `/key` (virtual-hosted), URI-encoded.
+        func requestPath(key: String?) -> String {
+            let object = key.map { "/" + SignatureV4.encode($0, keepSlash: true) } ?? ""
+            switch location.addressing {
+            case .path: return "/" + SignatureV4.encode(location.bucket) + object
+            case .virtual: return object.isEmpty ? "/" : object
+            }
+        }
+
+        /// The URL of `key` (for tests and messages).
+        func url(of key: String?) -> String { base + requestPath(key: key) }
     }
 
-    /// The access key pair, from `AWS_ACCESS_KEY_ID` / `AWS_SECRET_ACCESS_KEY` (and
-    /// `AWS_SESSION_TOKEN`): never stored with the library.
-    struct ObjectStoreCredentials: Sendable {
-        var accessKey: String
-        var secretKey: String
-        var sessionToken: String?
-
-        static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws
-            -> ObjectStoreCredentials
-        {
-            guard let access = environment["AWS_ACCESS_KEY_ID"], !access.isEmpty,
-                let secret = environment["AWS_SECRET_ACCESS_KEY"], !secret.isEmpty
-            else {
-                throw AlbumError(
-                    .accessDenied,
-                    "No object store credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY for the shared library."
-                )
-            }
-            return ObjectStoreCredentials(
-                accessKey: access, secretKey: secret, sessionToken: environment["AWS_SESSION_TOKEN"])
-        }
+    /// What a ``S3Client/condition(of:size:sha256:file:)`` check found.
+    enum ObjectCondition: Sendable {
+        case intact
+        /// Not there at all.
+        case missing
+        /// There, but other bytes (cut short, overwritten or corrupted in the store).
+        case damaged
     }
 #endif

@@ -9,7 +9,26 @@
         /// The connection is gone (server stopped, backend terminated, network).
         let connectionLost: Bool
 
+        init(sqlState: String?, message: String, connectionLost: Bool) {
+            self.sqlState = sqlState
+            // libpq's messages run over several lines ("…failed: Connection refused\n\tIs the server
+            // running…"): one line, single spaces, so that they read well inside a sentence.
+            self.message = message.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            self.connectionLost = connectionLost
+        }
+
         var description: String { sqlState.map { "\(message) [\($0)]" } ?? message }
+
+        /// A failure to connect that may pass by itself: the server is restarting, starting up or
+        /// briefly unreachable. Refused credentials and a missing database never are.
+        var isWorthRetrying: Bool {
+            guard connectionLost else { return false }
+            let permanent = [
+                "password authentication failed", "no password supplied", "does not exist", "authentication",
+                "permission denied", "no pg_hba.conf entry", "out of memory", "could not load",
+            ]
+            return !permanent.contains { message.localizedCaseInsensitiveContains($0) }
+        }
 
         /// Maps the failure of `what` onto AlbumKit's error codes.
         func albumError(_ what: String, library: String) -> AlbumError {
