@@ -9,9 +9,11 @@ graphs=.build/symbol-graphs
 mkdir -p "$graphs"
 swift build --target AlbumKit -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs" \
     -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public
-# Only the library's modules: a host tool built on the way (SnippetExtractor) would be a second
-# module for DocC to choose from.
-find "$graphs" -name '*.symbols.json' ! -name 'AlbumKit*' -delete
+# Only the facade's graph: it holds every symbol the modules it re-exports declare (the library
+# kinds' modules each extend `PhotoLibrary`; given their own graphs too, DocC took `PhotoLibrary`
+# for another module's and found no page for it under AlbumKit). A host tool built on the way
+# (SnippetExtractor) would be a second module for DocC to choose from as well.
+find "$graphs" -name '*.symbols.json' ! -name 'AlbumKit.symbols.json' -delete
 docc convert Sources/AlbumKit/AlbumKit.docc \
     --additional-symbol-graph-dir "$graphs" \
     --fallback-display-name AlbumKit --fallback-bundle-identifier org.albumkit.AlbumKit \
