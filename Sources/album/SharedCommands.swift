@@ -8,11 +8,15 @@ enum SharedCommands {
 
     /// Whether the command's library is a shared one (`--to`, `--library` or `ALBUMKIT_LIBRARY`).
     static func targetsSharedLibrary(_ arguments: Arguments) -> Bool {
-        let environment = ProcessInfo.processInfo.environment
-        guard let target = arguments.value("--to") ?? arguments.library ?? environment["ALBUMKIT_LIBRARY"] else {
-            return false
-        }
-        return PhotoLibrary.isSharedLibraryURL(target)
+        #if os(Linux)
+            let environment = ProcessInfo.processInfo.environment
+            guard let target = arguments.value("--to") ?? arguments.library ?? environment["ALBUMKIT_LIBRARY"] else {
+                return false
+            }
+            return PhotoLibrary.isSharedLibraryURL(target)
+        #else
+            return false  // shared libraries are available on Linux only
+        #endif
     }
 
     static func run(_ command: String, _ arguments: Arguments) async throws -> Int32 {
