@@ -123,6 +123,29 @@ import Testing
         }
     }
 
+    /// A catalog's deletions go to recently deleted: `deleted` lists them, `restore` brings one back
+    /// into its album, `purge` removes one for good, file and all.
+    @Test func recentlyDeletedInACatalogLibrary() throws {
+        try CLI.withTemporaryDirectory { dir in
+            let (args, ids) = try Self.library(in: dir)
+            let deleted = try CLI.run(args + ["delete-asset", ids[0], ids[1]])
+            #expect(deleted.status == 0, "\(deleted.stderr)")
+            #expect(deleted.stdout.contains("kept in recently deleted"))
+            let listed = try CLI.run(args + ["deleted", "--json"])
+            let rows = listed.json() as? [[String: Any]] ?? []
+            #expect(Set(rows.compactMap { $0["id"] as? String }) == [ids[0], ids[1]], "\(listed.stdout)")
+            #expect(try CLI.run(args + ["restore", ids[0]]).status == 0)
+            let show = try CLI.run(args + ["show", "--json", "Trips"])
+            #expect(show.stdout.contains(ids[0]) && !show.stdout.contains(ids[1]))
+            let file = try #require(rows.first { $0["id"] as? String == ids[1] }?["file"] as? String)
+            #expect(FileManager.default.fileExists(atPath: file))
+            #expect(try CLI.run(args + ["purge", ids[1]]).status == 0)
+            #expect(!FileManager.default.fileExists(atPath: file))
+            #expect((try CLI.run(args + ["deleted", "--json"]).json() as? [[String: Any]])?.isEmpty == true)
+            #expect(try CLI.run(args + ["verify"]).status == 0)
+        }
+    }
+
     @Test func folderLibraryDeletesToTheTrash() throws {
         try CLI.withTemporaryDirectory { dir in
             let pictures = dir.appendingPathComponent("Pictures")
