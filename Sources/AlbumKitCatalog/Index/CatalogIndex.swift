@@ -91,7 +91,7 @@ struct CatalogIndex {
             if let journalID, recorded != journalID {
                 throw Unusable(reason: "it was built from another journal")
             }
-            if let boot = try state(CatalogSchema.StateKey.boot)?.textValue, boot != BootSession.id {
+            if let boot = try state(CatalogSchema.StateKey.boot)?.textValue, boot != Self.session(path) {
                 throw Unusable(
                     reason: "it was being written when the computer stopped", keepsOldFile: false, isWorthANotice: false
                 )
@@ -102,6 +102,16 @@ struct CatalogIndex {
     }
 
     // MARK: State
+
+    /// The boot and mount session of the index's file, asked once per process and path (a read of
+    /// `/proc/self/mountinfo`).
+    private static let sessions = Locked<[String: String]>([:])
+    static func session(_ path: String) -> String {
+        if let known = sessions.withLock({ $0[path] }) { return known }
+        let found = BootSession.session(forFileAt: path)
+        sessions.withLock { $0[path] = found }
+        return found
+    }
 
     func state(_ key: String) throws -> SQLValue? {
         try db.row("SELECT value FROM index_state WHERE key = ?", [.text(key)])?.values.first
@@ -120,7 +130,7 @@ struct CatalogIndex {
     /// caller's write transaction).
     func setPosition(_ position: Int64, applied count: Int) throws {
         try setState(CatalogSchema.StateKey.position, .integer(position))
-        try setState(CatalogSchema.StateKey.boot, .text(BootSession.id))
+        try setState(CatalogSchema.StateKey.boot, .text(Self.session(path)))
         if count > 0 {
             try db.run(
                 """

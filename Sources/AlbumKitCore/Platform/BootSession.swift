@@ -38,4 +38,36 @@ package enum BootSession {
             return text.isEmpty ? "unknown" : text
         #endif
     }()
+
+    /// This boot and the mounts of the file system holding `path` (Linux: the mount IDs of its
+    /// device in `/proc/self/mountinfo`): a file system cut off and mounted again (a shutdown, a
+    /// disk unplugged) loses unflushed writes as a power loss does, within one boot.
+    ///
+    /// ```swift
+    /// let session = BootSession.session(forFileAt: "/data/Photos.albumlibrary/catalog.sqlite")
+    /// ```
+    package static func session(forFileAt path: String) -> String {
+        #if os(Linux)
+            guard
+                let status = try? FileSystem.status(atPath: path)
+                    ?? FileSystem.status(atPath: (path as NSString).deletingLastPathComponent),
+                let (file, _) = try? FileSystem.openForReading("/proc/self/mountinfo")
+            else { return id }
+            defer { FileSystem.close(file) }
+            let bytes = (try? FileSystem.readAll(file, from: 0, size: 4 << 20)) ?? []
+            let device = "\(major(status.st_dev)):\(minor(status.st_dev))"
+            let mounts = String(decoding: bytes, as: UTF8.self).split(separator: "\n").compactMap { line -> String? in
+                let fields = line.split(separator: " ")
+                return fields.count > 2 && fields[2] == device ? String(fields[0]) : nil
+            }
+            return id + "/" + mounts.sorted().joined(separator: ",")
+        #else
+            return id
+        #endif
+    }
 }
+
+#if os(Linux)
+    private func major(_ device: UInt) -> UInt { (device >> 8) & 0xFFF | (device >> 32) & ~0xFFF }
+    private func minor(_ device: UInt) -> UInt { device & 0xFF | (device >> 12) & ~0xFF }
+#endif
