@@ -40,7 +40,7 @@ extension CatalogBackend {
             }
             let caughtUp = try index.catchUp(with: journal)
             connection.purgedFiles += caughtUp.purged
-            let end = try endOfRecords(journalFile, caughtUp: caughtUp.end, torn: caughtUp.tornBytes)
+            let end = try endOfRecords(journalFile, caughtUp: caughtUp.end)
             let recorder = ChangeRecorder(index: index)
             let result = try decide(recorder)
             guard !recorder.changes.isEmpty else {
@@ -75,7 +75,7 @@ extension CatalogBackend {
     /// Where this process's records go: the journal's end after the records read, once a torn
     /// tail (an append a crash cut short) is moved to `damaged/` and cut off. Called with the
     /// journal locked.
-    private func endOfRecords(_ file: FileSystem.Descriptor, caughtUp end: Int64, torn: Int64) throws -> Int64 {
+    private func endOfRecords(_ file: FileSystem.Descriptor, caughtUp end: Int64) throws -> Int64 {
         let size = try FileSystem.size(of: file)
         guard size != end else { return end }
         guard size > end else {
@@ -94,7 +94,6 @@ extension CatalogBackend {
         try FileSystem.fsync(kept)
         try FileSystem.truncate(file, to: end)
         try FileSystem.flushData(file)
-        _ = torn
         return end
     }
 
