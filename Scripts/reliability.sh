@@ -13,7 +13,7 @@
 #   oldcatalog, garbled, pidns, fifo, walk, badnumbers, resave, verifyrace, fulljournal, ulimit,
 #   partial, quickexit, nolib, newlib, powerloss, shutdown, journal, rebuildkill, convert,
 #   repairrace, and the folder library's fkill9, frace, fdiskfull, freadonly, fmoved, fstaging,
-#   fslash, fdelete, fcard, flinks, ffifo, fcatalog, fdrop).
+#   fslash, fdelete, fcard, flinks, ffifo, fcatalog, fdrop, fforged).
 #
 # The catalog library (issue 27): journal/library.journal is the library; catalog.sqlite is an
 # index derived from it, rebuilt when it is missing, damaged, foreign or written by another
@@ -104,7 +104,8 @@
 #               card mounted inside the library (fcard: saved into, renamed, kill -9), `remove`
 #               of a photo whose other name is outside the library (flinks), FIFOs in place of
 #               AlbumKit's own files (ffifo), folders inside a catalog (fcatalog) and a copy of a
-#               later photo dropped into the album mid-batch (fdrop); see
+#               later photo dropped into the album mid-batch (fdrop), album markers copied and
+#               forged into another album (fforged); see
 #               Scripts/reliability/folders.sh.
 # Every data-safety scenario ends with: every acknowledged save is present with its SHA-256, and
 # nothing in originals/ was deleted (folder library: no file the user put there was removed).
@@ -116,7 +117,7 @@ MODE=short
 BUILD=""
 KEEP=0
 ONLY="kill9,race,diskfull,readonly,removed,corrupt,reset,sqlite3,oldcatalog,garbled,pidns,fifo,walk,badnumbers,resave,verifyrace,fulljournal,ulimit,partial,quickexit,nolib,newlib,powerloss,shutdown,journal,rebuildkill,convert,repairrace"
-ONLY+=",fkill9,frace,fdiskfull,freadonly,fmoved,fstaging,fslash,fdelete,fcard,flinks,ffifo,fcatalog,fdrop"
+ONLY+=",fkill9,frace,fdiskfull,freadonly,fmoved,fstaging,fslash,fdelete,fcard,flinks,ffifo,fcatalog,fdrop,fforged"
 while [ $# -gt 0 ]; do
     argument=$1
     shift

@@ -17,6 +17,7 @@
 #   ffifo     FIFOs named `.albumkit-album` and `.albumkit/albums.json`: no command waits on them.
 #   fcatalog  folders inside a catalog library refused as folder libraries, nothing moved or made.
 #   fdrop     a copy of a later photo dropped into the album mid-batch: found, not saved twice.
+#   fforged   an album marker copied into another album and edited: ids and deletes act on the listed folder.
 
 # put_user_files DIR: a photo, a sidecar, a note and a nested album the user keeps in DIR; records
 # their SHA-256 in DIR.user-sums (outside the library).
@@ -588,4 +589,51 @@ scenario_fdrop() {
         [ "$bad" = 0 ] || failures=$((failures + 1))
     done
     summary fdrop "$trials" "$failures" "a copy another program drops into the album mid-batch is found, not saved twice"
+}
+
+# fforged: the "Trips" album marker copied into the album "Other" and edited (its folder, its
+# inode, both; the library's remembered albums removed). Every listed identifier leads to the
+# folder it is listed with, "Trips" is listed once, and deleting the other album and its photo by
+# identifier (for good) never touches Trips.
+scenario_fforged() {
+    echo "== fforged (folder library: copied and forged album markers)"
+    local failures=0 trials=0 variant lib dir=$WORK/ffo bad id title listed inode
+    make_jpegs "$dir/media" 2 ffo
+    for variant in copied folder inode both forgotten; do
+        trials=$((trials + 1))
+        bad=0
+        lib=$dir/$variant
+        mkdir -p "$lib"
+        "$ALBUM" save --album Trips --library "$lib" "$dir/media/ffo_0000.jpg" >/dev/null 2>&1 &&
+            "$ALBUM" save --album Other --library "$lib" "$dir/media/ffo_0001.jpg" >/dev/null 2>&1 ||
+            { fail "fforged $variant: the saves failed"; failures=$((failures + 1)); continue; }
+        cp "$dir/media/ffo_0000.jpg" "$lib/Other/ffo_0000.jpg"
+        inode=$(stat -c %i "$lib/Other")
+        case $variant in
+        copied | forgotten) cp "$lib/Trips/.albumkit-album" "$lib/Other/" ;;
+        folder) sed 's/"folder":"Trips"/"folder":"Other"/' "$lib/Trips/.albumkit-album" >"$lib/Other/.albumkit-album" ;;
+        inode) sed "s/\"inode\":[0-9]*/\"inode\":$inode/" "$lib/Trips/.albumkit-album" >"$lib/Other/.albumkit-album" ;;
+        both) sed "s/\"inode\":[0-9]*/\"inode\":$inode/; s/\"folder\":\"Trips\"/\"folder\":\"Other\"/" \
+            "$lib/Trips/.albumkit-album" >"$lib/Other/.albumkit-album" ;;
+        esac
+        [ "$variant" = forgotten ] && rm -f "$lib/.albumkit/albums.json"
+        listed=$("$ALBUM" albums --json --library "$lib" 2>&1 |
+            python3 -c 'import json,sys; [print(a["id"], a["title"]) for a in json.load(sys.stdin)]')
+        [ "$(grep -c ' Trips$' <<<"$listed")" = 1 ] || { fail "fforged $variant: Trips not listed once: $listed"; bad=1; }
+        [ "$(cut -d' ' -f1 <<<"$listed" | sort -u | wc -l)" = 2 ] || { fail "fforged $variant: not two identifiers: $listed"; bad=1; }
+        while read -r id title; do
+            [ -n "$id" ] || continue
+            "$ALBUM" show "id:$id" --json --library "$lib" 2>/dev/null |
+                python3 -c 'import json,sys,os; t=sys.argv[1]; sys.exit(0 if all(os.path.basename(os.path.dirname(a["path"]))==t for a in json.load(sys.stdin)) else 1)' "$title" ||
+                { fail "fforged $variant: id:$id ($title) shows another folder's photos"; bad=1; }
+            [ "$title" = Trips ] && continue
+            "$ALBUM" delete --force --permanently "id:$id" --library "$lib" >/dev/null 2>&1 ||
+                { fail "fforged $variant: delete id:$id failed"; bad=1; }
+        done <<<"$listed"
+        cmp -s "$lib/Trips/ffo_0000.jpg" "$dir/media/ffo_0000.jpg" || { fail "fforged $variant: Trips lost its photo"; bad=1; }
+        [ ! -e "$lib/Other" ] || { fail "fforged $variant: Other was not the folder deleted"; bad=1; }
+        verify_ok "$lib" || bad=1
+        [ "$bad" = 0 ] || failures=$((failures + 1))
+    done
+    summary fforged "$trials" "$failures" "a copied or forged album marker never makes a command act on another album's folder"
 }

@@ -7,13 +7,16 @@ package struct FolderAlbum: Sendable, Hashable {
     package var path: FolderAlbumPath
     /// The album identifier: the marker's, else one derived from the folder path.
     package var id: String
-    /// The title: the marker's title while the folder keeps the path AlbumKit gave it, else the
-    /// folder path (the user moved or renamed it, or AlbumKit never wrote a marker there).
+    /// The title: the marker's title while the folder keeps the path AlbumKit gave it and that path
+    /// can carry the title, else the folder path (the user moved or renamed it, AlbumKit never wrote
+    /// a marker there, or the marker was edited to a title its folder does not carry).
     package var title: String
     /// When the album was created: the marker's date, else the folder's modification time.
     package var createdAt: Date
     /// The marker, when the folder has one that is in effect.
     package var marker: FolderAlbumMarker?
+    /// The folder's inode when it was read (`nil` for a folder being created).
+    var inode: UInt64?
 
     /// The folder's path relative to the root (`Trips/2024`).
     package var name: String { path.relative }
@@ -21,15 +24,36 @@ package struct FolderAlbum: Sendable, Hashable {
     /// The comparison key of the title (``FolderAlbumPath/key(of:)``).
     package var titleKey: String { FolderAlbumPath.key(of: title) }
 
-    /// Whether the marker on disk already says exactly this (no need to rewrite it).
-    var isSettled: Bool { marker.map { $0.id == id && $0.folder == name } ?? false }
+    /// Whether the marker on disk already says exactly this (no need to rewrite it): a marker
+    /// whose inode is stale (the library was copied to another disk) is rewritten, so that the
+    /// folder's claim to its identifier is the strongest again.
+    var isSettled: Bool {
+        marker.map { $0.id == id && $0.folder == name && (inode == nil || $0.inode == inode) } ?? false
+    }
 
-    /// The album a folder at `path` is, given the marker found in it.
-    init(path: FolderAlbumPath, marker: FolderAlbumMarker?, modified: Date) {
+    /// How strongly this folder claims its identifier, strongest (0) first; two folders claiming
+    /// one identifier are told apart by it (``FolderAlbumDirectory/scan(_:preferring:)``).
+    ///
+    /// 0. an unmarked folder (its identifier is derived from its path), or a marker that names this
+    ///    path and was written in this very folder (its inode);
+    /// 1. a marker that names this path, in another folder (a copy put where the original was, or a
+    ///    library copied to another disk);
+    /// 2. a marker written in this folder, which has been renamed or moved since;
+    /// 3. a marker copied in from elsewhere.
+    var claim: Int {
+        guard let marker else { return 0 }
+        let here = inode != nil && (marker.inode == nil || marker.inode == inode)
+        if marker.folder == name { return here ? 0 : 1 }
+        return marker.inode != nil && marker.inode == inode ? 2 : 3
+    }
+
+    /// The album a folder at `path` is, given the marker found in it and the folder's inode.
+    init(path: FolderAlbumPath, marker: FolderAlbumMarker?, modified: Date, inode: UInt64?) {
         self.path = path
+        self.inode = inode
         if let marker {
             id = marker.id
-            title = marker.folder == path.relative ? marker.title : path.title
+            title = marker.folder == path.relative && path.carries(marker.title) ? marker.title : path.title
             createdAt = Date(timeIntervalSince1970: marker.created)
             self.marker = marker
         } else {
@@ -41,6 +65,7 @@ package struct FolderAlbum: Sendable, Hashable {
 
     init(path: FolderAlbumPath, id: String, title: String, createdAt: Date, marker: FolderAlbumMarker?) {
         self.path = path
+        self.inode = marker?.inode
         self.id = id
         self.title = title
         self.createdAt = createdAt
@@ -71,6 +96,8 @@ final class FolderAlbumDirectory: AlbumDirectory {
     let remembered: [String: FolderLibraryState.Remembered]
     /// Folders known by identifier from earlier lookups in this process (a hint, always re-checked).
     let hints: Locked<[String: String]>
+    /// The hints as they were when this lookup began: one command's contests are settled alike.
+    private let hinted: [String: String]
     private var scanned: [FolderAlbum]?
     private var confirmed: [String: FolderAlbum] = [:]
     private var titled: [String: [FolderAlbum]] = [:]
@@ -82,6 +109,7 @@ final class FolderAlbumDirectory: AlbumDirectory {
         self.root = root
         self.remembered = remembered
         self.hints = hints
+        self.hinted = hints.withLock { $0 }
     }
 
     func rememberedAlbumID(for title: AlbumTitle) throws -> String? {
@@ -126,7 +154,7 @@ final class FolderAlbumDirectory: AlbumDirectory {
     }
 
     /// The folders listed under `title`: every folder (with photos or not) on a path the title can
-    /// name, whose listed title is `title` — the one lookup of a title for every command (`show`,
+    /// name, so that a title means one album in every command (`albums`, `show`, `add`,
     /// `rename`, `delete`, `save`), so each acts on what ``albums()`` lists under it. At the last
     /// level that includes the numbered folders AlbumKit makes when the name is taken (`Trips 2`
     /// for the title `Trips`), whose marker gives the title.
@@ -158,7 +186,8 @@ final class FolderAlbumDirectory: AlbumDirectory {
                     let marker =
                         entries.contains(FolderAlbumMarker.fileName) ? try FolderAlbumMarker.read(in: child) : nil
                     let album = FolderAlbum(
-                        path: FolderAlbumPath(components: childPath), marker: marker, modified: info.modified.date)
+                        path: FolderAlbumPath(components: childPath), marker: marker, modified: info.modified.date,
+                        inode: info.inode)
                     if album.titleKey == key { found.append(album) }
                 } else {
                     try walk(child, childPath, remaining.dropFirst())
@@ -166,33 +195,61 @@ final class FolderAlbumDirectory: AlbumDirectory {
             }
         }
         try walk(root, [], levels[...])
-        // Identifiers stay unique even for folders the full listing would re-identify.
-        // (a marker that names another path is a copy's: the listing decides which one keeps it).
-        let listed =
-            found.contains { album in album.marker.map { $0.folder != album.name } ?? false } ? try albums() : []
-        found = found.map { album in listed.first { $0.path == album.path } ?? album }
+        // Each folder is shown with the identifier a lookup of that identifier leads back to, or
+        // the full listing decides: a marker copied or forged into another folder may claim the
+        // same identifier, and a command must never act on another folder than the one it showed.
+        if try Set(found.map(\.id)).count < found.count || !found.allSatisfy(isUncontested) {
+            let listed = try albums()
+            found = found.map { album in listed.first { $0.path == album.path } ?? album }
+        }
         found.sort { precedes($0.name, $1.name) }
         for album in found { remember(album) }
         titled[key] = found
         return found
     }
 
+    /// Whether the listing would give `album` the identifier it claims, known without listing:
+    /// the lookup of the identifier by its remembered folders leads to it, or, for an unmarked
+    /// folder (whose path gives its identifier), no remembered folder claims the identifier as
+    /// strongly (``scan(_:preferring:)`` then lets the unmarked folder keep it).
+    private func isUncontested(_ album: FolderAlbum) throws -> Bool {
+        switch try preferredAlbum(id: album.id) {
+        case let preferred?: return preferred.path == album.path
+        case nil: return album.marker == nil && album.claim == 0
+        }
+    }
+
     /// The album with `id`, if its folder exists.
     func album(id: String) throws -> FolderAlbum? {
         if let known = confirmed[id] { return known }
-        var paths = remembered.values.filter { $0.id == id }.map(\.folder)
-        if let hint = hints.withLock({ $0[id] }) { paths.insert(hint, at: 0) }
-        if scanned == nil {
-            for path in paths {
-                if let album = try settledAlbum(at: path), album.id == id {
-                    remember(album)
-                    return album
-                }
-            }
+        if scanned == nil, let album = try preferredAlbum(id: id) {
+            remember(album)
+            return album
         }
         let album = try albums().first { $0.id == id }
         if let album { remember(album) }
         return album
+    }
+
+    /// The first of the folders remembered for `id` (``preferredFolders(for:)``) that claims it
+    /// as strongly as a folder can: the one the full listing gives `id` to, found without listing.
+    private func preferredAlbum(id: String) throws -> FolderAlbum? {
+        for path in preferredFolders(for: id) {
+            if let album = try album(at: path), album.id == id, album.claim == 0 { return album }
+        }
+        return nil
+    }
+
+    /// The folders that settle a contest for `id` between folders claiming it equally strongly,
+    /// first first: the folder this process last found it in, then those the library remembers
+    /// it in (``FolderLibraryState``), in a fixed order.
+    private func preferredFolders(for id: String) -> [String] {
+        var paths = hinted[id].map { [$0] } ?? []
+        for (_, entry) in remembered.sorted(by: { precedes($0.key, $1.key) })
+        where entry.id == id && !paths.contains(entry.folder) {
+            paths.append(entry.folder)
+        }
+        return paths
     }
 
     private func remember(_ album: FolderAlbum) {
@@ -203,7 +260,7 @@ final class FolderAlbumDirectory: AlbumDirectory {
     /// Every album folder, oldest first (creation date, then path).
     func albums() throws -> [FolderAlbum] {
         if let scanned { return scanned }
-        let albums = try Self.scan(root)
+        let albums = try Self.scan(root, preferring: preferredFolders(for:))
         scanned = albums
         return albums
     }
@@ -215,35 +272,50 @@ final class FolderAlbumDirectory: AlbumDirectory {
         titled = [:]
     }
 
-    /// The album at `relative` whose marker names this very path (it wins any identifier contest,
-    /// so no listing is needed to trust it), or an unmarked folder there (its identifier is derived
-    /// from the path, so it is checked against the caller's).
-    private func settledAlbum(at relative: String) throws(SystemError) -> FolderAlbum? {
+    /// The album at `relative`, as a lookup by title would find it before settling identifier
+    /// contests: `nil` when the path is not an album there (missing, a symlink on the way, excluded
+    /// by its name or by a data file in it or above it, or too deep). An unmarked folder without a
+    /// photo or video counts, as it does for titles (`2023` above `2023/Summer`): its identifier
+    /// comes from its path, so only a lookup that found it there asks for it.
+    private func album(at relative: String) throws(SystemError) -> FolderAlbum? {
         let path = FolderAlbumPath(components: relative.split(separator: "/").map(String.init))
-        guard !path.components.isEmpty, !path.components.contains(where: FolderExclusions.isExcluded(folderNamed:)),
+        guard !path.components.isEmpty, path.components.count <= FolderAlbumPath.maximumDepth,
+            !path.components.contains(where: FolderExclusions.isExcluded(folderNamed:)),
             let folder = try FileSystem.unlessOutOfDescriptors({ () throws(SystemError) in
                 try FileSystem.openDirectory(path, in: root)
             })
         else { return nil }
         defer { FileSystem.close(folder) }
+        // A data file in the folder or any folder above it keeps the listing out of it.
+        var level = try FileSystem.reopen(folder)
+        defer { FileSystem.close(level) }
+        for _ in path.components {
+            for name in FolderExclusions.dataFiles where FileSystem.status(of: name, in: level) != nil {
+                return nil
+            }
+            let parent = try FileSystem.openDirectory("..", in: level)
+            FileSystem.close(level)
+            level = parent
+        }
+        let info = try FileSystem.fileStatus(of: folder)
         let marker = try FolderAlbumMarker.read(in: folder)
-        if let marker, marker.folder != relative { return nil }
-        let modified = (try? FileSystem.fileStatus(of: folder))?.modified.date ?? Date(timeIntervalSince1970: 0)
-        return FolderAlbum(path: path, marker: marker, modified: modified)
+        return FolderAlbum(path: path, marker: marker, modified: info.modified.date, inode: info.inode)
     }
 
     /// Lists the album folders below `root`: every visible folder (not a symlink: AlbumKit never
     /// writes through one, and not excluded by ``FolderExclusions``) that holds a photo or video
     /// file or an album marker, at any depth, with identifiers made unique deterministically.
     ///
-    /// When two folders claim one identifier (a folder copied with its marker, or an unmarked
-    /// folder at a path like one AlbumKit moved), the one whose marker names it keeps it, then the
-    /// one that is the folder the marker was written in (its inode: a renamed original, not a copy),
-    /// then a marked one, then the first by path; the others get an identifier derived from their
-    /// path.
-    static func scan(_ root: FileSystem.Descriptor) throws(SystemError) -> [FolderAlbum] {
+    /// When two folders claim one identifier (a folder copied with its marker, a marker edited, or
+    /// an unmarked folder at a path like one AlbumKit moved), the one with the strongest
+    /// ``FolderAlbum/claim`` keeps it; between equal claims, the first of the folders `preferring`
+    /// gives for the identifier (where this library last found it), then an unmarked folder, then
+    /// the first by path. The others get an identifier derived from their path, and a marker that
+    /// lost its identifier no longer gives the title either.
+    static func scan(
+        _ root: FileSystem.Descriptor, preferring: (String) -> [String] = { _ in [] }
+    ) throws(SystemError) -> [FolderAlbum] {
         var found: [FolderAlbum] = []
-        var inodes: [String: UInt64] = [:]  // by relative path
         var visited = Set<[UInt64]>()
         // Only entries the listing does not rule out as folders are `stat`ed, not every photo.
         func visit(_ folder: FileSystem.Descriptor, _ path: [String], _ listed: [FileSystem.Entry]) throws(SystemError)
@@ -267,22 +339,21 @@ final class FolderAlbumDirectory: AlbumDirectory {
                 let childPath = path + [name]
                 let marker = entries.contains(FolderAlbumMarker.fileName) ? try FolderAlbumMarker.read(in: child) : nil
                 if marker != nil || entries.contains(where: FolderNaming.isMediaFileName) {
-                    inodes[FolderAlbumPath(components: childPath).relative] = info.inode
                     found.append(
                         FolderAlbum(
-                            path: FolderAlbumPath(components: childPath), marker: marker, modified: info.modified.date))
+                            path: FolderAlbumPath(components: childPath), marker: marker, modified: info.modified.date,
+                            inode: info.inode))
                 }
                 try visit(child, childPath, listing)
             }
         }
         try visit(root, [], try FileSystem.entries(in: root))
         // Identifier contests.
-        func rank(_ album: FolderAlbum) -> Int {
-            guard let marker = album.marker else { return 3 }
-            if marker.folder == album.name { return 0 }
-            return marker.inode != nil && marker.inode == inodes[album.name] ? 1 : 2
+        func order(_ album: FolderAlbum) -> (Int, Int, Int) {
+            let preference = preferring(album.id).firstIndex(of: album.name) ?? Int.max
+            return (album.claim, preference, album.marker == nil ? 0 : 1)
         }
-        found.sort { rank($0) != rank($1) ? rank($0) < rank($1) : precedes($0.name, $1.name) }
+        found.sort { a, b in order(a) != order(b) ? order(a) < order(b) : precedes(a.name, b.name) }
         var used = Set<String>()
         for index in found.indices {
             var album = found[index]

@@ -23,6 +23,20 @@ package struct FolderAlbumPath: Sendable, Hashable {
 
     package init(components: [String]) { self.components = components }
 
+    /// Two paths are one folder when their names are the same bytes: a file system tells apart
+    /// names Swift's strings compare equal (a composed "é" and "e" + a combining accent).
+    package static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.components.count == rhs.components.count
+            && zip(lhs.components, rhs.components).allSatisfy { $0.utf8.elementsEqual($1.utf8) }
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        for name in components {
+            hasher.combine(name.utf8.count)
+            for byte in name.utf8 { hasher.combine(byte) }
+        }
+    }
+
     /// The path relative to the root (`Trips/2024`), as stored in markers and used in identifiers.
     package var relative: String { components.joined(separator: "/") }
 
@@ -107,6 +121,26 @@ package struct FolderAlbumPath: Sendable, Hashable {
                 albumTitle: title.text)
         }
         return FolderAlbumPath(components: levels.map { FolderNaming.safeComponent($0, fallback: "Album") })
+    }
+
+    /// Whether a folder at this path can carry `title`, as AlbumKit names folders: one folder per
+    /// level, each matching its level, the last one possibly numbered (`Trips 2`). A marker whose
+    /// title its folder cannot carry (edited, or copied into an unrelated folder) does not give the
+    /// title: a lookup by title would never find that folder.
+    ///
+    /// ```swift
+    /// FolderAlbumPath(components: ["Trips 2"]).carries("Trips")   // true
+    /// FolderAlbumPath(components: ["Other"]).carries("Trips")     // false
+    /// ```
+    func carries(_ title: String) -> Bool {
+        let levels = Self.levels(of: title)
+        guard levels.count == components.count, let last = levels.last, let folder = components.last else {
+            return false
+        }
+        for (name, level) in zip(components.dropLast(), levels.dropLast()) where !Self.folder(name, matches: level) {
+            return false
+        }
+        return Self.folder(folder, matches: last) || Self.folder(folder, isNumberedFor: last)
     }
 
     /// Whether the folder `name` can be the folder of title level `level`: its own name says so, or
