@@ -95,7 +95,8 @@ package final class CatalogBackend: PhotoLibraryBackend {
 
     // MARK: Opening
 
-    /// Opens the library at `url`, creating it (and missing parent folders) when `create` is set.
+    /// Opens the library at `url`, creating it when `create` is set (in a folder that exists: a
+    /// missing parent is `.libraryNotFound`).
     /// A library of the previous release is converted first; an index that is missing, damaged or
     /// not this journal's is rebuilt (the old file kept under `damaged/`), and the notice says so.
     ///
@@ -120,6 +121,15 @@ package final class CatalogBackend: PhotoLibraryBackend {
             guard create else {
                 throw AlbumError(
                     .libraryNotFound, "There is no AlbumKit library at \(root.path); save a photo to create it.")
+            }
+            // Like `mkdir` without `-p`: a missing parent is a disk not mounted or a path mistyped,
+            // never folders to make.
+            let parent = root.deletingLastPathComponent().path
+            guard FileSystem.fileStatus(atPath: parent)?.kind == .directory else {
+                throw AlbumError(
+                    .libraryNotFound,
+                    "The folder \(parent) does not exist (is its disk mounted?), so the library \(root.lastPathComponent) cannot be created in it; nothing was saved."
+                )
             }
             try SHA256Hasher.requireAvailable(to: "create the library \(root.path)")
         } else if !journal.exists && !isLibrary(root) {

@@ -16,7 +16,9 @@ import Foundation
 /// 2. A line `XDG_PICTURES_DIR="$HOME/Bilder"` (leading blanks allowed, blanks around `=`) or
 ///    `XDG_PICTURES_DIR="/abs/path"`; `"$HOME"` alone is accepted; `\x` stands for `x`; trailing
 ///    `/` are dropped; other values are ignored; the last valid line wins.
-/// 3. No valid line, no file, or a value equal to `$HOME` (what `xdg-user-dirs-update` writes when
+/// 3. No valid line or no file: an absolute `XDG_PICTURES_DIR` in the environment, as
+///    `xdg-user-dir` (a shell script sourcing the file) honours it.
+/// 4. None of these, or a value equal to `$HOME` (what `xdg-user-dirs-update` writes when
 ///    the folder was deleted) → `$HOME/Pictures`.
 ///
 /// The environment is injected, so tests never look at the real home:
@@ -25,7 +27,7 @@ import Foundation
 /// dirs.picturesDirectory   // /tmp/home/Pictures unless /tmp/home/.config/user-dirs.dirs says otherwise
 /// ```
 package struct XDGUserDirectories: Sendable {
-    /// The environment variables used (`HOME`, `XDG_CONFIG_HOME`).
+    /// The environment variables used (`HOME`, `XDG_CONFIG_HOME`, `XDG_PICTURES_DIR`).
     package let environment: [String: String]
 
     /// Reads the given environment (the process's by default).
@@ -53,11 +55,19 @@ package struct XDGUserDirectories: Sendable {
     /// The `user-dirs.dirs` file consulted.
     package var userDirsFile: String { configDirectory + "/user-dirs.dirs" }
 
-    /// The directory configured for `name` (`"PICTURES"`, `"VIDEOS"`, …), or `nil` when the file is
-    /// missing or has no valid line for it. Read fresh on every call: the user may edit the file.
+    /// The directory configured for `name` (`"PICTURES"`, `"VIDEOS"`, …): the file's valid line for
+    /// it, else an absolute `XDG_<NAME>_DIR` in the environment (`xdg-user-dir` sources the file over
+    /// the environment, so the file wins), else `nil`. Read fresh on every call: the user may edit
+    /// the file.
     package func configuredDirectory(_ name: String) -> String? {
-        guard let data = FileManager.default.contents(atPath: userDirsFile) else { return nil }
-        return Self.parse(String(decoding: data, as: UTF8.self), key: "XDG_\(name)_DIR", home: homeDirectory)
+        let key = "XDG_\(name)_DIR"
+        if let data = FileManager.default.contents(atPath: userDirsFile),
+            let configured = Self.parse(String(decoding: data, as: UTF8.self), key: key, home: homeDirectory)
+        {
+            return configured
+        }
+        guard let exported = environment[key], exported.hasPrefix("/") else { return nil }
+        return Self.trimmingTrailingSlash(exported)
     }
 
     /// The user's Pictures folder: `XDG_PICTURES_DIR`, or `$HOME/Pictures` when it is not configured

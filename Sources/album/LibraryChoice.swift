@@ -105,6 +105,14 @@ enum LibraryChoice {
                 throw AlbumError(.libraryNotFound, "Shared (postgres://) libraries are available on Linux only.")
             #endif
         case .catalog:
+            if create, url == defaultCatalogURL() {
+                // The default library's folders are ours to make (`$XDG_DATA_HOME` is created on
+                // demand, per the XDG spec); a path the user gave needs its parent to exist. When
+                // this fails, opening names the missing folder.
+                try? FileManager.default.createDirectory(
+                    at: url!.deletingLastPathComponent(), withIntermediateDirectories: true,
+                    attributes: [.posixPermissions: 0o700])
+            }
             return try PhotoLibrary.catalog(at: url!, createIfMissing: create) { Output.err("album: note: " + $0) }
         case .folders:
             // Checked before the folder is made: a folder library needs SHA-256 even to list.

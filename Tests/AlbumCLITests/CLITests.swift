@@ -405,4 +405,34 @@ import Testing
             #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("media").path))
         }
     }
+
+    @Test func exportedPicturesFolderIsTheSystemLibraryWhenUserDirsSaysNothing() throws {
+        try CLI.withTemporaryDirectory { home in
+            // Given XDG_PICTURES_DIR in the environment and no user-dirs.dirs
+            let pictures = home.appendingPathComponent("Fotos")
+            try FileManager.default.createDirectory(at: pictures, withIntermediateDirectories: true)
+            let environment = ["HOME": home.path, "XDG_PICTURES_DIR": pictures.path]
+            let run = try CLI.run(
+                ["import", "--system", "--album", "Card", CLI.examples.appendingPathComponent("sky.heic").path],
+                environment: environment)
+            // Then the save goes there, and no ~/Pictures is made
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(FileManager.default.fileExists(atPath: pictures.appendingPathComponent("Card/sky.heic").path))
+            #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("Pictures").path))
+        }
+    }
+
+    @Test func aCatalogInAFolderThatDoesNotExistIsNotCreated() throws {
+        try CLI.withTemporaryDirectory { dir in
+            // Given a library path whose parent folder is missing (a disk not mounted)
+            let library = dir.appendingPathComponent("media/disk/Photos.albumlibrary").path
+            let run = try CLI.run(
+                ["save", "--json", "--library", library, CLI.examples.appendingPathComponent("sky.heic").path])
+            // Then nothing is made and the missing folder is named
+            #expect(run.status == 1)
+            #expect((run.jsonLines().first?["error"] as? [String: Any])?["code"] as? String == "libraryNotFound")
+            #expect(run.stdout.contains(dir.appendingPathComponent("media/disk").path))
+            #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("media").path))
+        }
+    }
 }

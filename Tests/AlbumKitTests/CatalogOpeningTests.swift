@@ -70,4 +70,17 @@ import Testing
             } catch AlbumError.Code.libraryNotFound {}
         }
     }
+
+    @Test func aLibraryIsNeverCreatedWithTheFoldersAboveIt() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            // Given a path on a disk that is not mounted (its parent folder is missing)
+            let url = dir.appendingPathComponent("media/disk/Photos.albumlibrary")
+            let library = try PhotoLibrary.catalog(at: url)
+            // Then the save fails as libraryNotFound and no folder is made
+            let results = await library.album(titled: "A").save([.file(Fixture.jpeg)])
+            #expect(results.first?.error?.code == .libraryNotFound)
+            #expect(results.first?.error?.message.contains(dir.appendingPathComponent("media/disk").path) == true)
+            #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("media").path))
+        }
+    }
 }

@@ -131,6 +131,25 @@ struct XDGUserDirectoriesTests {
         }
     }
 
+    @Test func theEnvironmentIsUsedWhenTheFileSaysNothing() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("xdg-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        // Given XDG_PICTURES_DIR exported and no user-dirs.dirs
+        let exported = XDGUserDirectories(environment: ["HOME": home, "XDG_PICTURES_DIR": "/srv/photos/"])
+        // Then it is the Pictures folder, as xdg-user-dir answers
+        #expect(exported.picturesDirectory.path == "/srv/photos")
+        // And a relative value, or the home itself, is not
+        #expect(XDGUserDirectories(environment: ["HOME": home, "XDG_PICTURES_DIR": "Pics"]).picturesDirectory.path
+            == home + "/Pictures")
+        #expect(XDGUserDirectories(environment: ["HOME": home, "XDG_PICTURES_DIR": home]).picturesDirectory.path
+            == home + "/Pictures")
+        // And a line in user-dirs.dirs wins over it, as the script sources the file over the environment
+        try FileManager.default.createDirectory(atPath: home + "/.config", withIntermediateDirectories: true)
+        try "XDG_PICTURES_DIR=\"$HOME/Bilder\"\n".write(
+            toFile: home + "/.config/user-dirs.dirs", atomically: true, encoding: .utf8)
+        #expect(exported.picturesDirectory.path == home + "/Bilder")
+    }
+
     @Test func missingKeyFallsBackToPictures() throws {
         try withHome("XDG_MUSIC_DIR=\"$HOME/Music\"\n") { home, dirs in
             #expect(dirs.picturesDirectory.path == home + "/Pictures")
