@@ -139,10 +139,12 @@ struct XDGUserDirectoriesTests {
         // Then it is the Pictures folder, as xdg-user-dir answers
         #expect(exported.picturesDirectory.path == "/srv/photos")
         // And a relative value, or the home itself, is not
-        #expect(XDGUserDirectories(environment: ["HOME": home, "XDG_PICTURES_DIR": "Pics"]).picturesDirectory.path
-            == home + "/Pictures")
-        #expect(XDGUserDirectories(environment: ["HOME": home, "XDG_PICTURES_DIR": home]).picturesDirectory.path
-            == home + "/Pictures")
+        #expect(
+            XDGUserDirectories(environment: ["HOME": home, "XDG_PICTURES_DIR": "Pics"]).picturesDirectory.path
+                == home + "/Pictures")
+        #expect(
+            XDGUserDirectories(environment: ["HOME": home, "XDG_PICTURES_DIR": home]).picturesDirectory.path
+                == home + "/Pictures")
         // And a line in user-dirs.dirs wins over it, as the script sources the file over the environment
         try FileManager.default.createDirectory(atPath: home + "/.config", withIntermediateDirectories: true)
         try "XDG_PICTURES_DIR=\"$HOME/Bilder\"\n".write(
