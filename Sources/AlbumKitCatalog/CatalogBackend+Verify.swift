@@ -11,12 +11,13 @@ extension CatalogBackend {
     private func verifyNow() throws -> VerificationReport {
         var problems = try indexDisagreements()
         let assets = try withIndex("read the catalog") { connection in
-            try connection.index!.db.rows("SELECT id, path, byte_size, sha256 FROM asset ORDER BY path")
+            try connection.index!.db.rows("SELECT id, path, byte_size, sha256, original_name FROM asset ORDER BY path")
         }
         for row in assets {
             guard let id = row.text(0), let relative = row.text(1) else { throw Self.damagedRow(catalogPath) }
             if let problem = fileProblem(relative, size: row.integer(2) ?? -1, sha256: row.text(3) ?? "") {
-                problems.append("asset \(id): \(problem)\(Self.restoreHint(id))")
+                let known = try whatTheUserKnows(id, originalName: row.text(4))
+                problems.append("asset \(id)\(known): \(problem)\(Self.restoreHint(id))")
             }
         }
         for stray in try strayFiles() {
@@ -26,6 +27,25 @@ extension CatalogBackend {
             problems.append("leftover originals/\(leftover.path) from a save that crashed (`album repair` removes it)")
         }
         return VerificationReport(checkedAssets: assets.count, problems: problems)
+    }
+
+    /// The asset as its user knows it, for a problem's line: ` (IMG_0001.JPG in "Trips", "Best")`,
+    /// ` (IMG_0001.JPG, in no album)`, ` (recently deleted)`.
+    private func whatTheUserKnows(_ id: String, originalName: String?) throws -> String {
+        let (titles, deleted) = try withIndex("read the catalog") { connection in
+            let db = connection.index!.db
+            let titles = try db.rows(
+                "SELECT al.title FROM album_asset m JOIN album al ON al.id = m.album_id WHERE m.asset_id = ? ORDER BY al.title_key",
+                [.text(id)]
+            ).compactMap { $0.text(0) }
+            let deleted = try db.rows("SELECT state FROM asset WHERE id = ?", [.text(id)]).first?.text(0) == "deleted"
+            return (titles, deleted)
+        }
+        let albums =
+            deleted
+            ? "recently deleted"
+            : titles.isEmpty ? "in no album" : "in " + titles.map { "\"\($0)\"" }.joined(separator: ", ")
+        return " (" + (originalName.map { $0 + (titles.isEmpty || deleted ? ", " : " ") } ?? "") + albums + ")"
     }
 
     /// What is wrong with the library's file `relative`, if anything.

@@ -20,16 +20,30 @@ public struct MediaMetadata: Sendable, Hashable, Codable {
     public var orientation: Int?
     /// Capture date in ISO 8601 (`2024-05-01T10:20:30+02:00`; no offset when the file has none).
     public var captureDate: String?
-    /// Signed decimal degrees.
-    public var latitude: Double? { didSet { if latitude?.isFinite == false { latitude = nil } } }
-    /// Signed decimal degrees.
-    public var longitude: Double? { didSet { if longitude?.isFinite == false { longitude = nil } } }
+    /// Signed decimal degrees, to 7 decimals (about 1 cm: what EXIF's degree, minute and second
+    /// fractions mean, without binary noise like `2.2944999999999998`).
+    public var latitude: Double? { didSet { latitude = Self.degrees(latitude) } }
+    /// Signed decimal degrees, to 7 decimals (see ``latitude``).
+    public var longitude: Double? { didSet { longitude = Self.degrees(longitude) } }
     /// Metres above sea level (negative below).
     public var altitude: Double? { didSet { if altitude?.isFinite == false { altitude = nil } } }
     /// Camera make.
     public var make: String?
     /// Camera model.
     public var model: String?
+    /// The camera as people name it: the model alone when it already starts with the make's first
+    /// word (Canon writes make "Canon", model "Canon EOS R6"), else make and model.
+    ///
+    /// ```swift
+    /// metadata.camera   // "Canon EOS R6", "SONY ILCE-7M3", "Apple iPhone 15 Pro"
+    /// ```
+    public var camera: String? {
+        let make = (make ?? "").split(whereSeparator: \.isWhitespace)
+        let model = (model ?? "").split(whereSeparator: \.isWhitespace)
+        if model.isEmpty { return make.isEmpty ? nil : make.joined(separator: " ") }
+        if make.isEmpty || make[0].lowercased() == model[0].lowercased() { return model.joined(separator: " ") }
+        return (make + model).joined(separator: " ")
+    }
     /// Duration in seconds (videos).
     public var duration: Double? { didSet { if duration?.isFinite == false { duration = nil } } }
     /// Whether a photo format holds more than one frame to play (animated GIF, WebP or PNG, an AVIF or
@@ -56,6 +70,12 @@ public struct MediaMetadata: Sendable, Hashable, Codable {
         case warnings
     }
 
+    /// Degrees rounded to 7 decimals; `nil` for a number no file can mean (infinite, NaN).
+    static func degrees(_ value: Double?) -> Double? {
+        guard let value, value.isFinite else { return nil }
+        return (value * 10_000_000).rounded() / 10_000_000
+    }
+
     /// Decodes metadata; `kind` is derived from `format`.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -64,8 +84,8 @@ public struct MediaMetadata: Sendable, Hashable, Codable {
         height = try c.decodeIfPresent(Int.self, forKey: .height)
         orientation = try c.decodeIfPresent(Int.self, forKey: .orientation)
         captureDate = try c.decodeIfPresent(String.self, forKey: .captureDate)
-        latitude = try c.decodeIfPresent(Double.self, forKey: .latitude)
-        longitude = try c.decodeIfPresent(Double.self, forKey: .longitude)
+        latitude = Self.degrees(try c.decodeIfPresent(Double.self, forKey: .latitude))
+        longitude = Self.degrees(try c.decodeIfPresent(Double.self, forKey: .longitude))
         altitude = try c.decodeIfPresent(Double.self, forKey: .altitude)
         make = try c.decodeIfPresent(String.self, forKey: .make)
         model = try c.decodeIfPresent(String.self, forKey: .model)

@@ -260,7 +260,7 @@ enum AssetTable {
             var details: [String] = [m?.format.rawValue ?? asset.kind.rawValue]
             if let w = m?.width, let h = m?.height { details.append("\(w)×\(h)") }
             if let d = m?.duration { details.append(String(format: "%.1f s", d)) }
-            let camera = [m?.make, m?.model].compactMap { $0 }.joined(separator: " ")
+            let camera = m?.camera ?? ""
             var gps = ""
             if let lat = m?.latitude, let lon = m?.longitude { gps = String(format: "%.5f, %.5f", lat, lon) }
             rows.append([

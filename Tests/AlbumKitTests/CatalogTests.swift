@@ -543,6 +543,11 @@ import Testing
             #expect(report.problems.count == 2)
             #expect(report.problems.contains { $0.contains("missing") })
             #expect(report.problems.contains { $0.contains("SHA-256") })
+            // Each problem names the photo as its user knows it: its file name and its albums
+            for asset in assets {
+                let line = report.problems.first { $0.contains(asset.id) }
+                #expect(line?.contains("(\(asset.originalFilename ?? "?") in \"A\")") == true, "\(report.problems)")
+            }
         }
     }
 
