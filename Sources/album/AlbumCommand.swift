@@ -281,9 +281,6 @@ enum AlbumCommand {
             line.albums = deleted.albums.count > 1 ? deleted.albums.dropFirst().map { AlbumLine($0) } : nil
             Output.json(line)
         } else if !arguments.quiet {
-            for album in deleted.albums.dropFirst() {
-                Output.out(Output.shown("  with album \"\(album.title)\" (\(album.count) photo(s) or video(s))"))
-            }
             if let trash = deleted.trashURL {
                 Output.out(Output.shown("moved album \"\(deleted.title)\" to the Trash: \(trash.path)"))
             } else if LibraryChoice.sharedLocation(arguments) != nil {
@@ -293,6 +290,11 @@ enum AlbumCommand {
                     ))
             } else {
                 Output.out(Output.shown("deleted album \"\(deleted.title)\""))
+            }
+            // The albums inside it went with it: said after the line that says where it went.
+            for album in deleted.albums.dropFirst() {
+                let items = album.count == 1 ? "1 photo or video" : "\(album.count) photos or videos"
+                Output.out(Output.shown("  with album \"\(album.title)\" (\(items))"))
             }
         }
         return 0
