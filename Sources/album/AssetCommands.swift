@@ -220,30 +220,36 @@ enum AssetCommands {
                 let error: SaveLine.Failure
             }
             struct Line: Encodable {
+                let alreadyThere: [File]
                 let directory: String
                 let exported: [File]
                 let failed: [Failure]
             }
+            func line(_ file: ExportReport.File) -> File {
+                File(
+                    asset: file.assetID, file: file.name, originalFile: file.originalFilename, size: file.byteSize,
+                    modified: file.modificationDate)
+            }
             Output.json(
                 Line(
+                    alreadyThere: report.alreadyThere.map(line),
                     directory: report.directory.path,
-                    exported: report.exported.map {
-                        File(
-                            asset: $0.assetID, file: $0.name, originalFile: $0.originalFilename, size: $0.byteSize,
-                            modified: $0.modificationDate)
-                    },
+                    exported: report.exported.map(line),
                     failed: report.failures.map {
                         Failure(asset: $0.assetID, error: SaveLine.Failure(code: $0.code.rawValue, message: $0.message))
                     }))
         } else {
             if arguments.verbose {
                 for file in report.exported { Output.out("exported \(Output.shown(file.name))") }
+                for file in report.alreadyThere { Output.out("already there: \(Output.shown(file.name))") }
             }
             for failure in report.failures { Output.err("album: \(Output.shown(failure.message))") }
             if !arguments.quiet || !report.failures.isEmpty {
-                Output.out(
-                    "exported \(report.exported.count) of \(report.exported.count + report.failures.count) to \(report.directory.path)"
-                )
+                let total = report.exported.count + report.alreadyThere.count + report.failures.count
+                var summary = "exported \(report.exported.count) of \(total) to \(Output.shown(report.directory.path))"
+                if !report.alreadyThere.isEmpty { summary += ", \(report.alreadyThere.count) already there" }
+                if !report.failures.isEmpty { summary += ", \(report.failures.count) failed" }
+                Output.out(summary)
             }
         }
         return report.failures.isEmpty ? 0 : 1

@@ -229,6 +229,8 @@ enum CommandLineSpec {
                 Copies the original of every asset of the album TITLE into the folder DIR (created when
                 missing), under its original name; a name already taken becomes "name 2.jpg", "name 3.jpg", and so on.
                 Each file's modification time is its capture date when known. Nothing in DIR is overwritten.
+                Exporting again is a sync: an asset whose identical copy (same size and SHA-256) is already in
+                DIR under its name is not copied again and is counted "already there".
                 An asset that cannot be copied is reported and the others are still exported (exit status 1).
                 DIR may not lie inside the library itself (an album folder of a folder library, a catalog's folder).
                 """,

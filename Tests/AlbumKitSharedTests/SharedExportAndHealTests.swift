@@ -27,11 +27,16 @@
                         try FileManager.default.attributesOfItem(
                             atPath: target.appendingPathComponent("harbour.jpg").path)[.modificationDate] as? Date
                     #expect(modified == ISO8601DateFormatter().date(from: "2026-05-01T08:20:30Z"))
-                    // The command line, into the same folder: new names, nothing overwritten.
+                    // The command line, into the same folder: a sync, the identical copies found,
+                    // nothing written again.
                     let run = Shell.run(
                         Shell.album, ["--json", "export", "Out", target.path], environment: shared.environment)
                     #expect(run.status == 0, "\(run)")
-                    #expect(run.stdout.contains("harbour 2.jpg"))
+                    let line = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+                    #expect((line?["exported"] as? [Any])?.isEmpty == true, "\(run)")
+                    #expect(
+                        ((line?["alreadyThere"] as? [[String: Any]]) ?? []).compactMap { $0["file"] as? String }.sorted()
+                            == ["garden.png", "harbour.jpg"])
                 }
             }
 

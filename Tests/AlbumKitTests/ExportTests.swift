@@ -45,14 +45,40 @@ import Testing
         }
     }
 
-    @Test func exportingTwiceNumbersTheSecondCopy() async throws {
+    @Test(arguments: ["catalog", "folders"])
+    func exportingAgainIsASync(_ kind: String) async throws {
         try await Fixture.withTemporaryDirectory { dir in
-            let library = try PhotoLibrary.catalog(at: dir.appendingPathComponent("Test.albumlibrary"))
+            let library =
+                kind == "catalog"
+                ? try PhotoLibrary.catalog(at: dir.appendingPathComponent("Test.albumlibrary"))
+                : try FolderFixture.library(
+                    try FileManager.default.url(
+                        for: .itemReplacementDirectory, in: .userDomainMask, appropriateFor: dir, create: true))
+            // Given an album of three photos, two of them named IMG.jpg, exported once
             try await library.album(titled: "A").save(.data(FolderFixture.jpeg("x"), filename: "x.jpg"))
+            try await library.album(titled: "A").save(.data(FolderFixture.jpeg("one"), filename: "IMG.jpg"))
+            try await library.album(titled: "A").save(.data(FolderFixture.jpeg("two"), filename: "IMG.jpg"))
             let out = dir.appendingPathComponent("Out")
-            _ = try await library.exportAlbum(titled: "A", to: out)
+            let first = try await library.exportAlbum(titled: "A", to: out)
+            #expect(first.exported.count == 3 && first.alreadyThere.isEmpty)
+            let names = Fixture.files(under: out)
+            // When it is exported again
             let second = try await library.exportAlbum(titled: "A", to: out)
-            #expect(second.exported.map(\.name) == ["x 2.jpg"])
+            // Then nothing is written: every asset is found under the name it got the first time
+            #expect(second.exported.isEmpty)
+            #expect(second.alreadyThere.map(\.name).sorted() == first.exported.map(\.name).sorted())
+            #expect(Fixture.files(under: out) == names)
+            // When one exported copy is changed (same size, other bytes) and the album exported again
+            let changed = out.appendingPathComponent("x.jpg")
+            var bytes = try Data(contentsOf: changed)
+            bytes[bytes.count - 3] ^= 0xFF
+            try bytes.write(to: changed)
+            let third = try await library.exportAlbum(titled: "A", to: out)
+            // Then that asset is written again beside it, the changed file untouched
+            #expect(third.exported.map(\.name) == ["x 2.jpg"])
+            #expect(third.alreadyThere.count == 2)
+            #expect(try Data(contentsOf: changed) == bytes)
+            #expect(try Data(contentsOf: out.appendingPathComponent("x 2.jpg")) == FolderFixture.jpeg("x"))
         }
     }
 

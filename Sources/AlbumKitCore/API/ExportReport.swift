@@ -35,6 +35,13 @@ public struct ExportReport: Sendable, Hashable {
     public let directory: URL
     /// The files written, in album order.
     public let exported: [File]
+    /// The assets whose identical copy (same size and SHA-256) was already in the folder, from an
+    /// earlier export: not written again. Each names the file found.
+    ///
+    /// ```swift
+    /// print("\(report.exported.count) exported, \(report.alreadyThere.count) already there")
+    /// ```
+    public let alreadyThere: [File]
     /// The assets that were not written.
     public let failures: [Failure]
 }

@@ -12,6 +12,10 @@ import Foundation
 /// run) becomes `name 2.jpg`, `name 3.jpg`, …. A file is written invisibly, flushed, given its
 /// capture date as modification time, then published under its name without ever replacing
 /// anything; the folder is flushed at the end. Nothing in the folder is overwritten or removed.
+///
+/// Exporting again into the same folder is a sync: an asset whose identical copy (same size and
+/// SHA-256) already holds one of the names it would get is not written again, and is reported in
+/// ``ExportReport/alreadyThere``.
 struct AlbumExporter {
     let directory: URL
     /// Writes an original that is not a file (a shared library's object) into the staged file;
@@ -25,12 +29,25 @@ struct AlbumExporter {
             throw error.libraryError("open the export folder")
         }
         defer { FileSystem.close(folder) }
-        var taken = Set((try? FileSystem.names(inDirectoryAt: directory.path)) ?? [])
+        let existing: Set<String>
+        do { existing = Set(try FileSystem.names(in: folder)) } catch {
+            throw error.libraryError("list the export folder")
+        }
+        var taken = existing
+        var claimed = Set<String>()  // names this run's assets are, written or found
         var exported: [ExportReport.File] = []
+        var alreadyThere: [ExportReport.File] = []
         var failures: [ExportReport.Failure] = []
         for asset in assets {
             do {
-                exported.append(try copy(asset, into: folder, taken: &taken))
+                if let found = try identicalCopy(of: asset, in: folder, existing: existing, claimed: claimed) {
+                    claimed.insert(found.name)
+                    alreadyThere.append(found)
+                    continue
+                }
+                let file = try copy(asset, into: folder, taken: &taken)
+                claimed.insert(file.name)
+                exported.append(file)
             } catch {
                 let error = AlbumError.wrap(error)
                 failures.append(ExportReport.Failure(assetID: asset.id, code: error.code, message: error.message))
@@ -41,7 +58,63 @@ struct AlbumExporter {
             }
         }
         do { try FileSystem.fsync(folder) } catch { throw error.libraryError("flush the export folder") }
-        return ExportReport(directory: directory, exported: exported, failures: failures)
+        return ExportReport(directory: directory, exported: exported, alreadyThere: alreadyThere, failures: failures)
+    }
+
+    /// The file already in the folder under a name `asset` would get (`IMG_1.jpg`, `IMG_1 2.jpg`,
+    /// … in that order, skipping names this run's assets already are) that is the same bytes, by
+    /// size and then SHA-256; `nil` when there is none and the asset is to be written.
+    private func identicalCopy(
+        of asset: AssetInfo, in folder: FileSystem.Descriptor, existing: Set<String>, claimed: Set<String>
+    ) throws -> ExportReport.File? {
+        let base = Self.baseName(of: asset)
+        var attempt = 1
+        while true {
+            let name = FolderNaming.fileName(base, attempt: attempt)
+            attempt += 1
+            if claimed.contains(name) { continue }
+            guard existing.contains(name) else { return nil }
+            guard let info = FileSystem.fileStatus(of: name, in: folder), info.kind == .regular,
+                asset.byteSize.map({ Int64(info.size) == $0 }) ?? true
+            else { continue }
+            guard let expected = try expectedSHA256(of: asset) else { return nil }
+            let found: String
+            do {
+                let file = try FileSystem.openFile(name, in: folder)
+                defer { FileSystem.close(file) }
+                found = try FileSystem.sha256(of: file)
+            } catch let error as SystemError {
+                throw error.libraryError("read \(name) in the export folder")
+            }
+            if found == expected {
+                return ExportReport.File(
+                    assetID: asset.id, name: name, originalFilename: asset.originalFilename,
+                    byteSize: Int64(info.size), modificationDate: info.modified.date)
+            }
+        }
+    }
+
+    /// The SHA-256 the asset's original has: the library's record, else the original's file
+    /// hashed; `nil` when neither is known (the copy is then written).
+    private func expectedSHA256(of asset: AssetInfo) throws -> String? {
+        if let known = asset.sha256 { return known }
+        guard let source = asset.fileURL else { return nil }
+        do {
+            let input = try FileSystem.openForReading(source.path)
+            defer { FileSystem.close(input.0) }
+            return try FileSystem.sha256(of: input.0)
+        } catch let error as SystemError {
+            throw AlbumError(
+                error.errno == ENOENT ? .fileNotFound : .fileUnreadable,
+                "The original of \(Self.baseName(of: asset)) (\(source.path)) cannot be read: \(error). Run `album verify`.",
+                file: source.path)
+        }
+    }
+
+    /// The name an asset is exported under before any numbering.
+    private static func baseName(of asset: AssetInfo) -> String {
+        let fallback = asset.fileURL?.lastPathComponent ?? asset.id
+        return FolderNaming.safeComponent(asset.originalFilename ?? fallback, fallback: fallback)
     }
 
     /// Creates the folder (and its parents); refuses a file in its place.
@@ -69,8 +142,7 @@ struct AlbumExporter {
     private func copy(
         _ asset: AssetInfo, into folder: FileSystem.Descriptor, taken: inout Set<String>
     ) throws -> ExportReport.File {
-        let fallback = asset.fileURL?.lastPathComponent ?? asset.id
-        let base = FolderNaming.safeComponent(asset.originalFilename ?? fallback, fallback: fallback)
+        let base = Self.baseName(of: asset)
         let staged: FileSystem.StagedFile
         do { staged = try FileSystem.stage(in: folder, as: StagingName(kind: "partial")) } catch {
             throw error.libraryError("write into the export folder")
