@@ -12,7 +12,7 @@ enum AlbumCommand {
     static func run(_ argv: [[UInt8]]) async -> Int32 {
         switch invocation(argv) {
         case .finished(let status): return status
-        case .command(let command, let spec, let arguments): return await run(command, spec, arguments)
+        case .command(let command, let arguments): return await run(command, arguments)
         }
     }
 
@@ -20,12 +20,13 @@ enum AlbumCommand {
     /// `--version` finish here, so they print without the thread pool (process start is measured).
     enum Invocation {
         case finished(Int32)
-        case command(String, CommandLineSpec.Command, Arguments)
+        case command(CommandLineSpec.Command, Arguments)
     }
 
     static func invocation(_ argv: [[UInt8]]) -> Invocation {
+        assert(CommandLineSpec.isComplete, "an option or command of CommandLineSpec has no entry, or two")
         // Whether a usage error is also printed as JSON: `--json` among the options (before `--`).
-        let json = argv.prefix { $0 != Array("--".utf8) }.contains(Array("--json".utf8))
+        let json = argv.prefix { $0 != Array("--".utf8) }.contains(Array(CommandLineSpec.OptionName.json.rawValue.utf8))
         let arguments: Arguments
         do { arguments = try Arguments(raw: argv) } catch {
             return .finished(usageError(error.message, hint: "Run `album --help` for usage.", json: json))
@@ -53,47 +54,60 @@ enum AlbumCommand {
             Output.out(Help.text(for: command) ?? Help.overview)
             return .finished(0)
         }
-        return .command(command, spec, arguments)
+        return .command(spec, arguments)
     }
 
-    /// Runs `command` (its arguments already parsed) and turns every failure into a message and a status.
-    static func run(_ command: String, _ spec: CommandLineSpec.Command, _ arguments: Arguments) async -> Int32 {
+    /// Runs `spec`'s command (its arguments already parsed) and turns every failure into a message
+    /// and a status.
+    static func run(_ spec: CommandLineSpec.Command, _ arguments: Arguments) async -> Int32 {
+        let command = spec.name
         do {
             try arguments.check(for: spec)
             // Read where the shared library's store options are read, as AWS_CA_BUNDLE is.
-            if let bundle = arguments.value("--ca-bundle") { setenv("ALBUMKIT_S3_CA_BUNDLE", bundle, 1) }
+            if let bundle = arguments.value(.caBundle) { setenv("ALBUMKIT_S3_CA_BUNDLE", bundle, 1) }
             if let title = arguments.album { try arguments.checkTitle(title) }
-            if ["show", "create", "rename", "delete"].contains(command) {
+            if [.show, .create, .rename, .delete].contains(command) {
                 for title in arguments.positional { try arguments.checkTitle(title) }
             }
             switch command {
-            case "save": return try await SaveCommand.run(arguments, importing: false)
-            case "import": return try await SaveCommand.run(arguments, importing: true)
-            case "albums": return try await albums(arguments)
-            case "show": return try await show(arguments)
-            case "create": return try await create(arguments)
-            case "rename": return try await rename(arguments)
-            case "delete": return try await delete(arguments)
-            case "verify": return try await verify(arguments)
+            case .save: return try await SaveCommand.run(arguments, importing: false)
+            case .import: return try await SaveCommand.run(arguments, importing: true)
+            case .albums: return try await albums(arguments)
+            case .show: return try await show(arguments)
+            case .create: return try await create(arguments)
+            case .rename: return try await rename(arguments)
+            case .delete: return try await delete(arguments)
+            case .verify: return try await verify(arguments)
             // Recently deleted: a shared library's (photos and albums) or a catalog library's.
-            case "deleted" where !SharedCommands.targetsSharedLibrary(arguments):
+            case .deleted where !SharedCommands.targetsSharedLibrary(arguments):
                 return try await AssetCommands.recentlyDeleted(arguments)
-            case "restore" where !SharedCommands.targetsSharedLibrary(arguments):
+            case .restore where !SharedCommands.targetsSharedLibrary(arguments):
                 return try await AssetCommands.restoreAsset(arguments)
-            case "purge" where !SharedCommands.targetsSharedLibrary(arguments):
+            case .purge where !SharedCommands.targetsSharedLibrary(arguments):
                 return try await AssetCommands.purge(arguments)
-            case _ where SharedCommands.names.contains(command): return try await SharedCommands.run(command, arguments)
-            case "assets": return try await AssetCommands.assets(arguments)
-            case "add": return try await AssetCommands.add(arguments)
-            case "remove": return try await AssetCommands.remove(arguments)
-            case "delete-asset": return try await AssetCommands.deleteAsset(arguments)
-            case "export": return try await AssetCommands.export(arguments)
-            case "repair": return try await repair(arguments)
-            case "completions": return try completions(arguments)
-            case "man":
+            #if os(Linux)
+                case .deleted: return try await SharedCommands.deleted(arguments)
+                case .restore: return try await SharedCommands.restore(arguments)
+                case .purge: return try await SharedCommands.purge(arguments)
+                case .initialize: return try SharedCommands.initialize(arguments)
+                case .config: return try await SharedCommands.config(arguments)
+                case .gc: return try await SharedCommands.collectGarbage(arguments)
+                case .copy: return try await SharedCommands.copy(arguments)
+            #else
+                case .deleted, .restore, .purge, .initialize, .config, .gc, .copy:
+                    throw AlbumError(.libraryNotFound, "Shared (postgres://) libraries are available on Linux only.")
+            #endif
+            case .assets: return try await AssetCommands.assets(arguments)
+            case .add: return try await AssetCommands.add(arguments)
+            case .remove: return try await AssetCommands.remove(arguments)
+            case .deleteAsset: return try await AssetCommands.deleteAsset(arguments)
+            case .export: return try await AssetCommands.export(arguments)
+            case .repair: return try await repair(arguments)
+            case .completions: return try completions(arguments)
+            case .man:
                 Output.out(ShellSupport.manPage, terminator: "")
                 return 0
-            case "help":
+            case .help:
                 guard let topic = arguments.positional.first else {
                     Output.out(Help.overview)
                     return 0
@@ -101,7 +115,6 @@ enum AlbumCommand {
                 guard let text = Help.text(for: topic) else { return unknownCommand(topic, json: arguments.json) }
                 Output.out(text)
                 return 0
-            default: return 2
             }
         } catch let error as Arguments.UsageError {
             return usageError(
@@ -118,15 +131,17 @@ enum AlbumCommand {
 
     /// A usage error (exit status 2): on stderr with `hint`, and with `--json` also as
     /// `{"error": {"code": "usage", "message": …}}` on stdout, so a script reading JSON sees it.
-    static func usageError(_ message: String, command: String? = nil, hint: String, json: Bool) -> Int32 {
+    static func usageError(
+        _ message: String, command: CommandLineSpec.CommandName? = nil, hint: String, json: Bool
+    ) -> Int32 {
         if json { Output.json(["error": SaveLine.Failure(code: "usage", message: message)]) }
-        Output.err("album\(command.map { " " + $0 } ?? ""): \(message)\n\(hint)")
+        Output.err("album\(command.map { " " + $0.rawValue } ?? ""): \(message)\n\(hint)")
         return 2
     }
 
     private static func unknownCommand(_ command: String, json: Bool) -> Int32 {
         var message = "unknown command '\(command)'"
-        if let near = Suggestion.closest(to: command, among: CommandLineSpec.commands.map(\.name)) {
+        if let near = Suggestion.closest(to: command, among: CommandLineSpec.commands.map(\.name.rawValue)) {
             message += ". Did you mean '\(near)'?"
         }
         return usageError(message, hint: "Run `album --help` for the commands.", json: json)
@@ -156,8 +171,8 @@ enum AlbumCommand {
     /// limit is below ``minimumOpenFiles``; `nil` otherwise. Called before the command's first
     /// suspension (main.swift): once work hops between threads, libdispatch itself needs
     /// descriptors, and under `ulimit -n 7` even a refusal made there was stopped in 1 run in 4.
-    static func openFileLimitRefusal(_ command: String, _ arguments: Arguments) -> Int32? {
-        guard !["completions", "man", "help"].contains(command), let limit = FileSystem.openFileLimit,
+    static func openFileLimitRefusal(_ command: CommandLineSpec.CommandName, _ arguments: Arguments) -> Int32? {
+        guard ![.completions, .man, .help].contains(command), let limit = FileSystem.openFileLimit,
             limit < minimumOpenFiles
         else { return nil }
         let error = AlbumError(

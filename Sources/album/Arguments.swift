@@ -11,38 +11,41 @@ struct Arguments {
     var positionalBytes: [[UInt8]] = []
     /// Arguments that are not valid UTF-8 (shown with U+FFFD in `positional` and option values).
     var invalidUTF8: [String] = []
-    /// Each option given, by long name, with its values (none for flags), in the order first given.
+    /// Each option given, with its values (none for flags), in the order first given.
     /// Arrays, not a dictionary or a set: a command line has a handful of options, and without a
     /// `Dictionary<String, …>` `album --help` is printed before the Swift runtime first searches the
     /// binary's ~5 000 protocol conformances (Docs/performance.md, "Start-up").
     private(set) var given: [Given] = []
 
+    typealias OptionName = CommandLineSpec.OptionName
+
     struct Given {
-        let long: String
+        let name: OptionName
         var values: [String]
     }
 
-    var library: String? { value("--library") }
-    var system: Bool { has("--system") }
-    var album: String? { value("--album") }
-    var json: Bool { has("--json") }
-    var force: Bool { has("--force") }
-    var permanently: Bool { has("--permanently") }
-    var help: Bool { has("--help") }
-    var version: Bool { has("--version") }
-    var quiet: Bool { has("--quiet") }
-    var verbose: Bool { has("--verbose") }
-    var null: Bool { has("--null") }
-    var recursive: Bool { has("--recursive") }
-    var dryRun: Bool { has("--dry-run") }
-    var includes: [String] { values("--include") }
-    var excludes: [String] { values("--exclude") }
+    var library: String? { value(.library) }
+    var system: Bool { has(.system) }
+    var album: String? { value(.album) }
+    var json: Bool { has(.json) }
+    var force: Bool { has(.force) }
+    var permanently: Bool { has(.permanently) }
+    var help: Bool { has(.help) }
+    var version: Bool { has(.version) }
+    var quiet: Bool { has(.quiet) }
+    var verbose: Bool { has(.verbose) }
+    var null: Bool { has(.null) }
+    var recursive: Bool { has(.recursive) }
+    var dryRun: Bool { has(.dryRun) }
+    var includes: [String] { values(.include) }
+    var excludes: [String] { values(.exclude) }
 
-    func has(_ long: String) -> Bool { given.contains { $0.long == long } }
-    /// The value of an option that takes one.
-    func value(_ long: String) -> String? { values(long).first }
+    /// Whether the option was given: `arguments.has(.all)`.
+    func has(_ option: OptionName) -> Bool { given.contains { $0.name == option } }
+    /// The value of an option that takes one: `arguments.value(.limit)`.
+    func value(_ option: OptionName) -> String? { values(option).first }
     /// Every value of an option that may be repeated.
-    func values(_ long: String) -> [String] { given.first { $0.long == long }?.values ?? [] }
+    func values(_ option: OptionName) -> [String] { given.first { $0.name == option }?.values ?? [] }
 
     struct UsageError: Error {
         let message: String
@@ -54,7 +57,9 @@ struct Arguments {
         try self.init(raw: arguments.map { Array($0.utf8) })
     }
 
-    /// Parses the arguments' bytes as the system gave them.
+    /// Parses the arguments' bytes as the system gave them. Short options may be bundled as POSIX
+    /// has them: `-rn` is `-r -n`, and the last one of a bundle may take a value, attached (`-aTrips`)
+    /// or as the next argument (`-ra Trips`).
     init(raw: [[UInt8]]) throws(UsageError) {
         let arguments = raw.map { String(decoding: $0, as: UTF8.self) }
         // Decoding repairs invalid UTF-8 with U+FFFD, so the text's bytes differ from what was given.
@@ -65,6 +70,14 @@ struct Arguments {
         }
         var index = 0
         var optionsEnded = false
+        /// The next argument, as the value of `option`.
+        func nextValue(for option: CommandLineSpec.Option) throws(UsageError) -> String {
+            guard index < arguments.count else {
+                throw UsageError(message: "\(option.long) needs a value (\(option.long) \(option.value ?? ""))")
+            }
+            index += 1
+            return arguments[index - 1]
+        }
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
@@ -81,49 +94,89 @@ struct Arguments {
                 optionsEnded = true
                 continue
             }
-            var name = argument
-            var inlineValue: String?
-            if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
-                name = String(argument[..<equals])
-                inlineValue = String(argument[argument.index(after: equals)...])
-            }
-            guard let option = CommandLineSpec.option(name) else {
-                var message = "unknown option \(argument)"
-                if let near = Suggestion.closest(to: name, among: CommandLineSpec.allOptions.map(\.long)) {
-                    message += " (did you mean \(near)?)"
-                } else if argument.contains(".") || argument.contains("/") {
-                    message += "; for a file whose name starts with \"-\", write ./\(argument) or put -- before it"
+            if argument.hasPrefix("--") {
+                var name = argument
+                var inlineValue: String?
+                if let equals = argument.firstIndex(of: "=") {
+                    name = String(argument[..<equals])
+                    inlineValue = String(argument[argument.index(after: equals)...])
                 }
-                throw UsageError(message: message)
-            }
-            var value: String?
-            if let placeholder = option.value {
-                if let inlineValue {
-                    value = inlineValue
+                guard let option = CommandLineSpec.option(spelled: name) else {
+                    throw Self.unknownOption(argument, name: name)
+                }
+                if option.value == nil {
+                    guard inlineValue == nil else { throw UsageError(message: "\(option.long) does not take a value") }
+                    try add(option, nil)
+                } else if let inlineValue {
+                    try add(option, inlineValue)
                 } else {
-                    guard index < arguments.count else {
-                        throw UsageError(message: "\(option.long) needs a value (\(option.long) \(placeholder))")
-                    }
-                    value = arguments[index]
-                    index += 1
+                    try add(option, nextValue(for: option))
                 }
-            } else if inlineValue != nil {
-                throw UsageError(message: "\(option.long) does not take a value")
+                continue
             }
-            if let earlier = given.firstIndex(where: { $0.long == option.long }) {
-                guard option.repeatable else {
-                    let first = given[earlier].values.first ?? ""
-                    let both = option.value == nil ? "" : " (\"\(first)\" and \"\(value ?? "")\")"
-                    throw UsageError(message: "\(option.long) was given twice\(both); give it once")
+            // A long option written with one dash (`-album`) is a typo, not the bundle `-a lbum`.
+            if argument.count > 2, CommandLineSpec.option(spelled: "-" + argument) != nil {
+                throw Self.unknownOption(argument, name: argument)
+            }
+            // `-r`, or a bundle of them: `-rn`, `-ra TITLE`, `-aTITLE`.
+            var letters = argument.dropFirst()
+            while let letter = letters.first {
+                letters = letters.dropFirst()
+                let short = "-" + String(letter)
+                guard let option = CommandLineSpec.option(spelled: short) else {
+                    throw Self.unknownOption(argument, name: short)
                 }
-                given[earlier].values += value.map { [$0] } ?? []
-            } else {
-                given.append(Given(long: option.long, values: value.map { [$0] } ?? []))
+                guard option.value != nil else {
+                    try add(option, nil)
+                    continue
+                }
+                try add(option, letters.isEmpty ? nextValue(for: option) : String(letters))
+                break
             }
         }
         for pair in CommandLineSpec.conflicts where has(pair.first) && has(pair.second) {
-            throw UsageError(message: "\(pair.first) and \(pair.second) cannot be used together; choose one")
+            throw UsageError(
+                message: "\(pair.first) and \(pair.second) cannot be used together; choose one")
         }
+    }
+
+    /// Records `option` given (with `value` when it takes one): a repeatable one collects its
+    /// values, any other may be given once.
+    private mutating func add(_ option: CommandLineSpec.Option, _ value: String?) throws(UsageError) {
+        guard let earlier = given.firstIndex(where: { $0.name == option.name }) else {
+            given.append(Given(name: option.name, values: value.map { [$0] } ?? []))
+            return
+        }
+        guard option.repeatable else {
+            let first = given[earlier].values.first ?? ""
+            let both = option.value == nil ? "" : " (\"\(first)\" and \"\(value ?? "")\")"
+            throw UsageError(message: "\(option.long) was given twice\(both); give it once")
+        }
+        given[earlier].values += value.map { [$0] } ?? []
+    }
+
+    /// `unknown option NAME` for `argument` (`NAME in ARGUMENT` for a letter of a bundle), with the
+    /// option it probably meant, or how to name a file that starts with `-`.
+    private static func unknownOption(_ argument: String, name: String) -> UsageError {
+        var message = "unknown option \(name)" + (name == argument ? "" : " in \(argument)")
+        let longs = CommandLineSpec.allOptions.map(\.long)
+        let near: String?
+        if name.hasPrefix("--") {
+            near = Suggestion.closest(to: name, among: longs)
+        } else {
+            // A letter in the wrong case (`-R`), or a long option with one dash missing (`-dryrun`).
+            near =
+                CommandLineSpec.allOptions.compactMap(\.short).first {
+                    $0 != name && $0.lowercased() == name.lowercased()
+                }
+                ?? (argument.count > 3 ? Suggestion.closest(to: "-" + argument, among: longs) : nil)
+        }
+        if let near {
+            message += " (did you mean \(near)?)"
+        } else if argument.contains(".") || argument.contains("/") {
+            message += "; for a file whose name starts with \"-\", write ./\(argument) or put -- before it"
+        }
+        return UsageError(message: message)
     }
 
     /// Refuses a title that is not valid UTF-8: it cannot name an album.
@@ -142,9 +195,11 @@ struct Arguments {
     /// Checks that every option given applies to `command` and that it got the right number of
     /// arguments.
     func check(for command: CommandLineSpec.Command) throws(UsageError) {
-        let global = Set(CommandLineSpec.globalOptions.map(\.long))
-        for long in given.map(\.long).sorted() where !global.contains(long) && !command.options.contains(long) {
-            throw UsageError(message: "\(long) does not apply to `album \(command.name)`")
+        let own = given.map(\.name).filter { name in
+            !command.options.contains(name) && !CommandLineSpec.globalOptions.contains { $0.name == name }
+        }
+        if let first = own.map(\.rawValue).min() {
+            throw UsageError(message: "\(first) does not apply to `album \(command.name)`")
         }
         let count = positional.count
         guard !command.arity.contains(count) else { return }

@@ -6,14 +6,14 @@ enum AssetCommands {
     /// `album assets [--order added|taken] [--limit N] [--after CURSOR]`: the whole library.
     static func assets(_ arguments: Arguments) async throws -> Int32 {
         let order: AssetOrder
-        switch arguments.value("--order") ?? "added" {
+        switch arguments.value(.order) ?? "added" {
         case "added": order = .dateAdded
         case "taken": order = .captureDate
         case let other:
             throw AlbumCommand.UsageFailure(message: "--order takes 'added' or 'taken', not '\(other)'")
         }
         var limit: Int?
-        if let text = arguments.value("--limit") {
+        if let text = arguments.value(.limit) {
             guard let value = Int(text), value >= 1 else {
                 throw AlbumCommand.UsageFailure(message: "--limit takes a number of assets, 1 or more, not '\(text)'")
             }
@@ -22,7 +22,7 @@ enum AssetCommands {
         // The options are checked first: a usage error is one whether or not the library exists.
         let library = try LibraryChoice.open(arguments, create: false)
         var assets: [AssetInfo] = []
-        var cursor = arguments.value("--after")
+        var cursor = arguments.value(.after)
         repeat {
             let wanted = limit.map { min(500, $0 - assets.count) } ?? 500
             let page = try await library.assets(orderedBy: order, after: cursor, limit: wanted)
@@ -131,13 +131,13 @@ enum AssetCommands {
 
     /// `album purge ID...|--all` in a catalog library: recently deleted assets removed for good.
     static func purge(_ arguments: Arguments) async throws -> Int32 {
-        guard arguments.has("--all") != !arguments.positional.isEmpty else {
+        guard arguments.has(.all) != !arguments.positional.isEmpty else {
             throw Arguments.UsageError(
                 message: "purge takes the ids to remove for good (album deleted lists them), or --all")
         }
         let library = try LibraryChoice.open(arguments, create: false)
         let removed: Int
-        if arguments.has("--all") {
+        if arguments.has(.all) {
             removed = try await library.emptyRecentlyDeleted(deletedBefore: Date.distantFuture)
         } else {
             removed = try await library.deleteAssets(withIDs: arguments.positional, permanently: true).count
@@ -154,8 +154,8 @@ enum AssetCommands {
     /// `album deleted [--empty [--days N]]`: the recently deleted assets, or emptying them.
     static func recentlyDeleted(_ arguments: Arguments) async throws -> Int32 {
         var days = 30
-        if let text = arguments.value("--days") {
-            guard arguments.has("--empty") else {
+        if let text = arguments.value(.days) {
+            guard arguments.has(.empty) else {
                 throw AlbumCommand.UsageFailure(message: "--days goes with --empty")
             }
             guard let value = Int(text), value >= 0 else {
@@ -164,7 +164,7 @@ enum AssetCommands {
             days = value
         }
         let library = try LibraryChoice.open(arguments, create: false)
-        if arguments.has("--empty") {
+        if arguments.has(.empty) {
             let removed = try await library.emptyRecentlyDeleted(
                 deletedBefore: Date(timeIntervalSinceNow: -Double(days) * 86_400))
             if arguments.json {

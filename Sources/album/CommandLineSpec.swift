@@ -1,6 +1,6 @@
 /// What `album` accepts: its commands and options, described once. `--help`, the man page and the
-/// shell completions are all generated from this, and `Arguments` parses with it, so they cannot
-/// disagree.
+/// shell completions are all generated from this, `Arguments` parses with it and `AlbumCommand`
+/// dispatches on its command names, so they cannot disagree.
 enum CommandLineSpec {
     static let version = "0.1.0"
 
@@ -9,9 +9,64 @@ enum CommandLineSpec {
         case none, file, directory, shell, command
     }
 
+    /// An option as the code names it, so that a misspelt name does not compile:
+    /// `arguments.has(.dryRun)`, `arguments.value(.album)`. The raw value is its long name; what it
+    /// takes and does is its one entry in ``globalOptions`` or ``commandOptions``, in this order.
+    enum OptionName: String, CaseIterable, CustomStringConvertible {
+        // Every command's (``globalOptions``).
+        case library = "--library"
+        case system = "--system"
+        case catalog = "--catalog"
+        case folders = "--folders"
+        case json = "--json"
+        case caBundle = "--ca-bundle"
+        case quiet = "--quiet"
+        case verbose = "--verbose"
+        case help = "--help"
+        case version = "--version"
+        // Commands' own (``commandOptions``).
+        case album = "--album"
+        case recursive = "--recursive"
+        case null = "--null"
+        case include = "--include"
+        case exclude = "--exclude"
+        case dryRun = "--dry-run"
+        case force = "--force"
+        case permanently = "--permanently"
+        case empty = "--empty"
+        case days = "--days"
+        case endpoint = "--endpoint"
+        case bucket = "--bucket"
+        case prefix = "--prefix"
+        case region = "--region"
+        case addressing = "--addressing"
+        case retentionDays = "--retention-days"
+        case all = "--all"
+        case from = "--from"
+        case to = "--to"
+        case order = "--order"
+        case limit = "--limit"
+        case after = "--after"
+
+        /// `--album`, in messages.
+        var description: String { rawValue }
+    }
+
+    /// A command as the code names it (`AlbumCommand` switches over every case). The raw value is
+    /// what the user types; what it takes and does is its one entry in ``commands``, in this order.
+    enum CommandName: String, CaseIterable, CustomStringConvertible {
+        case save, `import`, albums, show, create, rename, delete, assets, add, remove
+        case deleteAsset = "delete-asset"
+        case export, verify
+        case initialize = "init"
+        case config, deleted, restore, purge, gc, copy, repair, completions, man, help
+
+        /// `delete-asset`, in messages.
+        var description: String { rawValue }
+    }
+
     struct Option {
-        /// `--album`.
-        let long: String
+        let name: OptionName
         /// `-a`.
         var short: String?
         /// `TITLE` when the option takes a value.
@@ -21,6 +76,8 @@ enum CommandLineSpec {
         let help: String
         var completion: Completion = .none
 
+        /// `--album`.
+        var long: String { name.rawValue }
         var names: [String] { [long] + (short.map { [$0] } ?? []) }
         /// `--album TITLE` or `-a, --album TITLE`.
         var synopsis: String {
@@ -29,11 +86,11 @@ enum CommandLineSpec {
     }
 
     struct Command {
-        let name: String
+        let name: CommandName
         /// `TITLE`, `FILE...`.
         let arguments: String
-        /// Long names of the command's own options (the global options apply to every command).
-        var options: [String] = []
+        /// The command's own options (the global options apply to every command).
+        var options: [OptionName] = []
         let summary: String
         let details: String
         var completion: Completion = .none
@@ -41,96 +98,100 @@ enum CommandLineSpec {
         var arity: ClosedRange<Int>
 
         var usage: String {
-            let flags = options.compactMap { CommandLineSpec.option($0) }.map { "[\($0.synopsis)]" }
-            return (["album", name] + flags + (arguments.isEmpty ? [] : [arguments])).joined(separator: " ")
+            let flags = options.map { "[\(CommandLineSpec.option($0).synopsis)]" }
+            return (["album", name.rawValue] + flags + (arguments.isEmpty ? [] : [arguments])).joined(separator: " ")
         }
     }
 
     static let globalOptions: [Option] = [
         Option(
-            long: "--library", short: "-L", value: "PATH",
+            name: .library, short: "-L", value: "PATH",
             help: "The library to use: a NAME.albumlibrary catalog or a folder of album folders.",
             completion: .file),
-        Option(long: "--system", help: "The system library: the album folders of your Pictures folder."),
+        Option(name: .system, help: "The system library: the album folders of your Pictures folder."),
         Option(
-            long: "--catalog",
+            name: .catalog,
             help: "PATH is (or is created as) a catalog library, whatever its name."),
         Option(
-            long: "--folders",
+            name: .folders,
             help: "PATH is (or is created as) a folder library: one sub-folder per album."),
-        Option(long: "--json", help: "Print JSON for scripts (see Docs/cli-json.md)."),
+        Option(name: .json, help: "Print JSON for scripts (see Docs/cli-json.md)."),
         Option(
-            long: "--ca-bundle", value: "FILE",
+            name: .caBundle, value: "FILE",
             help:
                 "A shared library's store: trust the certificate authorities in FILE (PEM), as AWS_CA_BUNDLE does.",
             completion: .file),
-        Option(long: "--quiet", short: "-q", help: "Print only errors, and the summary when something failed."),
-        Option(long: "--verbose", short: "-v", help: "Print more: skipped files, albums created, a summary."),
-        Option(long: "--help", short: "-h", help: "Show help (for a command: album COMMAND --help)."),
-        Option(long: "--version", help: "Print the version."),
+        Option(name: .quiet, short: "-q", help: "Print only errors, and the summary when something failed."),
+        Option(name: .verbose, short: "-v", help: "Print more: skipped files, albums created, a summary."),
+        Option(name: .help, short: "-h", help: "Show help (for a command: album COMMAND --help)."),
+        Option(name: .version, help: "Print the version."),
     ]
 
     static let commandOptions: [Option] = [
         Option(
-            long: "--album", short: "-a", value: "TITLE",
+            name: .album, short: "-a", value: "TITLE",
             help:
                 "Save into the album TITLE: found by its remembered id, then by title, created when missing (id:ID: exactly that album)."
         ),
-        Option(long: "--recursive", short: "-r", help: "FILE may be a folder: save every photo and video under it."),
+        Option(name: .recursive, short: "-r", help: "FILE may be a folder: save every photo and video under it."),
         Option(
-            long: "--null", short: "-0",
+            name: .null, short: "-0",
             help: "Paths read from standard input (\"-\") are separated by NUL bytes (find -print0), not lines."),
         Option(
-            long: "--include", value: "GLOB", repeatable: true,
+            name: .include, value: "GLOB", repeatable: true,
             help: "In folders, only files whose name (or path below the folder, when GLOB has a /) matches."),
         Option(
-            long: "--exclude", value: "GLOB", repeatable: true,
+            name: .exclude, value: "GLOB", repeatable: true,
             help: "In folders, skip files and folders whose name (or path, when GLOB has a /) matches."),
-        Option(long: "--dry-run", short: "-n", help: "Check every file and report what would be saved; write nothing."),
+        Option(name: .dryRun, short: "-n", help: "Check every file and report what would be saved; write nothing."),
         Option(
-            long: "--force", short: "-f",
+            name: .force, short: "-f",
             help: "Delete a folder album even when it holds files or albums (they go to the Trash with it)."),
         Option(
-            long: "--permanently",
+            name: .permanently,
             help:
                 "Delete for good: a folder album's folder instead of moving it to the Trash; assets of a catalog instead of keeping them in recently deleted."
         ),
-        Option(long: "--empty", help: "Delete for good what was deleted more than --days days ago (default 30)."),
+        Option(name: .empty, help: "Delete for good what was deleted more than --days days ago (default 30)."),
         Option(
-            long: "--days", value: "N", help: "With --empty: how many days deleted assets are kept (0: all of them)."),
-        Option(long: "--endpoint", value: "URL", help: "The S3-compatible object store, http(s)://HOST[:PORT]."),
-        Option(long: "--bucket", value: "NAME", help: "The bucket that holds the originals (created when missing)."),
-        Option(long: "--prefix", value: "PREFIX", help: "A key prefix for the originals in the bucket."),
+            name: .days, value: "N", help: "With --empty: how many days deleted assets are kept (0: all of them)."),
+        Option(name: .endpoint, value: "URL", help: "The S3-compatible object store, http(s)://HOST[:PORT]."),
+        Option(name: .bucket, value: "NAME", help: "The bucket that holds the originals (created when missing)."),
+        Option(name: .prefix, value: "PREFIX", help: "A key prefix for the originals in the bucket."),
         Option(
-            long: "--region", value: "REGION", help: "The signing region (default us-east-1; B2 and R2 name their own)."
+            name: .region, value: "REGION", help: "The signing region (default us-east-1; B2 and R2 name their own)."
         ),
         Option(
-            long: "--addressing", value: "path|virtual",
+            name: .addressing, value: "path|virtual",
             help: "Name the bucket in the path (default; every server) or in the host name (AWS)."),
         Option(
-            long: "--retention-days", value: "N",
+            name: .retentionDays, value: "N",
             help: "How long deleted photos and albums stay in recently deleted (default 30)."),
-        Option(long: "--all", help: "Everything in recently deleted."),
-        Option(long: "--from", value: "PATH", help: "The catalog library to copy from.", completion: .file),
-        Option(long: "--to", value: "URL", help: "The shared library to copy into (postgres://...)."),
+        Option(name: .all, help: "Everything in recently deleted."),
+        Option(name: .from, value: "PATH", help: "The catalog library to copy from.", completion: .file),
+        Option(name: .to, value: "URL", help: "The shared library to copy into (postgres://...)."),
         Option(
-            long: "--order", value: "added|taken",
+            name: .order, value: "added|taken",
             help: "List by when assets were added (default) or when they were taken (then added), oldest first."),
         Option(
-            long: "--limit", value: "N", help: "List at most N assets; the next page's --after is printed on stderr."),
-        Option(long: "--after", value: "CURSOR", help: "Start after this point of a listing (printed by --limit)."),
+            name: .limit, value: "N", help: "List at most N assets; the next page's --after is printed on stderr."),
+        Option(name: .after, value: "CURSOR", help: "Start after this point of a listing (printed by --limit)."),
     ]
 
     static let allOptions = globalOptions + commandOptions
 
-    static func option(_ name: String) -> Option? {
-        allOptions.first { $0.long == name || $0.short == name }
+    /// The entry of `name` (every name has one: ``isComplete``).
+    static func option(_ name: OptionName) -> Option { allOptions.first { $0.name == name }! }
+
+    /// The option the user wrote as `text` (`--album` or `-a`), if there is one.
+    static func option(spelled text: String) -> Option? {
+        allOptions.first { $0.long == text || $0.short == text }
     }
 
     static let commands: [Command] = [
         Command(
-            name: "save", arguments: "FILE...",
-            options: ["--album", "--recursive", "--null", "--include", "--exclude", "--dry-run"],
+            name: .save, arguments: "FILE...",
+            options: [.album, .recursive, .null, .include, .exclude, .dryRun],
             summary: "Save photos and videos (into an album with --album).",
             details: """
                 Saves each FILE (photo or video, recognised from its content) into the library, and into the
@@ -145,8 +206,8 @@ enum CommandLineSpec {
                 """,
             completion: .file, arity: 1...Int.max),
         Command(
-            name: "import", arguments: "FOLDER...",
-            options: ["--album", "--include", "--exclude", "--dry-run", "--null"],
+            name: .import, arguments: "FOLDER...",
+            options: [.album, .include, .exclude, .dryRun, .null],
             summary: "Save every photo and video in folder trees (save -r).",
             details: """
                 Saves every photo and video under each FOLDER (and in sub-folders), like save -r. Hidden files
@@ -157,25 +218,25 @@ enum CommandLineSpec {
                 """,
             completion: .directory, arity: 1...Int.max),
         Command(
-            name: "albums", arguments: "", summary: "List the albums: id, asset count, title.",
+            name: .albums, arguments: "", summary: "List the albums: id, asset count, title.",
             details: "Lists every album, oldest first: id, number of photos and videos, title.",
             arity: 0...0),
         Command(
-            name: "show", arguments: "TITLE", summary: "List the photos and videos of an album.",
+            name: .show, arguments: "TITLE", summary: "List the photos and videos of an album.",
             details: """
                 Lists the assets of the album TITLE in the order they were added: name, kind, size, when it
                 was taken (or added), format and dimensions, camera, GPS position, id and where the file is.
                 """,
             arity: 1...1),
         Command(
-            name: "create", arguments: "TITLE", summary: "Create an album (nothing happens when it exists).",
+            name: .create, arguments: "TITLE", summary: "Create an album (nothing happens when it exists).",
             details: "Creates the album TITLE unless an album with that title already exists.", arity: 1...1),
         Command(
-            name: "rename", arguments: "TITLE NEW", summary: "Rename an album (it keeps its id).",
+            name: .rename, arguments: "TITLE NEW", summary: "Rename an album (it keeps its id).",
             details: "Renames the album TITLE to NEW. Its id stays the same, so saves that remembered it find it.",
             arity: 2...2),
         Command(
-            name: "delete", arguments: "TITLE", options: ["--force", "--permanently"], summary: "Delete an album.",
+            name: .delete, arguments: "TITLE", options: [.force, .permanently], summary: "Delete an album.",
             details: """
                 Deletes the album TITLE. In a catalog library its photos and videos stay in the library. In a
                 folder library the album is a folder: it moves to the Trash (restore it from the file manager)
@@ -186,7 +247,7 @@ enum CommandLineSpec {
                 """,
             arity: 1...1),
         Command(
-            name: "assets", arguments: "", options: ["--order", "--limit", "--after"],
+            name: .assets, arguments: "", options: [.order, .limit, .after],
             summary: "List every photo and video of the library, in albums or not.",
             details: """
                 Lists every asset of the library, whether or not it is in an album, by when it was added
@@ -196,7 +257,7 @@ enum CommandLineSpec {
                 """,
             arity: 0...0),
         Command(
-            name: "add", arguments: "TITLE ASSET_ID...", summary: "Add existing photos and videos to an album.",
+            name: .add, arguments: "TITLE ASSET_ID...", summary: "Add existing photos and videos to an album.",
             details: """
                 Adds the assets ASSET_ID (ids as show and assets list them) to the album TITLE, after its
                 current ones; an asset already there stays where it is. They stay in their other albums. In a
@@ -205,7 +266,7 @@ enum CommandLineSpec {
                 """,
             arity: 2...Int.max),
         Command(
-            name: "remove", arguments: "TITLE ASSET_ID...", summary: "Remove photos and videos from an album.",
+            name: .remove, arguments: "TITLE ASSET_ID...", summary: "Remove photos and videos from an album.",
             details: """
                 Removes the assets ASSET_ID from the album TITLE; they stay in the library and in their other
                 albums (in a folder library the file moves to the library's top folder, unless another album
@@ -213,7 +274,7 @@ enum CommandLineSpec {
                 """,
             arity: 2...Int.max),
         Command(
-            name: "delete-asset", arguments: "ASSET_ID...", options: ["--permanently"],
+            name: .deleteAsset, arguments: "ASSET_ID...", options: [.permanently],
             summary: "Delete photos and videos from the library.",
             details: """
                 Deletes the assets ASSET_ID from the library and from every album. A catalog library keeps them
@@ -224,7 +285,7 @@ enum CommandLineSpec {
                 """,
             arity: 1...Int.max),
         Command(
-            name: "export", arguments: "TITLE DIR", summary: "Copy an album's originals into a folder.",
+            name: .export, arguments: "TITLE DIR", summary: "Copy an album's originals into a folder.",
             details: """
                 Copies the original of every asset of the album TITLE into the folder DIR (created when
                 missing), under its original name; a name already taken becomes "name 2.jpg", "name 3.jpg", and so on.
@@ -236,14 +297,14 @@ enum CommandLineSpec {
                 """,
             completion: .directory, arity: 2...2),
         Command(
-            name: "verify", arguments: "", summary: "Check every file against the library's records.",
+            name: .verify, arguments: "", summary: "Check every file against the library's records.",
             details: """
                 Checks that every asset's file exists with its recorded size and SHA-256 and that no stray or
                 half-written file is present. Exit status 0 when healthy, 1 otherwise.
                 """,
             arity: 0...0),
         Command(
-            name: "init", arguments: "", options: ["--endpoint", "--bucket", "--prefix", "--region", "--addressing"],
+            name: .initialize, arguments: "", options: [.endpoint, .bucket, .prefix, .region, .addressing],
             summary: "Set up a shared (postgres://) library and record its object store.",
             details: """
                 Sets up the shared library given with --library postgres://USER@HOST[:PORT]/DATABASE: creates its
@@ -256,7 +317,7 @@ enum CommandLineSpec {
                 """,
             arity: 0...0),
         Command(
-            name: "config", arguments: "", options: ["--endpoint", "--region", "--addressing", "--retention-days"],
+            name: .config, arguments: "", options: [.endpoint, .region, .addressing, .retentionDays],
             summary: "Show or change a shared library's store settings and retention.",
             details: """
                 Prints the shared library's object store (endpoint, bucket, prefix, region, addressing) and how
@@ -267,7 +328,7 @@ enum CommandLineSpec {
                 """,
             arity: 0...0),
         Command(
-            name: "deleted", arguments: "", options: ["--empty", "--days"],
+            name: .deleted, arguments: "", options: [.empty, .days],
             summary: "List recently deleted photos (and a shared library's albums).",
             details: """
                 Lists what was deleted and can still be restored, most recent first. A shared library: kind,
@@ -277,7 +338,7 @@ enum CommandLineSpec {
                 """,
             arity: 0...0),
         Command(
-            name: "restore", arguments: "ID...", summary: "Bring photos and albums back from recently deleted.",
+            name: .restore, arguments: "ID...", summary: "Bring photos and albums back from recently deleted.",
             details: """
                 Restores the photos and videos (into the albums they were in) and, in a shared library, the
                 albums (with their photos) whose ids album deleted lists. Nothing is restored when an id is not
@@ -286,7 +347,7 @@ enum CommandLineSpec {
                 """,
             arity: 1...Int.max),
         Command(
-            name: "purge", arguments: "[ID...]", options: ["--all"],
+            name: .purge, arguments: "[ID...]", options: [.all],
             summary: "Remove photos and albums from recently deleted for good.",
             details: """
                 Removes the given ids (or, with --all, everything) from the library's recently deleted for
@@ -295,7 +356,7 @@ enum CommandLineSpec {
                 """,
             arity: 0...Int.max),
         Command(
-            name: "gc", arguments: "",
+            name: .gc, arguments: "",
             summary: "Remove what a shared library no longer needs (expired deletions, abandoned uploads).",
             details: """
                 Removes photos and albums that have been in recently deleted longer than the retention (album
@@ -305,7 +366,7 @@ enum CommandLineSpec {
                 """,
             arity: 0...0),
         Command(
-            name: "copy", arguments: "", options: ["--from", "--to"],
+            name: .copy, arguments: "", options: [.from, .to],
             summary: "Copy a catalog library into a shared library (re-runnable).",
             details: """
                 Copies every photo and video, album, membership, date and original name of the catalog library
@@ -314,7 +375,7 @@ enum CommandLineSpec {
                 """,
             arity: 0...0),
         Command(
-            name: "repair", arguments: "",
+            name: .repair, arguments: "",
             summary: "Rebuild a damaged or lost catalog from the journal, snapshot and originals.",
             details: """
                 Rebuilds the catalog of a catalog library after it was deleted, reset, replaced by an older
@@ -326,7 +387,7 @@ enum CommandLineSpec {
                 """,
             arity: 0...0),
         Command(
-            name: "completions", arguments: "SHELL", summary: "Print the shell completion script (bash, zsh, fish).",
+            name: .completions, arguments: "SHELL", summary: "Print the shell completion script (bash, zsh, fish).",
             details: """
                 Prints the completion script for SHELL (bash, zsh or fish). For example:
                   album completions bash > ~/.local/share/bash-completion/completions/album
@@ -335,26 +396,33 @@ enum CommandLineSpec {
                 """,
             completion: .shell, arity: 1...1),
         Command(
-            name: "man", arguments: "", summary: "Print the manual page (roff).",
+            name: .man, arguments: "", summary: "Print the manual page (roff).",
             details: "Prints the manual page, for example: album man > ~/.local/share/man/man1/album.1",
             arity: 0...0),
         Command(
-            name: "help", arguments: "[COMMAND]", summary: "Show help for a command.",
+            name: .help, arguments: "[COMMAND]", summary: "Show help for a command.",
             details: "Shows the help of COMMAND, or the overview.", completion: .command, arity: 0...1),
     ]
 
-    static func command(_ name: String) -> Command? { commands.first { $0.name == name } }
+    /// The command the user wrote as `word`, if there is one.
+    static func command(_ word: String) -> Command? { commands.first { $0.name.rawValue == word } }
+
+    /// Whether every option and command name has exactly one entry, in the order of its cases:
+    /// checked at each start of a debug build, so that any CLI test finds a missing entry.
+    static var isComplete: Bool {
+        allOptions.map(\.name) == OptionName.allCases && commands.map(\.name) == CommandName.allCases
+    }
 
     /// Two options that cannot be given together.
     struct Conflict {
-        let first: String
-        let second: String
+        let first: OptionName
+        let second: OptionName
     }
 
     static let conflicts = [
-        Conflict(first: "--system", second: "--library"), Conflict(first: "--system", second: "--catalog"),
-        Conflict(first: "--system", second: "--folders"), Conflict(first: "--catalog", second: "--folders"),
-        Conflict(first: "--quiet", second: "--verbose"),
+        Conflict(first: .system, second: .library), Conflict(first: .system, second: .catalog),
+        Conflict(first: .system, second: .folders), Conflict(first: .catalog, second: .folders),
+        Conflict(first: .quiet, second: .verbose),
     ]
 
     static let albumText = """

@@ -1,9 +1,9 @@
 /// `album --help`, `album COMMAND --help`, generated from ``CommandLineSpec``.
 enum Help {
     static var overview: String {
-        let width = CommandLineSpec.commands.map { ($0.name + " " + $0.arguments).count }.max() ?? 0
+        let width = CommandLineSpec.commands.map { ($0.name.rawValue + " " + $0.arguments).count }.max() ?? 0
         let commands = CommandLineSpec.commands.map { command in
-            "  " + pad(command.name + " " + command.arguments, width) + "  " + command.summary
+            "  " + pad(command.name.rawValue + " " + command.arguments, width) + "  " + command.summary
         }
         return """
             album \(CommandLineSpec.version) — save photos and videos into named albums
@@ -32,7 +32,7 @@ enum Help {
     static func text(for name: String) -> String? {
         guard let command = CommandLineSpec.command(name) else { return nil }
         var text = "USAGE: \(command.usage)\n\n\(command.details)"
-        let options = command.options.compactMap(CommandLineSpec.option)
+        let options = command.options.map(CommandLineSpec.option(_:))
         if !options.isEmpty { text += "\n\nOPTIONS:\n" + optionList(options) }
         text += "\n\nAlso: --library PATH | --system, --catalog | --folders, --json, -q, -v (album --help)."
         return text

@@ -63,7 +63,7 @@ enum LibraryChoice {
             throw AlbumError(
                 .libraryNotFound, "\(path) is a file, not a library (a library is a folder).", file: path)
         }
-        if arguments.has("--folders") {
+        if arguments.has(.folders) {
             if hasCatalog || named {
                 throw AlbumError(
                     .libraryCorrupt,
@@ -71,7 +71,7 @@ enum LibraryChoice {
             }
             return (url, .folders)
         }
-        if arguments.has("--catalog") {
+        if arguments.has(.catalog) {
             if exists && !hasCatalog && !named && !isEmptyDirectory(url) {
                 throw AlbumError(
                     .libraryCorrupt,

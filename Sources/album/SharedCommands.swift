@@ -4,13 +4,11 @@ import Foundation
 /// `album init`, `config`, `gc`, `copy`, `deleted`, `restore` and `purge`: the commands of a shared
 /// (postgres://) library.
 enum SharedCommands {
-    static let names: Set<String> = ["init", "config", "gc", "copy", "deleted", "restore", "purge"]
-
     /// Whether the command's library is a shared one (`--to`, `--library` or `ALBUMKIT_LIBRARY`).
     static func targetsSharedLibrary(_ arguments: Arguments) -> Bool {
         #if os(Linux)
             let environment = ProcessInfo.processInfo.environment
-            guard let target = arguments.value("--to") ?? arguments.library ?? environment["ALBUMKIT_LIBRARY"] else {
+            guard let target = arguments.value(.to) ?? arguments.library ?? environment["ALBUMKIT_LIBRARY"] else {
                 return false
             }
             return PhotoLibrary.isSharedLibraryURL(target)
@@ -19,84 +17,88 @@ enum SharedCommands {
         #endif
     }
 
-    static func run(_ command: String, _ arguments: Arguments) async throws -> Int32 {
-        #if os(Linux)
+    #if os(Linux)
+        /// The shared library `command` works on; a usage error when the arguments name another kind.
+        private static func target(of command: CommandLineSpec.CommandName, _ arguments: Arguments) throws -> String {
             let environment = ProcessInfo.processInfo.environment
-            let target = arguments.value("--to") ?? arguments.library ?? environment["ALBUMKIT_LIBRARY"]
+            let target = arguments.value(.to) ?? arguments.library ?? environment["ALBUMKIT_LIBRARY"]
             guard let target, PhotoLibrary.isSharedLibraryURL(target) else {
                 throw Arguments.UsageError(
                     message: "\(command) works on a shared library: give --library postgres://USER@HOST/DATABASE")
             }
-            switch command {
-            case "init": return try initialize(target, arguments)
-            case "config": return try await config(target, arguments)
-            case "gc":
-                let report = try await PhotoLibrary.shared(target).collectGarbage()
-                print(report, arguments)
-                return 0
-            case "deleted": return try await deleted(target, arguments)
-            case "restore":
-                let restored = try await PhotoLibrary.shared(target).restoreDeleted(withIDs: arguments.positional)
-                if arguments.json {
-                    Output.json(restored.map(DeletedLine.init))
-                } else if !arguments.quiet {
-                    for item in restored {
-                        let into =
-                            item.albums.isEmpty
-                            ? "" : " into " + item.albums.map { "\"\($0)\"" }.joined(separator: ", ")
-                        Output.out(Output.shown("restored \(item.kind.rawValue) \(item.name ?? item.id)\(into)"))
-                    }
-                }
-                return 0
-            case "purge":
-                guard arguments.has("--all") != !arguments.positional.isEmpty else {
-                    throw Arguments.UsageError(
-                        message: "purge takes the ids to remove for good (album deleted lists them), or --all")
-                }
-                let library = try PhotoLibrary.shared(target)
-                let report =
-                    arguments.has("--all")
-                    ? try await library.emptyRecentlyDeleted()
-                    : try await library.removeDeletedPermanently(withIDs: arguments.positional)
-                print(report, arguments)
-                return 0
-            default:
-                guard let source = arguments.value("--from") else {
-                    throw Arguments.UsageError(message: "copy needs --from L.albumlibrary")
-                }
-                let report = try await PhotoLibrary.shared(target).copy(
-                    fromCatalogAt: URL(fileURLWithPath: source))
-                if arguments.json {
-                    struct Line: Encodable {
-                        let copiedAssets: Int
-                        let existingAssets: Int
-                        let albums: Int
-                        let memberships: Int
-                    }
-                    Output.json(
-                        Line(
-                            copiedAssets: report.copiedAssets, existingAssets: report.existingAssets,
-                            albums: report.albums, memberships: report.memberships))
-                } else if !arguments.quiet {
-                    Output.out(
-                        "copied \(report.copiedAssets) assets (\(report.existingAssets) already there), \(report.albums) albums, \(report.memberships) memberships"
-                    )
-                }
-                return 0
-            }
-        #else
-            throw AlbumError(.libraryNotFound, "Shared (postgres://) libraries are available on Linux only.")
-        #endif
-    }
+            return target
+        }
 
-    #if os(Linux)
-        private static func initialize(_ target: String, _ arguments: Arguments) throws -> Int32 {
-            guard let endpoint = arguments.value("--endpoint"), let bucket = arguments.value("--bucket") else {
+        static func collectGarbage(_ arguments: Arguments) async throws -> Int32 {
+            let report = try await PhotoLibrary.shared(target(of: .gc, arguments)).collectGarbage()
+            print(report, arguments)
+            return 0
+        }
+
+        static func restore(_ arguments: Arguments) async throws -> Int32 {
+            let target = try target(of: .restore, arguments)
+            let restored = try await PhotoLibrary.shared(target).restoreDeleted(withIDs: arguments.positional)
+            if arguments.json {
+                Output.json(restored.map(DeletedLine.init))
+            } else if !arguments.quiet {
+                for item in restored {
+                    let into =
+                        item.albums.isEmpty
+                        ? "" : " into " + item.albums.map { "\"\($0)\"" }.joined(separator: ", ")
+                    Output.out(Output.shown("restored \(item.kind.rawValue) \(item.name ?? item.id)\(into)"))
+                }
+            }
+            return 0
+        }
+
+        static func purge(_ arguments: Arguments) async throws -> Int32 {
+            let target = try target(of: .purge, arguments)
+            guard arguments.has(.all) != !arguments.positional.isEmpty else {
+                throw Arguments.UsageError(
+                    message: "purge takes the ids to remove for good (album deleted lists them), or --all")
+            }
+            let library = try PhotoLibrary.shared(target)
+            let report =
+                arguments.has(.all)
+                ? try await library.emptyRecentlyDeleted()
+                : try await library.removeDeletedPermanently(withIDs: arguments.positional)
+            print(report, arguments)
+            return 0
+        }
+
+        static func copy(_ arguments: Arguments) async throws -> Int32 {
+            let target = try target(of: .copy, arguments)
+            guard let source = arguments.value(.from) else {
+                throw Arguments.UsageError(message: "copy needs --from L.albumlibrary")
+            }
+            let report = try await PhotoLibrary.shared(target).copy(fromCatalogAt: URL(fileURLWithPath: source))
+            if arguments.json {
+                struct Line: Encodable {
+                    let copiedAssets: Int
+                    let existingAssets: Int
+                    let albums: Int
+                    let memberships: Int
+                }
+                Output.json(
+                    Line(
+                        copiedAssets: report.copiedAssets, existingAssets: report.existingAssets,
+                        albums: report.albums, memberships: report.memberships))
+            } else if !arguments.quiet {
+                Output.out(
+                    "copied \(report.copiedAssets) assets (\(report.existingAssets) already there), \(report.albums) albums, \(report.memberships) memberships"
+                )
+            }
+            return 0
+        }
+
+        static func initialize(_ arguments: Arguments) throws -> Int32 {
+            let target = try target(of: .initialize, arguments)
+            guard let endpoint = arguments.value(.endpoint), let bucket = arguments.value(.bucket) else {
                 throw Arguments.UsageError(message: "init needs --endpoint URL and --bucket NAME")
             }
             let store = ObjectStoreLocation(
-                endpoint: endpoint, bucket: bucket, prefix: arguments.value("--prefix") ?? "",
-                region: arguments.value("--region") ?? "us-east-1", addressing: try addressing(arguments) ?? .path)
+                endpoint: endpoint, bucket: bucket, prefix: arguments.value(.prefix) ?? "",
+                region: arguments.value(.region) ?? "us-east-1", addressing: try addressing(arguments) ?? .path)
             try PhotoLibrary.initializeShared(target, store: store)
             if arguments.json {
                 Output.json(SettingsLine(store: store, retentionDays: nil, library: target))
@@ -106,9 +108,10 @@ enum SharedCommands {
             return 0
         }
 
-        private static func config(_ target: String, _ arguments: Arguments) async throws -> Int32 {
+        static func config(_ arguments: Arguments) async throws -> Int32 {
+            let target = try target(of: .config, arguments)
             var retention: Int?
-            if let text = arguments.value("--retention-days") {
+            if let text = arguments.value(.retentionDays) {
                 guard let days = Int(text) else {
                     throw Arguments.UsageError(message: "--retention-days takes a number of days, not '\(text)'")
                 }
@@ -116,7 +119,7 @@ enum SharedCommands {
             }
             let library = try PhotoLibrary.shared(target)
             let settings = try await library.changeSharedSettings(
-                endpoint: arguments.value("--endpoint"), region: arguments.value("--region"),
+                endpoint: arguments.value(.endpoint), region: arguments.value(.region),
                 addressing: try addressing(arguments), retentionDays: retention)
             if arguments.json {
                 Output.json(SettingsLine(store: settings.store, retentionDays: settings.retentionDays, library: target))
@@ -134,15 +137,15 @@ enum SharedCommands {
         }
 
         private static func addressing(_ arguments: Arguments) throws -> ObjectStoreAddressing? {
-            guard let text = arguments.value("--addressing") else { return nil }
+            guard let text = arguments.value(.addressing) else { return nil }
             guard let addressing = ObjectStoreAddressing(rawValue: text) else {
                 throw Arguments.UsageError(message: "--addressing takes 'path' or 'virtual', not '\(text)'")
             }
             return addressing
         }
 
-        private static func deleted(_ target: String, _ arguments: Arguments) async throws -> Int32 {
-            let items = try await PhotoLibrary.shared(target).recentlyDeleted()
+        static func deleted(_ arguments: Arguments) async throws -> Int32 {
+            let items = try await PhotoLibrary.shared(target(of: .deleted, arguments)).recentlyDeleted()
             if arguments.json {
                 Output.json(items.map(DeletedLine.init))
             } else if items.isEmpty {

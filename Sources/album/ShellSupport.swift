@@ -92,10 +92,10 @@ enum ShellSupport {
         }
     }
 
-    private static var commandNames: String { CommandLineSpec.commands.map(\.name).joined(separator: " ") }
+    private static var commandNames: String { CommandLineSpec.commands.map(\.name.rawValue).joined(separator: " ") }
 
     private static func flags(of command: CommandLineSpec.Command?) -> [CommandLineSpec.Option] {
-        CommandLineSpec.globalOptions + (command?.options.compactMap(CommandLineSpec.option) ?? [])
+        CommandLineSpec.globalOptions + (command?.options.map(CommandLineSpec.option(_:)) ?? [])
     }
 
     private static var bash: String {
@@ -181,7 +181,7 @@ enum ShellSupport {
         let globalSpecs = CommandLineSpec.globalOptions.map { zshSpec($0) + " " }.joined()
         var cases: [String] = []
         for command in CommandLineSpec.commands {
-            let own = command.options.compactMap(CommandLineSpec.option).map { zshSpec($0) + " " }.joined()
+            let own = command.options.map(CommandLineSpec.option(_:)).map { zshSpec($0) + " " }.joined()
             let rest: String
             switch command.completion {
             case .file: rest = "'*:file:_files'"
@@ -237,7 +237,7 @@ enum ShellSupport {
         for option in CommandLineSpec.globalOptions { lines.append(line(option, condition: "true")) }
         for command in CommandLineSpec.commands {
             let condition = "__fish_seen_subcommand_from \(command.name)"
-            for option in command.options.compactMap(CommandLineSpec.option) {
+            for option in command.options.map(CommandLineSpec.option(_:)) {
                 lines.append(line(option, condition: condition))
             }
             switch command.completion {

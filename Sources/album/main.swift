@@ -12,11 +12,11 @@ let rawArguments = (0..<max(0, Int(CommandLine.argc) - 1)).map { offset -> [UInt
 switch AlbumCommand.invocation(rawArguments) {
 case .finished(let status):
     exit(status)
-case .command(let command, let spec, let arguments):
+case .command(let command, let arguments):
     // Too few descriptors for libdispatch beside the command's own files: refused before any work.
-    if let status = AlbumCommand.openFileLimitRefusal(command, arguments) { exit(status) }
+    if let status = AlbumCommand.openFileLimitRefusal(command.name, arguments) { exit(status) }
     // A save holds two chunks of staged files open. Growing the descriptor table for them now, while
     // the process has one thread, waits for nothing; mid-batch it stalled every thread (FileSystem).
-    if command == "save" || command == "import" { FileSystem.reserveDescriptorTable(for: 1024) }
-    exit(await AlbumCommand.run(command, spec, arguments))
+    if [.save, .import].contains(command.name) { FileSystem.reserveDescriptorTable(for: 1024) }
+    exit(await AlbumCommand.run(command, arguments))
 }

@@ -44,11 +44,14 @@ enum CLI {
         }
     }
 
-    /// Runs `album ARGS` with `environment` added to a clean environment, feeding `stdin`.
+    /// Runs `album ARGS` with `environment` added to a clean environment, feeding `stdin`, in
+    /// `directory` (the test's own when `nil`).
     static func run(
-        _ arguments: [String], environment: [String: String] = [:], stdin: String? = nil, stdinData: Data? = nil
+        _ arguments: [String], environment: [String: String] = [:], stdin: String? = nil, stdinData: Data? = nil,
+        directory: URL? = nil
     ) throws -> Run {
-        let process = try start(arguments, environment: environment, stdin: stdinData ?? stdin.map { Data($0.utf8) })
+        let process = try start(
+            arguments, environment: environment, stdin: stdinData ?? stdin.map { Data($0.utf8) }, directory: directory)
         let out = process.standardOutput as! Pipe
         let err = process.standardError as! Pipe
         let outData = Locked(Data())
@@ -67,12 +70,13 @@ enum CLI {
             stderr: String(decoding: errData, as: UTF8.self))
     }
 
-    static func start(_ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil) throws
-        -> Process
-    {
+    static func start(
+        _ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil, directory: URL? = nil
+    ) throws -> Process {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
         var env = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()]
         env.merge(environment) { $1 }
         process.environment = env
