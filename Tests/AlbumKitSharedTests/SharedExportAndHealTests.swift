@@ -35,7 +35,8 @@
                     let line = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
                     #expect((line?["exported"] as? [Any])?.isEmpty == true, "\(run)")
                     #expect(
-                        ((line?["alreadyThere"] as? [[String: Any]]) ?? []).compactMap { $0["file"] as? String }.sorted()
+                        ((line?["alreadyThere"] as? [[String: Any]]) ?? []).compactMap { $0["file"] as? String }
+                            .sorted()
                             == ["garden.png", "harbour.jpg"])
                 }
             }
