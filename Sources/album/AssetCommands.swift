@@ -260,6 +260,10 @@ enum AssetCommands {
 enum AssetTable {
     static func print(_ assets: [AssetInfo]) {
         let added = ISO8601DateFormatter()
+        // A narrow terminal gets the minute a photo was taken (`2024-05-01 10:20`), not the
+        // seconds and offset: with the name, size and id that fits 80 columns.
+        let terminal = FileSystem.terminalColumns()
+        let taken: (String) -> String = { (terminal ?? .max) < 100 ? String($0.prefix(16)) : $0 }
         var rows: [[String]] = []
         for asset in assets {
             let m = asset.metadata
@@ -271,13 +275,13 @@ enum AssetTable {
             if let lat = m?.latitude, let lon = m?.longitude { gps = String(format: "%.5f, %.5f", lat, lon) }
             rows.append([
                 asset.originalFilename ?? "-", asset.kind.rawValue, asset.byteSize.map(Output.size) ?? "?",
-                m?.captureDate.map { $0.replacingOccurrences(of: "T", with: " ") }
-                    ?? added.string(from: asset.addedAt).replacingOccurrences(of: "T", with: " ") + " (added)",
+                m?.captureDate.map { taken($0.replacingOccurrences(of: "T", with: " ")) }
+                    ?? taken(added.string(from: asset.addedAt).replacingOccurrences(of: "T", with: " ")) + " (added)",
                 details.joined(separator: " "), camera, gps, asset.id, asset.fileURL?.path ?? "",
             ])
         }
         Output.table(
             rows, header: ["NAME", "KIND", "SIZE", "TAKEN", "FORMAT", "CAMERA", "GPS", "ID", "PATH"],
-            rightAligned: [2])
+            rightAligned: [2], droppable: [8, 6, 5, 4, 1], columns: terminal)
     }
 }

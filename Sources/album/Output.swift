@@ -91,10 +91,30 @@ enum Output {
     }
 
     /// Rows in aligned columns under a header; columns empty in every row are left out.
-    static func table(_ rows: [[String]], header: [String], rightAligned: Set<Int> = []) {
+    /// Prints `rows` under `header`, columns padded to their widest cell; empty columns are left
+    /// out. On a terminal narrower than the table, the columns of `droppable` go, first first,
+    /// until it fits, and a note on stderr names them (a pipe or `--json` gets every column).
+    static func table(
+        _ rows: [[String]], header: [String], rightAligned: Set<Int> = [], droppable: [Int] = [],
+        columns terminal: Int? = FileSystem.terminalColumns()
+    ) {
         let rows = rows.map { $0.map(shown) }
-        let columns = header.indices.filter { column in rows.contains { !$0[column].isEmpty } }
-        let widths = columns.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        var columns = header.indices.filter { column in rows.contains { !$0[column].isEmpty } }
+        func width(_ column: Int) -> Int { ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        var dropped: [String] = []
+        if let terminal {
+            func total() -> Int { columns.reduce(0) { $0 + width($1) } + 2 * max(0, columns.count - 1) }
+            for column in droppable where total() > terminal && columns.contains(column) {
+                columns.removeAll { $0 == column }
+                dropped.append(header[column])
+            }
+        }
+        let widths = columns.map(width)
+        defer {
+            if !dropped.isEmpty {
+                err("album: \(dropped.joined(separator: ", ")) left out to fit \(terminal ?? 0) columns; --json shows every field")
+            }
+        }
         for row in [header] + rows {
             let cells = zip(columns, widths).map { column, width in
                 let cell = row[column]

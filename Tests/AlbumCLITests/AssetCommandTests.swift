@@ -209,4 +209,37 @@ import Testing
         #expect(try CLI.run(["completions", "bash"]).stdout.contains("delete-asset"))
         #expect(try CLI.run(["add", "OnlyTitle"]).status == 2)
     }
+
+    @Test func listingsFitTheTerminalAndPipesGetEveryColumn() throws {
+        try CLI.withTemporaryDirectory { dir in
+            let library = dir.appendingPathComponent("T.albumlibrary").path
+            let photo = CLI.examples.appendingPathComponent("harbour.jpg").path
+            #expect(try CLI.run(["save", "--library", library, "--album", "Trips", photo]).status == 0)
+            // Through a pipe: every column, as scripts have it
+            let piped = try CLI.run(["show", "Trips", "--library", library])
+            #expect(piped.lines.first?.contains("PATH") == true && piped.lines.first?.contains("CAMERA") == true)
+            // On an 80-column terminal (a pseudo-terminal made by script(1)): every line fits, the
+            // id stays, and stderr names what was left out
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+            let command = [CLI.binary.path, "show", "Trips", "--library", library].map {
+                "'" + $0.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+            }.joined(separator: " ")
+            process.arguments = ["-qec", command, "/dev/null"]
+            process.environment = ["PATH": "/usr/bin:/bin", "HOME": dir.path, "COLUMNS": "80", "TERM": "dumb"]
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(text)")
+            let lines = text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }).map(String.init)
+            let table = lines.filter { !$0.hasPrefix("album:") }
+            #expect(table.count == 2, "\(lines)")
+            #expect(table.allSatisfy { $0.count <= 80 }, "\(table)")
+            #expect(table.first?.contains("ID") == true && table.first?.contains("PATH") == false)
+            #expect(lines.contains { $0.hasPrefix("album: PATH") && $0.contains("--json shows every field") })
+        }
+    }
 }

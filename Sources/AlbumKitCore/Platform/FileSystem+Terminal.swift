@@ -1,0 +1,24 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+extension FileSystem {
+    /// How many columns the terminal on standard output has: `$COLUMNS` when set (a user's
+    /// choice wins), else the terminal's own size; `nil` when standard output is not a terminal
+    /// (a pipe or a file: scripts get every column).
+    ///
+    /// ```swift
+    /// if let columns = FileSystem.terminalColumns() { print("fit to", columns) }
+    /// ```
+    package static func terminalColumns() -> Int? {
+        guard isatty(STDOUT_FILENO) == 1 else { return nil }
+        if let text = getenv("COLUMNS").map({ String(cString: $0) }), let columns = Int(text), columns > 0 {
+            return columns
+        }
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+}
