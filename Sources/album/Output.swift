@@ -112,7 +112,8 @@ enum Output {
         let widths = columns.map(width)
         defer {
             if !dropped.isEmpty {
-                err("album: \(dropped.joined(separator: ", ")) left out to fit \(terminal ?? 0) columns; --json shows every field")
+                let names = dropped.joined(separator: ", ")
+                err("album: \(names) left out to fit \(terminal ?? 0) columns; --json shows every field")
             }
         }
         for row in [header] + rows {
