@@ -53,9 +53,13 @@ enum AssetCommands {
     static func add(_ arguments: Arguments) async throws -> Int32 {
         let library = try LibraryChoice.open(arguments, create: false)
         let album = AlbumReference(arguments.positional[0])
-        let ids = Array(arguments.positional.dropFirst())
+        let given = Array(arguments.positional.dropFirst())
         let albumID = try await album.id(in: library)
-        let inAlbum = try await library.addAssets(withIDs: ids, toAlbumWithID: albumID)
+        var ids = given
+        let inAlbum = try await AssetReference.resolving(given, among: { try await AssetReference.all(in: library) }) {
+            ids = $0
+            return try await library.addAssets(withIDs: $0, toAlbumWithID: albumID)
+        }
         return try await report(library, albumID: albumID, arguments) {
             "added \(ids.count) to \(album.shown)" + (inAlbum != ids ? " (as \(inAlbum.joined(separator: " ")))" : "")
         }
@@ -65,11 +69,14 @@ enum AssetCommands {
     static func remove(_ arguments: Arguments) async throws -> Int32 {
         let library = try LibraryChoice.open(arguments, create: false)
         let album = AlbumReference(arguments.positional[0])
-        let ids = Array(arguments.positional.dropFirst())
+        let given = Array(arguments.positional.dropFirst())
         let albumID = try await album.id(in: library)
-        try await library.removeAssets(withIDs: ids, fromAlbumWithID: albumID)
+        // Names and id prefixes are looked up among the album's own assets.
+        try await AssetReference.resolving(given, among: { try await library.assets(inAlbumWithID: albumID) }) {
+            try await library.removeAssets(withIDs: $0, fromAlbumWithID: albumID)
+        }
         return try await report(library, albumID: albumID, arguments) {
-            "removed \(ids.count) from \(album.shown); they stay in the library"
+            "removed \(given.count) from \(album.shown); they stay in the library"
         }
     }
 
@@ -88,7 +95,9 @@ enum AssetCommands {
     /// `album delete-asset ASSET_ID...`: out of the library and every album.
     static func deleteAsset(_ arguments: Arguments) async throws -> Int32 {
         let library = try LibraryChoice.open(arguments, create: false)
-        let deleted = try await library.deleteAssets(withIDs: arguments.positional, permanently: arguments.permanently)
+        let deleted = try await AssetReference.resolving(
+            arguments.positional, among: { try await AssetReference.all(in: library) }
+        ) { try await library.deleteAssets(withIDs: $0, permanently: arguments.permanently) }
         let kept = !arguments.permanently && deleted.allSatisfy { $0.trashURL == nil }
         if arguments.json {
             struct Line: Encodable {

@@ -259,16 +259,17 @@ enum CommandLineSpec {
         Command(
             name: .add, arguments: "TITLE ASSET_ID...", summary: "Add existing photos and videos to an album.",
             details: """
-                Adds the assets ASSET_ID (ids as show and assets list them) to the album TITLE, after its
-                current ones; an asset already there stays where it is. They stay in their other albums. In a
+                Adds the assets ASSET_ID (ids as show and assets list them, the start of one id, or the file
+                name of one asset) to the album TITLE, after its current ones; an asset already there stays where it is. They stay in their other albums. In a
                 folder library the album folder gets its own copy of each file (a hard link when possible).
-                Nothing is added when an id is unknown.
+                Nothing is added when an argument names no asset or several.
                 """,
             arity: 2...Int.max),
         Command(
             name: .remove, arguments: "TITLE ASSET_ID...", summary: "Remove photos and videos from an album.",
             details: """
-                Removes the assets ASSET_ID from the album TITLE; they stay in the library and in their other
+                Removes the assets ASSET_ID (ids, the start of one, or file names in the album) from the
+                album TITLE; they stay in the library and in their other
                 albums (in a folder library the file moves to the library's top folder, unless another album
                 holds the same file). Nothing is removed when one of them is not in the album.
                 """,
@@ -277,7 +278,8 @@ enum CommandLineSpec {
             name: .deleteAsset, arguments: "ASSET_ID...", options: [.permanently],
             summary: "Delete photos and videos from the library.",
             details: """
-                Deletes the assets ASSET_ID from the library and from every album. A catalog library keeps them
+                Deletes the assets ASSET_ID (ids, the start of one, or file names) from the library and from
+                every album. A catalog library keeps them
                 in its recently deleted, files and all, and a shared library for its retention (30 days unless
                 `album config` changes it): `album deleted` lists them, `album restore` brings them back into their
                 albums. --permanently removes them and their files for good (catalog and folder libraries). A

@@ -242,4 +242,37 @@ import Testing
             #expect(lines.contains { $0.hasPrefix("album: PATH") && $0.contains("--json shows every field") })
         }
     }
+
+    @Test func assetsAreNamedByIdByTheStartOfOneOrByFileName() throws {
+        try CLI.withTemporaryDirectory { dir in
+            let args = ["--library", dir.appendingPathComponent("T.albumlibrary").path]
+            let harbour = CLI.examples.appendingPathComponent("harbour.jpg").path
+            let garden = CLI.examples.appendingPathComponent("garden.png").path
+            let saved = try CLI.run(args + ["save", "--json", "--album", "Trips", harbour, garden]).jsonLines()
+            let ids = saved.compactMap { $0["asset"] as? String }
+            #expect(ids.count == 2)
+            #expect(try CLI.run(args + ["create", "Best"]).status == 0)
+            // A file name and the start of an id name one asset each
+            let added = try CLI.run(args + ["add", "Best", "harbour.jpg", String(ids[1].prefix(8))])
+            #expect(added.status == 0, "\(added.stderr)")
+            let best = try CLI.run(args + ["show", "Best", "--json"]).json() as? [[String: Any]]
+            #expect(Set(best?.compactMap { $0["id"] as? String } ?? []) == Set(ids))
+            // A name no asset has is refused, naming it, and nothing changes
+            let unknown = try CLI.run(args + ["remove", "Best", "harbour.jpg", "nothing.jpg"])
+            #expect(unknown.status == 1 && unknown.stderr.contains("\"nothing.jpg\""), "\(unknown.stderr)")
+            #expect((try CLI.run(args + ["show", "Best", "--json"]).json() as? [Any])?.count == 2)
+            // A name two assets have is refused, naming both
+            let copy = dir.appendingPathComponent("harbour.jpg")
+            var bytes = try Data(contentsOf: URL(fileURLWithPath: harbour))
+            bytes.append(0)
+            try bytes.write(to: copy)
+            #expect(try CLI.run(args + ["save", "--album", "Trips", copy.path]).status == 0)
+            let twice = try CLI.run(args + ["delete-asset", "harbour.jpg"])
+            #expect(twice.status == 1 && twice.stderr.contains("could be 2 assets"), "\(twice.stderr)")
+            #expect((try CLI.run(args + ["show", "Trips", "--json"]).json() as? [Any])?.count == 3)
+            // And a name in one album resolves among that album's assets
+            #expect(try CLI.run(args + ["remove", "Best", "harbour.jpg"]).status == 0)
+            #expect((try CLI.run(args + ["show", "Best", "--json"]).json() as? [Any])?.count == 1)
+        }
+    }
 }
