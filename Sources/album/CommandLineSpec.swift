@@ -88,8 +88,7 @@ enum CommandLineSpec {
             help: "In folders, skip files and folders whose name (or path, when GLOB has a /) matches."),
         Option(
             long: "--dry-run", short: "-n",
-            help: "Report, file by file, what the same command would save and what is already in the library; write nothing."
-        ),
+            help: "Report, file by file, what would be saved or is already in the library; write nothing."),
         Option(
             long: "--checksum",
             help:

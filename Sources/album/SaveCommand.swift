@@ -342,7 +342,9 @@ enum SaveCommand {
         // Not recognised: inspected, as staging inspects; media then compared by content.
         var readers: [Int: Result<MediaReader, AlbumError>] = [:]
         for index in inputs.indices where found[index] == nil {
-            readers[index] = Result { try MediaReader(media[index]) }.mapError { AlbumError.wrap($0, file: inputs[index].path) }
+            readers[index] = Result { try MediaReader(media[index]) }.mapError {
+                AlbumError.wrap($0, file: inputs[index].path)
+            }
         }
         if check == .quick {
             let unknown = inputs.indices.filter { if case .success = readers[$0] { true } else { false } }

@@ -41,11 +41,13 @@ package struct FileProbe: Sendable, Hashable {
             // The time and size of the very file read (a file replaced meanwhile is this one).
             guard let status = try? FileSystem.fileStatus(of: file), status.kind == .regular,
                 status.size == Int64(size), let sha256 = try? FileSystem.sha256(of: file),
-                let head = try? FileSystem.headDigest(size: status.size, read: { offset, count in
-                    var bytes = [UInt8](repeating: 0, count: count)
-                    let n = try bytes.withUnsafeMutableBytes { try FileSystem.read(file, into: $0, at: offset) }
-                    return Array(bytes[0..<n])
-                })
+                let head = try? FileSystem.headDigest(
+                    size: status.size,
+                    read: { offset, count in
+                        var bytes = [UInt8](repeating: 0, count: count)
+                        let n = try bytes.withUnsafeMutableBytes { try FileSystem.read(file, into: $0, at: offset) }
+                        return Array(bytes[0..<n])
+                    })
             else { return nil }
             self.init(name: name, size: status.size, modified: status.modified, sha256: sha256, head: head)
             return

@@ -270,7 +270,8 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
                         target = (id, .found)
                     }
                     var missing: [String] = []
-                    for item in found where (!item.isMember || item.albumID != target?.id)
+                    for item in found
+                    where (!item.isMember || item.albumID != target?.id)
                         && !missing.contains(item.assetID)
                     {
                         missing.append(item.assetID)
