@@ -19,17 +19,22 @@ extension CatalogBackend {
     }
 
     private func recognise(_ probes: [FileProbe?], in album: AlbumRequest?, db: Database) throws -> [RecognisedFile?] {
+        // One read transaction for every query: SQLite locks and checks the file once, not per query.
+        try db.execute("BEGIN")
+        // The transaction only read: its COMMIT only releases the shared lock and cannot fail for
+        // want of one (SQLITE_BUSY concerns writers), so there is no failure here to report.
+        defer { try? db.execute("COMMIT") }
         // The album a save would use, when it exists (a save into an id that is gone fails then).
         let albumID = album.flatMap { try? $0.find(in: CatalogAlbumDirectory(db: db)) }
+        let members = Set(
+            try albumID.map { album in
+                try db.rows("SELECT asset_id FROM album_asset WHERE album_id = ?", [.text(album)]).compactMap {
+                    $0.text(0)
+                }
+            } ?? [])
         var found = [RecognisedFile?](repeating: nil, count: probes.count)
-        func recognised(_ id: String, isDeleted: Bool = false) throws -> RecognisedFile {
-            let isMember =
-                try albumID.map { album in
-                    try db.row(
-                        "SELECT 1 FROM album_asset WHERE album_id = ? AND asset_id = ?", [.text(album), .text(id)])
-                        != nil
-                } ?? false
-            return RecognisedFile(assetID: id, albumID: albumID, isMember: isMember, isDeleted: isDeleted)
+        func recognised(_ id: String, isDeleted: Bool = false) -> RecognisedFile {
+            RecognisedFile(assetID: id, albumID: albumID, isMember: members.contains(id), isDeleted: isDeleted)
         }
         // By name: the candidates of every probe in one pass over the index.
         let names = Set(probes.compactMap { $0.flatMap { $0.comparesContent ? nil : $0.name } })
@@ -59,13 +64,13 @@ extension CatalogBackend {
                 let isDeleted = row.text(2) == "deleted"
                 // A copy missing or cut short is put back by the save (not "already there").
                 guard isDeleted || libraryFile(path)?.size == probe.size else { continue }
-                found[index] = try recognised(id, isDeleted: isDeleted)
+                found[index] = recognised(id, isDeleted: isDeleted)
             } else {
                 for candidate in byName[probe.name] ?? [] where candidate.size == probe.size {
                     guard let file = libraryFile(candidate.path), file.size == probe.size,
                         file.modified == probe.modified
                     else { continue }
-                    found[index] = try recognised(candidate.id)
+                    found[index] = recognised(candidate.id)
                     break
                 }
             }

@@ -356,10 +356,11 @@ enum SaveCommand {
 
         let tally = Locked(Tally())
         var firstWithContent: [String: String] = [:]  // size/SHA-256 → the first file of this run with it
-        func already(_ input: Input, as asset: String?, sameAs first: String? = nil) {
+        func already(_ input: Input, as asset: String?, in album: String? = nil, sameAs first: String? = nil) {
             tally.withLock { $0.already += 1 }
             if arguments.json {
-                Output.json(SaveLine(file: input.path, fileBytes: input.exactBytes, asset: asset, existing: true))
+                Output.json(
+                    SaveLine(file: input.path, fileBytes: input.exactBytes, asset: asset, album: album, existing: true))
             } else if !arguments.quiet {
                 var line = alreadyPrefix + Output.shown(input.path)
                 if let asset { line += " as \(asset)" }
@@ -373,7 +374,7 @@ enum SaveCommand {
                 reportBeforeSaving(refused.input, refused.outcome, arguments, tally)
             }
             if let known = found[position] {
-                already(input, as: known.assetID)
+                already(input, as: known.assetID, in: known.albumID)
                 continue
             }
             let reader: MediaReader

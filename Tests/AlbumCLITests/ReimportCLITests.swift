@@ -149,6 +149,12 @@ import Testing
             #expect(try Self.albumAssets("Best", library).count == 2)
             #expect(try CLI.run(["import", "--album", "Best", card.path] + library).status == 0)
             #expect(try Self.albumAssets("Best", library).count == 5)
+            // A new photo among them, into a new album: it is saved, the others join it there.
+            let base = try Data(contentsOf: CLI.examples.appendingPathComponent("harbour.jpg"))
+            try (base + Data("fresh".utf8)).write(to: card.appendingPathComponent("DCIM/100CANON/IMG_0006.JPG"))
+            let fresh = try CLI.run(["import", "--album", "Fresh", card.path] + library)
+            #expect(fresh.stderr.contains("album: 1 saved, 6 already in the library"), "\(fresh.stderr)")
+            #expect(try Self.albumAssets("Fresh", library).count == 6)
             #expect(try CLI.run(["verify"] + library).status == 0)
         }
     }
