@@ -169,9 +169,10 @@ enum CommandLineSpec {
                 Importing a card again stores only what is new: a file the library already holds, with
                 the same name, size and modification time, is reported "already in the library" without
                 being read (and added to the album when it is not in it yet). --checksum reads and hashes
-                each file instead and compares the hash with the one the library recorded, to find a file
-                changed in place with its time kept. --dry-run prints, line for line, what the import
-                would print, and the same counts, writing nothing.
+                each file instead and compares the hash with the one a catalog recorded (a folder library,
+                which records none, with its files of that size), to find a file changed in place with its
+                time kept. --dry-run prints, line for line, what the import would print, and the same
+                counts, writing nothing.
                 """,
             completion: .directory, arity: 1...Int.max),
         Command(

@@ -340,11 +340,13 @@ enum SaveCommand {
         var probes = await probe(media, hashing: check == .checksum)
         var found = try await recognise(probes)
         // Not recognised: inspected, as staging inspects; media then compared by content.
-        var readers: [Int: Result<MediaReader, AlbumError>] = [:]
+        // What each reader learnt, not the reader: it holds its file open (thousands of files).
+        var readers: [Int: Result<(metadata: MediaMetadata, size: UInt64), AlbumError>] = [:]
         for index in inputs.indices where found[index] == nil {
-            readers[index] = Result { try MediaReader(media[index]) }.mapError {
-                AlbumError.wrap($0, file: inputs[index].path)
-            }
+            readers[index] = Result {
+                let reader = try MediaReader(media[index])
+                return (reader.metadata, UInt64(reader.size))
+            }.mapError { AlbumError.wrap($0, file: inputs[index].path) }
         }
         if check == .quick {
             let unknown = inputs.indices.filter { if case .success = readers[$0] { true } else { false } }
@@ -377,7 +379,7 @@ enum SaveCommand {
                 already(input, as: known.assetID, in: known.albumID)
                 continue
             }
-            let reader: MediaReader
+            let reader: (metadata: MediaMetadata, size: UInt64)
             switch readers[position] {
             case .success(let opened)?: reader = opened
             case .failure(let error)?:

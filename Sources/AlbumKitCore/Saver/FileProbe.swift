@@ -35,10 +35,12 @@ package struct FileProbe: Sendable, Hashable {
         case .path(let bytes): path = bytes
         case .data, .livePhoto: return nil
         }
+        // A file that cannot be read here is left to the save, which reports why: dropping the
+        // error loses nothing.
         guard !hashing else {
             guard let (file, size) = try? FileSystem.openForReading(path) else { return nil }
             defer { FileSystem.close(file) }
-            // The time and size of the very file read (a file replaced meanwhile is this one).
+            // The time and size of the very file hashed, even if another one takes its name meanwhile.
             guard let status = try? FileSystem.fileStatus(of: file), status.kind == .regular,
                 status.size == Int64(size), let sha256 = try? FileSystem.sha256(of: file),
                 let head = try? FileSystem.headDigest(
