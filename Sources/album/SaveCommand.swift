@@ -367,7 +367,7 @@ enum SaveCommand {
                 var line = alreadyPrefix + Output.shown(input.path)
                 if let asset { line += " as \(asset)" }
                 if let album = arguments.album { line += " in \"\(Output.shown(album))\"" }
-                if let first { line += " (the same as \(Output.shown(first)), saved before it)" }
+                if let first { line += " (the same as \(Output.shown(first)))" }
                 Output.out(line)
             }
         }
