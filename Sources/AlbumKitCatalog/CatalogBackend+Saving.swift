@@ -59,6 +59,15 @@ extension CatalogBackend {
                 throw error.libraryError("create the folder for the photo")
             }
         }
+        // The copy keeps the file's modification time (as `cp -p` does): with the original name and
+        // size the index records, it is what a save recognises a file already saved by
+        // (``recognise(_:in:)``).
+        if let modified = staged.modified {
+            do { try FileSystem.setModificationTime(staged.file.descriptor, to: modified) } catch {
+                FileSystem.abandon(staged.file)
+                throw error.libraryError("write the photo")
+            }
+        }
         let fileName = "\(id).\(staged.metadata.format.fileExtension)"
         return Staged(
             id: id, media: staged, folders: folders, relativePath: "originals/\(folders.name)/\(fileName)",

@@ -66,6 +66,7 @@ let scenarios: [(id: String, run: () async throws -> ScenarioResult)] = [
     ("memory", { try await bench.memory(corpus[0], video: video) }),
     ("metadata", { try await bench.metadata(Array(corpus.prefix(200))) }),
     ("shared", { try bench.shared(Array(corpus.prefix(300))) }),
+    ("reimport", { try bench.reimport() }),
 ]
 for scenario in scenarios where options.runs(scenario.id) {
     Table.progress("running \(scenario.id)…")

@@ -56,10 +56,12 @@ enum AssetCommands {
         let given = Array(arguments.positional.dropFirst())
         let albumID = try await album.id(in: library)
         var ids = given
-        let inAlbum = try await AssetReference.resolving(given, among: { try await AssetReference.all(in: library) }) {
-            ids = $0
-            return try await library.addAssets(withIDs: $0, toAlbumWithID: albumID)
-        }
+        let inAlbum = try await AssetReference.resolving(
+            given, among: { try await AssetReference.all(in: library) },
+            attempt: {
+                ids = $0
+                return try await library.addAssets(withIDs: $0, toAlbumWithID: albumID)
+            })
         return try await report(library, albumID: albumID, arguments) {
             "added \(ids.count) to \(album.shown)" + (inAlbum != ids ? " (as \(inAlbum.joined(separator: " ")))" : "")
         }
@@ -72,9 +74,9 @@ enum AssetCommands {
         let given = Array(arguments.positional.dropFirst())
         let albumID = try await album.id(in: library)
         // Names and id prefixes are looked up among the album's own assets.
-        try await AssetReference.resolving(given, among: { try await library.assets(inAlbumWithID: albumID) }) {
-            try await library.removeAssets(withIDs: $0, fromAlbumWithID: albumID)
-        }
+        try await AssetReference.resolving(
+            given, among: { try await library.assets(inAlbumWithID: albumID) },
+            attempt: { try await library.removeAssets(withIDs: $0, fromAlbumWithID: albumID) })
         return try await report(library, albumID: albumID, arguments) {
             "removed \(given.count) from \(album.shown); they stay in the library"
         }
@@ -96,8 +98,8 @@ enum AssetCommands {
     static func deleteAsset(_ arguments: Arguments) async throws -> Int32 {
         let library = try LibraryChoice.open(arguments, create: false)
         let deleted = try await AssetReference.resolving(
-            arguments.positional, among: { try await AssetReference.all(in: library) }
-        ) { try await library.deleteAssets(withIDs: $0, permanently: arguments.permanently) }
+            arguments.positional, among: { try await AssetReference.all(in: library) },
+            attempt: { try await library.deleteAssets(withIDs: $0, permanently: arguments.permanently) })
         let kept = !arguments.permanently && deleted.allSatisfy { $0.trashURL == nil }
         if arguments.json {
             struct Line: Encodable {

@@ -17,7 +17,7 @@ enum AssetReference {
     ///   naming the assets an argument could mean when it names several.
     static func resolving<T>(
         _ arguments: [String], among candidates: () async throws -> [AssetInfo],
-        _ attempt: ([String]) async throws -> T
+        attempt: ([String]) async throws -> T
     ) async throws -> T {
         do {
             return try await attempt(arguments)

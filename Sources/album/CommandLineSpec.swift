@@ -31,6 +31,7 @@ enum CommandLineSpec {
         case include = "--include"
         case exclude = "--exclude"
         case dryRun = "--dry-run"
+        case checksum = "--checksum"
         case force = "--force"
         case permanently = "--permanently"
         case empty = "--empty"
@@ -143,7 +144,14 @@ enum CommandLineSpec {
         Option(
             name: .exclude, value: "GLOB", repeatable: true,
             help: "In folders, skip files and folders whose name (or path, when GLOB has a /) matches."),
-        Option(name: .dryRun, short: "-n", help: "Check every file and report what would be saved; write nothing."),
+        Option(
+            name: .dryRun, short: "-n",
+            help: "Report, file by file, what would be saved or is already in the library; write nothing."),
+        Option(
+            name: .checksum,
+            help:
+                "Recognise files already in the library by their content (read and hashed) instead of name, size and time."
+        ),
         Option(
             name: .force, short: "-f",
             help: "Delete a folder album even when it holds files or albums (they go to the Trash with it)."),
@@ -191,7 +199,7 @@ enum CommandLineSpec {
     static let commands: [Command] = [
         Command(
             name: .save, arguments: "FILE...",
-            options: [.album, .recursive, .null, .include, .exclude, .dryRun],
+            options: [.album, .recursive, .null, .include, .exclude, .dryRun, .checksum],
             summary: "Save photos and videos (into an album with --album).",
             details: """
                 Saves each FILE (photo or video, recognised from its content) into the library, and into the
@@ -200,14 +208,18 @@ enum CommandLineSpec {
                 media, is damaged or unreadable fails alone; the others are saved. FILE "-" reads paths from
                 standard input, one per line (NUL-separated with -0); names need not be valid UTF-8. A FIFO or
                 device is refused (fileUnreadable) without blocking. Ctrl-C finishes the files being saved,
-                prints what was saved and exits with status 130. In a catalog library, bytes already saved
-                are not stored twice: the existing asset is reported ("existing": true, text "already
-                there") and added to the album; its original name stays the first one saved.
+                prints what was saved and exits with status 130. A file already in the library is not
+                stored twice: it is reported "already in the library" ("existing": true) and added to the
+                album when it is not in it yet. It is recognised without being copied when the library
+                holds a file of the same name, size and modification time (as rsync's quick check does;
+                --checksum compares content instead), else by its bytes once copied: in a catalog anywhere
+                in the library (the asset keeps the first name saved), in a folder library in the album's
+                folder. The summary counts saved, already in the library, skipped and failed files apart.
                 """,
             completion: .file, arity: 1...Int.max),
         Command(
             name: .import, arguments: "FOLDER...",
-            options: [.album, .include, .exclude, .dryRun, .null],
+            options: [.album, .include, .exclude, .dryRun, .checksum, .null],
             summary: "Save every photo and video in folder trees (save -r).",
             details: """
                 Saves every photo and video under each FOLDER (and in sub-folders), like save -r. Hidden files
@@ -215,6 +227,14 @@ enum CommandLineSpec {
                 reported as failures; damaged or unreadable media still fail, and so does a sub-folder that
                 cannot be read. Links to files are saved as their files; links to folders are not followed,
                 and they and broken links are skipped and counted (-v lists every skipped file).
+
+                Importing a card again stores only what is new: a file the library already holds, with
+                the same name, size and modification time, is reported "already in the library" without
+                being read (and added to the album when it is not in it yet). --checksum reads and hashes
+                each file instead and compares the hash with the one a catalog recorded (a folder library,
+                which records none, with its files of that size), to find a file changed in place with its
+                time kept. --dry-run prints, line for line, what the import would print, and the same
+                counts, writing nothing.
                 """,
             completion: .directory, arity: 1...Int.max),
         Command(

@@ -38,6 +38,8 @@ enum SaveCommand {
 
     private struct Tally {
         var saved = 0
+        /// Files the library already held: not stored again (added to the album where missing).
+        var already = 0
         var failed = 0
         var skipped = 0
         /// Symbolic links in a walked folder that lead to a folder or to nothing.
@@ -128,7 +130,10 @@ enum SaveCommand {
                 }
             }
         }
-        if arguments.dryRun { return try dryRun(arguments, inputs, early: early) }
+        // Files already in the library are recognised before anything is copied: by name, size and
+        // modification time, or with --checksum by their content's SHA-256.
+        let check: RecognitionCheck = arguments.has(.checksum) ? .checksum : .quick
+        if arguments.dryRun { return try await dryRun(arguments, inputs, early: early, check: check) }
 
         let library = try LibraryChoice.open(arguments, create: true)
         try await library.opened()
@@ -151,7 +156,7 @@ enum SaveCommand {
         let total = inputs.count + early.count
         Output.stopNote.withLock {
             $0 = {
-                let reached = tally.withLock { $0.saved + $0.failed + $0.skipped + $0.skippedLinks }
+                let reached = tally.withLock { $0.saved + $0.already + $0.failed + $0.skipped + $0.skippedLinks }
                 return
                     "; stopped at file \(reached) of \(total): the files before it are saved, the rest may not be. The same save run again saves what is missing (files already there are found, not copied twice)."
             }
@@ -171,8 +176,10 @@ enum SaveCommand {
         }
         let target = album
         let task = Task {
-            if let target { return await target.save(media, progress: progress, onResult: onResult) }
-            return await library.save(media, progress: progress, onResult: onResult)
+            if let target {
+                return await target.save(media, recognising: check, progress: progress, onResult: onResult)
+            }
+            return await library.save(media, recognising: check, progress: progress, onResult: onResult)
         }
         Interruption.install { task.cancel() }
         _ = await task.value
@@ -207,9 +214,11 @@ enum SaveCommand {
     ) {
         switch result {
         case .success(let saved):
+            // A copy put back in place of a missing or damaged one was stored: saved.
+            let already = saved.isExisting && !saved.isRestored
             // The album is created once: text says so on the first line only.
             let createdNow = tally.withLock { tally -> Bool in
-                tally.saved += 1
+                if already { tally.already += 1 } else { tally.saved += 1 }
                 guard saved.albumOutcome == .created, !tally.created else { return false }
                 tally.created = true
                 return true
@@ -221,16 +230,12 @@ enum SaveCommand {
                         albumOutcome: saved.albumOutcome?.description, existing: saved.isExisting ? true : nil,
                         restored: saved.isRestored ? true : nil))
             } else if !arguments.quiet {
-                var line = "saved \(Output.shown(input.path)) as \(saved.assetID)"
+                var line = (already ? alreadyPrefix : "saved ") + "\(Output.shown(input.path)) as \(saved.assetID)"
                 if let title = arguments.album, let outcome = saved.albumOutcome {
                     line += " in \"\(Output.shown(title))\""
                     if outcome != .created || createdNow { line += " (album \(outcome))" }
                 }
-                if saved.isRestored {
-                    line += " (restored: the library's copy was missing or damaged)"
-                } else if saved.isExisting {
-                    line += " (already there)"
-                }
+                if saved.isRestored { line += " (restored: the library's copy was missing or damaged)" }
                 Output.out(line)
             }
         case .failure(let error) where error.code == .notMedia && input.fromFolder:
@@ -255,19 +260,31 @@ enum SaveCommand {
         }
     }
 
-    /// The one-line summary on stderr, and the exit status.
-    private static func summary(_ arguments: Arguments, _ tally: Locked<Tally>, total: Int, walked: Bool) -> Int32 {
-        let t = tally.withLock { $0 }
-        var parts = ["\(t.saved) of \(total) saved"]
-        if t.failed > 0 { parts.append("\(t.failed) failed") }
+    /// How a file the library already holds is reported, in a real run and a dry run alike.
+    private static let alreadyPrefix = "already in the library: "
+
+    /// The counts of a summary: "9 saved, 2 already in the library, 5 skipped (…)".
+    private static func counts(_ t: Tally, _ arguments: Arguments, saved: String, failed: String) -> [String] {
+        var parts = ["\(t.saved) \(saved)"]
+        if t.already > 0 { parts.append("\(t.already) already in the library") }
         if t.skipped > 0 { parts.append("\(t.skipped) skipped (not photos or videos)") }
         if t.skippedLinks > 0 { parts.append(linksSkipped(t.skippedLinks, listed: arguments.verbose)) }
+        if t.failed > 0 { parts.append("\(t.failed) \(failed)") }
+        return parts
+    }
+
+    /// The one-line summary on stderr, and the exit status. `-q` prints it only when something
+    /// failed.
+    private static func summary(_ arguments: Arguments, _ tally: Locked<Tally>, total: Int, walked: Bool) -> Int32 {
+        let t = tally.withLock { $0 }
+        var parts = counts(t, arguments, saved: "saved", failed: "failed")
         if Interruption.happened {
             parts.append("\(t.cancelled) not saved")
             Output.err("album: interrupted: " + parts.joined(separator: ", "))
             return 130
         }
-        if walked || arguments.verbose || t.skipped > 0 || t.skippedLinks > 0 || (t.failed > 0 && total > 1) {
+        let wanted = walked || arguments.verbose || t.skipped > 0 || t.skippedLinks > 0 || (t.failed > 0 && total > 1)
+        if wanted && (!arguments.quiet || t.failed > 0) {
             Output.err("album: " + parts.joined(separator: ", "))
         }
         return t.failed == 0 && t.cancelled == 0 ? 0 : 1
@@ -291,47 +308,127 @@ enum SaveCommand {
 
     // MARK: dry run
 
+    /// Predicts, line for line, what the same save would print, and writes nothing: files the
+    /// library already holds are recognised as the save recognises them (`check`), the others
+    /// inspected, then hashed to find those the library (or an earlier file of this run) holds under
+    /// another name.
     private static func dryRun(
-        _ arguments: Arguments, _ inputs: [Input], early: [(position: Int, input: Input, outcome: Early)]
-    ) throws -> Int32 {
-        _ = try LibraryChoice.resolve(arguments, create: true)
+        _ arguments: Arguments, _ inputs: [Input], early: [(position: Int, input: Input, outcome: Early)],
+        check: RecognitionCheck
+    ) async throws -> Int32 {
+        let (url, _) = try LibraryChoice.resolve(arguments, create: true)
         if let title = arguments.album { _ = try AlbumTitle(title) }
+        // The library as it is; one that does not exist yet holds nothing (and is not created).
+        let exists = url.map { FileManager.default.fileExists(atPath: $0.path) } ?? true
+        let library: PhotoLibrary? = exists ? try LibraryChoice.open(arguments, create: false) : nil
+        var title: String?
+        var albumID: String?
+        switch arguments.album.map(AlbumReference.init) {
+        case .title(let given): title = given
+        case .id(let id):
+            if let library {
+                title = try await library.album(withID: id, accessPolicy: .requireAlbum).title
+                albumID = id
+            }
+        case nil: break
+        }
+        let media = inputs.map(\.media)
+        func recognise(_ probes: [FileProbe?]) async throws -> [RecognisedFile?] {
+            guard let library, probes.contains(where: { $0 != nil }) else { return probes.map { _ in nil } }
+            return try await library.recognise(probes, in: title, albumID: albumID)
+        }
+        var probes = await probe(media, hashing: check == .checksum)
+        var found = try await recognise(probes)
+        // Not recognised: inspected, as staging inspects; media then compared by content.
+        // What each reader learnt, not the reader: it holds its file open (thousands of files).
+        var readers: [Int: Result<(metadata: MediaMetadata, size: UInt64), AlbumError>] = [:]
+        for index in inputs.indices where found[index] == nil {
+            readers[index] = Result {
+                let reader = try MediaReader(media[index])
+                return (reader.metadata, UInt64(reader.size))
+            }.mapError { AlbumError.wrap($0, file: inputs[index].path) }
+        }
+        if check == .quick {
+            let unknown = inputs.indices.filter { if case .success = readers[$0] { true } else { false } }
+            let read = await probe(unknown.map { media[$0] }, hashing: true)
+            for (offset, index) in unknown.enumerated() { probes[index] = read[offset] }
+            let byContent = try await recognise(unknown.map { probes[$0] })
+            for (offset, index) in unknown.enumerated() { found[index] = byContent[offset] }
+        }
+
         let tally = Locked(Tally())
-        var would = 0
+        var firstWithContent: [String: String] = [:]  // size/SHA-256 → the first file of this run with it
+        func already(_ input: Input, as asset: String?, in album: String? = nil, sameAs first: String? = nil) {
+            tally.withLock { $0.already += 1 }
+            if arguments.json {
+                Output.json(
+                    SaveLine(file: input.path, fileBytes: input.exactBytes, asset: asset, album: album, existing: true))
+            } else if !arguments.quiet {
+                var line = alreadyPrefix + Output.shown(input.path)
+                if let asset { line += " as \(asset)" }
+                if let album = arguments.album { line += " in \"\(Output.shown(album))\"" }
+                if let first { line += " (the same as \(Output.shown(first)))" }
+                Output.out(line)
+            }
+        }
         for (position, input) in inputs.enumerated() {
             for refused in early where refused.position == position {
                 reportBeforeSaving(refused.input, refused.outcome, arguments, tally)
             }
-            do {
-                let reader = try MediaReader(input.media)
-                would += 1
-                let m = reader.metadata
-                if arguments.json {
-                    var line = SaveLine(file: input.path, fileBytes: input.exactBytes)
-                    line.wouldSave = true
-                    line.kind = m.kind.rawValue
-                    line.format = m.format.rawValue
-                    Output.json(line)
-                } else if !arguments.quiet {
-                    var details = [m.format.rawValue]
-                    if let w = m.width, let h = m.height { details.append("\(w)×\(h)") }
-                    details.append(Output.size(Int64(reader.size)))
-                    Output.out("would save \(Output.shown(input.path)) (\(details.joined(separator: ", ")))")
+            if let known = found[position] {
+                already(input, as: known.assetID, in: known.albumID)
+                continue
+            }
+            let reader: (metadata: MediaMetadata, size: UInt64)
+            switch readers[position] {
+            case .success(let opened)?: reader = opened
+            case .failure(let error)?:
+                report(input, .failure(error), arguments, tally)
+                continue
+            case nil: continue
+            }
+            if let probe = probes[position], let sha256 = probe.sha256 {
+                let content = "\(probe.size)/\(sha256)"
+                if let first = firstWithContent[content] {
+                    already(input, as: nil, sameAs: first)
+                    continue
                 }
-            } catch {
-                report(input, .failure(AlbumError.wrap(error, file: input.path)), arguments, tally)
+                firstWithContent[content] = input.path
+            }
+            tally.withLock { $0.saved += 1 }
+            let m = reader.metadata
+            if arguments.json {
+                var line = SaveLine(file: input.path, fileBytes: input.exactBytes)
+                line.wouldSave = true
+                line.kind = m.kind.rawValue
+                line.format = m.format.rawValue
+                Output.json(line)
+            } else if !arguments.quiet {
+                var details = [m.format.rawValue]
+                if let w = m.width, let h = m.height { details.append("\(w)×\(h)") }
+                details.append(Output.size(Int64(reader.size)))
+                Output.out("would save \(Output.shown(input.path)) (\(details.joined(separator: ", ")))")
             }
         }
         for refused in early where refused.position >= inputs.count {
             reportBeforeSaving(refused.input, refused.outcome, arguments, tally)
         }
         let t = tally.withLock { $0 }
-        var parts = ["\(would) of \(inputs.count + early.count) would be saved"]
-        if t.failed > 0 { parts.append("\(t.failed) would fail") }
-        if t.skipped > 0 { parts.append("\(t.skipped) skipped (not photos or videos)") }
-        if t.skippedLinks > 0 { parts.append(linksSkipped(t.skippedLinks, listed: arguments.verbose)) }
-        Output.err("album: dry run, nothing written: " + parts.joined(separator: ", "))
+        if !arguments.quiet || t.failed > 0 {
+            let parts = counts(t, arguments, saved: "would be saved", failed: "would fail")
+            Output.err("album: dry run, nothing written: " + parts.joined(separator: ", "))
+        }
         return t.failed == 0 ? 0 : 1
+    }
+
+    /// Each file's probe (``FileProbe``), read whole when `hashing`, on every core.
+    private static func probe(_ media: [Media], hashing: Bool) async -> [FileProbe?] {
+        let probes = Locked([FileProbe?](repeating: nil, count: media.count))
+        await Blocking.forEach(media.count) { index in
+            let probe = FileProbe(media[index], hashing: hashing)
+            probes.withLock { $0[index] = probe }
+        }
+        return probes.withLock { $0 }
     }
 
     // MARK: standard input

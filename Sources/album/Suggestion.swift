@@ -19,7 +19,9 @@ enum Suggestion {
             if min(key.count, other.count) >= 3, other.starts(with: key) || key.starts(with: other) {
                 distance = min(distance, 1)
             }
-            let allowed = max(1, min(key.count, other.count) / 4)
+            // One or two letters are too short for a typo to tell: "A" is not a misspelt "B".
+            let shorter = min(key.count, other.count)
+            let allowed = shorter < 3 ? 0 : max(1, shorter / 4)
             // Ties go to the fewer edits: "delete-assets" is "delete-asset", not "delete".
             if distance <= allowed, (distance, edits) < (best?.distance ?? .max, best?.edits ?? .max) {
                 best = (candidate, distance, edits)

@@ -174,7 +174,8 @@ public struct PhotoLibrary: Sendable {
 
     static func run(
         _ opening: BackendOpening, _ media: [Media], album: String?, albumID: String? = nil,
-        policy: AlbumAccessPolicy, progress: (@Sendable (SaveProgress) -> Void)?,
+        policy: AlbumAccessPolicy, recognising check: RecognitionCheck = .content,
+        progress: (@Sendable (SaveProgress) -> Void)?,
         onResult: (@Sendable (Int, Result<SavedAsset, AlbumError>) -> Void)? = nil
     ) async -> [Result<SavedAsset, AlbumError>] {
         var title: AlbumTitle?
@@ -187,16 +188,17 @@ public struct PhotoLibrary: Sendable {
             for index in media.indices { onResult?(index, .failure(error)) }
             return media.map { _ in .failure(error) }
         }
-        return await save(backend, media, title, albumID, policy, progress, onResult)
+        return await save(backend, media, title, albumID, policy, check, progress, onResult)
     }
 
     private static func save<B: PhotoLibraryBackend>(
         _ backend: B, _ media: [Media], _ title: AlbumTitle?, _ albumID: String?, _ policy: AlbumAccessPolicy,
-        _ progress: (@Sendable (SaveProgress) -> Void)?,
+        _ check: RecognitionCheck, _ progress: (@Sendable (SaveProgress) -> Void)?,
         _ onResult: (@Sendable (Int, Result<SavedAsset, AlbumError>) -> Void)?
     ) async -> [Result<SavedAsset, AlbumError>] {
         await Saver(backend: backend).save(
-            media, to: title, albumID: albumID, policy: policy, progress: progress, onResult: onResult)
+            media, to: title, albumID: albumID, policy: policy, recognising: check, progress: progress,
+            onResult: onResult)
     }
 
     /// The library's backend: given, or being opened on a background thread.

@@ -44,6 +44,18 @@ package protocol PhotoLibraryBackend: Sendable {
     /// Releases a staged item that will not be committed.
     func discard(_ staged: Staged) async
 
+    /// Whether ``recognise(_:in:)`` finds files before they are copied (catalog and folder
+    /// libraries); when `false` the saver never probes. Default: `false`.
+    var recognisesFiles: Bool { get }
+
+    /// For each probe, the asset that already holds that file where a save into `album` looks
+    /// for it (a catalog: the whole library; a folder library: the album's folder, or the top folder
+    /// without an album), or `nil`: by original name, size and modification time when the probe
+    /// was not read, by size and SHA-256 when it was (``FileProbe/sha256``), never by reading the
+    /// library's copy where the library records its hash. Reads only; a `nil` probe is `nil`.
+    /// Default: nothing is recognised.
+    func recognise(_ probes: [FileProbe?], in album: AlbumRequest?) async throws -> [RecognisedFile?]
+
     /// Commits staged items in one transaction, into `album` when given.
     ///
     /// - Throws: ``AlbumVanished`` when the resolved album disappeared before the commit (nothing
@@ -137,6 +149,14 @@ package protocol PhotoLibraryBackend: Sendable {
 extension PhotoLibraryBackend {
     /// 64 items per commit.
     package var preferredBatchSize: Int { 64 }
+
+    /// Files are recognised only once copied (by the commit).
+    package var recognisesFiles: Bool { false }
+
+    /// Nothing is recognised before it is copied.
+    package func recognise(_ probes: [FileProbe?], in album: AlbumRequest?) async throws -> [RecognisedFile?] {
+        probes.map { _ in nil }
+    }
 
     /// The titles of ``albums()``.
     package func albumTitles() async throws -> [String] { try await albums().map(\.title) }

@@ -19,9 +19,12 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
     /// Saves `media`, in order, into the album titled `title` (or the library only when `nil`).
     /// `onResult` sees each result as soon as it is final; cancelling the task lets the chunk being
     /// committed finish, discards what was staged after it, and reports the rest as `.cancelled`.
+    /// With a `check` other than `.content`, files the library already holds are recognised first
+    /// (``RecognitionCheck``): never copied, only added to the album where they are not in it yet.
     package func save(
         _ media: [Media], to title: AlbumTitle?, albumID: String? = nil, policy: AlbumAccessPolicy,
-        progress: (@Sendable (SaveProgress) -> Void)?, onResult: ResultHandler? = nil
+        recognising check: RecognitionCheck = .content, progress: (@Sendable (SaveProgress) -> Void)?,
+        onResult: ResultHandler? = nil
     ) async -> [Result<SavedAsset, AlbumError>] {
         var results = [Result<SavedAsset, AlbumError>?](repeating: nil, count: media.count)
         let counts = Locked((prepared: 0, completed: 0, failed: 0))
@@ -91,6 +94,10 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
             return results.map { $0! }
         }
 
+        // Files the library already holds, recognised before anything is copied.
+        let known = await recognised(media, check: check, in: request, refusals: refusals)
+        for index in known.indices where known[index] != nil { prepared() }
+
         // Two chunks of staged files are open at once: the descriptor table grows to hold them now,
         // once, rather than doubling mid-batch with every thread waiting (FileSystem).
         if media.count > 1 { FileSystem.reserveDescriptorTable(for: 4 * batchSize + 64) }
@@ -99,12 +106,13 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
         var start = 0
         var staged =
             media.isEmpty
-            ? [] : await stage(media, 0..<min(batchSize, media.count), refusals: refusals, prepared: prepared)
+            ? []
+            : await stage(media, 0..<min(batchSize, media.count), refusals: refusals, known: known, prepared: prepared)
         while start < media.count {
             let end = min(start + batchSize, media.count)
             if Task.isCancelled {
                 // Nothing more is committed; what was committed stays committed.
-                for case .success(let item) in staged { await backend.discard(item) }
+                for case .success(let item)? in staged { await backend.discard(item) }
                 let error = AlbumError(.cancelled, "The save was cancelled before this item was saved.")
                 for index in start..<media.count {
                     report(index, .failure(error.naming(file: media[index].displayName)))
@@ -112,18 +120,23 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
                 break
             }
             let following = end..<min(end + batchSize, media.count)
-            async let next = following.isEmpty ? [] : stage(media, following, refusals: refusals, prepared: prepared)
+            async let next =
+                following.isEmpty ? [] : stage(media, following, refusals: refusals, known: known, prepared: prepared)
             var chunk = [Result<SavedAsset, AlbumError>?](repeating: nil, count: end - start)
             var ready: [(offset: Int, staged: Backend.Staged)] = []
+            var recognised: [Int] = []  // offsets of files the library already holds
             // Index loops, not `enumerated()`, `zip` or key paths: in this generic function each of
             // those makes the runtime look a generic type up by name at its first use, a scan of
             // every conformance record in the binary (Docs/performance.md).
             for offset in staged.indices {
                 switch staged[offset] {
-                case .success(let item): ready.append((offset, item))
-                case .failure(let error): chunk[offset] = .failure(error)
+                case .success(let item)?: ready.append((offset, item))
+                case .failure(let error)?: chunk[offset] = .failure(error)
+                case nil: recognised.append(offset)
                 }
             }
+            // The album this chunk's commit used, for the recognised files.
+            var committedAlbum: (id: String, outcome: AlbumOutcome?)?
             if !ready.isEmpty {
                 var committed = await commit(ready.map { $0.staged }, to: request)
                 if case .refused(let refusal) = committed {
@@ -145,6 +158,9 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
                 let rows = committed.rows
                 for position in 0..<min(ready.count, rows.count) {
                     let (item, result) = (ready[position], rows[position])
+                    if committedAlbum == nil, case .success(let row) = result, let id = row.albumID {
+                        committedAlbum = (id, row.albumOutcome)
+                    }
                     let mapped = result.map { asset in
                         SavedAsset(
                             assetID: asset.committed.assetID, albumID: asset.albumID,
@@ -153,6 +169,18 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
                             metadata: asset.committed.metadata)
                     }
                     chunk[item.offset] = mapped.mapError { $0.naming(file: media[start + item.offset].displayName) }
+                }
+            }
+            if !recognised.isEmpty {
+                let album = await settle(
+                    recognised.map { known[start + $0]! }, in: request, committedTo: committedAlbum)
+                for offset in recognised {
+                    let found = known[start + offset]!
+                    chunk[offset] = album.map { album in
+                        SavedAsset(
+                            assetID: found.assetID, albumID: album?.id,
+                            albumOutcome: skipReason.map { .skipped($0) } ?? album?.outcome, isExisting: true)
+                    }.mapError { $0.naming(file: media[start + offset].displayName) }
                 }
             }
             // In input order, once the chunk is durable.
@@ -189,18 +217,80 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
     }
 
     /// Stages `media[range]` with bounded concurrency, keeping their order; refused items fail
-    /// without reaching the backend.
+    /// without reaching the backend; recognised ones (`known`) are not staged: `nil`.
     private func stage(
-        _ all: [Media], _ range: Range<Int>, refusals: [Int: AlbumError], prepared: @escaping @Sendable () -> Void
-    ) async -> [Result<Backend.Staged, AlbumError>] {
+        _ all: [Media], _ range: Range<Int>, refusals: [Int: AlbumError], known: [RecognisedFile?],
+        prepared: @escaping @Sendable () -> Void
+    ) async -> [Result<Backend.Staged, AlbumError>?] {
         let media = Array(all[range])
         let refused = range.map { refusals[$0] }
-        let accepted = media.indices.filter { refused[$0] == nil }
+        let accepted = media.indices.filter { refused[$0] == nil && known[range.lowerBound + $0] == nil }
         let staged = await backend.stage(accepted.map { media[$0] }, prepared: prepared)
         var results = refused.map { refusal in refusal.map { Result<Backend.Staged, AlbumError>.failure($0) } }
         for (offset, index) in accepted.enumerated() { results[index] = staged[offset] }
-        for _ in 0..<(media.count - accepted.count) { prepared() }
-        return results.map { $0! }
+        for _ in 0..<refused.count(where: { $0 != nil }) { prepared() }
+        return results
+    }
+
+    /// The files of `media` the library already holds (``RecognitionCheck``), by index; `nil` for
+    /// the others, for refused items, and for assets recently deleted (saved as usual, which
+    /// brings them back).
+    private func recognised(
+        _ media: [Media], check: RecognitionCheck, in request: AlbumRequest?, refusals: [Int: AlbumError]
+    ) async -> [RecognisedFile?] {
+        let none = [RecognisedFile?](repeating: nil, count: media.count)
+        guard check != .content, backend.recognisesFiles, !media.isEmpty else { return none }
+        let probes = Locked([FileProbe?](repeating: nil, count: media.count))
+        await Blocking.forEach(media.count) { index in
+            guard refusals[index] == nil else { return }
+            let probe = FileProbe(media[index], hashing: check == .checksum)
+            probes.withLock { $0[index] = probe }
+        }
+        // A library that cannot be read now is no reason to fail here: every file is then saved as
+        // usual, and the save reports what is wrong with the library.
+        guard let found = try? await backend.recognise(probes.withLock { $0 }, in: request), found.count == media.count
+        else { return none }
+        return found.map { $0?.isDeleted == true ? nil : $0 }
+    }
+
+    /// The album for files recognised before copying, each added to it unless already in it:
+    /// the album this chunk's commit used (`album`), else the one the files were found in, else
+    /// the one `request` finds or creates. `nil` when no album was asked for.
+    private func settle(
+        _ found: [RecognisedFile], in request: AlbumRequest?, committedTo album: (id: String, outcome: AlbumOutcome?)?
+    ) async -> Result<(id: String, outcome: AlbumOutcome?)?, AlbumError> {
+        guard let request else { return .success(nil) }
+        let backend = self.backend
+        let key = "\(backend.identity)\u{0}\(request.title.key)"
+        do {
+            return .success(
+                try await TitleGate.shared.withExclusiveAccess(to: key) {
+                    var target = album
+                    if target == nil, let id = found.first(where: { $0.albumID != nil })?.albumID {
+                        target = (id, .found)
+                    }
+                    var missing: [String] = []
+                    for item in found
+                    where (!item.isMember || item.albumID != target?.id)
+                        && !missing.contains(item.assetID)
+                    {
+                        missing.append(item.assetID)
+                    }
+                    guard !missing.isEmpty else { return target }
+                    if target == nil {
+                        if let id = request.albumID {
+                            target = (id, .found)
+                        } else {
+                            let made = try await backend.createAlbum(titled: request.title)
+                            target = (made.id, made.outcome)
+                        }
+                    }
+                    _ = try await backend.addAssets(missing, toAlbumWithID: target!.id)
+                    return target
+                })
+        } catch {
+            return .failure(AlbumError.wrap(error))
+        }
     }
 
     private typealias Row = (committed: CommittedAsset, albumID: String?, albumOutcome: AlbumOutcome?)

@@ -1,0 +1,88 @@
+import AlbumKitCore
+import Foundation
+
+/// Recognising files the catalog already holds before they are copied (``RecognitionCheck``): by
+/// the original name, size and modification time it records (the name and size in the index, the
+/// time on its copy of the file, which keeps the source's, as `cp -p` and rsync do), or by the
+/// SHA-256 it records. The library's copy is looked at (`stat`), never read: one missing or of
+/// another size is not "already there", and the save puts it back.
+extension CatalogBackend {
+    package var recognisesFiles: Bool { true }
+
+    package func recognise(_ probes: [FileProbe?], in album: AlbumRequest?) async throws -> [RecognisedFile?] {
+        guard probes.contains(where: { $0 != nil }) else { return probes.map { _ in nil } }
+        return try await Blocking.run {
+            try self.withIndex("look for the photos in the library") { connection in
+                try self.recognise(probes, in: album, db: connection.index!.db)
+            }
+        }
+    }
+
+    private func recognise(_ probes: [FileProbe?], in album: AlbumRequest?, db: Database) throws -> [RecognisedFile?] {
+        // One read transaction for every query: SQLite locks and checks the file once, not per query.
+        try db.execute("BEGIN")
+        // The transaction only read: its COMMIT only releases the shared lock and cannot fail for
+        // want of one (SQLITE_BUSY concerns writers), so there is no failure here to report.
+        defer { try? db.execute("COMMIT") }
+        // The album a save would use, when it exists (a save into an id that is gone fails then).
+        let albumID = album.flatMap { try? $0.find(in: CatalogAlbumDirectory(db: db)) }
+        let members = Set(
+            try albumID.map { album in
+                try db.rows("SELECT asset_id FROM album_asset WHERE album_id = ?", [.text(album)]).compactMap {
+                    $0.text(0)
+                }
+            } ?? [])
+        var found = [RecognisedFile?](repeating: nil, count: probes.count)
+        func recognised(_ id: String, isDeleted: Bool = false) -> RecognisedFile {
+            RecognisedFile(assetID: id, albumID: albumID, isMember: members.contains(id), isDeleted: isDeleted)
+        }
+        // By name: the candidates of every probe in one pass over the index.
+        let names = Set(probes.compactMap { $0.flatMap { $0.comparesContent ? nil : $0.name } })
+        var byName: [String: [(id: String, path: String, size: Int64)]] = [:]
+        if !names.isEmpty {
+            let list = String(decoding: try JSONEncoder().encode(names.sorted()), as: UTF8.self)
+            for row in try db.rows(
+                """
+                SELECT id, path, original_name, byte_size FROM asset
+                WHERE state = 'ready' AND original_name IN (SELECT value FROM json_each(?))
+                """, [.text(list)])
+            {
+                guard let id = row.text(0), let path = row.text(1), let name = row.text(2), let size = row.integer(3)
+                else { throw Self.damagedRow(catalogPath) }
+                byName[name, default: []].append((id, path, size))
+            }
+        }
+        for index in probes.indices {
+            guard let probe = probes[index] else { continue }
+            if let sha256 = probe.sha256 {
+                guard
+                    let row = try db.row(
+                        "SELECT id, path, state FROM asset WHERE sha256 = ? AND byte_size = ? ORDER BY state = 'deleted' LIMIT 1",
+                        [.text(sha256), .integer(probe.size)]),
+                    let id = row.text(0), let path = row.text(1)
+                else { continue }
+                let isDeleted = row.text(2) == "deleted"
+                // A copy missing or cut short is put back by the save (not "already there").
+                guard isDeleted || libraryFile(path)?.size == probe.size else { continue }
+                found[index] = recognised(id, isDeleted: isDeleted)
+            } else {
+                for candidate in byName[probe.name] ?? [] where candidate.size == probe.size {
+                    guard let file = libraryFile(candidate.path), file.size == probe.size,
+                        file.modified == probe.modified
+                    else { continue }
+                    found[index] = recognised(candidate.id)
+                    break
+                }
+            }
+        }
+        return found
+    }
+
+    /// The library's file `relative` (an asset's path), when it is a regular file.
+    private func libraryFile(_ relative: String) -> FileStatus? {
+        guard let status = FileSystem.fileStatus(atPath: root.path + "/" + relative, following: false),
+            status.kind == .regular
+        else { return nil }
+        return status
+    }
+}

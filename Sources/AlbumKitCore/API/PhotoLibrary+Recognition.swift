@@ -1,0 +1,39 @@
+/// Saving that recognises files the library already holds before copying them
+/// (``RecognitionCheck``), and the read-only lookup a dry run predicts with.
+extension PhotoLibrary {
+    /// As ``save(_:progress:onResult:)``, with files the library already holds recognised by
+    /// `check` first: never copied, reported as existing.
+    ///
+    /// ```swift
+    /// let results = await library.save(card.map { .path($0) }, recognising: .quick)
+    /// ```
+    package func save(
+        _ media: [Media], recognising check: RecognitionCheck, progress: (@Sendable (SaveProgress) -> Void)? = nil,
+        onResult: (@Sendable (_ index: Int, _ result: Result<SavedAsset, AlbumError>) -> Void)? = nil
+    ) async -> [Result<SavedAsset, AlbumError>] {
+        await Self.run(
+            opening, media, album: nil, policy: .requireAlbum, recognising: check, progress: progress,
+            onResult: onResult)
+    }
+
+    /// For each probe, the asset that already holds the file where a save into `album` (or into
+    /// the library only) would look for it, or `nil`; changes nothing.
+    ///
+    /// ```swift
+    /// let found = try await library.recognise(card.map { FileProbe(.path($0), hashing: false) }, in: "Trips")
+    /// ```
+    package func recognise(
+        _ probes: [FileProbe?], in album: String?, albumID: String? = nil
+    ) async throws -> [RecognisedFile?] {
+        try await Self.mapping {
+            let request = try album.map { title in
+                var request = AlbumRequest(title: try AlbumTitle(title))
+                request.albumID = albumID
+                return request
+            }
+            let backend = try await backend
+            guard backend.recognisesFiles else { return probes.map { _ in nil } }
+            return try await backend.recognise(probes, in: request)
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import AlbumKitCore
+
+/// Recognising files a folder album already holds before they are copied (``RecognitionCheck``):
+/// the album's folder (the top folder without an album) is where a save would put them, under
+/// their original name (`name 2.jpg`, … when it was taken), with the source's size and
+/// modification time, which a save keeps. By content, as a save compares: a photo or video file
+/// of the same size, head digest and SHA-256 (the folder's files of that size are read, once per
+/// file version: a folder library records no hashes of its own).
+extension FolderBackend {
+    package var recognisesFiles: Bool { true }
+
+    package func recognise(_ probes: [FileProbe?], in album: AlbumRequest?) async throws -> [RecognisedFile?] {
+        let none = [RecognisedFile?](repeating: nil, count: probes.count)
+        guard probes.contains(where: { $0 != nil }) else { return none }
+        return try await Blocking.run {
+            // Reads only. A library or album folder that is not there (yet) holds nothing; a save
+            // reports what is wrong with it.
+            guard let root = try? FileSystem.openRoot(self.root.path) else { return none }
+            defer { FileSystem.close(root) }
+            let state = try? FolderLibraryState.open(root: root)
+            defer { state.map(FileSystem.close) }
+            let directory = FolderAlbumDirectory(
+                root: root, remembered: FolderLibraryState.remembered(state: state), hints: self.folderHints)
+            var albumID: String?
+            let folder: FileSystem.Descriptor
+            if let album {
+                guard let id = try? album.find(in: directory), let found = try? directory.album(id: id),
+                    let opened = try? FileSystem.openDirectory(found.path, in: root)
+                else { return none }
+                albumID = id
+                folder = opened
+            } else {
+                guard let opened = try? FileSystem.reopen(root) else { return none }
+                folder = opened
+            }
+            defer { FileSystem.close(folder) }
+            var contents: FolderContents?
+            var found = none
+            for index in probes.indices {
+                guard let probe = probes[index] else { continue }
+                let name: String?
+                if let sha256 = probe.sha256 {
+                    if contents == nil { contents = try? FolderContents(directory: folder, cache: self.hashCache) }
+                    name = contents?.identical(size: probe.size, sha256: sha256, preferred: probe.name) { probe.head }
+                } else {
+                    name = Self.fileNamed(like: probe, in: folder)
+                }
+                guard let name else { continue }
+                found[index] = RecognisedFile(
+                    assetID: albumID.map { $0 + "/" + name } ?? name, albumID: albumID, isMember: true)
+            }
+            return found
+        }
+    }
+
+    /// The photo or video file in `folder` a save of `probe` made: its name, or that name numbered
+    /// (`IMG_1 2.JPG`, while such names exist), with the probe's size and modification time.
+    private static func fileNamed(like probe: FileProbe, in folder: FileSystem.Descriptor) -> String? {
+        guard FolderNaming.isMediaFileName(probe.name) else { return nil }
+        for attempt in 1...maximumNameAttempts {
+            let name = FolderNaming.fileName(probe.name, attempt: attempt)
+            guard let status = FileSystem.fileStatus(of: name, in: folder) else {
+                if attempt == 1 { continue }  // the first may be gone while numbered ones stay
+                return nil
+            }
+            if status.kind == .regular, status.size == probe.size, status.modified == probe.modified { return name }
+        }
+        return nil
+    }
+}
