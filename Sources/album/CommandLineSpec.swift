@@ -80,6 +80,13 @@ enum CommandLineSpec {
         /// `--album`.
         var long: String { name.rawValue }
         var names: [String] { [long] + (short.map { [$0] } ?? []) }
+        /// The values the option takes when they are a fixed set (`added|taken`): what completion
+        /// offers; empty for a free value (`TITLE`, `N`).
+        var choices: [String] {
+            guard let value, value.contains("|") else { return [] }
+            let words = value.split(separator: "|").map(String.init)
+            return words.allSatisfy { $0.allSatisfy(\.isLowercase) } ? words : []
+        }
         /// `--album TITLE` or `-a, --album TITLE`.
         var synopsis: String {
             (short.map { "\($0), " } ?? "") + long + (value.map { " \($0)" } ?? "")

@@ -275,4 +275,34 @@ import Testing
             #expect((try CLI.run(args + ["show", "Best", "--json"]).json() as? [Any])?.count == 1)
         }
     }
+
+    @Test func bashCompletesCommandsOptionsAndTheValuesAnOptionTakes() throws {
+        try CLI.withTemporaryDirectory { dir in
+            let script = dir.appendingPathComponent("album.bash")
+            try Data(try CLI.run(["completions", "bash"]).stdout.utf8).write(to: script)
+            // Completes `album WORDS…` in a real bash with the generated script loaded
+            func complete(_ words: [String]) throws -> [String] {
+                let quoted = words.map { "'" + $0 + "'" }.joined(separator: " ")
+                let program = """
+                    source '\(script.path)'
+                    COMP_WORDS=(album \(quoted)); COMP_CWORD=\(words.count)
+                    _album; printf '%s\\n' "${COMPREPLY[@]}"
+                    """
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/bin/bash")
+                process.arguments = ["-c", program]
+                let out = Pipe()
+                process.standardOutput = out
+                try process.run()
+                let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                process.waitUntilExit()
+                return text.split(separator: "\n").map(String.init).sorted()
+            }
+            #expect(try complete(["assets", "--order", ""]) == ["added", "taken"])
+            #expect(try complete(["assets", "--order", "t"]) == ["taken"])
+            #expect(try complete(["init", "--addressing", "v"]) == ["virtual"])
+            #expect(try complete(["exp"]) == ["export"])
+            #expect(try complete(["assets", "--or"]) == ["--order"])
+        }
+    }
 }
