@@ -11,6 +11,14 @@ extension CatalogBackend {
         }
     }
 
+    package func album(withID id: String) async throws -> AlbumInfo? {
+        try await Blocking.run {
+            try self.withIndex("look the album up") { connection in
+                try Self.albums(in: connection.index!.db, path: self.catalogPath, id: id).first
+            }
+        }
+    }
+
     /// The albums, oldest first, or only `id`, with how many assets (not recently deleted) each holds.
     static func albums(in db: Database, path: String, id: String? = nil) throws -> [AlbumInfo] {
         try db.rows(

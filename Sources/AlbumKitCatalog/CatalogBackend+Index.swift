@@ -112,27 +112,36 @@ extension CatalogBackend {
         }
         do {
             return try connection.withLock { connection in
-                // Rebuilt at most eight times in one call, waiting a little longer each time: a
-                // program writing the catalog without pause (the `sqlite3` shell in a loop) can
-                // damage it again while it is rebuilt.
+                // Rebuilt as often as it takes for up to a minute, waiting a little longer each
+                // time (at most 0.25 s): a program writing the catalog without pause (the
+                // `sqlite3` shell in a loop) can damage it again while it is rebuilt, and the
+                // journal, not the index, is the library, so a save never fails for the index.
                 var rebuilt = 0
                 var replaced = 0
+                var damage: CatalogIndex.Unusable?  // why the index is to be rebuilt first
+                let deadline = ContinuousClock.now + .seconds(60)
                 while true {
                     do {
+                        if let reason = damage {
+                            // The rebuild itself may meet damage again (the new file written over
+                            // before it is read): caught below like any other, and tried again.
+                            damage = nil
+                            if rebuilt > 0 { usleep(useconds_t(min(rebuilt * 20_000, 250_000))) }
+                            rebuilt += 1
+                            try rebuild(&connection, because: reason)
+                        }
                         try ensureOpen(&connection)
                         if locked { try lockJournal(&connection) }
                         defer { if locked, let file = connection.journalFile { FileSystem.unlock(file) } }
                         if !locked { try freshen(&connection) }
                         return try body(&connection)
-                    } catch let unusable as CatalogIndex.Unusable where rebuilt < 8 {
-                        if rebuilt > 0 { usleep(useconds_t(rebuilt) * 20_000) }
-                        try rebuild(&connection, because: unusable)
-                        rebuilt += 1
-                    } catch let error as SQLiteError where error.meansDamage && rebuilt < 8 {
-                        if rebuilt > 0 { usleep(useconds_t(rebuilt) * 20_000) }
-                        try rebuild(&connection, because: .init(reason: "it is damaged (\(error.message))"))
-                        rebuilt += 1
-                    } catch let error as SQLiteError where error.meansReplaced && replaced < 3 {
+                    } catch let unusable as CatalogIndex.Unusable where ContinuousClock.now < deadline {
+                        damage = unusable
+                    } catch let error as SQLiteError where error.meansDamage && ContinuousClock.now < deadline {
+                        damage = .init(reason: "it is damaged (\(error.message))")
+                    } catch let error as SQLiteError
+                        where error.meansReplaced && (replaced < 3 || ContinuousClock.now < deadline)
+                    {
                         // Another process rebuilt the index and renamed it into place after this
                         // connection opened the old file: nothing was written; open the new one.
                         connection.index = nil

@@ -18,7 +18,9 @@
 /// ```
 // @unchecked Sendable is safe: `value` is private and only read or written inside `withLock`,
 // which holds `mutex` for the whole access, so no two threads touch it at once. The mutex is
-// heap-allocated once and never moves, as pthread requires.
+// heap-allocated once and never moves, as pthread requires. `Value` need not be Sendable (as
+// for `Synchronization.Mutex`): guarding state that is not, such as a catalog's SQLite
+// connection, is what the lock is for; a closure must not let such state escape `withLock`.
 package final class Locked<Value>: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private var value: Value

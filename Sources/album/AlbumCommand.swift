@@ -266,7 +266,8 @@ enum AlbumCommand {
             try await library.renameAlbum(withID: id, to: new)
         }
         if arguments.json {
-            let after = try await library.albums().first { $0.id == before?.id }
+            var after: AlbumInfo?
+            if let id = before?.id { after = try await library.albumInfo(withID: id) }
             var line = AlbumLine(after ?? AlbumInfo(id: before?.id ?? "", title: new, count: before?.count ?? 0))
             line.previousTitle = before?.title ?? old
             Output.json(line)

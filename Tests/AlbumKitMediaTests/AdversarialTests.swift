@@ -183,20 +183,4 @@ import Testing
         let few = Array(whole[0..<2]) + comment + Array(filler[0..<1000]) + Array(whole[2...])
         #expect(try MediaInspector().inspect(BufferByteSource(bytes: few)).warnings.count == 1)
     }
-
-    @Test func corpusThroughput() throws {
-        let files = Corpus.valid.map { Corpus.bytes($0) }
-        let clock = ContinuousClock()
-        var count = 0
-        let elapsed = try clock.measure {
-            for _ in 0..<20 {
-                for bytes in files {
-                    _ = try MediaInspector().inspect(BufferByteSource(bytes: bytes))
-                    count += 1
-                }
-            }
-        }
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        print("throughput: \(count) inspections in \(seconds) s = \(Int(Double(count) / seconds)) files/s")
-    }
 }

@@ -91,7 +91,7 @@ extension PhotoLibrary {
     /// - Throws: `.albumNotFound`.
     public func albumInfo(withID id: String) async throws -> AlbumInfo {
         try await Self.mapping {
-            guard let info = try await backend.albums().first(where: { $0.id == id }) else {
+            guard let info = try await backend.album(withID: id) else {
                 throw AlbumError(.albumNotFound, "There is no album with the identifier \(id).")
             }
             return info

@@ -105,8 +105,7 @@ public struct PhotoLibrary: Sendable {
         try await Self.mapping {
             let title = try AlbumTitle(title)
             let created = try await backend.createAlbum(titled: title)
-            return try await backend.albums().first { $0.id == created.id }
-                ?? AlbumInfo(id: created.id, title: title.text, count: 0)
+            return try await backend.album(withID: created.id) ?? AlbumInfo(id: created.id, title: title.text, count: 0)
         }
     }
 

@@ -66,6 +66,9 @@ package protocol PhotoLibraryBackend: Sendable {
 
     /// Every album, oldest first.
     func albums() async throws -> [AlbumInfo]
+    /// The album with identifier `id`, `nil` when there is none: one album looked up, where the
+    /// library can do that without listing them all.
+    func album(withID id: String) async throws -> AlbumInfo?
     /// Every album's title, oldest first: without counting what each holds, where that costs.
     func albumTitles() async throws -> [String]
     /// Resolves `title` without creating anything (remembered id, then oldest with the title).
@@ -149,6 +152,11 @@ package protocol PhotoLibraryBackend: Sendable {
 extension PhotoLibraryBackend {
     /// 64 items per commit.
     package var preferredBatchSize: Int { 64 }
+
+    /// From the listing.
+    package func album(withID id: String) async throws -> AlbumInfo? {
+        try await albums().first { $0.id == id }
+    }
 
     /// Files are recognised only once copied (by the commit).
     package var recognisesFiles: Bool { false }
