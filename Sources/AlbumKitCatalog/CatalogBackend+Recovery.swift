@@ -99,6 +99,7 @@ extension CatalogBackend {
         // A folder that cannot be listed holds nothing this can act on; `verify` reads each file.
         for shard in ((try? FileSystem.names(inDirectoryAt: originalsPath)) ?? []).sorted() where !shard.hasPrefix(".")
         {
+            // (as above)
             for name in ((try? FileSystem.names(inDirectoryAt: originalsPath + "/" + shard)) ?? []).sorted()
             where name.hasPrefix(".") == hidden {
                 found.append((shard, name))

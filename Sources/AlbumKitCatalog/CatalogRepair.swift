@@ -19,6 +19,7 @@ enum CatalogRepair {
             throw AlbumError(
                 .libraryUnwritable, "Cannot repair \(root.path): it is on read-only media or not writable.")
         }
+        // An index that cannot be checked counts as damaged: repair rebuilds it.
         let problems = (try? backend.indexDisagreements()) ?? ["the catalog cannot be checked"]
         let damaged = problems.contains { $0.hasPrefix("the catalog") }
         var keptAt: String?
