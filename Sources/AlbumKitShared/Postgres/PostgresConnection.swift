@@ -98,6 +98,7 @@
                 try execute("COMMIT")
                 return value
             } catch {
+                // The error thrown is what matters; the server rolls back an aborted transaction itself.
                 if !isBroken { _ = try? execute("ROLLBACK") }
                 throw error
             }
