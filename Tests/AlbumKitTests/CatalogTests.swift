@@ -21,6 +21,25 @@ import Testing
     }
 
     /// A batch of files is staged into one shard folder (opened once per chunk), not one folder per file.
+    /// A shard folder that cannot be listed: verify says that what is in it was not checked,
+    /// instead of reporting no stray file or leftover there.
+    @Test func verifySaysWhenAFolderCannotBeListed() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let (library, _) = try open(dir)
+            try await library.album(titled: "Trips").save(.file(Fixture.jpeg))
+            let originals = dir.appendingPathComponent("Test.albumlibrary/originals").path
+            let shard = try #require(FileManager.default.contentsOfDirectory(atPath: originals).first)
+            FaultInjector.inject(.open, under: originals + "/" + shard, errno: EIO)
+            defer { FaultInjector.removeAll(under: originals) }
+            let report = try await library.verify()
+            #expect(!report.isHealthy)
+            #expect(
+                report.problems.contains {
+                    $0.hasPrefix("a folder of the library cannot be listed") && $0.contains(shard)
+                }, "\(report.problems)")
+        }
+    }
+
     @Test func aBatchLandsInOneShardFolder() async throws {
         try await Fixture.withTemporaryDirectory { dir in
             let (library, _) = try open(dir)
