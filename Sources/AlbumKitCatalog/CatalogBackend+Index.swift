@@ -56,8 +56,16 @@ extension CatalogBackend {
             } catch {
                 // Never acknowledged: the journal is cut back to where it ended (this process holds
                 // its lock, so no one appended after), and the transaction rolls back.
-                try? FileSystem.truncate(journalFile, to: end)
-                throw AlbumError.library(error, what, path: journal.path)
+                let failure = AlbumError.library(error, what, path: journal.path)
+                do throws(SystemError) { try FileSystem.truncate(journalFile, to: end) } catch {
+                    // The record may stay and be read back: the change may show, its files gone.
+                    throw AlbumError(
+                        failure.code,
+                        failure.message
+                            + " The journal \(journal.path) could not be cut back either (\(error)), so this change may still show; `album verify` then lists what it lacks.",
+                        file: failure.file, albumTitle: failure.albumTitle, underlying: failure.underlying)
+                }
+                throw failure
             }
             // Durable now: from here on the change stands, whatever happens to the index.
             connection.purgedFiles += recorder.purged

@@ -40,6 +40,24 @@ import Testing
         }
     }
 
+    /// A save whose journal record cannot be flushed nor cut back (the disk failing): the error
+    /// says the change may still show, as it does (its file gone), instead of a plain failure.
+    @Test func aRecordThatCannotBeCutBackIsSaid() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let (library, _) = try open(dir)
+            try await library.album(titled: "Trips").save(.file(Fixture.jpeg))
+            let journal = dir.appendingPathComponent("Test.albumlibrary/journal/library.journal").path
+            FaultInjector.inject(.fsync, under: journal, errno: EIO)
+            FaultInjector.inject(.write, under: journal, errno: EIO, skip: 1)  // the record is written, not cut
+            defer { FaultInjector.removeAll(under: journal) }
+            let failed = await library.album(titled: "Trips").save([.file(Fixture.png)])[0]
+            let message = try #require(failed.error?.message)
+            #expect(failed.error?.code == .ioFailure)
+            #expect(message.contains("could not be cut back"), "\(message)")
+            #expect(message.contains("album verify"))
+        }
+    }
+
     @Test func aBatchLandsInOneShardFolder() async throws {
         try await Fixture.withTemporaryDirectory { dir in
             let (library, _) = try open(dir)
