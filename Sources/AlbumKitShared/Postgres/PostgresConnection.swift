@@ -98,7 +98,7 @@
                 try execute("COMMIT")
                 return value
             } catch {
-                // The error thrown is what matters; the server rolls back an aborted transaction itself.
+                // The error thrown is what matters; if even ROLLBACK fails, the server rolls back at disconnect.
                 if !isBroken { _ = try? execute("ROLLBACK") }
                 throw error
             }
