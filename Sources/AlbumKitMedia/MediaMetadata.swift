@@ -73,7 +73,8 @@ public struct MediaMetadata: Sendable, Hashable, Codable {
     /// Degrees rounded to 7 decimals; `nil` for a number no file can mean (infinite, NaN).
     static func degrees(_ value: Double?) -> Double? {
         guard let value, value.isFinite else { return nil }
-        return (value * 10_000_000).rounded() / 10_000_000
+        let rounded = (value * 10_000_000).rounded() / 10_000_000
+        return rounded.isFinite ? rounded : value  // past ±1.8e301 the scaling overflows: left as it is
     }
 
     /// Decodes metadata; `kind` is derived from `format`.
