@@ -23,6 +23,7 @@
         /// `PHPhotoLibraryPreventAutomaticLimitedAccessAlert` = `YES` to Info.plist to show it only here.
         @MainActor
         public func presentLimitedLibraryPicker(from controller: UIViewController) async -> [String] {
+            // No library (no access): no picker, as for one that is not limited.
             guard (try? await backend) is PhotoKitBackend,
                 PHPhotoLibrary.authorizationStatus(for: .readWrite) == .limited
             else { return [] }

@@ -72,6 +72,7 @@ extension CatalogBackend {
     /// metadata, favorite`.
     func assetInfo(_ row: Row) throws -> AssetInfo {
         guard let id = row.text(0), let path = row.text(6) else { throw Self.damagedRow(catalogPath) }
+        // Metadata is an extra: a record whose JSON does not decode is listed without it.
         let metadata = row.text(7).flatMap { try? JSONDecoder().decode(MediaMetadata.self, from: Data($0.utf8)) }
         return AssetInfo(
             id: id, originalFilename: row.text(1), kind: MediaKind(rawValue: row.text(2) ?? "") ?? .photo,

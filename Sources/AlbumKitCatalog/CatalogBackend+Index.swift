@@ -56,11 +56,21 @@ extension CatalogBackend {
             } catch {
                 // Never acknowledged: the journal is cut back to where it ended (this process holds
                 // its lock, so no one appended after), and the transaction rolls back.
-                try? FileSystem.truncate(journalFile, to: end)
-                throw AlbumError.library(error, what, path: journal.path)
+                let failure = AlbumError.library(error, what, path: journal.path)
+                do throws(SystemError) { try FileSystem.truncate(journalFile, to: end) } catch {
+                    // The record may stay and be read back: the change may show, its files gone.
+                    throw AlbumError(
+                        failure.code,
+                        failure.message
+                            + " The journal \(journal.path) could not be cut back either (\(error)), so this change may still show; `album verify` then lists what it lacks.",
+                        file: failure.file, albumTitle: failure.albumTitle, underlying: failure.underlying)
+                }
+                throw failure
             }
             // Durable now: from here on the change stands, whatever happens to the index.
             connection.purgedFiles += recorder.purged
+            // The index only mirrors the journal: a position or COMMIT that fails leaves it behind,
+            // and the next use replays from its position (applying is idempotent).
             try? index.setPosition(end + Int64(bytes.count), applied: recorder.changes.count)
             committed = (try? index.db.execute("COMMIT")) != nil
             // A commit that failed (the index's disk full, say) leaves the index behind the
@@ -243,6 +253,7 @@ extension CatalogBackend {
         let journalID = try journal.identity().id
         // Another process may have rebuilt it while this one waited for the lock.
         if !force, let replaced = FileSystem.fileID(atPath: catalogPath), replaced != unusableFile,
+            // An index that cannot be opened is rebuilt below.
             let index = try? CatalogIndex.open(
                 at: catalogPath, journalID: journalID, create: false, busyTimeout: busyTimeout)
         {
@@ -255,6 +266,7 @@ extension CatalogBackend {
         for suffix in ["", "-journal"] { try FileSystem.unlink(temporary + suffix) }
         var fromSnapshot = false
         if FileSystem.fileStatus(atPath: snapshotPath, following: false)?.kind == .regular {
+            // A snapshot that cannot be copied: the rebuild reads the whole journal instead.
             fromSnapshot = (try? copySnapshot(to: temporary, journalID: journalID)) != nil
             if !fromSnapshot { for suffix in ["", "-journal"] { try FileSystem.unlink(temporary + suffix) } }
         }
@@ -345,8 +357,10 @@ extension CatalogBackend {
     private func openReadOnly(journalID: String?, forceMemory: Bool = false) throws -> CatalogIndex {
         if !forceMemory, let journalID {
             for mode in [Database.OpenMode.readOnly, .immutable] {
+                // A file that cannot be opened or read, or that is not current, is replaced by one in memory.
                 guard let db = try? Database(path: catalogPath, mode: mode) else { continue }
                 let index = CatalogIndex(db: db, path: catalogPath)
+                // Unreadable (as above): not current, built in memory.
                 if (try? index.state(CatalogSchema.StateKey.journalID)?.textValue) == journalID,
                     (try? index.position()) == journal.length()
                 {
@@ -379,6 +393,7 @@ extension CatalogBackend {
             }
         }
         for folder in folders {
+            // Best effort: a removal lost with the power is retried, as the path stays listed.
             guard let directory = try? FileSystem.openDirectory(root.path + "/" + folder) else { continue }
             try? FileSystem.fsync(directory)  // a removal lost with the power is retried: the path stays listed
             FileSystem.close(directory)

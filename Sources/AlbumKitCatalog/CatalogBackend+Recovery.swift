@@ -95,15 +95,31 @@ extension CatalogBackend {
 
     /// The names in every shard folder of `originals/`, hidden ones or the others, sorted.
     func originalNames(hidden: Bool) -> [(shard: String, name: String)] {
+        // A folder that cannot be listed holds nothing recovery can act on; `verify` reports it
+        // (``unlistedOriginalFolders()``).
+        originalListing(hidden: hidden).names
+    }
+
+    /// The folders of `originals/` that cannot be listed, each with why: what is in them (stray
+    /// files, leftovers) is not checked. A missing `originals/` (nothing saved yet) is not one.
+    func unlistedOriginalFolders() -> [String] {
+        originalListing(hidden: false).unlisted
+    }
+
+    private func originalListing(hidden: Bool) -> (names: [(shard: String, name: String)], unlisted: [String]) {
         var found: [(shard: String, name: String)] = []
-        // A folder that cannot be listed holds nothing this can act on; `verify` reads each file.
-        for shard in ((try? FileSystem.names(inDirectoryAt: originalsPath)) ?? []).sorted() where !shard.hasPrefix(".")
-        {
-            for name in ((try? FileSystem.names(inDirectoryAt: originalsPath + "/" + shard)) ?? []).sorted()
-            where name.hasPrefix(".") == hidden {
+        var unlisted: [String] = []
+        func names(_ path: String) -> [String] {
+            do { return try FileSystem.names(inDirectoryAt: path).sorted() } catch {
+                if error.errno != ENOENT { unlisted.append("\(error)") }
+                return []
+            }
+        }
+        for shard in names(originalsPath) where !shard.hasPrefix(".") {
+            for name in names(originalsPath + "/" + shard) where name.hasPrefix(".") == hidden {
                 found.append((shard, name))
             }
         }
-        return found
+        return (found, unlisted)
     }
 }

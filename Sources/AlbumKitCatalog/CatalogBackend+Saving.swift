@@ -238,9 +238,11 @@ extension CatalogBackend {
     static func removeMovedSources(_ staged: [Staged]) {
         for item in staged where item.request.movesFile {
             switch item.request.source {
+            // The asset is saved; a moved source that cannot be removed stays where it was (nothing is lost).
             case .file(let url): try? FileSystem.unlink(url.path)
             case .path(let path): try? FileSystem.unlink(path.description)
             case .livePhoto(let photo, let video):
+                // (as above)
                 try? FileSystem.unlink(photo.path)
                 try? FileSystem.unlink(video.path)
             case .data: break
@@ -254,9 +256,11 @@ extension CatalogBackend {
     func hasIntactFile(_ relative: String, size: Int64, sha256: String) -> Bool {
         let path = root.path + "/" + relative
         guard let status = FileSystem.fileStatus(atPath: path, following: false), status.kind == .regular,
+            // A probe: a file that cannot be read is not intact (`false`), and an intact copy is written.
             status.size == size, let (file, _) = try? FileSystem.openForReading(path)
         else { return false }
         defer { FileSystem.close(file) }
+        // Unreadable (as above): not intact.
         return (try? FileSystem.sha256(of: file)) == sha256
     }
 
@@ -298,6 +302,7 @@ extension CatalogBackend {
             defer { FileSystem.close(to) }
             try FileSystem.renameWithoutReplacing(name, in: from, to: "\(RandomID.make())-\(name)", in: to)
         } catch {
+            // Neither shelved nor removed: the rename below fails on it and reports why.
             try? FileSystem.unlink(damaged)
         }
     }

@@ -10,6 +10,7 @@ extension CatalogBackend {
     /// never fails the change that made it due.
     func takeSnapshotWhenDue() {
         let due =
+            // Unreadable: not due now (see above); the next change asks again.
             (try? withIndex("read the catalog") { connection in
                 (try connection.index!.state(CatalogSchema.StateKey.sinceSnapshot)?.integerValue ?? 0)
                     >= Int64(snapshotInterval.withLock { $0 })

@@ -26,6 +26,11 @@ extension CatalogBackend {
         for leftover in stagedLeftovers() {
             problems.append("leftover originals/\(leftover.path) from a save that crashed (`album repair` removes it)")
         }
+        for folder in unlistedOriginalFolders() {
+            problems.append(
+                "a folder of the library cannot be listed, so stray files and leftovers in it are not checked: \(folder)"
+            )
+        }
         return VerificationReport(checkedAssets: assets.count, problems: problems)
     }
 

@@ -137,6 +137,7 @@ package final class CatalogBackend: PhotoLibraryBackend {
                 throw AlbumError(
                     .libraryNotFound, "There is no AlbumKit library at \(root.path); save a photo to create it.")
             }
+            // A probe for the hint below: an unlistable folder only gets no hint.
             if let contents = try? FileManager.default.contentsOfDirectory(atPath: root.path),
                 contents.contains(where: { !$0.hasPrefix(".") && !libraryEntries.contains($0) })
             {
@@ -189,6 +190,7 @@ package final class CatalogBackend: PhotoLibraryBackend {
     static func isLibrary(_ root: URL) -> Bool {
         let fm = FileManager.default
         return fm.fileExists(atPath: catalogPath(root)) || fm.fileExists(atPath: root.path + "/journal")
+            // A probe: an unlistable originals folder is not evidence of a library.
             || ((try? fm.contentsOfDirectory(atPath: root.path + "/originals")) ?? []).contains { !$0.hasPrefix(".") }
     }
 
@@ -196,6 +198,7 @@ package final class CatalogBackend: PhotoLibraryBackend {
     /// links (so that no link can point saves at another database).
     static func refuseLinkedCatalog(_ catalog: String) throws(AlbumError) {
         guard FileSystem.fileStatus(atPath: catalog, following: false)?.kind == .symbolicLink else { return }
+        // Only for the message: an unreadable link shows as "?".
         let link = (try? FileManager.default.destinationOfSymbolicLink(atPath: catalog)) ?? "?"
         let folder = URL(fileURLWithPath: (catalog as NSString).deletingLastPathComponent, isDirectory: true)
         let target = URL(fileURLWithPath: link, relativeTo: folder).standardizedFileURL.path

@@ -60,10 +60,12 @@ struct CatalogMigration {
         }
         if let previous, previous.isCurrentIndex {
             // The index holds what the new journal holds: it is marked as this journal's, whole.
+            // Not marked: the index is rebuilt from the new journal, which holds the same.
             if let db = try? Database(path: root + "/catalog.sqlite", create: false),
                 let identity = try? backend.journal.identity()
             {
                 let index = CatalogIndex(db: db, path: root + "/catalog.sqlite")
+                // Not marked (as above): rebuilt from the journal.
                 try? index.db.immediateTransaction {
                     try index.setState(CatalogSchema.StateKey.journalID, .text(identity.id))
                     try index.setPosition(backend.journal.length(), applied: 0)
@@ -86,6 +88,7 @@ struct CatalogMigration {
         for name in names where FileSystem.fileStatus(atPath: root + "/" + name, following: false) != nil {
             // A file that cannot be moved stays where it is: the new library no longer reads it.
             _ = try? FileSystem.makeDirectory(atPath: folder)
+            // (as above)
             try? FileSystem.rename(root + "/" + name, to: folder + "/" + (name as NSString).lastPathComponent)
         }
     }
@@ -97,6 +100,7 @@ struct CatalogMigration {
         let hasOldJournal = FileSystem.fileStatus(atPath: oldJournal, following: false) != nil
         var contents: Contents?
         if FileSystem.fileStatus(atPath: catalog, following: false) != nil {
+            // An unreadable old catalog: the old journal is replayed instead (see the type).
             contents = try? read(catalogAt: catalog)
         }
         guard contents != nil || hasOldJournal else { return nil }
@@ -151,8 +155,10 @@ struct CatalogMigration {
     /// it, or (`onlyMissing`) only the saves of assets the old catalog lacks whose files are there
     /// with their recorded size, and not deleted later.
     private func replay(oldJournalAt path: String, into contents: inout Contents, onlyMissing: Bool) {
+        // An unreadable old journal adds nothing; the notice says how many records were converted.
         guard let (file, size) = try? FileSystem.openForReading(path) else { return }
         defer { FileSystem.close(file) }
+        // Unreadable (as above): adds nothing.
         guard let bytes = try? FileSystem.readAll(file, from: 0, size: size) else { return }
         var albums: [String: Int] = [:]
         for (index, album) in contents.albums.enumerated() { albums[album.id] = index }
@@ -164,6 +170,7 @@ struct CatalogMigration {
         // creation resolved, and a rename moved its title).
         var remembered: [String: String] = [:]
         for line in bytes.split(separator: 0x0A) {
+            // A field of the wrong type counts as missing (a torn or foreign line of the old journal).
             guard let object = JSONObjectReader(line), let op = try? object.string("op") else { continue }
             let asset = (try? object.string("asset")) ?? nil
             let album = (try? object.string("album")) ?? nil
@@ -171,9 +178,11 @@ struct CatalogMigration {
             let at = ((try? object.double("at")) ?? nil) ?? 0
             switch op {
             case "save":
+                // (fields as above)
                 guard let asset, let relative = (try? object.string("path")) ?? nil,
                     let bytes = (try? object.int64("size")) ?? nil, let sha = (try? object.string("sha256")) ?? nil
                 else { continue }
+                // (fields as above)
                 let added = ((try? object.double("added")) ?? nil) ?? at
                 let name = (try? object.string("name")) ?? nil
                 deleted.remove(asset)
@@ -222,6 +231,7 @@ struct CatalogMigration {
             let file = root + "/" + asset.path
             guard let status = FileSystem.fileStatus(atPath: file, following: false),
                 Int64(status.size) == asset.byteSize,
+                // Only files that are there, whole and readable media are taken back (see above).
                 let reader = try? MediaReader(.path(FileSystemPath(file)))
             else { continue }
             var described = asset

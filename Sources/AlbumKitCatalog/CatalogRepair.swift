@@ -19,6 +19,7 @@ enum CatalogRepair {
             throw AlbumError(
                 .libraryUnwritable, "Cannot repair \(root.path): it is on read-only media or not writable.")
         }
+        // An index that cannot be checked counts as damaged: repair rebuilds it.
         let problems = (try? backend.indexDisagreements()) ?? ["the catalog cannot be checked"]
         let damaged = problems.contains { $0.hasPrefix("the catalog") }
         var keptAt: String?
@@ -31,7 +32,8 @@ enum CatalogRepair {
         backend.removeStagedLeftovers()
         let (adopted, notRestored) = try adoptStrayFiles(into: backend)
         // The damaged records are dealt with: their files (if any) adopted above. Recorded, so that
-        // `verify` stops reporting them and a rebuild knows it too.
+        // `verify` stops reporting them and a rebuild knows it too. A journal unreadable here
+        // acknowledges nothing: `verify` keeps reporting them (nothing hidden).
         let damagedRecords = (try? backend.journal.forEachRecord { _ in }.damaged) ?? []
         if !damagedRecords.isEmpty {
             try backend.record("note the repaired records") { recorder in

@@ -11,6 +11,7 @@ extension MediaMetadata {
         if isAnimated || !warnings.isEmpty {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
+            // Encoding strings, numbers and flags cannot fail.
             if let data = try? encoder.encode(self) { return String(decoding: data, as: UTF8.self) }
         }
         var object = JSONObjectWriter()

@@ -49,6 +49,7 @@ package struct FolderAlbumMarker: Codable, Sendable, Hashable {
             let bytes = try FileSystem.unlessOutOfDescriptors({ () throws(SystemError) in
                 try FileSystem.readSmallFile(fileName, in: directory, limit: 16 * 1024)
             }) ?? nil,
+            // A marker that is not ours (torn, foreign) makes an unmarked folder: identified by its path.
             let marker = try? JSONDecoder().decode(FolderAlbumMarker.self, from: Data(bytes)),
             !marker.id.isEmpty, !marker.id.contains("/")
         else { return nil }
@@ -59,6 +60,7 @@ package struct FolderAlbumMarker: Codable, Sendable, Hashable {
     package var encoded: [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding strings and numbers cannot fail.
         return Array((try? encoder.encode(self)) ?? Data())
     }
 }

@@ -57,6 +57,7 @@ final class FolderAlbumStore: AlbumStore {
     /// finds the album.
     func saveRemembered() {
         guard changed else { return }
+        // A hint (see above): unwritten, the album is still found by its folder and marker.
         try? FolderLibraryState.saveRemembered(remembered, state: state)
     }
 }

@@ -16,6 +16,7 @@ extension FolderBackend {
     ) throws -> T {
         let root = try openRoot(creating: false)
         defer { FileSystem.close(root) }
+        // No readable state folder: no remembered titles (a hint); albums are found by their folders.
         let state = try? FolderLibraryState.open(root: root)
         defer { state.map(FileSystem.close) }
         let directory = FolderAlbumDirectory(
@@ -80,6 +81,7 @@ extension FolderBackend {
                 let folderURL = self.url(of: album.path)
                 return try Self.mediaFiles(in: folder).map { file in
                     let url = folderURL.appendingPathComponent(file.name)
+                    // A file that is not readable media is listed by its name alone; `verify` reports it.
                     let metadata = try? MediaReader(.file(url)).metadata
                     return AssetInfo(
                         id: id + "/" + file.name, originalFilename: file.name,
@@ -235,6 +237,7 @@ extension FolderBackend {
                 self.folderHints.withLock { $0[id] = newPath.relative }
                 remembered = remembered.filter { $0.value.id != id }
                 remembered[title.key] = .init(id: id, folder: newPath.relative)
+                // Remembered titles are a hint: unwritten, the album is still found by its folder and marker.
                 try? FolderLibraryState.saveRemembered(remembered, state: state)
             }
         }
@@ -315,11 +318,13 @@ extension FolderBackend {
                     var trashPath: String?
                     if permanently {
                         if entries.isEmpty {
+                            // Best effort on our own marker: kept (or put back) when the folder cannot be removed.
                             let marker = try? FileSystem.readSmallFile(FolderAlbumMarker.fileName, in: folder)
                             try? FileSystem.unlink(FolderAlbumMarker.fileName, in: folder)
                             if !FileSystem.removeEmptyDirectory(aside.name, in: parent) {
                                 // Something appeared: keep it, and the album its identity.
                                 if let marker = marker ?? nil {
+                                    // Best effort (as above): the folder stays, unmarked at worst.
                                     try? FileSystem.createFile(FolderAlbumMarker.fileName, in: folder, bytes: marker)
                                 }
                                 restore()
@@ -331,6 +336,7 @@ extension FolderBackend {
                                 try FileSystem.removeTree(aside.name, in: parent)
                             }
                         }
+                        // Best-effort flush of a deletion the user asked for; lost with the power, the folder is back.
                         try? FileSystem.fsync(parent)
                     } else {
                         do {
@@ -345,6 +351,7 @@ extension FolderBackend {
                         }
                     }
                     aside.finish(state: state)
+                    // Remembered titles are a hint: a stale one names an album that is gone, and is not found.
                     try? FolderLibraryState.saveRemembered(remembered.filter { $0.value.id != id }, state: state)
                     return AlbumDeletionReceipt(trashPath: trashPath, albums: albums)
                 } catch {
@@ -357,6 +364,7 @@ extension FolderBackend {
 
     private func info(_ album: FolderAlbum, folder: FileSystem.Descriptor) -> AlbumInfo {
         AlbumInfo(
+            // The count is informational; a folder that cannot be listed shows 0, and `verify` fails on it.
             id: album.id, title: album.title, count: (try? Self.mediaFileCount(in: folder)) ?? 0,
             createdAt: album.createdAt)
     }
@@ -367,8 +375,10 @@ extension FolderBackend {
     ) -> AlbumInfo {
         let below = FolderAlbumPath(components: Array(nested.path.components.dropFirst(album.path.components.count)))
         let hidden = FolderAlbumPath(components: album.path.parent.components + [aside.name] + below.components)
+        // The count is informational (as above): a hidden folder that cannot be read counts 0.
         let count = (try? FileSystem.openDirectory(hidden, in: root)).map { folder in
             defer { FileSystem.close(folder) }
+            // Informational count (as above).
             return (try? Self.mediaFileCount(in: folder)) ?? 0
         }
         return AlbumInfo(id: nested.id, title: nested.title, count: count ?? 0, createdAt: nested.createdAt)
@@ -410,6 +420,7 @@ extension FolderBackend {
             do {
                 try FileSystem.renameWithoutReplacing(name, in: parent, to: aside.name, in: parent)
             } catch {
+                // Undo of the note this call just wrote; the rename error is what matters.
                 try? FileSystem.unlink(aside.note, in: staging)
                 throw error
             }
@@ -434,6 +445,7 @@ extension FolderBackend {
             guard let failure = FileSystem.tryRename(aside.name, in: parent, to: target, in: parent) else { break }
             if failure.errno != EEXIST && failure.errno != ENOTEMPTY { return }  // keep the note: the sweep retries
         }
+        // Best-effort flush: a rename lost with the power leaves the note, and the next open redoes it.
         try? FileSystem.fsync(parent)
         aside.finish(state: state)
     }
@@ -459,10 +471,17 @@ extension FolderBackend {
             try self.reading("verify the library") { root, directory in
                 var problems: [String] = []
                 var checked = 0
-                for leftover in FolderLibraryState.leftovers(root: root) {
-                    problems.append(
-                        "leftover \(FolderLibraryState.directoryName)/\(FolderLibraryState.stagingName)/\(leftover) from a process that is gone (handled when the library is next opened)"
-                    )
+                let staging = "\(FolderLibraryState.directoryName)/\(FolderLibraryState.stagingName)"
+                do throws(SystemError) {
+                    for leftover in try FolderLibraryState.leftovers(root: root) {
+                        problems.append(
+                            "leftover \(staging)/\(leftover) from a process that is gone (handled when the library is next opened)"
+                        )
+                    }
+                } catch  where error.isOutOfDescriptors {
+                    throw error.libraryError("verify the library")  // not the library's fault
+                } catch {
+                    problems.append("\(staging) cannot be checked for leftovers of interrupted saves: \(error)")
                 }
                 var folders: [(label: String, url: URL, descriptor: FileSystem.Descriptor?)] = [
                     ("(root)", self.root, nil)
@@ -509,7 +528,12 @@ extension FolderBackend {
     /// or asset names, so the library does not list them (nor a folder holding only such photos);
     /// one sentence each, saying where they are (the user's files, never touched).
     static func namesNotUTF8(under root: URL) -> [String] {
-        guard let found = try? FileSystem.walk(FileSystemPath(root.path)) else { return [] }
+        let found: [FileSystem.Found]
+        do {
+            found = try FileSystem.walk(FileSystemPath(root.path))
+        } catch {
+            return ["\(root.path) cannot be searched for names that are not UTF-8: \(error)"]
+        }
         var problems: [String] = []
         var reported = Set<[UInt8]>()
         for item in found {
@@ -549,13 +573,16 @@ struct FolderAside {
     func encoded(folder: String) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding three strings cannot fail.
         return Array((try? encoder.encode(Note(parent: parent, aside: name, folder: folder))) ?? Data())
     }
 
     /// Drops the note (the folder is back, in the Trash, or deleted as asked).
     func finish(state: FileSystem.Descriptor) {
+        // The note stays if it cannot be removed: the next open finds nothing aside and drops it.
         guard let staging = try? FolderLibraryState.openStaging(state: state) else { return }
         defer { FileSystem.close(staging) }
+        // An unremovable note stays: the next open finds nothing aside and drops it.
         try? FileSystem.unlink(note, in: staging)
     }
 }

@@ -29,6 +29,7 @@ extension FolderBackend {
         defer { FileSystem.close(root) }
         return try Self.mediaFiles(in: root).map { file in
             let url = self.root.appendingPathComponent(file.name)
+            // A file that is not readable media is listed by its name alone; `verify` reports it.
             let metadata = try? MediaReader(.file(url)).metadata
             return AssetInfo(
                 id: file.name, originalFilename: file.name, kind: metadata?.kind ?? Self.kind(ofFileNamed: file.name),
@@ -102,6 +103,7 @@ extension FolderBackend {
                     }
                     try self.mapping("add to the album") { try FileSystem.fsync(folder) }
                 } catch {
+                    // Undo of the links this call just made; the error thrown is the one that matters.
                     for name in made { try? FileSystem.unlink(name, in: folder) }
                     throw error
                 }
@@ -205,9 +207,11 @@ extension FolderBackend {
                         try self.mapping("remove from the album") { try FileSystem.unlink(file.name, in: file.folder) }
                     } else {
                         let sidecars = FolderSidecars.names(
+                            // Unlistable folder: no sidecars are found, the photo alone moves (nothing is lost).
                             for: file.name, among: (try? FileSystem.names(in: file.folder)) ?? [])
                         try self.moveToTop(file.name, from: file.folder, top: top)
                         for sidecar in sidecars {  // its .xmp sidecars go with it
+                            // A sidecar that cannot move stays in the album folder, untouched.
                             try? self.moveToTop(sidecar, from: file.folder, top: top)
                         }
                     }
@@ -300,6 +304,7 @@ extension FolderBackend {
                     let path = (file.album.map { self.url(of: $0.path) } ?? self.root).appendingPathComponent(file.name)
                     do {
                         let sidecars = FolderSidecars.names(
+                            // Unlistable folder: no sidecars found, the photo alone goes to the Trash (nothing lost).
                             for: file.name, among: (try? FileSystem.names(in: file.folder)) ?? [])
                         if permanently {
                             try FileSystem.unlink(file.name, in: file.folder)
@@ -314,6 +319,7 @@ extension FolderBackend {
                         // Its .xmp sidecars go to the Trash with it.
                         for sidecar in sidecars {
                             let sidecarPath = path.deletingLastPathComponent().appendingPathComponent(sidecar).path
+                            // A sidecar that cannot go to the Trash stays where it was, untouched.
                             _ = try? self.trash.move(sidecar, in: file.folder, from: sidecarPath)
                         }
                     } catch {

@@ -17,6 +17,7 @@ extension FolderBackend {
             // reports what is wrong with it.
             guard let root = try? FileSystem.openRoot(self.root.path) else { return none }
             defer { FileSystem.close(root) }
+            // No readable state folder: no remembered titles (a hint); albums are found by their folders.
             let state = try? FolderLibraryState.open(root: root)
             defer { state.map(FileSystem.close) }
             let directory = FolderAlbumDirectory(
@@ -24,12 +25,14 @@ extension FolderBackend {
             var albumID: String?
             let folder: FileSystem.Descriptor
             if let album {
+                // Reads only (see above): an album that cannot be found or opened holds nothing to recognise.
                 guard let id = try? album.find(in: directory), let found = try? directory.album(id: id),
                     let opened = try? FileSystem.openDirectory(found.path, in: root)
                 else { return none }
                 albumID = id
                 folder = opened
             } else {
+                // Reads only (see above): a root that cannot be reopened holds nothing to recognise.
                 guard let opened = try? FileSystem.reopen(root) else { return none }
                 folder = opened
             }
@@ -40,6 +43,7 @@ extension FolderBackend {
                 guard let probe = probes[index] else { continue }
                 let name: String?
                 if let sha256 = probe.sha256 {
+                    // A folder that cannot be read recognises nothing: the file is saved, and the save reports why.
                     if contents == nil { contents = try? FolderContents(directory: folder, cache: self.hashCache) }
                     name = contents?.identical(size: probe.size, sha256: sha256, preferred: probe.name) { probe.head }
                 } else {

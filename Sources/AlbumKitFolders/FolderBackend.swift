@@ -79,6 +79,7 @@ package final class FolderBackend: PhotoLibraryBackend {
         self.identity = "folders:" + root.path
         self.createsMissingRoot = createsMissingRoot
         self.beforePublish = beforePublish
+        // Best-effort sweep of leftovers at open; a root that cannot be opened is reported by each call.
         if let descriptor = try? FileSystem.openRoot(root.path) {
             FolderLibraryState.sweep(root: descriptor)
             FileSystem.close(descriptor)
@@ -93,6 +94,7 @@ package final class FolderBackend: PhotoLibraryBackend {
     package static func open(at url: URL) throws -> FolderBackend {
         // Unmarked folders' identifiers are digests: even listing albums hashes.
         try SHA256Hasher.requireAvailable(to: "open the folder library \(url.path)")
+        // A probe: a path that cannot be looked at is reported by the first call that opens it.
         if let info = try? FileSystem.status(atPath: url.standardizedFileURL.path), (info.st_mode & S_IFMT) != S_IFDIR {
             throw AlbumError(
                 .libraryNotFound,
@@ -221,8 +223,10 @@ package final class FolderBackend: PhotoLibraryBackend {
         func head() -> String? {
             if let known = headMemo.withLock({ $0 }) { return known }
             let digest: String? = {
+                // No head digest (unreadable) only means the file is not recognised as already there: it is saved.
                 guard let file = try? FileSystem.openStagedForReading(self.file) else { return nil }
                 defer { FileSystem.close(file) }
+                // Unreadable (as above): not recognised, saved.
                 return try? FileSystem.headDigest(size: byteSize) { offset, count in
                     var bytes = [UInt8](repeating: 0, count: count)
                     let n = try bytes.withUnsafeMutableBytes { try FileSystem.read(file, into: $0, at: offset) }
@@ -433,6 +437,7 @@ package final class FolderBackend: PhotoLibraryBackend {
         var results: [Result<CommittedAsset, AlbumError>] = []
         func assetID(_ name: String) -> String { albumID.map { $0 + "/" + name } ?? name }
         func rollBack() {
+            // Undo of the files this call just published; the error reported is the one that matters.
             for name in published { try? FileSystem.unlink(name, in: target) }
             created?.undo(folder: target)
         }
@@ -576,6 +581,7 @@ package final class FolderBackend: PhotoLibraryBackend {
             let temporary = FolderLibraryState.stagingName(kind: "album")
             try FileSystem.makeDirectory(temporary, in: hiding)
             var moved = false
+            // Cleanup of the folder this call staged.
             defer { if !moved { try? FileSystem.removeTree(temporary, in: hiding) } }
             let newFolder = try FileSystem.openDirectory(temporary, in: hiding)
             defer { FileSystem.close(newFolder) }
@@ -587,7 +593,9 @@ package final class FolderBackend: PhotoLibraryBackend {
                 let path = FolderAlbumPath(components: parent.path.components + [name])
                 let marker = FolderAlbumMarker(
                     id: id, title: title.text, folder: path.relative, created: now.timeIntervalSince1970,
+                    // The inode is an optional hint in the marker (it tells a copied folder from the original).
                     inode: try? FileSystem.fileStatus(of: newFolder).inode)
+                // The folder is new: nothing to remove, normally; a marker that stays makes createFile fail.
                 try? FileSystem.unlink(FolderAlbumMarker.fileName, in: newFolder)
                 try FileSystem.createFile(FolderAlbumMarker.fileName, in: newFolder, bytes: marker.encoded)
                 try FileSystem.fsync(newFolder)
@@ -650,6 +658,7 @@ package final class FolderBackend: PhotoLibraryBackend {
                         albumTitle: title.text)
                 }
                 child = try FileSystem.openDirectory(name, in: current)
+                // A folder that cannot be listed is judged by its name alone.
                 if FolderExclusions.isExcluded(folderNamed: name, holding: (try? FileSystem.names(in: child)) ?? []) {
                     FileSystem.close(child)
                     throw AlbumError(
@@ -689,6 +698,7 @@ package final class FolderBackend: PhotoLibraryBackend {
         }
         let marker = FolderAlbumMarker(
             id: album.id, title: album.title, folder: album.name, created: album.createdAt.timeIntervalSince1970,
+            // The inode is an optional hint in the marker (it tells a copied folder from the original).
             inode: try? FileSystem.fileStatus(of: folder).inode)
         try FolderLibraryState.replaceFile(
             FolderAlbumMarker.fileName, in: folder, at: album.path, with: marker.encoded, state: state)
@@ -709,6 +719,7 @@ struct FolderAlbumCreation {
 
     /// Removes the marker and the folder, only if nothing else is in it (never others' files).
     func undo(folder: FileSystem.Descriptor) {
+        // Undo of the marker this call wrote; the folder is removed only when empty.
         try? FileSystem.unlink(FolderAlbumMarker.fileName, in: folder)
         FileSystem.removeEmptyDirectory(name, in: parent)
     }

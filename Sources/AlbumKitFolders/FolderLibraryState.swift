@@ -83,6 +83,7 @@ package enum FolderLibraryState {
 
     /// The remembered albums by title key; empty when none were saved or the file is unreadable.
     static func remembered(state: FileSystem.Descriptor?) -> [String: Remembered] {
+        // Remembered titles are a hint: unreadable, the albums are found by their folders and markers.
         guard let state, let bytes = try? FileSystem.readSmallFile(rememberedName, in: state, limit: 16 << 20),
             let file = try? JSONDecoder().decode(RememberedFile.self, from: Data(bytes))
         else { return [:] }
@@ -93,6 +94,7 @@ package enum FolderLibraryState {
     static func saveRemembered(_ titles: [String: Remembered], state: FileSystem.Descriptor) throws(SystemError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding a dictionary of strings cannot fail.
         let bytes = Array((try? encoder.encode(RememberedFile(titles: titles))) ?? Data())
         try replaceFile(rememberedName, in: state, with: bytes, state: state)
     }
@@ -124,6 +126,7 @@ package enum FolderLibraryState {
         do {
             try FileSystem.renameReplacing(temporary, in: hiding, to: name, in: directory)
         } catch {
+            // Cleanup of our own staged file; the rename error is what matters.
             try? FileSystem.unlink(temporary, in: hiding)
             throw error
         }
@@ -156,6 +159,7 @@ package enum FolderLibraryState {
         if let noted = foreignNotes.withLock({ $0[key] }), FileSystem.status(of: noted, in: staging) != nil { return }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding an array of strings cannot fail.
         let bytes = Array((try? encoder.encode(ForeignNote(folder: path.components))) ?? Data())
         let note = stagingName(kind: "foreign")
         try FileSystem.createFile(note, in: staging, bytes: bytes)  // flushed
@@ -192,11 +196,15 @@ package enum FolderLibraryState {
     /// folders, markers, albums being deleted). Returns the names removed.
     @discardableResult
     static func sweep(root: FileSystem.Descriptor) -> [String] {
+        // Best effort at open (each `try?` below): what it cannot read or remove stays for the next
+        // open to retry, and `verify` reports it as a leftover.
         guard let state = try? open(root: root) else { return [] }
         defer { FileSystem.close(state) }
+        // (best effort, as above)
         guard let staging = try? FileSystem.openDirectory(stagingName, in: state) else { return [] }
         defer { FileSystem.close(staging) }
         var removed: [String] = []
+        // (best effort, as above)
         for name in (try? FileSystem.names(in: staging)) ?? [] where !isOwnedByLiveProcess(name, state: state) {
             if name.hasSuffix(".aside") {
                 // An album folder moved aside by a delete that never finished: move it back first.
@@ -207,10 +215,11 @@ package enum FolderLibraryState {
                 // (and so the owner's record) stays until that worked.
                 guard removeForeignLeftovers(note: name, staging: staging, root: root) else { continue }
             }
-            if (try? FileSystem.removeTree(name, in: staging)) != nil { removed.append(name) }
+            if (try? FileSystem.removeTree(name, in: staging)) != nil { removed.append(name) }  // else: next open
         }
         // Owner files of processes that are gone and left nothing behind.
         let directory = owners(state: state)
+        // Unlistable: no owner is forgotten this time (they are forgotten only when nothing is left).
         let left = Set(((try? FileSystem.names(in: staging)) ?? []).compactMap { StagingName(parsing: $0)?.owner })
         for owner in ProcessOwner.owners(in: directory) where !left.contains(owner) {
             if !ProcessOwner.isAlive(owner, in: directory) { ProcessOwner.forget(owner, in: directory) }
@@ -221,16 +230,19 @@ package enum FolderLibraryState {
     /// Moves the folder a `.aside` note describes back to its name (`name 2`, … when taken);
     /// `true` when nothing is left aside (moved back, or it had already gone to the Trash).
     static func restoreAside(note: String, staging: FileSystem.Descriptor, root: FileSystem.Descriptor) -> Bool {
+        // An unreadable or torn note is what a crash before the move leaves (the folder was never moved).
         guard let bytes = try? FileSystem.readSmallFile(note, in: staging),
             let record = try? JSONDecoder().decode(FolderAside.Note.self, from: Data(bytes))
         else { return true }  // an empty note: the crash came before the folder was moved
         let parentPath = FolderAlbumPath(components: record.parent.split(separator: "/").map(String.init))
+        // The parent cannot be opened: keep the note, the next sweep retries.
         guard let parent = try? FileSystem.openDirectory(parentPath, in: root) else { return false }
         defer { FileSystem.close(parent) }
         guard FileSystem.fileStatus(of: record.aside, in: parent) != nil else { return true }
         for attempt in 1...10_000 {
             let target = FolderNaming.folderName(record.folder, attempt: attempt)
             guard let failure = FileSystem.tryRename(record.aside, in: parent, to: target, in: parent) else {
+                // Best-effort flush: a rename lost with the power leaves the note, so the next sweep redoes it.
                 try? FileSystem.fsync(parent)
                 return true
             }
@@ -247,6 +259,7 @@ package enum FolderLibraryState {
         -> Bool
     {
         guard let owner = StagingName(parsing: note)?.owner,
+            // An unreadable or torn note is what a crash before staging leaves (nothing was staged).
             let bytes = try? FileSystem.readSmallFile(note, in: staging),
             let record = try? JSONDecoder().decode(ForeignNote.self, from: Data(bytes))
         else { return true }  // an empty note: the crash came before anything was staged there
@@ -258,21 +271,31 @@ package enum FolderLibraryState {
             return error.errno == ENOENT || error.errno == ENOTDIR || error.errno == ELOOP
         }
         defer { FileSystem.close(folder) }
+        // Cannot list it: keep the note (`false`), the next sweep retries.
         guard let names = try? FileSystem.names(in: folder) else { return false }
         var clean = true
         for name in names where StagingName(parsing: name)?.owner == owner {
+            // What cannot be removed keeps the note (`clean` false), so the next sweep retries.
             if (try? FileSystem.removeTree(name, in: folder)) == nil { clean = false }
         }
+        // Best-effort flush: a removal lost with the power leaves the note, so the next sweep redoes it.
         try? FileSystem.fsync(folder)
         return clean
     }
 
-    /// Staging entries of dead processes, without removing them (for `verify`).
-    static func leftovers(root: FileSystem.Descriptor) -> [String] {
-        guard let state = try? open(root: root) else { return [] }
+    /// Staging entries of dead processes, without removing them (for `verify`): none when nothing
+    /// was ever staged; throws when the staging folder is there but cannot be read, so that
+    /// `verify` says so instead of reporting no leftovers it did not look for.
+    static func leftovers(root: FileSystem.Descriptor) throws(SystemError) -> [String] {
+        guard let state = try open(root: root) else { return [] }
         defer { FileSystem.close(state) }
-        guard let staging = try? FileSystem.openDirectory(stagingName, in: state) else { return [] }
+        let staging: FileSystem.Descriptor
+        do {
+            staging = try FileSystem.openDirectory(stagingName, in: state)
+        } catch  where error.errno == ENOENT {
+            return []
+        }
         defer { FileSystem.close(staging) }
-        return ((try? FileSystem.names(in: staging)) ?? []).filter { !isOwnedByLiveProcess($0, state: state) }.sorted()
+        return try FileSystem.names(in: staging).filter { !isOwnedByLiveProcess($0, state: state) }.sorted()
     }
 }

@@ -81,6 +81,7 @@ package struct FolderTrash: Sendable {
                 continue
             }
             if let failure = FileSystem.tryRename(name, in: parent, to: entry, in: files) {
+                // Cleanup of the .trashinfo this call just wrote for an entry it could not use.
                 try? FileSystem.unlink(entry + ".trashinfo", in: info)
                 if failure.errno == EEXIST || failure.errno == ENOTEMPTY { continue }
                 throw failure
@@ -106,6 +107,7 @@ package struct FolderTrash: Sendable {
         let shared = (top == "/" ? "" : top) + "/.Trash"
         if let info = FileSystem.fileStatus(atPath: shared, following: false), info.kind == .directory, info.isSticky {
             let mine = shared + "/\(userID)"
+            // Cannot make our folder in the shared Trash: the next kind of Trash is tried.
             if (try? FileSystem.makeDirectory(atPath: mine, mode: 0o700)) != nil, Self.isRealFolder(mine) {
                 return (mine, Self.percentEncoded(relative))
             }

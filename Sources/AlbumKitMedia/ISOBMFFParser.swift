@@ -66,6 +66,7 @@ final class ISOBMFFParser {
                 if let moov {
                     // An image sequence (AVIF/HEIF `avis`/`msf1`, a HEIC burst) besides the still image.
                     var sequence = MediaMetadata(format: format)
+                    // The sequence is an extra beside the still image, which was read above.
                     if let movie = try? readMovie(moov, into: &sequence) {
                         metadata.isAnimated = movie.hasImageTrack
                         metadata.captureDate = metadata.captureDate ?? sequence.captureDate
@@ -262,10 +263,12 @@ final class ISOBMFFParser {
         }
         var exif: EXIFInfo?
         if let exifID = itemOrder.first(where: { itemTypes[$0] == "Exif" }), let location = locations[exifID] {
+            // EXIF details are extras: a damaged block leaves them out (the image itself is checked).
             exif = try? readExifItem(location, idat: idat)
         }
         var xmp: XMPPacket?
         if let xmpID = itemOrder.first(where: { itemTypes[$0] == "XMP " }), let location = locations[xmpID],
+            // XMP is an extra too: an unreadable packet leaves its details out.
             let data = try? itemData(location, idat: idat, limit: XMPPacket.maxBytes)
         {
             xmp = XMPPacket(data)
@@ -439,6 +442,7 @@ final class ISOBMFFParser {
         for child in try children(box.payload, box.end, parent: "uuid")
         where child.type == "CMT1" || child.type == "CMT2" {
             var tiff = TIFFReader(reader, base: child.payload, strict: false)
+            // EXIF details are extras: a damaged block leaves them out (the image itself is checked).
             guard let read = try? tiff.read() else { continue }
             var merged = info ?? EXIFInfo()
             if child.type == "CMT1" {

@@ -62,6 +62,7 @@ struct JPEGParser {
                 let data = try reader.require(at: payload, count: payloadLength, what: "JPEG APP1 segment")
                 if exif == nil, data.starts(with: Array("Exif\0".utf8), at: 0) {
                     var tiff = TIFFReader(ByteReader(BufferByteSource(bytes: Array(data[6...]))), strict: false)
+                    // EXIF details are extras: a damaged block leaves them out (the image itself is checked).
                     exif = try? tiff.read()
                 } else if xmp == nil, data.starts(with: XMPPacket.jpegSignature, at: 0) {
                     xmp = XMPPacket(Array(data[XMPPacket.jpegSignature.count...]))

@@ -59,6 +59,7 @@ struct PNGParser {
                 metadata.height = height
             case "eXIf" where exif == nil:
                 var tiff = TIFFReader(ByteReader(BufferByteSource(bytes: data)), strict: false)
+                // EXIF details are extras: a damaged block leaves them out (the image itself is checked).
                 exif = try? tiff.read()
             case "iTXt" where xmp == nil:
                 // Keyword "XML:com.adobe.xmp", then compression flag and method, language and translated keyword.

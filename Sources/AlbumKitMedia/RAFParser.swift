@@ -57,6 +57,7 @@ struct RAFParser {
                 try reader.bytes(at: offset + 4, count: 6) == Array("Exif\0\0".utf8)
             {
                 var tiff = TIFFReader(reader, base: offset + 10, strict: false)
+                // EXIF details are extras: a damaged block leaves them out (the image itself is checked).
                 return (try? tiff.read()) ?? EXIFInfo()
             }
             if segment[1] == 0xDA || segment[1] == 0xD9 || size < 2 { break }
@@ -96,6 +97,7 @@ struct RAFParser {
             head == [0x4D, 0x4D, 0x00, 0x2A] || head == [0x49, 0x49, 0x2A, 0x00]
         else { return nil }
         var tiff = TIFFReader(reader, base: offset, strict: false)
+        // The raw size is an extra: a damaged directory leaves it out.
         guard let info = try? tiff.read(), let width = info.rawWidth, let height = info.rawHeight, width > 0,
             height > 0
         else { return nil }

@@ -82,6 +82,7 @@ struct TIFFReader {
         info.hasRawData = isRaw(ifd0)
 
         for offset in ints(ifd0, 0x014A, limit: 8) {
+            // Optional directories (strict: false): a damaged one only leaves its details out.
             guard let sub = try? directory(at: offset, what: "SubIFD", required: false)
             else { continue }
             if isRaw(sub) { info.hasRawData = true }
@@ -92,6 +93,7 @@ struct TIFFReader {
 
         // DateTimeOriginal, then CreateDate: in the EXIF directory, else in IFD0 (some writers put them there).
         let exif = ints(ifd0, 0x8769, limit: 1).first.flatMap {
+            // (as above)
             try? directory(at: $0, what: "EXIF directory", required: false)
         }
         for (dateTag, offsetTag) in [(UInt16(0x9003), UInt16(0x9011)), (0x9004, 0x9012)] where info.captureDate == nil {
@@ -103,11 +105,13 @@ struct TIFFReader {
             }
         }
         if let gpsOffset = ints(ifd0, 0x8825, limit: 1).first,
+            // (as above)
             let gps = try? directory(at: gpsOffset, what: "GPS directory", required: false)
         {
             readGPS(gps, into: &info)
         }
         if let fujiOffset = ints(ifd0, 0xF000, limit: 1).first,
+            // (as above)
             let fuji = try? directory(at: fujiOffset, what: "Fuji raw directory", required: false)
         {
             info.rawWidth = int(fuji, 0xF001)
@@ -265,6 +269,7 @@ struct TIFFReader {
         let length = Int(min(overflow ? UInt64.max : total, UInt64(limit)))
         let (start, past) = base.addingReportingOverflow(readOffset(entry.inline, at: 0))
         guard !past else { return nil }
+        // A value out of the file counts as missing (optional tags only).
         return try? reader.bytes(at: start, count: length) ?? nil
     }
 

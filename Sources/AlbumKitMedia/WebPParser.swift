@@ -67,6 +67,7 @@ struct WebPParser {
                 var data = try reader.require(at: payload, count: Int(length), what: "WebP EXIF chunk")
                 if data.starts(with: Array("Exif\0\0".utf8), at: 0) { data.removeFirst(6) }
                 var tiff = TIFFReader(ByteReader(BufferByteSource(bytes: data)), strict: false)
+                // EXIF details are extras: a damaged block leaves them out (the image itself is checked).
                 exif = try? tiff.read()
             default:
                 break

@@ -25,8 +25,10 @@
                 originalFilename = resource.originalFilename
             case .file(let url):
                 guard url.isFileURL,
+                    // As PhotoKit: a file that cannot be read fails the request (`nil` here, an error for the caller).
                     let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
                     attributes[.type] as? FileAttributeType == .typeRegular,
+                    // (as above)
                     let bytes = try? Data(contentsOf: url), !bytes.isEmpty
                 else { return nil }
                 if resource.shouldMoveFile, let links = attributes[.referenceCount] as? NSNumber, links.intValue > 1 {

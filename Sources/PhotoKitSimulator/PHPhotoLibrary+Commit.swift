@@ -67,6 +67,7 @@
             }
             guard error == nil else { return error }
             for case let resource in resources.values.joined() where resource.shouldMoveFile {
+                // As PhotoKit: the asset is saved; a moved file that cannot be removed stays.
                 if let url = resource.sourceFileURL { try? FileManager.default.removeItem(at: url) }
             }
             publishChange()

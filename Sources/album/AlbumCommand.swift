@@ -192,6 +192,7 @@ enum AlbumCommand {
     /// For an album that was not found: the closest existing title (case, accents, a typo).
     private static func suggestion(for error: AlbumError, _ arguments: Arguments) async -> String? {
         guard error.code == .albumNotFound, let title = error.albumTitle,
+            // Only a hint added to an error already reported: no hint when the titles cannot be read.
             let library = try? LibraryChoice.open(arguments, create: false),
             let albums = try? await library.albums()
         else { return nil }

@@ -134,6 +134,7 @@ enum LibraryChoice {
     }
 
     private static func isEmptyDirectory(_ url: URL) -> Bool {
+        // A folder that cannot be listed is not refused here; opening the library reports what it cannot read.
         ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).isEmpty
     }
 }

@@ -56,6 +56,7 @@ enum Output {
     }()
 
     static func json(_ value: some Encodable) {
+        // Output types hold strings, integers, dates and finite numbers (metadata drops others): cannot fail.
         out(String(decoding: (try? encoder.encode(value)) ?? Data("null".utf8), as: UTF8.self))
     }
 

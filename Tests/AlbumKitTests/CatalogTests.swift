@@ -21,6 +21,43 @@ import Testing
     }
 
     /// A batch of files is staged into one shard folder (opened once per chunk), not one folder per file.
+    /// A shard folder that cannot be listed: verify says that what is in it was not checked,
+    /// instead of reporting no stray file or leftover there.
+    @Test func verifySaysWhenAFolderCannotBeListed() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let (library, _) = try open(dir)
+            try await library.album(titled: "Trips").save(.file(Fixture.jpeg))
+            let originals = dir.appendingPathComponent("Test.albumlibrary/originals").path
+            let shard = try #require(FileManager.default.contentsOfDirectory(atPath: originals).first)
+            FaultInjector.inject(.open, under: originals + "/" + shard, errno: EIO)
+            defer { FaultInjector.removeAll(under: originals) }
+            let report = try await library.verify()
+            #expect(!report.isHealthy)
+            #expect(
+                report.problems.contains {
+                    $0.hasPrefix("a folder of the library cannot be listed") && $0.contains(shard)
+                }, "\(report.problems)")
+        }
+    }
+
+    /// A save whose journal record cannot be flushed nor cut back (the disk failing): the error
+    /// says the change may still show, as it does (its file gone), instead of a plain failure.
+    @Test func aRecordThatCannotBeCutBackIsSaid() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let (library, _) = try open(dir)
+            try await library.album(titled: "Trips").save(.file(Fixture.jpeg))
+            let journal = dir.appendingPathComponent("Test.albumlibrary/journal/library.journal").path
+            FaultInjector.inject(.fsync, under: journal, errno: EIO)
+            FaultInjector.inject(.write, under: journal, errno: EIO, skip: 1)  // the record is written, not cut
+            defer { FaultInjector.removeAll(under: journal) }
+            let failed = await library.album(titled: "Trips").save([.file(Fixture.png)])[0]
+            let message = try #require(failed.error?.message)
+            #expect(failed.error?.code == .ioFailure)
+            #expect(message.contains("could not be cut back"), "\(message)")
+            #expect(message.contains("album verify"))
+        }
+    }
+
     @Test func aBatchLandsInOneShardFolder() async throws {
         try await Fixture.withTemporaryDirectory { dir in
             let (library, _) = try open(dir)

@@ -188,4 +188,30 @@ struct FolderFaultTests {
             #expect(try await reopened.verify().isHealthy)
         }
     }
+    @Test func verifySaysWhenLeftoversCannotBeChecked() async throws {
+        try await withExistingAlbum { root, _, library in
+            // Given the staging folder cannot be read
+            FaultInjector.inject(.open, under: root.path + "/.albumkit/staging", errno: EIO)
+            // When verifying
+            let report = try await library.verify()
+            // Then the report says so instead of claiming there are no leftovers
+            #expect(!report.isHealthy)
+            #expect(
+                report.problems.contains {
+                    $0.hasPrefix(".albumkit/staging cannot be checked") && $0.contains("staging")
+                })
+        }
+    }
+
+    @Test func verifySaysWhenNamesCannotBeSearched() async throws {
+        try await FolderFixture.withRoot { root, _ in
+            // Given a library folder that cannot be opened for the search of names
+            FaultInjector.inject(.open, under: root.path, errno: EIO)
+            // When looking for names that are not UTF-8
+            let problems = FolderBackend.namesNotUTF8(under: root)
+            // Then that is a problem, not an all-clear
+            #expect(problems.count == 1)
+            #expect(problems.first?.contains("cannot be searched for names that are not UTF-8") == true)
+        }
+    }
 }

@@ -60,6 +60,7 @@ package struct LibraryJournal: Sendable {
 
     /// The journal's size (0 when it does not exist).
     func length() -> Int64 {
+        // A journal that cannot be looked at counts as empty here; reading it, next, reports why.
         ((try? FileSystem.status(atPath: path)) ?? nil).map { Int64($0.st_size) } ?? 0
     }
 

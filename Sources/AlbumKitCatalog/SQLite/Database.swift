@@ -121,6 +121,7 @@ package final class Database {
             try execute("COMMIT")
             return value
         } catch {
+            // The error thrown is what matters; a failed rollback leaves SQLite to roll back on close.
             try? execute("ROLLBACK")
             throw error
         }

@@ -39,6 +39,7 @@ package struct LibrarySnapshot: Sendable, Equatable {
                     listed[asset.id] = asset
                     order.append(asset.id)
                 }
+                // The backend made this cursor: it always parses; `nil` would only end the listing.
                 cursor = page.nextCursor.flatMap { try? AssetCursor(token: $0, order: .dateAdded) }
             } while cursor != nil
             // The library's own listing describes each asset (an album listing's date is when it

@@ -213,8 +213,10 @@ package final class InMemoryBackend: PhotoLibraryBackend {
         // Moved, not copied: the app's file goes once the library holds the asset.
         for item in staged where item.media.movesFile {
             switch item.media.source {
+            // Saved already: a moved source that cannot be removed stays where it was (nothing is lost).
             case .file, .path: try? FileManager.default.removeItem(atPath: item.media.displayName)
             case .livePhoto(let photo, let video):
+                // (as above)
                 try? FileManager.default.removeItem(at: photo)
                 try? FileManager.default.removeItem(at: video)
             case .data: break

@@ -29,10 +29,12 @@ package enum BootSession {
             guard sysctlbyname("kern.bootsessionuuid", &bytes, &size, nil, 0) == 0 else { return "unknown" }
             return String(decoding: bytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         #else
+            // No procfs: "unknown", as documented above.
             guard let (file, size) = try? FileSystem.openForReading("/proc/sys/kernel/random/boot_id") else {
                 return "unknown"
             }
             defer { FileSystem.close(file) }
+            // (as above)
             let bytes = (try? FileSystem.readAll(file, from: 0, size: max(size, 64))) ?? []
             let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             return text.isEmpty ? "unknown" : text
@@ -49,11 +51,14 @@ package enum BootSession {
     package static func session(forFileAt path: String) -> String {
         #if os(Linux)
             guard
+                // Unknown mount: the boot session alone (see above).
                 let status = try? FileSystem.status(atPath: path)
                     ?? FileSystem.status(atPath: (path as NSString).deletingLastPathComponent),
+                // (as above)
                 let (file, _) = try? FileSystem.openForReading("/proc/self/mountinfo")
             else { return id }
             defer { FileSystem.close(file) }
+            // Unreadable mounts: the boot session and no device (still this boot's).
             let bytes = (try? FileSystem.readAll(file, from: 0, size: 4 << 20)) ?? []
             let device = "\(major(status.st_dev)):\(minor(status.st_dev))"
             let mounts = String(decoding: bytes, as: UTF8.self).split(separator: "\n").compactMap { line -> String? in

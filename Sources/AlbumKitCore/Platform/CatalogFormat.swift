@@ -8,10 +8,12 @@ package enum CatalogFormat {
     /// application id (bytes 68–71, big-endian).
     package static func isCatalog(_ path: String) -> Bool {
         guard FileSystem.fileStatus(atPath: path)?.kind == .regular,
+            // A probe: a file that cannot be read is not known to be a catalog (`false`).
             let (file, size) = try? FileSystem.openForReading(path),
             size >= 72
         else { return false }
         defer { FileSystem.close(file) }
+        // (as above)
         guard let header = try? FileSystem.readAll(file, from: 0, size: 72), header.count == 72 else { return false }
         let id = header[68..<72].reduce(Int64(0)) { $0 << 8 | Int64($1) }
         return header.starts(with: Array("SQLite format 3\u{0}".utf8)) && id == CatalogFormat.applicationID

@@ -293,6 +293,7 @@ package enum FileSystem {
             guard linkat(staged.directory.fd, temporary, staged.directory.fd, name, 0) == 0 else {
                 throw fail("link", path)
             }
+            // The file is published; a hidden name left behind is swept as a leftover.
             try? unlink(temporary, in: staged.directory)
             return
         }
@@ -305,6 +306,7 @@ package enum FileSystem {
     /// Closes a staged file that will not be published and removes its hidden name, if any.
     package static func abandon(_ staged: StagedFile) {
         close(staged.descriptor)
+        // Cleanup of a hidden name we staged.
         if let temporary = staged.temporaryName { try? unlink(temporary, in: staged.directory) }
     }
 

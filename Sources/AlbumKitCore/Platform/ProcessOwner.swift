@@ -123,6 +123,7 @@ package enum ProcessOwner {
             return error.errno != ENOENT
         }
         defer { FileSystem.close(file) }
+        // Unreadable or torn: assume it may have staged files (`true`), the safe answer.
         guard let bytes = try? FileSystem.readAll(file, from: 0, size: min(size, 4096)),
             bytes.starts(with: formatLine)
         else { return true }
@@ -183,9 +184,11 @@ package enum ProcessOwner {
     /// The files a (dead) owner listed as being published (``notePublishing(_:in:)``).
     package static func publishedPaths(of token: String, in directory: String) -> [String] {
         guard isWellFormed(token),
+            // An unreadable list names nothing: none of its files is removed (nothing lost).
             let (file, size) = try? FileSystem.openForReading(directory + "/\(token).publishing")
         else { return [] }
         defer { FileSystem.close(file) }
+        // (as above)
         guard let bytes = try? FileSystem.readAll(file, from: 0, size: min(size, 16 << 20)) else { return [] }
         return bytes.split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
             .filter { $0.hasPrefix("originals/") && !$0.contains("..") }
@@ -211,8 +214,10 @@ package enum ProcessOwner {
     package static func forget(_ token: String, in directory: String) {
         guard token != self.token, isWellFormed(token) else { return }
         let path = directory + "/" + token
+        // Gone, or held by a live process: nothing to forget.
         guard let file = try? FileSystem.openLockFile(path, create: false) else { return }
         defer { FileSystem.close(file) }
+        // (as above)
         guard (try? FileSystem.lock(file, wait: false)) != nil, FileSystem.isSameFile(file, path) else { return }
         try? FileSystem.unlink(path + ".publishing")  // its list, when it left one
         try? FileSystem.unlink(path)
@@ -220,6 +225,7 @@ package enum ProcessOwner {
 
     /// The tokens with an owner file in `directory` (live or dead).
     package static func owners(in directory: String) -> [String] {
+        // An unlistable folder lists no owners: nothing is swept now, the next opening retries.
         ((try? FileSystem.names(inDirectoryAt: directory)) ?? []).filter(isWellFormed)
     }
 

@@ -38,6 +38,7 @@ package struct FileProbe: Sendable, Hashable {
         // A file that cannot be read here is left to the save, which reports why: dropping the
         // error loses nothing.
         guard !hashing else {
+            // (as above)
             guard let (file, size) = try? FileSystem.openForReading(path) else { return nil }
             defer { FileSystem.close(file) }
             // The time and size of the very file hashed, even if another one takes its name meanwhile.

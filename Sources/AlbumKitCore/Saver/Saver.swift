@@ -206,6 +206,7 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
         let unsupported = backend.unsupportedFormats
         guard !unsupported.isEmpty else { return refusals }
         for (index, item) in media.enumerated() where refusals[index] == nil {
+            // Unreadable here: not refused now; the save reads it and reports why.
             guard let format = try? MediaReader(item).metadata.format, unsupported.contains(format) else { continue }
             let name = item.displayName
             refusals[index] = AlbumError(

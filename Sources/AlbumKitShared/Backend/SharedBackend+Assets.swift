@@ -115,6 +115,7 @@
                 id: row[0]!, originalFilename: row[1], kind: MediaKind(rawValue: row[2] ?? "") ?? .photo,
                 byteSize: Int64(row[3] ?? "0") ?? 0, addedAt: Date(timeIntervalSince1970: Double(row[4] ?? "0") ?? 0),
                 sha256: row[5],
+                // Metadata is an extra: a row whose JSON does not decode is listed without it.
                 metadata: row[6].flatMap { try? JSONDecoder().decode(MediaMetadata.self, from: Data($0.utf8)) },
                 savedBy: row.count > 7 ? row[7] : nil)
         }

@@ -378,6 +378,7 @@
 
         private func commitNow(_ staged: [Staged], to album: AlbumRequest?) throws -> CommitReceipt {
             let (intents, restored) = try upload(staged.map { ($0.sha256, $0.file.descriptor, UInt64($0.byteSize)) })
+            // Test hook only (pid 0 when the server cannot say).
             TestPause.at("after-upload", pid: (try? self.serverProcessID()) ?? 0)
             // B: album, assets and membership at once.
             let receipt: CommitReceipt
@@ -391,6 +392,7 @@
                 }
                 throw error
             }
+            // Test hook only (pid 0 when the server cannot say).
             TestPause.at("after-commit", pid: (try? self.serverProcessID()) ?? 0)
             for item in staged {
                 FileSystem.close(item.file.descriptor)
@@ -443,6 +445,7 @@
                             Self.arrayLiteral(staged.map(\.originalName)),
                             Self.arrayLiteral(staged.map { String($0.byteSize) }),
                             Self.arrayLiteral(
+                                // Encoding metadata (strings, numbers, flags) cannot fail.
                                 staged.map { try? String(decoding: Self.encoder.encode($0.metadata), as: UTF8.self) }),
                             saver,
                         ])
@@ -546,6 +549,7 @@
                         replacing: replace)
                 }
             } catch {
+                // Undo after a failure; the error thrown is what matters: an intent left expires with its owner.
                 _ = try? withDatabase("undo the save") { db in
                     try db.execute("DELETE FROM upload_intent WHERE id = ANY($1::uuid[])", [Self.array(intents)])
                 }

@@ -30,6 +30,7 @@
             ]
             var looked: [String] = []
             for (path, section) in files {
+                // A probe: a file that cannot be read is skipped (`looked` names those read, in the error).
                 guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
                 looked.append(path)
                 let values = AWSConfigFile.section(section, in: text)

@@ -205,6 +205,7 @@
                         message: XMLScan.elements("Message", in: done.bodyText).first ?? "", key: key)
                 }
             } catch {
+                // Abort of our own upload (an unfinished one is no object); the error thrown is what matters.
                 _ = try? send("DELETE", key: key, query: [("uploadId", uploadID)], accept: [200, 204, 404])
                 throw error
             }

@@ -98,6 +98,7 @@
                 try execute("COMMIT")
                 return value
             } catch {
+                // The error thrown is what matters; if even ROLLBACK fails, the server rolls back at disconnect.
                 if !isBroken { _ = try? execute("ROLLBACK") }
                 throw error
             }
