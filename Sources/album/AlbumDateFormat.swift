@@ -76,7 +76,8 @@ struct AlbumDateFormat {
         for piece in pieces {
             switch piece {
             case .text(let text): title += text
-            case .field("Y"): title += String(repeating: "0", count: max(0, 4 - "\(moment.year)".count)) + "\(moment.year)"
+            case .field("Y"):
+                title += String(repeating: "0", count: max(0, 4 - "\(moment.year)".count)) + "\(moment.year)"
             case .field("m"): title += two(moment.month)
             case .field("d"): title += two(moment.day)
             case .field("B"): title += Self.months[moment.month - 1]

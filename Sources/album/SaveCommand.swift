@@ -141,7 +141,9 @@ enum SaveCommand {
         let check: RecognitionCheck = arguments.has(.checksum) ? .checksum : .quick
         // --album-by-date: each file's album, from its capture date (else its file time).
         let titles: [String?] =
-            if let byDate { await datedTitles(inputs.map(\.media), byDate) } else { inputs.map { _ in arguments.album } }
+            if let byDate { await datedTitles(inputs.map(\.media), byDate) } else {
+                inputs.map { _ in arguments.album }
+            }
         if arguments.dryRun { return try await dryRun(arguments, inputs, titles, early: early, check: check) }
 
         let library = try LibraryChoice.open(arguments, create: true)
