@@ -247,6 +247,12 @@ enum CommandLineSpec {
                 which records none, with its files of that size), to find a file changed in place with its
                 time kept. --dry-run prints, line for line, what the import would print, and the same
                 counts, writing nothing.
+
+                --album-by-date FORMAT saves each file into the album FORMAT names for its capture date,
+                as written in its metadata (the camera's wall-clock time, not converted), else for its
+                modification time: %Y year, %m month (05), %d day, %B month name (May), %b short month
+                name (May), %H hour, %M minute, %% a percent sign; / nests albums (in a folder library
+                "%Y/%m" is the folder 05 inside 2024). Each line names the album; it replaces --album.
                 """,
             completion: .directory, arity: 1...Int.max),
         Command(
