@@ -45,6 +45,9 @@ enum SaveCommand {
         /// Symbolic links in a walked folder that lead to a folder or to nothing.
         var skippedLinks = 0
         var cancelled = 0
+        /// `--move`: sources removed, and those kept because their copy could not be checked.
+        var moved = 0
+        var notMoved = 0
         /// The albums this save created (the text says so on the first line into each).
         var created: Set<String> = []
     }
@@ -144,6 +147,9 @@ enum SaveCommand {
             if let byDate { await datedTitles(inputs.map(\.media), byDate) } else {
                 inputs.map { _ in arguments.album }
             }
+        // --move: every source folder must let its files be removed, checked before anything is saved.
+        let moving = arguments.has(.move)
+        if moving { try checkRemovable(inputs) }
         if arguments.dryRun { return try await dryRun(arguments, inputs, titles, early: early, check: check) }
 
         let library = try LibraryChoice.open(arguments, create: true)
@@ -178,9 +184,25 @@ enum SaveCommand {
         let progress: @Sendable (SaveProgress) -> Void = { value in
             ProgressLine.shared.update(done.withLock { $0 } + value.prepared)
         }
+        // With --move, results go through `mover` in order: each saved file's copy is read back
+        // and compared before its source is removed and its line printed.
+        let (moves, queue) = AsyncStream.makeStream(of: (Int, Result<SavedAsset, AlbumError>).self)
         let onResult: @Sendable (Int, Result<SavedAsset, AlbumError>) -> Void = { index, result in
+            if moving {
+                queue.yield((index, result))
+                return
+            }
             reportEarly(index)
             report(files[index], result, album: titles[index], arguments, tally)
+        }
+        // Not cancelled by Ctrl-C: what is saved by then is still checked and moved.
+        let mover = Task {
+            for await (index, result) in moves {
+                reportEarly(index)
+                var removal: Result<Void, AlbumError>?
+                if case .success(let saved) = result { removal = await removeSource(files[index], saved, library) }
+                report(files[index], result, album: titles[index], arguments, tally, removal: removal)
+            }
         }
         // --album TITLE, or id:ID for exactly that album (see AlbumReference).
         var album: Album?
@@ -228,6 +250,8 @@ enum SaveCommand {
         }
         Interruption.install { task.cancel() }
         _ = await task.value
+        queue.finish()
+        await mover.value
         reportEarly(.max)
         ProgressLine.shared.stop()
         if let title = arguments.album, tally.withLock({ !$0.created.isEmpty }), !arguments.quiet {
@@ -256,12 +280,20 @@ enum SaveCommand {
     /// Prints one result as soon as it is final.
     private static func report(
         _ input: Input, _ result: Result<SavedAsset, AlbumError>, album title: String?, _ arguments: Arguments,
-        _ tally: Locked<Tally>
+        _ tally: Locked<Tally>, removal: Result<Void, AlbumError>? = nil
     ) {
         switch result {
         case .success(let saved):
             // A copy put back in place of a missing or damaged one was stored: saved.
             let already = saved.isExisting && !saved.isRestored
+            var moved = false
+            switch removal {
+            case .success?:
+                moved = true
+                tally.withLock { $0.moved += 1 }
+            case .failure?: tally.withLock { $0.notMoved += 1 }
+            case nil: break
+            }
             // The album is created once: text says so on the first line only.
             let createdNow = tally.withLock { tally -> Bool in
                 if already { tally.already += 1 } else { tally.saved += 1 }
@@ -273,15 +305,20 @@ enum SaveCommand {
                     SaveLine(
                         file: input.path, fileBytes: input.exactBytes, asset: saved.assetID, album: saved.albumID,
                         albumOutcome: saved.albumOutcome?.description, existing: saved.isExisting ? true : nil,
-                        restored: saved.isRestored ? true : nil))
+                        restored: saved.isRestored ? true : nil, moved: removal.map { _ in moved }))
             } else if !arguments.quiet {
-                var line = (already ? alreadyPrefix : "saved ") + "\(Output.shown(input.path)) as \(saved.assetID)"
+                let verb =
+                    already ? (moved ? "already in the library (moved): " : alreadyPrefix) : moved ? "moved " : "saved "
+                var line = verb + "\(Output.shown(input.path)) as \(saved.assetID)"
                 if let title, let outcome = saved.albumOutcome {
                     line += " in \"\(Output.shown(title))\""
                     if outcome != .created || createdNow { line += " (album \(outcome))" }
                 }
                 if saved.isRestored { line += " (restored: the library's copy was missing or damaged)" }
                 Output.out(line)
+            }
+            if case .failure(let error)? = removal {
+                Output.err("album: \(Output.shown(error.message)) [\(error.code)]")
             }
         case .failure(let error) where error.code == .notMedia && input.fromFolder:
             tally.withLock { $0.skipped += 1 }
@@ -312,6 +349,8 @@ enum SaveCommand {
     private static func counts(_ t: Tally, _ arguments: Arguments, saved: String, failed: String) -> [String] {
         var parts = ["\(t.saved) \(saved)"]
         if t.already > 0 { parts.append("\(t.already) already in the library") }
+        if arguments.has(.move) && !arguments.dryRun { parts.append("\(t.moved) moved (removed from where they were)") }
+        if t.notMoved > 0 { parts.append("\(t.notMoved) not moved (kept where they are)") }
         if t.skipped > 0 { parts.append("\(t.skipped) skipped (not photos or videos)") }
         if t.skippedLinks > 0 { parts.append(linksSkipped(t.skippedLinks, listed: arguments.verbose)) }
         if t.failed > 0 { parts.append("\(t.failed) \(failed)") }
@@ -332,7 +371,57 @@ enum SaveCommand {
         if wanted && (!arguments.quiet || t.failed > 0) {
             Output.err("album: " + parts.joined(separator: ", "))
         }
-        return t.failed == 0 && t.cancelled == 0 ? 0 : 1
+        return t.failed == 0 && t.cancelled == 0 && t.notMoved == 0 ? 0 : 1
+    }
+
+    /// `--move`: refuses, before anything is saved, when a source folder does not let its files be
+    /// removed (read-only media, a folder without write permission).
+    private static func checkRemovable(_ inputs: [Input]) throws {
+        var checked: Set<FileSystemPath> = []
+        for input in inputs {
+            let bytes = input.bytes.bytes
+            let folder =
+                bytes.lastIndex(of: UInt8(ascii: "/")).map { at in
+                    FileSystemPath(bytes: at == 0 ? [UInt8(ascii: "/")] : Array(bytes[..<at]))
+                } ?? FileSystemPath(".")
+            guard checked.insert(folder).inserted else { continue }
+            do throws(SystemError) { try FileSystem.checkWritable(folder) } catch {
+                let cause = String(cString: strerror(error.errno)).lowercased()
+                throw AlbumError(
+                    .accessDenied,
+                    "Cannot move files out of \(folder) (\(cause)): --move removes each file once it is saved, and this folder does not allow it. Nothing was saved; import without --move to copy the files.",
+                    file: folder.description)
+            }
+        }
+    }
+
+    /// `--move`: removes `input` once the library's copy, read back now, has the same SHA-256 as
+    /// the file (read again now): a copy that cannot be checked leaves the file where it is.
+    private static func removeSource(
+        _ input: Input, _ saved: SavedAsset, _ library: PhotoLibrary
+    ) async -> Result<Void, AlbumError> {
+        let shown = input.path
+        func kept(_ why: String, _ code: AlbumError.Code = .ioFailure) -> AlbumError {
+            AlbumError(code, "\(shown) was saved but not removed: \(why). It stays where it is.", file: shown)
+        }
+        do {
+            let source = try await Blocking.run {
+                let (file, _) = try FileSystem.openForReading(input.bytes)
+                defer { FileSystem.close(file) }
+                return try FileSystem.sha256(of: file)
+            }
+            guard let stored = try await library.storedSHA256(ofAssetWithID: saved.assetID) else {
+                return .failure(kept("this library cannot read its copies back to check them", .notSupported))
+            }
+            guard stored == source else {
+                return .failure(kept("the library's copy (\(saved.assetID)) does not match it (SHA-256)"))
+            }
+            try FileSystem.unlink(input.bytes)
+            return .success(())
+        } catch {
+            let error = AlbumError.wrap(error, file: shown)
+            return .failure(kept(error.message.prefix(1).lowercased() + error.message.dropFirst(), error.code))
+        }
     }
 
     private static func linksSkipped(_ count: Int, listed: Bool) -> String {
@@ -463,7 +552,8 @@ enum SaveCommand {
                 var details = [m.format.rawValue]
                 if let w = m.width, let h = m.height { details.append("\(w)×\(h)") }
                 details.append(Output.size(Int64(reader.size)))
-                var line = "would save \(Output.shown(input.path)) (\(details.joined(separator: ", ")))"
+                let verb = arguments.has(.move) ? "would move " : "would save "
+                var line = verb + "\(Output.shown(input.path)) (\(details.joined(separator: ", ")))"
                 if byDate, let title = titles[position] { line += " in \"\(Output.shown(title))\"" }
                 Output.out(line)
             }
