@@ -253,6 +253,11 @@ enum CommandLineSpec {
                 modification time: %Y year, %m month (05), %d day, %B month name (May), %b short month
                 name (May), %H hour, %M minute, %% a percent sign; / nests albums (in a folder library
                 "%Y/%m" is the folder 05 inside 2024). Each line names the album; it replaces --album.
+
+                --move removes each file once it is saved and the library's copy, read back, has the same
+                SHA-256 (a file already in the library too): lines say "moved", the summary counts them.
+                Files that failed or were skipped stay. A source folder that cannot be written (a
+                read-only card) is refused, naming it, before anything is saved.
                 """,
             completion: .directory, arity: 1...Int.max),
         Command(

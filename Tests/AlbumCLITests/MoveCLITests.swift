@@ -44,7 +44,7 @@ import Testing
             #expect(run.status == 1, "the damaged file failed: \(run.stderr)")
             #expect(run.lines.filter { $0.hasPrefix("moved ") }.count == 3, "\(run.stdout)")
             // The copy of IMG_0001 under another name (the first seen of the two is stored).
-        #expect(run.lines.filter { $0.hasPrefix("already in the library (moved): ") }.count == 1, "\(run.stdout)")
+            #expect(run.lines.filter { $0.hasPrefix("already in the library (moved): ") }.count == 1, "\(run.stdout)")
             #expect(!run.lines.contains { $0.hasPrefix("saved ") }, "\(run.stdout)")
             #expect(run.stderr.contains("4 moved"), "\(run.stderr)")
             // Gone from the card: the photos and the copy; the damaged file and the text file stay.
