@@ -278,6 +278,17 @@ extension FolderBackend {
     }
 
     package func deleteAssets(_ ids: [String]) async throws -> [AssetDeletion] {
+        try await deleteAssets(ids, permanently: false)
+    }
+
+    /// Removes the files (and their `.xmp` sidecars) for good: `album delete-asset --permanently`.
+    package func deleteAssetsPermanently(_ ids: [String]) async throws -> [AssetDeletion] {
+        try await deleteAssets(ids, permanently: true)
+    }
+
+    /// Moves each asset's file and sidecars to the Trash, or removes them (`permanently`), all
+    /// names checked first: nothing is deleted when one id is unknown.
+    private func deleteAssets(_ ids: [String], permanently: Bool) async throws -> [AssetDeletion] {
         try await Blocking.run {
             try self.withLock("delete the assets") { root, state in
                 let directory = FolderAlbumDirectory(
@@ -290,6 +301,14 @@ extension FolderBackend {
                     do {
                         let sidecars = FolderSidecars.names(
                             for: file.name, among: (try? FileSystem.names(in: file.folder)) ?? [])
+                        if permanently {
+                            try FileSystem.unlink(file.name, in: file.folder)
+                            // Its sidecars describe only it: they go with it (one already gone is no failure).
+                            for sidecar in sidecars { try? FileSystem.unlink(sidecar, in: file.folder) }
+                            try FileSystem.fsync(file.folder)
+                            deleted.append(AssetDeletion(id: file.id))
+                            continue
+                        }
                         let place = try self.trash.move(file.name, in: file.folder, from: path.path)
                         deleted.append(AssetDeletion(id: file.id, trashURL: URL(fileURLWithPath: place)))
                         // Its .xmp sidecars go to the Trash with it.
@@ -300,7 +319,9 @@ extension FolderBackend {
                     } catch {
                         throw AlbumError(
                             .ioFailure,
-                            "Cannot move \(path.path) to the Trash: \(error). \(deleted.count) of \(ids.count) were moved to the Trash before it; nothing else was deleted.",
+                            permanently
+                                ? "Cannot delete \(path.path): \(error). \(deleted.count) of \(ids.count) were deleted before it; nothing else was deleted."
+                                : "Cannot move \(path.path) to the Trash: \(error). \(deleted.count) of \(ids.count) were moved to the Trash before it; nothing else was deleted.",
                             file: path.path, underlying: error)
                     }
                 }

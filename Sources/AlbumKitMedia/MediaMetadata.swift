@@ -73,6 +73,9 @@ public struct MediaMetadata: Sendable, Hashable, Codable {
     /// Degrees rounded to 7 decimals; `nil` for a number no file can mean (infinite, NaN).
     static func degrees(_ value: Double?) -> Double? {
         guard let value, value.isFinite else { return nil }
+        // No degree is this large; such a number (a crafted file's) is kept as it is, never
+        // overflowed into infinity by the rounding.
+        guard abs(value) < 1_000_000 else { return value }
         return (value * 10_000_000).rounded() / 10_000_000
     }
 

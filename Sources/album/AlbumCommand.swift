@@ -78,6 +78,8 @@ enum AlbumCommand {
             case .rename: return try await rename(arguments)
             case .delete: return try await delete(arguments)
             case .verify: return try await verify(arguments)
+            case .watch: return try await LibraryWatch.watch(arguments)
+            case .access: return try await LibraryWatch.access(arguments)
             // Recently deleted: a shared library's (photos and albums) or a catalog library's.
             case .deleted where !SharedCommands.targetsSharedLibrary(arguments):
                 return try await AssetCommands.recentlyDeleted(arguments)

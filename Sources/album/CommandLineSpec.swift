@@ -50,6 +50,8 @@ enum CommandLineSpec {
         case order = "--order"
         case limit = "--limit"
         case after = "--after"
+        case interval = "--interval"
+        case request = "--request"
 
         /// `--album`, in messages.
         var description: String { rawValue }
@@ -60,7 +62,7 @@ enum CommandLineSpec {
     enum CommandName: String, CaseIterable, CustomStringConvertible {
         case save, `import`, albums, show, create, rename, delete, assets, add, remove
         case deleteAsset = "delete-asset"
-        case export, verify
+        case export, verify, watch, access
         case initialize = "init"
         case config, deleted, restore, purge, gc, copy, repair, completions, man, help
 
@@ -82,6 +84,13 @@ enum CommandLineSpec {
         /// `--album`.
         var long: String { name.rawValue }
         var names: [String] { [long] + (short.map { [$0] } ?? []) }
+        /// The values the option takes when they are a fixed set (`added|taken`): what completion
+        /// offers; empty for a free value (`TITLE`, `N`).
+        var choices: [String] {
+            guard let value, value.contains("|") else { return [] }
+            let words = value.split(separator: "|").map(String.init)
+            return words.allSatisfy { $0.allSatisfy(\.isLowercase) } ? words : []
+        }
         /// `--album TITLE` or `-a, --album TITLE`.
         var synopsis: String {
             (short.map { "\($0), " } ?? "") + long + (value.map { " \($0)" } ?? "")
@@ -196,6 +205,10 @@ enum CommandLineSpec {
         Option(
             name: .limit, value: "N", help: "List at most N assets; the next page's --after is printed on stderr."),
         Option(name: .after, value: "CURSOR", help: "Start after this point of a listing (printed by --limit)."),
+        Option(
+            name: .interval, value: "SECONDS",
+            help: "How often a catalog, folder or shared library is read for changes (default 1)."),
+        Option(name: .request, help: "Ask for the access when it was never asked (Photos on Apple platforms)."),
     ]
 
     static let allOptions = globalOptions + commandOptions
@@ -346,6 +359,27 @@ enum CommandLineSpec {
             details: """
                 Checks that every asset's file exists with its recorded size and SHA-256 and that no stray or
                 half-written file is present. Exit status 0 when healthy, 1 otherwise.
+                """,
+            arity: 0...0),
+        Command(
+            name: .watch, arguments: "", options: [.interval],
+            summary: "Print the library's changes as they happen.",
+            details: """
+                Prints a line for each asset and album another program, another process or this one adds,
+                removes or changes, from now on ("added asset ID", "removed album ID", ...), until Ctrl-C;
+                --json prints one object per change with the identifiers by kind. Photos reports its changes
+                itself; a catalog, folder or shared library is read every --interval seconds and compared, so
+                a change shows within one interval.
+                """,
+            arity: 0...0),
+        Command(
+            name: .access, arguments: "", options: [.request],
+            summary: "Show (and ask for) the access the library gives.",
+            details: """
+                Prints the access at each level, add-only and read-write: authorized, limited, denied, restricted
+                or not determined. AlbumKit's own libraries (catalog, folders, shared) are always authorized;
+                Photos answers what the user chose, and --request shows the system prompt when the user was
+                never asked.
                 """,
             arity: 0...0),
         Command(

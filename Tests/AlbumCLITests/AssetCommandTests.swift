@@ -1,3 +1,4 @@
+import AlbumKitMedia
 import Foundation
 import Testing
 
@@ -273,6 +274,112 @@ import Testing
             // And a name in one album resolves among that album's assets
             #expect(try CLI.run(args + ["remove", "Best", "harbour.jpg"]).status == 0)
             #expect((try CLI.run(args + ["show", "Best", "--json"]).json() as? [Any])?.count == 1)
+        }
+    }
+
+    @Test func bashCompletesCommandsOptionsAndTheValuesAnOptionTakes() throws {
+        try CLI.withTemporaryDirectory { dir in
+            let script = dir.appendingPathComponent("album.bash")
+            try Data(try CLI.run(["completions", "bash"]).stdout.utf8).write(to: script)
+            // Completes `album WORDS…` in a real bash with the generated script loaded
+            func complete(_ words: [String]) throws -> [String] {
+                let quoted = words.map { "'" + $0 + "'" }.joined(separator: " ")
+                let program = """
+                    source '\(script.path)'
+                    COMP_WORDS=(album \(quoted)); COMP_CWORD=\(words.count)
+                    _album; printf '%s\\n' "${COMPREPLY[@]}"
+                    """
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/bin/bash")
+                process.arguments = ["-c", program]
+                let out = Pipe()
+                process.standardOutput = out
+                try process.run()
+                let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                process.waitUntilExit()
+                return text.split(separator: "\n").map(String.init).sorted()
+            }
+            #expect(try complete(["assets", "--order", ""]) == ["added", "taken"])
+            #expect(try complete(["assets", "--order", "t"]) == ["taken"])
+            #expect(try complete(["init", "--addressing", "v"]) == ["virtual"])
+            #expect(try complete(["exp"]) == ["export"])
+            #expect(try complete(["assets", "--or"]) == ["--order"])
+        }
+    }
+
+    @Test(arguments: ["catalog", "folders"])
+    func watchPrintsAnotherProcesssSavesAndDeletions(_ kind: String) throws {
+        try CLI.withTemporaryDirectory { dir in
+            let args =
+                ["--library", dir.appendingPathComponent(kind == "catalog" ? "W.albumlibrary" : "Pictures").path]
+                + (kind == "folders" ? ["--folders"] : [])
+            let photo = CLI.examples.appendingPathComponent("harbour.jpg").path
+            #expect(try CLI.run(args + ["create", "Before"]).status == 0)
+            // Given `album watch --json` running
+            let watch = try CLI.start(args + ["watch", "--json", "--interval", "0.1"])
+            defer { if watch.isRunning { watch.terminate() } }
+            let lines = Locked<[String]>([])
+            let reader = Thread {
+                let handle = (watch.standardOutput as! Pipe).fileHandleForReading
+                var buffer = Data()
+                while case let data = handle.availableData, !data.isEmpty {
+                    buffer.append(data)
+                    while let newline = buffer.firstIndex(of: 10) {
+                        lines.withLock { $0.append(String(decoding: buffer[..<newline], as: UTF8.self)) }
+                        buffer.removeSubrange(...newline)
+                    }
+                }
+            }
+            reader.start()
+            func waitFor(_ found: @escaping ([[String: Any]]) -> Bool) -> Bool {
+                for _ in 0..<100 {
+                    let objects = lines.withLock { $0 }.compactMap {
+                        try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+                    }
+                    if found(objects) { return true }
+                    Thread.sleep(forTimeInterval: 0.1)
+                }
+                return false
+            }
+            Thread.sleep(forTimeInterval: 0.5)  // its first reading is done
+            // When another process creates an album, saves a photo into it, then deletes the photo
+            let created = try CLI.run(args + ["create", "--json", "Trips"]).json() as? [String: Any]
+            let album = try #require(created?["id"] as? String)
+            #expect(
+                waitFor { objects in
+                    objects.contains { ($0["insertedAlbums"] as? [String])?.contains(album) == true }
+                },
+                "\(lines.withLock { $0 })")
+            let saved = try CLI.run(args + ["save", "--json", "--album", "Trips", photo]).jsonLines()
+            let asset = try #require(saved.first?["asset"] as? String)
+            // Then watch reports each, as it happens
+            #expect(
+                waitFor { objects in
+                    objects.contains { ($0["insertedAssets"] as? [String])?.contains(asset) == true }
+                },
+                "\(lines.withLock { $0 })")
+            #expect(try CLI.run(args + ["delete-asset", "--permanently", asset]).status == 0)
+            #expect(
+                waitFor { objects in
+                    objects.contains { ($0["removedAssets"] as? [String])?.contains(asset) == true }
+                },
+                "\(lines.withLock { $0 })")
+            watch.terminate()
+            watch.waitUntilExit()
+        }
+    }
+
+    @Test func accessIsAuthorizedForAlbumKitsOwnLibraries() throws {
+        try CLI.withTemporaryDirectory { dir in
+            let args = ["--library", dir.appendingPathComponent("A.albumlibrary").path]
+            #expect(
+                try CLI.run(args + ["save", CLI.examples.appendingPathComponent("harbour.jpg").path]).status == 0)
+            let run = try CLI.run(args + ["access", "--json"])
+            #expect(run.status == 0)
+            let line = run.json() as? [String: String]
+            #expect(line == ["addOnly": "authorized", "readWrite": "authorized"])
+            #expect(try CLI.run(args + ["access"]).lines == ["add-only: authorized", "read-write: authorized"])
+            #expect(try CLI.run(args + ["watch", "--interval", "0"]).status == 2)
         }
     }
 }

@@ -1,4 +1,5 @@
 import AlbumKitCore
+import AlbumKitMedia
 import Foundation
 
 #if canImport(Glibc)
@@ -59,14 +60,14 @@ enum CLI {
         group.enter()
         DispatchQueue.global().async {
             let data = out.fileHandleForReading.readDataToEndOfFile()
-            outData.set(data)
+            outData.withLock { $0 = data }
             group.leave()
         }
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
         return Run(
-            status: process.terminationStatus, stdout: String(decoding: outData.get(), as: UTF8.self),
+            status: process.terminationStatus, stdout: String(decoding: outData.withLock { $0 }, as: UTF8.self),
             stderr: String(decoding: errData, as: UTF8.self))
     }
 
@@ -108,14 +109,4 @@ enum CLI {
         p.waitUntilExit()
         return String(String(decoding: out, as: UTF8.self).prefix(64))
     }
-}
-
-/// A tiny lock for test bookkeeping.
-final class Locked<Value>: @unchecked Sendable {
-    // @unchecked Sendable is safe: `value` is only touched while `lock` is held.
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func get() -> Value { lock.withLock { value } }
-    func set(_ newValue: Value) { lock.withLock { value = newValue } }
 }

@@ -1,3 +1,4 @@
+import AlbumKitMedia
 import Foundation
 import Testing
 
@@ -21,7 +22,8 @@ import Testing
         let group = DispatchGroup()
         group.enter()
         DispatchQueue.global().async {
-            errData.set(err.fileHandleForReading.readDataToEndOfFile())
+            let data = err.fileHandleForReading.readDataToEndOfFile()
+            errData.withLock { $0 = data }
             group.leave()
         }
         let outData = out.fileHandleForReading.readDataToEndOfFile()
@@ -29,7 +31,7 @@ import Testing
         process.waitUntilExit()
         return CLI.Run(
             status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData.get(), as: UTF8.self))
+            stderr: String(decoding: errData.withLock { $0 }, as: UTF8.self))
     }
 
     static var count: Int {

@@ -241,6 +241,7 @@ struct AppLibrary {
 
     @Test func progressMovesBeforeTheFirstCommit() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("progress-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let library = try PhotoLibrary.catalog(at: directory.appendingPathComponent("Photos.albumlibrary"))
         let seen = Locked<[SaveProgress]>([])
