@@ -509,7 +509,10 @@ enum SaveCommand {
                 Output.json(
                     SaveLine(file: input.path, fileBytes: input.exactBytes, asset: asset, album: album, existing: true))
             } else if !arguments.quiet {
-                var line = alreadyPrefix + Output.shown(input.path)
+                // --move: a file the library holds is removed too, once its copy is checked.
+                var line =
+                    (arguments.has(.move) ? "already in the library (would move): " : alreadyPrefix)
+                    + Output.shown(input.path)
                 if let asset { line += " as \(asset)" }
                 if let title { line += " in \"\(Output.shown(title))\"" }
                 if let first { line += " (the same as \(Output.shown(first)))" }

@@ -38,6 +38,8 @@ import Testing
             let library = Self.library(kind, in: dir)
             let dry = try CLI.run(["import", "--move", "--album", "Trip", card.path, "-n"] + library)
             #expect(dry.lines.filter { $0.hasPrefix("would move") }.count == 3, "\(dry.stdout)")
+            #expect(
+                dry.lines.filter { $0.hasPrefix("already in the library (would move): ") }.count == 1, "\(dry.stdout)")
             #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("IMG_0001.JPG").path))
 
             let run = try CLI.run(["import", "--move", "--album", "Trip", card.path] + library)
