@@ -12,7 +12,7 @@
 # --only: run only these scenarios (kill9, race, diskfull, readonly, removed, corrupt, reset, sqlite3,
 #   oldcatalog, garbled, pidns, fifo, walk, badnumbers, resave, verifyrace, fulljournal, ulimit,
 #   partial, quickexit, nolib, newlib, powerloss, shutdown, journal, rebuildkill, convert,
-#   repairrace, and the folder library's fkill9, frace, fdiskfull, freadonly, fmoved, fstaging,
+#   repairrace, movekill, and the folder library's fkill9, frace, fdiskfull, freadonly, fmoved, fstaging,
 #   fslash, fdelete, fcard, flinks, ffifo, fcatalog, fdrop, fforged).
 #
 # The catalog library (issue 27): journal/library.journal is the library; catalog.sqlite is an
@@ -98,6 +98,9 @@
 #               previous-release/ holds the old files, verify passes.
 #   repairrace  `album repair` in a loop while 3 processes save: no save fails, no save recorded
 #               twice, nothing adopted into "Recovered", nothing acknowledged lost, verify passes.
+#   movekill    `album import --move` of a 200-photo card killed with kill -9 at random moments (a
+#               catalog and a folder library in turn): every photo is on the card unchanged or in
+#               the library byte for byte, never in neither; importing again finishes the move.
 #   f*          kill9, race, diskfull, readonly on a folder library, the album folder moved mid-batch
 #               (fmoved), the staging folder removed mid-batch (fstaging), titles whose slash carries
 #               a combining mark (fslash), `delete` racing `cp` (fdelete), album folders on a
@@ -116,7 +119,7 @@ set -uo pipefail
 MODE=short
 BUILD=""
 KEEP=0
-ONLY="kill9,race,diskfull,readonly,removed,corrupt,reset,sqlite3,oldcatalog,garbled,pidns,fifo,walk,badnumbers,resave,verifyrace,fulljournal,ulimit,partial,quickexit,nolib,newlib,powerloss,shutdown,journal,rebuildkill,convert,repairrace"
+ONLY="kill9,race,diskfull,readonly,removed,corrupt,reset,sqlite3,oldcatalog,garbled,pidns,fifo,walk,badnumbers,resave,verifyrace,fulljournal,ulimit,partial,quickexit,nolib,newlib,powerloss,shutdown,journal,rebuildkill,convert,repairrace,movekill"
 ONLY+=",fkill9,frace,fdiskfull,freadonly,fmoved,fstaging,fslash,fdelete,fcard,flinks,ffifo,fcatalog,fdrop,fforged"
 while [ $# -gt 0 ]; do
     argument=$1

@@ -86,3 +86,24 @@ extension CatalogBackend {
         return status
     }
 }
+
+extension CatalogBackend {
+    package func storedSHA256(ofAssetWithID id: String) async throws -> String? {
+        try await Blocking.run {
+            let path = try self.withIndex("find the asset") { connection in
+                try connection.index!.db.row(
+                    "SELECT path FROM asset WHERE id = ? AND state = 'ready'", [.text(id)])?.text(0)
+            }
+            guard let path else {
+                throw AlbumError(.assetNotFound, "There is no asset with the identifier \(id) in \(self.root.path).")
+            }
+            do {
+                let (file, _) = try FileSystem.openForReading(self.root.path + "/" + path)
+                defer { FileSystem.close(file) }
+                return try FileSystem.sha256(of: file)
+            } catch {
+                throw AlbumError.wrap(error, file: self.root.path + "/" + path)
+            }
+        }
+    }
+}

@@ -38,7 +38,7 @@ extension FolderBackend {
     }
 
     /// Where asset `id` is: its folder (nil: the top) and file name.
-    private func locate(_ id: String, _ directory: FolderAlbumDirectory) throws -> (album: FolderAlbum?, name: String) {
+    func locate(_ id: String, _ directory: FolderAlbumDirectory) throws -> (album: FolderAlbum?, name: String) {
         guard let slash = id.firstIndex(of: "/") else { return (nil, id) }
         let albumID = String(id[..<slash])
         let name = String(id[id.index(after: slash)...])

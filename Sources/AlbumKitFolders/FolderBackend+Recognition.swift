@@ -72,3 +72,25 @@ extension FolderBackend {
         return nil
     }
 }
+
+extension FolderBackend {
+    package func storedSHA256(ofAssetWithID id: String) async throws -> String? {
+        try await Blocking.run {
+            let root = try self.mapping("open the library folder") { try FileSystem.openRoot(self.root.path) }
+            defer { FileSystem.close(root) }
+            let state = try? FolderLibraryState.open(root: root)
+            defer { state.map(FileSystem.close) }
+            let directory = FolderAlbumDirectory(
+                root: root, remembered: FolderLibraryState.remembered(state: state), hints: self.folderHints)
+            let (album, name) = try self.mapping("find the asset") { try self.locate(id, directory) }
+            return try self.mapping("read the library's copy back") {
+                let folder =
+                    try album.map { try FileSystem.openDirectory($0.path, in: root) } ?? FileSystem.reopen(root)
+                defer { FileSystem.close(folder) }
+                let file = try FileSystem.openFile(name, in: folder)
+                defer { FileSystem.close(file) }
+                return try FileSystem.sha256(of: file)
+            }
+        }
+    }
+}

@@ -26,12 +26,14 @@ enum CommandLineSpec {
         case version = "--version"
         // Commands' own (``commandOptions``).
         case album = "--album"
+        case albumByDate = "--album-by-date"
         case recursive = "--recursive"
         case null = "--null"
         case include = "--include"
         case exclude = "--exclude"
         case dryRun = "--dry-run"
         case checksum = "--checksum"
+        case move = "--move"
         case force = "--force"
         case permanently = "--permanently"
         case empty = "--empty"
@@ -143,6 +145,11 @@ enum CommandLineSpec {
             help:
                 "Save into the album TITLE: found by its remembered id, then by title, created when missing (id:ID: exactly that album)."
         ),
+        Option(
+            name: .albumByDate, value: "FORMAT",
+            help:
+                "Save each file into the album FORMAT names for its capture date (else its file time): %Y %m %d %B %b %H %M %%, / nests."
+        ),
         Option(name: .recursive, short: "-r", help: "FILE may be a folder: save every photo and video under it."),
         Option(
             name: .null, short: "-0",
@@ -160,6 +167,11 @@ enum CommandLineSpec {
             name: .checksum,
             help:
                 "Recognise files already in the library by their content (read and hashed) instead of name, size and time."
+        ),
+        Option(
+            name: .move,
+            help:
+                "Remove each source file once its copy in the library is durable and read back identical (SHA-256)."
         ),
         Option(
             name: .force, short: "-f",
@@ -212,7 +224,7 @@ enum CommandLineSpec {
     static let commands: [Command] = [
         Command(
             name: .save, arguments: "FILE...",
-            options: [.album, .recursive, .null, .include, .exclude, .dryRun, .checksum],
+            options: [.album, .albumByDate, .recursive, .null, .include, .exclude, .dryRun, .checksum, .move],
             summary: "Save photos and videos (into an album with --album).",
             details: """
                 Saves each FILE (photo or video, recognised from its content) into the library, and into the
@@ -232,7 +244,7 @@ enum CommandLineSpec {
             completion: .file, arity: 1...Int.max),
         Command(
             name: .import, arguments: "FOLDER...",
-            options: [.album, .include, .exclude, .dryRun, .checksum, .null],
+            options: [.album, .albumByDate, .include, .exclude, .dryRun, .checksum, .move, .null],
             summary: "Save every photo and video in folder trees (save -r).",
             details: """
                 Saves every photo and video under each FOLDER (and in sub-folders), like save -r. Hidden files
@@ -248,6 +260,17 @@ enum CommandLineSpec {
                 which records none, with its files of that size), to find a file changed in place with its
                 time kept. --dry-run prints, line for line, what the import would print, and the same
                 counts, writing nothing.
+
+                --album-by-date FORMAT saves each file into the album FORMAT names for its capture date,
+                as written in its metadata (the camera's wall-clock time, not converted), else for its
+                modification time: %Y year, %m month (05), %d day, %B month name (May), %b short month
+                name (May), %H hour, %M minute, %% a percent sign; / nests albums (in a folder library
+                "%Y/%m" is the folder 05 inside 2024). Each line names the album; it replaces --album.
+
+                --move removes each file once it is saved and the library's copy, read back, has the same
+                SHA-256 (a file already in the library too): lines say "moved", the summary counts them.
+                Files that failed or were skipped stay. A source folder that cannot be written (a
+                read-only card) is refused, naming it, before anything is saved.
                 """,
             completion: .directory, arity: 1...Int.max),
         Command(

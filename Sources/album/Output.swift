@@ -183,6 +183,8 @@ struct SaveLine: Encodable {
     var albumOutcome: String?
     var existing: Bool?
     var restored: Bool?
+    /// `--move`: the source file was removed (its copy read back identical).
+    var moved: Bool?
     var error: Failure?
     var skipped: String?
     var wouldSave: Bool?

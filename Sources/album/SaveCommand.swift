@@ -45,7 +45,11 @@ enum SaveCommand {
         /// Symbolic links in a walked folder that lead to a folder or to nothing.
         var skippedLinks = 0
         var cancelled = 0
-        var created = false
+        /// `--move`: sources removed, and those kept because their copy could not be checked.
+        var moved = 0
+        var notMoved = 0
+        /// The albums this save created (the text says so on the first line into each).
+        var created: Set<String> = []
     }
 
     /// What happened to an input before the library saw it: refused (a folder without `-r`, a
@@ -67,6 +71,11 @@ enum SaveCommand {
             }
         }
         guard !named.isEmpty else { throw AlbumCommand.UsageFailure(message: "no FILE given") }
+        let byDate = try arguments.value(.albumByDate).map(AlbumDateFormat.init)
+        if byDate != nil && arguments.album != nil {
+            throw AlbumCommand.UsageFailure(
+                message: "--album and --album-by-date both name the album; give one of them")
+        }
         // Filters that would filter nothing are a mistake to point out, not to ignore.
         if !recursive && (!arguments.includes.isEmpty || !arguments.excludes.isEmpty) {
             throw AlbumCommand.UsageFailure(
@@ -133,7 +142,15 @@ enum SaveCommand {
         // Files already in the library are recognised before anything is copied: by name, size and
         // modification time, or with --checksum by their content's SHA-256.
         let check: RecognitionCheck = arguments.has(.checksum) ? .checksum : .quick
-        if arguments.dryRun { return try await dryRun(arguments, inputs, early: early, check: check) }
+        // --album-by-date: each file's album, from its capture date (else its file time).
+        let titles: [String?] =
+            if let byDate { await datedTitles(inputs.map(\.media), byDate) } else {
+                inputs.map { _ in arguments.album }
+            }
+        // --move: every source folder must let its files be removed, checked before anything is saved.
+        let moving = arguments.has(.move)
+        if moving { try checkRemovable(inputs) }
+        if arguments.dryRun { return try await dryRun(arguments, inputs, titles, early: early, check: check) }
 
         let library = try LibraryChoice.open(arguments, create: true)
         try await library.opened()
@@ -162,10 +179,30 @@ enum SaveCommand {
             }
         }
         ProgressLine.shared.start(total: media.count, enabled: Output.isTerminal && !arguments.quiet && media.count > 1)
-        let progress: @Sendable (SaveProgress) -> Void = { ProgressLine.shared.update($0.prepared) }
+        // Files already through earlier albums of --album-by-date, for the progress line.
+        let done = Locked(0)
+        let progress: @Sendable (SaveProgress) -> Void = { value in
+            ProgressLine.shared.update(done.withLock { $0 } + value.prepared)
+        }
+        // With --move, results go through `mover` in order: each saved file's copy is read back
+        // and compared before its source is removed and its line printed.
+        let (moves, queue) = AsyncStream.makeStream(of: (Int, Result<SavedAsset, AlbumError>).self)
         let onResult: @Sendable (Int, Result<SavedAsset, AlbumError>) -> Void = { index, result in
+            if moving {
+                queue.yield((index, result))
+                return
+            }
             reportEarly(index)
-            report(files[index], result, arguments, tally)
+            report(files[index], result, album: titles[index], arguments, tally)
+        }
+        // Not cancelled by Ctrl-C: what is saved by then is still checked and moved.
+        let mover = Task {
+            for await (index, result) in moves {
+                reportEarly(index)
+                var removal: Result<Void, AlbumError>?
+                if case .success(let saved) = result { removal = await removeSource(files[index], saved, library) }
+                report(files[index], result, album: titles[index], arguments, tally, removal: removal)
+            }
         }
         // --album TITLE, or id:ID for exactly that album (see AlbumReference).
         var album: Album?
@@ -179,13 +216,45 @@ enum SaveCommand {
             if let target {
                 return await target.save(media, recognising: check, progress: progress, onResult: onResult)
             }
-            return await library.save(media, recognising: check, progress: progress, onResult: onResult)
+            guard byDate != nil else {
+                return await library.save(media, recognising: check, progress: progress, onResult: onResult)
+            }
+            // One save per album, in the order the albums first appear: each finds or creates its
+            // album once, in the same transaction as its files.
+            var groups: [(title: String?, indices: [Int])] = []
+            var position: [String?: Int] = [:]
+            for index in titles.indices {
+                if let at = position[titles[index]] {
+                    groups[at].indices.append(index)
+                } else {
+                    position[titles[index]] = groups.count
+                    groups.append((titles[index], [index]))
+                }
+            }
+            for group in groups {
+                let indices = group.indices
+                let part = indices.map { media[$0] }
+                let mapped: @Sendable (Int, Result<SavedAsset, AlbumError>) -> Void = { onResult(indices[$0], $1) }
+                if Task.isCancelled {
+                    let error = AlbumError(.cancelled, "The save was cancelled before this item was saved.")
+                    for offset in indices.indices { mapped(offset, .failure(error)) }
+                } else if let title = group.title {
+                    _ = await library.album(titled: title).save(
+                        part, recognising: check, progress: progress, onResult: mapped)
+                } else {
+                    _ = await library.save(part, recognising: check, progress: progress, onResult: mapped)
+                }
+                done.withLock { $0 += indices.count }
+            }
+            return []
         }
         Interruption.install { task.cancel() }
         _ = await task.value
+        queue.finish()
+        await mover.value
         reportEarly(.max)
         ProgressLine.shared.stop()
-        if let title = arguments.album, tally.withLock({ $0.created }), !arguments.quiet {
+        if let title = arguments.album, tally.withLock({ !$0.created.isEmpty }), !arguments.quiet {
             await warnAboutSimilarTitle(title, in: library)
         }
         return summary(arguments, tally, total: inputs.count + early.count, walked: recursive)
@@ -196,7 +265,7 @@ enum SaveCommand {
         _ input: Input, _ outcome: Early, _ arguments: Arguments, _ tally: Locked<Tally>
     ) {
         switch outcome {
-        case .failed(let error): report(input, .failure(error), arguments, tally)
+        case .failed(let error): report(input, .failure(error), album: nil, arguments, tally)
         case .skipped(let reason, let message):
             tally.withLock { $0.skippedLinks += 1 }
             guard arguments.verbose else { return }
@@ -210,33 +279,46 @@ enum SaveCommand {
 
     /// Prints one result as soon as it is final.
     private static func report(
-        _ input: Input, _ result: Result<SavedAsset, AlbumError>, _ arguments: Arguments, _ tally: Locked<Tally>
+        _ input: Input, _ result: Result<SavedAsset, AlbumError>, album title: String?, _ arguments: Arguments,
+        _ tally: Locked<Tally>, removal: Result<Void, AlbumError>? = nil
     ) {
         switch result {
         case .success(let saved):
             // A copy put back in place of a missing or damaged one was stored: saved.
             let already = saved.isExisting && !saved.isRestored
+            var moved = false
+            switch removal {
+            case .success?:
+                moved = true
+                tally.withLock { $0.moved += 1 }
+            case .failure?: tally.withLock { $0.notMoved += 1 }
+            case nil: break
+            }
             // The album is created once: text says so on the first line only.
             let createdNow = tally.withLock { tally -> Bool in
                 if already { tally.already += 1 } else { tally.saved += 1 }
-                guard saved.albumOutcome == .created, !tally.created else { return false }
-                tally.created = true
-                return true
+                guard saved.albumOutcome == .created, let title else { return false }
+                return tally.created.insert(title).inserted
             }
             if arguments.json {
                 Output.json(
                     SaveLine(
                         file: input.path, fileBytes: input.exactBytes, asset: saved.assetID, album: saved.albumID,
                         albumOutcome: saved.albumOutcome?.description, existing: saved.isExisting ? true : nil,
-                        restored: saved.isRestored ? true : nil))
+                        restored: saved.isRestored ? true : nil, moved: removal.map { _ in moved }))
             } else if !arguments.quiet {
-                var line = (already ? alreadyPrefix : "saved ") + "\(Output.shown(input.path)) as \(saved.assetID)"
-                if let title = arguments.album, let outcome = saved.albumOutcome {
+                let verb =
+                    already ? (moved ? "already in the library (moved): " : alreadyPrefix) : moved ? "moved " : "saved "
+                var line = verb + "\(Output.shown(input.path)) as \(saved.assetID)"
+                if let title, let outcome = saved.albumOutcome {
                     line += " in \"\(Output.shown(title))\""
                     if outcome != .created || createdNow { line += " (album \(outcome))" }
                 }
                 if saved.isRestored { line += " (restored: the library's copy was missing or damaged)" }
                 Output.out(line)
+            }
+            if case .failure(let error)? = removal {
+                Output.err("album: \(Output.shown(error.message)) [\(error.code)]")
             }
         case .failure(let error) where error.code == .notMedia && input.fromFolder:
             tally.withLock { $0.skipped += 1 }
@@ -267,6 +349,8 @@ enum SaveCommand {
     private static func counts(_ t: Tally, _ arguments: Arguments, saved: String, failed: String) -> [String] {
         var parts = ["\(t.saved) \(saved)"]
         if t.already > 0 { parts.append("\(t.already) already in the library") }
+        if arguments.has(.move) && !arguments.dryRun { parts.append("\(t.moved) moved (removed from where they were)") }
+        if t.notMoved > 0 { parts.append("\(t.notMoved) not moved (kept where they are)") }
         if t.skipped > 0 { parts.append("\(t.skipped) skipped (not photos or videos)") }
         if t.skippedLinks > 0 { parts.append(linksSkipped(t.skippedLinks, listed: arguments.verbose)) }
         if t.failed > 0 { parts.append("\(t.failed) \(failed)") }
@@ -287,7 +371,57 @@ enum SaveCommand {
         if wanted && (!arguments.quiet || t.failed > 0) {
             Output.err("album: " + parts.joined(separator: ", "))
         }
-        return t.failed == 0 && t.cancelled == 0 ? 0 : 1
+        return t.failed == 0 && t.cancelled == 0 && t.notMoved == 0 ? 0 : 1
+    }
+
+    /// `--move`: refuses, before anything is saved, when a source folder does not let its files be
+    /// removed (read-only media, a folder without write permission).
+    private static func checkRemovable(_ inputs: [Input]) throws {
+        var checked: Set<FileSystemPath> = []
+        for input in inputs {
+            let bytes = input.bytes.bytes
+            let folder =
+                bytes.lastIndex(of: UInt8(ascii: "/")).map { at in
+                    FileSystemPath(bytes: at == 0 ? [UInt8(ascii: "/")] : Array(bytes[..<at]))
+                } ?? FileSystemPath(".")
+            guard checked.insert(folder).inserted else { continue }
+            do throws(SystemError) { try FileSystem.checkWritable(folder) } catch {
+                let cause = String(cString: strerror(error.errno)).lowercased()
+                throw AlbumError(
+                    .accessDenied,
+                    "Cannot move files out of \(folder) (\(cause)): --move removes each file once it is saved, and this folder does not allow it. Nothing was saved; import without --move to copy the files.",
+                    file: folder.description)
+            }
+        }
+    }
+
+    /// `--move`: removes `input` once the library's copy, read back now, has the same SHA-256 as
+    /// the file (read again now): a copy that cannot be checked leaves the file where it is.
+    private static func removeSource(
+        _ input: Input, _ saved: SavedAsset, _ library: PhotoLibrary
+    ) async -> Result<Void, AlbumError> {
+        let shown = input.path
+        func kept(_ why: String, _ code: AlbumError.Code = .ioFailure) -> AlbumError {
+            AlbumError(code, "\(shown) was saved but not removed: \(why). It stays where it is.", file: shown)
+        }
+        do {
+            let source = try await Blocking.run {
+                let (file, _) = try FileSystem.openForReading(input.bytes)
+                defer { FileSystem.close(file) }
+                return try FileSystem.sha256(of: file)
+            }
+            guard let stored = try await library.storedSHA256(ofAssetWithID: saved.assetID) else {
+                return .failure(kept("this library cannot read its copies back to check them", .notSupported))
+            }
+            guard stored == source else {
+                return .failure(kept("the library's copy (\(saved.assetID)) does not match it (SHA-256)"))
+            }
+            try FileSystem.unlink(input.bytes)
+            return .success(())
+        } catch {
+            let error = AlbumError.wrap(error, file: shown)
+            return .failure(kept(error.message.prefix(1).lowercased() + error.message.dropFirst(), error.code))
+        }
     }
 
     private static func linksSkipped(_ count: Int, listed: Bool) -> String {
@@ -313,11 +447,11 @@ enum SaveCommand {
     /// inspected, then hashed to find those the library (or an earlier file of this run) holds under
     /// another name.
     private static func dryRun(
-        _ arguments: Arguments, _ inputs: [Input], early: [(position: Int, input: Input, outcome: Early)],
-        check: RecognitionCheck
+        _ arguments: Arguments, _ inputs: [Input], _ titles: [String?],
+        early: [(position: Int, input: Input, outcome: Early)], check: RecognitionCheck
     ) async throws -> Int32 {
         let (url, _) = try LibraryChoice.resolve(arguments, create: true)
-        if let title = arguments.album { _ = try AlbumTitle(title) }
+        for title in Set(titles.compactMap { $0 }) { _ = try AlbumTitle(title) }
         // The library as it is; one that does not exist yet holds nothing (and is not created).
         let exists = url.map { FileManager.default.fileExists(atPath: $0.path) } ?? true
         let library: PhotoLibrary? = exists ? try LibraryChoice.open(arguments, create: false) : nil
@@ -333,12 +467,21 @@ enum SaveCommand {
         case nil: break
         }
         let media = inputs.map(\.media)
-        func recognise(_ probes: [FileProbe?]) async throws -> [RecognisedFile?] {
+        // Each file looked for where its save would look: its album, by date or the one given.
+        let byDate = arguments.has(.albumByDate)
+        func recognise(_ probes: [FileProbe?], _ indices: [Int]) async throws -> [RecognisedFile?] {
             guard let library, probes.contains(where: { $0 != nil }) else { return probes.map { _ in nil } }
-            return try await library.recognise(probes, in: title, albumID: albumID)
+            guard byDate else { return try await library.recognise(probes, in: title, albumID: albumID) }
+            var found = [RecognisedFile?](repeating: nil, count: probes.count)
+            for album in Set(indices.map { titles[$0] }) {
+                let offsets = probes.indices.filter { titles[indices[$0]] == album }
+                let part = try await library.recognise(offsets.map { probes[$0] }, in: album)
+                for (offset, known) in zip(offsets, part) { found[offset] = known }
+            }
+            return found
         }
         var probes = await probe(media, hashing: check == .checksum)
-        var found = try await recognise(probes)
+        var found = try await recognise(probes, Array(inputs.indices))
         // Not recognised: inspected, as staging inspects; media then compared by content.
         // What each reader learnt, not the reader: it holds its file open (thousands of files).
         var readers: [Int: Result<(metadata: MediaMetadata, size: UInt64), AlbumError>] = [:]
@@ -352,21 +495,26 @@ enum SaveCommand {
             let unknown = inputs.indices.filter { if case .success = readers[$0] { true } else { false } }
             let read = await probe(unknown.map { media[$0] }, hashing: true)
             for (offset, index) in unknown.enumerated() { probes[index] = read[offset] }
-            let byContent = try await recognise(unknown.map { probes[$0] })
+            let byContent = try await recognise(unknown.map { probes[$0] }, unknown)
             for (offset, index) in unknown.enumerated() { found[index] = byContent[offset] }
         }
 
         let tally = Locked(Tally())
         var firstWithContent: [String: String] = [:]  // size/SHA-256 → the first file of this run with it
-        func already(_ input: Input, as asset: String?, in album: String? = nil, sameAs first: String? = nil) {
+        func already(
+            _ input: Input, _ title: String?, as asset: String?, in album: String? = nil, sameAs first: String? = nil
+        ) {
             tally.withLock { $0.already += 1 }
             if arguments.json {
                 Output.json(
                     SaveLine(file: input.path, fileBytes: input.exactBytes, asset: asset, album: album, existing: true))
             } else if !arguments.quiet {
-                var line = alreadyPrefix + Output.shown(input.path)
+                // --move: a file the library holds is removed too, once its copy is checked.
+                var line =
+                    (arguments.has(.move) ? "already in the library (would move): " : alreadyPrefix)
+                    + Output.shown(input.path)
                 if let asset { line += " as \(asset)" }
-                if let album = arguments.album { line += " in \"\(Output.shown(album))\"" }
+                if let title { line += " in \"\(Output.shown(title))\"" }
                 if let first { line += " (the same as \(Output.shown(first)))" }
                 Output.out(line)
             }
@@ -376,21 +524,21 @@ enum SaveCommand {
                 reportBeforeSaving(refused.input, refused.outcome, arguments, tally)
             }
             if let known = found[position] {
-                already(input, as: known.assetID, in: known.albumID)
+                already(input, titles[position], as: known.assetID, in: known.albumID)
                 continue
             }
             let reader: (metadata: MediaMetadata, size: UInt64)
             switch readers[position] {
             case .success(let opened)?: reader = opened
             case .failure(let error)?:
-                report(input, .failure(error), arguments, tally)
+                report(input, .failure(error), album: nil, arguments, tally)
                 continue
             case nil: continue
             }
             if let probe = probes[position], let sha256 = probe.sha256 {
                 let content = "\(probe.size)/\(sha256)"
                 if let first = firstWithContent[content] {
-                    already(input, as: nil, sameAs: first)
+                    already(input, titles[position], as: nil, sameAs: first)
                     continue
                 }
                 firstWithContent[content] = input.path
@@ -407,7 +555,10 @@ enum SaveCommand {
                 var details = [m.format.rawValue]
                 if let w = m.width, let h = m.height { details.append("\(w)×\(h)") }
                 details.append(Output.size(Int64(reader.size)))
-                Output.out("would save \(Output.shown(input.path)) (\(details.joined(separator: ", ")))")
+                let verb = arguments.has(.move) ? "would move " : "would save "
+                var line = verb + "\(Output.shown(input.path)) (\(details.joined(separator: ", ")))"
+                if byDate, let title = titles[position] { line += " in \"\(Output.shown(title))\"" }
+                Output.out(line)
             }
         }
         for refused in early where refused.position >= inputs.count {
@@ -419,6 +570,23 @@ enum SaveCommand {
             Output.err("album: dry run, nothing written: " + parts.joined(separator: ", "))
         }
         return t.failed == 0 ? 0 : 1
+    }
+
+    /// Each file's album title for `format`: from its capture date, else its modification time;
+    /// `nil` for a file that cannot be inspected (its save reports why).
+    private static func datedTitles(_ media: [Media], _ format: AlbumDateFormat) async -> [String?] {
+        let titles = Locked([String?](repeating: nil, count: media.count))
+        await Blocking.forEach(media.count) { index in
+            // A file that cannot be inspected fails its save with the reason: no title is lost.
+            guard let reader = try? MediaReader(media[index]) else { return }
+            let modified = reader.modified.map {
+                Date(timeIntervalSince1970: TimeInterval($0.seconds) + TimeInterval($0.nanoseconds) / 1e9)
+            }
+            let moment = AlbumDateFormat.moment(captureDate: reader.metadata.captureDate, modified: modified)
+            let title = moment.map(format.title(for:))
+            titles.withLock { $0[index] = title }
+        }
+        return titles.withLock { $0 }
     }
 
     /// Each file's probe (``FileProbe``), read whole when `hashing`, on every core.

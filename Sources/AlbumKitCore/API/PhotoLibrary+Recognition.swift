@@ -37,3 +37,15 @@ extension PhotoLibrary {
         }
     }
 }
+
+extension PhotoLibrary {
+    /// The SHA-256 of the asset's bytes as the library holds them, read back now; `nil` when this
+    /// library cannot read its copies back (Photos, a shared library).
+    ///
+    /// ```swift
+    /// let intact = try await library.storedSHA256(ofAssetWithID: saved.assetID) == sourceSHA256
+    /// ```
+    package func storedSHA256(ofAssetWithID id: String) async throws -> String? {
+        try await Self.mapping { try await backend.storedSHA256(ofAssetWithID: id) }
+    }
+}

@@ -398,6 +398,21 @@ package enum FileSystem {
         throw fail("stat", path)
     }
 
+    /// Removes the file at `path`, given as bytes (a name need not be valid UTF-8); a missing file
+    /// is not an error.
+    package static func unlink(_ path: FileSystemPath) throws(SystemError) {
+        try injected(.unlink, path.description)
+        guard path.withCString({ Glibc_unlinkName($0) }) == 0 || errno == ENOENT else {
+            throw fail("unlink", path.description)
+        }
+    }
+
+    /// Throws the `access(2)` failure when this process cannot write the folder `path` (bytes).
+    package static func checkWritable(_ path: FileSystemPath) throws(SystemError) {
+        try injected(.access, path.description)
+        if path.withCString({ access($0, W_OK) }) != 0 { throw fail("access", path.description) }
+    }
+
     /// Removes the file at `path`; a missing file is not an error.
     package static func unlink(_ path: String) throws(SystemError) {
         try injected(.unlink, path)
@@ -487,4 +502,5 @@ private func Glibc_write(_ fd: Int32, _ buf: UnsafeRawPointer, _ n: Int) -> Int 
 private func Glibc_fsync(_ fd: Int32) -> Int32 { fsync(fd) }
 private func Glibc_close(_ fd: Int32) -> Int32 { close(fd) }
 private func Glibc_unlink(_ path: String) -> Int32 { unlink(path) }
+private func Glibc_unlinkName(_ path: UnsafePointer<CChar>) -> Int32 { unlink(path) }
 private func Glibc_rename(_ from: String, _ to: String) -> Int32 { rename(from, to) }
