@@ -78,6 +78,8 @@ extension FolderBackend {
         try await Blocking.run {
             let root = try self.mapping("open the library folder") { try FileSystem.openRoot(self.root.path) }
             defer { FileSystem.close(root) }
+            // Without AlbumKit's state folder the remembered albums are only hints gone: the
+            // asset is still found by its folder.
             let state = try? FolderLibraryState.open(root: root)
             defer { state.map(FileSystem.close) }
             let directory = FolderAlbumDirectory(

@@ -430,6 +430,8 @@ enum SaveCommand {
 
     /// After a save created the album TITLE: a note when another album has a very similar title.
     private static func warnAboutSimilarTitle(_ title: String, in library: PhotoLibrary) async {
+        // Only a note: a library that cannot list its titles now (or a title the save took) has
+        // nothing to compare with, and the save already said what happened.
         guard let titles = try? await library.albumTitles(), let created = try? AlbumTitle(title) else { return }
         // The album just made, as the library stores and compares its title, is not "another" one.
         let others = titles.filter { (try? AlbumTitle($0))?.key != created.key }
