@@ -300,7 +300,14 @@ package final class FolderBackend: PhotoLibraryBackend {
     private func stageNow(_ media: Media, in staging: () throws -> FileSystem.Descriptor) throws -> Staged {
         // Not flushed here: the whole batch is flushed at commit, before any file gets its name.
         let staged = try StagedMedia(media, owners: ownersPath, flush: false, in: staging)
-        if let modified = staged.modified {
+        // The file's time is what a folder library can record of a creation date given with the
+        // save (Media.with(creationDate:)); else the source's, as `cp -p` keeps it.
+        let given = media.creationDate.map { date -> FileStatus.Time in
+            let seconds = date.timeIntervalSince1970.rounded(.down)
+            return FileStatus.Time(
+                seconds: Int(seconds), nanoseconds: Int((date.timeIntervalSince1970 - seconds) * 1e9))
+        }
+        if let modified = given ?? staged.modified {
             do { try FileSystem.setModificationTime(staged.file.descriptor, to: modified) } catch {
                 staged.discard()
                 throw error.libraryError("write the photo")

@@ -34,6 +34,9 @@ enum CommandLineSpec {
         case dryRun = "--dry-run"
         case checksum = "--checksum"
         case move = "--move"
+        case date = "--date"
+        case location = "--location"
+        case favorite = "--favorite"
         case force = "--force"
         case permanently = "--permanently"
         case empty = "--empty"
@@ -174,6 +177,14 @@ enum CommandLineSpec {
                 "Remove each source file once its copy in the library is durable and read back identical (SHA-256)."
         ),
         Option(
+            name: .date, value: "DATE",
+            help:
+                "The creation date to record (2024-05-01T10:20:30+02:00, 2024-05-01 10:20 or 2024-05-01; local time without an offset)."
+        ),
+        Option(
+            name: .location, value: "LAT,LON", help: "The location to record, in decimal degrees (64.1466,-21.9426)."),
+        Option(name: .favorite, help: "Mark the saved photos and videos as favourites."),
+        Option(
             name: .force, short: "-f",
             help: "Delete a folder album even when it holds files or albums (they go to the Trash with it)."),
         Option(
@@ -224,7 +235,10 @@ enum CommandLineSpec {
     static let commands: [Command] = [
         Command(
             name: .save, arguments: "FILE...",
-            options: [.album, .albumByDate, .recursive, .null, .include, .exclude, .dryRun, .checksum, .move],
+            options: [
+                .album, .albumByDate, .recursive, .null, .include, .exclude, .dryRun, .checksum, .move, .date,
+                .location, .favorite,
+            ],
             summary: "Save photos and videos (into an album with --album).",
             details: """
                 Saves each FILE (photo or video, recognised from its content) into the library, and into the
@@ -240,6 +254,9 @@ enum CommandLineSpec {
                 --checksum compares content instead), else by its bytes once copied: in a catalog anywhere
                 in the library (the asset keeps the first name saved), in a folder library in the album's
                 folder. The summary counts saved, already in the library, skipped and failed files apart.
+                --date, --location and --favorite describe each file saved: a catalog records them with the
+                asset, a folder library gives the file that modification time, Photos sets them on the asset;
+                the file's bytes are never changed.
                 """,
             completion: .file, arity: 1...Int.max),
         Command(

@@ -71,6 +71,7 @@ enum SaveCommand {
             }
         }
         guard !named.isEmpty else { throw AlbumCommand.UsageFailure(message: "no FILE given") }
+        let described = try CreationDescription(arguments)
         let byDate = try arguments.value(.albumByDate).map(AlbumDateFormat.init)
         if byDate != nil && arguments.album != nil {
             throw AlbumCommand.UsageFailure(
@@ -168,7 +169,7 @@ enum SaveCommand {
             return summary(arguments, tally, total: early.count, walked: recursive)
         }
 
-        let media = inputs.map(\.media)
+        let media = inputs.map { described.apply(to: $0.media) }
         let files = inputs
         let total = inputs.count + early.count
         Output.stopNote.withLock {

@@ -382,4 +382,39 @@ import Testing
             #expect(try CLI.run(args + ["watch", "--interval", "0"]).status == 2)
         }
     }
+
+    @Test func saveRecordsTheDateLocationAndFavouriteGiven() throws {
+        try CLI.withTemporaryDirectory { dir in
+            let photo = CLI.examples.appendingPathComponent("harbour.jpg").path
+            let catalog = ["--library", dir.appendingPathComponent("D.albumlibrary").path]
+            // A catalog records them with the asset
+            let saved = try CLI.run(
+                catalog + [
+                    "save", "--album", "T", "--date", "2024-05-01T10:20:30+02:00", "--location", "64.1466,-21.9426",
+                    "--favorite", photo,
+                ])
+            #expect(saved.status == 0, "\(saved.stderr)")
+            let shown = (try CLI.run(catalog + ["show", "T", "--json"]).json() as? [[String: Any]])?.first
+            #expect(shown?["latitude"] as? Double == 64.1466 && shown?["longitude"] as? Double == -21.9426)
+            #expect(
+                (shown?["captureDate"] as? String).flatMap(ISO8601DateFormatter().date(from:))
+                    == ISO8601DateFormatter().date(from: "2024-05-01T08:20:30Z"))
+            // A folder library gives the file that time
+            let folders = ["--library", dir.appendingPathComponent("Pictures").path, "--folders"]
+            #expect(
+                try CLI.run(folders + ["save", "--album", "T", "--date", "2020-01-02T03:04:05Z", photo]).status == 0)
+            let modified =
+                try FileManager.default.attributesOfItem(
+                    atPath: dir.appendingPathComponent("Pictures/T/harbour.jpg").path)[.modificationDate] as? Date
+            #expect(modified == ISO8601DateFormatter().date(from: "2020-01-02T03:04:05Z"))
+            // A value that is not a date or a place is a usage error, before anything is saved
+            for bad in [
+                ["--date", "yesterday"], ["--date", "2024-02-30"], ["--location", "91,0"], ["--location", "1"],
+            ] {
+                let run = try CLI.run(catalog + ["save", "--album", "U"] + bad + [photo])
+                #expect(run.status == 2, "\(bad): \(run.stderr)")
+            }
+            #expect((try CLI.run(catalog + ["albums", "--json"]).json() as? [Any])?.count == 1)
+        }
+    }
 }
