@@ -624,8 +624,9 @@ import Testing
             holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
             holder.arguments = ["-x", path, "sleep", "30"]
             try holder.run()
+            // flock(1) may take long to start on a loaded machine: up to 30 s, not a timing check.
             var alive = false
-            for _ in 0..<200 where !alive {
+            for _ in 0..<3000 where !alive {
                 alive = ProcessOwner.isAlive(token, in: owners)
                 if !alive { try await Task.sleep(nanoseconds: 10_000_000) }
             }
