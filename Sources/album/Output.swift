@@ -216,7 +216,7 @@ struct AssetLine: Encodable {
     let info: AssetInfo
 
     private enum Keys: String, CodingKey {
-        case id, file, path, kind, size, added, sha256, savedBy
+        case id, file, path, kind, size, added, sha256, savedBy, favorite
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -230,6 +230,7 @@ struct AssetLine: Encodable {
         try c.encode(info.addedAt, forKey: .added)
         try c.encodeIfPresent(info.sha256, forKey: .sha256)
         try c.encodeIfPresent(info.savedBy, forKey: .savedBy)
+        if info.isFavorite { try c.encode(true, forKey: .favorite) }
     }
 }
 

@@ -396,6 +396,7 @@ import Testing
             #expect(saved.status == 0, "\(saved.stderr)")
             let shown = (try CLI.run(catalog + ["show", "T", "--json"]).json() as? [[String: Any]])?.first
             #expect(shown?["latitude"] as? Double == 64.1466 && shown?["longitude"] as? Double == -21.9426)
+            #expect(shown?["favorite"] as? Bool == true)
             #expect(
                 (shown?["captureDate"] as? String).flatMap(ISO8601DateFormatter().date(from:))
                     == ISO8601DateFormatter().date(from: "2024-05-01T08:20:30Z"))
