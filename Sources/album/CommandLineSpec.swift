@@ -159,10 +159,12 @@ enum CommandLineSpec {
             help: "Paths read from standard input (\"-\") are separated by NUL bytes (find -print0), not lines."),
         Option(
             name: .include, value: "GLOB", repeatable: true,
-            help: "In folders, only files whose name (or path below the folder, when GLOB has a /) matches."),
+            help:
+                "In folders, only files whose name matches (with a /, the end of the path, as rsync: 100CANON/*; /DCIM/* from the folder given)."
+        ),
         Option(
             name: .exclude, value: "GLOB", repeatable: true,
-            help: "In folders, skip files and folders whose name (or path, when GLOB has a /) matches."),
+            help: "In folders, skip files and folders whose name (with a /, the end of the path) matches."),
         Option(
             name: .dryRun, short: "-n",
             help: "Report, file by file, what would be saved or is already in the library; write nothing."),

@@ -27,10 +27,22 @@ struct FolderWalk {
         }
     }
 
-    /// Shell-style match, ignoring case (`*.jpg` matches `IMG_1.JPG`): against the path below the
-    /// folder when the pattern has a `/`, else against the name.
+    /// Shell-style match, ignoring case (`*.jpg` matches `IMG_1.JPG`): against the name, or, when
+    /// the pattern has a `/`, against the end of the path below the folder, as rsync matches
+    /// (`100CANON/*` keeps `DCIM/100CANON/IMG_1.JPG` whether the folder given is the card or its
+    /// `DCIM`); a pattern starting with `/` is anchored at the folder given (`/DCIM/*`).
     static func matches(_ pattern: String, _ relative: FileSystemPath) -> Bool {
-        let subject = pattern.contains("/") ? relative : relative.lastComponent
+        guard pattern.contains("/") else { return matchesWhole(pattern, relative.lastComponent) }
+        if pattern.hasPrefix("/") { return matchesWhole(String(pattern.dropFirst()), relative) }
+        var start = relative.bytes.startIndex
+        while true {
+            if matchesWhole(pattern, FileSystemPath(bytes: relative.bytes[start...])) { return true }
+            guard let slash = relative.bytes[start...].firstIndex(of: UInt8(ascii: "/")) else { return false }
+            start = slash + 1
+        }
+    }
+
+    private static func matchesWhole(_ pattern: String, _ subject: FileSystemPath) -> Bool {
         guard let text = String(bytes: subject.bytes, encoding: .utf8) else {
             // Not UTF-8: fold ASCII letters only, byte for byte.
             let folded = subject.bytes.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }

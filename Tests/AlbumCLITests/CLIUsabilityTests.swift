@@ -607,6 +607,16 @@ import Testing
                 ["save", "-r", "--include", "*.mp4", "--album", "Clips", "--library", lib, tree.path])
             #expect(only.status == 0)
             #expect(only.stderr.contains("album: 0 saved, 1 already in the library"))
+            // A pattern with a slash matches the end of the path, as rsync's: `100CANON/*` from the
+            // folder above DCIM too (before: nothing matched, in silence); `/…` is anchored
+            let above = tree.deletingLastPathComponent()
+            func dryRun(_ pattern: String) throws -> String {
+                try CLI.run(["save", "-r", "--dry-run", "--include", pattern, "--library", lib, above.path]).stderr
+            }
+            let unanchored = try dryRun("100CANON/*.jpg")
+            #expect(unanchored.contains("3 already in the library"), "\(unanchored)")
+            #expect(try dryRun("/DCIM/100CANON/*.jpg").contains("3 already in the library"))
+            #expect(try !dryRun("/100CANON/*.jpg").contains("already in the library"))
             // A repeated option keeps every value: both patterns exclude.
             let both = try CLI.run(
                 [
