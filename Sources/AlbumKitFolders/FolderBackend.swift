@@ -302,12 +302,7 @@ package final class FolderBackend: PhotoLibraryBackend {
         let staged = try StagedMedia(media, owners: ownersPath, flush: false, in: staging)
         // The file's time is what a folder library can record of a creation date given with the
         // save (Media.with(creationDate:)); else the source's, as `cp -p` keeps it.
-        let given = media.creationDate.map { date -> FileStatus.Time in
-            let seconds = date.timeIntervalSince1970.rounded(.down)
-            return FileStatus.Time(
-                seconds: Int(seconds), nanoseconds: Int((date.timeIntervalSince1970 - seconds) * 1e9))
-        }
-        if let modified = given ?? staged.modified {
+        if let modified = media.creationDate.map(FileStatus.Time.init) ?? staged.modified {
             do { try FileSystem.setModificationTime(staged.file.descriptor, to: modified) } catch {
                 staged.discard()
                 throw error.libraryError("write the photo")

@@ -29,6 +29,12 @@ package struct FileStatus: Sendable, Hashable {
 
         init(_ time: timespec) { self.init(seconds: Int(time.tv_sec), nanoseconds: Int(time.tv_nsec)) }
 
+        /// `date`, to the nanosecond.
+        package init(_ date: Date) {
+            let seconds = date.timeIntervalSince1970.rounded(.down)
+            self.init(seconds: Int(seconds), nanoseconds: Int((date.timeIntervalSince1970 - seconds) * 1e9))
+        }
+
         package var date: Date {
             Date(timeIntervalSince1970: TimeInterval(seconds) + TimeInterval(nanoseconds) / 1e9)
         }
