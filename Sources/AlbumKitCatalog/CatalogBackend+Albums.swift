@@ -59,7 +59,8 @@ extension CatalogBackend {
             try self.withIndex("list the album") { connection in
                 try connection.index!.db.rows(
                     """
-                    SELECT s.id, s.original_name, s.kind, s.byte_size, m.added_at, s.sha256, s.path, s.metadata, s.favorite
+                    SELECT s.id, s.original_name, s.kind, s.byte_size, m.added_at, s.sha256, s.path, s.metadata, s.favorite,
+                        s.companions
                     FROM album_asset m JOIN asset s ON s.id = m.asset_id
                     WHERE m.album_id = ? AND s.state = 'ready' ORDER BY m.position
                     """, [.text(id)]
@@ -69,16 +70,19 @@ extension CatalogBackend {
     }
 
     /// An asset from a row of `id, original_name, kind, byte_size, added_at, sha256, path,
-    /// metadata, favorite`.
+    /// metadata, favorite, companions`.
     func assetInfo(_ row: Row) throws -> AssetInfo {
         guard let id = row.text(0), let path = row.text(6) else { throw Self.damagedRow(catalogPath) }
         // Metadata is an extra: a record whose JSON does not decode is listed without it.
         let metadata = row.text(7).flatMap { try? JSONDecoder().decode(MediaMetadata.self, from: Data($0.utf8)) }
-        return AssetInfo(
+        var info = AssetInfo(
             id: id, originalFilename: row.text(1), kind: MediaKind(rawValue: row.text(2) ?? "") ?? .photo,
             byteSize: row.integer(3) ?? 0, addedAt: Date(timeIntervalSince1970: row.real(4) ?? 0),
             sha256: row.text(5), fileURL: root.appendingPathComponent(path), metadata: metadata,
             isFavorite: row.integer(8) == 1)
+        // As the metadata: companions whose JSON does not decode are not listed (verify reports the record).
+        info.companions = (row.text(9).flatMap(CatalogCompanion.list(fromJSON:)) ?? []).map { $0.info(root: root) }
+        return info
     }
 
     /// A row missing a value the schema requires: the catalog is damaged.

@@ -32,7 +32,7 @@ extension CatalogBackend {
                     """
                     SELECT * FROM (
                         SELECT s.id, s.original_name, s.kind, s.byte_size, s.added_at, s.sha256, s.path, s.metadata, s.favorite,
-                               \(Self.sortKeySQL(order)) AS sort_key
+                               s.companions, \(Self.sortKeySQL(order)) AS sort_key
                         FROM asset s WHERE s.state = 'ready')
                     WHERE ?1 IS NULL OR (sort_key, id) > (?1, ?2)
                     ORDER BY sort_key, id LIMIT ?3
@@ -40,7 +40,7 @@ extension CatalogBackend {
                     [cursor.map { .text($0.key) } ?? .null, .text(cursor?.id ?? ""), .integer(Int64(limit) + 1)])
                 let page = Array(rows.prefix(limit))
                 var next: String?
-                if rows.count > limit, let last = page.last, let key = last.text(9), let id = last.text(0) {
+                if rows.count > limit, let last = page.last, let key = last.text(10), let id = last.text(0) {
                     next = AssetCursor(key: key, id: id).token
                 }
                 return AssetPage(assets: try page.map(self.assetInfo), nextCursor: next)
@@ -134,12 +134,12 @@ extension CatalogBackend {
             try self.withIndex("list recently deleted") { connection in
                 try connection.index!.db.rows(
                     """
-                    SELECT s.id, s.original_name, s.kind, s.byte_size, s.added_at, s.sha256, s.path, s.metadata, s.favorite, s.deleted_at
+                    SELECT s.id, s.original_name, s.kind, s.byte_size, s.added_at, s.sha256, s.path, s.metadata, s.favorite, s.companions, s.deleted_at
                     FROM asset s WHERE s.state = 'deleted' ORDER BY s.deleted_at DESC, s.id
                     """
                 ).map {
                     RecentlyDeletedAsset(
-                        asset: try self.assetInfo($0), deletedAt: Date(timeIntervalSince1970: $0.real(9) ?? 0))
+                        asset: try self.assetInfo($0), deletedAt: Date(timeIntervalSince1970: $0.real(10) ?? 0))
                 }
             }
         }

@@ -106,4 +106,25 @@ extension CatalogBackend {
             }
         }
     }
+
+    package func storedCompanionSHA256s(ofAssetWithID id: String) async throws -> Set<String> {
+        try await Blocking.run {
+            let text = try self.withIndex("find the asset") { connection in
+                try connection.index!.db.row(
+                    "SELECT companions FROM asset WHERE id = ? AND state = 'ready'", [.text(id)])?.text(0)
+            }
+            var found = Set<String>()
+            for companion in text.flatMap(CatalogCompanion.list(fromJSON:)) ?? [] {
+                let path = self.root.path + "/" + companion.path
+                do {
+                    let (file, _) = try FileSystem.openForReading(path)
+                    defer { FileSystem.close(file) }
+                    found.insert(try FileSystem.sha256(of: file))
+                } catch {
+                    throw AlbumError.wrap(error, file: path)
+                }
+            }
+            return found
+        }
+    }
 }

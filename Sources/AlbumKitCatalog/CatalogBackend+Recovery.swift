@@ -29,7 +29,7 @@ extension CatalogBackend {
                         continue
                     }
                     for path in paths
-                    where try recorder.db.row("SELECT 1 FROM asset WHERE path = ?", [.text(path)]) == nil {
+                    where try recorder.db.row(CatalogSchema.isRecordedFileSQL, [.text(path)]) == nil {
                         do { try FileSystem.unlink(root.path + "/" + path) } catch { uncleaned.insert(owner) }
                     }
                 }
@@ -87,7 +87,7 @@ extension CatalogBackend {
                 .flatMap { ProcessOwner.publishedPaths(of: $0, in: owners) })
         let known = Set(
             try withIndex("read the catalog") { connection in
-                try connection.index!.db.rows("SELECT path FROM asset UNION ALL SELECT path FROM purged_file")
+                try connection.index!.db.rows(CatalogSchema.libraryFilesSQL)
                     .compactMap { $0.text(0) }
             })
         return listed.filter { !known.contains($0) && !inFlight.contains($0) }

@@ -23,6 +23,42 @@ extension CatalogBackend {
         /// What the caller asked for (creation date, location, favourite, moving its file).
         let request: Media
         var file: FileSystem.StagedFile { media.file }
+
+        /// The library file names of its companions, beside its own: `ID-1.xmp`, `ID-2.cr2`, ….
+        var companionNames: [String] {
+            media.companions.indices.map { "\(id)-\($0 + 1).\(media.companions[$0].fileExtension)" }
+        }
+
+        /// Its own path and its companions', below the library's folder.
+        var relativePaths: [String] {
+            [relativePath] + companionNames.map { "originals/\(shard)/\($0)" }
+        }
+
+        /// Its file and its companions'.
+        var files: [FileSystem.StagedFile] { [media.file] + media.companions.map(\.file) }
+
+        /// The companions as the save records them.
+        var companionRecords: [CatalogCompanion] {
+            let names = companionNames
+            return media.companions.indices.map { index in
+                let companion = media.companions[index]
+                return CatalogCompanion(
+                    role: companion.role.rawValue, name: companion.originalName,
+                    path: "originals/\(shard)/\(names[index])", size: companion.byteSize, sha256: companion.sha256)
+            }
+        }
+
+        /// Removes its published names (this save's own, never recorded), companions first; a name
+        /// not published yet is no failure. Throws the first other failure, after trying every name.
+        func unpublish() throws(SystemError) {
+            var failure: SystemError?
+            for name in companionNames + [fileName] {
+                do throws(SystemError) { try FileSystem.unlink(name, in: file.directory) } catch {
+                    if error.errno != ENOENT, failure == nil { failure = error }
+                }
+            }
+            if let failure { throw failure }
+        }
     }
 
     package func albumUnavailableReason(needsAlbum: Bool) async throws -> String? {
@@ -75,8 +111,11 @@ extension CatalogBackend {
     }
 
     package func discard(_ staged: Staged) async {
-        FileSystem.abandon(staged.file)
+        for file in staged.files { FileSystem.abandon(file) }
     }
+
+    /// Companions (sidecars, the raw of a pair) are kept beside the asset's file.
+    package var keepsCompanions: Bool { true }
 
     package func commit(_ staged: [Staged], to album: AlbumRequest?) async throws -> CommitReceipt {
         try await Blocking.run { try self.commitNow(staged, to: album) }
@@ -95,17 +134,23 @@ extension CatalogBackend {
             try ProcessOwner.register(in: ownersPath)
             // Before any name exists: should this process die before recording the save, the
             // next opening proves these files are its own and never recorded (``recover()``).
-            try ProcessOwner.notePublishing(staged.map(\.relativePath), in: ownersPath)
+            try ProcessOwner.notePublishing(staged.flatMap(\.relativePaths), in: ownersPath)
         } catch {
             throw error.libraryError("save the photos")
         }
-        defer { ProcessOwner.clearPublishing(staged.map(\.relativePath), in: ownersPath) }
+        defer { ProcessOwner.clearPublishing(staged.flatMap(\.relativePaths), in: ownersPath) }
         var published: [Staged] = []
         do {
             try flushData(staged)
             for item in staged {
-                try FileSystem.publish(item.file, as: item.fileName)
+                // Its companions before it: a name of the asset's own is published last, so an
+                // undo that stops half-way never leaves the photo without its companions.
                 published.append(item)
+                let names = item.companionNames
+                for (companion, name) in zip(item.media.companions, names) {
+                    try FileSystem.publish(companion.file, as: name)
+                }
+                try FileSystem.publish(item.file, as: item.fileName)
             }
             try flushNames(staged)
         } catch {
@@ -123,7 +168,9 @@ extension CatalogBackend {
         }
         // Saved: the staged files close here (the shard folders with the last item that holds
         // them). A failure above leaves them to the saver's ``discard(_:)``, which closes each once.
-        for item in staged { FileSystem.close(item.file.descriptor) }
+        for item in staged {
+            for file in item.files { FileSystem.close(file.descriptor) }
+        }
         Self.removeMovedSources(staged)
         return receipt
     }
@@ -132,7 +179,7 @@ extension CatalogBackend {
     /// `syncfs`, elsewhere (and for a lone save, whose `fsync` writes only its own pages) the
     /// files' flushes, the last `F_FULLFSYNC` emptying the drive's cache of all of them.
     private func flushData(_ staged: [Staged]) throws {
-        let files = staged.map(\.file.descriptor)
+        let files = staged.flatMap { $0.files.map(\.descriptor) }
         #if os(Linux) || os(Android)
             if staged.count > 1 {
                 try FileSystem.flush(files, wholeFileSystem: true)
@@ -180,11 +227,15 @@ extension CatalogBackend {
                     restored = true
                 }
             }
+            var leftOut: [String] = []
             if let existing {
                 if !restored {
                     // Same bytes, same asset: this copy goes (never recorded; ours).
                     try FileSystem.unlink(item.fileName, in: item.file.directory)
                 }
+                // The asset keeps the companions it was saved with; these copies go (ours).
+                for name in item.companionNames { try FileSystem.unlink(name, in: item.file.directory) }
+                leftOut = item.media.companions.map(\.originalName)
                 inBatch[content] = existing
             } else {
                 try recorder.record(
@@ -194,7 +245,7 @@ extension CatalogBackend {
                             byteSize: item.media.byteSize, sha256: item.media.sha256,
                             kind: item.media.metadata.kind.rawValue, format: item.media.metadata.format.rawValue,
                             addedAt: now, metadata: Self.metadata(of: item).jsonText,
-                            isFavorite: item.request.isFavorite)))
+                            isFavorite: item.request.isFavorite, companions: item.companionRecords)))
                 inBatch[content] = item.id
             }
             let assetID = existing ?? item.id
@@ -203,7 +254,7 @@ extension CatalogBackend {
                 .success(
                     CommittedAsset(
                         assetID: assetID, isExisting: existing != nil, isRestored: restored,
-                        metadata: Self.metadata(of: item))))
+                        metadata: Self.metadata(of: item), companionsLeftOut: leftOut)))
         }
         if let resolved {
             let missing = try members.filter { id in
@@ -237,6 +288,8 @@ extension CatalogBackend {
     /// library holds them. A file that cannot be removed stays: it is the caller's.
     static func removeMovedSources(_ staged: [Staged]) {
         for item in staged where item.request.movesFile {
+            // Its companions were copied and recorded with it: they move with it.
+            for companion in item.request.companions { try? FileSystem.unlink(companion.path.description) }
             switch item.request.source {
             // The asset is saved; a moved source that cannot be removed stays where it was (nothing is lost).
             case .file(let url): try? FileSystem.unlink(url.path)
@@ -315,7 +368,7 @@ extension CatalogBackend {
         let cause = AlbumError.library(error, "save the photos", path: catalogPath)
         var kept = 0
         for item in published {
-            do { try FileSystem.unlink(item.fileName, in: item.file.directory) } catch { kept += 1 }
+            do { try item.unpublish() } catch { kept += 1 }
         }
         guard kept == 0 else {
             throw AlbumError(

@@ -11,13 +11,27 @@ extension CatalogBackend {
     private func verifyNow() throws -> VerificationReport {
         var problems = try indexDisagreements()
         let assets = try withIndex("read the catalog") { connection in
-            try connection.index!.db.rows("SELECT id, path, byte_size, sha256, original_name FROM asset ORDER BY path")
+            try connection.index!.db.rows(
+                "SELECT id, path, byte_size, sha256, original_name, companions FROM asset ORDER BY path")
         }
         for row in assets {
             guard let id = row.text(0), let relative = row.text(1) else { throw Self.damagedRow(catalogPath) }
             if let problem = fileProblem(relative, size: row.integer(2) ?? -1, sha256: row.text(3) ?? "") {
                 let known = try whatTheUserKnows(id, originalName: row.text(4))
                 problems.append("asset \(id)\(known): \(problem)\(Self.restoreHint(id))")
+            }
+            guard let text = row.text(5) else { continue }
+            guard let companions = CatalogCompanion.list(fromJSON: text) else {
+                problems.append("asset \(id): its record of the files kept with it cannot be read")
+                continue
+            }
+            for companion in companions {
+                if let problem = fileProblem(companion.path, size: companion.size, sha256: companion.sha256) {
+                    let known = try whatTheUserKnows(id, originalName: row.text(4))
+                    problems.append(
+                        "asset \(id)\(known): its \(companion.role) \(companion.name): \(problem) (saving the photo again with it does not replace it; copy \(companion.name) back to \(companion.path) from a backup)"
+                    )
+                }
             }
         }
         for stray in try strayFiles() {

@@ -8,7 +8,7 @@ enum CatalogSchema {
     /// `PRAGMA user_version` of an index derived from a ``LibraryJournal``. Versions 1 and 2 were
     /// the previous release's catalog, which held the library's truth itself
     /// (``CatalogMigration`` converts such a library).
-    static let version: Int64 = 3
+    static let version: Int64 = 4
 
     static let tables = """
         CREATE TABLE asset (
@@ -23,7 +23,8 @@ enum CatalogSchema {
             added_at REAL NOT NULL,
             deleted_at REAL,
             favorite INTEGER NOT NULL DEFAULT 0,
-            metadata TEXT
+            metadata TEXT,
+            companions TEXT
         ) STRICT;
         CREATE INDEX asset_by_content ON asset(sha256, byte_size);
         CREATE TABLE album (
@@ -60,6 +61,21 @@ enum CatalogSchema {
         CREATE TABLE acknowledged_damage (
             offset INTEGER PRIMARY KEY
         ) STRICT;
+        """
+
+    /// Every library file the index names, one `path` per row: assets' own files, their
+    /// companions' (sidecars, raws) and files of purged assets not removed yet.
+    static let libraryFilesSQL = """
+        SELECT path FROM asset
+        UNION ALL SELECT json_extract(c.value, '$.path') FROM asset a, json_each(a.companions) c
+        UNION ALL SELECT path FROM purged_file
+        """
+
+    /// `1` when the library file `?1` is an asset's own or one of its companions'.
+    static let isRecordedFileSQL = """
+        SELECT 1 FROM asset WHERE path = ?1
+        UNION ALL SELECT 1 FROM asset a, json_each(a.companions) c WHERE json_extract(c.value, '$.path') = ?1
+        LIMIT 1
         """
 
     /// `index_state` keys.

@@ -83,10 +83,12 @@ extension FolderBackend {
                     let url = folderURL.appendingPathComponent(file.name)
                     // A file that is not readable media is listed by its name alone; `verify` reports it.
                     let metadata = try? MediaReader(.file(url)).metadata
-                    return AssetInfo(
+                    var info = AssetInfo(
                         id: id + "/" + file.name, originalFilename: file.name,
                         kind: metadata?.kind ?? Self.kind(ofFileNamed: file.name), byteSize: file.size,
                         addedAt: file.addedAt, fileURL: url, metadata: metadata)
+                    info.companions = file.companions.map { $0.placed(in: folderURL) }
+                    return info
                 }
             }
         }
@@ -102,21 +104,33 @@ extension FolderBackend {
     static func mediaFileCount(in folder: FileSystem.Descriptor) throws(SystemError) -> Int {
         let entries =
             try FileSystem.unlessOutOfDescriptors { () throws(SystemError) in try FileSystem.entries(in: folder) } ?? []
-        return entries.count { FolderNaming.isMediaFileName($0.name) && $0.isRegularFile(in: folder) }
+        // The raw of a RAW+JPEG pair is part of its JPEG's asset, not one of its own.
+        let paired = Set(CompanionGrouping(entries.map(\.name)).groups.flatMap { $0.companions.map(\.name) })
+        return entries.count {
+            FolderNaming.isMediaFileName($0.name) && !paired.contains($0.name) && $0.isRegularFile(in: folder)
+        }
     }
 
     /// The visible regular files with a photo or video extension, in the order they were added
     /// (inode change time — set when the file got its name here — then name).
     static func mediaFiles(in folder: FileSystem.Descriptor) throws(SystemError) -> [(
-        name: String, size: Int64, addedAt: Date
+        name: String, size: Int64, addedAt: Date, companions: [AssetCompanion]
     )] {
         let names =
             try FileSystem.unlessOutOfDescriptors { () throws(SystemError) in try FileSystem.names(in: folder) } ?? []
-        let files = names.compactMap { name -> (name: String, size: Int64, addedAt: Date)? in
+        // A RAW+JPEG pair is one asset (the JPEG, with the raw beside it), sidecars go with their photo.
+        let groups = CompanionGrouping(names).groups
+        let files = groups.compactMap { group -> (name: String, size: Int64, addedAt: Date, companions: [AssetCompanion])? in
+            let name = group.primary
             guard FolderNaming.isMediaFileName(name), let info = FileSystem.fileStatus(of: name, in: folder),
                 info.kind == .regular
             else { return nil }
-            return (name, info.size, info.changed.date)
+            let companions = group.companions.compactMap { companion -> AssetCompanion? in
+                guard let status = FileSystem.fileStatus(of: companion.name, in: folder), status.kind == .regular
+                else { return nil }
+                return AssetCompanion(role: companion.role, originalFilename: companion.name, byteSize: status.size)
+            }
+            return (name, info.size, info.changed.date, companions)
         }
         return files.sorted { a, b in
             a.addedAt != b.addedAt
@@ -124,13 +138,7 @@ extension FolderBackend {
         }
     }
 
-    static func kind(ofFileNamed name: String) -> MediaKind {
-        let ext = (name as NSString).pathExtension.lowercased()
-        let video: Set<String> = MediaFormat.allCases.filter { $0.kind == .video }.reduce(into: []) {
-            $0.formUnion(FolderNaming.aliases(of: $1))
-        }
-        return video.contains(ext) ? .video : .photo
-    }
+    static func kind(ofFileNamed name: String) -> MediaKind { FolderNaming.kind(ofFileNamed: name) }
 
     // MARK: Changing albums
 

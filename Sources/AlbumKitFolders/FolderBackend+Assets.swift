@@ -31,9 +31,11 @@ extension FolderBackend {
             let url = self.root.appendingPathComponent(file.name)
             // A file that is not readable media is listed by its name alone; `verify` reports it.
             let metadata = try? MediaReader(.file(url)).metadata
-            return AssetInfo(
+            var info = AssetInfo(
                 id: file.name, originalFilename: file.name, kind: metadata?.kind ?? Self.kind(ofFileNamed: file.name),
                 byteSize: file.size, addedAt: file.addedAt, fileURL: url, metadata: metadata)
+            info.companions = file.companions.map { $0.placed(in: self.root) }
+            return info
         }
     }
 

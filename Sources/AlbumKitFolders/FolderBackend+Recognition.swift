@@ -95,4 +95,29 @@ extension FolderBackend {
             }
         }
     }
+
+    package func storedCompanionSHA256s(ofAssetWithID id: String) async throws -> Set<String> {
+        try await Blocking.run {
+            let root = try self.mapping("open the library folder") { try FileSystem.openRoot(self.root.path) }
+            defer { FileSystem.close(root) }
+            // (as in ``storedSHA256(ofAssetWithID:)``)
+            let state = try? FolderLibraryState.open(root: root)
+            defer { state.map(FileSystem.close) }
+            let directory = FolderAlbumDirectory(
+                root: root, remembered: FolderLibraryState.remembered(state: state), hints: self.folderHints)
+            let (album, name) = try self.mapping("find the asset") { try self.locate(id, directory) }
+            return try self.mapping("read the library's copy back") {
+                let folder =
+                    try album.map { try FileSystem.openDirectory($0.path, in: root) } ?? FileSystem.reopen(root)
+                defer { FileSystem.close(folder) }
+                var found = Set<String>()
+                for companion in FolderSidecars.names(for: name, among: try FileSystem.names(in: folder)) {
+                    let file = try FileSystem.openFile(companion, in: folder)
+                    defer { FileSystem.close(file) }
+                    found.insert(try FileSystem.sha256(of: file))
+                }
+                return found
+            }
+        }
+    }
 }

@@ -317,6 +317,9 @@ package final class FolderBackend: PhotoLibraryBackend {
         staged.media.discard()
     }
 
+    /// Companions (sidecars, the raw of a pair) are placed beside the photo, named after it.
+    package var keepsCompanions: Bool { true }
+
     package func commit(_ staged: [Staged], to album: AlbumRequest?) async throws -> CommitReceipt {
         try await Blocking.run { try self.commitNow(staged, to: album) }
     }
@@ -324,6 +327,7 @@ package final class FolderBackend: PhotoLibraryBackend {
     private func commitNow(_ staged: [Staged], to request: AlbumRequest?) throws -> CommitReceipt {
         let receipt = try commitLocked(staged, to: request)
         for item in staged {  // done; on a failure the saver discards them (or retries with them)
+            for companion in item.media.companions { FileSystem.abandon(companion.file) }
             FileSystem.abandon(item.file)  // closes; removes the hidden staging name, if any
             FileSystem.close(item.file.directory)
         }
@@ -373,6 +377,8 @@ package final class FolderBackend: PhotoLibraryBackend {
     /// on the target's file system.
     private struct Ready {
         let file: FileSystem.StagedFile
+        /// Its companions' files, in ``StagedMedia/companions`` order.
+        var companions: [FileSystem.StagedFile] = []
         let item: Staged
         /// Whether `file` is a copy made for this commit (abandoned after it).
         let isCopy: Bool
@@ -395,25 +401,45 @@ package final class FolderBackend: PhotoLibraryBackend {
             throw error.libraryError("read the album folder")
         }
         do {
-            try FileSystem.flush(staged.map(\.file.descriptor))
+            try FileSystem.flush(staged.flatMap { [$0.file.descriptor] + $0.media.companions.map(\.file.descriptor) })
         } catch {
             throw error.libraryError("save the photos")
         }
-        guard targetDevice != stagingDevice else { return staged.map { Ready(file: $0.file, item: $0, isCopy: false) } }
+        guard targetDevice != stagingDevice else {
+            return staged.map {
+                Ready(file: $0.file, companions: $0.media.companions.map(\.file), item: $0, isCopy: false)
+            }
+        }
         var ready: [Ready] = []
         do {
             try FolderLibraryState.prepareStaging(in: target, at: path, state: state)
-            for item in staged {
+            func copied(_ file: FileSystem.StagedFile, modified: FileStatus.Time?) throws -> FileSystem.StagedFile {
                 let copy = try FileSystem.stage(in: target, as: StagingName(kind: "partial"))
-                ready.append(Ready(file: copy, item: item, isCopy: true))
-                let source = try FileSystem.openStagedForReading(item.file)
-                defer { FileSystem.close(source) }
-                try FileSystem.forEachChunk(of: source) { try FileSystem.write(copy.descriptor, $0) }
-                if let modified = item.modified { try FileSystem.setModificationTime(copy.descriptor, to: modified) }
+                do {
+                    let source = try FileSystem.openStagedForReading(file)
+                    defer { FileSystem.close(source) }
+                    try FileSystem.forEachChunk(of: source) { try FileSystem.write(copy.descriptor, $0) }
+                    if let modified { try FileSystem.setModificationTime(copy.descriptor, to: modified) }
+                } catch {
+                    FileSystem.abandon(copy)
+                    throw error
+                }
+                return copy
             }
-            try FileSystem.flush(ready.map(\.file.descriptor))
+            for item in staged {
+                var copy = Ready(file: try copied(item.file, modified: item.modified), item: item, isCopy: true)
+                ready.append(copy)
+                for companion in item.media.companions {
+                    copy.companions.append(try copied(companion.file, modified: companion.modified))
+                    ready[ready.count - 1] = copy
+                }
+            }
+            try FileSystem.flush(ready.flatMap { [$0.file.descriptor] + $0.companions.map(\.descriptor) })
         } catch {
-            for copy in ready { FileSystem.abandon(copy.file) }
+            for copy in ready {
+                FileSystem.abandon(copy.file)
+                for companion in copy.companions { FileSystem.abandon(companion) }
+            }
             throw (error as? SystemError)?.libraryError("copy the photos to the album's disk") ?? AlbumError.wrap(error)
         }
         return ready
@@ -460,22 +486,34 @@ package final class FolderBackend: PhotoLibraryBackend {
             rollBack()
             throw error
         }
-        defer { for copy in ready where copy.isCopy { FileSystem.abandon(copy.file) } }
+        defer {
+            for copy in ready where copy.isCopy {
+                FileSystem.abandon(copy.file)
+                for companion in copy.companions { FileSystem.abandon(companion) }
+            }
+        }
         var readyIndex = 0
         for (index, item) in staged.enumerated() {
             if let existing = plan[index] {
                 results.append(
-                    .success(CommittedAsset(assetID: assetID(existing), isExisting: true, metadata: item.metadata)))
+                    .success(
+                        CommittedAsset(
+                            assetID: assetID(existing), isExisting: true, metadata: item.metadata,
+                            companionsLeftOut: item.media.companions.map(\.originalName))))
                 continue
             }
             let file = ready[readyIndex].file
+            let companionFiles = ready[readyIndex].companions
             readyIndex += 1
             // An identical file published earlier in this batch.
             if let existing = contents.identical(
                 size: item.byteSize, sha256: item.sha256, preferred: item.fileName, head: item.head)
             {
                 results.append(
-                    .success(CommittedAsset(assetID: assetID(existing), isExisting: true, metadata: item.metadata)))
+                    .success(
+                        CommittedAsset(
+                            assetID: assetID(existing), isExisting: true, metadata: item.metadata,
+                            companionsLeftOut: item.media.companions.map(\.originalName))))
                 continue
             }
             var attempt = 1
@@ -488,18 +526,39 @@ package final class FolderBackend: PhotoLibraryBackend {
                         "Could not find a free name for \(item.fileName) in \(target.path); nothing was saved.")
                 }
                 let name = FolderNaming.fileName(item.fileName, attempt: attempt)
-                if contents.isTaken(name) {
+                // Its companions are named after it (`IMG_1 2.JPG`, `IMG_1 2.CR2`, `IMG_1 2.xmp`):
+                // a name is free only when theirs are too.
+                let companionNames = item.media.companions.map {
+                    AssetCompanion.name(of: $0.originalName, photo: item.media.originalFilename, as: name)
+                }
+                if contents.isTaken(name) || companionNames.contains(where: contents.isTaken) {
                     attempt += 1
                     continue
                 }
                 if published.isEmpty { beforePublish?(name) }
+                var attemptNames: [String] = []  // the companions published under this name
                 do {
+                    // Companions first, each name claimed as it is published; the photo last.
+                    for (index, companionName) in companionNames.enumerated() {
+                        // Taken meanwhile (EEXIST): this attempt's names go, the next name is tried (below).
+                        try FileSystem.publish(companionFiles[index], into: target, as: companionName)
+                        published.append(companionName)
+                        attemptNames.append(companionName)
+                        let companion = item.media.companions[index]
+                        contents.add(companionName, size: companion.byteSize, sha256: companion.sha256, head: { nil })
+                    }
                     try FileSystem.publish(file, into: target, as: name)
                     published.append(name)
                     contents.add(name, size: item.byteSize, sha256: item.sha256, head: item.head)
                     results.append(.success(CommittedAsset(assetID: assetID(name), metadata: item.metadata)))
                     done = true
                 } catch  where error.errno == EEXIST {
+                    // This attempt's companions go: they are named after a name now not this photo's.
+                    for companionName in attemptNames {
+                        // Ours, just published: one that cannot be removed stays as a stray copy, never lost data.
+                        try? FileSystem.unlink(companionName, in: target)
+                        published.removeAll { $0 == companionName }
+                    }
                     // Taken meanwhile (another program): it may even be this very file.
                     contents.refresh(name)
                     if let existing = contents.identical(
@@ -507,7 +566,10 @@ package final class FolderBackend: PhotoLibraryBackend {
                         existing == name
                     {
                         results.append(
-                            .success(CommittedAsset(assetID: assetID(name), isExisting: true, metadata: item.metadata)))
+                            .success(
+                                CommittedAsset(
+                                    assetID: assetID(name), isExisting: true, metadata: item.metadata,
+                                    companionsLeftOut: item.media.companions.map(\.originalName))))
                         done = true
                     }
                     attempt += 1

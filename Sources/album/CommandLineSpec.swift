@@ -34,6 +34,7 @@ enum CommandLineSpec {
         case dryRun = "--dry-run"
         case checksum = "--checksum"
         case move = "--move"
+        case separateRaw = "--separate-raw"
         case date = "--date"
         case location = "--location"
         case favorite = "--favorite"
@@ -179,6 +180,9 @@ enum CommandLineSpec {
                 "Remove each source file once its copy in the library is durable and read back identical (SHA-256)."
         ),
         Option(
+            name: .separateRaw,
+            help: "Save the raw of a RAW+JPEG pair as a photo of its own, not kept with its JPEG as one photo."),
+        Option(
             name: .date, value: "DATE",
             help:
                 "The creation date to record (2024-05-01T10:20:30+02:00, 2024-05-01 10:20 or 2024-05-01; local time without an offset)."
@@ -238,8 +242,8 @@ enum CommandLineSpec {
         Command(
             name: .save, arguments: "FILE...",
             options: [
-                .album, .albumByDate, .recursive, .null, .include, .exclude, .dryRun, .checksum, .move, .date,
-                .location, .favorite,
+                .album, .albumByDate, .recursive, .null, .include, .exclude, .dryRun, .checksum, .move,
+                .separateRaw, .date, .location, .favorite,
             ],
             summary: "Save photos and videos (into an album with --album).",
             details: """
@@ -263,7 +267,7 @@ enum CommandLineSpec {
             completion: .file, arity: 1...Int.max),
         Command(
             name: .import, arguments: "FOLDER...",
-            options: [.album, .albumByDate, .include, .exclude, .dryRun, .checksum, .move, .null],
+            options: [.album, .albumByDate, .include, .exclude, .dryRun, .checksum, .move, .separateRaw, .null],
             summary: "Save every photo and video in folder trees (save -r).",
             details: """
                 Saves every photo and video under each FOLDER (and in sub-folders), like save -r. Hidden files
@@ -271,6 +275,16 @@ enum CommandLineSpec {
                 reported as failures; damaged or unreadable media still fail, and so does a sub-folder that
                 cannot be read. Links to files are saved as their files; links to folders are not followed,
                 and they and broken links are skipped and counted (-v lists every skipped file).
+
+                Files that belong to a photo are saved with it, as one asset: its sidecars (IMG_1.xmp or
+                IMG_1.CR2.xmp from Lightroom, darktable or digiKam; IMG_1.AAE from an iPhone), and the raw
+                of a RAW+JPEG pair (IMG_1.CR2 beside IMG_1.JPG, taken at the same time): the JPEG is the
+                photo shown, the raw is kept with it (--separate-raw saves it as a photo of its own). A
+                catalog keeps them with the asset; a folder library puts them beside the photo, named
+                after it. Each line names them ("with IMG_1.CR2, IMG_1.xmp"); `show --json` lists them,
+                and export, delete and restore take them along. A sidecar whose photo is not there is
+                reported and counted, never dropped in silence. A photo already in the library keeps the
+                files it was saved with.
 
                 Importing a card again stores only what is new: a file the library already holds, with
                 the same name, size and modification time, is reported "already in the library" without

@@ -190,6 +190,10 @@ struct SaveLine: Encodable {
     var wouldSave: Bool?
     var kind: String?
     var format: String?
+    /// The files saved with it (sidecars, the raw of a pair), by their paths.
+    var companions: [String]?
+    /// Those of them the library did not keep (it already held the photo, or keeps none).
+    var companionsLeftOut: [String]?
 }
 
 /// The album object of Docs/cli-json.md (`albums`, `create`, `rename`, `delete`).
@@ -216,7 +220,16 @@ struct AssetLine: Encodable {
     let info: AssetInfo
 
     private enum Keys: String, CodingKey {
-        case id, file, path, kind, size, added, sha256, savedBy, favorite
+        case id, file, path, kind, size, added, sha256, savedBy, favorite, companions
+    }
+
+    /// A file kept with the asset, as `companions` lists it.
+    private struct CompanionLine: Encodable {
+        let role: String
+        let file: String
+        var path: String?
+        var size: Int64?
+        var sha256: String?
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -231,6 +244,14 @@ struct AssetLine: Encodable {
         try c.encodeIfPresent(info.sha256, forKey: .sha256)
         try c.encodeIfPresent(info.savedBy, forKey: .savedBy)
         if info.isFavorite { try c.encode(true, forKey: .favorite) }
+        if !info.companions.isEmpty {
+            try c.encode(
+                info.companions.map {
+                    CompanionLine(
+                        role: $0.role.rawValue, file: $0.originalFilename, path: $0.fileURL?.path, size: $0.byteSize,
+                        sha256: $0.sha256)
+                }, forKey: .companions)
+        }
     }
 }
 

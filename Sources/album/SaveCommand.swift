@@ -10,6 +10,8 @@ enum SaveCommand {
         /// The path's bytes as given.
         let bytes: FileSystemPath
         let fromFolder: Bool
+        /// The files saved with it (its sidecars, the raw of a RAW+JPEG pair).
+        var companions: [MediaCompanion] = []
 
         init(_ bytes: FileSystemPath, fromFolder: Bool) {
             self.bytes = bytes
@@ -19,7 +21,12 @@ enum SaveCommand {
         /// The path for messages and JSON (names that are not valid UTF-8 show U+FFFD).
         var path: String { bytes.description }
 
-        var media: Media { .path(bytes) }
+        var media: Media { companions.isEmpty ? .path(bytes) : Media.path(bytes).with(companions: companions) }
+
+        /// " (with IMG_1.CR2, IMG_1.xmp)" for a line, or nothing.
+        var withCompanions: String {
+            companions.isEmpty ? "" : " (with " + companions.map { Output.shown($0.fileName) }.joined(separator: ", ") + ")"
+        }
 
         /// For JSON: the path's bytes in base64 when `path` could not show them (not UTF-8).
         var exactBytes: String? {
@@ -48,6 +55,8 @@ enum SaveCommand {
         /// `--move`: sources removed, and those kept because their copy could not be checked.
         var moved = 0
         var notMoved = 0
+        /// Sidecars found without their photo: not saved, reported.
+        var orphans = 0
         /// The albums this save created (the text says so on the first line into each).
         var created: Set<String> = []
     }
@@ -57,6 +66,8 @@ enum SaveCommand {
     private enum Early {
         case failed(AlbumError)
         case skipped(reason: String, message: String)
+        /// A sidecar whose photo is not beside it: reported even without -v.
+        case orphan
     }
 
     static func run(_ arguments: Arguments, importing: Bool) async throws -> Int32 {
@@ -140,6 +151,8 @@ enum SaveCommand {
                 }
             }
         }
+        // Each photo's sidecars and the raw of a RAW+JPEG pair go with it, as one asset.
+        (inputs, early) = await gathered(inputs, early: early, pairingRaws: !arguments.has(.separateRaw))
         // Files already in the library are recognised before anything is copied: by name, size and
         // modification time, or with --checksum by their content's SHA-256.
         let check: RecognitionCheck = arguments.has(.checksum) ? .checksum : .quick
@@ -275,6 +288,15 @@ enum SaveCommand {
             } else {
                 Output.err("album: skipped \(Output.shown(input.path)) (\(message))")
             }
+        case .orphan:
+            tally.withLock { $0.orphans += 1 }
+            if arguments.json {
+                Output.json(SaveLine(file: input.path, fileBytes: input.exactBytes, skipped: "sidecarWithoutPhoto"))
+            } else if !arguments.quiet {
+                Output.err(
+                    "album: not saved: \(Output.shown(input.path)) is a sidecar without its photo (no photo of that name beside it); it stays where it is"
+                )
+            }
         }
     }
 
@@ -306,16 +328,26 @@ enum SaveCommand {
                     SaveLine(
                         file: input.path, fileBytes: input.exactBytes, asset: saved.assetID, album: saved.albumID,
                         albumOutcome: saved.albumOutcome?.description, existing: saved.isExisting ? true : nil,
-                        restored: saved.isRestored ? true : nil, moved: removal.map { _ in moved }))
+                        restored: saved.isRestored ? true : nil, moved: removal.map { _ in moved },
+                        companions: input.companions.isEmpty ? nil : input.companions.map(\.path.description),
+                        companionsLeftOut: saved.companionsLeftOut.isEmpty ? nil : saved.companionsLeftOut))
             } else if !arguments.quiet {
                 let verb =
                     already ? (moved ? "already in the library (moved): " : alreadyPrefix) : moved ? "moved " : "saved "
                 var line = verb + "\(Output.shown(input.path)) as \(saved.assetID)"
+                if !already { line += input.withCompanions }
                 if let title, let outcome = saved.albumOutcome {
                     line += " in \"\(Output.shown(title))\""
                     if outcome != .created || createdNow { line += " (album \(outcome))" }
                 }
                 if saved.isRestored { line += " (restored: the library's copy was missing or damaged)" }
+                if !saved.companionsLeftOut.isEmpty {
+                    let names = saved.companionsLeftOut.map(Output.shown).joined(separator: ", ")
+                    line +=
+                        saved.isExisting
+                        ? " (\(names) not kept: the library already holds this photo, with the files it was saved with)"
+                        : " (\(names) not kept: this library keeps no sidecars or raws; they stay where they are)"
+                }
                 Output.out(line)
             }
             if case .failure(let error)? = removal {
@@ -353,6 +385,9 @@ enum SaveCommand {
         if arguments.has(.move) && !arguments.dryRun { parts.append("\(t.moved) moved (removed from where they were)") }
         if t.notMoved > 0 { parts.append("\(t.notMoved) not moved (kept where they are)") }
         if t.skipped > 0 { parts.append("\(t.skipped) skipped (not photos or videos)") }
+        if t.orphans > 0 {
+            parts.append("\(t.orphans) sidecar\(t.orphans == 1 ? "" : "s") without \(t.orphans == 1 ? "its" : "their") photo (not saved)")
+        }
         if t.skippedLinks > 0 { parts.append(linksSkipped(t.skippedLinks, listed: arguments.verbose)) }
         if t.failed > 0 { parts.append("\(t.failed) \(failed)") }
         return parts
@@ -368,7 +403,9 @@ enum SaveCommand {
             Output.err("album: interrupted: " + parts.joined(separator: ", "))
             return 130
         }
-        let wanted = walked || arguments.verbose || t.skipped > 0 || t.skippedLinks > 0 || (t.failed > 0 && total > 1)
+        let wanted =
+            walked || arguments.verbose || t.skipped > 0 || t.skippedLinks > 0 || t.orphans > 0
+            || (t.failed > 0 && total > 1)
         if wanted && (!arguments.quiet || t.failed > 0) {
             Output.err("album: " + parts.joined(separator: ", "))
         }
@@ -418,6 +455,30 @@ enum SaveCommand {
                 return .failure(kept("the library's copy (\(saved.assetID)) does not match it (SHA-256)"))
             }
             try FileSystem.unlink(input.bytes)
+            // Its companions go too, each only once the library's copy of it reads back identical.
+            if !input.companions.isEmpty {
+                let stored = try await library.storedCompanionSHA256s(ofAssetWithID: saved.assetID)
+                var kept: [String] = []
+                for companion in input.companions {
+                    let digest = try await Blocking.run {
+                        let (file, _) = try FileSystem.openForReading(companion.path)
+                        defer { FileSystem.close(file) }
+                        return try FileSystem.sha256(of: file)
+                    }
+                    if stored.contains(digest) {
+                        try FileSystem.unlink(companion.path)
+                    } else {
+                        kept.append(companion.path.description)
+                    }
+                }
+                if !kept.isEmpty {
+                    return .failure(
+                        AlbumError(
+                            .ioFailure,
+                            "\(shown) was moved, but not \(kept.joined(separator: ", ")): the library holds no identical copy of \(kept.count == 1 ? "it" : "them"). \(kept.count == 1 ? "It stays" : "They stay") where \(kept.count == 1 ? "it is" : "they are").",
+                            file: kept[0]))
+                }
+            }
             return .success(())
         } catch {
             let error = AlbumError.wrap(error, file: shown)
@@ -441,6 +502,80 @@ enum SaveCommand {
                 Output.shown(
                     "album: note: created a new album \"\(created.text)\"; there is also \"\(near)\" (a typo?)"))
         }
+    }
+
+    // MARK: companions
+
+    /// Gives each photo its companions among the inputs (``CompanionGrouping``: its sidecars, the raw
+    /// of a RAW+JPEG pair taken at the same moment), folder by folder; they are no inputs of their
+    /// own any more. A sidecar without its photo becomes an early `.orphan`; `early`'s positions
+    /// follow the inputs that stay.
+    private static func gathered(
+        _ inputs: [Input], early: [(position: Int, input: Input, outcome: Early)], pairingRaws: Bool
+    ) async -> ([Input], [(position: Int, input: Input, outcome: Early)]) {
+        var byFolder: [[UInt8]: [Int]] = [:]
+        for index in inputs.indices {
+            let bytes = inputs[index].bytes.bytes
+            let folder = bytes.lastIndex(of: UInt8(ascii: "/")).map { Array(bytes[...$0]) } ?? []
+            byFolder[folder, default: []].append(index)
+        }
+        func name(_ index: Int) -> String? {
+            // Names that are not UTF-8 are left as they are: a photo of its own, never a companion.
+            String(bytes: inputs[index].bytes.lastComponent.bytes, encoding: .utf8)
+        }
+        var companionsOf: [Int: [(role: MediaCompanion.Role, index: Int)]] = [:]
+        var orphans: [Int] = []
+        for (_, indices) in byFolder where indices.count > 1 || indices.contains(where: { name($0).map(CompanionGrouping.isSidecar) ?? false }) {
+            var byName: [String: Int] = [:]
+            for index in indices { if let name = name(index) { byName[name] = index } }
+            let grouping = CompanionGrouping(Array(byName.keys).sorted(), pairingRaws: pairingRaws)
+            for group in grouping.groups where !group.companions.isEmpty {
+                companionsOf[byName[group.primary]!] = group.companions.map { ($0.role, byName[$0.name]!) }
+            }
+            orphans += grouping.orphans.map { byName[$0]! }
+        }
+        // A raw and its JPEG whose capture times differ are two photos, not a pair.
+        let pairs = companionsOf.flatMap { primary, companions in
+            companions.filter { $0.role == .raw }.map { (primary, $0.index) }
+        }
+        if !pairs.isEmpty {
+            let unpaired = Locked(Set<Int>())
+            await Blocking.forEach(pairs.count) { at in
+                let (photo, raw) = pairs[at]
+                // A file whose capture time cannot be read is paired by its name alone.
+                guard let first = try? MediaReader(inputs[photo].media).metadata.captureDate,
+                    let second = try? MediaReader(inputs[raw].media).metadata.captureDate,
+                    let a = AssetInfo.date(fromCaptureDate: first), let b = AssetInfo.date(fromCaptureDate: second),
+                    abs(a.timeIntervalSince(b)) > 2
+                else { return }
+                unpaired.withLock { _ = $0.insert(raw) }
+            }
+            let separate = unpaired.withLock { $0 }
+            for (primary, companions) in companionsOf {
+                companionsOf[primary] = companions.filter { !separate.contains($0.index) }
+            }
+        }
+        var absorbed = Set(orphans)
+        for companions in companionsOf.values { absorbed.formUnion(companions.map(\.index)) }
+        guard !absorbed.isEmpty else { return (inputs, early) }
+        var kept: [Input] = []
+        var newPosition: [Int] = []  // old index → how many inputs stay before it
+        var lone: [(position: Int, input: Input, outcome: Early)] = []
+        for index in inputs.indices {
+            newPosition.append(kept.count)
+            if orphans.contains(index) { lone.append((kept.count, inputs[index], .orphan)) }
+            guard !absorbed.contains(index) else { continue }
+            var input = inputs[index]
+            input.companions = (companionsOf[index] ?? []).map { MediaCompanion(role: $0.role, path: inputs[$0.index].bytes) }
+            kept.append(input)
+        }
+        newPosition.append(kept.count)
+        let moved = early.map { (position: newPosition[$0.position], input: $0.input, outcome: $0.outcome) }
+        // In the order they were found: a stable merge by position.
+        let merged = (moved.enumerated().map { ($0.element, 0, $0.offset) } + lone.enumerated().map { ($0.element, 1, $0.offset) })
+            .sorted { ($0.0.position, $0.1, $0.2) < ($1.0.position, $1.1, $1.2) }
+            .map(\.0)
+        return (kept, merged)
     }
 
     // MARK: dry run

@@ -179,13 +179,14 @@ struct CatalogIndex {
         case .save(let asset):
             try db.run(
                 """
-                INSERT OR IGNORE INTO asset (id, state, kind, format, path, original_name, byte_size, sha256, added_at, metadata, favorite)
-                VALUES (?, 'ready', ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT OR IGNORE INTO asset (id, state, kind, format, path, original_name, byte_size, sha256, added_at, metadata, favorite, companions)
+                VALUES (?, 'ready', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
                     .text(asset.id), .text(asset.kind == "video" ? "video" : "photo"), .text(asset.format),
                     .text(asset.path), SQLValue(asset.originalName), .integer(asset.byteSize), .text(asset.sha256),
                     .real(asset.addedAt), SQLValue(asset.metadata), .integer(asset.isFavorite ? 1 : 0),
+                    SQLValue(CatalogCompanion.jsonText(asset.companions)),
                 ])
         case .createAlbum(let id, let title, let createdAt):
             try db.run(
@@ -236,13 +237,20 @@ struct CatalogIndex {
         case .purgeAssets(let assets):
             var files: [String] = []
             for asset in assets {
-                guard let path = try db.row("SELECT path FROM asset WHERE id = ?", [.text(asset)])?.text(0) else {
+                guard let row = try db.row("SELECT path, companions FROM asset WHERE id = ?", [.text(asset)]),
+                    let path = row.text(0)
+                else {
                     continue
                 }
                 try db.run("DELETE FROM asset WHERE id = ?", [.text(asset)])
-                // Until its file is removed (``CatalogBackend/removeFiles(_:)``): not a stray file.
-                try db.run("INSERT OR IGNORE INTO purged_file (path) VALUES (?)", [.text(path)])
-                files.append(path)
+                // Its companions go first: the asset's own file goes last, so a purge interrupted
+                // before it is done still leaves the photo.
+                let paths = (row.text(1).flatMap(CatalogCompanion.list(fromJSON:)) ?? []).map(\.path) + [path]
+                for path in paths {
+                    // Until its file is removed (``CatalogBackend/removeFiles(_:)``): not a stray file.
+                    try db.run("INSERT OR IGNORE INTO purged_file (path) VALUES (?)", [.text(path)])
+                    files.append(path)
+                }
             }
             return files
         }

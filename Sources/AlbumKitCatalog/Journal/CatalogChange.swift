@@ -51,11 +51,15 @@ package enum CatalogChange: Equatable, Sendable {
         package var metadata: String?
         /// Marked a favourite when saved.
         package var isFavorite = false
+        /// The files kept with it (sidecars, the raw of a pair), durable before this is recorded.
+        package var companions: [CatalogCompanion] = []
 
         package init(
             id: String, path: String, originalName: String?, byteSize: Int64, sha256: String, kind: String,
-            format: String, addedAt: Double, metadata: String?, isFavorite: Bool = false
+            format: String, addedAt: Double, metadata: String?, isFavorite: Bool = false,
+            companions: [CatalogCompanion] = []
         ) {
+            self.companions = companions
             self.id = id
             self.path = path
             self.originalName = originalName
@@ -75,6 +79,7 @@ package enum CatalogChange: Equatable, Sendable {
         switch self {
         case .save(let asset):
             object.add("added", asset.addedAt)
+            object.add("companions", CatalogCompanion.jsonText(asset.companions))
             object.add("favorite", asset.isFavorite ? 1 : nil)
             object.add("format", asset.format)
             object.add("id", asset.id)
@@ -147,11 +152,17 @@ package enum CatalogChange: Equatable, Sendable {
                     let sha256 = try text("sha256"), let kind = try text("kind"), let format = try text("format"),
                     let added = try object.double("added")
                 else { return nil }
+                var companions: [CatalogCompanion] = []
+                if let text = try object.string("companions") {
+                    guard let list = CatalogCompanion.list(fromJSON: text) else { return nil }
+                    companions = list
+                }
                 self = .save(
                     SavedAsset(
                         id: id, path: path, originalName: try object.string("name"), byteSize: size,
                         sha256: sha256, kind: kind, format: format, addedAt: added,
-                        metadata: try object.string("meta"), isFavorite: try object.int64("favorite") == 1))
+                        metadata: try object.string("meta"), isFavorite: try object.int64("favorite") == 1,
+                        companions: companions))
             case "createAlbum":
                 guard let id = try text("id"), let title = try object.string("title"),
                     let at = try object.double("at")

@@ -48,6 +48,9 @@ public struct AssetInfo: Sendable, Hashable {
     private let isDateAddedKnown: Bool
     /// Who saved it (`login@host as database-user`), when the library records it (a shared library).
     public var savedBy: String?
+    /// The files kept with it (its sidecars, the raw of a RAW+JPEG pair), in the order they were
+    /// saved; empty when there are none or the library keeps none.
+    public var companions: [AssetCompanion] = []
 
     /// Creates an asset description. Pixel size, duration, capture date and location not given are
     /// taken from `metadata`; `isDateAddedKnown: false` says `addedAt` is a stand-in (Photos).

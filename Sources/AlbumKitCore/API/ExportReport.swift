@@ -19,6 +19,9 @@ public struct ExportReport: Sendable, Hashable {
         public let byteSize: Int64
         /// The modification time it was given (the capture date), when the asset has one.
         public let modificationDate: Date?
+        /// The names its companions (sidecars, the raw of a pair) have beside it, written now or
+        /// already there.
+        public var companions: [String] = []
     }
 
     /// One asset that could not be exported (the others were).

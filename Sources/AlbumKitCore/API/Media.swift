@@ -41,6 +41,11 @@ public struct Media: Sendable {
     /// disk). The file is gone after a successful save and untouched after a failed one. Libraries
     /// that cannot move a file copy it and leave it where it is; data in memory is always copied.
     public var movesFile = false
+    /// Files saved with the photo as part of the same asset: its sidecars (`.xmp`, `.AAE`) and the
+    /// raw of a RAW+JPEG pair (``MediaCompanion``). Catalog and folder libraries keep them (a folder
+    /// library beside the photo, named after it); a library that cannot keep one saves the photo
+    /// and names it in ``SavedAsset/companionsLeftOut``. `album import` finds them on a card.
+    public var companions: [MediaCompanion] = []
 
     /// Media from `source`, described only by its own content.
     public init(_ source: Source) { self.source = source }
@@ -73,6 +78,17 @@ public struct Media: Sendable {
     /// ```
     public static func livePhoto(photo: URL, pairedVideo: URL) -> Media {
         Media(.livePhoto(photo: photo, pairedVideo: pairedVideo))
+    }
+
+    /// A copy saved with `companions` (its sidecars, the raw of a RAW+JPEG pair).
+    ///
+    /// ```swift
+    /// let media = Media.file(jpegURL).with(companions: [.raw(cr2URL), .sidecar(xmpURL)])
+    /// ```
+    public func with(companions: [MediaCompanion]) -> Media {
+        var copy = self
+        copy.companions = companions
+        return copy
     }
 
     /// A copy with the given descriptions; each `nil` argument leaves that description as it is.

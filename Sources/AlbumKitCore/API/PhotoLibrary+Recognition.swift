@@ -48,4 +48,10 @@ extension PhotoLibrary {
     package func storedSHA256(ofAssetWithID id: String) async throws -> String? {
         try await Self.mapping { try await backend.storedSHA256(ofAssetWithID: id) }
     }
+
+    /// The SHA-256s of the files kept with asset `id` (sidecars, the raw of a pair), read back
+    /// now: what `album import --move` checks before it removes them from the card.
+    package func storedCompanionSHA256s(ofAssetWithID id: String) async throws -> Set<String> {
+        try await Self.mapping { try await backend.storedCompanionSHA256s(ofAssetWithID: id) }
+    }
 }

@@ -29,6 +29,14 @@ public struct SavedAsset: Sendable, Hashable {
     public let isRestored: Bool
     /// What was learnt about the media (format, size, capture date…), when known.
     public let metadata: MediaMetadata?
+    /// The names of the ``Media/companions`` this library could not keep (Photos and shared
+    /// libraries keep none yet): the photo is saved, they stay only where they were. Also those
+    /// not stored because the library already held the photo without them.
+    ///
+    /// ```swift
+    /// for name in saved.companionsLeftOut { print("not kept:", name) }
+    /// ```
+    public var companionsLeftOut: [String] = []
 
     /// Creates a result (backends and tests).
     public init(

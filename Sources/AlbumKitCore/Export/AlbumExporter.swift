@@ -40,13 +40,19 @@ struct AlbumExporter {
         var failures: [ExportReport.Failure] = []
         for asset in assets {
             do {
-                if let found = try identicalCopy(of: asset, in: folder, existing: existing, claimed: claimed) {
+                if var found = try identicalCopy(of: asset, in: folder, existing: existing, claimed: claimed) {
                     claimed.insert(found.name)
+                    // Its companions are written where missing; one already there is kept as it is
+                    // (a sidecar edited since the last export is the user's).
+                    found.companions = try exportCompanions(of: asset, beside: found.name, into: folder, taken: &taken)
+                    claimed.formUnion(found.companions)
                     alreadyThere.append(found)
                     continue
                 }
-                let file = try copy(asset, into: folder, taken: &taken)
+                var file = try copy(asset, into: folder, taken: &taken)
                 claimed.insert(file.name)
+                file.companions = try exportCompanions(of: asset, beside: file.name, into: folder, taken: &taken)
+                claimed.formUnion(file.companions)
                 exported.append(file)
             } catch {
                 let error = AlbumError.wrap(error)
@@ -171,7 +177,9 @@ struct AlbumExporter {
         while true {
             let name = FolderNaming.fileName(base, attempt: attempt)
             attempt += 1
-            guard !taken.contains(name) else { continue }
+            // Its companions are named after it: a name is free only when theirs are too.
+            guard !taken.contains(name), !companionNames(of: asset, beside: name).contains(where: taken.contains)
+            else { continue }
             do {
                 try FileSystem.publish(staged, as: name)
             } catch  where error.errno == EEXIST {
@@ -187,6 +195,50 @@ struct AlbumExporter {
                 assetID: asset.id, name: name, originalFilename: asset.originalFilename,
                 byteSize: Int64(size), modificationDate: modified)
         }
+    }
+
+    /// The names `asset`'s companions take beside its file `name`.
+    private func companionNames(of asset: AssetInfo, beside name: String) -> [String] {
+        asset.companions.map { companion in
+            FolderNaming.safeComponent(
+                AssetCompanion.name(of: companion.originalFilename, photo: asset.originalFilename, as: name),
+                fallback: name + "." + (companion.originalFilename as NSString).pathExtension)
+        }
+    }
+
+    /// Writes `asset`'s companions (sidecars, the raw of a pair) beside its file `name`, each
+    /// named after it, never replacing a file; returns the names written or already there.
+    private func exportCompanions(
+        of asset: AssetInfo, beside name: String, into folder: FileSystem.Descriptor, taken: inout Set<String>
+    ) throws -> [String] {
+        var names: [String] = []
+        for (companion, target) in zip(asset.companions, companionNames(of: asset, beside: name)) {
+            names.append(target)
+            if FileSystem.fileStatus(of: target, in: folder) != nil { continue }
+            guard let source = companion.fileURL else { continue }
+            let staged: FileSystem.StagedFile
+            do { staged = try FileSystem.stage(in: folder, as: StagingName(kind: "partial")) } catch {
+                throw error.libraryError("write into the export folder")
+            }
+            var published = false
+            defer { if !published { FileSystem.abandon(staged) } }
+            do {
+                _ = try copyFile(source, base: companion.originalFilename, into: staged.descriptor)
+                if let time = FileSystem.fileStatus(atPath: source.path, following: false)?.modified {
+                    try FileSystem.setModificationTime(staged.descriptor, to: time)
+                }
+                try FileSystem.fsync(staged.descriptor)
+                try FileSystem.publish(staged, as: target)
+            } catch let error as SystemError {
+                // Taken meanwhile by another program: theirs, kept.
+                if error.errno == EEXIST { continue }
+                throw error.libraryError("write \(target) into the export folder")
+            }
+            published = true
+            FileSystem.close(staged.descriptor)
+            taken.insert(target)
+        }
+        return names
     }
 
     /// Copies the file `source` into `target`; returns its size.

@@ -89,6 +89,16 @@ package enum FolderNaming {
         return knownMediaExtensions.contains(name[name.index(after: dot)...].lowercased())
     }
 
+    /// Photo or video, as the file's extension says (a photo when it says neither).
+    package static func kind(ofFileNamed name: String) -> MediaKind {
+        let ext = (name as NSString).pathExtension.lowercased()
+        return videoExtensions.contains(ext) ? .video : .photo
+    }
+
+    private static let videoExtensions: Set<String> = MediaFormat.allCases.filter { $0.kind == .video }.reduce(
+        into: []
+    ) { $0.formUnion(aliases(of: $1)) }
+
     /// Extensions that are accepted as naming `format`, lowercase.
     package static func aliases(of format: MediaFormat) -> Set<String> {
         switch format {

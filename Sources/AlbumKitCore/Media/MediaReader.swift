@@ -94,22 +94,31 @@ package final class MediaReader {
             if let failure { throw failure.libraryError("write the photo") }
             return hasher.finalize()
         case .file(let file, let version):
-            do {
-                return try HashingCopy.copy(file, to: destination, expecting: version).sha256
-            } catch .source(let error) {
-                throw error.inputError(file: displayName)
-            } catch .destination(let error) {
-                throw error.libraryError("write the photo")
-            } catch .changed {
-                // Removing a file changes its status too: say which happened.
-                if let status = try? FileSystem.fileStatus(of: file), status.linkCount == 0 {
-                    throw AlbumError(
-                        .fileNotFound, "\(displayName) was removed while it was being saved; nothing was saved for it.",
-                        file: displayName)
-                }
+            return try Self.copy(file, version: version, named: displayName, to: destination)
+        }
+    }
+
+    /// Copies the open input file `file` (at `version` when opened; named `displayName` in
+    /// messages) into `destination`, returning its SHA-256 (hex): a photo, or a file kept with it.
+    package static func copy(
+        _ file: FileSystem.Descriptor, version: FileSystem.FileVersion, named displayName: String,
+        to destination: FileSystem.Descriptor
+    ) throws -> String {
+        do {
+            return try HashingCopy.copy(file, to: destination, expecting: version).sha256
+        } catch .source(let error) {
+            throw error.inputError(file: displayName)
+        } catch .destination(let error) {
+            throw error.libraryError("write the photo")
+        } catch .changed {
+            // Removing a file changes its status too: say which happened.
+            if let status = try? FileSystem.fileStatus(of: file), status.linkCount == 0 {
                 throw AlbumError(
-                    .fileUnreadable, "\(displayName) changed while it was being saved; try again.", file: displayName)
+                    .fileNotFound, "\(displayName) was removed while it was being saved; nothing was saved for it.",
+                    file: displayName)
             }
+            throw AlbumError(
+                .fileUnreadable, "\(displayName) changed while it was being saved; try again.", file: displayName)
         }
     }
 }

@@ -44,6 +44,10 @@ package protocol PhotoLibraryBackend: Sendable {
     /// Releases a staged item that will not be committed.
     func discard(_ staged: Staged) async
 
+    /// Whether the library keeps ``Media/companions`` (sidecars, the raw of a pair) with their
+    /// photo; when `false` the saver reports them in ``SavedAsset/companionsLeftOut``. Default: `false`.
+    var keepsCompanions: Bool { get }
+
     /// Whether ``recognise(_:in:)`` finds files before they are copied (catalog and folder
     /// libraries); when `false` the saver never probes. Default: `false`.
     var recognisesFiles: Bool { get }
@@ -151,6 +155,10 @@ package protocol PhotoLibraryBackend: Sendable {
     /// The SHA-256 of asset `id`'s bytes as the library holds them, read back now (to check a copy
     /// before its source is removed); `nil` when this library cannot read its copies back.
     func storedSHA256(ofAssetWithID id: String) async throws -> String?
+
+    /// The SHA-256s of the files kept with asset `id` (``AssetInfo/companions``), read back now;
+    /// empty when it has none or this library keeps none. Default: empty.
+    func storedCompanionSHA256s(ofAssetWithID id: String) async throws -> Set<String>
 }
 
 extension PhotoLibraryBackend {
@@ -161,6 +169,9 @@ extension PhotoLibraryBackend {
     package func album(withID id: String) async throws -> AlbumInfo? {
         try await albums().first { $0.id == id }
     }
+
+    /// Companions are not kept.
+    package var keepsCompanions: Bool { false }
 
     /// Files are recognised only once copied (by the commit).
     package var recognisesFiles: Bool { false }
@@ -300,6 +311,8 @@ extension PhotoLibraryBackend {
 
     package func storedSHA256(ofAssetWithID id: String) async throws -> String? { nil }
 
+    package func storedCompanionSHA256s(ofAssetWithID id: String) async throws -> Set<String> { [] }
+
     /// Every format AlbumKit reads can be held.
     package var unsupportedFormats: Set<MediaFormat> { [] }
 
@@ -372,11 +385,17 @@ package struct CommittedAsset: Sendable {
     /// The library held these bytes, but not intact: this save put its copy back.
     package var isRestored: Bool
     package var metadata: MediaMetadata?
+    /// The names of the staged companions not kept (the library already held the photo).
+    package var companionsLeftOut: [String]
 
-    package init(assetID: String, isExisting: Bool = false, isRestored: Bool = false, metadata: MediaMetadata?) {
+    package init(
+        assetID: String, isExisting: Bool = false, isRestored: Bool = false, metadata: MediaMetadata?,
+        companionsLeftOut: [String] = []
+    ) {
         self.assetID = assetID
         self.isExisting = isExisting
         self.isRestored = isRestored
         self.metadata = metadata
+        self.companionsLeftOut = companionsLeftOut
     }
 }

@@ -161,12 +161,17 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
                     if committedAlbum == nil, case .success(let row) = result, let id = row.albumID {
                         committedAlbum = (id, row.albumOutcome)
                     }
+                    let companions = media[start + item.offset].companions
+                    let keeps = backend.keepsCompanions
                     let mapped = result.map { asset in
-                        SavedAsset(
+                        var saved = SavedAsset(
                             assetID: asset.committed.assetID, albumID: asset.albumID,
                             albumOutcome: skipReason.map { .skipped($0) } ?? asset.albumOutcome,
                             isExisting: asset.committed.isExisting, isRestored: asset.committed.isRestored,
                             metadata: asset.committed.metadata)
+                        saved.companionsLeftOut =
+                            keeps ? asset.committed.companionsLeftOut : companions.map { $0.fileName }
+                        return saved
                     }
                     chunk[item.offset] = mapped.mapError { $0.naming(file: media[start + item.offset].displayName) }
                 }

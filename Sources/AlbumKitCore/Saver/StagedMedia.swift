@@ -1,3 +1,5 @@
+import Foundation
+
 /// A photo or video inspected, then copied and hashed into a staged file no one else can see yet:
 /// the first step of every backend that writes files (catalog and folders).
 ///
@@ -15,6 +17,26 @@ package struct StagedMedia: Sendable {
     package let originalFilename: String?
     /// The input file's modification time (`nil` for in-memory data), for backends that keep it.
     package let modified: FileStatus.Time?
+    /// The files saved with it (``Media/companions``), staged beside it in the same directory.
+    package let companions: [Companion]
+
+    /// A file saved with the photo (a sidecar, the raw of a pair), copied and hashed like it.
+    package struct Companion: Sendable {
+        package let role: MediaCompanion.Role
+        /// Its name when saved (`IMG_1.xmp`).
+        package let originalName: String
+        package let file: FileSystem.StagedFile
+        package let byteSize: Int64
+        package let sha256: String
+        package let modified: FileStatus.Time
+
+        /// Its extension as the library names it: lowercase, letters and digits only (`xmp`).
+        package var fileExtension: String {
+            let ext = (originalName as NSString).pathExtension.lowercased()
+            let clean = ext.filter { $0.isASCII && ($0.isLetter || $0.isNumber) }
+            return clean.isEmpty ? "bin" : String(clean.prefix(8))
+        }
+    }
 
     /// Inspects `media` (nothing is created for a bad file), opens the directory to stage in with
     /// `directory`, and copies the media into a new staged file there: an `O_TMPFILE` inode, else a
@@ -50,6 +72,18 @@ package struct StagedMedia: Sendable {
             if ownsDirectory { FileSystem.close(folder) }
             throw error
         }
+        var companions: [Companion] = []
+        do {
+            for companion in media.companions {
+                companions.append(try Self.stage(companion, in: folder, owners: owners, flush: flush))
+            }
+        } catch {
+            for companion in companions { FileSystem.abandon(companion.file) }
+            FileSystem.abandon(staged)
+            if ownsDirectory { FileSystem.close(folder) }
+            throw error
+        }
+        self.companions = companions
         file = staged
         byteSize = Int64(reader.size)
         metadata = reader.metadata
@@ -57,8 +91,53 @@ package struct StagedMedia: Sendable {
         modified = reader.modified
     }
 
+    /// Copies and hashes one companion file into a staged file in `folder`, keeping its
+    /// modification time. A companion must be a readable regular file: a missing or unreadable one
+    /// fails the save of its photo (naming the companion), so nothing is saved without it.
+    private static func stage(
+        _ companion: MediaCompanion, in folder: FileSystem.Descriptor, owners: String, flush: Bool
+    ) throws -> Companion {
+        let shown = companion.path.description
+        let (source, version): (FileSystem.Descriptor, FileSystem.FileVersion)
+        do { (source, version) = try FileSystem.openForCopying(companion.path) } catch {
+            throw error.inputError(file: shown)
+        }
+        defer { FileSystem.close(source) }
+        guard version.isRegularFile else {
+            throw AlbumError(
+                .notMedia, "\(shown) is not a regular file (a folder, pipe, socket or device); nothing was saved for its photo.",
+                file: shown)
+        }
+        let staged: FileSystem.StagedFile
+        do {
+            staged = try FileSystem.stage(in: folder, as: StagingName(kind: "partial")) { () throws(SystemError) in
+                try ProcessOwner.noteHiddenStaging(in: owners)
+            }
+        } catch {
+            throw AlbumError.library(error, "stage the photo", path: folder.path)
+        }
+        do {
+            let sha256 = try MediaReader.copy(source, version: version, named: shown, to: staged.descriptor)
+            let modified = FileStatus.Time(
+                seconds: Int(version.modified.tv_sec), nanoseconds: Int(version.modified.tv_nsec))
+            do {
+                try FileSystem.setModificationTime(staged.descriptor, to: modified)
+                if flush { try FileSystem.fsync(staged.descriptor) }
+            } catch {
+                throw error.libraryError("write the photo")
+            }
+            return Companion(
+                role: companion.role, originalName: companion.fileName, file: staged, byteSize: Int64(version.size),
+                sha256: sha256, modified: modified)
+        } catch {
+            FileSystem.abandon(staged)
+            throw error
+        }
+    }
+
     /// Closes and removes the staged file (it will not be published) and closes its directory.
     package func discard() {
+        for companion in companions { FileSystem.abandon(companion.file) }
         FileSystem.abandon(file)
         FileSystem.close(file.directory)
     }
