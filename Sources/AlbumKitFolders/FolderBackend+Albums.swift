@@ -120,7 +120,8 @@ extension FolderBackend {
             try FileSystem.unlessOutOfDescriptors { () throws(SystemError) in try FileSystem.names(in: folder) } ?? []
         // A RAW+JPEG pair is one asset (the JPEG, with the raw beside it), sidecars go with their photo.
         let groups = CompanionGrouping(names).groups
-        let files = groups.compactMap { group -> (name: String, size: Int64, addedAt: Date, companions: [AssetCompanion])? in
+        let files = groups.compactMap {
+            group -> (name: String, size: Int64, addedAt: Date, companions: [AssetCompanion])? in
             let name = group.primary
             guard FolderNaming.isMediaFileName(name), let info = FileSystem.fileStatus(of: name, in: folder),
                 info.kind == .regular
@@ -510,7 +511,10 @@ extension FolderBackend {
                     let listed = try FileSystem.unlessOutOfDescriptors { () throws(SystemError) in
                         try FileSystem.names(in: folder)
                     }
-                    for name in (listed ?? []).sorted() {
+                    // The raw of a RAW+JPEG pair is kept as it is, beside its JPEG: not an asset to read.
+                    let paired = Set(
+                        CompanionGrouping(listed ?? []).groups.flatMap { $0.companions.map(\.name) })
+                    for name in (listed ?? []).sorted() where !paired.contains(name) {
                         if name.hasPrefix(".") {
                             if name.hasSuffix(".partial") {
                                 problems.append("\(label)/\(name): hidden partial file left by an interrupted save")

@@ -25,7 +25,8 @@ enum SaveCommand {
 
         /// " (with IMG_1.CR2, IMG_1.xmp)" for a line, or nothing.
         var withCompanions: String {
-            companions.isEmpty ? "" : " (with " + companions.map { Output.shown($0.fileName) }.joined(separator: ", ") + ")"
+            companions.isEmpty
+                ? "" : " (with " + companions.map { Output.shown($0.fileName) }.joined(separator: ", ") + ")"
         }
 
         /// For JSON: the path's bytes in base64 when `path` could not show them (not UTF-8).
@@ -386,7 +387,9 @@ enum SaveCommand {
         if t.notMoved > 0 { parts.append("\(t.notMoved) not moved (kept where they are)") }
         if t.skipped > 0 { parts.append("\(t.skipped) skipped (not photos or videos)") }
         if t.orphans > 0 {
-            parts.append("\(t.orphans) sidecar\(t.orphans == 1 ? "" : "s") without \(t.orphans == 1 ? "its" : "their") photo (not saved)")
+            parts.append(
+                "\(t.orphans) sidecar\(t.orphans == 1 ? "" : "s") without \(t.orphans == 1 ? "its" : "their") photo (not saved)"
+            )
         }
         if t.skippedLinks > 0 { parts.append(linksSkipped(t.skippedLinks, listed: arguments.verbose)) }
         if t.failed > 0 { parts.append("\(t.failed) \(failed)") }
@@ -525,7 +528,8 @@ enum SaveCommand {
         }
         var companionsOf: [Int: [(role: MediaCompanion.Role, index: Int)]] = [:]
         var orphans: [Int] = []
-        for (_, indices) in byFolder where indices.count > 1 || indices.contains(where: { name($0).map(CompanionGrouping.isSidecar) ?? false }) {
+        for (_, indices) in byFolder
+        where indices.count > 1 || indices.contains(where: { name($0).map(CompanionGrouping.isSidecar) ?? false }) {
             var byName: [String: Int] = [:]
             for index in indices { if let name = name(index) { byName[name] = index } }
             let grouping = CompanionGrouping(Array(byName.keys).sorted(), pairingRaws: pairingRaws)
@@ -566,13 +570,17 @@ enum SaveCommand {
             if orphans.contains(index) { lone.append((kept.count, inputs[index], .orphan)) }
             guard !absorbed.contains(index) else { continue }
             var input = inputs[index]
-            input.companions = (companionsOf[index] ?? []).map { MediaCompanion(role: $0.role, path: inputs[$0.index].bytes) }
+            input.companions = (companionsOf[index] ?? []).map {
+                MediaCompanion(role: $0.role, path: inputs[$0.index].bytes)
+            }
             kept.append(input)
         }
         newPosition.append(kept.count)
         let moved = early.map { (position: newPosition[$0.position], input: $0.input, outcome: $0.outcome) }
         // In the order they were found: a stable merge by position.
-        let merged = (moved.enumerated().map { ($0.element, 0, $0.offset) } + lone.enumerated().map { ($0.element, 1, $0.offset) })
+        let merged =
+            (moved.enumerated().map { ($0.element, 0, $0.offset) }
+            + lone.enumerated().map { ($0.element, 1, $0.offset) })
             .sorted { ($0.0.position, $0.1, $0.2) < ($1.0.position, $1.1, $1.2) }
             .map(\.0)
         return (kept, merged)
@@ -688,13 +696,15 @@ enum SaveCommand {
                 line.wouldSave = true
                 line.kind = m.kind.rawValue
                 line.format = m.format.rawValue
+                if !input.companions.isEmpty { line.companions = input.companions.map(\.path.description) }
                 Output.json(line)
             } else if !arguments.quiet {
                 var details = [m.format.rawValue]
                 if let w = m.width, let h = m.height { details.append("\(w)×\(h)") }
                 details.append(Output.size(Int64(reader.size)))
                 let verb = arguments.has(.move) ? "would move " : "would save "
-                var line = verb + "\(Output.shown(input.path)) (\(details.joined(separator: ", ")))"
+                var line =
+                    verb + "\(Output.shown(input.path)) (\(details.joined(separator: ", ")))" + input.withCompanions
                 if byDate, let title = titles[position] { line += " in \"\(Output.shown(title))\"" }
                 Output.out(line)
             }

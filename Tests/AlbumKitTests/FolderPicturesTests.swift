@@ -354,15 +354,22 @@ struct FolderPicturesTests {
                     "IMG_1.JPG", "IMG_1.JPG.xmp", "IMG_1.xmp",
                 ])
             #expect(Set(FolderFixture.visible(in: root)).isSuperset(of: ["IMG_2.JPG", "IMG_2.xmp"]))
-            // And a sidecar shared by a raw + JPEG pair stays while either photo is there
-            #expect(FolderSidecars.names(for: "IMG_4.JPG", among: ["IMG_4.JPG", "IMG_4.CR2", "IMG_4.xmp"]).isEmpty)
-            // Whether or not AlbumKit knows the raw format (before, deleting the JPEG beside a .NRW,
-            // .3FR or .X3F moved the raw's sidecar to the Trash)
-            for raw in ["IMG_5.NRW", "IMG_5.3fr", "IMG_5.X3F", "IMG_5.iiq", "IMG_5.sr2"] {
-                #expect(FolderSidecars.names(for: "IMG_5.JPG", among: ["IMG_5.JPG", raw, "IMG_5.xmp"]).isEmpty)
-            }
+            // And a raw + JPEG pair is one photo: the raw and the shared sidecar go with the JPEG,
+            // whether or not AlbumKit reads the raw format (.NRW, .3FR, .X3F)
             #expect(
-                FolderSidecars.names(for: "IMG_6.JPG", among: ["IMG_6.JPG", "IMG_6.xmp", "IMG_6.JPG.xmp"]) == [
+                FolderSidecars.names(for: "IMG_4.JPG", among: ["IMG_4.JPG", "IMG_4.CR2", "IMG_4.xmp"]) == [
+                    "IMG_4.CR2", "IMG_4.xmp",
+                ])
+            for raw in ["IMG_5.NRW", "IMG_5.3fr", "IMG_5.X3F", "IMG_5.iiq", "IMG_5.sr2"] {
+                #expect(
+                    FolderSidecars.names(for: "IMG_5.JPG", among: ["IMG_5.JPG", raw, "IMG_5.xmp"]) == [
+                        raw, "IMG_5.xmp",
+                    ])
+            }
+            // A shared sidecar stays while another file of its name is there (a video of the same stem)
+            #expect(FolderSidecars.names(for: "IMG_7.JPG", among: ["IMG_7.JPG", "IMG_7.MOV", "IMG_7.xmp"]).isEmpty)
+            #expect(
+                Set(FolderSidecars.names(for: "IMG_6.JPG", among: ["IMG_6.JPG", "IMG_6.xmp", "IMG_6.JPG.xmp"])) == [
                     "IMG_6.JPG.xmp", "IMG_6.xmp",
                 ])
         }

@@ -36,6 +36,7 @@ package struct CatalogCompanion: Codable, Equatable, Sendable {
 
     /// The companions a JSON array holds; `nil` when it is not such an array.
     package static func list(fromJSON text: String) -> [CatalogCompanion]? {
+        // Not such an array: `nil` is the answer (the record is damaged), not an error to pass on.
         try? JSONDecoder().decode([CatalogCompanion].self, from: Data(text.utf8))
     }
 

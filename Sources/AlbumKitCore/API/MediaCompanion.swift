@@ -42,7 +42,9 @@ public struct MediaCompanion: Sendable, Hashable {
     /// ```swift
     /// let xmp = MediaCompanion.sidecar(URL(fileURLWithPath: "/card/IMG_1.xmp"))
     /// ```
-    public static func sidecar(_ url: URL) -> MediaCompanion { MediaCompanion(role: .sidecar, path: FileSystemPath(url.path)) }
+    public static func sidecar(_ url: URL) -> MediaCompanion {
+        MediaCompanion(role: .sidecar, path: FileSystemPath(url.path))
+    }
 
     /// The camera raw of a RAW+JPEG pair.
     ///

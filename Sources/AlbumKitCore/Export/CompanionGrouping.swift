@@ -64,7 +64,10 @@ package struct CompanionGrouping: Sendable {
         var pairedTo: [String: String] = [:]
         if pairingRaws {
             for (_, files) in byStem {
-                guard let preview = files.first(where: { Self.previewExtensions.contains(Self.lowercasedExtension(of: $0)) })
+                guard
+                    let preview = files.first(where: {
+                        Self.previewExtensions.contains(Self.lowercasedExtension(of: $0))
+                    })
                 else { continue }
                 for raw in files where Self.isRaw(raw) { pairedTo[raw] = preview }
             }

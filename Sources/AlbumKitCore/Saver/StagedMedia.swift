@@ -105,7 +105,8 @@ package struct StagedMedia: Sendable {
         defer { FileSystem.close(source) }
         guard version.isRegularFile else {
             throw AlbumError(
-                .notMedia, "\(shown) is not a regular file (a folder, pipe, socket or device); nothing was saved for its photo.",
+                .notMedia,
+                "\(shown) is not a regular file (a folder, pipe, socket or device); nothing was saved for its photo.",
                 file: shown)
         }
         let staged: FileSystem.StagedFile
