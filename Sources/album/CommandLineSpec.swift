@@ -47,6 +47,8 @@ enum CommandLineSpec {
         case region = "--region"
         case addressing = "--addressing"
         case retentionDays = "--retention-days"
+        case printRoles = "--print-roles"
+        case createRoles = "--create-roles"
         case all = "--all"
         case from = "--from"
         case to = "--to"
@@ -209,6 +211,12 @@ enum CommandLineSpec {
         Option(
             name: .retentionDays, value: "N",
             help: "How long deleted photos and albums stay in recently deleted (default 30)."),
+        Option(
+            name: .printRoles,
+            help: "Print the SQL that creates the library's reader and writer roles (for psql); change nothing."),
+        Option(
+            name: .createRoles,
+            help: "Create the library's reader and writer roles and grant their rights (a role that may do so)."),
         Option(name: .all, help: "Everything in recently deleted."),
         Option(name: .from, value: "PATH", help: "The catalog library to copy from.", completion: .file),
         Option(name: .to, value: "URL", help: "The shared library to copy into (postgres://...)."),
@@ -402,7 +410,8 @@ enum CommandLineSpec {
                 """,
             arity: 0...0),
         Command(
-            name: .initialize, arguments: "", options: [.endpoint, .bucket, .prefix, .region, .addressing],
+            name: .initialize, arguments: "",
+            options: [.endpoint, .bucket, .prefix, .region, .addressing, .printRoles, .createRoles],
             summary: "Set up a shared (postgres://) library and record its object store.",
             details: """
                 Sets up the shared library given with --library postgres://USER@HOST[:PORT]/DATABASE: creates its
@@ -412,6 +421,14 @@ enum CommandLineSpec {
                 AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY or ~/.aws/credentials (AWS_PROFILE). Running it
                 again with the same settings changes nothing; with other settings it is an error (album config
                 changes the endpoint, region and addressing).
+                Members: --print-roles prints the SQL that creates two roles, DATABASE_reader (may list, show,
+                export and verify) and DATABASE_writer (may also save, copy in, change albums, delete into and
+                restore from recently deleted), and grants them their rights on the library's tables;
+                --create-roles runs it (as the tables' owner, with CREATEROLE). Purge, gc and config stay with
+                the owner. A member is a login role in one of them: CREATE ROLE anna LOGIN IN ROLE
+                DATABASE_reader. A reader's save fails with libraryUnwritable before anything is uploaded.
+                With either flag, --endpoint and --bucket may be left out for a library already set up. Each
+                photo records who saved it (machine, user, database role), as album show lists.
                 """,
             arity: 0...0),
         Command(

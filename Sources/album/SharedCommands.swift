@@ -91,19 +91,57 @@ enum SharedCommands {
             return 0
         }
 
-        static func initialize(_ arguments: Arguments) throws -> Int32 {
+        static func initialize(_ arguments: Arguments) async throws -> Int32 {
             let target = try target(of: .initialize, arguments)
-            guard let endpoint = arguments.value(.endpoint), let bucket = arguments.value(.bucket) else {
+            let roles = arguments.has(.printRoles) || arguments.has(.createRoles)
+            let library: PhotoLibrary
+            var store: ObjectStoreLocation?
+            if let endpoint = arguments.value(.endpoint), let bucket = arguments.value(.bucket) {
+                let location = ObjectStoreLocation(
+                    endpoint: endpoint, bucket: bucket, prefix: arguments.value(.prefix) ?? "",
+                    region: arguments.value(.region) ?? "us-east-1", addressing: try addressing(arguments) ?? .path)
+                library = try PhotoLibrary.initializeShared(target, store: location)
+                store = location
+            } else if roles {
+                library = try PhotoLibrary.shared(target)
+            } else {
                 throw Arguments.UsageError(message: "init needs --endpoint URL and --bucket NAME")
             }
-            let store = ObjectStoreLocation(
-                endpoint: endpoint, bucket: bucket, prefix: arguments.value(.prefix) ?? "",
-                region: arguments.value(.region) ?? "us-east-1", addressing: try addressing(arguments) ?? .path)
-            try PhotoLibrary.initializeShared(target, store: store)
+            if roles {
+                let members =
+                    arguments.has(.createRoles)
+                    ? try await library.createMemberRoles() : try await library.memberRoles()
+                if arguments.json {
+                    struct Line: Encodable {
+                        let reader: String
+                        let writer: String
+                        let sql: String
+                        let created: Bool
+                    }
+                    Output.json(
+                        Line(
+                            reader: members.reader, writer: members.writer, sql: members.sql,
+                            created: arguments.has(.createRoles)))
+                } else if arguments.has(.createRoles) {
+                    if !arguments.quiet {
+                        Output.out(
+                            "roles ready: \(members.reader) (read-only), \(members.writer); add a member with CREATE ROLE NAME LOGIN IN ROLE \(members.reader)"
+                        )
+                    }
+                } else {
+                    Output.out(members.sql)
+                    Output.out(
+                        "-- A member: CREATE ROLE anna LOGIN PASSWORD '...' IN ROLE \(members.reader);  (or \(members.writer))"
+                    )
+                }
+                return 0
+            }
+            guard let store else { return 0 }  // set up above: the roles need a library
             if arguments.json {
                 Output.json(SettingsLine(store: store, retentionDays: nil, library: target))
             } else if !arguments.quiet {
-                Output.out("shared library ready: \(target), originals in \(store.endpoint)/\(bucket)/\(store.prefix)")
+                Output.out(
+                    "shared library ready: \(target), originals in \(store.endpoint)/\(store.bucket)/\(store.prefix)")
             }
             return 0
         }
