@@ -218,8 +218,12 @@ enum CommandLineSpec {
             name: .createRoles,
             help: "Create the library's reader and writer roles and grant their rights (a role that may do so)."),
         Option(name: .all, help: "Everything in recently deleted."),
-        Option(name: .from, value: "PATH", help: "The catalog library to copy from.", completion: .file),
-        Option(name: .to, value: "URL", help: "The shared library to copy into (postgres://...)."),
+        Option(
+            name: .from, value: "LIBRARY", help: "The library to copy from (a path or postgres://...).",
+            completion: .file),
+        Option(
+            name: .to, value: "LIBRARY",
+            help: "The library to copy into (a path or postgres://...; default: --library or ALBUMKIT_LIBRARY)."),
         Option(
             name: .order, value: "added|taken",
             help: "List by when assets were added (default) or when they were taken (then added), oldest first."),
@@ -482,11 +486,18 @@ enum CommandLineSpec {
             arity: 0...0),
         Command(
             name: .copy, arguments: "", options: [.from, .to],
-            summary: "Copy a catalog library into a shared library (re-runnable).",
+            summary: "Copy one library into another, in any direction (re-runnable).",
             details: """
-                Copies every photo and video, album, membership, date and original name of the catalog library
-                --from L.albumlibrary into the shared library --to postgres://... (or --library). Running it
-                again copies only what is missing.
+                Copies every photo and video of the library --from (a catalog, folder or shared library) into
+                the library --to (or --library; a new path ending in .albumlibrary is created), with their
+                original names, capture dates, locations and favourites, and every album with its photos in
+                order (an album is found by its title, or created). A shared library copied into a catalog on
+                a disk is its backup, and the way out. Each original's SHA-256 is checked as it is copied.
+                Photos the target already holds (the same bytes) are not copied again, so running it again,
+                after an interruption or a crash, copies only what is missing and never makes duplicates; when
+                everything is there it says "nothing to copy". A catalog copied into a shared library also
+                keeps its ids, dates added and album order. A photo that cannot be copied (its original is
+                missing or damaged in the source) is named and the rest go on; the exit status is then 1.
                 """,
             arity: 0...0),
         Command(

@@ -67,28 +67,53 @@ enum SharedCommands {
         }
 
         static func copy(_ arguments: Arguments) async throws -> Int32 {
-            let target = try target(of: .copy, arguments)
             guard let source = arguments.value(.from) else {
-                throw Arguments.UsageError(message: "copy needs --from L.albumlibrary")
+                throw Arguments.UsageError(message: "copy needs --from LIBRARY (a path or postgres://...)")
             }
-            let report = try await PhotoLibrary.shared(target).copy(fromCatalogAt: URL(fileURLWithPath: source))
+            let report: CopyReport
+            let from = try LibraryChoice.resolve(arguments, create: false, location: source)
+            let to = try LibraryChoice.resolve(arguments, create: true, location: arguments.value(.to))
+            if from.kind == .catalog, to.kind == .shared, let catalog = from.url {
+                // Into a shared library, a catalog keeps its ids, dates added and album order.
+                let target = try LibraryChoice.open(arguments, create: false, location: arguments.value(.to))
+                report = try await target.copy(fromCatalogAt: catalog)
+            } else {
+                let target = try LibraryChoice.open(arguments, create: true, location: arguments.value(.to))
+                report = try await LibraryChoice.open(arguments, create: false, location: source).copy(into: target)
+            }
             if arguments.json {
                 struct Line: Encodable {
                     let copiedAssets: Int
                     let existingAssets: Int
                     let albums: Int
                     let memberships: Int
+                    let failures: [Failure]
+                }
+                struct Failure: Encodable {
+                    let asset: String
+                    let code: String
+                    let message: String
                 }
                 Output.json(
                     Line(
                         copiedAssets: report.copiedAssets, existingAssets: report.existingAssets,
-                        albums: report.albums, memberships: report.memberships))
-            } else if !arguments.quiet {
-                Output.out(
-                    "copied \(report.copiedAssets) assets (\(report.existingAssets) already there), \(report.albums) albums, \(report.memberships) memberships"
-                )
+                        albums: report.albums, memberships: report.memberships,
+                        failures: report.failures.map {
+                            Failure(asset: $0.assetID, code: $0.code.rawValue, message: $0.message)
+                        }))
+            } else {
+                for failure in report.failures { Output.err("album: " + failure.message) }
+                if arguments.quiet {
+                } else if report.copiedNothing && report.failures.isEmpty {
+                    Output.out("nothing to copy: all \(report.existingAssets) assets and every album are already there")
+                } else {
+                    Output.out(
+                        "copied \(report.copiedAssets) assets (\(report.existingAssets) already there), \(report.albums) albums, \(report.memberships) memberships"
+                            + (report.failures.isEmpty
+                                ? "" : "; \(report.failures.count) failed (run it again to retry them)"))
+                }
             }
-            return 0
+            return report.failures.isEmpty ? 0 : 1
         }
 
         static func initialize(_ arguments: Arguments) async throws -> Int32 {

@@ -95,18 +95,6 @@
         }
     }
 
-    /// What a copy into a shared library did.
-    public struct CopyReport: Sendable, Hashable {
-        /// Assets copied now.
-        public var copiedAssets = 0
-        /// Assets the shared library already held (same bytes), from an earlier run or another save.
-        public var existingAssets = 0
-        /// Albums created now.
-        public var albums = 0
-        /// Album memberships added now.
-        public var memberships = 0
-    }
-
     extension PhotoLibrary {
         /// Copies the catalog library at `url` into this shared library: assets, albums, memberships,
         /// dates and original names. Safe to run again: it copies only what is missing.
