@@ -488,10 +488,10 @@ enum CommandLineSpec {
             name: .copy, arguments: "", options: [.from, .to],
             summary: "Copy one library into another, in any direction (re-runnable).",
             details: """
-                Copies every photo and video of the library --from (a catalog, folder or shared library) into
-                the library --to (or --library; a new path ending in .albumlibrary is created), with their
-                original names, capture dates, locations and favourites, and every album with its photos in
-                order (an album is found by its title, or created). A shared library copied into a catalog on
+                Copies every photo and video of the library --from (a catalog or shared library) into the
+                library --to (a catalog or shared library, else --library; a new .albumlibrary is created),
+                with their original names, capture dates, locations and favourites, and every album with its
+                photos in order (an album is found by its title, or created). A shared library copied into a catalog on
                 a disk is its backup, and the way out. Each original's SHA-256 is checked as it is copied.
                 Photos the target already holds (the same bytes) are not copied again, so running it again,
                 after an interruption or a crash, copies only what is missing and never makes duplicates; when

@@ -5,8 +5,8 @@ extension PhotoLibrary {
     /// dates, locations and favourites, and every album with its photos in order (an album is found
     /// by its title, or created). Bytes `target` already holds are not copied again, so running it
     /// again — after an interruption, or to bring a backup up to date — copies only what is missing.
-    /// Each original's SHA-256 is checked as it is copied. Both libraries must record SHA-256
-    /// (catalog, folder and shared libraries do).
+    /// Each original's SHA-256 is checked as it is copied. Both libraries must list their assets'
+    /// SHA-256 (catalog and shared libraries do; folder libraries and Photos do not).
     ///
     /// ```swift
     /// let backup = try PhotoLibrary.catalog(at: URL(fileURLWithPath: "/mnt/disk/Family.albumlibrary"))

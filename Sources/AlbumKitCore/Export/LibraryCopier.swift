@@ -1,7 +1,7 @@
 import Foundation
 
 /// Copies every asset and album of one library into another through their public operations, so
-/// that any kind copies into any kind that records SHA-256 (catalog, folder, shared).
+/// that any kind that lists its assets' SHA-256 (catalog, shared) copies into any other.
 ///
 /// The target's assets are listed first, by SHA-256: bytes it holds are never copied again. The
 /// others go in batches: each original is exported (``AlbumExporter``: a shared library's object
@@ -23,18 +23,16 @@ struct LibraryCopier {
     func run() async throws -> CopyReport {
         var report = CopyReport()
         let sourceBackend = try await source.backend
-        var copies = try await Self.everyAsset(of: target).reduce(into: [String: String]()) { known, asset in
-            if let sha256 = asset.sha256 { known[sha256] = known[sha256] ?? asset.id }
+        var copies: [String: String] = [:]  // SHA-256 → the target's asset
+        for asset in try await Self.everyAsset(of: target) {
+            // Without the checksums of what is there, a second run could not tell what it copied.
+            guard let sha256 = asset.sha256 else { throw Self.noChecksums(asset) }
+            copies[sha256] = copies[sha256] ?? asset.id
         }
         var seen = Set<String>()
         var missing: [AssetInfo] = []
         for asset in try await Self.everyAsset(of: source) {
-            guard let sha256 = asset.sha256 else {
-                throw AlbumError(
-                    .notSupported,
-                    "Cannot copy asset \(asset.id): its library does not record checksums (a copy needs them to be re-runnable)."
-                )
-            }
+            guard let sha256 = asset.sha256 else { throw Self.noChecksums(asset) }
             guard seen.insert(sha256).inserted else { continue }
             if copies[sha256] != nil { report.existingAssets += 1 } else { missing.append(asset) }
         }
@@ -135,6 +133,14 @@ struct LibraryCopier {
     /// reach or read-only): the copy stops, and a later run goes on from there.
     private static func stopsTheCopy(_ error: AlbumError) -> Bool {
         [.notEnoughSpace, .libraryNotFound, .libraryUnwritable, .accessDenied, .cancelled].contains(error.code)
+    }
+
+    /// A library that does not list its assets' SHA-256 (a folder library, Photos): nothing is copied.
+    private static func noChecksums(_ asset: AssetInfo) -> AlbumError {
+        AlbumError(
+            .notSupported,
+            "Cannot copy: the library of asset \(asset.id) (\(asset.originalFilename ?? "?")) does not list checksums, and a copy needs them to know what is already there; copy between catalog and shared libraries. Nothing was copied."
+        )
     }
 
     /// Every asset of `library`, oldest first.
