@@ -13,6 +13,7 @@ package struct CatalogExport: Sendable {
         package let sha256: String
         package let addedAt: Double
         package let metadata: String?
+        package let isFavorite: Bool
     }
 
     package struct Album: Sendable {
@@ -44,7 +45,7 @@ extension CatalogBackend {
                 defer { try? db.execute("COMMIT") }  // a read transaction: ending it cannot lose anything
                 let assets = try db.rows(
                     """
-                    SELECT id, path, original_name, kind, format, byte_size, sha256, added_at, metadata
+                    SELECT id, path, original_name, kind, format, byte_size, sha256, added_at, metadata, favorite
                     FROM asset WHERE state = 'ready' ORDER BY added_at, rowid
                     """
                 ).map {
@@ -52,7 +53,7 @@ extension CatalogBackend {
                         id: $0.text(0)!, fileURL: self.root.appendingPathComponent($0.text(1)!),
                         originalName: $0.text(2),
                         kind: $0.text(3)!, format: $0.text(4)!, byteSize: $0.integer(5) ?? 0, sha256: $0.text(6)!,
-                        addedAt: $0.real(7) ?? 0, metadata: $0.text(8))
+                        addedAt: $0.real(7) ?? 0, metadata: $0.text(8), isFavorite: $0.integer(9) == 1)
                 }
                 let albums = try db.rows(
                     "SELECT id, title, title_key, created_at FROM album ORDER BY created_at, rowid"

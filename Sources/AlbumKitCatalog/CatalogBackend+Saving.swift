@@ -269,20 +269,7 @@ extension CatalogBackend {
 
     /// The file's metadata, with the creation date and location the caller gave in place of the
     /// file's own.
-    static func metadata(of item: Staged) -> MediaMetadata {
-        var metadata = item.media.metadata
-        if let date = item.request.creationDate {
-            let formatter = ISO8601DateFormatter()
-            formatter.formatOptions = [.withInternetDateTime]
-            metadata.captureDate = formatter.string(from: date)
-        }
-        if let location = item.request.location {
-            metadata.latitude = location.latitude
-            metadata.longitude = location.longitude
-            metadata.altitude = location.altitude
-        }
-        return metadata
-    }
+    static func metadata(of item: Staged) -> MediaMetadata { item.request.described(item.media.metadata) }
 
     /// Removes the caller's files of saves that asked to move them (`Media.movesFile`), once the
     /// library holds them. A file that cannot be removed stays: it is the caller's.

@@ -91,7 +91,7 @@ enum AlbumCommand {
                 case .deleted: return try await SharedCommands.deleted(arguments)
                 case .restore: return try await SharedCommands.restore(arguments)
                 case .purge: return try await SharedCommands.purge(arguments)
-                case .initialize: return try SharedCommands.initialize(arguments)
+                case .initialize: return try await SharedCommands.initialize(arguments)
                 case .config: return try await SharedCommands.config(arguments)
                 case .gc: return try await SharedCommands.collectGarbage(arguments)
                 case .copy: return try await SharedCommands.copy(arguments)

@@ -267,7 +267,8 @@ enum AssetCommands {
     }
 }
 
-/// The asset table of `show` and `assets`: name, kind, size, when taken, format, camera, GPS, id, path.
+/// The asset table of `show` and `assets`: name, kind, size, when taken, format, camera, GPS, id, path;
+/// in a shared library also who saved each (`user@host as role`).
 enum AssetTable {
     static func print(_ assets: [AssetInfo]) {
         let added = ISO8601DateFormatter()
@@ -290,9 +291,12 @@ enum AssetTable {
                     ?? taken(added.string(from: asset.addedAt).replacingOccurrences(of: "T", with: " ")) + " (added)",
                 details.joined(separator: " "), camera, gps, asset.id, asset.fileURL?.path ?? "",
             ])
+            if let saver = asset.savedBy { rows[rows.count - 1][8] = saver.description }
         }
+        // A shared library has no paths; its column says who saved each photo instead.
+        let last = assets.contains { $0.savedBy != nil } ? "SAVED BY" : "PATH"
         Output.table(
-            rows, header: ["NAME", "KIND", "SIZE", "TAKEN", "FORMAT", "CAMERA", "GPS", "ID", "PATH"],
+            rows, header: ["NAME", "KIND", "SIZE", "TAKEN", "FORMAT", "CAMERA", "GPS", "ID", last],
             rightAligned: [2], droppable: [8, 6, 5, 4, 1], columns: terminal)
     }
 }

@@ -48,6 +48,8 @@ enum CommandLineSpec {
         case region = "--region"
         case addressing = "--addressing"
         case retentionDays = "--retention-days"
+        case printRoles = "--print-roles"
+        case createRoles = "--create-roles"
         case all = "--all"
         case from = "--from"
         case to = "--to"
@@ -213,9 +215,19 @@ enum CommandLineSpec {
         Option(
             name: .retentionDays, value: "N",
             help: "How long deleted photos and albums stay in recently deleted (default 30)."),
+        Option(
+            name: .printRoles,
+            help: "Print the SQL that creates the library's reader and writer roles (for psql); change nothing."),
+        Option(
+            name: .createRoles,
+            help: "Create the library's reader and writer roles and grant their rights (a role that may do so)."),
         Option(name: .all, help: "Everything in recently deleted."),
-        Option(name: .from, value: "PATH", help: "The catalog library to copy from.", completion: .file),
-        Option(name: .to, value: "URL", help: "The shared library to copy into (postgres://...)."),
+        Option(
+            name: .from, value: "LIBRARY", help: "The library to copy from (a path or postgres://...).",
+            completion: .file),
+        Option(
+            name: .to, value: "LIBRARY",
+            help: "The library to copy into (a path or postgres://...; default: --library or ALBUMKIT_LIBRARY)."),
         Option(
             name: .order, value: "added|taken",
             help: "List by when assets were added (default) or when they were taken (then added), oldest first."),
@@ -416,7 +428,8 @@ enum CommandLineSpec {
                 """,
             arity: 0...0),
         Command(
-            name: .initialize, arguments: "", options: [.endpoint, .bucket, .prefix, .region, .addressing],
+            name: .initialize, arguments: "",
+            options: [.endpoint, .bucket, .prefix, .region, .addressing, .printRoles, .createRoles],
             summary: "Set up a shared (postgres://) library and record its object store.",
             details: """
                 Sets up the shared library given with --library postgres://USER@HOST[:PORT]/DATABASE: creates its
@@ -426,6 +439,14 @@ enum CommandLineSpec {
                 AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY or ~/.aws/credentials (AWS_PROFILE). Running it
                 again with the same settings changes nothing; with other settings it is an error (album config
                 changes the endpoint, region and addressing).
+                Members: --print-roles prints the SQL that creates two roles, DATABASE_reader (may list, show,
+                export and verify) and DATABASE_writer (may also save, copy in, change albums, delete into and
+                restore from recently deleted), and grants them their rights on the library's tables;
+                --create-roles runs it (as the tables' owner, with CREATEROLE). Purge, gc and config stay with
+                the owner. A member is a login role in one of them: CREATE ROLE anna LOGIN IN ROLE
+                DATABASE_reader. A reader's save fails with libraryUnwritable before anything is uploaded.
+                With either flag, --endpoint and --bucket may be left out for a library already set up. Each
+                photo records who saved it (machine, user, database role), as album show lists.
                 """,
             arity: 0...0),
         Command(
@@ -479,11 +500,18 @@ enum CommandLineSpec {
             arity: 0...0),
         Command(
             name: .copy, arguments: "", options: [.from, .to],
-            summary: "Copy a catalog library into a shared library (re-runnable).",
+            summary: "Copy one library into another, in any direction (re-runnable).",
             details: """
-                Copies every photo and video, album, membership, date and original name of the catalog library
-                --from L.albumlibrary into the shared library --to postgres://... (or --library). Running it
-                again copies only what is missing.
+                Copies every photo and video of the library --from (a catalog or shared library) into the
+                library --to (a catalog or shared library, else --library; a new .albumlibrary is created),
+                with their original names, capture dates, locations and favourites, and every album with its
+                photos in order (an album is found by its title, or created). A shared library copied into a catalog on
+                a disk is its backup, and the way out. Each original's SHA-256 is checked as it is copied.
+                Photos the target already holds (the same bytes) are not copied again, so running it again,
+                after an interruption or a crash, copies only what is missing and never makes duplicates; when
+                everything is there it says "nothing to copy". A catalog copied into a shared library also
+                keeps its ids, dates added and album order. A photo that cannot be copied (its original is
+                missing or damaged in the source) is named and the rest go on; the exit status is then 1.
                 """,
             arity: 0...0),
         Command(

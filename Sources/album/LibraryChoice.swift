@@ -43,11 +43,15 @@ enum LibraryChoice {
         return kind == .catalog ? url : nil
     }
 
-    /// The library's location and kind, without opening it.
-    static func resolve(_ arguments: Arguments, create: Bool) throws -> (url: URL?, kind: Kind) {
-        if arguments.system { return (nil, .system) }
-        if sharedLocation(arguments) != nil { return (nil, .shared) }
-        let given = arguments.library ?? environment("ALBUMKIT_LIBRARY").flatMap { $0.isEmpty ? nil : $0 }
+    /// The library's location and kind, without opening it; `location` in place of `--library`
+    /// and `$ALBUMKIT_LIBRARY` when given (`copy --from`, `--to`).
+    static func resolve(_ arguments: Arguments, create: Bool, location: String? = nil) throws -> (
+        url: URL?, kind: Kind
+    ) {
+        if location == nil && arguments.system { return (nil, .system) }
+        if location.map(isShared) ?? (sharedLocation(arguments) != nil) { return (nil, .shared) }
+        let given =
+            location ?? arguments.library ?? environment("ALBUMKIT_LIBRARY").flatMap { $0.isEmpty ? nil : $0 }
         let url = given.map { URL(fileURLWithPath: $0) } ?? defaultCatalogURL()
         let path = url.path
         var isDirectory: ObjCBool = false
@@ -92,15 +96,25 @@ enum LibraryChoice {
             file: path)
     }
 
-    /// Opens the chosen library; `create` is false for commands that only read.
-    static func open(_ arguments: Arguments, create: Bool) throws -> PhotoLibrary {
-        let (url, kind) = try resolve(arguments, create: create)
+    /// Whether `location` is a `postgres://…` URL (Linux).
+    private static func isShared(_ location: String) -> Bool {
+        #if os(Linux)
+            return PhotoLibrary.isSharedLibraryURL(location)
+        #else
+            return false
+        #endif
+    }
+
+    /// Opens the chosen library (`location` in place of `--library` when given); `create` is false
+    /// for commands that only read.
+    static func open(_ arguments: Arguments, create: Bool, location: String? = nil) throws -> PhotoLibrary {
+        let (url, kind) = try resolve(arguments, create: create, location: location)
         switch kind {
         case .system:
             return PhotoLibrary.system
         case .shared:
             #if os(Linux)
-                return try PhotoLibrary.shared(sharedLocation(arguments)!)
+                return try PhotoLibrary.shared(location ?? sharedLocation(arguments)!)
             #else
                 throw AlbumError(.libraryNotFound, "Shared (postgres://) libraries are available on Linux only.")
             #endif

@@ -242,7 +242,7 @@ struct AssetLine: Encodable {
         try c.encode(info.byteSize, forKey: .size)
         try c.encode(info.addedAt, forKey: .added)
         try c.encodeIfPresent(info.sha256, forKey: .sha256)
-        try c.encodeIfPresent(info.savedBy, forKey: .savedBy)
+        try c.encodeIfPresent(info.savedBy.map(SaverLine.init), forKey: .savedBy)
         if info.isFavorite { try c.encode(true, forKey: .favorite) }
         if !info.companions.isEmpty {
             try c.encode(
@@ -252,6 +252,19 @@ struct AssetLine: Encodable {
                         sha256: $0.sha256)
                 }, forKey: .companions)
         }
+    }
+}
+
+/// `savedBy` in `show --json`: the machine, the user on it and the database role.
+struct SaverLine: Encodable {
+    let host: String?
+    let user: String?
+    let databaseRole: String?
+
+    init(_ saver: SaverIdentity) {
+        host = saver.host
+        user = saver.user
+        databaseRole = saver.databaseRole
     }
 }
 

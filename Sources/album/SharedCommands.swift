@@ -67,43 +67,106 @@ enum SharedCommands {
         }
 
         static func copy(_ arguments: Arguments) async throws -> Int32 {
-            let target = try target(of: .copy, arguments)
             guard let source = arguments.value(.from) else {
-                throw Arguments.UsageError(message: "copy needs --from L.albumlibrary")
+                throw Arguments.UsageError(message: "copy needs --from LIBRARY (a path or postgres://...)")
             }
-            let report = try await PhotoLibrary.shared(target).copy(fromCatalogAt: URL(fileURLWithPath: source))
+            let report: CopyReport
+            let from = try LibraryChoice.resolve(arguments, create: false, location: source)
+            let to = try LibraryChoice.resolve(arguments, create: true, location: arguments.value(.to))
+            if from.kind == .catalog, to.kind == .shared, let catalog = from.url {
+                // Into a shared library, a catalog keeps its ids, dates added and album order.
+                let target = try LibraryChoice.open(arguments, create: false, location: arguments.value(.to))
+                report = try await target.copy(fromCatalogAt: catalog)
+            } else {
+                let target = try LibraryChoice.open(arguments, create: true, location: arguments.value(.to))
+                report = try await LibraryChoice.open(arguments, create: false, location: source).copy(into: target)
+            }
             if arguments.json {
                 struct Line: Encodable {
                     let copiedAssets: Int
                     let existingAssets: Int
                     let albums: Int
                     let memberships: Int
+                    let failures: [Failure]
+                }
+                struct Failure: Encodable {
+                    let asset: String
+                    let code: String
+                    let message: String
                 }
                 Output.json(
                     Line(
                         copiedAssets: report.copiedAssets, existingAssets: report.existingAssets,
-                        albums: report.albums, memberships: report.memberships))
-            } else if !arguments.quiet {
-                Output.out(
-                    "copied \(report.copiedAssets) assets (\(report.existingAssets) already there), \(report.albums) albums, \(report.memberships) memberships"
-                )
+                        albums: report.albums, memberships: report.memberships,
+                        failures: report.failures.map {
+                            Failure(asset: $0.assetID, code: $0.code.rawValue, message: $0.message)
+                        }))
+            } else {
+                for failure in report.failures { Output.err("album: " + failure.message) }
+                if arguments.quiet {
+                } else if report.copiedNothing && report.failures.isEmpty {
+                    Output.out("nothing to copy: all \(report.existingAssets) assets and every album are already there")
+                } else {
+                    Output.out(
+                        "copied \(report.copiedAssets) assets (\(report.existingAssets) already there), \(report.albums) albums, \(report.memberships) memberships"
+                            + (report.failures.isEmpty
+                                ? "" : "; \(report.failures.count) failed (run it again to retry them)"))
+                }
             }
-            return 0
+            return report.failures.isEmpty ? 0 : 1
         }
 
-        static func initialize(_ arguments: Arguments) throws -> Int32 {
+        static func initialize(_ arguments: Arguments) async throws -> Int32 {
             let target = try target(of: .initialize, arguments)
-            guard let endpoint = arguments.value(.endpoint), let bucket = arguments.value(.bucket) else {
+            let roles = arguments.has(.printRoles) || arguments.has(.createRoles)
+            let library: PhotoLibrary
+            var store: ObjectStoreLocation?
+            if let endpoint = arguments.value(.endpoint), let bucket = arguments.value(.bucket) {
+                let location = ObjectStoreLocation(
+                    endpoint: endpoint, bucket: bucket, prefix: arguments.value(.prefix) ?? "",
+                    region: arguments.value(.region) ?? "us-east-1", addressing: try addressing(arguments) ?? .path)
+                library = try PhotoLibrary.initializeShared(target, store: location)
+                store = location
+            } else if roles {
+                library = try PhotoLibrary.shared(target)
+            } else {
                 throw Arguments.UsageError(message: "init needs --endpoint URL and --bucket NAME")
             }
-            let store = ObjectStoreLocation(
-                endpoint: endpoint, bucket: bucket, prefix: arguments.value(.prefix) ?? "",
-                region: arguments.value(.region) ?? "us-east-1", addressing: try addressing(arguments) ?? .path)
-            try PhotoLibrary.initializeShared(target, store: store)
+            if roles {
+                let members =
+                    arguments.has(.createRoles)
+                    ? try await library.createMemberRoles() : try await library.memberRoles()
+                if arguments.json {
+                    struct Line: Encodable {
+                        let reader: String
+                        let writer: String
+                        let sql: String
+                        let created: Bool
+                    }
+                    Output.json(
+                        Line(
+                            reader: members.reader, writer: members.writer, sql: members.sql,
+                            created: arguments.has(.createRoles)))
+                } else if arguments.has(.createRoles) {
+                    if !arguments.quiet {
+                        Output.out(
+                            "roles ready: \(members.reader) (read-only), \(members.writer); add a member with CREATE ROLE NAME LOGIN IN ROLE \(members.reader)"
+                        )
+                    }
+                } else {
+                    Output.out(members.sql)
+                    Output.out(
+                        "-- A member: CREATE ROLE anna LOGIN PASSWORD '...' IN ROLE \(members.reader);  (or \(members.writer))"
+                    )
+                }
+                return 0
+            }
+            guard let store else { return 0 }  // set up above: the roles need a library
             if arguments.json {
                 Output.json(SettingsLine(store: store, retentionDays: nil, library: target))
             } else if !arguments.quiet {
-                Output.out("shared library ready: \(target), originals in \(store.endpoint)/\(bucket)/\(store.prefix)")
+                Output.out(
+                    "shared library ready: \(target), originals in \(store.endpoint)/\(store.bucket)/\(store.prefix)")
             }
             return 0
         }

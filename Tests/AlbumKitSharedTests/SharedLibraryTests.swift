@@ -257,6 +257,11 @@
                         PostgresError(sqlState: "42P01", message: "relation does not exist", connectionLost: false),
                         .libraryNotFound
                     ),
+                    (
+                        PostgresError(
+                            sqlState: "42501", message: "permission denied for table album", connectionLost: false),
+                        .libraryUnwritable
+                    ),
                 ]
                 for (error, code) in cases { #expect(error.albumError("save", library: "L").code == code) }
                 let store: [(ObjectStoreError, AlbumError.Code)] = [

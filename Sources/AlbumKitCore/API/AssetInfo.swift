@@ -46,8 +46,8 @@ public struct AssetInfo: Sendable, Hashable {
     /// When the asset was added, where the library records it; `nil` for Photos (see ``addedAt``).
     public var dateAdded: Date? { isDateAddedKnown ? addedAt : nil }
     private let isDateAddedKnown: Bool
-    /// Who saved it (`login@host as database-user`), when the library records it (a shared library).
-    public var savedBy: String?
+    /// Who saved it (machine, user, database role), when the library records it (a shared library).
+    public var savedBy: SaverIdentity?
     /// The files kept with it (its sidecars, the raw of a RAW+JPEG pair), in the order they were
     /// saved; empty when there are none or the library keeps none.
     public var companions: [AssetCompanion] = []
@@ -62,7 +62,7 @@ public struct AssetInfo: Sendable, Hashable {
         id: String, originalFilename: String?, kind: MediaKind, byteSize: Int64?, addedAt: Date,
         sha256: String? = nil, fileURL: URL? = nil, metadata: MediaMetadata? = nil, pixelWidth: Int? = nil,
         pixelHeight: Int? = nil, duration: Double? = nil, capturedAt: Date? = nil, location: GeoLocation? = nil,
-        isFavorite: Bool = false, isDateAddedKnown: Bool = true, savedBy: String? = nil
+        isFavorite: Bool = false, isDateAddedKnown: Bool = true, savedBy: SaverIdentity? = nil
     ) {
         self.savedBy = savedBy
         self.id = id

@@ -107,6 +107,23 @@ public struct Media: Sendable {
         return copy
     }
 
+    /// `metadata` (the file's own) with the creation date and location given in place of the
+    /// file's: what a library records for this save.
+    package func described(_ metadata: MediaMetadata) -> MediaMetadata {
+        var metadata = metadata
+        if let creationDate {
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withInternetDateTime]
+            metadata.captureDate = formatter.string(from: creationDate)
+        }
+        if let location {
+            metadata.latitude = location.latitude
+            metadata.longitude = location.longitude
+            metadata.altitude = location.altitude
+        }
+        return metadata
+    }
+
     /// The name used in messages and as the original file name.
     package var displayName: String {
         switch source {

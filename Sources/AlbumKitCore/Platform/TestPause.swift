@@ -17,7 +17,7 @@ import Foundation
 package enum TestPause {
     /// Steps: a catalog's `before-ready` (transaction A and the files flushed, B not begun); a
     /// shared library's `before-upload`, `after-upload`, `in-commit` (rows written, not
-    /// committed), `after-commit`. `pid` is what the test may signal (default: this process).
+    /// committed), `after-commit`; a copy's `copy-batch` (a batch saved, the next not begun). `pid` is what the test may signal (default: this process).
     package static func at(_ step: String, pid: @autoclosure () -> Int32 = getpid()) {
         #if DEBUG
             let environment = ProcessInfo.processInfo.environment

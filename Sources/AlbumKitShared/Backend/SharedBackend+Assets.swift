@@ -9,7 +9,9 @@
                 try self.withDatabase("list the library") { db in
                     try db.execute(
                         """
-                        SELECT id, original_name, kind, byte_size, added_at, sha256, metadata, saved_by FROM asset
+                        SELECT id, original_name, kind, byte_size, added_at, sha256, metadata, saved_host, saved_user, saved_role,
+                            favorite
+                        FROM asset
                         WHERE deleted_at IS NULL
                         """
                     ).map(Self.assetInfo)
@@ -109,7 +111,8 @@
             }
         }
 
-        /// An asset row (`id, original_name, kind, byte_size, added_at, sha256, metadata[, saved_by]`).
+        /// An asset row (`id, original_name, kind, byte_size, added_at, sha256, metadata, saved_host,
+        /// saved_user, saved_role, favorite`).
         static func assetInfo(_ row: [String?]) -> AssetInfo {
             AssetInfo(
                 id: row[0]!, originalFilename: row[1], kind: MediaKind(rawValue: row[2] ?? "") ?? .photo,
@@ -117,7 +120,9 @@
                 sha256: row[5],
                 // Metadata is an extra: a row whose JSON does not decode is listed without it.
                 metadata: row[6].flatMap { try? JSONDecoder().decode(MediaMetadata.self, from: Data($0.utf8)) },
-                savedBy: row.count > 7 ? row[7] : nil)
+                isFavorite: row[10] == "t",
+                savedBy: row[7] == nil && row[8] == nil && row[9] == nil
+                    ? nil : SaverIdentity(host: row[7], user: row[8], databaseRole: row[9]))
         }
     }
 #endif

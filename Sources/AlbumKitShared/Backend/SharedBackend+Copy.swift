@@ -13,6 +13,7 @@
         }
 
         private func copyNow(_ source: CatalogExport) throws -> CopyReport {
+            try requireWriter("copy into the library")
             var report = CopyReport()
             var assetIDs: [String: String] = [:]  // catalog id → shared id
             var start = 0
@@ -43,12 +44,15 @@
                         for asset in batch {
                             let inserted = try db.execute(
                                 """
-                                INSERT INTO asset (id, sha256, kind, format, original_name, byte_size, added_at, metadata)
-                                VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING RETURNING id
+                                INSERT INTO asset (id, sha256, kind, format, original_name, byte_size, added_at, metadata,
+                                    favorite, saved_user, saved_host, saved_role)
+                                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, current_user)
+                                ON CONFLICT DO NOTHING RETURNING id
                                 """,
                                 [
                                     asset.id, asset.sha256, asset.kind, asset.format, asset.originalName,
                                     String(asset.byteSize), String(asset.addedAt), asset.metadata,
+                                    asset.isFavorite ? "t" : "f", saver.user, saver.host,
                                 ])
                             if inserted.isEmpty {
                                 report.existingAssets += 1
@@ -89,18 +93,6 @@
             }
             return report
         }
-    }
-
-    /// What a copy into a shared library did.
-    public struct CopyReport: Sendable, Hashable {
-        /// Assets copied now.
-        public var copiedAssets = 0
-        /// Assets the shared library already held (same bytes), from an earlier run or another save.
-        public var existingAssets = 0
-        /// Albums created now.
-        public var albums = 0
-        /// Album memberships added now.
-        public var memberships = 0
     }
 
     extension PhotoLibrary {

@@ -29,8 +29,11 @@
         let lockTimeoutMilliseconds: Int
         /// How long a lost database connection is tried again (a server restart) before giving up.
         let reconnectWindow: TimeInterval
-        /// Who saves from here (`login@host`), recorded with each new asset.
-        let saver: String
+        /// Who saves from here (the operating-system user and the machine), recorded with each new
+        /// asset beside the database role.
+        let saver: (user: String, host: String)
+        /// The database role was seen to have the rights a save needs (checked before a save, once).
+        private let isWriterKnown = Locked(false)
         /// Where credentials and options were read from (a store with new settings reads them again).
         let environment: [String: String]
 
@@ -110,6 +113,7 @@
                 try connection.transaction {
                     try connection.execute("SELECT pg_advisory_xact_lock(\(SharedSchema.titleLock), 0)")
                     try connection.execute(SharedSchema.create)
+                    try connection.execute(SharedSchema.upgradeFromVersion2)
                     try connection.execute(
                         "UPDATE albumkit_setting SET value = $1 WHERE name = 'schema_version' AND value::int < $1::int",
                         [String(SharedSchema.version)])
@@ -119,7 +123,7 @@
                     (error as? PostgresError)?.albumError(
                         "update the library to this version of AlbumKit", library: url)
                     ?? AlbumError.wrap(error)
-                guard mapped.code == .accessDenied else { throw mapped }
+                guard mapped.code == .accessDenied || mapped.code == .libraryUnwritable else { throw mapped }
                 throw AlbumError(
                     .accessDenied,
                     "\(url) was set up by an older AlbumKit and this database user may not update it; ask its administrator to run `album init` once with this version.",
@@ -147,6 +151,7 @@
                 try connection.transaction {
                     try connection.execute("SELECT pg_advisory_xact_lock(\(SharedSchema.titleLock), 0)")
                     try connection.execute(SharedSchema.create)
+                    try connection.execute(SharedSchema.upgradeFromVersion2)
                     let existing = Dictionary(
                         uniqueKeysWithValues: try connection.execute("SELECT name, value FROM albumkit_setting").map {
                             ($0[0]!, $0[1]!)
@@ -218,8 +223,8 @@
                 retryWindow: window, trust: try ObjectStoreTrust.resolve(environment))
         }
 
-        /// `login@host`: who saves from this process, as `show` reports it.
-        private static func saverName(_ environment: [String: String]) -> String {
+        /// Who saves from this process (the user, the machine), as `show` reports it.
+        private static func saverName(_ environment: [String: String]) -> (user: String, host: String) {
             var host = [UInt8](repeating: 0, count: 256)
             let hostName =
                 gethostname(&host, host.count) == 0
@@ -227,7 +232,7 @@
             let login =
                 environment["USER"] ?? environment["LOGNAME"]
                 ?? getpwuid(getuid()).flatMap { $0.pointee.pw_name.map { String(cString: $0) } } ?? String(getuid())
-            return "\(login)@\(hostName)"
+            return (login, hostName)
         }
 
         private static func stagingPath(_ environment: [String: String]) -> String {
@@ -315,9 +320,39 @@
             let sha256: String
             let metadata: MediaMetadata
             let originalName: String?
+            let isFavorite: Bool
         }
 
-        package func albumUnavailableReason(needsAlbum: Bool) async throws -> String? { nil }
+        /// Albums can always be used; a member who may only read is refused here, before anything
+        /// is staged or uploaded.
+        package func albumUnavailableReason(needsAlbum: Bool) async throws -> String? {
+            try await Blocking.run { try self.requireWriter("save into the library") }
+            return nil
+        }
+
+        /// Fails with `.libraryUnwritable` unless the database role may save (insert assets, record
+        /// uploads, add to albums): a reader's save or copy stops before it uploads anything. Asked
+        /// of the server (`has_table_privilege`), once per library opened when the answer is yes.
+        func requireWriter(_ what: String) throws {
+            if isWriterKnown.withLock({ $0 }) { return }
+            let row = try withDatabase("check this member's rights") { db in
+                try db.execute(
+                    """
+                    SELECT current_user, has_table_privilege('asset', 'INSERT')
+                        AND has_table_privilege('upload_intent', 'INSERT') AND has_table_privilege('album_asset', 'INSERT')
+                        AND has_table_privilege('album', 'INSERT')
+                    """
+                ).first ?? []
+            }
+            guard row.count == 2, row[1] == "t" else {
+                let role = row.first.flatMap { $0 } ?? "?"
+                throw AlbumError(
+                    .libraryUnwritable,
+                    "Cannot \(what): the database role \(role) has read-only access to \(displayURL) (it may list, show, export and verify). Nothing was uploaded or changed; ask the library's administrator to make it a writer (`album init --print-roles`)."
+                )
+            }
+            isWriterKnown.withLock { $0 = true }
+        }
 
         package func stage(_ media: Media) async throws -> Staged {
             try await Blocking.run { try self.stageNow(media) }
@@ -342,8 +377,9 @@
             do {
                 let sha = try reader.copy(to: staged.descriptor)
                 return Staged(
-                    id: id, file: staged, byteSize: Int64(reader.size), sha256: sha, metadata: reader.metadata,
-                    originalName: media.originalFilename)
+                    id: id, file: staged, byteSize: Int64(reader.size), sha256: sha,
+                    metadata: media.described(reader.metadata), originalName: media.originalFilename,
+                    isFavorite: media.isFavorite)
             } catch {
                 discardNow(staged)
                 throw error
@@ -425,13 +461,13 @@
                         """
                         WITH input AS (
                             SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[],
-                                                 $6::bigint[], $7::text[])
-                            WITH ORDINALITY AS t(id, sha256, kind, format, original_name, byte_size, metadata, n)),
+                                                 $6::bigint[], $7::text[], $10::boolean[])
+                            WITH ORDINALITY AS t(id, sha256, kind, format, original_name, byte_size, metadata, favorite, n)),
                         inserted AS (
                             INSERT INTO asset (id, sha256, kind, format, original_name, byte_size, added_at, metadata,
-                                saved_by)
+                                saved_user, saved_host, saved_role, favorite)
                             SELECT DISTINCT ON (sha256) id, sha256, kind, format, original_name, byte_size,
-                                extract(epoch FROM now()), metadata, $8 || ' as ' || session_user
+                                extract(epoch FROM now()), metadata, $8, $9, current_user, favorite
                             FROM input ORDER BY sha256, n
                             ON CONFLICT (sha256) DO NOTHING RETURNING id, sha256)
                         SELECT i.n, coalesce(x.id, a.id), x.id IS NOT NULL AND x.id = i.id
@@ -447,7 +483,7 @@
                             Self.arrayLiteral(
                                 // Encoding metadata (strings, numbers, flags) cannot fail.
                                 staged.map { try? String(decoding: Self.encoder.encode($0.metadata), as: UTF8.self) }),
-                            saver,
+                            saver.user, saver.host, Self.array(staged.map { $0.isFavorite ? "t" : "f" }),
                         ])
                     var assetIDs = rows.map { $0[1] }
                     let isNew = rows.map { $0[2] == "t" }

@@ -9,7 +9,9 @@
     /// identical bytes are stored once and an asset row names its object by `sha256`.
     enum SharedSchema {
         /// 2: recently deleted (`deleted_at` on assets and albums) and who saved each asset (`saved_by`).
-        static let version = 2
+        /// 3: who saved each asset in three columns (`saved_host`, `saved_user`, `saved_role`, read from
+        /// version 2's `saved_by`) and favourites (`favorite`).
+        static let version = 3
 
         /// Days an asset or album stays in recently deleted when the library sets none.
         static let defaultRetentionDays = 30
@@ -57,11 +59,70 @@
             CREATE INDEX IF NOT EXISTS album_asset_by_asset ON album_asset (asset_id);
             CREATE TABLE IF NOT EXISTS remembered_album (title_key text PRIMARY KEY, album_id text NOT NULL);
             ALTER TABLE asset ADD COLUMN IF NOT EXISTS deleted_at double precision;
-            ALTER TABLE asset ADD COLUMN IF NOT EXISTS saved_by text;
+            ALTER TABLE asset ADD COLUMN IF NOT EXISTS saved_host text;
+            ALTER TABLE asset ADD COLUMN IF NOT EXISTS saved_user text;
+            ALTER TABLE asset ADD COLUMN IF NOT EXISTS saved_role text;
+            ALTER TABLE asset ADD COLUMN IF NOT EXISTS favorite boolean NOT NULL DEFAULT false;
             ALTER TABLE album ADD COLUMN IF NOT EXISTS deleted_at double precision;
             CREATE INDEX IF NOT EXISTS asset_recently_deleted ON asset (deleted_at) WHERE deleted_at IS NOT NULL;
             CREATE INDEX IF NOT EXISTS album_recently_deleted ON album (deleted_at) WHERE deleted_at IS NOT NULL;
             """
+
+        /// Version 2 kept who saved an asset as one text, `login@host as role`: into the three columns,
+        /// then the old column goes. Runs after ``create``, as often as it likes.
+        static let upgradeFromVersion2 = """
+            DO $$ BEGIN
+                IF EXISTS (SELECT 1 FROM information_schema.columns
+                           WHERE table_schema = current_schema() AND table_name = 'asset' AND column_name = 'saved_by') THEN
+                    UPDATE asset SET saved_user = split_part(saved_by, '@', 1),
+                        saved_host = split_part(substr(saved_by, strpos(saved_by, '@') + 1), ' as ', 1),
+                        saved_role = nullif(split_part(saved_by, ' as ', 2), '')
+                    WHERE saved_by IS NOT NULL AND saved_host IS NULL;
+                    ALTER TABLE asset DROP COLUMN saved_by;
+                END IF;
+            END $$;
+            """
+
+        /// The tables of a library, for the members' grants.
+        static let tables = ["albumkit_setting", "asset", "album", "album_asset", "remembered_album", "upload_intent"]
+
+        /// The SQL that creates the library's two member roles (when missing) and gives them their
+        /// rights on the tables of `schema` in `database`: `reader` may read everything (list, show,
+        /// export, verify); `writer` may also save, make and change albums and move photos to
+        /// recently deleted, but not remove anything for good (`purge`, `gc`) nor change the settings:
+        /// those stay with the owner of the tables. A member is a login role in one of them.
+        static func memberRolesSQL(database: String, schema: String, reader: String, writer: String) -> String {
+            func tables(_ names: [String]) -> String {
+                names.map { identifier(schema) + "." + identifier($0) }.joined(separator: ", ")
+            }
+            let members = identifier(reader) + ", " + identifier(writer)
+            return """
+                DO $$ BEGIN
+                    IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = \(literal(reader))) THEN
+                        CREATE ROLE \(identifier(reader)) NOLOGIN;
+                    END IF;
+                    IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = \(literal(writer))) THEN
+                        CREATE ROLE \(identifier(writer)) NOLOGIN;
+                    END IF;
+                END $$;
+                GRANT CONNECT ON DATABASE \(identifier(database)) TO \(members);
+                GRANT USAGE ON SCHEMA \(identifier(schema)) TO \(members);
+                GRANT SELECT ON \(tables(Self.tables)) TO \(members);
+                GRANT INSERT, UPDATE ON \(tables(["album", "asset"])) TO \(identifier(writer));
+                GRANT INSERT, UPDATE, DELETE ON \(tables(["album_asset", "remembered_album", "upload_intent"])) TO \(identifier(writer));
+                GRANT USAGE ON SEQUENCE \(tables(["album_sequence_seq"])) TO \(identifier(writer));
+                """
+        }
+
+        /// `name` as an SQL identifier: double-quoted, `"` doubled.
+        static func identifier(_ name: String) -> String {
+            "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        }
+
+        /// `text` as an SQL string literal: single-quoted, `'` doubled.
+        static func literal(_ text: String) -> String {
+            "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+        }
 
         /// The object key of an original, under the store's prefix.
         static func objectName(sha256: String) -> String {

@@ -34,11 +34,18 @@
         func albumError(_ what: String, library: String) -> AlbumError {
             let state = sqlState ?? ""
             if state.hasPrefix("28") || message.contains("password authentication failed")
-                || message.contains("no password supplied") || state == "42501"
+                || message.contains("no password supplied")
             {
                 return AlbumError(
                     .accessDenied,
                     "Cannot \(what): the database \(library) refused the credentials (set PGPASSWORD or ~/.pgpass).",
+                    underlying: self)
+            }
+            if state == "42501" {
+                // A member's role without the right for this (a reader saving, a writer purging).
+                return AlbumError(
+                    .libraryUnwritable,
+                    "Cannot \(what): this database role may not do that in \(library) (\(message)); ask the library's administrator (`album init --print-roles` lists what readers and writers may do).",
                     underlying: self)
             }
             if state == "53100" {

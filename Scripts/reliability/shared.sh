@@ -1,0 +1,183 @@
+# Shared-library scenarios of Scripts/reliability.sh (issue 30), sourced by it: kill -9 at random
+# moments of the commands that move a shared library's photos about, against the local PostgreSQL
+# and SeaweedFS of Scripts/shared-library.sh (each scenario in a database and key prefix of its own).
+#
+#   sdelete  `album delete-asset` of 8 photos at once killed at a random moment: each photo is in
+#            its albums or in recently deleted, never gone, and the 8 moved together or not at all.
+#   srestore `album restore` of the deleted ones killed the same way: the same, the other way.
+#   sexport  `album export` of a 40-photo album killed, then run again into the same folder: every
+#            photo there once, byte for byte, nothing half-written under a photo's name.
+#   scopy    `album copy` of the library into a catalog killed, then run again: every photo once in
+#            the catalog and in its album, verify passes, and a third run copies nothing.
+# Each keeps to a few trials in --short (under a minute each on 2 cores).
+
+SHARED_ENV_READY=""
+SHARED_TRIALS=6
+[ "$MODE" = full ] && SHARED_TRIALS=40
+
+# shared_up: the servers' exports in this shell (once); fails when they cannot start.
+shared_up() {
+    [ -n "$SHARED_ENV_READY" ] && return 0
+    local exports
+    exports=$(ALBUMKIT_SKIP_INIT=1 bash "$ROOT/Scripts/shared-library.sh" up 2>"$WORK/shared-up.err") || return 1
+    eval "$(grep '^export ' <<<"$exports")"
+    command -v psql >/dev/null 2>&1 || return 1
+    SHARED_ENV_READY=1
+}
+
+# shared_library NAME: a new library (its own database and prefix) in SLIB, with 40 photos in
+# "Family", the first 10 also in "Trips"; their ids in $WORK/NAME.ids, sources in $WORK/NAME-media.
+shared_library() {
+    local name=$1 db
+    db="rel_${name}_$(date +%s%N | tail -c 9)"
+    psql "$ALBUMKIT_LIBRARY" -qAtc "CREATE DATABASE $db" >/dev/null || return 1
+    SLIB="${ALBUMKIT_LIBRARY%/*}/$db"
+    "$ALBUM" --library "$SLIB" init -q --endpoint "$ALBUMKIT_S3_ENDPOINT" --bucket "$ALBUMKIT_S3_BUCKET" \
+        --prefix "$db/" || return 1
+    make_jpegs "$WORK/$name-media" 40 "$name"
+    "$ALBUM" --library "$SLIB" save --json --album Family "$WORK/$name-media"/*.jpg >"$WORK/$name.saved" || return 1
+    "$ALBUM" --library "$SLIB" save -q --album Trips $(ls "$WORK/$name-media"/*.jpg | head -10) >/dev/null || return 1
+    sed -n 's/.*"asset":"\([^"]*\)".*/\1/p' "$WORK/$name.saved" >"$WORK/$name.ids"
+    [ "$(wc -l <"$WORK/$name.ids")" = 40 ]
+}
+
+# shared_check NAME IDS...: every photo of NAME is in "Family" or in recently deleted (never both,
+# never neither); the IDS given moved together (all in recently deleted, or none). Prints problems.
+shared_check() {
+    local name=$1
+    shift
+    "$ALBUM" --library "$SLIB" show --json Family >"$WORK/$name.family" 2>&1 || { fail "$name: show failed: $(head -c 300 "$WORK/$name.family")"; return 1; }
+    "$ALBUM" --library "$SLIB" deleted --json >"$WORK/$name.deleted" 2>&1 || { fail "$name: deleted failed"; return 1; }
+    python3 - "$WORK/$name.ids" "$WORK/$name.family" "$WORK/$name.deleted" "$@" <<'PY'
+import json, sys
+ids = open(sys.argv[1]).read().split()
+family = {a["id"] for a in json.load(open(sys.argv[2]))}
+deleted = {a["id"] for a in json.load(open(sys.argv[3])) if a["kind"] == "asset"}
+bad = 0
+for i in ids:
+    if (i in family) == (i in deleted):
+        print(f"  FAIL {i} is {'in both Family and recently deleted' if i in family else 'gone: in neither its album nor recently deleted'}")
+        bad += 1
+moved = sys.argv[4:]
+if moved and len({m in deleted for m in moved}) > 1:
+    print(f"  FAIL {sum(m in deleted for m in moved)} of the {len(moved)} photos of one command moved: not all or nothing")
+    bad += 1
+sys.exit(1 if bad else 0)
+PY
+}
+
+# kill_at_random PID MAX_MS: kill -9 PID after 0..MAX_MS ms; KILLED_AFTER says when, and whether
+# it was still running then (the windows are set so that most kills land mid-run).
+kill_at_random() {
+    local pid=$1 delay=$((RANDOM % $2))
+    sleep "$(printf '%d.%03d' $((delay / 1000)) $((delay % 1000)))"
+    if kill -9 "$pid" 2>/dev/null; then KILLED_AFTER="$delay ms (mid-run)"; else KILLED_AFTER="$delay ms (it had finished)"; fi
+    wait "$pid" 2>/dev/null
+}
+
+scenario_sdelete() { shared_delete_restore sdelete; }
+scenario_srestore() { shared_delete_restore srestore; }
+
+# shared_delete_restore SCENARIO: delete-asset (sdelete) or restore (srestore) killed at random.
+shared_delete_restore() {
+    local scenario=$1 trials=0 failures=0 trial ids pid
+    echo "== $scenario"
+    shared_up || { skip "$scenario" "the shared-library servers cannot start: $(tail -c 300 "$WORK/shared-up.err")"; return; }
+    shared_library "$scenario" || { fail "$scenario: could not set up the library"; summary "$scenario" 1 1; return; }
+    for ((trial = 1; trial <= SHARED_TRIALS; trial++)); do
+        trials=$((trials + 1))
+        mapfile -t ids < <(shuf -n 8 "$WORK/$scenario.ids")
+        if [ "$scenario" = srestore ]; then
+            "$ALBUM" --library "$SLIB" delete-asset -q "${ids[@]}" >/dev/null 2>&1
+            "$ALBUM" --library "$SLIB" restore -q "${ids[@]}" >/dev/null 2>&1 &
+        else
+            "$ALBUM" --library "$SLIB" delete-asset -q "${ids[@]}" >/dev/null 2>&1 &
+        fi
+        pid=$!
+        kill_at_random "$pid" 70
+        if shared_check "$scenario" "${ids[@]}"; then
+            echo "  trial $trial: killed after ${KILLED_AFTER}"
+        else
+            failures=$((failures + 1))
+        fi
+        # Back to the start for the next trial: whatever is in recently deleted comes back.
+        python3 -c 'import json,sys; print(" ".join(a["id"] for a in json.load(open(sys.argv[1])) if a["kind"]=="asset"))' \
+            "$WORK/$scenario.deleted" | xargs -r "$ALBUM" --library "$SLIB" restore -q >/dev/null 2>&1
+    done
+    shared_check "$scenario" || failures=$((failures + 1))
+    "$ALBUM" --library "$SLIB" verify >/dev/null 2>&1 || { fail "$scenario: verify failed"; failures=$((failures + 1)); }
+    summary "$scenario" "$trials" "$failures" "kill -9 of $([ "$scenario" = sdelete ] && echo delete-asset || echo restore) of 8 photos: each in its albums or in recently deleted, all 8 or none moved"
+}
+
+# sources_match DIR NAME: DIR holds exactly the 40 photos of NAME (by SHA-256), each once.
+sources_match() {
+    local dir=$1 name=$2
+    diff <(cd "$WORK/$name-media" && sha256sum -- *.jpg | cut -d' ' -f1 | sort) \
+        <(cd "$dir" && sha256sum -- * 2>/dev/null | cut -d' ' -f1 | sort) >/dev/null
+}
+
+scenario_sexport() {
+    local trials=0 failures=0 trial out pid
+    echo "== sexport"
+    shared_up || { skip sexport "the shared-library servers cannot start: $(tail -c 300 "$WORK/shared-up.err")"; return; }
+    shared_library sexport || { fail "sexport: could not set up the library"; summary sexport 1 1; return; }
+    for ((trial = 1; trial <= SHARED_TRIALS; trial++)); do
+        trials=$((trials + 1))
+        out=$WORK/sexport-out-$trial
+        "$ALBUM" --library "$SLIB" export Family "$out" >/dev/null 2>&1 &
+        pid=$!
+        kill_at_random "$pid" 600
+        local before
+        before=$(find "$out" -maxdepth 1 -type f -not -name '.*' 2>/dev/null | wc -l)
+        # Every file that has a photo's name is a whole photo.
+        if [ -d "$out" ] && ! (cd "$out" && for f in *; do [ -e "$f" ] || continue; cmp -s "$f" "$WORK/sexport-media/$f" || { echo "  FAIL $f is not the photo it is named after"; exit 1; }; done); then
+            failures=$((failures + 1))
+            continue
+        fi
+        if ! "$ALBUM" --library "$SLIB" export Family "$out" >"$WORK/sexport.rerun" 2>&1; then
+            fail "sexport trial $trial: the export run again failed: $(head -c 300 "$WORK/sexport.rerun")"
+            failures=$((failures + 1))
+        elif ! sources_match "$out" sexport || [ "$(ls -A "$out" | grep -vc '^\.')" != 40 ]; then
+            fail "sexport trial $trial: the folder does not hold the 40 photos once each ($(ls -A "$out" | wc -l) entries)"
+            failures=$((failures + 1))
+        else
+            echo "  trial $trial: killed after ${KILLED_AFTER} with $before photos written; the rerun finished"
+        fi
+    done
+    summary sexport "$trials" "$failures" "kill -9 of export of 40 photos, then again into the same folder: each photo there once, byte for byte"
+}
+
+scenario_scopy() {
+    local trials=0 failures=0 trial target pid count
+    echo "== scopy"
+    shared_up || { skip scopy "the shared-library servers cannot start: $(tail -c 300 "$WORK/shared-up.err")"; return; }
+    shared_library scopy || { fail "scopy: could not set up the library"; summary scopy 1 1; return; }
+    for ((trial = 1; trial <= SHARED_TRIALS; trial++)); do
+        trials=$((trials + 1))
+        target=$WORK/scopy-$trial.albumlibrary
+        "$ALBUM" copy --from "$SLIB" --to "$target" >/dev/null 2>&1 &
+        pid=$!
+        kill_at_random "$pid" 1400
+        if ! "$ALBUM" copy --from "$SLIB" --to "$target" >"$WORK/scopy.rerun" 2>&1; then
+            fail "scopy trial $trial: the copy run again failed: $(head -c 300 "$WORK/scopy.rerun")"
+            failures=$((failures + 1))
+            continue
+        fi
+        count=$("$ALBUM" --library "$target" assets --json 2>/dev/null | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
+        local ok=1
+        [ "$count" = 40 ] || { fail "scopy trial $trial: the catalog holds $count photos, not 40"; ok=0; }
+        mkdir -p "$WORK/scopy-check-$trial"
+        "$ALBUM" --library "$target" export -q Family "$WORK/scopy-check-$trial" >/dev/null 2>&1
+        sources_match "$WORK/scopy-check-$trial" scopy || { fail "scopy trial $trial: Family in the catalog is not the 40 photos once each"; ok=0; }
+        verify_ok "$target" || ok=0
+        "$ALBUM" copy --from "$SLIB" --to "$target" 2>&1 | grep -q "nothing to copy" ||
+            { fail "scopy trial $trial: a third run copied something"; ok=0; }
+        if [ "$ok" = 1 ]; then
+            echo "  trial $trial: killed after ${KILLED_AFTER}; the rerun finished: $(head -c 120 "$WORK/scopy.rerun")"
+            rm -rf "$target" "$WORK/scopy-check-$trial"
+        else
+            failures=$((failures + 1))
+        fi
+    done
+    summary scopy "$trials" "$failures" "kill -9 of copy of 40 photos into a catalog, then again: every photo once, in its album, verify passes"
+}
