@@ -26,7 +26,7 @@ struct BenchOptions: Sendable {
           --large        full sizes for lookup, size and metadata (10 000 albums, 1 M assets, …)
           --json PATH    where to write the results (default bench/results.json)
           --only IDS     run only these scenarios: catalog, video, folders, samesize, single, start,
-                         lookup, size, rebuild, memory, metadata, shared, reimport
+                         lookup, size, rebuild, memory, metadata, shared, reimport, sidecars
           --tmp DIR      scratch directory parent (default: the system temporary directory); its
                          file system is what is measured
         """

@@ -67,6 +67,7 @@ let scenarios: [(id: String, run: () async throws -> ScenarioResult)] = [
     ("metadata", { try await bench.metadata(Array(corpus.prefix(200))) }),
     ("shared", { try bench.shared(Array(corpus.prefix(300))) }),
     ("reimport", { try bench.reimport() }),
+    ("sidecars", { try bench.sidecars() }),
 ]
 for scenario in scenarios where options.runs(scenario.id) {
     Table.progress("running \(scenario.id)…")
