@@ -12,7 +12,7 @@
 # --only: run only these scenarios (kill9, race, diskfull, readonly, removed, corrupt, reset, sqlite3,
 #   oldcatalog, garbled, pidns, fifo, walk, badnumbers, resave, verifyrace, fulljournal, ulimit,
 #   partial, quickexit, nolib, newlib, powerloss, shutdown, journal, rebuildkill, convert,
-#   repairrace, movekill, and the folder library's fkill9, frace, fdiskfull, freadonly, fmoved, fstaging,
+#   repairrace, movekill, companionkill, and the folder library's fkill9, frace, fdiskfull, freadonly, fmoved, fstaging,
 #   fslash, fdelete, fcard, flinks, ffifo, fcatalog, fdrop, fforged, and the shared library's
 #   sdelete, srestore, sexport, scopy).
 #
@@ -102,6 +102,10 @@
 #   movekill    `album import --move` of a 200-photo card killed with kill -9 at random moments (a
 #               catalog and a folder library in turn): every photo is on the card unchanged or in
 #               the library byte for byte, never in neither; importing again finishes the move.
+#   companionkill `album import` of 60 RAW+JPEG pairs with .xmp sidecars killed with kill -9 at
+#               random moments (catalog and folder library in turn): verify passes, every photo
+#               listed has its raw and sidecar byte for byte, none is a photo of its own; importing
+#               again completes the card.
 #   f*          kill9, race, diskfull, readonly on a folder library, the album folder moved mid-batch
 #               (fmoved), the staging folder removed mid-batch (fstaging), titles whose slash carries
 #               a combining mark (fslash), `delete` racing `cp` (fdelete), album folders on a
@@ -123,7 +127,7 @@ set -uo pipefail
 MODE=short
 BUILD=""
 KEEP=0
-ONLY="kill9,race,diskfull,readonly,removed,corrupt,reset,sqlite3,oldcatalog,garbled,pidns,fifo,walk,badnumbers,resave,verifyrace,fulljournal,ulimit,partial,quickexit,nolib,newlib,powerloss,shutdown,journal,rebuildkill,convert,repairrace,movekill"
+ONLY="kill9,race,diskfull,readonly,removed,corrupt,reset,sqlite3,oldcatalog,garbled,pidns,fifo,walk,badnumbers,resave,verifyrace,fulljournal,ulimit,partial,quickexit,nolib,newlib,powerloss,shutdown,journal,rebuildkill,convert,repairrace,movekill,companionkill"
 ONLY+=",fkill9,frace,fdiskfull,freadonly,fmoved,fstaging,fslash,fdelete,fcard,flinks,ffifo,fcatalog,fdrop,fforged"
 ONLY+=",sdelete,srestore,sexport,scopy"
 while [ $# -gt 0 ]; do

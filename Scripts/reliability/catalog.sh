@@ -872,3 +872,69 @@ scenario_movekill() {
     done
     summary movekill "$trials" "$failures" "every photo on the card unchanged or in the library byte for byte"
 }
+
+# companionkill: `album import` of a card of RAW+JPEG pairs with .xmp sidecars killed with kill -9
+# at random moments, into a catalog and a folder library in turn. Afterwards verify passes, every
+# photo the library lists has its raw and its sidecar beside it byte for byte (never a photo
+# without its companions, never a companion listed as a photo of its own), and importing again
+# completes the card: every pair once.
+scenario_companionkill() {
+    local trials=$(((KILL_TRIALS + 3) / 4))
+    echo "== companionkill: $trials trials (import of 60 RAW+JPEG pairs with sidecars killed, catalog and folder library)"
+    local pool=$WORK/companionkill/pool failures=0 trial lib card kind delay pid bad out name
+    make_jpegs "$pool" 60 pair
+    for name in "$pool"/*.jpg; do
+        head -c $((4000 + RANDOM % 4000)) /dev/urandom >"${name%.jpg}.CR2"
+        printf '<x:xmpmeta xmlns:x="adobe:ns:meta/">%s %s</x:xmpmeta>' "$(basename "$name")" "$RANDOM" >"${name%.jpg}.xmp"
+    done
+    for ((trial = 0; trial < trials; trial++)); do
+        card=$WORK/companionkill/card-$trial
+        lib=$WORK/companionkill/lib-$trial
+        mkdir -p "$card/DCIM/100CANON"
+        cp -p "$pool"/* "$card/DCIM/100CANON/"
+        if ((trial % 2)); then kind=(--folders --library "$lib"); else kind=(--library "$lib.albumlibrary"); fi
+        setsid "$ALBUM" import --json --album Card "${kind[@]}" "$card" >"$card.out" 2>/dev/null &
+        pid=$!
+        if ((trial % 4 != 2)); then
+            for _ in $(seq 3000); do grep -q '"file"' "$card.out" 2>/dev/null && break; sleep 0.01; done
+        fi
+        delay=$(printf '0.%03d' $((RANDOM % 500)))
+        sleep "$delay"
+        kill -9 -- "-$pid" 2>/dev/null
+        wait "$pid" 2>/dev/null
+        bad=0
+        for pass in killed again; do
+            if [ "$pass" = again ]; then
+                "$ALBUM" import -q --album Card "${kind[@]}" "$card" >/dev/null 2>&1 ||
+                    { fail "companionkill trial $trial: importing again failed"; bad=1; }
+            fi
+            [ -e "$lib" ] || [ -e "$lib.albumlibrary" ] || continue
+            if ((trial % 2)); then verify_ok "$lib" || bad=1; else verify_ok "$lib.albumlibrary" || bad=1; fi
+            out=$("$ALBUM" show Card --json "${kind[@]}" 2>/dev/null | python3 -c '
+import json, sys, hashlib, os
+card, final = sys.argv[1], sys.argv[2] == "again"
+def sha(p): return hashlib.sha256(open(p, "rb").read()).hexdigest()
+try: assets = json.load(sys.stdin)
+except ValueError: assets = []
+names = [a["file"] for a in assets]
+problems = []
+for a in assets:
+    stem = os.path.splitext(a["file"])[0]
+    if not a["file"].endswith(".jpg"): problems.append("%s listed as a photo of its own" % a["file"])
+    companions = {c["file"]: c for c in a.get("companions", [])}
+    for ext in (".CR2", ".xmp"):
+        c = companions.get(stem + ext)
+        if c is None: problems.append("%s lacks %s" % (a["file"], stem + ext)); continue
+        if sha(c["path"]) != sha(os.path.join(card, stem + ext)): problems.append("%s differs" % c["path"])
+    if sha(a["path"]) != sha(os.path.join(card, a["file"])): problems.append("%s differs" % a["path"])
+if len(set(names)) != len(names): problems.append("a photo listed twice")
+if final and len(names) != 60: problems.append("%d photos after importing again, not 60" % len(names))
+print("; ".join(problems[:5]))
+' "$card/DCIM/100CANON" "$pass")
+            [ -z "$out" ] || { fail "companionkill trial $trial ($pass): $out"; bad=1; }
+        done
+        echo "  trial $trial (${kind[0]#--}, killed ${delay}s after $( ((trial % 4 != 2)) && echo 'the first result' || echo 'the start'))$([ "$bad" = 0 ] || echo ', FAILED')"
+        if [ "$bad" = 0 ]; then rm -rf "$card" "$card.out" "$lib" "$lib.albumlibrary"; else failures=$((failures + 1)); fi
+    done
+    summary companionkill "$trials" "$failures" "every photo with its raw and sidecar byte for byte, none without them, the card complete after importing again"
+}
