@@ -217,7 +217,60 @@ enum AssetCommands {
         let library = try LibraryChoice.open(arguments, create: false)
         let album = AlbumReference(arguments.positional[0])
         let directory = URL(fileURLWithPath: arguments.positional[1])
-        let report = try await library.exportAlbum(withID: try await album.id(in: library), to: directory)
+        let showsProgress = Output.isTerminal && !arguments.quiet && !arguments.dryRun
+        let started = Locked(false)
+        let report = try await library.exportAlbum(
+            withID: try await album.id(in: library), to: directory, dryRun: arguments.dryRun
+        ) { progress in
+            guard showsProgress else { return }
+            let first = started.withLock { wasStarted in
+                defer { wasStarted = true }
+                return !wasStarted
+            }
+            if first {
+                ProgressLine.shared.start(
+                    total: progress.total, enabled: progress.total > 1, totalBytes: progress.totalBytes)
+            }
+            ProgressLine.shared.update(progress.completed, bytes: progress.bytes)
+        }
+        ProgressLine.shared.stop()
+        if arguments.dryRun {
+            struct DryLine: Encodable {
+                let asset: String
+                let file: String
+                var companions: [String]?
+                var wouldExport: Bool?
+                var alreadyThere: Bool?
+            }
+            for file in report.exported {
+                let companions =
+                    file.companions.isEmpty
+                    ? "" : " (with " + file.companions.map(Output.shown).joined(separator: ", ") + ")"
+                if arguments.json {
+                    Output.json(
+                        DryLine(
+                            asset: file.assetID, file: file.name,
+                            companions: file.companions.isEmpty ? nil : file.companions, wouldExport: true))
+                } else {
+                    Output.out(
+                        "would export \(Output.shown(file.originalFilename ?? file.assetID)) as \(Output.shown(file.name))\(companions)"
+                    )
+                }
+            }
+            for file in report.alreadyThere {
+                if arguments.json {
+                    Output.json(DryLine(asset: file.assetID, file: file.name, alreadyThere: true))
+                } else {
+                    Output.out("already there: \(Output.shown(file.name))")
+                }
+            }
+            if !arguments.quiet {
+                Output.err(
+                    "album: dry run, nothing written: \(report.exported.count) would be exported, \(report.alreadyThere.count) already there"
+                )
+            }
+            return 0
+        }
         if arguments.json {
             struct File: Encodable {
                 let asset: String

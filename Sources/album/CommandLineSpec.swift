@@ -388,7 +388,8 @@ enum CommandLineSpec {
                 """,
             arity: 1...Int.max),
         Command(
-            name: .export, arguments: "TITLE DIR", summary: "Copy an album's originals into a folder.",
+            name: .export, arguments: "TITLE DIR", options: [.dryRun],
+            summary: "Copy an album's originals into a folder.",
             details: """
                 Copies the original of every asset of the album TITLE into the folder DIR (created when
                 missing), under its original name; a name already taken becomes "name 2.jpg", "name 3.jpg", and so on.
@@ -396,6 +397,9 @@ enum CommandLineSpec {
                 Exporting again is a sync: an asset whose identical copy (same size and SHA-256) is already in
                 DIR under its name is not copied again and is counted "already there".
                 An asset that cannot be copied is reported and the others are still exported (exit status 1).
+                Each photo's sidecars and raw (see `album import`) are written beside it, named after it.
+                --dry-run prints, asset by asset, the name each would be written under or that it is already
+                there, and writes nothing (not even DIR). On a terminal a progress line shows files and bytes.
                 DIR may not lie inside the library itself (an album folder of a folder library, a catalog's folder).
                 """,
             completion: .directory, arity: 2...2),

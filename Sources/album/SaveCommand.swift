@@ -193,16 +193,26 @@ enum SaveCommand {
                     "; stopped at file \(reached) of \(total): the files before it are saved, the rest may not be. The same save run again saves what is missing (files already there are found, not copied twice)."
             }
         }
-        ProgressLine.shared.start(total: media.count, enabled: Output.isTerminal && !arguments.quiet && media.count > 1)
-        // Files already through earlier albums of --album-by-date, for the progress line.
-        let done = Locked(0)
-        let progress: @Sendable (SaveProgress) -> Void = { value in
-            ProgressLine.shared.update(done.withLock { $0 } + value.prepared)
+        // Progress in files and bytes, counting only what is durable (each result is reported once
+        // its file is saved), never what is merely being copied.
+        let showsProgress = Output.isTerminal && !arguments.quiet && media.count > 1
+        let sizes: [Int64] = showsProgress ? inputs.map(Self.byteCount) : []
+        ProgressLine.shared.start(total: media.count, enabled: showsProgress, totalBytes: sizes.reduce(0, +))
+        let durable = Locked((files: 0, bytes: Int64(0)))
+        let advance: @Sendable (Int) -> Void = { index in
+            guard showsProgress else { return }
+            let now = durable.withLock { total in
+                total.files += 1
+                total.bytes += sizes[index]
+                return total
+            }
+            ProgressLine.shared.update(now.files, bytes: now.bytes)
         }
         // With --move, results go through `mover` in order: each saved file's copy is read back
         // and compared before its source is removed and its line printed.
         let (moves, queue) = AsyncStream.makeStream(of: (Int, Result<SavedAsset, AlbumError>).self)
         let onResult: @Sendable (Int, Result<SavedAsset, AlbumError>) -> Void = { index, result in
+            advance(index)
             if moving {
                 queue.yield((index, result))
                 return
@@ -229,10 +239,10 @@ enum SaveCommand {
         let target = album
         let task = Task {
             if let target {
-                return await target.save(media, recognising: check, progress: progress, onResult: onResult)
+                return await target.save(media, recognising: check, progress: nil, onResult: onResult)
             }
             guard byDate != nil else {
-                return await library.save(media, recognising: check, progress: progress, onResult: onResult)
+                return await library.save(media, recognising: check, progress: nil, onResult: onResult)
             }
             // One save per album, in the order the albums first appear: each finds or creates its
             // album once, in the same transaction as its files.
@@ -255,11 +265,10 @@ enum SaveCommand {
                     for offset in indices.indices { mapped(offset, .failure(error)) }
                 } else if let title = group.title {
                     _ = await library.album(titled: title).save(
-                        part, recognising: check, progress: progress, onResult: mapped)
+                        part, recognising: check, progress: nil, onResult: mapped)
                 } else {
-                    _ = await library.save(part, recognising: check, progress: progress, onResult: mapped)
+                    _ = await library.save(part, recognising: check, progress: nil, onResult: mapped)
                 }
-                done.withLock { $0 += indices.count }
             }
             return []
         }
@@ -504,6 +513,13 @@ enum SaveCommand {
             Output.err(
                 Output.shown(
                     "album: note: created a new album \"\(created.text)\"; there is also \"\(near)\" (a typo?)"))
+        }
+    }
+
+    /// The bytes of an input and its companions, for the progress line (0 for what cannot be read).
+    private static func byteCount(_ input: Input) -> Int64 {
+        ([input.bytes] + input.companions.map(\.path)).reduce(Int64(0)) { sum, path in
+            sum + Int64(FileSystem.fileStatus(atPath: path)?.size ?? 0)
         }
     }
 

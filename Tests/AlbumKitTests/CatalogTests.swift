@@ -622,15 +622,15 @@ import Testing
             _ = FileManager.default.createFile(atPath: path, contents: nil)
             let holder = Process()
             holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-            holder.arguments = ["-x", path, "sleep", "30"]
+            // It says when it holds the lock: no polling, however long a loaded machine takes.
+            holder.arguments = ["-x", path, "/bin/sh", "-c", "echo locked; exec sleep 60"]
+            holder.environment = ["PATH": "/usr/bin:/bin"]
+            let said = Pipe()
+            holder.standardOutput = said
             try holder.run()
-            // flock(1) may take long to start on a loaded machine: up to 30 s, not a timing check.
-            var alive = false
-            for _ in 0..<3000 where !alive {
-                alive = ProcessOwner.isAlive(token, in: owners)
-                if !alive { try await Task.sleep(nanoseconds: 10_000_000) }
-            }
-            #expect(alive)
+            let line = String(decoding: said.fileHandleForReading.availableData, as: UTF8.self)
+            try #require(line.hasPrefix("locked"), "flock(1) did not take the lock: \(line)")
+            #expect(ProcessOwner.isAlive(token, in: owners))
             ProcessOwner.forget(token, in: owners)  // alive: the file stays
             #expect(FileManager.default.fileExists(atPath: path))
             holder.terminate()

@@ -25,14 +25,32 @@ extension PhotoLibrary {
     /// let report = try await library.exportAlbum(withID: info.id, to: folder)
     /// ```
     public func exportAlbum(withID id: String, to directory: URL) async throws -> ExportReport {
+        try await exportAlbum(withID: id, to: directory, progress: nil)
+    }
+
+    /// As ``exportAlbum(withID:to:)``, telling `progress` after each asset; with `dryRun`, writes
+    /// nothing (not even the folder) and returns what the export would do: the names each asset
+    /// would be written under, and the assets already there.
+    ///
+    /// ```swift
+    /// let plan = try await library.exportAlbum(withID: info.id, to: folder, dryRun: true, progress: nil)
+    /// for file in plan.exported { print("would write", file.name) }
+    /// ```
+    public func exportAlbum(
+        withID id: String, to directory: URL, dryRun: Bool = false,
+        progress: (@Sendable (ExportProgress) -> Void)?
+    ) async throws -> ExportReport {
         try await Self.mapping {
             let backend = try await backend
             try Self.refuseExport(into: directory, of: backend)
             let assets = try await assets(inAlbumWithID: id)
             return try await Blocking.run {
-                try AlbumExporter(directory: directory.standardizedFileURL) { asset, file in
+                var exporter = AlbumExporter(directory: directory.standardizedFileURL) { asset, file in
                     try backend.copyOriginal(of: asset, into: file)
-                }.export(assets)
+                }
+                exporter.progress = progress
+                exporter.dryRun = dryRun
+                return try exporter.export(assets)
             }
         }
     }

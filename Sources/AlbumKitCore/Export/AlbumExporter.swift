@@ -21,9 +21,23 @@ struct AlbumExporter {
     /// Writes an original that is not a file (a shared library's object) into the staged file;
     /// `false` when the library has no copy to give.
     var fetch: (AssetInfo, FileSystem.Descriptor) throws -> Bool = { _, _ in false }
+    /// Told after each asset.
+    var progress: (@Sendable (ExportProgress) -> Void)?
+    /// Predicts the report (names, files already there) and writes nothing, not even the folder.
+    var dryRun = false
 
     func export(_ assets: [AssetInfo]) throws -> ExportReport {
-        try prepareDirectory()
+        if dryRun {
+            var isDirectory: ObjCBool = false
+            if !FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
+                return predicted(assets, existing: [], folder: nil)
+            }
+            guard isDirectory.boolValue else {
+                throw AlbumError(.invalidArgument, "\(directory.path) is a file, not a folder to export into.")
+            }
+        } else {
+            try prepareDirectory()
+        }
         let folder: FileSystem.Descriptor
         do { folder = try FileSystem.openDirectory(directory.path) } catch {
             throw error.libraryError("open the export folder")
@@ -33,12 +47,20 @@ struct AlbumExporter {
         do { existing = Set(try FileSystem.names(in: folder)) } catch {
             throw error.libraryError("list the export folder")
         }
+        if dryRun { return predicted(assets, existing: existing, folder: folder) }
         var taken = existing
         var claimed = Set<String>()  // names this run's assets are, written or found
         var exported: [ExportReport.File] = []
         var alreadyThere: [ExportReport.File] = []
         var failures: [ExportReport.Failure] = []
-        for asset in assets {
+        let totalBytes = assets.reduce(Int64(0)) { $0 + ($1.byteSize ?? 0) }
+        var doneBytes: Int64 = 0
+        for (index, asset) in assets.enumerated() {
+            defer {
+                doneBytes += asset.byteSize ?? 0
+                progress?(
+                    ExportProgress(completed: index + 1, total: assets.count, bytes: doneBytes, totalBytes: totalBytes))
+            }
             do {
                 if var found = try identicalCopy(of: asset, in: folder, existing: existing, claimed: claimed) {
                     claimed.insert(found.name)
@@ -67,6 +89,54 @@ struct AlbumExporter {
         return ExportReport(directory: directory, exported: exported, alreadyThere: alreadyThere, failures: failures)
     }
 
+    /// What an export would do, writing nothing: each asset found already there (identical bytes
+    /// under a name it would get) or exported under the first free name (its companions' names free
+    /// too). `folder` is `nil` when the export folder does not exist yet.
+    private func predicted(_ assets: [AssetInfo], existing: Set<String>, folder: FileSystem.Descriptor?)
+        -> ExportReport
+    {
+        var taken = existing
+        var claimed = Set<String>()
+        var exported: [ExportReport.File] = []
+        var alreadyThere: [ExportReport.File] = []
+        var failures: [ExportReport.Failure] = []
+        for asset in assets {
+            do {
+                if let folder,
+                    var found = try identicalCopy(of: asset, in: folder, existing: existing, claimed: claimed)
+                {
+                    claimed.insert(found.name)
+                    found.companions = companionNames(of: asset, beside: found.name)
+                    alreadyThere.append(found)
+                    continue
+                }
+                let base = Self.baseName(of: asset)
+                var attempt = 1
+                var name = base
+                while true {
+                    name = FolderNaming.fileName(base, attempt: attempt)
+                    attempt += 1
+                    if !taken.contains(name), !companionNames(of: asset, beside: name).contains(where: taken.contains) {
+                        break
+                    }
+                }
+                var file = ExportReport.File(
+                    assetID: asset.id, name: name, originalFilename: asset.originalFilename,
+                    byteSize: asset.byteSize ?? 0,
+                    modificationDate: asset.metadata?.captureDate.flatMap(Self.date(fromCaptureDate:)))
+                file.companions = companionNames(of: asset, beside: name)
+                taken.insert(name)
+                taken.formUnion(file.companions)
+                claimed.insert(name)
+                exported.append(file)
+            } catch {
+                let error = AlbumError.wrap(error)
+                failures.append(ExportReport.Failure(assetID: asset.id, code: error.code, message: error.message))
+            }
+        }
+        return ExportReport(directory: directory, exported: exported, alreadyThere: alreadyThere, failures: failures)
+    }
+
     /// The file already in the folder under a name `asset` would get (`IMG_1.jpg`, `IMG_1 2.jpg`,
     /// … in that order, skipping names this run's assets already are) that is the same bytes, by
     /// size and then SHA-256; `nil` when there is none and the asset is to be written.
@@ -79,7 +149,12 @@ struct AlbumExporter {
             let name = FolderNaming.fileName(base, attempt: attempt)
             attempt += 1
             if claimed.contains(name) { continue }
-            guard existing.contains(name) else { return nil }
+            guard existing.contains(name) else {
+                // A name an export skips because its companions' names were taken (an earlier
+                // export went on to the next one): look further.
+                if companionNames(of: asset, beside: name).contains(where: existing.contains) { continue }
+                return nil
+            }
             guard let info = FileSystem.fileStatus(of: name, in: folder), info.kind == .regular,
                 asset.byteSize.map({ Int64(info.size) == $0 }) ?? true
             else { continue }
