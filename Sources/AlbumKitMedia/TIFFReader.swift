@@ -46,28 +46,7 @@ struct TIFFReader {
 
     /// Reads the header, IFD0, its chain, and the EXIF, GPS and SubIFD directories.
     mutating func read() throws(MediaInspectionError) -> EXIFInfo {
-        guard let header = try reader.bytes(at: base, count: 8) else {
-            throw fail("TIFF header runs past the end of the file")
-        }
-        switch (header[0], header[1]) {
-        case (0x49, 0x49): bigEndian = false
-        case (0x4D, 0x4D): bigEndian = true
-        default: throw fail("TIFF header has an unknown byte order")
-        }
-        let magic = header.u16(2, bigEndian: bigEndian)
-        guard magic == 42 || magic == 43 || magic == 0x4F52 || magic == 0x5352 || magic == 0x55 else {
-            throw fail("TIFF header has an unknown version \(magic)")
-        }
-        let ifd0Offset: UInt64
-        if magic == 43 {
-            guard let big = try reader.bytes(at: base, count: 16), big.u16(4, bigEndian: bigEndian) == 8,
-                big.u16(6, bigEndian: bigEndian) == 0
-            else { throw fail("BigTIFF header is not 16 bytes with 8-byte offsets") }
-            isBigTIFF = true
-            ifd0Offset = big.u64(8, bigEndian: bigEndian)
-        } else {
-            ifd0Offset = UInt64(header.u32(4, bigEndian: bigEndian))
-        }
+        let ifd0Offset = try readHeader()
         let ifd0 = try directory(at: ifd0Offset, what: "TIFF first directory", required: true)!
         var info = EXIFInfo()
         try readDirectoryChain(after: ifd0, first: ifd0Offset)
@@ -124,6 +103,50 @@ struct TIFFReader {
             info.merge(XMPPacket(packet))
         }
         return info
+    }
+
+    /// Where IFD1's JPEG thumbnail (JPEGInterchangeFormat 0x0201, length 0x0202) lies in the
+    /// reader, or `nil` when the file has none or its tags point outside the file.
+    mutating func thumbnailRange() throws(MediaInspectionError) -> (offset: UInt64, count: Int)? {
+        let ifd0Offset = try readHeader()
+        guard let ifd0 = try directory(at: ifd0Offset, what: "TIFF first directory", required: false),
+            ifd0.next != 0, let ifd1 = try directory(at: ifd0.next, what: "TIFF thumbnail directory", required: false),
+            let offset = ints(ifd1, 0x0201, limit: 1).first, let length = ints(ifd1, 0x0202, limit: 1).first,
+            length > 0, length <= UInt64(Self.maxThumbnailBytes)
+        else { return nil }
+        let (start, overflow) = base.addingReportingOverflow(offset)
+        guard !overflow, reader.contains(start, length) else { return nil }
+        return (start, Int(length))
+    }
+
+    /// The largest embedded thumbnail read (EXIF in a JPEG is at most 64 KB; raw previews are larger).
+    static let maxThumbnailBytes = 16 << 20
+
+    /// Reads the byte order and version; returns IFD0's offset.
+    private mutating func readHeader() throws(MediaInspectionError) -> UInt64 {
+        guard let header = try reader.bytes(at: base, count: 8) else {
+            throw fail("TIFF header runs past the end of the file")
+        }
+        switch (header[0], header[1]) {
+        case (0x49, 0x49): bigEndian = false
+        case (0x4D, 0x4D): bigEndian = true
+        default: throw fail("TIFF header has an unknown byte order")
+        }
+        let magic = header.u16(2, bigEndian: bigEndian)
+        guard magic == 42 || magic == 43 || magic == 0x4F52 || magic == 0x5352 || magic == 0x55 else {
+            throw fail("TIFF header has an unknown version \(magic)")
+        }
+        let ifd0Offset: UInt64
+        if magic == 43 {
+            guard let big = try reader.bytes(at: base, count: 16), big.u16(4, bigEndian: bigEndian) == 8,
+                big.u16(6, bigEndian: bigEndian) == 0
+            else { throw fail("BigTIFF header is not 16 bytes with 8-byte offsets") }
+            isBigTIFF = true
+            ifd0Offset = big.u64(8, bigEndian: bigEndian)
+        } else {
+            ifd0Offset = UInt64(header.u32(4, bigEndian: bigEndian))
+        }
+        return ifd0Offset
     }
 
     private func fail(_ reason: String) -> MediaInspectionError {
