@@ -171,9 +171,9 @@ extension CatalogBackend {
         TestPause.at("before-record")
         let receipt: CommitReceipt
         do {
-            receipt = try record("save the photos", whenDecided: { try flushing.wait() }) { recorder in
-                try self.decide(staged, album: album, at: now, recorder: recorder)
-            }
+            receipt = try record(
+                "save the photos", whenDecided: { try flushing.wait() },
+                { recorder in try self.decide(staged, album: album, at: now, recorder: recorder) })
         } catch {
             // Nothing is undone while the files are still being flushed.
             flushing.finish()
