@@ -160,23 +160,27 @@ extension CatalogBackend {
         } catch {
             try rollBack(published, after: error)
         }
-        // The files' data and names are flushed while the save is decided under the journal's
-        // lock (the index's work hides behind the disk's); the record is appended only once both
-        // are done (``record(_:whenDecided:_:)``).
-        let flushing = BackgroundWork { [self] in
-            try flushData(staged)
-            try flushNames(staged)
-        }
+        // The files' data and their names are flushed at once, each on a thread of its own (the
+        // device can serve both with one cache flush), while the save is decided under the
+        // journal's lock (the index's work hides behind the disk's); the record is appended only
+        // once both are done (``record(_:whenDecided:_:)``).
+        let flushingData = BackgroundWork { [self] in try flushData(staged) }
+        let flushingNames = BackgroundWork { [self] in try flushNames(staged) }
         beforeRecording.withLock { $0 }?()
         TestPause.at("before-record")
         let receipt: CommitReceipt
         do {
             receipt = try record(
-                "save the photos", whenDecided: { try flushing.wait() },
+                "save the photos",
+                whenDecided: {
+                    try flushingData.wait()
+                    try flushingNames.wait()
+                },
                 { recorder in try self.decide(staged, album: album, at: now, recorder: recorder) })
         } catch {
             // Nothing is undone while the files are still being flushed.
-            flushing.finish()
+            flushingData.finish()
+            flushingNames.finish()
             try rollBack(published, after: error)
         }
         // Saved: the staged files close here (the shard folders with the last item that holds
