@@ -46,16 +46,25 @@ extension CatalogBackend {
             let end = try endOfRecords(journalFile, caughtUp: caughtUp.end)
             let recorder = ChangeRecorder(index: index)
             let result = try decide(recorder)
-            // What the change needs durable before it is journaled (a save's files, flushed while
-            // it was decided).
-            try whenDecided()
             guard !recorder.changes.isEmpty else {
+                try whenDecided()
                 try index.db.execute("COMMIT")
                 committed = true
                 return result
             }
             var bytes: [UInt8] = []
             for change in recorder.changes { bytes += LibraryJournal.line(for: change) }
+            // The position the records take the index to, in its transaction before they are
+            // appended (a failed append rolls it back); after the append, only the COMMIT is left.
+            // The index only mirrors the journal: a position or COMMIT that fails leaves it behind,
+            // and the next use replays from its position (applying is idempotent).
+            try? index.setPosition(end + Int64(bytes.count), applied: recorder.changes.count)
+            // Read in this transaction, not in another one after it (a save's critical path);
+            // unreadable: not due now, the next change asks again.
+            snapshotDue = (try? index.isSnapshotDue(every: snapshotInterval.withLock { $0 })) ?? false
+            // What the change needs durable before it is journaled (a save's files, flushed while
+            // it was decided).
+            try whenDecided()
             do {
                 try FileSystem.write(journalFile, bytes)
                 try FileSystem.flushData(journalFile)
@@ -75,12 +84,6 @@ extension CatalogBackend {
             }
             // Durable now: from here on the change stands, whatever happens to the index.
             connection.purgedFiles += recorder.purged
-            // The index only mirrors the journal: a position or COMMIT that fails leaves it behind,
-            // and the next use replays from its position (applying is idempotent).
-            try? index.setPosition(end + Int64(bytes.count), applied: recorder.changes.count)
-            // Read in this transaction, not in another one after it (a save's critical path);
-            // unreadable: not due now, the next change asks again.
-            snapshotDue = (try? index.isSnapshotDue(every: snapshotInterval.withLock { $0 })) ?? false
             committed = (try? index.db.execute("COMMIT")) != nil
             // A commit that failed (the index's disk full, say) leaves the index behind the
             // journal: the next use catches up. The change is saved either way.
