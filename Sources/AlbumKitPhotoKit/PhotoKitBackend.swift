@@ -147,14 +147,7 @@ package final class PhotoKitBackend: PhotoLibraryBackend {
                         originalFilename: filename ?? "IMG.\(metadata.format.fileExtension)")
                 ], metadata: metadata)
         case .livePhoto(let photo, let video):
-            let still = try MediaReader(.file(photo)).metadata
-            let motion = try MediaReader(.file(video)).metadata
-            guard still.kind == .photo, motion.kind == .video else {
-                throw AlbumError(
-                    .unsupportedMedia,
-                    "A Live Photo needs a photo and a video; got \(still.format.rawValue) (\(photo.lastPathComponent)) and \(motion.format.rawValue) (\(video.lastPathComponent)).",
-                    file: photo.path)
-            }
+            let still = try MediaReader.livePhotoMetadata(photo: photo, video: video)
             return Staged(
                 resources: [
                     Resource(role: .photo, source: .file(photo), originalFilename: photo.lastPathComponent),
@@ -385,12 +378,22 @@ package final class PhotoKitBackend: PhotoLibraryBackend {
     package func albums() async throws -> [AlbumInfo] {
         let collections = PHAssetCollection.fetchAssetCollections(with: .album, subtype: .albumRegular, options: nil)
         return (0..<collections.count).map { collections.object(at: $0) }
-            .sorted(by: PhotoKitAlbumDirectory.precedes)
-            .map { collection in
-                AlbumInfo(
-                    id: collection.localIdentifier, title: collection.localizedTitle ?? "",
-                    count: PHAsset.fetchAssets(in: collection, options: nil).count)
-            }
+            .sorted(by: PhotoKitAlbumDirectory.precedes).map(Self.info)
+    }
+
+    /// The album `id` when it is one ``albums()`` lists (a regular user album), fetched by its
+    /// identifier.
+    package func album(withID id: String) async throws -> AlbumInfo? {
+        guard let collection = Self.collection(id), collection.assetCollectionType == .album,
+            collection.assetCollectionSubtype == .albumRegular
+        else { return nil }
+        return Self.info(collection)
+    }
+
+    private static func info(_ collection: PHAssetCollection) -> AlbumInfo {
+        AlbumInfo(
+            id: collection.localIdentifier, title: collection.localizedTitle ?? "",
+            count: PHAsset.fetchAssets(in: collection, options: nil).count)
     }
 
     package func findAlbum(titled title: AlbumTitle) async throws -> String? {
