@@ -31,9 +31,16 @@
         /// Whether a video's duration is listed. The simulator does not read videos (Photos does).
         var listsVideoDurations: Bool { self != .photoKit }
 
-        /// Whether a location given when saving is listed with the asset. A folder library keeps the
-        /// file as it was given, byte for byte, and records nothing beside it.
-        var keepsGivenLocations: Bool { self != .folders }
+        /// Whether the creation date, location and favourite given when saving are listed with the
+        /// asset. A folder library keeps the file as it was given, byte for byte, and records nothing
+        /// beside it: it lists what the file says.
+        var keepsGivenDescriptions: Bool { self != .folders }
+
+        /// Whether an album's former title still leads to it after a rename through the library.
+        /// Photos, and the in-memory library that stands in for it in an app's tests: the app's
+        /// title keeps leading to its album after any rename (the identifier remembered for the
+        /// title wins, see SavingIntoAnAppsAlbum.md). AlbumKit's own libraries free the old title.
+        var formerTitleLeadsToRenamedAlbum: Bool { self == .photoKit || self == .inMemory }
     }
 
     /// A fresh library of one kind, a second handle on the same storage (another process or app),
