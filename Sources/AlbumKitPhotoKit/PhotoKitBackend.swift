@@ -277,10 +277,7 @@ package final class PhotoKitBackend: PhotoLibraryBackend {
         var albumOutcome: AlbumOutcome?
         if let album, let resolution, let albumID = outcome.albumID {
             store.remember(albumID, forTitleKey: album.title.key)
-            switch resolution {
-            case .existing: albumOutcome = .found
-            case .create(let created): albumOutcome = created
-            }
+            albumOutcome = resolution.outcome
         }
         return CommitReceipt(
             albumID: outcome.albumID, albumOutcome: albumOutcome,
@@ -397,10 +394,7 @@ package final class PhotoKitBackend: PhotoLibraryBackend {
     }
 
     package func findAlbum(titled title: AlbumTitle) async throws -> String? {
-        if case .existing(let id) = try AlbumRequest(title: title).resolve(in: PhotoKitAlbumDirectory(store: store)) {
-            return id
-        }
-        return nil
+        try AlbumRequest(title: title).find(in: PhotoKitAlbumDirectory(store: store))
     }
 
     package func assets(inAlbumWithID id: String) async throws -> [AssetInfo] {
@@ -411,8 +405,13 @@ package final class PhotoKitBackend: PhotoLibraryBackend {
         return (0..<assets.count).map { Self.info(assets.object(at: $0)) }
     }
 
+    /// Finds the album (``AlbumRequest/resolve(in:)``) or creates it in a change block of its own.
     package func createAlbum(titled title: AlbumTitle) async throws -> (id: String, outcome: AlbumOutcome) {
-        if let id = try await findAlbum(titled: title) { return (id, .found) }
+        let resolution = try AlbumRequest(title: title).resolve(in: PhotoKitAlbumDirectory(store: store))
+        if case .existing(let id) = resolution {
+            store.remember(id, forTitleKey: title.key)
+            return (id, .found)
+        }
         let created = Locked<String?>(nil)
         do {
             try await library.performChanges {
@@ -425,7 +424,7 @@ package final class PhotoKitBackend: PhotoLibraryBackend {
             throw AlbumError(.ioFailure, "Photos did not create the album.")
         }
         store.remember(id, forTitleKey: title.key)
-        return (id, .created)
+        return (id, resolution.outcome)
     }
 
     package func renameAlbum(id: String, to title: AlbumTitle) async throws {
