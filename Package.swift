@@ -160,6 +160,9 @@ let package = Package(
                 "AlbumKitCore", "AlbumKitCatalog", "AlbumKitFolders", "AlbumKit",
                 .target(name: "AlbumKitShared", condition: .when(platforms: [.linux])),
                 .target(name: "album", condition: .when(platforms: [.linux])),
+                // The conformance suite runs on every library kind, Photos through the simulator.
+                .target(name: "AlbumKitPhotoKit", condition: .when(platforms: [.linux])),
+                .target(name: "PhotoKitSimulator", condition: .when(platforms: [.linux])),
             ],
             path: "Tests/AlbumKitSharedTests"
         ),

@@ -41,7 +41,8 @@ extension CatalogBackend {
                     connection.purgedFiles.removeSubrange(purgesBefore...)
                 }
             }
-            let caughtUp = try index.catchUp(with: journal)
+            // Through the descriptor that holds the lock: one journal descriptor per commit.
+            let caughtUp = try index.catchUp(with: journal, through: journalFile)
             connection.purgedFiles += caughtUp.purged
             let end = try endOfRecords(journalFile, caughtUp: caughtUp.end)
             let recorder = ChangeRecorder(index: index)
@@ -105,9 +106,7 @@ extension CatalogBackend {
         }
         // Bytes after the last record: never acknowledged (an append is acknowledged only once it
         // is whole and flushed), kept for inspection, then cut off.
-        let (reader, _) = try FileSystem.openForReading(journal.path)
-        defer { FileSystem.close(reader) }
-        let tail = try FileSystem.readAll(reader, from: UInt64(end), size: UInt64(size))
+        let tail = try FileSystem.readAll(file, from: UInt64(end), size: UInt64(size))
         let folder = root.path + "/damaged/" + Self.timestamp()
         _ = try FileSystem.makeDirectory(atPath: folder)
         let kept = try FileSystem.openForAppending(folder + "/journal-tail-at-\(end)")

@@ -188,7 +188,8 @@ extension CatalogBackend {
         for item in staged {
             for file in item.files { FileSystem.close(file.descriptor) }
         }
-        Self.removeMovedSources(staged)
+        // Its companions were copied and recorded with it: they move with it.
+        for item in staged { item.request.removeMovedFiles(companionsKept: true) }
         return receipt
     }
 
@@ -287,25 +288,6 @@ extension CatalogBackend {
     /// The file's metadata, with the creation date and location the caller gave in place of the
     /// file's own.
     static func metadata(of item: Staged) -> MediaMetadata { item.request.described(item.media.metadata) }
-
-    /// Removes the caller's files of saves that asked to move them (`Media.movesFile`), once the
-    /// library holds them. A file that cannot be removed stays: it is the caller's.
-    static func removeMovedSources(_ staged: [Staged]) {
-        for item in staged where item.request.movesFile {
-            // Its companions were copied and recorded with it: they move with it.
-            for companion in item.request.companions { try? FileSystem.unlink(companion.path.description) }
-            switch item.request.source {
-            // The asset is saved; a moved source that cannot be removed stays where it was (nothing is lost).
-            case .file(let url): try? FileSystem.unlink(url.path)
-            case .path(let path): try? FileSystem.unlink(path.description)
-            case .livePhoto(let photo, let video):
-                // (as above)
-                try? FileSystem.unlink(photo.path)
-                try? FileSystem.unlink(video.path)
-            case .data: break
-            }
-        }
-    }
 
     /// Whether the library's file `relative` (an asset's path) is there: a regular file of `size`
     /// bytes with the SHA-256 `sha256`. Hashed only when the size matches, and only for bytes the

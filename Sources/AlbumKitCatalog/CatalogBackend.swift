@@ -107,9 +107,9 @@ package final class CatalogBackend: PhotoLibraryBackend {
         onNotice noticeHandler: (@Sendable (String) -> Void)? = nil
     ) throws -> CatalogBackend {
         let root = url.standardizedFileURL
-        var isDirectory: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory)
-        if exists && !isDirectory.boolValue {
+        let status = FileSystem.fileStatus(atPath: root.path)
+        let exists = status != nil
+        if let status, status.kind != .directory {
             throw AlbumError(
                 .libraryCorrupt, "\(root.path) is a file, not an AlbumKit library folder; nothing was changed.")
         }
@@ -138,7 +138,7 @@ package final class CatalogBackend: PhotoLibraryBackend {
                     .libraryNotFound, "There is no AlbumKit library at \(root.path); save a photo to create it.")
             }
             // A probe for the hint below: an unlistable folder only gets no hint.
-            if let contents = try? FileManager.default.contentsOfDirectory(atPath: root.path),
+            if let contents = try? FileSystem.names(inDirectoryAt: root.path),
                 contents.contains(where: { !$0.hasPrefix(".") && !libraryEntries.contains($0) })
             {
                 throw AlbumError(
@@ -195,10 +195,10 @@ package final class CatalogBackend: PhotoLibraryBackend {
 
     /// Whether the folder holds anything of a library (a journal, a catalog, originals).
     static func isLibrary(_ root: URL) -> Bool {
-        let fm = FileManager.default
-        return fm.fileExists(atPath: catalogPath(root)) || fm.fileExists(atPath: root.path + "/journal")
+        FileSystem.fileStatus(atPath: catalogPath(root)) != nil
+            || FileSystem.fileStatus(atPath: root.path + "/journal") != nil
             // A probe: an unlistable originals folder is not evidence of a library.
-            || ((try? fm.contentsOfDirectory(atPath: root.path + "/originals")) ?? []).contains { !$0.hasPrefix(".") }
+            || ((try? FileSystem.names(inDirectoryAt: root.path + "/originals")) ?? []).contains { !$0.hasPrefix(".") }
     }
 
     /// Refuses a catalog that is a symbolic link: SQLite opens the catalog without following

@@ -10,7 +10,7 @@ enum CatalogRepair {
 
     static func run(at url: URL) throws -> RepairReport {
         let root = url.standardizedFileURL
-        guard FileManager.default.fileExists(atPath: root.path) else {
+        guard FileSystem.fileStatus(atPath: root.path) != nil else {
             throw AlbumError(.libraryNotFound, "There is no AlbumKit library at \(root.path).")
         }
         try SHA256Hasher.requireAvailable(to: "repair the library \(root.path)")

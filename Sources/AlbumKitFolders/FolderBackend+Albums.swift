@@ -40,6 +40,16 @@ extension FolderBackend {
         }
     }
 
+    /// The album whose folder holds `id`: the folder it was last found in or is remembered in,
+    /// listing the library's folders only when it is in neither (the user moved it).
+    package func album(withID id: String) async throws -> AlbumInfo? {
+        try await Blocking.run {
+            try self.reading("find the album") { root, directory in
+                try directory.album(id: id).map { album throws(SystemError) in try self.info(album, in: root) }
+            }
+        }
+    }
+
     /// The titles alone: listing the album folders, not the files in each.
     package func albumTitles() async throws -> [String] {
         try await Blocking.run {

@@ -147,14 +147,7 @@ package final class PhotoKitBackend: PhotoLibraryBackend {
                         originalFilename: filename ?? "IMG.\(metadata.format.fileExtension)")
                 ], metadata: metadata)
         case .livePhoto(let photo, let video):
-            let still = try MediaReader(.file(photo)).metadata
-            let motion = try MediaReader(.file(video)).metadata
-            guard still.kind == .photo, motion.kind == .video else {
-                throw AlbumError(
-                    .unsupportedMedia,
-                    "A Live Photo needs a photo and a video; got \(still.format.rawValue) (\(photo.lastPathComponent)) and \(motion.format.rawValue) (\(video.lastPathComponent)).",
-                    file: photo.path)
-            }
+            let still = try MediaReader.livePhotoMetadata(photo: photo, video: video)
             return Staged(
                 resources: [
                     Resource(role: .photo, source: .file(photo), originalFilename: photo.lastPathComponent),
@@ -284,10 +277,7 @@ package final class PhotoKitBackend: PhotoLibraryBackend {
         var albumOutcome: AlbumOutcome?
         if let album, let resolution, let albumID = outcome.albumID {
             store.remember(albumID, forTitleKey: album.title.key)
-            switch resolution {
-            case .existing: albumOutcome = .found
-            case .create(let created): albumOutcome = created
-            }
+            albumOutcome = resolution.outcome
         }
         return CommitReceipt(
             albumID: outcome.albumID, albumOutcome: albumOutcome,
@@ -385,19 +375,26 @@ package final class PhotoKitBackend: PhotoLibraryBackend {
     package func albums() async throws -> [AlbumInfo] {
         let collections = PHAssetCollection.fetchAssetCollections(with: .album, subtype: .albumRegular, options: nil)
         return (0..<collections.count).map { collections.object(at: $0) }
-            .sorted(by: PhotoKitAlbumDirectory.precedes)
-            .map { collection in
-                AlbumInfo(
-                    id: collection.localIdentifier, title: collection.localizedTitle ?? "",
-                    count: PHAsset.fetchAssets(in: collection, options: nil).count)
-            }
+            .sorted(by: PhotoKitAlbumDirectory.precedes).map(Self.info)
+    }
+
+    /// The album `id` when it is one ``albums()`` lists (a regular user album), fetched by its
+    /// identifier.
+    package func album(withID id: String) async throws -> AlbumInfo? {
+        guard let collection = Self.collection(id), collection.assetCollectionType == .album,
+            collection.assetCollectionSubtype == .albumRegular
+        else { return nil }
+        return Self.info(collection)
+    }
+
+    private static func info(_ collection: PHAssetCollection) -> AlbumInfo {
+        AlbumInfo(
+            id: collection.localIdentifier, title: collection.localizedTitle ?? "",
+            count: PHAsset.fetchAssets(in: collection, options: nil).count)
     }
 
     package func findAlbum(titled title: AlbumTitle) async throws -> String? {
-        if case .existing(let id) = try AlbumRequest(title: title).resolve(in: PhotoKitAlbumDirectory(store: store)) {
-            return id
-        }
-        return nil
+        try AlbumRequest(title: title).find(in: PhotoKitAlbumDirectory(store: store))
     }
 
     package func assets(inAlbumWithID id: String) async throws -> [AssetInfo] {
@@ -408,8 +405,13 @@ package final class PhotoKitBackend: PhotoLibraryBackend {
         return (0..<assets.count).map { Self.info(assets.object(at: $0)) }
     }
 
+    /// Finds the album (``AlbumRequest/resolve(in:)``) or creates it in a change block of its own.
     package func createAlbum(titled title: AlbumTitle) async throws -> (id: String, outcome: AlbumOutcome) {
-        if let id = try await findAlbum(titled: title) { return (id, .found) }
+        let resolution = try AlbumRequest(title: title).resolve(in: PhotoKitAlbumDirectory(store: store))
+        if case .existing(let id) = resolution {
+            store.remember(id, forTitleKey: title.key)
+            return (id, .found)
+        }
         let created = Locked<String?>(nil)
         do {
             try await library.performChanges {
@@ -422,7 +424,7 @@ package final class PhotoKitBackend: PhotoLibraryBackend {
             throw AlbumError(.ioFailure, "Photos did not create the album.")
         }
         store.remember(id, forTitleKey: title.key)
-        return (id, .created)
+        return (id, resolution.outcome)
     }
 
     package func renameAlbum(id: String, to title: AlbumTitle) async throws {

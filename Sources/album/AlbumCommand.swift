@@ -237,12 +237,6 @@ enum AlbumCommand {
 
     // MARK: changing albums
 
-    /// The album a title resolves to (the oldest with that title, as the library resolves it).
-    private static func info(titled title: String, in library: PhotoLibrary) async throws -> AlbumInfo? {
-        let key = title.trimmingCharacters(in: .whitespaces).precomposedStringWithCanonicalMapping
-        return try await library.albums().first { $0.title.precomposedStringWithCanonicalMapping == key }
-    }
-
     static func create(_ arguments: Arguments) async throws -> Int32 {
         let info = try await LibraryChoice.open(arguments, create: true).createAlbum(titled: arguments.positional[0])
         if arguments.json {
@@ -257,20 +251,16 @@ enum AlbumCommand {
         let (old, new) = (arguments.positional[0], arguments.positional[1])
         let library = try LibraryChoice.open(arguments, create: false)
         let reference = AlbumReference(old)
-        let before: AlbumInfo?
+        // The album looked up once (by its title as saves resolve it, or by its id), then renamed by id.
+        let before: AlbumInfo
         switch reference {
-        case .title(let title):
-            before = try await info(titled: title, in: library)
-            try await library.renameAlbum(titled: title, to: new)
-        case .id(let id):
-            before = try await library.albumInfo(withID: id)
-            try await library.renameAlbum(withID: id, to: new)
+        case .title(let title): before = try await library.albumInfo(titled: title)
+        case .id(let id): before = try await library.albumInfo(withID: id)
         }
+        try await library.renameAlbum(withID: before.id, to: new)
         if arguments.json {
-            var after: AlbumInfo?
-            if let id = before?.id { after = try await library.albumInfo(withID: id) }
-            var line = AlbumLine(after ?? AlbumInfo(id: before?.id ?? "", title: new, count: before?.count ?? 0))
-            line.previousTitle = before?.title ?? old
+            var line = AlbumLine(try await library.albumInfo(withID: before.id))
+            line.previousTitle = before.title
             Output.json(line)
         } else if !arguments.quiet {
             Output.out(Output.shown("renamed \"\(old)\" to \"\(new)\""))
@@ -281,20 +271,16 @@ enum AlbumCommand {
     static func delete(_ arguments: Arguments) async throws -> Int32 {
         let title = arguments.positional[0]
         let library = try LibraryChoice.open(arguments, create: false)
-        let before: AlbumInfo?
-        let deleted: DeletedAlbum
+        // The album looked up once (by its title as saves resolve it, or by its id), then deleted by id.
+        let before: AlbumInfo
         switch AlbumReference(title) {
-        case .title(let title):
-            before = try await info(titled: title, in: library)
-            deleted = try await library.deleteAlbum(
-                titled: title, force: arguments.force, permanently: arguments.permanently)
-        case .id(let id):
-            before = try await library.albumInfo(withID: id)
-            deleted = try await library.deleteAlbum(
-                withID: id, force: arguments.force, permanently: arguments.permanently)
+        case .title(let title): before = try await library.albumInfo(titled: title)
+        case .id(let id): before = try await library.albumInfo(withID: id)
         }
+        let deleted = try await library.deleteAlbum(
+            withID: before.id, force: arguments.force, permanently: arguments.permanently)
         if arguments.json {
-            var line = AlbumLine(before ?? AlbumInfo(id: "", title: title, count: 0))
+            var line = AlbumLine(before)
             line.deleted = true
             line.trash = deleted.trashURL?.path
             line.albums = deleted.albums.count > 1 ? deleted.albums.dropFirst().map { AlbumLine($0) } : nil

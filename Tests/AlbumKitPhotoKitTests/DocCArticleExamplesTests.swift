@@ -7,7 +7,7 @@ import Testing
 /// examples — Photos itself, the limited-library picker — are type-checked with the sources by
 /// `Scripts/apple-check.sh`, not run.)
 @Suite struct DocCArticleExamplesTests {
-    static let drawingURL = AppLibrary.jpeg
+    static let drawingURL = AppLibraryTests.jpeg
 
     struct SketchSaver {
         var library: PhotoLibrary
@@ -38,8 +38,8 @@ import Testing
 
     @Test func pagingWithAFilter() async throws {
         let library = PhotoLibrary.inMemory()
-        try await library.save(.file(AppLibrary.video))
-        try await library.save(.file(AppLibrary.jpeg))
+        try await library.save(.file(AppLibraryTests.video))
+        try await library.save(.file(AppLibraryTests.jpeg))
         var shown: [AssetInfo] = []
         func show(_ assets: [AssetInfo]) { shown += assets }
 
@@ -71,7 +71,7 @@ import Testing
             }
         }
         try await Task.sleep(for: .milliseconds(100))
-        try await library.album(titled: "Trips").save(.file(AppLibrary.jpeg))
+        try await library.album(titled: "Trips").save(.file(AppLibraryTests.jpeg))
         for _ in 0..<200 where reloads.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(5)) }
         watching.cancel()
         #expect(reloads.withLock { $0 } == 1)

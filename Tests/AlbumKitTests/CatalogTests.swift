@@ -58,6 +58,22 @@ import Testing
         }
     }
 
+    /// One journal descriptor per commit: once the library holds the journal open for its lock, a
+    /// save opens it no more (it catches up through the descriptor that holds the lock; an open of
+    /// the journal fails here, and the save does not meet it).
+    @Test func aCommitOpensTheJournalNoMore() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let (library, _) = try open(dir)
+            try await library.album(titled: "Trips").save(.file(Fixture.jpeg))
+            let journal = dir.appendingPathComponent("Test.albumlibrary/journal/library.journal").path
+            let opens = FaultInjector.inject(.open, under: journal, errno: EMFILE)
+            defer { FaultInjector.removeAll(under: journal) }
+            let saved = try await library.album(titled: "Trips").save(.file(Fixture.png))
+            #expect(saved.albumOutcome == .found && !saved.isExisting)
+            #expect(FaultInjector.hits(opens) == 0)
+        }
+    }
+
     @Test func aBatchLandsInOneShardFolder() async throws {
         try await Fixture.withTemporaryDirectory { dir in
             let (library, _) = try open(dir)

@@ -89,6 +89,10 @@ final class MemoryBackend: PhotoLibraryBackend {
         state.withLock { $0.albums.map { AlbumInfo(id: $0.id, title: $0.title.text, count: $0.members.count) } }
     }
 
+    func album(withID id: String) async throws -> AlbumInfo? {
+        try await albums().first { $0.id == id }  // a test double: its few albums are in memory
+    }
+
     func findAlbum(titled title: AlbumTitle) async throws -> String? {
         let snapshot = state.withLock { $0 }
         if case .existing(let id) = try AlbumRequest(title: title).resolve(in: Directory(state: snapshot)) { return id }

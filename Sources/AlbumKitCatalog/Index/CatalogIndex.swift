@@ -154,14 +154,16 @@ struct CatalogIndex {
     ///   after the commit), how many records were applied, where they end, and how many bytes
     ///   after them are not a whole record.
     @discardableResult
-    func catchUp(with journal: LibraryJournal) throws -> (purged: [String], applied: Int, end: Int64, tornBytes: Int64)
-    {
+    func catchUp(
+        with journal: LibraryJournal, through open: FileSystem.Descriptor? = nil
+    ) throws -> (purged: [String], applied: Int, end: Int64, tornBytes: Int64) {
         var purged: [String] = []
         var applied = 0
         let start = try position()
-        // Nothing after this index's position: no need to open and read the journal.
-        if start != 0, start == journal.length() { return ([], 0, start, 0) }
-        let total = try journal.forEachRecord(from: start == 0 ? nil : start) { reading in
+        // Nothing after this index's position: no need to read the journal.
+        let length = try open.map { descriptor throws in try FileSystem.size(of: descriptor) } ?? journal.length()
+        if start != 0, start == length { return ([], 0, start, 0) }
+        let total = try journal.forEachRecord(from: start == 0 ? nil : start, through: open) { reading in
             for entry in reading.entries { purged += try apply(entry.change) }
             for damage in reading.damaged {
                 try db.run(

@@ -147,13 +147,23 @@ package struct LibraryJournal: Sendable {
     // MARK: Reading
 
     /// The records from byte `offset` on (the first record when `nil`), at most `limit` bytes of
-    /// them at a time (the caller reads on from ``Reading/end``).
+    /// them at a time (the caller reads on from ``Reading/end``), read through `open` when the
+    /// caller holds the journal open (a commit, under its lock: one descriptor for the commit),
+    /// else through a descriptor opened for this read.
     ///
     /// - Throws: `ENOENT` when there is no journal; `EILSEQ` when the file is not a journal (its
     ///   first line is not the header).
-    func read(from offset: Int64? = nil, limit: Int = 64 << 20) throws(SystemError) -> Reading {
-        let (file, size) = try FileSystem.openForReading(path)
-        defer { FileSystem.close(file) }
+    func read(
+        from offset: Int64? = nil, limit: Int = 64 << 20, through open: FileSystem.Descriptor? = nil
+    ) throws(SystemError) -> Reading {
+        let file: FileSystem.Descriptor
+        let size: UInt64
+        if let open {
+            (file, size) = (open, UInt64(try FileSystem.size(of: open)))
+        } else {
+            (file, size) = try FileSystem.openForReading(path)
+        }
+        defer { if open == nil { FileSystem.close(file) } }
         let (id, headerEnd) = try Self.header(of: file, path: path)
         let start = max(offset ?? headerEnd, headerEnd)
         var reading = Reading(id: id, end: start)
@@ -195,15 +205,20 @@ package struct LibraryJournal: Sendable {
         return reading
     }
 
-    /// Every record from `offset` on, in reads of at most `limit` bytes, handed to `body` in order.
+    /// Every record from `offset` on, in reads of at most `limit` bytes, handed to `body` in order
+    /// (through `open` when given, see ``read(from:limit:through:)``).
     func forEachRecord(
-        from offset: Int64? = nil, _ body: (Reading) throws -> Void
+        from offset: Int64? = nil, through open: FileSystem.Descriptor? = nil, _ body: (Reading) throws -> Void
     ) throws -> Reading {
-        var reading = try read(from: offset)
+        var reading = try read(from: offset, through: open)
         var total = reading
         try body(reading)
-        while reading.tornBytes == 0, reading.end < length(), !reading.entries.isEmpty || !reading.damaged.isEmpty {
-            reading = try read(from: reading.end)
+        func length() throws -> Int64 {
+            guard let open else { return self.length() }
+            return try FileSystem.size(of: open)
+        }
+        while reading.tornBytes == 0, try reading.end < length(), !reading.entries.isEmpty || !reading.damaged.isEmpty {
+            reading = try read(from: reading.end, through: open)
             try body(reading)
             total.entries = []
             total.damaged += reading.damaged

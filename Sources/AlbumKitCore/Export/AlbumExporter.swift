@@ -28,11 +28,10 @@ struct AlbumExporter {
 
     func export(_ assets: [AssetInfo]) throws -> ExportReport {
         if dryRun {
-            var isDirectory: ObjCBool = false
-            if !FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
+            guard let status = FileSystem.fileStatus(atPath: directory.path) else {
                 return predicted(assets, existing: [], folder: nil)
             }
-            guard isDirectory.boolValue else {
+            guard status.kind == .directory else {
                 throw AlbumError(.invalidArgument, "\(directory.path) is a file, not a folder to export into.")
             }
         } else {
@@ -200,9 +199,8 @@ struct AlbumExporter {
 
     /// Creates the folder (and its parents); refuses a file in its place.
     private func prepareDirectory() throws {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else {
+        if let status = FileSystem.fileStatus(atPath: directory.path) {
+            guard status.kind == .directory else {
                 throw AlbumError(.invalidArgument, "\(directory.path) is a file, not a folder to export into.")
             }
             return

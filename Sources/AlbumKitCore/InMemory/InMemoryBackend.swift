@@ -21,6 +21,7 @@ package final class InMemoryBackend: PhotoLibraryBackend {
             var title: AlbumTitle
             var members: [String]
             let createdAt: Date
+            var info: AlbumInfo { AlbumInfo(id: id, title: title.text, count: members.count, createdAt: createdAt) }
         }
         var assets: [Asset] = []
         var albums: [Album] = []
@@ -123,15 +124,7 @@ package final class InMemoryBackend: PhotoLibraryBackend {
         let metadata: MediaMetadata
         switch media.source {
         case .livePhoto(let photo, let video):
-            let still = try MediaReader(.file(photo)).metadata
-            let motion = try MediaReader(.file(video)).metadata
-            guard still.kind == .photo, motion.kind == .video else {
-                throw AlbumError(
-                    .unsupportedMedia,
-                    "A Live Photo needs a photo and a video; got \(still.format.rawValue) (\(photo.lastPathComponent)) and \(motion.format.rawValue) (\(video.lastPathComponent)).",
-                    file: photo.path)
-            }
-            metadata = still
+            metadata = try MediaReader.livePhotoMetadata(photo: photo, video: video)
             bytes = try read(photo)
             bytes.append(try read(video))
         case .data(let data, _):
@@ -149,19 +142,42 @@ package final class InMemoryBackend: PhotoLibraryBackend {
     }
 
     private static func read(_ url: URL) throws -> Data {
-        do { return try Data(contentsOf: url) } catch {
-            throw AlbumError(
-                .fileUnreadable, "\(url.path) cannot be read: \(error).", file: url.path, underlying: error)
+        do throws(SystemError) {
+            let (file, size) = try FileSystem.openForReading(url.path)
+            defer { FileSystem.close(file) }
+            return Data(try FileSystem.readAll(file, from: 0, size: size))
+        } catch {
+            throw error.inputError(file: url.path)
         }
     }
 
     package func discard(_ staged: Staged) async {}
 
-    private struct Directory: AlbumDirectory {
-        let state: State
-        func rememberedAlbumID(for title: AlbumTitle) throws -> String? { state.remembered[title.key] }
-        func albumExists(id: String) throws -> Bool { state.albumIndex(id) != nil }
-        func oldestAlbum(titled title: AlbumTitle) throws -> String? { state.albums.first { $0.title == title }?.id }
+    /// The album rule's lookups and changes (``AlbumRequest/findOrCreate(in:)``) on a copy of the
+    /// state, which the caller writes back under the lock it read it under.
+    private final class Store: AlbumStore {
+        var state: State
+        let now: Date
+        /// The albums made, for the change to report.
+        var created: [String] = []
+
+        init(_ state: State, at now: Date = Date()) {
+            self.state = state
+            self.now = now
+        }
+
+        func rememberedAlbumID(for title: AlbumTitle) -> String? { state.remembered[title.key] }
+        func albumExists(id: String) -> Bool { state.albumIndex(id) != nil }
+        func oldestAlbum(titled title: AlbumTitle) -> String? { state.albums.first { $0.title == title }?.id }
+
+        func createAlbum(titled title: AlbumTitle) -> String {
+            let id = "album-\(state.number())"
+            state.albums.append(State.Album(id: id, title: title, members: [], createdAt: now))
+            created.append(id)
+            return id
+        }
+
+        func remember(_ id: String, for title: AlbumTitle) { state.remembered[title.key] = id }
     }
 
     package func commit(_ staged: [Staged], to album: AlbumRequest?) async throws -> CommitReceipt {
@@ -171,16 +187,10 @@ package final class InMemoryBackend: PhotoLibraryBackend {
             var albumID: String?
             var outcome: AlbumOutcome?
             if let album {
-                switch try album.resolve(in: Directory(state: state)) {
-                case .existing(let id):
-                    (albumID, outcome) = (id, .found)
-                case .create(let created):
-                    let id = "album-\(state.number())"
-                    state.albums.append(State.Album(id: id, title: album.title, members: [], createdAt: now))
-                    change.insertedAlbumIDs.append(id)
-                    (albumID, outcome) = (id, created)
-                }
-                state.remembered[album.title.key] = albumID
+                let store = Store(state, at: now)
+                (albumID, outcome) = try album.findOrCreate(in: store)
+                state = store.state
+                change.insertedAlbumIDs += store.created
             }
             var results: [Result<CommittedAsset, AlbumError>] = []
             for item in staged {
@@ -210,18 +220,9 @@ package final class InMemoryBackend: PhotoLibraryBackend {
             state.publish(change)
             return CommitReceipt(albumID: albumID, albumOutcome: outcome, assets: results)
         }
-        // Moved, not copied: the app's file goes once the library holds the asset.
-        for item in staged where item.media.movesFile {
-            switch item.media.source {
-            // Saved already: a moved source that cannot be removed stays where it was (nothing is lost).
-            case .file, .path: try? FileManager.default.removeItem(atPath: item.media.displayName)
-            case .livePhoto(let photo, let video):
-                // (as above)
-                try? FileManager.default.removeItem(at: photo)
-                try? FileManager.default.removeItem(at: video)
-            case .data: break
-            }
-        }
+        // Moved, not copied: the app's file goes once the library holds the asset (its companions
+        // are not kept: they stay).
+        for item in staged { item.media.removeMovedFiles(companionsKept: false) }
         return receipt
     }
 
@@ -229,16 +230,17 @@ package final class InMemoryBackend: PhotoLibraryBackend {
 
     package func albums() async throws -> [AlbumInfo] {
         try requireReadAccess()
-        return state.withLock { state in
-            state.albums.map {
-                AlbumInfo(id: $0.id, title: $0.title.text, count: $0.members.count, createdAt: $0.createdAt)
-            }
-        }
+        return state.withLock { $0.albums.map(\.info) }
+    }
+
+    package func album(withID id: String) async throws -> AlbumInfo? {
+        try requireReadAccess()
+        return state.withLock { state in state.albumIndex(id).map { state.albums[$0].info } }
     }
 
     package func findAlbum(titled title: AlbumTitle) async throws -> String? {
         try requireReadAccess()
-        return try AlbumRequest(title: title).find(in: Directory(state: state.withLock { $0 }))
+        return try AlbumRequest(title: title).find(in: Store(state.withLock { $0 }))
     }
 
     package func assets(inAlbumWithID id: String) async throws -> [AssetInfo] {
@@ -254,12 +256,11 @@ package final class InMemoryBackend: PhotoLibraryBackend {
     package func createAlbum(titled title: AlbumTitle) async throws -> (id: String, outcome: AlbumOutcome) {
         try requireReadAccess()
         return try state.withLock { state in
-            if let id = try AlbumRequest(title: title).find(in: Directory(state: state)) { return (id, .found) }
-            let id = "album-\(state.number())"
-            state.albums.append(State.Album(id: id, title: title, members: [], createdAt: Date()))
-            state.remembered[title.key] = id
-            state.publish(LibraryChange(insertedAlbumIDs: [id]))
-            return (id, .created)
+            let store = Store(state)
+            let found = try AlbumRequest(title: title).findOrCreate(in: store)
+            state = store.state
+            state.publish(LibraryChange(insertedAlbumIDs: store.created))
+            return found
         }
     }
 

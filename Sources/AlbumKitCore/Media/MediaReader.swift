@@ -57,6 +57,26 @@ package final class MediaReader {
         }
     }
 
+    /// The metadata of a Live Photo's still, once both files are read and are a photo and a video:
+    /// the check of every library that holds Live Photos.
+    ///
+    /// ```swift
+    /// let still = try MediaReader.livePhotoMetadata(photo: heic, video: mov)
+    /// ```
+    /// - Throws: `.unsupportedMedia` when the files are not a photo and a video, and what reading
+    ///   either throws.
+    package static func livePhotoMetadata(photo: URL, video: URL) throws -> MediaMetadata {
+        let still = try MediaReader(.file(photo)).metadata
+        let motion = try MediaReader(.file(video)).metadata
+        guard still.kind == .photo, motion.kind == .video else {
+            throw AlbumError(
+                .unsupportedMedia,
+                "A Live Photo needs a photo and a video; got \(still.format.rawValue) (\(photo.lastPathComponent)) and \(motion.format.rawValue) (\(video.lastPathComponent)).",
+                file: photo.path)
+        }
+        return still
+    }
+
     deinit {
         if case .file(let file, _) = input { FileSystem.close(file) }
     }

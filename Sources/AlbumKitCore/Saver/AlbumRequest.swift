@@ -55,13 +55,14 @@ package struct AlbumRequest: Sendable, Hashable {
     /// let album = try request.findOrCreate(in: store)   // (id, .found | .created | .recreated)
     /// ```
     package func findOrCreate(in store: some AlbumStore) throws -> (id: String, outcome: AlbumOutcome) {
-        let found: (id: String, outcome: AlbumOutcome)
-        switch try resolve(in: store) {
-        case .existing(let id): found = (id, .found)
-        case .create(let outcome): found = (try store.createAlbum(titled: title), outcome)
+        let resolution = try resolve(in: store)
+        let id: String
+        switch resolution {
+        case .existing(let existing): id = existing
+        case .create: id = try store.createAlbum(titled: title)
         }
-        try store.remember(found.id, for: title)
-        return found
+        try store.remember(id, for: title)
+        return (id, resolution.outcome)
     }
 }
 
@@ -71,6 +72,15 @@ package enum AlbumResolution: Sendable, Hashable {
     case existing(id: String)
     /// Create an album with the title; the outcome to report.
     case create(outcome: AlbumOutcome)
+
+    /// What a save or `createAlbum` reports once this is done: `.found` for an existing album,
+    /// else the creation's outcome (`.created`, `.recreated`).
+    package var outcome: AlbumOutcome {
+        switch self {
+        case .existing: .found
+        case .create(let outcome): outcome
+        }
+    }
 }
 
 /// The lookups the resolution rule needs, answered by a backend (inside its transaction when it has one).

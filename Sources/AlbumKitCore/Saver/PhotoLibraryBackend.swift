@@ -70,8 +70,8 @@ package protocol PhotoLibraryBackend: Sendable {
 
     /// Every album, oldest first.
     func albums() async throws -> [AlbumInfo]
-    /// The album with identifier `id`, `nil` when there is none: one album looked up, where the
-    /// library can do that without listing them all.
+    /// The album with identifier `id`, `nil` when there is none: that album looked up, never
+    /// found in a listing of them all (each kind implements it; there is no default).
     func album(withID id: String) async throws -> AlbumInfo?
     /// Every album's title, oldest first: without counting what each holds, where that costs.
     func albumTitles() async throws -> [String]
@@ -164,11 +164,6 @@ package protocol PhotoLibraryBackend: Sendable {
 extension PhotoLibraryBackend {
     /// 64 items per commit.
     package var preferredBatchSize: Int { 64 }
-
-    /// From the listing.
-    package func album(withID id: String) async throws -> AlbumInfo? {
-        try await albums().first { $0.id == id }
-    }
 
     /// Companions are not kept.
     package var keepsCompanions: Bool { false }

@@ -6,30 +6,38 @@
         package func albums() async throws -> [AlbumInfo] {
             try await Blocking.run {
                 try self.withDatabase("list the albums") { db in
-                    try db.execute(
-                        """
-                        SELECT a.id, a.title, a.created_at, (
-                            SELECT count(*) FROM album_asset m JOIN asset s ON s.id = m.asset_id
-                            WHERE m.album_id = a.id AND s.deleted_at IS NULL)
-                        FROM album a WHERE a.deleted_at IS NULL ORDER BY a.created_at, a.sequence
-                        """
-                    ).map {
-                        AlbumInfo(
-                            id: $0[0]!, title: $0[1]!, count: Int($0[3] ?? "0") ?? 0,
-                            createdAt: Date(timeIntervalSince1970: Double($0[2] ?? "0") ?? 0))
-                    }
+                    try db.execute(Self.albumQuery + " ORDER BY a.created_at, a.sequence").map(Self.albumInfo)
                 }
             }
+        }
+
+        /// The one album, by its primary key.
+        package func album(withID id: String) async throws -> AlbumInfo? {
+            try await Blocking.run {
+                try self.withDatabase("find the album") { db in
+                    try db.execute(Self.albumQuery + " AND a.id = $1", [id]).first.map(Self.albumInfo)
+                }
+            }
+        }
+
+        /// The albums' descriptions, each with the count of its assets not deleted.
+        private static let albumQuery = """
+            SELECT a.id, a.title, a.created_at, (
+                SELECT count(*) FROM album_asset m JOIN asset s ON s.id = m.asset_id
+                WHERE m.album_id = a.id AND s.deleted_at IS NULL)
+            FROM album a WHERE a.deleted_at IS NULL
+            """
+
+        private static func albumInfo(_ row: [String?]) -> AlbumInfo {
+            AlbumInfo(
+                id: row[0]!, title: row[1]!, count: Int(row[3] ?? "0") ?? 0,
+                createdAt: Date(timeIntervalSince1970: Double(row[2] ?? "0") ?? 0))
         }
 
         package func findAlbum(titled title: AlbumTitle) async throws -> String? {
             try await Blocking.run {
                 try self.withDatabase("find the album") { db in
-                    if case .existing(let id) = try AlbumRequest(title: title).resolve(in: SharedAlbumDirectory(db: db))
-                    {
-                        return id
-                    }
-                    return nil
+                    try AlbumRequest(title: title).find(in: SharedAlbumDirectory(db: db))
                 }
             }
         }
@@ -55,14 +63,7 @@
                     try db.transaction {
                         try db.execute(
                             "SELECT pg_advisory_xact_lock(\(SharedSchema.titleLock), hashtext($1))", [title.key])
-                        let id: String
-                        let outcome: AlbumOutcome
-                        switch try AlbumRequest(title: title).resolve(in: SharedAlbumDirectory(db: db)) {
-                        case .existing(let existing): (id, outcome) = (existing, .found)
-                        case .create(let created): (id, outcome) = (try Self.insertAlbum(db, title), created)
-                        }
-                        try Self.remember(db, title, id)
-                        return (id, outcome)
+                        return try AlbumRequest(title: title).findOrCreate(in: SharedAlbumDirectory(db: db))
                     }
                 }
             }
@@ -97,5 +98,12 @@
                 }
             }
         }
+    }
+
+    /// Albums made and remembered inside the caller's transaction (after the title's lock), for
+    /// ``AlbumRequest/findOrCreate(in:)``: `createAlbum` and a save's transaction B.
+    extension SharedAlbumDirectory: AlbumStore {
+        func createAlbum(titled title: AlbumTitle) throws -> String { try SharedBackend.insertAlbum(db, title) }
+        func remember(_ id: String, for title: AlbumTitle) throws { try SharedBackend.remember(db, title, id) }
     }
 #endif

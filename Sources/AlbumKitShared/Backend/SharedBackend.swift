@@ -449,11 +449,7 @@
                     if let album {
                         try db.execute(
                             "SELECT pg_advisory_xact_lock(\(SharedSchema.titleLock), hashtext($1))", [album.title.key])
-                        switch try album.resolve(in: SharedAlbumDirectory(db: db)) {
-                        case .existing(let id): (albumID, outcome) = (id, .found)
-                        case .create(let created): (albumID, outcome) = (try Self.insertAlbum(db, album.title), created)
-                        }
-                        try Self.remember(db, album.title, albumID!)
+                        (albumID, outcome) = try album.findOrCreate(in: SharedAlbumDirectory(db: db))
                     }
                     // The assets in one statement (the first of identical bytes is inserted, the others
                     // and those already in the library resolve to the existing asset).

@@ -81,7 +81,7 @@
             let hasher = try StreamingSHA256()
             let response = try send("GET", key: key, sink: file, hasher: hasher, accept: [200]) { _ in
                 // A retry starts the file over.
-                guard ftruncate(file.fd, 0) == 0 else { throw SystemError("ftruncate", path: file.path, errno: errno) }
+                try FileSystem.truncate(file, to: 0)
             }
             return (UInt64(response.headers["content-length"] ?? "") ?? 0, hasher.finish())
         }
