@@ -26,7 +26,8 @@ final class LatencyProxy: @unchecked Sendable {
     init(target: Int, oneWay: Double) throws {
         self.target = target
         self.delay = oneWay
-        listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.listener = listener
         guard listener >= 0 else { throw BenchFailure("cannot make a socket for the latency proxy") }
         var one: Int32 = 1
         setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
@@ -88,7 +89,7 @@ final class LatencyProxy: @unchecked Sendable {
             connections += 1
             lock.unlock()
             let side = Side()
-            let finish = {
+            let finish: @Sendable () -> Void = {
                 side.lock.lock()
                 side.finished += 1
                 let last = side.finished == 2
@@ -113,8 +114,9 @@ final class LatencyProxy: @unchecked Sendable {
 
     /// Copies `source` to `destination`, each chunk delivered `delay` after it was read: a reader
     /// thread queues, a writer thread waits for each chunk's time.
-    private func relay(from source: Int32, to destination: Int32, side: Side, isClient: Bool, then: @escaping () -> Void)
-    {
+    private func relay(
+        from source: Int32, to destination: Int32, side: Side, isClient: Bool, then: @escaping @Sendable () -> Void
+    ) {
         let queue = DelayQueue()
         Thread.detachNewThread { [self] in
             var buffer = [UInt8](repeating: 0, count: 256 << 10)

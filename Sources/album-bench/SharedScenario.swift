@@ -14,7 +14,8 @@ extension Bench {
     /// really uploaded.
     func shared(_ files: [URL]) throws -> ScenarioResult {
         var result = ScenarioResult(
-            id: "shared", title: "Shared library (PostgreSQL + SeaweedFS S3) vs rclone and the AWS CLI, loopback and 20 ms")
+            id: "shared",
+            title: "Shared library (PostgreSQL + SeaweedFS S3) vs rclone and the AWS CLI, loopback and 20 ms")
         let album = try Spawn.albumExecutable()
         setenv("ALBUMKIT_SKIP_INIT", "1", 1)
         let up = try Shell.run(
@@ -37,7 +38,8 @@ extension Bench {
         // pyenv's shim costs seconds per start: the program it stands for.
         let awsFound = try Shell.resolve("aws")
         let aws = awsFound.contains("/shims/") ? (Shell.output("pyenv", ["which", "aws"]) ?? awsFound) : awsFound
-        guard let databasePort = URLComponents(string: base)?.port, let storePort = URLComponents(string: endpoint)?.port
+        guard let databasePort = URLComponents(string: base)?.port,
+            let storePort = URLComponents(string: endpoint)?.port
         else { throw BenchFailure("unexpected server addresses: \(base) \(endpoint)") }
 
         // 10 ms each way in front of both servers.
