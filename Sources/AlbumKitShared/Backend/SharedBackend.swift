@@ -396,33 +396,26 @@
             try await Blocking.run { try self.stageNow(media) }
         }
 
+        /// Stages through ``StagedMedia``, the staging every library that copies files shares, and
+        /// starts the file's intent and upload at once.
         private func stageNow(_ media: Media) throws -> Staged {
-            let reader = try MediaReader(media)
-            let id = UUID().uuidString.lowercased()
-            let staged: FileSystem.StagedFile
-            do {
-                _ = try FileSystem.makeDirectory(atPath: stagingPath, mode: 0o700)
-                let directory = try FileSystem.openDirectory(stagingPath)
+            // A shared library keeps no companions: only the photo is copied.
+            var photo = media
+            photo.companions = []
+            let staged = try StagedMedia(photo, owners: stagingPath + "/owners", flush: false) {
                 do {
-                    staged = try FileSystem.stage(in: directory, as: StagingName(kind: "partial", id: id))
-                } catch {
-                    FileSystem.close(directory)
-                    throw error
+                    _ = try FileSystem.makeDirectory(atPath: stagingPath, mode: 0o700)
+                    return try FileSystem.openDirectory(stagingPath)
+                } catch let error as SystemError {
+                    throw error.libraryError("stage the photo")
                 }
-            } catch let error as SystemError {
-                throw error.libraryError("stage the photo")
             }
-            do {
-                let sha = try reader.copy(to: staged.descriptor)
-                let metadata = media.described(reader.metadata)
-                return Staged(
-                    id: id, file: staged, byteSize: Int64(reader.size), sha256: sha, metadata: metadata,
-                    originalName: media.originalFilename, isFavorite: media.isFavorite,
-                    upload: uploads().submit(sha256: sha, file: staged.descriptor, size: UInt64(reader.size)))
-            } catch {
-                discardNow(staged)
-                throw error
-            }
+            return Staged(
+                id: UUID().uuidString.lowercased(), file: staged.file, byteSize: staged.byteSize, sha256: staged.sha256,
+                metadata: media.described(staged.metadata), originalName: media.originalFilename,
+                isFavorite: media.isFavorite,
+                upload: uploads().submit(
+                    sha256: staged.sha256, file: staged.file.descriptor, size: UInt64(staged.byteSize)))
         }
 
         package func discard(_ staged: Staged) async {
