@@ -353,6 +353,7 @@
                     },
                     upload: { [weak self] sha256, file, size, present in
                         guard let self else { throw AlbumError(.cancelled, "The library was closed.") }
+                        // Test hook only (pid 0 when the server cannot say).
                         TestPause.at("before-upload", pid: (try? self.serverProcessID()) ?? 0)
                         return try self.store(sha256: sha256, file: file, size: size, present: present)
                     })
@@ -587,8 +588,8 @@
                                 Self.arrayLiteral(staged.map(\.originalName)),
                                 Self.arrayLiteral(staged.map { String($0.byteSize) }),
                                 Self.arrayLiteral(
-                                    // Encoding metadata (strings, numbers, flags) cannot fail.
                                     staged.map {
+                                        // Encoding metadata (strings, numbers, flags) cannot fail.
                                         try? String(decoding: Self.encoder.encode($0.metadata), as: UTF8.self)
                                     }
                                 ),
