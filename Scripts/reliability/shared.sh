@@ -203,7 +203,7 @@ scenario_ssave() {
         make_jpegs "$media" 150 "ssave$trial"
         "$ALBUM" --library "$SLIB" save --json --album "Trial $trial" "$media"/*.jpg >"$WORK/ssave.out" 2>/dev/null &
         pid=$!
-        kill_at_random "$pid" 2500
+        kill_at_random "$pid" 4000
         sed -n 's/.*"asset":"\([^"]*\)".*/\1/p' "$WORK/ssave.out" >"$WORK/ssave.acknowledged"
         acknowledged=$(wc -l <"$WORK/ssave.acknowledged")
         local ok=1
