@@ -2,6 +2,12 @@ import Foundation
 
 #if canImport(Glibc)
     import Glibc
+
+    private let streamSocket = Int32(SOCK_STREAM.rawValue)
+#elseif canImport(Darwin)
+    import Darwin
+
+    private let streamSocket = SOCK_STREAM
 #endif
 
 /// A TCP relay on loopback that delays every byte by `oneWay` in each direction, so that a server
@@ -26,7 +32,7 @@ final class LatencyProxy: @unchecked Sendable {
     init(target: Int, oneWay: Double) throws {
         self.target = target
         self.delay = oneWay
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let listener = socket(AF_INET, streamSocket, 0)
         self.listener = listener
         guard listener >= 0 else { throw BenchFailure("cannot make a socket for the latency proxy") }
         var one: Int32 = 1
@@ -56,6 +62,9 @@ final class LatencyProxy: @unchecked Sendable {
 
     private static func loopback(port: Int) -> sockaddr_in {
         var address = sockaddr_in()
+        #if canImport(Darwin)
+            address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+        #endif
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(port).bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -69,7 +78,7 @@ final class LatencyProxy: @unchecked Sendable {
                 if errno == EINTR { continue }
                 return
             }
-            let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let server = socket(AF_INET, streamSocket, 0)
             var address = Self.loopback(port: target)
             let connected = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
