@@ -14,7 +14,7 @@
 #   partial, quickexit, nolib, newlib, powerloss, shutdown, journal, rebuildkill, convert, convertbad,
 #   repairrace, movekill, companionkill, and the folder library's fkill9, frace, fdiskfull, freadonly, fmoved, fstaging,
 #   fslash, fdelete, fcard, flinks, ffifo, fcatalog, fdrop, fforged, and the shared library's
-#   sdelete, srestore, sexport, scopy).
+#   sdelete, srestore, sexport, scopy, ssave).
 #
 # The catalog library (issue 27): journal/library.journal is the library; catalog.sqlite is an
 # index derived from it, rebuilt when it is missing, damaged, foreign or written by another
@@ -119,8 +119,8 @@
 #               forged into another album (fforged); see
 #               Scripts/reliability/folders.sh.
 #   s*          a shared library (PostgreSQL + SeaweedFS, Scripts/shared-library.sh): kill -9 at
-#               random moments of delete-asset (sdelete), restore (srestore), export (sexport) and
-#               copy into a catalog (scopy); see Scripts/reliability/shared.sh.
+#               random moments of delete-asset (sdelete), restore (srestore), export (sexport),
+#               copy into a catalog (scopy) and save (ssave); see Scripts/reliability/shared.sh.
 # Every data-safety scenario ends with: every acknowledged save is present with its SHA-256, and
 # nothing in originals/ was deleted (folder library: no file the user put there was removed).
 # A scenario that cannot run here (no mount or namespace rights) FAILS, unless ALBUM_ALLOW_SKIP
@@ -132,7 +132,7 @@ BUILD=""
 KEEP=0
 ONLY="kill9,race,diskfull,readonly,removed,corrupt,reset,sqlite3,oldcatalog,garbled,pidns,fifo,walk,badnumbers,resave,verifyrace,fulljournal,ulimit,partial,quickexit,nolib,newlib,powerloss,shutdown,journal,rebuildkill,convert,convertbad,repairrace,movekill,companionkill"
 ONLY+=",fkill9,frace,fdiskfull,freadonly,fmoved,fstaging,fslash,fdelete,fcard,flinks,ffifo,fcatalog,fdrop,fforged"
-ONLY+=",sdelete,srestore,sexport,scopy"
+ONLY+=",sdelete,srestore,sexport,scopy,ssave"
 while [ $# -gt 0 ]; do
     argument=$1
     shift

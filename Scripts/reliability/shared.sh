@@ -9,6 +9,11 @@
 #            photo there once, byte for byte, nothing half-written under a photo's name.
 #   scopy    `album copy` of the library into a catalog killed, then run again: every photo once in
 #            the catalog and in its album, verify passes, and a third run copies nothing.
+#   ssave    `album save` of 150 new photos killed at a random moment (uploads of one batch run
+#            while the one before commits): every photo it printed is in the album with its object;
+#            nothing else is wrong but objects no row names, which `gc` removes once the killed
+#            session is gone (then verify is clean, no upload record left); the save run again
+#            leaves the 150 photos once each.
 # Each keeps to a few trials in --short (under a minute each on 2 cores).
 
 SHARED_ENV_READY=""
@@ -180,4 +185,66 @@ scenario_scopy() {
         fi
     done
     summary scopy "$trials" "$failures" "kill -9 of copy of 40 photos into a catalog, then again: every photo once, in its album, verify passes"
+}
+
+scenario_ssave() {
+    local trials=0 failures=0 trial pid media db acknowledged count problems
+    echo "== ssave"
+    shared_up || { skip ssave "the shared-library servers cannot start: $(tail -c 300 "$WORK/shared-up.err")"; return; }
+    db="rel_ssave_$(date +%s%N | tail -c 9)"
+    psql "$ALBUMKIT_LIBRARY" -qAtc "CREATE DATABASE $db" >/dev/null &&
+        "$ALBUM" --library "${ALBUMKIT_LIBRARY%/*}/$db" init -q --endpoint "$ALBUMKIT_S3_ENDPOINT" \
+            --bucket "$ALBUMKIT_S3_BUCKET" --prefix "$db/" ||
+        { fail "ssave: could not set up the library"; summary ssave 1 1; return; }
+    SLIB="${ALBUMKIT_LIBRARY%/*}/$db"
+    for ((trial = 1; trial <= SHARED_TRIALS; trial++)); do
+        trials=$((trials + 1))
+        media=$WORK/ssave-media-$trial
+        make_jpegs "$media" 150 "ssave$trial"
+        "$ALBUM" --library "$SLIB" save --json --album "Trial $trial" "$media"/*.jpg >"$WORK/ssave.out" 2>/dev/null &
+        pid=$!
+        kill_at_random "$pid" 4000
+        sed -n 's/.*"asset":"\([^"]*\)".*/\1/p' "$WORK/ssave.out" >"$WORK/ssave.acknowledged"
+        acknowledged=$(wc -l <"$WORK/ssave.acknowledged")
+        local ok=1
+        # Every photo printed is in the album.
+        "$ALBUM" --library "$SLIB" show --json "Trial $trial" >"$WORK/ssave.album" 2>/dev/null || echo '[]' >"$WORK/ssave.album"
+        python3 - "$WORK/ssave.acknowledged" "$WORK/ssave.album" <<'PY' || ok=0
+import json, sys
+printed = open(sys.argv[1]).read().split()
+album = {a["id"] for a in json.load(open(sys.argv[2]))}
+missing = [i for i in printed if i not in album]
+for i in missing[:5]:
+    print(f"  FAIL {i} was printed as saved but is not in the album")
+sys.exit(1 if missing else 0)
+PY
+        # No row without its object: only objects no row names may be wrong before gc.
+        problems=$("$ALBUM" --library "$SLIB" verify --json 2>/dev/null |
+            python3 -c 'import json,sys; print("\n".join(p for p in json.load(sys.stdin)["problems"] if not p.startswith("stray object")))')
+        [ -z "$problems" ] || { fail "ssave trial $trial: $(head -3 <<<"$problems" | tr '\n' ' ')"; ok=0; }
+        # Once the killed saver's session is gone, gc takes exactly what it left.
+        for _ in $(seq 100); do
+            [ "$(psql "$SLIB" -qAtc "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")" = 0 ] && break
+            sleep 0.1
+        done
+        "$ALBUM" --library "$SLIB" gc >/dev/null 2>&1 || { fail "ssave trial $trial: gc failed"; ok=0; }
+        verify_ok "$SLIB" || ok=0
+        count=$(psql "$SLIB" -qAtc "SELECT count(*) FROM upload_intent")
+        [ "$count" = 0 ] || { fail "ssave trial $trial: $count upload records left after gc"; ok=0; }
+        # Again: the 150 photos once each.
+        if ! "$ALBUM" --library "$SLIB" save -q --album "Trial $trial" "$media"/*.jpg >/dev/null 2>"$WORK/ssave.rerun"; then
+            fail "ssave trial $trial: the save run again failed: $(head -c 300 "$WORK/ssave.rerun")"
+            ok=0
+        fi
+        count=$("$ALBUM" --library "$SLIB" show --json "Trial $trial" 2>/dev/null | python3 -c 'import json,sys; a=json.load(sys.stdin); print(len({x["sha256"] for x in a}) if len(a) == len({x["sha256"] for x in a}) else -1)')
+        [ "$count" = 150 ] || { fail "ssave trial $trial: the album holds $count distinct photos (-1: one twice), not 150"; ok=0; }
+        verify_ok "$SLIB" || ok=0
+        if [ "$ok" = 1 ]; then
+            echo "  trial $trial: killed after ${KILLED_AFTER} with $acknowledged of 150 printed; gc and the rerun left 150"
+            rm -rf "$media"
+        else
+            failures=$((failures + 1))
+        fi
+    done
+    summary ssave "$trials" "$failures" "kill -9 of save of 150 photos (batches overlapping): every printed photo in its album with its object, gc takes the rest, the rerun completes"
 }

@@ -4,6 +4,7 @@
 #if defined(__linux__)
 
 #include "albumkit_loading.h"
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stddef.h>
 
@@ -16,6 +17,10 @@ _Static_assert(ALBUMKIT_PQ_TUPLES_OK == PGRES_TUPLES_OK, "PGRES_TUPLES_OK");
 _Static_assert(ALBUMKIT_PQ_FATAL_ERROR == PGRES_FATAL_ERROR, "PGRES_FATAL_ERROR");
 _Static_assert(ALBUMKIT_PQ_DIAG_SQLSTATE == PG_DIAG_SQLSTATE, "PG_DIAG_SQLSTATE");
 _Static_assert(ALBUMKIT_PQ_DIAG_MESSAGE_PRIMARY == PG_DIAG_MESSAGE_PRIMARY, "PG_DIAG_MESSAGE_PRIMARY");
+#if defined(LIBPQ_HAS_PIPELINING)
+_Static_assert(ALBUMKIT_PQ_PIPELINE_SYNC == PGRES_PIPELINE_SYNC, "PGRES_PIPELINE_SYNC");
+_Static_assert(ALBUMKIT_PQ_PIPELINE_ABORTED == PGRES_PIPELINE_ABORTED, "PGRES_PIPELINE_ABORTED");
+#endif
 #endif
 
 static struct {
@@ -34,6 +39,13 @@ static struct {
     int (*nfields)(const void *);
     int (*getisnull)(const void *, int, int);
     char *(*getvalue)(const void *, int, int);
+    // Pipeline mode (libpq 14 and later); NULL with an older libpq.
+    int (*enter_pipeline)(void *);
+    int (*exit_pipeline)(void *);
+    int (*pipeline_sync)(void *);
+    int (*send_params)(void *, const char *, int, const unsigned int *, const char *const *, const int *, const int *,
+                       int);
+    void *(*get_result)(void *);
 } pq;
 
 static albumkit_library library = ALBUMKIT_LIBRARY_INIT;
@@ -56,10 +68,22 @@ static int load(char *error, size_t errorSize) {
         {"PQgetisnull", (void **)&pq.getisnull},
         {"PQgetvalue", (void **)&pq.getvalue},
     };
-    return albumkit_load_library(names, sizeof names / sizeof names[0], symbols, sizeof symbols / sizeof symbols[0],
-                                 "libpq", "libpq5", error, errorSize) != NULL
-               ? 0
-               : -1;
+    void *handle = albumkit_load_library(names, sizeof names / sizeof names[0], symbols,
+                                         sizeof symbols / sizeof symbols[0], "libpq", "libpq5", error, errorSize);
+    if (handle == NULL) return -1;
+    // Optional: all five or none (then statements go one at a time).
+    const albumkit_symbol pipeline[] = {
+        {"PQenterPipelineMode", (void **)&pq.enter_pipeline}, {"PQexitPipelineMode", (void **)&pq.exit_pipeline},
+        {"PQpipelineSync", (void **)&pq.pipeline_sync},       {"PQsendQueryParams", (void **)&pq.send_params},
+        {"PQgetResult", (void **)&pq.get_result},
+    };
+    int complete = 1;
+    for (size_t index = 0; index < sizeof pipeline / sizeof pipeline[0]; index++) {
+        *pipeline[index].slot = dlsym(handle, pipeline[index].name);
+        if (*pipeline[index].slot == NULL) complete = 0;
+    }
+    if (!complete) pq.enter_pipeline = NULL;
+    return 0;
 }
 
 int albumkit_pq_load(void) { return albumkit_library_load(&library, load); }
@@ -103,5 +127,14 @@ int albumkit_pq_is_null(const albumkit_pq_result *result, int row, int column) {
 const char *albumkit_pq_value(const albumkit_pq_result *result, int row, int column) {
     return pq.getvalue(result, row, column);
 }
+
+int albumkit_pq_has_pipeline(void) { return albumkit_pq_load() == 0 && pq.enter_pipeline != NULL; }
+int albumkit_pq_enter_pipeline(albumkit_pq_connection *connection) { return pq.enter_pipeline(connection); }
+int albumkit_pq_exit_pipeline(albumkit_pq_connection *connection) { return pq.exit_pipeline(connection); }
+int albumkit_pq_pipeline_sync(albumkit_pq_connection *connection) { return pq.pipeline_sync(connection); }
+int albumkit_pq_send_text(albumkit_pq_connection *connection, const char *sql, int count, const char *const *values) {
+    return pq.send_params(connection, sql, count, NULL, values, NULL, NULL, 0);
+}
+albumkit_pq_result *albumkit_pq_get_result(albumkit_pq_connection *connection) { return pq.get_result(connection); }
 
 #endif  // defined(__linux__)

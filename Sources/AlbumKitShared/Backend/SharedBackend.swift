@@ -36,6 +36,8 @@
         private let isWriterKnown = Locked(false)
         /// Where credentials and options were read from (a store with new settings reads them again).
         let environment: [String: String]
+        /// Intents and uploads started as files are staged (``UploadPipeline``).
+        private let pipeline = Locked<UploadPipeline?>(nil)
 
         private init(
             url: String, connection: PostgresConnection, store: S3Client, stagingPath: String, lockTimeout: Int,
@@ -79,21 +81,34 @@
                 settings = try readSettings(connection, url)
             }
             let location = try recordedLocation(settings, url)
-            return try SharedBackend(
+            let backend = try SharedBackend(
                 url: url, connection: connection, store: makeStore(location, environment),
                 stagingPath: stagingPath(environment), lockTimeout: lockTimeout(environment), environment: environment)
+            if settings[writerKey] == "true" { backend.isWriterKnown.withLock { $0 = true } }
+            return backend
         }
 
         /// The `albumkit_setting` table as a dictionary.
         static func readSettings(_ connection: PostgresConnection, _ url: String) throws -> [String: String] {
             do {
+                // With whether this role may save (`requireWriter`), under a name no setting has: one
+                // round trip less for every save.
                 return Dictionary(
-                    try connection.execute("SELECT name, value FROM albumkit_setting").map { ($0[0]!, $0[1]!) },
-                    uniquingKeysWith: { first, _ in first })
+                    try connection.execute(
+                        """
+                        SELECT name, value FROM albumkit_setting
+                        UNION ALL SELECT '\(writerKey)', (SELECT count(*) = 4
+                            FROM unnest(ARRAY['asset', 'upload_intent', 'album_asset', 'album']) t
+                            WHERE has_table_privilege(to_regclass(t), 'INSERT'))::text
+                        """
+                    ).map { ($0[0]!, $0[1]!) }, uniquingKeysWith: { first, _ in first })
             } catch {
                 throw error.albumError("open the library", library: url)
             }
         }
+
+        /// The entry of ``readSettings(_:_:)`` that says whether the role may save (`"true"`).
+        static let writerKey = " may save"
 
         /// The object store that `settings` record.
         static func recordedLocation(_ settings: [String: String], _ url: String) throws -> ObjectStoreLocation {
@@ -321,6 +336,30 @@
             let metadata: MediaMetadata
             let originalName: String?
             let isFavorite: Bool
+            /// Its intent and upload, under way since it was staged.
+            let upload: UploadTicket
+        }
+
+        /// The pipeline of this library, made at the first save.
+        private func uploads() -> UploadPipeline {
+            pipeline.withLock { pipeline in
+                if let pipeline { return pipeline }
+                // Weak: the library may be closed while a save is under way; its uploads then fail.
+                let made = UploadPipeline(
+                    workers: Self.uploadConnections,
+                    record: { [weak self] originals in
+                        guard let self else { throw AlbumError(.cancelled, "The library was closed.") }
+                        return try self.recordIntents(originals)
+                    },
+                    upload: { [weak self] sha256, file, size, present in
+                        guard let self else { throw AlbumError(.cancelled, "The library was closed.") }
+                        // Test hook only (pid 0 when the server cannot say).
+                        TestPause.at("before-upload", pid: (try? self.serverProcessID()) ?? 0)
+                        return try self.store(sha256: sha256, file: file, size: size, present: present)
+                    })
+                pipeline = made
+                return made
+            }
         }
 
         /// Albums can always be used; a member who may only read is refused here, before anything
@@ -358,35 +397,41 @@
             try await Blocking.run { try self.stageNow(media) }
         }
 
+        /// Stages through ``StagedMedia``, the staging every library that copies files shares, and
+        /// starts the file's intent and upload at once.
         private func stageNow(_ media: Media) throws -> Staged {
-            let reader = try MediaReader(media)
-            let id = UUID().uuidString.lowercased()
-            let staged: FileSystem.StagedFile
-            do {
-                _ = try FileSystem.makeDirectory(atPath: stagingPath, mode: 0o700)
-                let directory = try FileSystem.openDirectory(stagingPath)
+            // A shared library keeps no companions: only the photo is copied.
+            var photo = media
+            photo.companions = []
+            let staged = try StagedMedia(photo, owners: stagingPath + "/owners", flush: false) {
                 do {
-                    staged = try FileSystem.stage(in: directory, as: StagingName(kind: "partial", id: id))
-                } catch {
-                    FileSystem.close(directory)
-                    throw error
+                    _ = try FileSystem.makeDirectory(atPath: stagingPath, mode: 0o700)
+                    return try FileSystem.openDirectory(stagingPath)
+                } catch let error as SystemError {
+                    throw error.libraryError("stage the photo")
                 }
-            } catch let error as SystemError {
-                throw error.libraryError("stage the photo")
             }
-            do {
-                let sha = try reader.copy(to: staged.descriptor)
-                return Staged(
-                    id: id, file: staged, byteSize: Int64(reader.size), sha256: sha,
-                    metadata: media.described(reader.metadata), originalName: media.originalFilename,
-                    isFavorite: media.isFavorite)
-            } catch {
-                discardNow(staged)
-                throw error
-            }
+            return Staged(
+                id: UUID().uuidString.lowercased(), file: staged.file, byteSize: staged.byteSize, sha256: staged.sha256,
+                metadata: media.described(staged.metadata), originalName: media.originalFilename,
+                isFavorite: media.isFavorite,
+                upload: uploads().submit(
+                    sha256: staged.sha256, file: staged.file.descriptor, size: UInt64(staged.byteSize)))
         }
 
-        package func discard(_ staged: Staged) async { discardNow(staged.file) }
+        package func discard(_ staged: Staged) async {
+            await Blocking.forEach(1) { _ in
+                // Its upload reads the file: it must end first. Its intent, if any, is forgotten (else
+                // it expires with this session and `gc` reclaims the object).
+                if let intent = staged.upload.wait().intent {
+                    // Best effort: an intent left behind only keeps an orphan until its session ends.
+                    _ = try? self.withDatabase("forget an upload") { db in
+                        try db.execute("DELETE FROM upload_intent WHERE id = ANY($1::uuid[])", [Self.array([intent])])
+                    }
+                }
+                self.discardNow(staged.file)
+            }
+        }
 
         private func discardNow(_ file: FileSystem.StagedFile) {
             FileSystem.abandon(file)
@@ -397,8 +442,16 @@
             try await Blocking.run {
                 var attempt = 1
                 while true {
+                    // The first attempt uses the intents and uploads started at staging; any other
+                    // runs the whole protocol again, on the connection there is now.
+                    let isPipelined = attempt == 1 && staged.map { $0.upload.claim() }.allSatisfy { $0 }
                     do {
-                        return try self.commitNow(staged, to: album)
+                        return try isPipelined
+                            ? self.commitUploaded(staged, to: album) : self.commitNow(staged, to: album)
+                    } catch  where isPipelined && (error as? AlbumError)?.underlying is IntentsCollected {
+                        // Recorded before the connection was lost, then collected by `gc`: the
+                        // protocol again, from its intents.
+                        attempt += 1
                     } catch  where self.isConnectionLost(error) && attempt < Self.commitAttempts {
                         // The database session ended (server restart, terminated backend): nothing of this
                         // attempt was acknowledged; every step is idempotent, so run it again (the
@@ -412,8 +465,42 @@
         /// How many times one batch's commit runs when its database connection keeps being lost.
         static let commitAttempts = 5
 
+        /// Waits for the uploads started when `staged` were staged, then transaction B. A lost
+        /// database connection is thrown as such (``commit(_:to:)`` then runs the whole protocol
+        /// again); any other failure forgets the intents and is thrown.
+        private func commitUploaded(_ staged: [Staged], to album: AlbumRequest?) throws -> CommitReceipt {
+            var intents: [String] = []
+            var restored = Set<String>()
+            var failure: (any Error)?
+            for item in staged {
+                let (intent, outcome) = item.upload.wait()
+                if let intent { intents.append(intent) }
+                switch outcome {
+                case .success(let putBack): if putBack { restored.insert(item.sha256) }
+                case .failure(let error): failure = failure ?? error
+                }
+            }
+            if let failure {
+                // Undo after a failure; the error thrown is what matters: an intent left expires with its owner.
+                _ = try? withDatabase("undo the save") { db in
+                    try db.execute("DELETE FROM upload_intent WHERE id = ANY($1::uuid[])", [Self.array(intents)])
+                }
+                if isConnectionLost(failure) { throw failure }
+                throw Self.map(failure, "upload the photos", library: url, store: store)
+            }
+            return try commitRecorded(staged, to: album, intents: intents, restored: restored)
+        }
+
         private func commitNow(_ staged: [Staged], to album: AlbumRequest?) throws -> CommitReceipt {
             let (intents, restored) = try upload(staged.map { ($0.sha256, $0.file.descriptor, UInt64($0.byteSize)) })
+            return try commitRecorded(staged, to: album, intents: intents, restored: restored)
+        }
+
+        /// Transaction B once every original of `staged` is stored under `intents`; closes the
+        /// staged files when it committed.
+        private func commitRecorded(
+            _ staged: [Staged], to album: AlbumRequest?, intents: [String], restored: Set<String>
+        ) throws -> CommitReceipt {
             // Test hook only (pid 0 when the server cannot say).
             TestPause.at("after-upload", pid: (try? self.serverProcessID()) ?? 0)
             // B: album, assets and membership at once.
@@ -437,81 +524,112 @@
             return receipt
         }
 
-        /// Transaction B: the title's lock, the resolution rule, album, assets, membership, intents forgotten.
-        /// `restored`: the SHA-256 of assets whose objects this save uploaded again.
+        /// Transaction B: the title's lock, the resolution rule, album, assets, membership, intents
+        /// forgotten. `restored`: the SHA-256 of assets whose objects this save uploaded again.
+        ///
+        /// Three round trips with an album, two without: the lock and what the rule asks (the
+        /// remembered album, whether it and the requested one exist, the oldest of the title); then
+        /// every change at once; then `COMMIT`, or `ROLLBACK` when an intent was collected meanwhile.
         private func commitRows(
             _ staged: [Staged], to album: AlbumRequest?, intents: [String], restored: Set<String>
         ) throws -> CommitReceipt {
             try withDatabase("save the photos", retrying: false) { db in
-                try db.transaction { () throws -> CommitReceipt in
-                    var albumID: String?
-                    var outcome: AlbumOutcome?
+                let begin = ("BEGIN ISOLATION LEVEL READ COMMITTED", [String?]())
+                var albumID: String?
+                var outcome: AlbumOutcome?
+                var changes: [(sql: String, parameters: [String?])] = []
+                do {
                     if let album {
-                        try db.execute(
-                            "SELECT pg_advisory_xact_lock(\(SharedSchema.titleLock), hashtext($1))", [album.title.key])
-                        (albumID, outcome) = try album.findOrCreate(in: SharedAlbumDirectory(db: db))
+                        let facts = try db.pipeline([
+                            begin,
+                            (
+                                "SELECT pg_advisory_xact_lock(\(SharedSchema.titleLock), hashtext($1))",
+                                [album.title.key]
+                            ),
+                            (SharedAlbumDirectory.factsQuery, [album.title.key, album.albumID]),
+                        ])[2]
+                        let directory = SharedAlbumDirectory(db: db, facts: facts.first ?? [])
+                        switch try album.resolve(in: directory) {
+                        case .existing(let id): (albumID, outcome) = (id, .found)
+                        case .create(let created):
+                            let id = UUID().uuidString.lowercased()
+                            (albumID, outcome) = (id, created)
+                            changes.append(Self.insertAlbum(id, album.title))
+                        }
+                        changes.append(Self.remember(album.title, albumID!))
+                    } else {
+                        changes.append(begin)
                     }
+                    let shas = Self.arrayLiteral(staged.map(\.sha256))
                     // The assets in one statement (the first of identical bytes is inserted, the others
                     // and those already in the library resolve to the existing asset).
-                    let rows = try db.execute(
-                        """
-                        WITH input AS (
-                            SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[],
-                                                 $6::bigint[], $7::text[], $10::boolean[])
-                            WITH ORDINALITY AS t(id, sha256, kind, format, original_name, byte_size, metadata, favorite, n)),
-                        inserted AS (
-                            INSERT INTO asset (id, sha256, kind, format, original_name, byte_size, added_at, metadata,
-                                saved_user, saved_host, saved_role, favorite)
-                            SELECT DISTINCT ON (sha256) id, sha256, kind, format, original_name, byte_size,
-                                extract(epoch FROM now()), metadata, $8, $9, current_user, favorite
-                            FROM input ORDER BY sha256, n
-                            ON CONFLICT (sha256) DO NOTHING RETURNING id, sha256)
-                        SELECT i.n, coalesce(x.id, a.id), x.id IS NOT NULL AND x.id = i.id
-                        FROM input i LEFT JOIN inserted x ON x.sha256 = i.sha256
-                        LEFT JOIN asset a ON a.sha256 = i.sha256 ORDER BY i.n
-                        """,
-                        [
-                            Self.arrayLiteral(staged.map(\.id)), Self.arrayLiteral(staged.map(\.sha256)),
-                            Self.arrayLiteral(staged.map(\.metadata.kind.rawValue)),
-                            Self.arrayLiteral(staged.map(\.metadata.format.rawValue)),
-                            Self.arrayLiteral(staged.map(\.originalName)),
-                            Self.arrayLiteral(staged.map { String($0.byteSize) }),
-                            Self.arrayLiteral(
-                                // Encoding metadata (strings, numbers, flags) cannot fail.
-                                staged.map { try? String(decoding: Self.encoder.encode($0.metadata), as: UTF8.self) }),
-                            saver.user, saver.host, Self.array(staged.map { $0.isFavorite ? "t" : "f" }),
-                        ])
-                    var assetIDs = rows.map { $0[1] }
-                    let isNew = rows.map { $0[2] == "t" }
-                    // Committed by another machine after this statement's snapshot: read them now.
-                    let unresolved = zip(staged, assetIDs).filter { $0.1 == nil }.map(\.0.sha256)
-                    if !unresolved.isEmpty {
-                        let found = Dictionary(
-                            try db.execute(
-                                "SELECT sha256, id FROM asset WHERE sha256 = ANY($1::text[])",
-                                [Self.arrayLiteral(unresolved)]
-                            ).map { ($0[0]!, $0[1]!) }, uniquingKeysWith: { a, _ in a })
-                        assetIDs = zip(staged, assetIDs).map { $0.1 ?? found[$0.0.sha256] }
+                    let assetsAt = changes.count
+                    changes.append(
+                        (
+                            """
+                            WITH input AS (
+                                SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[],
+                                                     $6::bigint[], $7::text[], $10::boolean[])
+                                WITH ORDINALITY AS t(id, sha256, kind, format, original_name, byte_size, metadata, favorite, n)),
+                            inserted AS (
+                                INSERT INTO asset (id, sha256, kind, format, original_name, byte_size, added_at, metadata,
+                                    saved_user, saved_host, saved_role, favorite)
+                                SELECT DISTINCT ON (sha256) id, sha256, kind, format, original_name, byte_size,
+                                    extract(epoch FROM now()), metadata, $8, $9, current_user, favorite
+                                FROM input ORDER BY sha256, n
+                                ON CONFLICT (sha256) DO NOTHING RETURNING id, sha256)
+                            SELECT i.n, x.id IS NOT NULL AND x.id = i.id
+                            FROM input i LEFT JOIN inserted x ON x.sha256 = i.sha256 ORDER BY i.n
+                            """,
+                            [
+                                Self.arrayLiteral(staged.map(\.id)), shas,
+                                Self.arrayLiteral(staged.map(\.metadata.kind.rawValue)),
+                                Self.arrayLiteral(staged.map(\.metadata.format.rawValue)),
+                                Self.arrayLiteral(staged.map(\.originalName)),
+                                Self.arrayLiteral(staged.map { String($0.byteSize) }),
+                                Self.arrayLiteral(
+                                    staged.map {
+                                        // Encoding metadata (strings, numbers, flags) cannot fail.
+                                        try? String(decoding: Self.encoder.encode($0.metadata), as: UTF8.self)
+                                    }
+                                ),
+                                saver.user, saver.host, Self.array(staged.map { $0.isFavorite ? "t" : "f" }),
+                            ]
+                        ))
+                    // Bytes saved again while in recently deleted: the asset comes back (with its albums).
+                    changes.append(
+                        (
+                            "UPDATE asset SET deleted_at = NULL WHERE sha256 = ANY($1::text[]) AND deleted_at IS NOT NULL",
+                            [shas]
+                        ))
+                    if let albumID {
+                        // A later statement sees the assets this transaction inserted and those another
+                        // machine committed meanwhile.
+                        changes.append(
+                            (
+                                """
+                                INSERT INTO album_asset (album_id, asset_id, position, added_at)
+                                SELECT $1, a.id, (SELECT coalesce(max(position), 0) FROM album_asset WHERE album_id = $1) + t.n,
+                                    extract(epoch FROM now())
+                                FROM unnest($2::text[]) WITH ORDINALITY AS t(sha256, n) JOIN asset a ON a.sha256 = t.sha256
+                                ORDER BY t.n
+                                ON CONFLICT DO NOTHING
+                                """, [albumID, shas]
+                            ))
                     }
-                    guard assetIDs.count == staged.count, assetIDs.allSatisfy({ $0 != nil }) else {
+                    let idsAt = changes.count
+                    changes.append(("SELECT sha256, id FROM asset WHERE sha256 = ANY($1::text[])", [shas]))
+                    changes.append(Self.forgetting(intents))
+                    let results = try db.pipeline(changes)
+                    let isNew = results[assetsAt].map { $0[1] == "t" }
+                    let ids = Dictionary(results[idsAt].map { ($0[0]!, $0[1]!) }, uniquingKeysWith: { a, _ in a })
+                    let assetIDs = staged.map { ids[$0.sha256] }
+                    guard isNew.count == staged.count, assetIDs.allSatisfy({ $0 != nil }) else {
                         throw AlbumError(.ioFailure, "An asset vanished while saving it; nothing was saved, try again.")
                     }
-                    // Bytes saved again while in recently deleted: the asset comes back (with its albums).
-                    try db.execute(
-                        "UPDATE asset SET deleted_at = NULL WHERE id = ANY($1::text[]) AND deleted_at IS NOT NULL",
-                        [Self.arrayLiteral(assetIDs)])
-                    if let albumID {
-                        try db.execute(
-                            """
-                            INSERT INTO album_asset (album_id, asset_id, position, added_at)
-                            SELECT $1, asset_id, (SELECT coalesce(max(position), 0) FROM album_asset WHERE album_id = $1) + n,
-                                extract(epoch FROM now())
-                            FROM unnest($2::text[]) WITH ORDINALITY AS t(asset_id, n)
-                            ON CONFLICT DO NOTHING
-                            """, [albumID, Self.arrayLiteral(assetIDs)])
-                    }
+                    try Self.checkForgotten(results[changes.count - 1], intents)
                     var reported = Set<String>()  // identical bytes twice in a batch: restored once
-                    let results: [Result<CommittedAsset, AlbumError>] = staged.indices.map { index in
+                    let rows: [Result<CommittedAsset, AlbumError>] = staged.indices.map { index in
                         let sha256 = staged[index].sha256
                         let isRestored = !isNew[index] && restored.contains(sha256) && reported.insert(sha256).inserted
                         return .success(
@@ -519,11 +637,60 @@
                                 assetID: assetIDs[index]!, isExisting: !isNew[index], isRestored: isRestored,
                                 metadata: staged[index].metadata))
                     }
-                    try Self.forget(intents, in: db)
                     TestPause.at("in-commit", pid: db.serverProcessID)
-                    return CommitReceipt(albumID: albumID, albumOutcome: outcome, assets: results)
+                    try db.execute("COMMIT")
+                    return CommitReceipt(albumID: albumID, albumOutcome: outcome, assets: rows)
+                } catch {
+                    // The error thrown is what matters; if even ROLLBACK fails, the server rolls back at disconnect.
+                    if !db.isBroken { _ = try? db.execute("ROLLBACK") }
+                    throw error
                 }
             }
+        }
+
+        /// Records an intent per original (`intent`, a new UUID) under each object's lock, in one
+        /// transaction and one round trip; returns the SHA-256s the library already holds.
+        func recordIntents(_ originals: [(sha256: String, intent: String)]) throws -> Set<String> {
+            let shas = Self.arrayLiteral(originals.map(\.sha256))
+            return try withDatabase("save the photos", retrying: false) { db in
+                let results = try db.pipeline([
+                    ("BEGIN ISOLATION LEVEL READ COMMITTED", []),
+                    // Each object's lock, in lock-key order so two savers never wait on each other in a cycle.
+                    (
+                        """
+                        SELECT pg_advisory_xact_lock(\(SharedSchema.objectLock), key)
+                        FROM (SELECT DISTINCT hashtext(s) AS key FROM unnest($1::text[]) s ORDER BY key) k
+                        """, [shas]
+                    ),
+                    (
+                        """
+                        INSERT INTO upload_intent (id, sha256, owner_pid, owner_start, expires_at)
+                        SELECT t.id, t.sha256, a.pid, a.backend_start, now() + interval '1 day'
+                        FROM unnest($1::uuid[], $2::text[]) AS t(id, sha256),
+                            (SELECT pid, backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid()) a
+                        """, [Self.arrayLiteral(originals.map(\.intent)), shas]
+                    ),
+                    ("SELECT sha256 FROM asset WHERE sha256 = ANY($1::text[])", [shas]),
+                    ("COMMIT", []),
+                ])
+                return Set(results[3].compactMap { $0[0] })
+            }
+        }
+
+        /// Step 3 for one original: uploads it unless the library holds it (`present`) and its object
+        /// is intact. Returns `true` when a held original's object was missing or damaged and was
+        /// put back.
+        func store(sha256: String, file: FileSystem.Descriptor, size: UInt64, present: Bool) throws -> Bool {
+            let key = store.key(SharedSchema.objectName(sha256: sha256))
+            var replace = false
+            if present {
+                // The store's checksum (or the bytes read back) must match, not only the size.
+                let state = try store.condition(of: key, size: size, sha256: sha256, file: file)
+                if state == .intact { return false }
+                replace = state == .damaged
+            }
+            try store.put(key: key, file: file, length: size, sha256: sha256, replacing: replace)
+            return present
         }
 
         /// Steps A and 3 of the save protocol for `originals` (SHA-256, file, size): records an upload
@@ -535,28 +702,7 @@
             _ originals: [(sha256: String, file: FileSystem.Descriptor, size: UInt64)]
         ) throws -> (intents: [String], restored: Set<String>) {
             let intents = originals.map { _ in UUID().uuidString.lowercased() }
-            let present: Set<String> = try withDatabase("save the photos", retrying: false) { db in
-                try db.transaction {
-                    // Each object's lock, in lock-key order so two batches never wait on each other in a cycle.
-                    try db.execute(
-                        """
-                        SELECT pg_advisory_xact_lock(\(SharedSchema.objectLock), key)
-                        FROM (SELECT DISTINCT hashtext(s) AS key FROM unnest($1::text[]) s ORDER BY key) k
-                        """, [Self.arrayLiteral(originals.map(\.sha256))])
-                    try db.execute(
-                        """
-                        INSERT INTO upload_intent (id, sha256, owner_pid, owner_start, expires_at)
-                        SELECT t.id, t.sha256, a.pid, a.backend_start, now() + interval '1 day'
-                        FROM unnest($1::uuid[], $2::text[]) AS t(id, sha256),
-                            (SELECT pid, backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid()) a
-                        """, [Self.arrayLiteral(intents), Self.arrayLiteral(originals.map(\.sha256))])
-                    return Set(
-                        try db.execute(
-                            "SELECT sha256 FROM asset WHERE sha256 = ANY($1::text[])",
-                            [Self.arrayLiteral(originals.map(\.sha256))]
-                        ).compactMap { $0[0] })
-                }
-            }
+            let present = try recordIntents(zip(originals, intents).map { ($0.sha256, $1) })
             // The store's acknowledgement makes an original durable. A committed one is there already,
             // unless its object was deleted or cut short in the store: then this save puts it back
             // (a reuse would have stored nothing, and saving the photo again could never restore it).
@@ -566,19 +712,12 @@
                 var seen = Set<String>()
                 let distinct = originals.filter { seen.insert($0.sha256).inserted }
                 try Parallel.forEach(distinct, workers: Self.uploadConnections) { original in
-                    let key = self.store.key(SharedSchema.objectName(sha256: original.sha256))
-                    var replace = false
-                    if present.contains(original.sha256) {
-                        // The store's checksum (or the bytes read back) must match, not only the size.
-                        let state = try self.store.condition(
-                            of: key, size: original.size, sha256: original.sha256, file: original.file)
-                        if state == .intact { return }
+                    if try self.store(
+                        sha256: original.sha256, file: original.file, size: original.size,
+                        present: present.contains(original.sha256))
+                    {
                         restored.withLock { _ = $0.insert(original.sha256) }
-                        replace = state == .damaged
                     }
-                    try self.store.put(
-                        key: key, file: original.file, length: original.size, sha256: original.sha256,
-                        replacing: replace)
                 }
             } catch {
                 // Undo after a failure; the error thrown is what matters: an intent left expires with its owner.
@@ -592,16 +731,30 @@
 
         /// Deletes the intents inside the committing transaction, failing it when one is gone.
         static func forget(_ intents: [String], in db: PostgresConnection) throws {
-            let removed = try db.value(
+            let statement = forgetting(intents)
+            try checkForgotten(try db.execute(statement.sql, statement.parameters), intents)
+        }
+
+        /// The statement that deletes `intents` and counts them; ``checkForgotten(_:_:)`` checks its rows.
+        static func forgetting(_ intents: [String]) -> (sql: String, parameters: [String?]) {
+            (
                 "WITH gone AS (DELETE FROM upload_intent WHERE id = ANY($1::uuid[]) RETURNING 1) SELECT count(*) FROM gone",
-                [array(intents)])
-            guard removed == String(intents.count) else {
+                [array(intents)]
+            )
+        }
+
+        /// Why ``checkForgotten(_:_:)`` failed a commit: `gc` took this save's intents for abandoned.
+        struct IntentsCollected: Error {}
+
+        /// Fails the committing transaction unless ``forgetting(_:)`` deleted every intent.
+        static func checkForgotten(_ rows: [[String?]], _ intents: [String]) throws {
+            guard rows.first?.first ?? nil == String(intents.count) else {
                 // `gc` judged this session dead (its connection was cut) and may have removed an
                 // object: acknowledge nothing.
                 throw AlbumError(
                     .ioFailure,
-                    "The upload records of this save were collected while it ran (its database connection was interrupted); nothing was saved, try again."
-                )
+                    "The upload records of this save were collected while it ran (its database connection was interrupted); nothing was saved, try again.",
+                    underlying: IntentsCollected())
             }
         }
 
@@ -630,18 +783,32 @@
 
         static func insertAlbum(_ db: PostgresConnection, _ title: AlbumTitle) throws -> String {
             let id = UUID().uuidString.lowercased()
-            try db.execute(
-                "INSERT INTO album (id, title, title_key, created_at) VALUES ($1, $2, $3, extract(epoch FROM clock_timestamp()))",
-                [id, title.text, title.key])
+            let statement = insertAlbum(id, title)
+            try db.execute(statement.sql, statement.parameters)
             return id
         }
 
+        /// The statement that creates album `id` titled `title`.
+        static func insertAlbum(_ id: String, _ title: AlbumTitle) -> (sql: String, parameters: [String?]) {
+            (
+                "INSERT INTO album (id, title, title_key, created_at) VALUES ($1, $2, $3, extract(epoch FROM clock_timestamp()))",
+                [id, title.text, title.key]
+            )
+        }
+
         static func remember(_ db: PostgresConnection, _ title: AlbumTitle, _ albumID: String) throws {
-            try db.execute(
+            let statement = remember(title, albumID)
+            try db.execute(statement.sql, statement.parameters)
+        }
+
+        /// The statement that makes `albumID` the album `title` resolves to.
+        static func remember(_ title: AlbumTitle, _ albumID: String) -> (sql: String, parameters: [String?]) {
+            (
                 """
                 INSERT INTO remembered_album (title_key, album_id) VALUES ($1, $2)
                 ON CONFLICT (title_key) DO UPDATE SET album_id = excluded.album_id
-                """, [title.key, albumID])
+                """, [title.key, albumID]
+            )
         }
 
         static func lastPosition(_ db: PostgresConnection, album: String) throws -> Int {
@@ -650,20 +817,38 @@
         }
     }
 
-    /// The resolution rule's lookups, answered inside the shared library's transaction B.
+    /// The resolution rule's lookups, answered inside the shared library's transaction B: from
+    /// ``factsQuery``'s row when it was read (one round trip for the whole rule), else one query each.
     struct SharedAlbumDirectory: AlbumDirectory {
         let db: PostgresConnection
+        /// ``factsQuery``'s row for the title resolved, if read.
+        var facts: [String?] = []
+
+        /// For title key `$1` and requested album id `$2` (or NULL): the remembered album, whether
+        /// it exists, whether the requested one exists, the oldest album of the title.
+        static let factsQuery = """
+            SELECT r.album_id,
+                EXISTS (SELECT 1 FROM album WHERE id = r.album_id AND deleted_at IS NULL),
+                EXISTS (SELECT 1 FROM album WHERE id = $2 AND deleted_at IS NULL),
+                (SELECT id FROM album WHERE title_key = $1 AND deleted_at IS NULL ORDER BY created_at, sequence LIMIT 1),
+                $2
+            FROM (SELECT (SELECT album_id FROM remembered_album WHERE title_key = $1) AS album_id) r
+            """
 
         func rememberedAlbumID(for title: AlbumTitle) throws -> String? {
-            try db.value("SELECT album_id FROM remembered_album WHERE title_key = $1", [title.key])
+            if facts.count == 5 { return facts[0] }
+            return try db.value("SELECT album_id FROM remembered_album WHERE title_key = $1", [title.key])
         }
 
         func albumExists(id: String) throws -> Bool {
-            try db.value("SELECT 1 FROM album WHERE id = $1 AND deleted_at IS NULL", [id]) != nil
+            if facts.count == 5, id == facts[0] { return facts[1] == "t" }
+            if facts.count == 5, id == facts[4] { return facts[2] == "t" }
+            return try db.value("SELECT 1 FROM album WHERE id = $1 AND deleted_at IS NULL", [id]) != nil
         }
 
         func oldestAlbum(titled title: AlbumTitle) throws -> String? {
-            try db.value(
+            if facts.count == 5 { return facts[3] }
+            return try db.value(
                 "SELECT id FROM album WHERE title_key = $1 AND deleted_at IS NULL ORDER BY created_at, sequence LIMIT 1",
                 [title.key])
         }

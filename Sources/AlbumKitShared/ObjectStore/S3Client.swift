@@ -19,14 +19,17 @@
         private let handles = HandlePool()
         /// How long transient failures are retried before giving up.
         let retryWindow: TimeInterval
-        /// Files larger than this are uploaded in parts of ``partSize``.
+        /// Files larger than this are uploaded in parts (see ``parts(of:)``).
         let multipartThreshold: UInt64
+        /// The smallest part (S3 allows 5 MiB and up, the last part excepted).
         let partSize: UInt64
+        /// Parts in flight at once for one multipart upload, each on its own kept-alive connection.
+        static let partConnections = 8
 
         init(
             location: ObjectStoreLocation, credentials: ObjectStoreCredentials, retryWindow: TimeInterval = 60,
             trust: ObjectStoreTrust = ObjectStoreTrust(), multipartThreshold: UInt64 = 64 << 20,
-            partSize: UInt64 = 16 << 20
+            partSize: UInt64 = 8 << 20
         ) throws {
             self.location = try location.validated()
             self.trust = trust
@@ -176,23 +179,24 @@
                 throw ObjectStoreError(status: created.status, code: "NoUploadId", message: created.bodyText, key: key)
             }
             do {
-                var parts: [String] = []
-                var offset: UInt64 = 0
-                var number = 1
-                while offset < length {
-                    let partLength = min(partSize, length - offset)
-                    let (partSHA, md5) = try Digests.sha256AndMD5(of: file, offset: offset, length: partLength)
-                    let response = try send(
-                        "PUT", key: key, query: [("partNumber", String(number)), ("uploadId", uploadID)],
+                // The parts go at once on ``partConnections`` connections, each hashed (SHA-256 and
+                // MD5, for the store to check) by the thread that sends it.
+                let ranges = parts(of: length)
+                let etags = Locked([String](repeating: "", count: ranges.count))
+                try Parallel.forEach(Array(ranges.enumerated()), workers: Self.partConnections) { number, range in
+                    let (partSHA, md5) = try Digests.sha256AndMD5(of: file, offset: range.offset, length: range.length)
+                    let response = try self.send(
+                        "PUT", key: key, query: [("partNumber", String(number + 1)), ("uploadId", uploadID)],
                         headers: [
                             "content-md5": Data(md5).base64EncodedString(),
-                            "content-length": String(partLength),
+                            "content-length": String(range.length),
                         ],
-                        body: .file(file, offset: offset, length: partLength), payloadHash: partSHA, accept: [200])
-                    let etag = response.headers["etag"] ?? ""
-                    parts.append("<Part><PartNumber>\(number)</PartNumber><ETag>\(etag)</ETag></Part>")
-                    offset += partLength
-                    number += 1
+                        body: .file(file, offset: range.offset, length: range.length), payloadHash: partSHA,
+                        accept: [200])
+                    etags.withLock { $0[number] = response.headers["etag"] ?? "" }
+                }
+                let parts = etags.withLock { $0 }.enumerated().map { number, etag in
+                    "<Part><PartNumber>\(number + 1)</PartNumber><ETag>\(etag)</ETag></Part>"
                 }
                 let xml = Array(
                     "<CompleteMultipartUpload>\(parts.joined())</CompleteMultipartUpload>".utf8)
@@ -215,6 +219,17 @@
                     status: 0, code: "SizeMismatch", message: "the assembled object has the wrong size", key: key)
             }
             return true
+        }
+
+        /// The parts of a `length`-byte multipart upload: whole waves of ``partConnections`` parts
+        /// (at least ``partSize`` each, at most 10 000 parts as S3 allows), so no connection
+        /// idles while the last parts go.
+        func parts(of length: UInt64) -> [(offset: UInt64, length: UInt64)] {
+            let mebibyte: UInt64 = 1 << 20
+            let wave = UInt64(Self.partConnections)
+            var size = max(partSize, (length / (2 * wave) + mebibyte - 1) / mebibyte * mebibyte)
+            size = max(size, (length + 9_999) / 10_000)
+            return stride(from: UInt64(0), to: length, by: Int(size)).map { ($0, min(size, length - $0)) }
         }
 
         // MARK: Requests

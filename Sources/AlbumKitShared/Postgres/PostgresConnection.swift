@@ -15,8 +15,12 @@
         /// after `lockTimeoutMilliseconds`, which maps to `libraryBusy`.
         init(url: String, lockTimeoutMilliseconds: Int = 60_000) throws(PostgresError) {
             self.url = url
-            let keys = ["dbname", "fallback_application_name", "connect_timeout"]
-            let values = [url, "albumkit", "10"]
+            // The session's settings travel in the start-up message: no round trip of their own.
+            let keys = ["dbname", "fallback_application_name", "connect_timeout", "options"]
+            let values = [
+                url, "albumkit", "10",
+                "-c client_min_messages=warning -c lock_timeout=\(max(1, lockTimeoutMilliseconds))",
+            ]
             let connection = Self.withCStrings(keys) { keys in
                 Self.withCStrings(values) { values in albumkit_pq_connect(keys, values, 1) }
             }
@@ -28,7 +32,6 @@
                 throw PostgresError(sqlState: nil, message: message, connectionLost: true)
             }
             self.connection = connection
-            _ = try execute("SET client_min_messages = warning; SET lock_timeout = \(max(1, lockTimeoutMilliseconds))")
         }
 
         deinit { albumkit_pq_finish(connection) }
@@ -53,6 +56,11 @@
                     albumkit_pq_exec_text(connection, sql, Int32(parameters.count), values)
                 }
             defer { albumkit_pq_clear(result) }
+            return try rows(of: result, connection)
+        }
+
+        /// The rows of `result`, or its error thrown.
+        private func rows(of result: OpaquePointer?, _ connection: OpaquePointer) throws(PostgresError) -> [[String?]] {
             let status = result.map { albumkit_pq_result_status($0) } ?? Int32(ALBUMKIT_PQ_FATAL_ERROR)
             guard status == Int32(ALBUMKIT_PQ_COMMAND_OK) || status == Int32(ALBUMKIT_PQ_TUPLES_OK) else {
                 let state = result.flatMap {
@@ -83,6 +91,75 @@
                 out.append(values)
             }
             return out
+        }
+
+        /// Whether ``pipeline(_:)`` sends its statements together (the loaded libpq is 14 or later).
+        static var hasPipeline: Bool { albumkit_pq_has_pipeline() == 1 }
+
+        /// Runs `statements` (SQL, `$1…` text parameters) in order and returns each one's rows: sent
+        /// together and answered in one round trip where libpq has pipeline mode, else one after
+        /// another. The first failure is thrown; the statements after it do not run (in a
+        /// transaction begun before, the transaction has failed, as with ``execute(_:_:)``).
+        func pipeline(_ statements: [(sql: String, parameters: [String?])]) throws(PostgresError) -> [[[String?]]] {
+            guard let connection else {
+                throw PostgresError(sqlState: nil, message: "the connection is closed", connectionLost: true)
+            }
+            guard statements.count > 1, Self.hasPipeline else {
+                var results: [[[String?]]] = []
+                for statement in statements { results.append(try execute(statement.sql, statement.parameters)) }
+                return results
+            }
+            func failure(_ what: String) -> PostgresError {
+                let lost = albumkit_pq_status(connection) != Int32(ALBUMKIT_PQ_CONNECTION_OK)
+                let reason = String(cString: albumkit_pq_error_message(connection))
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+                return PostgresError(sqlState: nil, message: reason.isEmpty ? what : reason, connectionLost: lost)
+            }
+            guard albumkit_pq_enter_pipeline(connection) == 1 else { throw failure("cannot enter pipeline mode") }
+            var sent = 0
+            for statement in statements {
+                let queued = Self.withOptionalCStrings(statement.parameters) { values in
+                    albumkit_pq_send_text(connection, statement.sql, Int32(statement.parameters.count), values)
+                }
+                guard queued == 1 else { break }
+                sent += 1
+            }
+            let synced = albumkit_pq_pipeline_sync(connection) == 1
+            var results: [[[String?]]] = []
+            var firstError: PostgresError?
+            // Each statement's result, then a NULL; then the sync's.
+            if synced {
+                for _ in 0..<sent {
+                    let result = albumkit_pq_get_result(connection)
+                    defer { albumkit_pq_clear(result) }
+                    guard let result else {
+                        firstError = firstError ?? failure("the server's answer ended early")
+                        break
+                    }
+                    if albumkit_pq_result_status(result) == Int32(ALBUMKIT_PQ_PIPELINE_ABORTED) {
+                        firstError = firstError ?? failure("the statement was not run")
+                    } else {
+                        do throws(PostgresError) { results.append(try rows(of: result, connection)) } catch {
+                            firstError = firstError ?? error
+                        }
+                    }
+                    while let extra = albumkit_pq_get_result(connection) { albumkit_pq_clear(extra) }
+                }
+                if firstError?.connectionLost != true {
+                    // The sync point.
+                    while let result = albumkit_pq_get_result(connection) {
+                        let status = albumkit_pq_result_status(result)
+                        albumkit_pq_clear(result)
+                        if status == Int32(ALBUMKIT_PQ_PIPELINE_SYNC) { break }
+                    }
+                }
+            }
+            if albumkit_pq_exit_pipeline(connection) != 1 {
+                firstError = firstError ?? failure("cannot leave pipeline mode")
+            }
+            if let firstError { throw firstError }
+            guard synced, sent == statements.count else { throw failure("cannot send the statements") }
+            return results
         }
 
         /// The first column of the first row, if any.

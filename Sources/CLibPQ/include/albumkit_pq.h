@@ -15,6 +15,8 @@ enum {
     ALBUMKIT_PQ_COMMAND_OK = 1,
     ALBUMKIT_PQ_TUPLES_OK = 2,
     ALBUMKIT_PQ_FATAL_ERROR = 7,
+    ALBUMKIT_PQ_PIPELINE_SYNC = 10,
+    ALBUMKIT_PQ_PIPELINE_ABORTED = 11,
     ALBUMKIT_PQ_DIAG_SQLSTATE = 'C',
     ALBUMKIT_PQ_DIAG_MESSAGE_PRIMARY = 'M',
 };
@@ -41,5 +43,18 @@ int albumkit_pq_rows(const albumkit_pq_result *result);
 int albumkit_pq_columns(const albumkit_pq_result *result);
 int albumkit_pq_is_null(const albumkit_pq_result *result, int row, int column);
 const char *albumkit_pq_value(const albumkit_pq_result *result, int row, int column);
+
+
+/// Whether the loaded libpq has pipeline mode (libpq 14 and later): several statements sent before
+/// their answers are read, one round trip for all. The functions below work only then.
+int albumkit_pq_has_pipeline(void);
+/// `PQenterPipelineMode`, `PQexitPipelineMode`, `PQpipelineSync`: 1 on success.
+int albumkit_pq_enter_pipeline(albumkit_pq_connection *connection);
+int albumkit_pq_exit_pipeline(albumkit_pq_connection *connection);
+int albumkit_pq_pipeline_sync(albumkit_pq_connection *connection);
+/// `PQsendQueryParams` with text parameters and text results: 1 when queued.
+int albumkit_pq_send_text(albumkit_pq_connection *connection, const char *sql, int count, const char *const *values);
+/// `PQgetResult`.
+albumkit_pq_result *albumkit_pq_get_result(albumkit_pq_connection *connection);
 
 #endif
