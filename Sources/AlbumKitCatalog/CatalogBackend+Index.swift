@@ -85,9 +85,9 @@ extension CatalogBackend {
             }
             // Durable now: from here on the change stands, whatever happens to the index.
             connection.purgedFiles += recorder.purged
-            committed = (try? index.db.execute("COMMIT")) != nil
             // A commit that failed (the index's disk full, say) leaves the index behind the
             // journal: the next use catches up. The change is saved either way.
+            _ = try? index.db.execute("COMMIT")
             committed = true
             return result
         }
