@@ -89,7 +89,9 @@ extension CatalogBackend {
 
 extension CatalogBackend {
     package func storedSHA256(ofAssetWithID id: String) async throws -> String? {
-        try await Blocking.run { try self.withOriginalFile(ofAssetWithID: id) { file, _ in try FileSystem.sha256(of: file) } }
+        try await Blocking.run {
+            try self.withOriginalFile(ofAssetWithID: id) { file, _ in try FileSystem.sha256(of: file) }
+        }
     }
 
     /// Reads the asset's file in `originals/`.
@@ -97,7 +99,9 @@ extension CatalogBackend {
         ofAssetWithID id: String, _ body: @escaping @Sendable (any ByteSource) throws -> T
     ) async throws -> T? {
         try await Blocking.run {
-            try self.withOriginalFile(ofAssetWithID: id) { file, size in try body(FileByteSource(file: file, size: size)) }
+            try self.withOriginalFile(ofAssetWithID: id) { file, size in
+                try body(FileByteSource(file: file, size: size))
+            }
         }
     }
 

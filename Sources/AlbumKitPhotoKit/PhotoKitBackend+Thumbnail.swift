@@ -33,7 +33,12 @@ extension PhotoKitBackend {
                 for: asset, targetSize: CGSize(width: side, height: side), contentMode: .aspectFit, options: options
             ) { image, info in
                 // Photos calls once for a high-quality request; a second call is never resumed.
-                guard answered.withLock({ done in defer { done = true }; return !done }) else { return }
+                guard
+                    answered.withLock({ done in
+                        defer { done = true }
+                        return !done
+                    })
+                else { return }
                 if let image, let thumbnail = Self.thumbnail(of: image) {
                     continuation.resume(returning: thumbnail)
                 } else if let error = info?[PHImageErrorKey] as? any Error {
@@ -50,7 +55,8 @@ extension PhotoKitBackend {
         switch (error as? PHPhotosError)?.code {
         case .accessUserDenied?, .accessRestricted?: return map(error, items: [])
         case .identifierNotFound?:
-            return AlbumError(.assetNotFound, "There is no asset with the identifier \(id) in Photos.", underlying: error)
+            return AlbumError(
+                .assetNotFound, "There is no asset with the identifier \(id) in Photos.", underlying: error)
         default:
             return AlbumError(
                 .fileUnreadable, "Photos could not render the asset \(id): \(error.localizedDescription)",

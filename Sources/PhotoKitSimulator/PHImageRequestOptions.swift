@@ -3,7 +3,9 @@
 
     /// A progress handler for an image coming from iCloud (never called by the simulator, whose
     /// assets are all on the device).
-    public typealias PHAssetImageProgressHandler = (Double, (any Error)?, UnsafeMutablePointer<ObjCBool>, [AnyHashable: Any]?)
+    public typealias PHAssetImageProgressHandler = (
+        Double, (any Error)?, UnsafeMutablePointer<ObjCBool>, [AnyHashable: Any]?
+    )
         -> Void
 
     /// How `PHImageManager` renders and delivers an image: version, delivery and resize modes,

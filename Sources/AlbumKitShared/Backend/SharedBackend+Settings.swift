@@ -101,7 +101,8 @@
                     ).first
                 }
                 guard let row, let sha256 = row[0], let size = row[1].flatMap({ UInt64($0) }) else {
-                    throw AlbumError(.assetNotFound, "There is no asset with the identifier \(id) in \(self.displayURL).")
+                    throw AlbumError(
+                        .assetNotFound, "There is no asset with the identifier \(id) in \(self.displayURL).")
                 }
                 let key = self.store.key(SharedSchema.objectName(sha256: sha256))
                 let source = ObjectByteSource(store: self.store, key: key, size: size)
@@ -111,7 +112,8 @@
                         "The original of \(row[2] ?? id) (\(key)) is missing from the object store; run `album verify`.",
                         underlying: error)
                 } catch {
-                    throw Self.map(error, "read the original of \(row[2] ?? id)", library: self.displayURL, store: self.store)
+                    throw Self.map(
+                        error, "read the original of \(row[2] ?? id)", library: self.displayURL, store: self.store)
                 }
             }
         }

@@ -91,7 +91,8 @@
         func get(key: String, offset: UInt64, count: Int) throws -> [UInt8] {
             guard count > 0 else { return [] }
             let last = offset + UInt64(count) - 1
-            let response = try send("GET", key: key, headers: ["range": "bytes=\(offset)-\(last)"], accept: [200, 206, 416])
+            let response = try send(
+                "GET", key: key, headers: ["range": "bytes=\(offset)-\(last)"], accept: [200, 206, 416])
             switch response.status {
             case 206: return Array(response.body.prefix(count))
             // A store that ignores ranges sends the whole object.
