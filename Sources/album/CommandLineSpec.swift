@@ -238,7 +238,9 @@ enum CommandLineSpec {
         Option(name: .after, value: "CURSOR", help: "Start after this point of a listing (printed by --limit)."),
         Option(
             name: .interval, value: "SECONDS",
-            help: "How often a catalog, folder or shared library is read for changes (default 1)."),
+            help:
+                "How often a shared library (or a folder library inotify cannot watch) is read for changes (default 1)."
+        ),
         Option(name: .request, help: "Ask for the access when it was never asked (Photos on Apple platforms)."),
         Option(
             name: .output, short: "-o", value: "FILE", help: "Write to FILE (a new file: an existing one is refused).",
@@ -440,8 +442,10 @@ enum CommandLineSpec {
                 Prints a line for each asset and album another program, another process or this one adds,
                 removes or changes, from now on ("added asset ID", "removed album ID", ...), until Ctrl-C;
                 --json prints one object per change with the identifiers by kind. Photos reports its changes
-                itself; a catalog, folder or shared library is read every --interval seconds and compared, so
-                a change shows within one interval.
+                itself; a catalog follows its journal (a change shows within a fraction of a second); a folder
+                library is told of changes by the kernel (inotify), and read every --interval seconds only on
+                a network or FUSE file system; a shared library is read every --interval seconds and compared,
+                so a change shows within one interval.
                 """,
             arity: 0...0),
         Command(
