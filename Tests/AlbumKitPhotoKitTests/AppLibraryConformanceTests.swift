@@ -239,6 +239,24 @@ struct AppLibrary {
         #expect(try await library.assets(inAlbumTitled: "Trips").map(\.originalFilename) == ["harbour.jpg"])
     }
 
+    #if !canImport(ObjectiveC)
+        /// Photos compares no contents, and AlbumKit does not pretend it does (Docs/apple.md, "Same
+        /// bytes twice"): the second save is a second asset, and says so by not being `isExisting`.
+        @Test func theSameBytesAreTwoAssetsInPhotos() async throws {
+            let harness = PhotoKitHarness()
+            try await harness.run {
+                let first = try await harness.library.save(.file(AppLibrary.jpeg))
+                let again = try await harness.library.album(titled: "Trips").save(
+                    .data(Data(contentsOf: AppLibrary.jpeg), filename: "copy.jpg"))
+                #expect(again.assetID != first.assetID)
+                #expect(!first.isExisting && !again.isExisting)
+                #expect(harness.simulation.assets.count == 2)
+                #expect(
+                    try await harness.library.assets(inAlbumTitled: "Trips").map(\.originalFilename) == ["copy.jpg"])
+            }
+        }
+    #endif
+
     @Test func progressMovesBeforeTheFirstCommit() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("progress-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
