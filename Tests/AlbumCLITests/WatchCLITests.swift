@@ -27,7 +27,17 @@ import Testing
                     }
                 }
             }.start()
-            Thread.sleep(forTimeInterval: 0.7)  // its first reading is done
+            // It is watching once an album another process creates now is reported: one made
+            // before its first reading would not be, so try again until one is.
+            for attempt in 1...40 {
+                let asked = ContinuousClock.now
+                let created = try CLI.run(args + ["create", "--json", "Probe \(attempt)"]).json() as? [String: Any]
+                guard let id = created?["id"] as? String else { break }
+                if wait(since: asked, limit: .seconds(2), WatchCLITests.contains("insertedAlbums", id)) != nil {
+                    return
+                }
+            }
+            Issue.record("album watch never reported a probe album: \(printed)")
         }
 
         /// How long after `since` a line that `matches` arrived; `nil` when none did within `limit`.
