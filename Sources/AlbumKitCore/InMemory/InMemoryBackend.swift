@@ -4,7 +4,8 @@ import Foundation
 /// rules every library keeps (one album per title, remembered album ids, the same bytes stored once,
 /// bad files refused by content, all-or-nothing batches), Photos' access levels and policies, the
 /// descriptions given with ``Media/with(creationDate:location:isFavorite:movesFile:)``, and reports
-/// every change as it happens. Nothing is written anywhere, except that a file saved with
+/// every change as it happens. Each original's bytes are kept in memory (for its thumbnail).
+/// Nothing is written anywhere, except that a file saved with
 /// ``Media/movesFile`` is removed after a successful save, as Photos does.
 package final class InMemoryBackend: PhotoLibraryBackend {
     package let identity = "memory:\(UUID().uuidString)"
