@@ -90,20 +90,38 @@ extension CatalogBackend {
 extension CatalogBackend {
     package func storedSHA256(ofAssetWithID id: String) async throws -> String? {
         try await Blocking.run {
-            let path = try self.withIndex("find the asset") { connection in
-                try connection.index!.db.row(
-                    "SELECT path FROM asset WHERE id = ? AND state = 'ready'", [.text(id)])?.text(0)
+            try self.withOriginalFile(ofAssetWithID: id) { file, _ in try FileSystem.sha256(of: file) }
+        }
+    }
+
+    /// Reads the asset's file in `originals/`.
+    package func readOriginal<T: Sendable>(
+        ofAssetWithID id: String, _ body: @escaping @Sendable (any ByteSource) throws -> T
+    ) async throws -> T? {
+        try await Blocking.run {
+            try self.withOriginalFile(ofAssetWithID: id) { file, size in
+                try body(FileByteSource(file: file, size: size))
             }
-            guard let path else {
-                throw AlbumError(.assetNotFound, "There is no asset with the identifier \(id) in \(self.root.path).")
-            }
-            do {
-                let (file, _) = try FileSystem.openForReading(self.root.path + "/" + path)
-                defer { FileSystem.close(file) }
-                return try FileSystem.sha256(of: file)
-            } catch {
-                throw AlbumError.wrap(error, file: self.root.path + "/" + path)
-            }
+        }
+    }
+
+    /// Runs `body` with asset `id`'s file open for reading, and its size; errors name the file.
+    private func withOriginalFile<T>(
+        ofAssetWithID id: String, _ body: (FileSystem.Descriptor, UInt64) throws -> T
+    ) throws -> T {
+        let path = try withIndex("find the asset") { connection in
+            try connection.index!.db.row(
+                "SELECT path FROM asset WHERE id = ? AND state = 'ready'", [.text(id)])?.text(0)
+        }
+        guard let path else {
+            throw AlbumError(.assetNotFound, "There is no asset with the identifier \(id) in \(root.path).")
+        }
+        do {
+            let (file, size) = try FileSystem.openForReading(root.path + "/" + path)
+            defer { FileSystem.close(file) }
+            return try body(file, size)
+        } catch {
+            throw AlbumError.wrap(error, file: root.path + "/" + path)
         }
     }
 

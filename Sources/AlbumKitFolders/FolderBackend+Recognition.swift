@@ -1,5 +1,11 @@
 import AlbumKitCore
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Recognising files a folder album already holds before they are copied (``RecognitionCheck``):
 /// the album's folder (the top folder without an album) is where a save would put them, under
 /// their original name (`name 2.jpg`, … when it was taken), with the source's size and
@@ -75,25 +81,48 @@ extension FolderBackend {
 
 extension FolderBackend {
     package func storedSHA256(ofAssetWithID id: String) async throws -> String? {
+        try await Blocking.run { try self.withAssetFile(id) { file in try FileSystem.sha256(of: file) } }
+    }
+
+    /// Reads the asset's file in its album's folder (or the top folder).
+    package func readOriginal<T: Sendable>(
+        ofAssetWithID id: String, _ body: @escaping @Sendable (any ByteSource) throws -> T
+    ) async throws -> T? {
         try await Blocking.run {
-            let root = try self.mapping("open the library folder") { try FileSystem.openRoot(self.root.path) }
-            defer { FileSystem.close(root) }
-            // Without AlbumKit's state folder the remembered albums are only hints gone: the
-            // asset is still found by its folder.
-            let state = try? FolderLibraryState.open(root: root)
-            defer { state.map(FileSystem.close) }
-            let directory = FolderAlbumDirectory(
-                root: root, remembered: FolderLibraryState.remembered(state: state), hints: self.folderHints)
-            let (album, name) = try self.mapping("find the asset") { try self.locate(id, directory) }
-            return try self.mapping("read the library's copy back") {
-                let folder =
-                    try album.map { try FileSystem.openDirectory($0.path, in: root) } ?? FileSystem.reopen(root)
-                defer { FileSystem.close(folder) }
-                let file = try FileSystem.openFile(name, in: folder)
-                defer { FileSystem.close(file) }
-                return try FileSystem.sha256(of: file)
+            try self.withAssetFile(id) { file in
+                let size = try self.mapping("read the library's copy") { try FileSystem.size(of: file) }
+                do { return try body(FileByteSource(file: file, size: UInt64(size))) } catch {
+                    throw AlbumError.wrap(error, file: file.path)
+                }
             }
         }
+    }
+
+    /// Runs `body` with asset `id`'s file open for reading.
+    ///
+    /// - Throws: `.assetNotFound` when the id names no album or no file.
+    private func withAssetFile<T>(_ id: String, _ body: (FileSystem.Descriptor) throws -> T) throws -> T {
+        let root = try mapping("open the library folder") { try FileSystem.openRoot(self.root.path) }
+        defer { FileSystem.close(root) }
+        // Without AlbumKit's state folder the remembered albums are only hints gone: the
+        // asset is still found by its folder.
+        let state = try? FolderLibraryState.open(root: root)
+        defer { state.map(FileSystem.close) }
+        let directory = FolderAlbumDirectory(
+            root: root, remembered: FolderLibraryState.remembered(state: state), hints: folderHints)
+        let (album, name) = try mapping("find the asset") { try locate(id, directory) }
+        let file: FileSystem.Descriptor
+        do {
+            let folder = try album.map { try FileSystem.openDirectory($0.path, in: root) } ?? FileSystem.reopen(root)
+            defer { FileSystem.close(folder) }
+            file = try FileSystem.openFile(name, in: folder)
+        } catch let error as SystemError where error.errno == ENOENT {
+            throw AlbumError(.assetNotFound, "There is no asset with the identifier \(id) in \(self.root.path).")
+        } catch let error as SystemError {
+            throw error.libraryError("read the library's copy back")
+        }
+        defer { FileSystem.close(file) }
+        return try mapping("read the library's copy back") { try body(file) }
     }
 
     package func storedCompanionSHA256s(ofAssetWithID id: String) async throws -> Set<String> {

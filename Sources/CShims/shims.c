@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <sys/ioctl.h>
 #include <sys/random.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 #include "CShims.h"
 
@@ -39,5 +40,11 @@ long albumkit_random(void *buffer, unsigned long length) {
 
 int albumkit_start_writeback(int fd, long long offset, long long count) {
     return sync_file_range(fd, (off64_t)offset, (off64_t)count, SYNC_FILE_RANGE_WRITE);
+}
+
+long long albumkit_filesystem_type(const char *path) {
+    struct statfs info;
+    if (statfs(path, &info) != 0) return -1;
+    return (long long)(unsigned long)info.f_type;
 }
 #endif

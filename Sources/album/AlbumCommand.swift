@@ -104,6 +104,7 @@ enum AlbumCommand {
             case .remove: return try await AssetCommands.remove(arguments)
             case .deleteAsset: return try await AssetCommands.deleteAsset(arguments)
             case .export: return try await AssetCommands.export(arguments)
+            case .thumbnail: return try await AssetCommands.thumbnail(arguments)
             case .repair: return try await repair(arguments)
             case .completions: return try completions(arguments)
             case .man:

@@ -1,7 +1,7 @@
 import AlbumKit
 import Foundation
 
-/// `assets`, `add`, `remove`, `delete-asset` and `export`: assets by identifier, across albums.
+/// `assets`, `add`, `remove`, `delete-asset`, `export` and `thumbnail`: assets by identifier, across albums.
 enum AssetCommands {
     /// `album assets [--order added|taken] [--limit N] [--after CURSOR]`: the whole library.
     static func assets(_ arguments: Arguments) async throws -> Int32 {
@@ -122,6 +122,73 @@ enum AssetCommands {
             }
         }
         return 0
+    }
+
+    /// `album thumbnail ASSET --output FILE [--size PIXELS]`: the asset's thumbnail into a new file.
+    static func thumbnail(_ arguments: Arguments) async throws -> Int32 {
+        guard let output = arguments.value(.output) else {
+            throw AlbumCommand.UsageFailure(message: "thumbnail needs --output FILE, the new file to write")
+        }
+        var size = 256
+        if let text = arguments.value(.size) {
+            guard let pixels = Int(text), pixels >= 1 else {
+                throw AlbumCommand.UsageFailure(message: "--size takes a number of pixels, 1 or more, not '\(text)'")
+            }
+            size = pixels
+        }
+        let library = try LibraryChoice.open(arguments, create: false)
+        let (id, thumbnail) = try await AssetReference.resolving(
+            arguments.positional, among: { try await AssetReference.all(in: library) },
+            attempt: { ids in (ids[0], try await library.thumbnail(forAssetWithID: ids[0], maxPixelSize: size)) })
+        guard let thumbnail else {
+            throw AlbumError(
+                .notSupported,
+                "The asset \(id) keeps no thumbnail in its file (PNG, GIF, WebP, HEIC, videos and JPEGs saved without one keep none), and this library decodes no images; nothing was written."
+            )
+        }
+        try write(Array(thumbnail.data), toNewFile: output)
+        if arguments.json {
+            struct Line: Encodable {
+                let asset: String
+                let file: String
+                let width: Int
+                let height: Int
+                let format: String
+                let size: Int
+                let embedded: Bool
+            }
+            Output.json(
+                Line(
+                    asset: id, file: output, width: thumbnail.pixelWidth, height: thumbnail.pixelHeight,
+                    format: thumbnail.format.rawValue, size: thumbnail.data.count, embedded: thumbnail.isEmbedded))
+        } else if !arguments.quiet {
+            let origin = thumbnail.isEmbedded ? "the thumbnail stored in the file" : "rendered"
+            Output.out(
+                "wrote \(output): \(thumbnail.pixelWidth)x\(thumbnail.pixelHeight) \(thumbnail.format.rawValue), \(thumbnail.data.count) bytes (\(origin))"
+            )
+        }
+        return 0
+    }
+
+    /// Writes `bytes` into `path`, a file that must not exist yet, and flushes it.
+    private static func write(_ bytes: [UInt8], toNewFile path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        let name = url.lastPathComponent
+        do throws(SystemError) {
+            let folder = try FileSystem.openDirectory(url.deletingLastPathComponent().path)
+            defer { FileSystem.close(folder) }
+            try FileSystem.createFile(name, in: folder, bytes: bytes)
+        } catch  where error.errno == EEXIST {
+            throw AlbumError(
+                .invalidArgument, "\(path) exists already; give --output a new file (nothing was overwritten).",
+                file: path)
+        } catch  where error.errno == ENOENT || error.errno == ENOTDIR {
+            throw AlbumError(.fileNotFound, "Cannot write \(path): its folder does not exist.", file: path)
+        } catch {
+            throw AlbumError(
+                .ioFailure, "Cannot write \(path): \(String(cString: strerror(error.errno))).", file: path,
+                underlying: error)
+        }
     }
 
     /// `album restore ID...` in a catalog library: recently deleted assets back into their albums.

@@ -58,6 +58,8 @@ enum CommandLineSpec {
         case after = "--after"
         case interval = "--interval"
         case request = "--request"
+        case output = "--output"
+        case size = "--size"
 
         /// `--album`, in messages.
         var description: String { rawValue }
@@ -68,7 +70,7 @@ enum CommandLineSpec {
     enum CommandName: String, CaseIterable, CustomStringConvertible {
         case save, `import`, albums, show, create, rename, delete, assets, add, remove
         case deleteAsset = "delete-asset"
-        case export, verify, watch, access
+        case export, thumbnail, verify, watch, access
         case initialize = "init"
         case config, deleted, restore, purge, gc, copy, repair, completions, man, help
 
@@ -236,8 +238,18 @@ enum CommandLineSpec {
         Option(name: .after, value: "CURSOR", help: "Start after this point of a listing (printed by --limit)."),
         Option(
             name: .interval, value: "SECONDS",
-            help: "How often a catalog, folder or shared library is read for changes (default 1)."),
+            help:
+                "How often a shared library (or a folder library inotify cannot watch) is read for changes (default 1)."
+        ),
         Option(name: .request, help: "Ask for the access when it was never asked (Photos on Apple platforms)."),
+        Option(
+            name: .output, short: "-o", value: "FILE", help: "Write to FILE (a new file: an existing one is refused).",
+            completion: .file),
+        Option(
+            name: .size, value: "PIXELS",
+            help:
+                "The longest side wanted (default 256): Photos scales to it; other libraries give the stored thumbnail."
+        ),
     ]
 
     static let allOptions = globalOptions + commandOptions
@@ -404,6 +416,19 @@ enum CommandLineSpec {
                 """,
             completion: .directory, arity: 2...2),
         Command(
+            name: .thumbnail, arguments: "ASSET_ID", options: [.output, .size],
+            summary: "Write an asset's thumbnail (a small JPEG) into a file.",
+            details: """
+                Writes a small JPEG of the asset ASSET_ID (its id, the start of one, or its file name) into
+                --output FILE, a new file (an existing one is never overwritten), and prints its size in
+                pixels. Photos decodes the asset and scales it to fit --size PIXELS (default 256). A catalog,
+                folder or shared library decodes nothing: it writes the thumbnail stored in the photo's file
+                (the EXIF thumbnail of a JPEG, TIFF, DNG or TIFF-based raw), as stored, whatever its size
+                (often 160x120); a file that keeps none (PNG, GIF, WebP, HEIC, a video, a JPEG saved without
+                one) is reported (notSupported, exit status 1) and nothing is written.
+                """,
+            arity: 1...1),
+        Command(
             name: .verify, arguments: "", summary: "Check every file against the library's records.",
             details: """
                 Checks that every asset's file exists with its recorded size and SHA-256 and that no stray or
@@ -417,8 +442,10 @@ enum CommandLineSpec {
                 Prints a line for each asset and album another program, another process or this one adds,
                 removes or changes, from now on ("added asset ID", "removed album ID", ...), until Ctrl-C;
                 --json prints one object per change with the identifiers by kind. Photos reports its changes
-                itself; a catalog, folder or shared library is read every --interval seconds and compared, so
-                a change shows within one interval.
+                itself; a catalog follows its journal (a change shows within a fraction of a second); a folder
+                library is told of changes by the kernel (inotify), and read every --interval seconds only on
+                a network or FUSE file system; a shared library is read every --interval seconds and compared,
+                so a change shows within one interval.
                 """,
             arity: 0...0),
         Command(

@@ -19,25 +19,38 @@ enum SharedCommands {
 
     #if os(Linux)
         /// The shared library `command` works on; a usage error when the arguments name another kind.
-        private static func target(of command: CommandLineSpec.CommandName, _ arguments: Arguments) throws -> String {
+        private static func target(of command: CommandLineSpec.CommandName, _ arguments: Arguments) throws -> URL {
             let environment = ProcessInfo.processInfo.environment
             let target = arguments.value(.to) ?? arguments.library ?? environment["ALBUMKIT_LIBRARY"]
             guard let target, PhotoLibrary.isSharedLibraryURL(target) else {
                 throw Arguments.UsageError(
                     message: "\(command) works on a shared library: give --library postgres://USER@HOST/DATABASE")
             }
-            return target
+            return try url(target)
+        }
+
+        /// `location`, a `postgres://` URL the user gave, as a URL.
+        ///
+        /// - Throws: `.invalidArgument` naming it when it is no URL (a space, a stray `%`).
+        static func url(_ location: String) throws -> URL {
+            guard let url = URL(string: location) else {
+                throw AlbumError(
+                    .invalidArgument,
+                    "\(location) is not a valid URL; give postgres://USER@HOST[:PORT]/DATABASE (percent-encode special characters)."
+                )
+            }
+            return url
         }
 
         static func collectGarbage(_ arguments: Arguments) async throws -> Int32 {
-            let report = try await PhotoLibrary.shared(target(of: .gc, arguments)).collectGarbage()
+            let report = try await PhotoLibrary.shared(at: target(of: .gc, arguments)).collectGarbage()
             print(report, arguments)
             return 0
         }
 
         static func restore(_ arguments: Arguments) async throws -> Int32 {
             let target = try target(of: .restore, arguments)
-            let restored = try await PhotoLibrary.shared(target).restoreDeleted(withIDs: arguments.positional)
+            let restored = try await PhotoLibrary.shared(at: target).restoreDeleted(withIDs: arguments.positional)
             if arguments.json {
                 Output.json(restored.map(DeletedLine.init))
             } else if !arguments.quiet {
@@ -57,7 +70,7 @@ enum SharedCommands {
                 throw Arguments.UsageError(
                     message: "purge takes the ids to remove for good (album deleted lists them), or --all")
             }
-            let library = try PhotoLibrary.shared(target)
+            let library = try PhotoLibrary.shared(at: target)
             let report =
                 arguments.has(.all)
                 ? try await library.emptyRecentlyDeleted()
@@ -125,10 +138,10 @@ enum SharedCommands {
                 let location = ObjectStoreLocation(
                     endpoint: endpoint, bucket: bucket, prefix: arguments.value(.prefix) ?? "",
                     region: arguments.value(.region) ?? "us-east-1", addressing: try addressing(arguments) ?? .path)
-                library = try PhotoLibrary.initializeShared(target, store: location)
+                library = try PhotoLibrary.initializeShared(at: target, store: location)
                 store = location
             } else if roles {
-                library = try PhotoLibrary.shared(target)
+                library = try PhotoLibrary.shared(at: target)
             } else {
                 throw Arguments.UsageError(message: "init needs --endpoint URL and --bucket NAME")
             }
@@ -163,10 +176,11 @@ enum SharedCommands {
             }
             guard let store else { return 0 }  // set up above: the roles need a library
             if arguments.json {
-                Output.json(SettingsLine(store: store, retentionDays: nil, library: target))
+                Output.json(SettingsLine(store: store, retentionDays: nil, library: target.absoluteString))
             } else if !arguments.quiet {
                 Output.out(
-                    "shared library ready: \(target), originals in \(store.endpoint)/\(store.bucket)/\(store.prefix)")
+                    "shared library ready: \(target.absoluteString), originals in \(store.endpoint)/\(store.bucket)/\(store.prefix)"
+                )
             }
             return 0
         }
@@ -180,17 +194,19 @@ enum SharedCommands {
                 }
                 retention = days
             }
-            let library = try PhotoLibrary.shared(target)
+            let library = try PhotoLibrary.shared(at: target)
             let settings = try await library.changeSharedSettings(
                 endpoint: arguments.value(.endpoint), region: arguments.value(.region),
                 addressing: try addressing(arguments), retentionDays: retention)
             if arguments.json {
-                Output.json(SettingsLine(store: settings.store, retentionDays: settings.retentionDays, library: target))
+                Output.json(
+                    SettingsLine(
+                        store: settings.store, retentionDays: settings.retentionDays, library: target.absoluteString))
             } else if !arguments.quiet {
                 let store = settings.store
                 Output.table(
                     [
-                        ["library", target], ["endpoint", store.endpoint], ["bucket", store.bucket],
+                        ["library", target.absoluteString], ["endpoint", store.endpoint], ["bucket", store.bucket],
                         ["prefix", store.prefix.isEmpty ? "(none)" : store.prefix], ["region", store.region],
                         ["addressing", store.addressing.rawValue],
                         ["retention", "\(settings.retentionDays) days"],
@@ -208,7 +224,7 @@ enum SharedCommands {
         }
 
         static func deleted(_ arguments: Arguments) async throws -> Int32 {
-            let items = try await PhotoLibrary.shared(target(of: .deleted, arguments)).recentlyDeleted()
+            let items = try await PhotoLibrary.shared(at: target(of: .deleted, arguments)).recentlyDeleted()
             if arguments.json {
                 Output.json(items.map(DeletedLine.init))
             } else if items.isEmpty {

@@ -69,4 +69,22 @@ import Testing
         #expect(AssetInfo.date(fromCaptureDate: "2024-13-01T08:20:30") == nil)
         #expect(AssetInfo.date(fromCaptureDate: "2024-05-01") == nil)
     }
+
+    #if !canImport(ObjectiveC)
+        /// Photos compares no contents, and AlbumKit does not pretend it does (Docs/apple.md, "Same
+        /// bytes twice"): the second save is a second asset, and says so by not being `isExisting`.
+        @Test func theSameBytesAreTwoAssetsInPhotos() async throws {
+            let harness = PhotoKitHarness()
+            try await harness.run {
+                let first = try await harness.library.save(.file(AppLibraryTests.jpeg))
+                let again = try await harness.library.album(titled: "Trips").save(
+                    .data(Data(contentsOf: AppLibraryTests.jpeg), filename: "copy.jpg"))
+                #expect(again.assetID != first.assetID)
+                #expect(!first.isExisting && !again.isExisting)
+                #expect(harness.simulation.assets.count == 2)
+                #expect(
+                    try await harness.library.assets(inAlbumTitled: "Trips").map(\.originalFilename) == ["copy.jpg"])
+            }
+        }
+    #endif
 }

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The DocC articles' examples that run on every platform ("Testing your app", "Listing, paging and
-/// changes", "Photos access"), as written there, against the in-memory library. (The iOS-only
+/// changes" with its thumbnails, "Photos access"), as written there, against the in-memory library. (The iOS-only
 /// examples — Photos itself, the limited-library picker — are type-checked with the sources by
 /// `Scripts/apple-check.sh`, not run.)
 @Suite struct DocCArticleExamplesTests {
@@ -55,6 +55,27 @@ import Testing
             page = try await library.assets(orderedBy: .captureDate, matching: lastMonth, after: next, limit: 50)
         }
         #expect(shown.map(\.kind) == [.video])
+    }
+
+    @Test func thumbnailsOfAnAlbum() async throws {
+        let library = PhotoLibrary.inMemory()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("docc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer {
+            // Scratch space of this test only.
+            try? FileManager.default.removeItem(at: folder)
+        }
+        let (photo, stored) = try ThumbnailMedia.photo("IMG_0001.JPG", in: folder)
+        let saved = try await library.album(titled: "Trips").save(.file(photo))
+        try await library.album(titled: "Trips").save(.file(AppLibraryTests.video))
+
+        var thumbnails: [String: Data] = [:]
+        for asset in try await library.assets(inAlbumTitled: "Trips") {
+            if let thumbnail = try await library.thumbnail(forAssetWithID: asset.id, maxPixelSize: 200) {
+                thumbnails[asset.id] = thumbnail.data
+            }
+        }
+        #expect(thumbnails == [saved.assetID: stored])
     }
 
     @Test func watchingAnAlbum() async throws {

@@ -4,11 +4,20 @@ extension PhotoLibrary {
     /// the same catalog. Each element says what changed since the one before; nothing that happened
     /// before the call is reported. Iterate in a task and cancel it (or stop iterating) to stop.
     ///
-    /// Photos tells AlbumKit of every change (`PHPhotoLibraryChangeObserver`; read-write or limited
-    /// access needed, else the sequence throws `.accessDenied`). The in-memory library reports each
-    /// change as it happens. The catalog, folder and shared libraries are read every `interval`
-    /// and compared, so a change arrives within one interval; reading lists every album and asset,
-    /// so choose the interval by the library's size.
+    /// How each library knows:
+    /// - **Photos** tells AlbumKit of every change (`PHPhotoLibraryChangeObserver`; read-write or
+    ///   limited access needed, else the sequence throws `.accessDenied`).
+    /// - **The in-memory library** reports each change as it happens.
+    /// - **A catalog** follows its journal, where every process records each change: its length is
+    ///   looked at every 0.1 s and the new records are read, so another process's save arrives
+    ///   within a fraction of a second and nothing is listed (`interval` only caps the 0.1 s).
+    /// - **A folder library** is told by the kernel (inotify on Linux) when a file or folder under
+    ///   it changes, whoever changed it, and is then read and compared. Where the kernel cannot tell
+    ///   (other systems, a network or FUSE file system, too many folders for the watch limit) it is
+    ///   read every `interval` instead.
+    /// - **A shared library** is read every `interval` and compared, so another machine's change
+    ///   arrives within one interval; reading lists every album and asset, so choose the interval by
+    ///   the library's size.
     ///
     /// ```swift
     /// let watching = Task {

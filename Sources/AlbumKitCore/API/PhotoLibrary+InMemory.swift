@@ -8,7 +8,9 @@ extension PhotoLibrary {
     /// album needs read-write access, a save without one add-only access, a user who was never asked
     /// is asked (and answers `answer`), and ``AlbumAccessPolicy`` decides when only adding is
     /// allowed. Descriptions given with ``Media/with(creationDate:location:isFavorite:movesFile:)``
-    /// are kept, and ``changes(interval:)`` reports each change as it is made.
+    /// are kept, and ``changes(interval:)`` reports each change as it is made. It keeps each
+    /// original's bytes in memory, so ``thumbnail(forAssetWithID:maxPixelSize:)`` gives the
+    /// thumbnail stored in the file, as the catalog does (Photos would render one).
     ///
     /// ```swift
     /// @Test func savesIntoTheTripAlbum() async throws {

@@ -1,16 +1,25 @@
-/// Changes of a library that cannot tell them itself, found by reading the library every
-/// `interval` and comparing (``LibrarySnapshot``). The first reading is the starting point and is
-/// not reported; a change made between two readings arrives within one `interval`.
+/// Changes of a library that cannot tell them itself, found by reading the library and comparing
+/// (``LibrarySnapshot``). The first reading is the starting point and is not reported.
 ///
-/// Reading costs a listing of every album and asset, so the interval bounds the cost; it stops when
-/// the consumer stops iterating.
+/// Without a watch the library is read every `interval`, so a change arrives within one interval
+/// and each interval costs a listing of every album and asset. With a watch (``LibraryWatch``: the
+/// kernel telling of file changes) the watch is asked every ``watchCheck`` and the library read
+/// only when it says something changed; when the watch cannot be opened, or breaks (events lost),
+/// the poller reads every `interval` from then on. It stops when the consumer stops iterating.
 package struct LibraryChangePoller<Backend: PhotoLibraryBackend>: Sendable {
     package let backend: Backend
     package let interval: Duration
+    /// Opens the watch, in the polling task (`nil`: read every interval).
+    package let watch: (@Sendable () throws -> any LibraryWatch)?
+    /// How often a watch is asked.
+    package static var watchCheck: Duration { .milliseconds(100) }
 
-    package init(backend: Backend, interval: Duration) {
+    package init(
+        backend: Backend, interval: Duration, watch: (@Sendable () throws -> any LibraryWatch)? = nil
+    ) {
         self.backend = backend
         self.interval = interval
+        self.watch = watch
     }
 
     /// The changes, until the consumer stops or a reading fails (the stream then throws it).
@@ -19,9 +28,22 @@ package struct LibraryChangePoller<Backend: PhotoLibraryBackend>: Sendable {
         let poller = self
         let task = Task {
             do {
+                // Opened before the first reading: nothing between the two goes unseen.
+                // A watch that cannot be opened (no inotify, a network file system) leaves reading
+                // on a timer, which sees the same changes later.
+                var watch = try? poller.watch?()
                 var last = try await LibrarySnapshot.read(poller.backend)
                 while !Task.isCancelled {
-                    try await Task.sleep(for: poller.interval)
+                    if let current = watch {
+                        try await Task.sleep(for: min(Self.watchCheck, poller.interval))
+                        do {
+                            guard try current.takeEvents() else { continue }
+                        } catch {
+                            watch = nil  // events were lost: read now, and on a timer from now on
+                        }
+                    } else {
+                        try await Task.sleep(for: poller.interval)
+                    }
                     let now = try await LibrarySnapshot.read(poller.backend)
                     let change = last.changes(to: now)
                     if !change.isEmpty { continuation.yield(change) }

@@ -4,7 +4,8 @@ import Foundation
 /// rules every library keeps (one album per title, remembered album ids, the same bytes stored once,
 /// bad files refused by content, all-or-nothing batches), Photos' access levels and policies, the
 /// descriptions given with ``Media/with(creationDate:location:isFavorite:movesFile:)``, and reports
-/// every change as it happens. Nothing is written anywhere, except that a file saved with
+/// every change as it happens. Each original's bytes are kept in memory (for its thumbnail).
+/// Nothing is written anywhere, except that a file saved with
 /// ``Media/movesFile`` is removed after a successful save, as Photos does.
 package final class InMemoryBackend: PhotoLibraryBackend {
     package let identity = "memory:\(UUID().uuidString)"
@@ -15,6 +16,8 @@ package final class InMemoryBackend: PhotoLibraryBackend {
         struct Asset {
             var info: AssetInfo
             var sha256: String
+            /// The original's bytes (a Live Photo's photo), for its thumbnail.
+            var original: Data
         }
         struct Album {
             let id: String
@@ -113,6 +116,8 @@ package final class InMemoryBackend: PhotoLibraryBackend {
         let metadata: MediaMetadata
         let originalFilename: String
         let media: Media
+        /// The original's bytes (a Live Photo's photo).
+        let original: Data
     }
 
     package func stage(_ media: Media) async throws -> Staged {
@@ -121,24 +126,29 @@ package final class InMemoryBackend: PhotoLibraryBackend {
 
     private static func stageNow(_ media: Media) throws -> Staged {
         var bytes: Data
+        let original: Data
         let metadata: MediaMetadata
         switch media.source {
         case .livePhoto(let photo, let video):
             metadata = try MediaReader.livePhotoMetadata(photo: photo, video: video)
             bytes = try read(photo)
+            original = bytes
             bytes.append(try read(video))
         case .data(let data, _):
             metadata = try MediaReader(media).metadata
             bytes = data
+            original = data
         case .file, .path:
             metadata = try MediaReader(media).metadata
             bytes = try read(media.fileURL ?? URL(fileURLWithPath: media.displayName))
+            original = bytes
         }
         var hasher = SHA256Hasher()
         bytes.withUnsafeBytes { hasher.update($0) }
         return Staged(
             sha256: hasher.finalize(), byteSize: Int64(bytes.count), metadata: metadata,
-            originalFilename: media.originalFilename ?? "IMG.\(metadata.format.fileExtension)", media: media)
+            originalFilename: media.originalFilename ?? "IMG.\(metadata.format.fileExtension)", media: media,
+            original: original)
     }
 
     private static func read(_ url: URL) throws -> Data {
@@ -205,7 +215,7 @@ package final class InMemoryBackend: PhotoLibraryBackend {
                                 id: id, originalFilename: item.originalFilename, kind: item.metadata.kind,
                                 byteSize: item.byteSize, addedAt: now, sha256: item.sha256, metadata: item.metadata,
                                 capturedAt: media.creationDate, location: media.location, isFavorite: media.isFavorite),
-                            sha256: item.sha256))
+                            sha256: item.sha256, original: item.original))
                     change.insertedAssetIDs.append(id)
                 }
                 if let albumID, let index = state.albumIndex(albumID), !state.albums[index].members.contains(id) {
@@ -296,6 +306,16 @@ package final class InMemoryBackend: PhotoLibraryBackend {
     package func assets(in order: AssetOrder, after cursor: AssetCursor?, limit: Int) async throws -> AssetPage {
         try requireReadAccess()
         return AssetCursor.page(of: state.withLock { $0.assets.map(\.info) }, in: order, after: cursor, limit: limit)
+    }
+
+    package func readOriginal<T: Sendable>(
+        ofAssetWithID id: String, _ body: @escaping @Sendable (any ByteSource) throws -> T
+    ) async throws -> T? {
+        try requireReadAccess()
+        guard let original = state.withLock({ $0.asset(id)?.original }) else {
+            throw AlbumError(.assetNotFound, "There is no asset with the identifier \(id).")
+        }
+        return try await Blocking.run { try body(BufferByteSource(bytes: Array(original))) }
     }
 
     package func addAssets(_ ids: [String], toAlbumWithID albumID: String) async throws -> [String] {

@@ -4,6 +4,8 @@ package enum FaultInjector {
     /// The system calls that can be made to fail.
     package enum Operation: String, Sendable {
         case open, write, fsync, publish, mkdir, unlink, read, lock, stat
+        /// Watching a folder for changes (`inotify_init1`, `inotify_add_watch`).
+        case watch
         /// `access(W_OK)`: whether a folder can be written (as root, only injection says no).
         case access
         /// The `O_TMPFILE` attempt of staging (`EOPNOTSUPP` here makes it use a `.partial` file).

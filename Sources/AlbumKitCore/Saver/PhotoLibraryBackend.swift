@@ -152,6 +152,20 @@ package protocol PhotoLibraryBackend: Sendable {
     /// or live in another app). Runs on a blocking thread. Default: `false`.
     func copyOriginal(of asset: AssetInfo, into file: FileSystem.Descriptor) throws -> Bool
 
+    /// Reads asset `id`'s original (a Live Photo's photo) with `body`, on a blocking thread, from
+    /// where the library keeps it: a file, an object store (only the ranges `body` reads), memory.
+    /// Returns `nil` when this library cannot read its originals (Photos). Default: `nil`.
+    ///
+    /// - Throws: `.assetNotFound`; what reading threw, as an `AlbumError` naming the asset's file.
+    func readOriginal<T: Sendable>(
+        ofAssetWithID id: String, _ body: @escaping @Sendable (any ByteSource) throws -> T
+    ) async throws -> T?
+
+    /// A small image of asset `id` at most about `maxPixelSize` on its longest side where the
+    /// library can scale, or `nil` when it has none. Default: the thumbnail stored in the original
+    /// (``readOriginal(ofAssetWithID:_:)``), as stored; Photos renders one.
+    func thumbnail(ofAssetWithID id: String, maxPixelSize: Int) async throws -> AssetThumbnail?
+
     /// The SHA-256 of asset `id`'s bytes as the library holds them, read back now (to check a copy
     /// before its source is removed); `nil` when this library cannot read its copies back.
     func storedSHA256(ofAssetWithID id: String) async throws -> String?
@@ -305,6 +319,25 @@ extension PhotoLibraryBackend {
     package func copyOriginal(of asset: AssetInfo, into file: FileSystem.Descriptor) throws -> Bool { false }
 
     package func storedSHA256(ofAssetWithID id: String) async throws -> String? { nil }
+
+    /// Originals cannot be read here.
+    package func readOriginal<T: Sendable>(
+        ofAssetWithID id: String, _ body: @escaping @Sendable (any ByteSource) throws -> T
+    ) async throws -> T? { nil }
+
+    /// The EXIF thumbnail stored in the original, as stored; `nil` when it has none or the library
+    /// cannot read its originals.
+    package func thumbnail(ofAssetWithID id: String, maxPixelSize: Int) async throws -> AssetThumbnail? {
+        let found = try await readOriginal(ofAssetWithID: id) { source -> EmbeddedThumbnail? in
+            do { return try MediaInspector().embeddedThumbnail(source) } catch let error as MediaInspectionError {
+                throw AlbumError(.fileUnreadable, "The original of asset \(id) cannot be read: \(error.reason).")
+            }
+        }
+        guard let thumbnail = found ?? nil else { return nil }
+        return AssetThumbnail(
+            data: Data(thumbnail.jpeg), pixelWidth: thumbnail.width, pixelHeight: thumbnail.height, format: .jpeg,
+            isEmbedded: true)
+    }
 
     package func storedCompanionSHA256s(ofAssetWithID id: String) async throws -> Set<String> { [] }
 

@@ -3,30 +3,73 @@
     import Foundation
 
     extension PhotoLibrary {
-        /// A library shared by many machines: the catalog in PostgreSQL at `url`, the originals in
-        /// the S3-compatible store that `album init` recorded there.
+        /// A library shared by many machines: the catalog in PostgreSQL at `url`
+        /// (`postgres://USER@HOST[:PORT]/DATABASE`), the originals in the S3-compatible store that
+        /// `album init` recorded there.
         ///
-        /// Credentials come from the environment, never from the URL: libpq's `PGPASSWORD`,
-        /// `~/.pgpass` or service file, and `AWS_ACCESS_KEY_ID` / `AWS_SECRET_ACCESS_KEY`.
+        /// Returns at once, as ``catalog(at:createIfMissing:onNotice:)`` does: the connection is made on a
+        /// background thread, and the first call that uses the library waits for it and throws what
+        /// connecting threw. Credentials come from the environment, never from the URL: libpq's
+        /// `PGPASSWORD`, `~/.pgpass` or service file, and `AWS_ACCESS_KEY_ID` / `AWS_SECRET_ACCESS_KEY`.
+        ///
+        /// ```swift
+        /// let library = try PhotoLibrary.shared(at: URL(string: "postgres://family@db.example.net/photos")!)
+        /// let saved = try await library.album(titled: "Summer").save(.file(photoURL))
+        /// ```
+        /// - Throws: `.invalidArgument` at once when `url` is not a `postgres://` or `postgresql://`
+        ///   URL; later, from the first use: `.libraryNotFound` when the server cannot be reached or
+        ///   the library is not set up, `.accessDenied` when the database or the store refuses the
+        ///   credentials.
+        public static func shared(at url: URL) throws -> PhotoLibrary {
+            let location = url.absoluteString
+            guard isSharedLibraryURL(location) else {
+                throw AlbumError(
+                    .invalidArgument,
+                    "\(location) is not a shared library's address; give postgres://USER@HOST[:PORT]/DATABASE.")
+            }
+            return PhotoLibrary(opening: { try SharedBackend.open(url: location) })
+        }
+
+        /// A library shared by many machines, at the PostgreSQL URL `url`.
         ///
         /// ```swift
         /// let library = try PhotoLibrary.shared("postgres://family@db.example.net/photos")
-        /// let saved = try await library.album(titled: "Summer").save(.file(photoURL))
         /// ```
-        /// - Throws: `.libraryNotFound` when the server cannot be reached or the library is not set up,
-        ///   `.accessDenied` when the database or the store refuses the credentials.
+        /// - Throws: as ``shared(at:)``: connecting now happens in the background, and its failures
+        ///   come from the first call that uses the library.
+        @available(
+            *, deprecated, renamed: "shared(at:)", message: "Pass a URL; the library connects in the background."
+        )
         public static func shared(_ url: String) throws -> PhotoLibrary {
-            PhotoLibrary(backend: try SharedBackend.open(url: url))
+            guard let parsed = URL(string: url) else {
+                throw AlbumError(
+                    .invalidArgument,
+                    "\(url) is not a shared library's address; give postgres://USER@HOST[:PORT]/DATABASE.")
+            }
+            return try shared(at: parsed)
         }
 
         /// Sets up a shared library at `url` whose originals go to `store` (the bucket is created when
-        /// missing). Running it again with the same store changes nothing.
+        /// missing). Running it again with the same store changes nothing. Unlike ``shared(at:)`` it
+        /// connects at once: it throws what setting up threw.
         ///
         /// ```swift
         /// let store = ObjectStoreLocation(endpoint: "http://127.0.0.1:8333", bucket: "photos")
+        /// let library = try PhotoLibrary.initializeShared(at: URL(string: "postgres://me@localhost/photos")!, store: store)
+        /// ```
+        /// - Throws: `.libraryCorrupt` when the library already keeps its originals elsewhere;
+        ///   `.libraryNotFound`, `.accessDenied` as ``shared(at:)``.
+        @discardableResult
+        public static func initializeShared(at url: URL, store: ObjectStoreLocation) throws -> PhotoLibrary {
+            PhotoLibrary(backend: try SharedBackend.initialize(url: url.absoluteString, location: store))
+        }
+
+        /// Sets up a shared library at the PostgreSQL URL `url` whose originals go to `store`.
+        ///
+        /// ```swift
         /// let library = try PhotoLibrary.initializeShared("postgres://me@localhost/photos", store: store)
         /// ```
-        /// - Throws: `.libraryCorrupt` when the library already keeps its originals elsewhere.
+        @available(*, deprecated, renamed: "initializeShared(at:store:)", message: "Pass a URL.")
         @discardableResult
         public static func initializeShared(_ url: String, store: ObjectStoreLocation) throws -> PhotoLibrary {
             PhotoLibrary(backend: try SharedBackend.initialize(url: url, location: store))
@@ -35,7 +78,7 @@
         /// Whether `location` names a shared library (`postgres://` or `postgresql://`).
         ///
         /// ```swift
-        /// if PhotoLibrary.isSharedLibraryURL(argument) { library = try .shared(argument) }
+        /// if PhotoLibrary.isSharedLibraryURL(argument) { library = try .shared(at: URL(string: argument)!) }
         /// ```
         public static func isSharedLibraryURL(_ location: String) -> Bool {
             location.hasPrefix("postgres://") || location.hasPrefix("postgresql://")
@@ -45,7 +88,7 @@
         /// died between its upload and its commit). Never races a save of the same bytes.
         ///
         /// ```swift
-        /// let report = try await PhotoLibrary.shared(url).collectGarbage()
+        /// let report = try await PhotoLibrary.shared(at: libraryURL).collectGarbage()
         /// ```
         /// - Throws: `.ioFailure` when this is not a shared library.
         public func collectGarbage() async throws -> GarbageReport {

@@ -89,6 +89,35 @@
         }
 
         /// Writes the original of `asset` into `file`, checking its size and SHA-256 as it arrives.
+        /// Reads the asset's original from the object store, only the ranges `body` reads
+        /// (``ObjectByteSource``).
+        package func readOriginal<T: Sendable>(
+            ofAssetWithID id: String, _ body: @escaping @Sendable (any ByteSource) throws -> T
+        ) async throws -> T? {
+            try await Blocking.run {
+                let row = try self.withDatabase("find the asset") { db in
+                    try db.execute(
+                        "SELECT sha256, byte_size, original_name FROM asset WHERE id = $1 AND deleted_at IS NULL", [id]
+                    ).first
+                }
+                guard let row, let sha256 = row[0], let size = row[1].flatMap({ UInt64($0) }) else {
+                    throw AlbumError(
+                        .assetNotFound, "There is no asset with the identifier \(id) in \(self.displayURL).")
+                }
+                let key = self.store.key(SharedSchema.objectName(sha256: sha256))
+                let source = ObjectByteSource(store: self.store, key: key, size: size)
+                do { return try body(source) } catch let error as ObjectStoreError where error.status == 404 {
+                    throw AlbumError(
+                        .libraryCorrupt,
+                        "The original of \(row[2] ?? id) (\(key)) is missing from the object store; run `album verify`.",
+                        underlying: error)
+                } catch {
+                    throw Self.map(
+                        error, "read the original of \(row[2] ?? id)", library: self.displayURL, store: self.store)
+                }
+            }
+        }
+
         package func copyOriginal(of asset: AssetInfo, into file: FileSystem.Descriptor) throws -> Bool {
             guard let sha256 = asset.sha256 else { return false }
             let key = store.key(SharedSchema.objectName(sha256: sha256))

@@ -89,6 +89,21 @@
             return (UInt64(response.headers["content-length"] ?? "") ?? 0, hasher.finish())
         }
 
+        /// The object's bytes from `offset`, at most `count` of them (fewer at its end, none past it):
+        /// one ranged GET, kept in memory.
+        func get(key: String, offset: UInt64, count: Int) throws -> [UInt8] {
+            guard count > 0 else { return [] }
+            let last = offset + UInt64(count) - 1
+            let response = try send(
+                "GET", key: key, headers: ["range": "bytes=\(offset)-\(last)"], accept: [200, 206, 416])
+            switch response.status {
+            case 206: return Array(response.body.prefix(count))
+            // A store that ignores ranges sends the whole object.
+            case 200: return Array(response.body.dropFirst(Int(min(offset, UInt64(response.body.count)))).prefix(count))
+            default: return []  // 416: the range starts past the end
+            }
+        }
+
         /// The SHA-256 (hex) of the object's bytes as the store serves them, read through without
         /// being kept.
         func storedSHA256(of key: String) throws -> String {

@@ -33,4 +33,8 @@ int albumkit_start_writeback(int fd, long long offset, long long count);
 /// or -1 and sets errno.
 long albumkit_random(void *buffer, unsigned long length);
 
+/// The type of the file system holding `path` (`statfs`'s `f_type`: `0x6969` NFS, `0x65735546`
+/// FUSE, …). Returns -1 and sets errno on failure.
+long long albumkit_filesystem_type(const char *path);
+
 #endif
