@@ -37,6 +37,14 @@ public struct SavedAsset: Sendable, Hashable {
     /// for name in saved.companionsLeftOut { print("not kept:", name) }
     /// ```
     public var companionsLeftOut: [String] = []
+    /// The names of the ``Media/companions`` added to a photo the library already held, or put in
+    /// place of its earlier version of that file (a sidecar edited since the photo was saved, or
+    /// one missing then). Empty for a new asset, whose companions are all saved with it.
+    ///
+    /// ```swift
+    /// if saved.isExisting, !saved.companionsUpdated.isEmpty { print("updated:", saved.companionsUpdated) }
+    /// ```
+    public var companionsUpdated: [String] = []
 
     /// Creates a result (backends and tests).
     public init(

@@ -387,11 +387,14 @@ package struct CommittedAsset: Sendable {
     package var metadata: MediaMetadata?
     /// The names of the staged companions not kept (the library already held the photo).
     package var companionsLeftOut: [String]
+    /// The names of the staged companions added to, or replacing one of, an existing asset's.
+    package var companionsUpdated: [String]
 
     package init(
         assetID: String, isExisting: Bool = false, isRestored: Bool = false, metadata: MediaMetadata?,
-        companionsLeftOut: [String] = []
+        companionsLeftOut: [String] = [], companionsUpdated: [String] = []
     ) {
+        self.companionsUpdated = companionsUpdated
         self.assetID = assetID
         self.isExisting = isExisting
         self.isRestored = isRestored
