@@ -319,8 +319,16 @@ enum AlbumCommand {
         return 0
     }
 
+    /// Draws verify's and repair's progress (files and bytes read) on a terminal, not with `-q`.
+    static func checkingProgress(_ arguments: Arguments) -> @Sendable (VerificationProgress) -> Void {
+        let draw = ProgressLine.drawer(enabled: Output.isTerminal && !arguments.quiet)
+        return { draw($0.completed, $0.total, $0.bytes, $0.totalBytes) }
+    }
+
     static func verify(_ arguments: Arguments) async throws -> Int32 {
-        let report = try await LibraryChoice.open(arguments, create: false).verify()
+        let report = try await LibraryChoice.open(arguments, create: false).verify(
+            progress: checkingProgress(arguments))
+        ProgressLine.shared.stop()
         if arguments.json {
             struct Line: Encodable {
                 let checked: Int
@@ -341,7 +349,8 @@ enum AlbumCommand {
         guard let url = try LibraryChoice.catalogURL(arguments) else {
             throw UsageFailure(message: "repair works on a catalog library (NAME.albumlibrary)")
         }
-        let report = try await PhotoLibrary.repair(catalogAt: url)
+        let report = try await PhotoLibrary.repair(catalogAt: url, progress: checkingProgress(arguments))
+        ProgressLine.shared.stop()
         if arguments.json {
             struct Line: Encodable {
                 let healthy: Bool

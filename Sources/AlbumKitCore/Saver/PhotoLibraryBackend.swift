@@ -90,6 +90,9 @@ package protocol PhotoLibraryBackend: Sendable {
     func deleteAlbum(id: String, force: Bool, permanently: Bool) async throws -> AlbumDeletionReceipt
     /// Checks every asset's file against what the library records.
     func verify() async throws -> VerificationReport
+    /// As ``verify()``, reporting files and bytes checked as it goes. Default: ``verify()``, with
+    /// no progress.
+    func verify(progress: (@Sendable (VerificationProgress) -> Void)?) async throws -> VerificationReport
 
     // MARK: Access (default: always authorized)
 
@@ -172,6 +175,10 @@ extension PhotoLibraryBackend {
 
     /// Companions are not kept.
     package var keepsCompanions: Bool { false }
+
+    package func verify(progress: (@Sendable (VerificationProgress) -> Void)?) async throws -> VerificationReport {
+        try await verify()
+    }
 
     /// Files are recognised only once copied (by the commit).
     package var recognisesFiles: Bool { false }
