@@ -202,6 +202,16 @@ enum AlbumCommand {
     // MARK: listing
 
     static func albums(_ arguments: Arguments) async throws -> Int32 {
+        if arguments.has(.titles) {
+            // Titles only, without counting each album's photos (shell completion asks for them).
+            let titles = try await LibraryChoice.open(arguments, create: false).albumTitles()
+            if arguments.json {
+                Output.json(titles)
+            } else {
+                for title in titles { Output.out(Output.shown(title)) }
+            }
+            return 0
+        }
         let albums = try await LibraryChoice.open(arguments, create: false).albums()
         if arguments.json {
             Output.json(albums.map(AlbumLine.init))
