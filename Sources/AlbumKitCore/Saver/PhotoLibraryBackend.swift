@@ -154,6 +154,9 @@ package protocol PhotoLibraryBackend: Sendable {
     /// `false` when the library has no such copy to give (its originals are `AssetInfo.fileURL`s,
     /// or live in another app). Runs on a blocking thread. Default: `false`.
     func copyOriginal(of asset: AssetInfo, into file: FileSystem.Descriptor) throws -> Bool
+    /// As ``copyOriginal(of:into:)``, for one of an asset's companions (``AssetInfo/companions``
+    /// without a file URL). Default: `false`.
+    func copyCompanion(_ companion: AssetCompanion, into file: FileSystem.Descriptor) throws -> Bool
 
     /// The SHA-256 of asset `id`'s bytes as the library holds them, read back now (to check a copy
     /// before its source is removed); `nil` when this library cannot read its copies back.
@@ -315,6 +318,10 @@ extension PhotoLibraryBackend {
 
     /// Originals are files (or out of reach): nothing to copy here.
     package func copyOriginal(of asset: AssetInfo, into file: FileSystem.Descriptor) throws -> Bool { false }
+
+    package func copyCompanion(_ companion: AssetCompanion, into file: FileSystem.Descriptor) throws -> Bool {
+        false
+    }
 
     package func storedSHA256(ofAssetWithID id: String) async throws -> String? { nil }
 

@@ -114,6 +114,7 @@
                     try connection.execute("SELECT pg_advisory_xact_lock(\(SharedSchema.titleLock), 0)")
                     try connection.execute(SharedSchema.create)
                     try connection.execute(SharedSchema.upgradeFromVersion2)
+                    try connection.execute(SharedSchema.upgradeFromVersion3)
                     try connection.execute(
                         "UPDATE albumkit_setting SET value = $1 WHERE name = 'schema_version' AND value::int < $1::int",
                         [String(SharedSchema.version)])
@@ -152,6 +153,7 @@
                     try connection.execute("SELECT pg_advisory_xact_lock(\(SharedSchema.titleLock), 0)")
                     try connection.execute(SharedSchema.create)
                     try connection.execute(SharedSchema.upgradeFromVersion2)
+                    try connection.execute(SharedSchema.upgradeFromVersion3)
                     let existing = Dictionary(
                         uniqueKeysWithValues: try connection.execute("SELECT name, value FROM albumkit_setting").map {
                             ($0[0]!, $0[1]!)
@@ -321,7 +323,12 @@
             let metadata: MediaMetadata
             let originalName: String?
             let isFavorite: Bool
+            /// The files kept with it (``StagedCompanion``).
+            var companions: [StagedCompanion] = []
         }
+
+        /// Companions (sidecars, the raw of a pair) are kept with the asset, as objects.
+        package var keepsCompanions: Bool { true }
 
         /// Albums can always be used; a member who may only read is refused here, before anything
         /// is staged or uploaded.
@@ -379,14 +386,17 @@
                 return Staged(
                     id: id, file: staged, byteSize: Int64(reader.size), sha256: sha,
                     metadata: media.described(reader.metadata), originalName: media.originalFilename,
-                    isFavorite: media.isFavorite)
+                    isFavorite: media.isFavorite, companions: try stageCompanions(of: media, in: staged.directory))
             } catch {
                 discardNow(staged)
                 throw error
             }
         }
 
-        package func discard(_ staged: Staged) async { discardNow(staged.file) }
+        package func discard(_ staged: Staged) async {
+            for companion in staged.companions { FileSystem.abandon(companion.file) }
+            discardNow(staged.file)
+        }
 
         private func discardNow(_ file: FileSystem.StagedFile) {
             FileSystem.abandon(file)
@@ -413,13 +423,25 @@
         static let commitAttempts = 5
 
         private func commitNow(_ staged: [Staged], to album: AlbumRequest?) throws -> CommitReceipt {
-            let (intents, restored) = try upload(staged.map { ($0.sha256, $0.file.descriptor, UInt64($0.byteSize)) })
+            let (photoIntents, restored) = try upload(
+                staged.map { ($0.sha256, $0.file.descriptor, UInt64($0.byteSize)) })
+            // The companions' objects: their own step, durable before the commit that names them.
+            let companionIntents: [String]
+            do { companionIntents = try uploadCompanions(staged) } catch {
+                // (as below)
+                _ = try? withDatabase("undo the save") { db in
+                    try db.execute("DELETE FROM upload_intent WHERE id = ANY($1::uuid[])", [Self.array(photoIntents)])
+                }
+                throw error
+            }
+            let intents = photoIntents + companionIntents
             // Test hook only (pid 0 when the server cannot say).
             TestPause.at("after-upload", pid: (try? self.serverProcessID()) ?? 0)
             // B: album, assets and membership at once.
             let receipt: CommitReceipt
+            let replaced = Locked<[(sha256: String, size: UInt64)]>([])
             do {
-                receipt = try commitRows(staged, to: album, intents: intents, restored: restored)
+                receipt = try commitRows(staged, to: album, intents: intents, restored: restored, replaced: replaced)
             } catch {
                 // Nothing was committed: forget the intents (if the session still exists) so `gc` can
                 // reclaim what was uploaded.
@@ -430,7 +452,14 @@
             }
             // Test hook only (pid 0 when the server cannot say).
             TestPause.at("after-commit", pid: (try? self.serverProcessID()) ?? 0)
+            let objects = replaced.withLock { $0 }
+            if !objects.isEmpty {
+                // The objects of companions this save replaced go now; one that cannot be removed now
+                // is a stray object `gc` removes (the save itself is committed).
+                _ = try? removeUnreferenced(objects)
+            }
             for item in staged {
+                for companion in item.companions { FileSystem.abandon(companion.file) }
                 FileSystem.close(item.file.descriptor)
                 FileSystem.close(item.file.directory)
             }
@@ -440,7 +469,8 @@
         /// Transaction B: the title's lock, the resolution rule, album, assets, membership, intents forgotten.
         /// `restored`: the SHA-256 of assets whose objects this save uploaded again.
         private func commitRows(
-            _ staged: [Staged], to album: AlbumRequest?, intents: [String], restored: Set<String>
+            _ staged: [Staged], to album: AlbumRequest?, intents: [String], restored: Set<String>,
+            replaced: Locked<[(sha256: String, size: UInt64)]>
         ) throws -> CommitReceipt {
             try withDatabase("save the photos", retrying: false) { db in
                 try db.transaction { () throws -> CommitReceipt in
@@ -514,6 +544,10 @@
                             ON CONFLICT DO NOTHING
                             """, [albumID, Self.arrayLiteral(assetIDs)])
                     }
+                    var objects: [(sha256: String, size: UInt64)] = []
+                    let updated = try Self.recordCompanions(
+                        staged, assetIDs: assetIDs.map { $0! }, isNew: isNew, in: db, replaced: &objects)
+                    replaced.withLock { $0 = objects }
                     var reported = Set<String>()  // identical bytes twice in a batch: restored once
                     let results: [Result<CommittedAsset, AlbumError>] = staged.indices.map { index in
                         let sha256 = staged[index].sha256
@@ -521,7 +555,7 @@
                         return .success(
                             CommittedAsset(
                                 assetID: assetIDs[index]!, isExisting: !isNew[index], isRestored: isRestored,
-                                metadata: staged[index].metadata))
+                                metadata: staged[index].metadata, companionsUpdated: updated[index]))
                     }
                     try Self.forget(intents, in: db)
                     TestPause.at("in-commit", pid: db.serverProcessID)
