@@ -38,18 +38,18 @@ extension CatalogBackend {
         }
         // By name: the candidates of every probe in one pass over the index.
         let names = Set(probes.compactMap { $0.flatMap { $0.comparesContent ? nil : $0.name } })
-        var byName: [String: [(id: String, path: String, size: Int64, companions: String?)]] = [:]
+        var byName: [String: [(id: String, path: String, size: Int64, companions: String?, sha256: String?)]] = [:]
         if !names.isEmpty {
             let list = String(decoding: try JSONEncoder().encode(names.sorted()), as: UTF8.self)
             for row in try db.rows(
                 """
-                SELECT id, path, original_name, byte_size, companions FROM asset
+                SELECT id, path, original_name, byte_size, companions, sha256 FROM asset
                 WHERE state = 'ready' AND original_name IN (SELECT value FROM json_each(?))
                 """, [.text(list)])
             {
                 guard let id = row.text(0), let path = row.text(1), let name = row.text(2), let size = row.integer(3)
                 else { throw Self.damagedRow(catalogPath) }
-                byName[name, default: []].append((id, path, size, row.text(4)))
+                byName[name, default: []].append((id, path, size, row.text(4), row.text(5)))
             }
         }
         for index in probes.indices {
@@ -67,10 +67,16 @@ extension CatalogBackend {
                 found[index] = recognised(id, isDeleted: isDeleted)
                 found[index]?.companionsToUpdate = companionsToUpdate(probe, held: row.text(3))
             } else {
+                var sourceSHA256: String??  // read once, when a time differs
                 for candidate in byName[probe.name] ?? [] where candidate.size == probe.size {
-                    guard let file = libraryFile(candidate.path), file.size == probe.size,
-                        file.modified == probe.modified
-                    else { continue }
+                    guard let file = libraryFile(candidate.path), file.size == probe.size else { continue }
+                    if file.modified != probe.modified {
+                        // Same name and size, another time: a copy saved by the previous release,
+                        // which kept the time of the save. The source is read (never the library's
+                        // copy) and compared with the SHA-256 the journal records.
+                        if sourceSHA256 == nil { sourceSHA256 = .some(probe.path.flatMap(Self.sha256(of:))) }
+                        guard let sha256 = sourceSHA256 ?? nil, sha256 == candidate.sha256 else { continue }
+                    }
                     found[index] = recognised(candidate.id)
                     found[index]?.companionsToUpdate = companionsToUpdate(probe, held: candidate.companions)
                     break
@@ -94,6 +100,16 @@ extension CatalogBackend {
                 return file.size == companion.size && file.modified == companion.modified
             }
         }.map(\.name)
+    }
+
+    /// The SHA-256 of the file at `path`; `nil` when it cannot be read (then it is saved as usual,
+    /// and the save reports why).
+    private static func sha256(of path: FileSystemPath) -> String? {
+        // Unreadable: not recognised, saved as usual (see above).
+        guard let (file, _) = try? FileSystem.openForReading(path) else { return nil }
+        defer { FileSystem.close(file) }
+        // (as above)
+        return try? FileSystem.sha256(of: file)
     }
 
     /// The library's file `relative` (an asset's path), when it is a regular file.

@@ -363,7 +363,7 @@ enum SaveCommand {
                     line +=
                         saved.isExisting
                         ? " (\(names) not kept: the library already holds this photo, with the files it was saved with)"
-                        : " (\(names) not kept: this library keeps no sidecars or raws; they stay where they are)"
+                        : " (\(names) not kept: this library has no place for them; they stay where they are)"
                 }
                 Output.out(line)
             }

@@ -15,6 +15,9 @@ package struct FileProbe: Sendable, Hashable {
     package var sha256: String?
     /// ``FileSystem/headDigest(size:read:)`` of the content, when read.
     package var head: String?
+    /// The file probed, when the probe was made from a file on disk (``init(_:hashing:)``): a
+    /// library may read it to compare content when name and size match but the time does not.
+    package var path: FileSystemPath?
     /// Its companions (``Media/companions``) as they are on disk now: a photo the library holds is
     /// "already there" only when it holds these too (else the save updates its companions).
     package var companions: [Companion] = []
@@ -76,11 +79,13 @@ package struct FileProbe: Sendable, Hashable {
             else { return nil }
             self.init(name: name, size: status.size, modified: status.modified, sha256: sha256, head: head)
             self.companions = companions
+            self.path = path
             return
         }
         guard let status = FileSystem.fileStatus(atPath: path), status.kind == .regular else { return nil }
         self.init(name: name, size: status.size, modified: status.modified)
         self.companions = companions
+        self.path = path
     }
 
     /// The probes of `media`'s companions; `nil` when one is not a regular file that can be read.
