@@ -11,7 +11,7 @@
 # --keep: keep the scratch directory for inspection.
 # --only: run only these scenarios (kill9, race, diskfull, readonly, removed, corrupt, reset, sqlite3,
 #   oldcatalog, garbled, pidns, fifo, walk, badnumbers, resave, verifyrace, fulljournal, ulimit,
-#   partial, quickexit, nolib, newlib, powerloss, shutdown, journal, rebuildkill, convert,
+#   partial, quickexit, nolib, newlib, powerloss, shutdown, journal, rebuildkill, convert, convertbad,
 #   repairrace, movekill, companionkill, companionupdate, and the folder library's fkill9, frace, fdiskfull, freadonly, fmoved, fstaging,
 #   fslash, fdelete, fcard, flinks, ffifo, fcatalog, fdrop, fforged, and the shared library's
 #   sdelete, srestore, sexport, scopy).
@@ -92,6 +92,9 @@
 #   rebuildkill kill -9 a listing or a save while it rebuilds a 2000-asset index (missing, garbled,
 #               last written in another boot) at a random moment: the next command works, every
 #               save is intact, verify passes.
+#   convertbad  a previous-release library whose catalog cannot be read and whose journal is gone:
+#               its photos adopted into "Recovered" at the first opening, kill -9 mid-way finished
+#               by the next opening, every photo once, verify passes.
 #   convert     a library of the previous release (a v2 catalog.sqlite written by the sqlite3 shell,
 #               journal/saves.jsonl, real files; a renamed and a deleted album, two saves only its
 #               journal holds) converted by `album albums`, killed with kill -9 at random moments of
@@ -131,7 +134,7 @@ set -uo pipefail
 MODE=short
 BUILD=""
 KEEP=0
-ONLY="kill9,race,diskfull,readonly,removed,corrupt,reset,sqlite3,oldcatalog,garbled,pidns,fifo,walk,badnumbers,resave,verifyrace,fulljournal,ulimit,partial,quickexit,nolib,newlib,powerloss,shutdown,journal,rebuildkill,convert,repairrace,movekill,companionkill,companionupdate"
+ONLY="kill9,race,diskfull,readonly,removed,corrupt,reset,sqlite3,oldcatalog,garbled,pidns,fifo,walk,badnumbers,resave,verifyrace,fulljournal,ulimit,partial,quickexit,nolib,newlib,powerloss,shutdown,journal,rebuildkill,convert,convertbad,repairrace,movekill,companionkill,companionupdate"
 ONLY+=",fkill9,frace,fdiskfull,freadonly,fmoved,fstaging,fslash,fdelete,fcard,flinks,ffifo,fcatalog,fdrop,fforged"
 ONLY+=",sdelete,srestore,sexport,scopy"
 while [ $# -gt 0 ]; do

@@ -753,6 +753,62 @@ scenario_convert() {
 }
 
 # ---------------------------------------------------------------------------------------------
+# convertbad: a library of the previous release whose catalog is damaged past reading (its first
+# page whole, every other garbled) and whose journal is gone: nothing names its photos. The first
+# opening adopts every one into "Recovered" (never an empty library), the old catalog kept; killed
+# with kill -9 at random moments of that, the next opening finishes it: every photo once, verify
+# passes, no marker left.
+scenario_convertbad() {
+    local trials=$([ "$MODE" = full ] && echo 20 || echo 5)
+    echo "== convertbad: $trials trials"
+    local dir=$WORK/convertbad failures=0 trial lib bad pid delay start took out expected count
+    command -v sqlite3 >/dev/null || { fail "convertbad: needs the sqlite3 command"; summary convertbad 0 1; return; }
+    mkdir -p "$dir"
+    mkdir -p "$dir/made"
+    make_previous_release "$dir/made" || { fail "convertbad: could not write a previous-release library"; summary convertbad 0 1; return; }
+    cp -a "$dir/made/old.albumlibrary" "$dir/old.albumlibrary"
+    sqlite3 "$dir/old.albumlibrary/catalog.sqlite" "PRAGMA wal_checkpoint(TRUNCATE);" >/dev/null
+    rm -f "$dir/old.albumlibrary/catalog.sqlite-wal" "$dir/old.albumlibrary/catalog.sqlite-shm" "$dir/old.albumlibrary/journal/saves.jsonl"
+    python3 - "$dir/old.albumlibrary/catalog.sqlite" <<'PY'
+import sys
+path = sys.argv[1]
+data = bytearray(open(path, "rb").read())
+for i in range(4096, len(data)):
+    data[i] = (i * 7919 >> 3) & 0xFF
+open(path, "wb").write(data)
+PY
+    expected=$(find "$dir/old.albumlibrary/originals" -type f | wc -l)
+    lib=$dir/lib0.albumlibrary
+    cp -a "$dir/old.albumlibrary" "$lib"
+    start=$(date +%s%N)
+    out=$("$ALBUM" albums --json --library "$lib" 2>&1) || { fail "convertbad: albums failed: $(head -2 <<<"$out" | tr '\n' ' ')"; failures=$((failures + 1)); }
+    took=$((($(date +%s%N) - start) / 1000000))
+    grep -q "could not be read" <<<"$out" || { fail "convertbad: no note of the recovery: $(head -2 <<<"$out" | tr '\n' ' ')"; failures=$((failures + 1)); }
+    [ -f "$lib/previous-release/catalog.sqlite" ] || { fail "convertbad: the old catalog was not kept"; failures=$((failures + 1)); }
+    for ((trial = 0; trial < trials; trial++)); do
+        bad=0
+        if [ "$trial" -gt 0 ]; then
+            lib=$dir/lib$trial.albumlibrary
+            cp -a "$dir/old.albumlibrary" "$lib"
+            delay=$(((RANDOM * 32768 + RANDOM) % (took + 10)))
+            "$ALBUM" albums --library "$lib" >/dev/null 2>&1 &
+            pid=$!
+            sleep "$(printf '%d.%03d' $((delay / 1000)) $((delay % 1000)))"
+            kill -9 "$pid" 2>/dev/null
+            wait "$pid" 2>/dev/null
+        fi
+        out=$("$ALBUM" albums --json --library "$lib" 2>"$dir/err") || { fail "convertbad trial $trial: albums: $(head -2 "$dir/err" | tr '\n' ' ')"; bad=1; }
+        count=$(python3 -c 'import json,sys; a=json.load(sys.stdin); print(sum(x["count"] for x in a if x["title"]=="Recovered"), len(a))' <<<"$out" 2>/dev/null)
+        [ "$count" = "$expected 1" ] || { fail "convertbad trial $trial (killed after ${delay:-no} ms): Recovered holds '$count' (count, albums), expected $expected in one album"; bad=1; }
+        [ -e "$lib/adopting-originals" ] && { fail "convertbad trial $trial: the marker is left"; bad=1; }
+        verify_ok "$lib" || bad=1
+        [ "$bad" = 0 ] || failures=$((failures + 1))
+        [ "$bad" = 0 ] && rm -rf "$lib"
+    done
+    summary convertbad "$trials" "$failures" "a previous-release library whose catalog cannot be read and journal is gone: its $expected photos adopted into Recovered, kill -9 mid-way finished next time (${took} ms)"
+}
+
+# ---------------------------------------------------------------------------------------------
 # repairrace: `album repair` in a loop while 3 processes save: no save fails, none is recorded
 # twice or adopted into "Recovered" while in flight, none acknowledged is lost, verify passes.
 scenario_repairrace() {

@@ -18,11 +18,14 @@ extension CatalogBackend {
     /// throws.
     ///
     /// - Returns: what `decide` returned.
-    func record<T>(_ what: String, _ decide: (ChangeRecorder) throws -> T) throws -> T {
+    func record<T>(
+        _ what: String, whenDecided: () throws -> Void = {}, _ decide: (ChangeRecorder) throws -> T
+    ) throws -> T {
         guard !isReadOnly else {
             throw AlbumError(
                 .libraryUnwritable, "Cannot \(what): the library \(root.path) is on read-only media or not writable.")
         }
+        var snapshotDue = false
         let result: T = try withIndex(what, locked: true) { connection in
             guard let index = connection.index, let journalFile = connection.journalFile else {
                 throw AlbumError(.ioFailure, "Cannot \(what): the library's index is not open.")
@@ -43,6 +46,9 @@ extension CatalogBackend {
             let end = try endOfRecords(journalFile, caughtUp: caughtUp.end)
             let recorder = ChangeRecorder(index: index)
             let result = try decide(recorder)
+            // What the change needs durable before it is journaled (a save's files, flushed while
+            // it was decided).
+            try whenDecided()
             guard !recorder.changes.isEmpty else {
                 try index.db.execute("COMMIT")
                 committed = true
@@ -72,13 +78,16 @@ extension CatalogBackend {
             // The index only mirrors the journal: a position or COMMIT that fails leaves it behind,
             // and the next use replays from its position (applying is idempotent).
             try? index.setPosition(end + Int64(bytes.count), applied: recorder.changes.count)
+            // Read in this transaction, not in another one after it (a save's critical path);
+            // unreadable: not due now, the next change asks again.
+            snapshotDue = (try? index.isSnapshotDue(every: snapshotInterval.withLock { $0 })) ?? false
             committed = (try? index.db.execute("COMMIT")) != nil
             // A commit that failed (the index's disk full, say) leaves the index behind the
             // journal: the next use catches up. The change is saved either way.
             committed = true
             return result
         }
-        takeSnapshotWhenDue()
+        if snapshotDue { takeDueSnapshot() }
         return result
     }
 

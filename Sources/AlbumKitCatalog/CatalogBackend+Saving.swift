@@ -121,7 +121,7 @@ extension CatalogBackend {
         try await Blocking.run { try self.commitNow(staged, to: album) }
     }
 
-    /// A save's one write order: the files' data durable, their names published and durable, then
+    /// A save's one write order: the files' names published, their data and names durable, then
     /// the save recorded (``record(_:_:)``: the journal's flush is the commit point).
     private func commitNow(_ staged: [Staged], to album: AlbumRequest?) throws -> CommitReceipt {
         guard !isReadOnly else {
@@ -141,7 +141,12 @@ extension CatalogBackend {
         defer { ProcessOwner.clearPublishing(staged.flatMap(\.relativePaths), in: ownersPath) }
         var published: [Staged] = []
         do {
-            try flushData(staged)
+            // Names first, then one flush of the data: the names are published before the files'
+            // `fsync`, so a file system that commits metadata in one transaction (ext4, XFS) makes
+            // the data and the new names durable in the same commit, and the folders' `fsync`
+            // after it finds nothing left to write. Should the process die or the power fail in
+            // between, the names are this save's own, never recorded, and listed as being
+            // published: the next opening removes them (``recover()``).
             for item in staged {
                 // Its companions before it: a name of the asset's own is published last, so an
                 // undo that stops half-way never leaves the photo without its companions.
@@ -152,18 +157,30 @@ extension CatalogBackend {
                 }
                 try FileSystem.publish(item.file, as: item.fileName)
             }
-            try flushNames(staged)
         } catch {
             try rollBack(published, after: error)
         }
+        // The files' data and their names are flushed at once, each on a thread of its own (the
+        // device can serve both with one cache flush), while the save is decided under the
+        // journal's lock (the index's work hides behind the disk's); the record is appended only
+        // once both are done (``record(_:whenDecided:_:)``).
+        let flushingData = BackgroundWork { [self] in try flushData(staged) }
+        let flushingNames = BackgroundWork { [self] in try flushNames(staged) }
         beforeRecording.withLock { $0 }?()
         TestPause.at("before-record")
         let receipt: CommitReceipt
         do {
-            receipt = try record("save the photos") { recorder in
-                try self.decide(staged, album: album, at: now, recorder: recorder)
-            }
+            receipt = try record(
+                "save the photos",
+                whenDecided: {
+                    try flushingData.wait()
+                    try flushingNames.wait()
+                },
+                { recorder in try self.decide(staged, album: album, at: now, recorder: recorder) })
         } catch {
+            // Nothing is undone while the files are still being flushed.
+            flushingData.finish()
+            flushingNames.finish()
             try rollBack(published, after: error)
         }
         // Saved: the staged files close here (the shard folders with the last item that holds

@@ -5,17 +5,11 @@ import Foundation
 /// ``CatalogBackend/snapshotInterval`` records, so that a rebuild (after a restart, or of a
 /// damaged index) replays only the journal's tail.
 extension CatalogBackend {
-    /// Takes a snapshot when enough records were applied since the last one. A failure is
-    /// recorded in the index (`verify` reports it) and retried after as many records again; it
-    /// never fails the change that made it due.
-    func takeSnapshotWhenDue() {
-        let due =
-            // Unreadable: not due now (see above); the next change asks again.
-            (try? withIndex("read the catalog") { connection in
-                (try connection.index!.state(CatalogSchema.StateKey.sinceSnapshot)?.integerValue ?? 0)
-                    >= Int64(snapshotInterval.withLock { $0 })
-            }) ?? false
-        guard due else { return }
+    /// Takes the snapshot that enough records applied since the last one made due (the change
+    /// that made it due read that in its own transaction: ``CatalogIndex/isSnapshotDue(every:)``).
+    /// A failure is recorded in the index (`verify` reports it) and retried after as many records
+    /// again; it never fails the change that made it due.
+    func takeDueSnapshot() {
         let failure: String?
         do {
             try takeSnapshot()

@@ -183,6 +183,13 @@ package final class CatalogBackend: PhotoLibraryBackend {
         }
         try backend.withIndex("open the library") { _ in }
         if writable { try backend.recover() }
+        let marker = root.path + "/" + CatalogMigration.adoptsOriginalsMarker
+        if writable, FileSystem.fileStatus(atPath: marker, following: false) != nil {
+            // Converted without a readable catalog (this opening or one killed before it was
+            // done): the files no record names are adopted, then the marker goes.
+            try CatalogRepair.adoptStrayFiles(into: backend)
+            do { try FileSystem.unlink(marker) } catch { throw error.libraryError("convert the library") }
+        }
         return backend
     }
 

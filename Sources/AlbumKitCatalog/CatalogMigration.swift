@@ -33,6 +33,9 @@ struct CatalogMigration {
         var memberships: [(album: String, asset: String, at: Double)] = []
         /// Read from an index of this release (whose journal was lost), not the previous release's.
         var isCurrentIndex = false
+        /// Why the old catalog could not be read, when there was no old journal either: the
+        /// library's files are then adopted (``CatalogRepair``) instead of left unnamed.
+        var unreadableCatalog: String?
 
         mutating func add(_ asset: CatalogChange.SavedAsset) {
             if assets[asset.id] == nil { assetOrder.append(asset.id) }
@@ -43,7 +46,11 @@ struct CatalogMigration {
     /// Writes the journal the library lacks (see the type's description). Serialized across
     /// processes by a `flock` on the library's folder; a journal another process wrote meanwhile
     /// is kept.
-    func makeJournal() throws {
+    ///
+    /// - Returns: whether the files under `originals/` are to be adopted, because the old catalog
+    ///   could not be read and no journal names them (``adoptsOriginalsMarker`` says so until done).
+    @discardableResult
+    func makeJournal() throws -> Bool {
         // The library's folder itself is the lock: no file of its own to leave behind.
         let lock: FileSystem.Descriptor
         do {
@@ -51,12 +58,26 @@ struct CatalogMigration {
             try FileSystem.lock(lock, wait: true)
         } catch { throw error.libraryError("open the library") }
         defer { FileSystem.close(lock) }
-        guard !backend.journal.exists else { return }
+        guard !backend.journal.exists else { return false }
         let previous = try previousRelease()
         let changes = previous.map(Self.changes(of:)) ?? []
+        if previous?.unreadableCatalog != nil {
+            // Before the journal exists: killed after it, the next opening still adopts them.
+            do {
+                let marker = try FileSystem.openForAppending(root + "/" + Self.adoptsOriginalsMarker)
+                FileSystem.close(marker)
+            } catch { throw error.libraryError("convert the library") }
+        }
         do { try LibraryJournal.create(atLibraryRoot: root, changes: changes) } catch {
-            if error.errno == EEXIST { return }
+            if error.errno == EEXIST { return false }
             throw error.libraryError("write the library's journal")
+        }
+        if let reason = previous?.unreadableCatalog {
+            moveAside(["catalog.sqlite", "catalog.sqlite-wal", "catalog.sqlite-shm", "catalog.sqlite-checked"])
+            backend.notice(
+                "The library's catalog could not be read (\(reason)) and it had no journal: its photos are recovered into the album \"\(CatalogRepair.recoveredAlbumTitle)\"; the old catalog is kept in \(root)/previous-release."
+            )
+            return true
         }
         if let previous, previous.isCurrentIndex {
             // The index holds what the new journal holds: it is marked as this journal's, whole.
@@ -80,7 +101,12 @@ struct CatalogMigration {
                 "The library was converted to this release's format (\(changes.count) records); the previous files are kept in \(root)/previous-release."
             )
         }
+        return false
     }
+
+    /// A file in the library's folder while the files of a library converted without a readable
+    /// catalog are still to be adopted.
+    static let adoptsOriginalsMarker = "adopting-originals"
 
     /// Moves files of the previous release into `previous-release/` (kept for the user).
     private func moveAside(_ names: [String]) {
@@ -99,12 +125,24 @@ struct CatalogMigration {
         let oldJournal = root + "/journal/saves.jsonl"
         let hasOldJournal = FileSystem.fileStatus(atPath: oldJournal, following: false) != nil
         var contents: Contents?
+        var unreadable: String?
         if FileSystem.fileStatus(atPath: catalog, following: false) != nil {
-            // An unreadable old catalog: the old journal is replayed instead (see the type).
-            contents = try? read(catalogAt: catalog)
+            do { contents = try read(catalogAt: catalog) } catch let error as SQLiteError where error.isBusy {
+                // Another program holds it (the sqlite3 shell in a transaction): nothing is
+                // converted now, and nothing changed.
+                throw AlbumError(
+                    .libraryBusy,
+                    "The catalog \(catalog) is in use by another program (\(error.message)); nothing was changed. Try again once it is closed."
+                )
+            } catch {
+                // An unreadable old catalog: the old journal is replayed instead (see the type), or
+                // without one, the library's files are adopted.
+                unreadable = AlbumError.wrap(error).message
+            }
         }
-        guard contents != nil || hasOldJournal else { return nil }
+        guard contents != nil || hasOldJournal || unreadable != nil else { return nil }
         var result = contents ?? Contents()
+        if !hasOldJournal { result.unreadableCatalog = unreadable }
         if hasOldJournal { replay(oldJournalAt: oldJournal, into: &result, onlyMissing: contents != nil) }
         return result
     }

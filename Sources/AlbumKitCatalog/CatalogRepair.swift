@@ -67,8 +67,9 @@ enum CatalogRepair {
     /// Adopts every file no record names into the album "Recovered": one record per file (so a
     /// repair killed midway keeps what it adopted). Files that are not photos or videos AlbumKit
     /// reads, and copies of bytes the library already holds, are left in place and listed.
-    private static func adoptStrayFiles(
-        into backend: CatalogBackend, progress: (@Sendable (VerificationProgress) -> Void)?
+    @discardableResult
+    static func adoptStrayFiles(
+        into backend: CatalogBackend, progress: (@Sendable (VerificationProgress) -> Void)? = nil
     ) throws -> (Int, [String]) {
         var adopted = 0
         var notRestored: [String] = []

@@ -103,11 +103,16 @@ struct JPEGParser {
     ) throws(MediaInspectionError) -> (offset: UInt64, marker: UInt8, end: UInt64, skipped: UInt64) {
         var buffer: [UInt8] = []
         var bufferStart = start
-        // The byte at `offset`, read 64 KB at a time; `nil` past the end of the file.
+        // A marker is nearly always where the segment before it ends: the first read is small
+        // (served from the reader's window, no system call), each further one twice as large, up
+        // to 64 KB (stray bytes, or a scan for the end of the image).
+        var chunk: UInt64 = 1 << 10
+        // The byte at `offset`; `nil` past the end of the file.
         func byte(_ offset: UInt64) throws(MediaInspectionError) -> UInt8? {
             if offset < bufferStart || offset >= bufferStart + UInt64(buffer.count) {
                 guard offset < reader.size else { return nil }
-                buffer = try reader.bytes(at: offset, count: Int(min(UInt64(64 << 10), reader.size - offset))) ?? []
+                buffer = try reader.bytes(at: offset, count: Int(min(chunk, reader.size - offset))) ?? []
+                chunk = min(chunk * 4, 64 << 10)
                 bufferStart = offset
                 guard !buffer.isEmpty else { return nil }
             }

@@ -81,4 +81,53 @@ import Testing
             #expect(try await library.albums().map(\.count) == [2, 1, 0])
         }
     }
+
+    /// The old catalog damaged past reading (its header intact) and no old journal: the library's
+    /// photos are not left unnamed (an empty library) but adopted into "Recovered" at the first
+    /// opening, the old catalog kept; an opening killed before it was done adopts them next time.
+    @Test(arguments: [false, true])
+    func anUnreadableOldCatalogWithoutAJournalHasItsPhotosRecovered(killedBeforeAdopting: Bool) async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = try copy(into: dir)
+            let catalog = url.appendingPathComponent("catalog.sqlite")
+            // The previous release's pages into the file itself (the sqlite3 shell, as a user would).
+            let shell = Process()
+            shell.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+            shell.arguments = [catalog.path, "PRAGMA wal_checkpoint(TRUNCATE);"]
+            try shell.run()
+            shell.waitUntilExit()
+            #expect(shell.terminationStatus == 0)
+            for name in ["catalog.sqlite-wal", "catalog.sqlite-checked", "journal/saves.jsonl"]
+            where FileManager.default.fileExists(atPath: url.path + "/" + name) {
+                try FileManager.default.removeItem(atPath: url.path + "/" + name)
+            }
+            var bytes = try Data(contentsOf: catalog)
+            // Page 1 (the header and schema) stays; every other page is garbage.
+            for offset in 4096..<bytes.count { bytes[offset] = UInt8(truncatingIfNeeded: offset &* 7919 >> 3) }
+            try bytes.write(to: catalog)
+            if killedBeforeAdopting {
+                // As an opening killed between writing the new journal and adopting the files
+                // leaves the library: the marker, an empty journal, the old catalog set aside.
+                _ = Fixture.write(Data(), named: CatalogMigration.adoptsOriginalsMarker, in: url)
+                try LibraryJournal.create(atLibraryRoot: url.path)
+                let aside = url.appendingPathComponent("previous-release")
+                try FileManager.default.createDirectory(at: aside, withIntermediateDirectories: true)
+                try FileManager.default.moveItem(at: catalog, to: aside.appendingPathComponent("catalog.sqlite"))
+            }
+            let backend = try CatalogBackend.open(at: url)
+            let library = PhotoLibrary(backend: backend)
+            let albums = try await library.albums()
+            #expect(albums.map(\.title) == ["Recovered"])
+            #expect(albums.first?.count == 4)
+            #expect(try await library.assets().assets.allSatisfy { $0.metadata?.format == .jpeg })
+            #expect(try await library.verify().isHealthy)
+            #expect(FileManager.default.fileExists(atPath: url.path + "/previous-release/catalog.sqlite"))
+            #expect(!FileManager.default.fileExists(atPath: url.path + "/" + CatalogMigration.adoptsOriginalsMarker))
+            if !killedBeforeAdopting {
+                #expect(backend.takeNotices().contains { $0.contains("could not be read") })
+            }
+            // Nothing is adopted twice.
+            #expect(try await PhotoLibrary(backend: CatalogBackend.open(at: url)).albums().map(\.count) == [4])
+        }
+    }
 }

@@ -117,6 +117,11 @@ struct CatalogIndex {
         try db.row("SELECT value FROM index_state WHERE key = ?", [.text(key)])?.values.first
     }
 
+    /// Whether `interval` records or more were applied since the last snapshot.
+    func isSnapshotDue(every interval: Int) throws -> Bool {
+        (try state(CatalogSchema.StateKey.sinceSnapshot)?.integerValue ?? 0) >= Int64(interval)
+    }
+
     func setState(_ key: String, _ value: SQLValue) throws {
         try db.run("INSERT OR REPLACE INTO index_state (key, value) VALUES (?, ?)", [.text(key), value])
     }
@@ -154,6 +159,8 @@ struct CatalogIndex {
         var purged: [String] = []
         var applied = 0
         let start = try position()
+        // Nothing after this index's position: no need to open and read the journal.
+        if start != 0, start == journal.length() { return ([], 0, start, 0) }
         let total = try journal.forEachRecord(from: start == 0 ? nil : start) { reading in
             for entry in reading.entries { purged += try apply(entry.change) }
             for damage in reading.damaged {
