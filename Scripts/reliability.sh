@@ -12,7 +12,7 @@
 # --only: run only these scenarios (kill9, race, diskfull, readonly, removed, corrupt, reset, sqlite3,
 #   oldcatalog, garbled, pidns, fifo, walk, badnumbers, resave, verifyrace, fulljournal, ulimit,
 #   partial, quickexit, nolib, newlib, powerloss, shutdown, journal, rebuildkill, convert, convertbad,
-#   repairrace, movekill, companionkill, and the folder library's fkill9, frace, fdiskfull, freadonly, fmoved, fstaging,
+#   repairrace, movekill, companionkill, companionupdate, and the folder library's fkill9, frace, fdiskfull, freadonly, fmoved, fstaging,
 #   fslash, fdelete, fcard, flinks, ffifo, fcatalog, fdrop, fforged, and the shared library's
 #   sdelete, srestore, sexport, scopy, ssave).
 #
@@ -109,6 +109,10 @@
 #               random moments (catalog and folder library in turn): verify passes, every photo
 #               listed has its raw and sidecar byte for byte, none is a photo of its own; importing
 #               again completes the card.
+#   companionupdate `album import` again of a card whose 200 sidecars were edited (and an .AAE added
+#               to each photo) killed with kill -9 at random moments (catalog and folder library in
+#               turn): verify passes, every photo's sidecar is the earlier version or the new one
+#               byte for byte, never neither; importing again leaves the new ones.
 #   f*          kill9, race, diskfull, readonly on a folder library, the album folder moved mid-batch
 #               (fmoved), the staging folder removed mid-batch (fstaging), titles whose slash carries
 #               a combining mark (fslash), `delete` racing `cp` (fdelete), album folders on a
@@ -130,7 +134,7 @@ set -uo pipefail
 MODE=short
 BUILD=""
 KEEP=0
-ONLY="kill9,race,diskfull,readonly,removed,corrupt,reset,sqlite3,oldcatalog,garbled,pidns,fifo,walk,badnumbers,resave,verifyrace,fulljournal,ulimit,partial,quickexit,nolib,newlib,powerloss,shutdown,journal,rebuildkill,convert,convertbad,repairrace,movekill,companionkill"
+ONLY="kill9,race,diskfull,readonly,removed,corrupt,reset,sqlite3,oldcatalog,garbled,pidns,fifo,walk,badnumbers,resave,verifyrace,fulljournal,ulimit,partial,quickexit,nolib,newlib,powerloss,shutdown,journal,rebuildkill,convert,convertbad,repairrace,movekill,companionkill,companionupdate"
 ONLY+=",fkill9,frace,fdiskfull,freadonly,fmoved,fstaging,fslash,fdelete,fcard,flinks,ffifo,fcatalog,fdrop,fforged"
 ONLY+=",sdelete,srestore,sexport,scopy,ssave"
 while [ $# -gt 0 ]; do

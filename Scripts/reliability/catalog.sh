@@ -994,3 +994,88 @@ print("; ".join(problems[:5]))
     done
     summary companionkill "$trials" "$failures" "every photo with its raw and sidecar byte for byte, none without them, the card complete after importing again"
 }
+
+# companionupdate: a card of 200 photos with .xmp sidecars imported, then every sidecar rewritten
+# (other bytes, a later time) and an .AAE added beside every photo; `album import` of it again
+# (which updates the photos' companions) killed with kill -9 at random moments, into a catalog and a
+# folder library in turn. Afterwards verify passes and every photo the library lists has its
+# sidecar, byte for byte the earlier version or the new one (never neither), its .AAE absent or
+# byte for byte the new one; importing again leaves every photo with the new versions, and the
+# catalog with no file no record names (verify).
+scenario_companionupdate() {
+    local trials=$(((KILL_TRIALS + 3) / 4))
+    echo "== companionupdate: $trials trials (re-import updating 200 photos' sidecars killed, catalog and folder library)"
+    local pool=$WORK/companionupdate/pool failures=0 trial lib card kind delay pid bad out name updated
+    make_jpegs "$pool" 200 update
+    for name in "$pool"/*.jpg; do
+        printf '<x:xmpmeta xmlns:x="adobe:ns:meta/">%s first %s</x:xmpmeta>' "$(basename "$name")" "$RANDOM" >"${name%.jpg}.xmp"
+    done
+    for ((trial = 0; trial < trials; trial++)); do
+        card=$WORK/companionupdate/card-$trial
+        lib=$WORK/companionupdate/lib-$trial
+        mkdir -p "$card/DCIM/100CANON" "$card.old"
+        cp -p "$pool"/* "$card/DCIM/100CANON/"
+        cp -p "$pool"/*.xmp "$card.old/"
+        if ((trial % 2)); then kind=(--folders --library "$lib"); else kind=(--library "$lib.albumlibrary"); fi
+        export XDG_DATA_HOME=$card.data
+        if ! "$ALBUM" import -q --album Card "${kind[@]}" "$card" >/dev/null 2>&1; then
+            fail "companionupdate trial $trial: the first import failed"
+            failures=$((failures + 1))
+            continue
+        fi
+        for name in "$card"/DCIM/100CANON/*.jpg; do
+            printf '<x:xmpmeta xmlns:x="adobe:ns:meta/">%s edited %s%s</x:xmpmeta>' "$(basename "$name")" "$RANDOM" "$RANDOM" >"${name%.jpg}.xmp"
+            printf '<plist>%s %s</plist>' "$(basename "$name")" "$RANDOM" >"${name%.jpg}.AAE"
+        done
+        touch -d '+1 minute' "$card"/DCIM/100CANON/*.xmp
+        setsid "$ALBUM" import --json --album Card "${kind[@]}" "$card" >"$card.out" 2>/dev/null &
+        pid=$!
+        if ((trial % 4 != 2)); then
+            for _ in $(seq 3000); do grep -q '"file"' "$card.out" 2>/dev/null && break; sleep 0.01; done
+        fi
+        # After the first result: within the next chunks; after the start: anywhere (debug builds start slowly).
+        if ((trial % 4 != 2)); then delay=$(printf '0.%03d' $((RANDOM % 150))); else delay=$(printf '%d.%03d' $((RANDOM % 2)) $((RANDOM % 1000))); fi
+        sleep "$delay"
+        kill -9 -- "-$pid" 2>/dev/null
+        wait "$pid" 2>/dev/null
+        bad=0
+        for pass in killed again; do
+            if [ "$pass" = again ]; then
+                "$ALBUM" import -q --album Card "${kind[@]}" "$card" >/dev/null 2>&1 ||
+                    { fail "companionupdate trial $trial: importing again failed"; bad=1; }
+            fi
+            if ((trial % 2)); then verify_ok "$lib" || bad=1; else verify_ok "$lib.albumlibrary" || bad=1; fi
+            out=$("$ALBUM" show Card --json "${kind[@]}" 2>/dev/null | python3 -c '
+import json, sys, hashlib, os
+card, old, final = sys.argv[1], sys.argv[2], sys.argv[3] == "again"
+def sha(p): return hashlib.sha256(open(p, "rb").read()).hexdigest()
+try: assets = json.load(sys.stdin)
+except ValueError: assets = []
+problems = []
+updated = 0
+for a in assets:
+    stem = os.path.splitext(a["file"])[0]
+    companions = {c["file"]: c for c in a.get("companions", [])}
+    xmp, aae = companions.get(stem + ".xmp"), companions.get(stem + ".AAE")
+    if xmp is None or not os.path.exists(xmp["path"]):
+        problems.append("%s lacks its sidecar" % a["file"]); continue
+    now = sha(xmp["path"])
+    if now == sha(os.path.join(card, stem + ".xmp")): updated += 1
+    elif final or now != sha(os.path.join(old, stem + ".xmp")): problems.append("%s is neither version" % xmp["path"])
+    if aae is not None and sha(aae["path"]) != sha(os.path.join(card, stem + ".AAE")): problems.append("%s differs" % aae["path"])
+    if final and aae is None: problems.append("%s lacks its .AAE after importing again" % a["file"])
+    if sha(a["path"]) != sha(os.path.join(card, a["file"])): problems.append("%s differs" % a["path"])
+if len(assets) != 200: problems.append("%d photos, not 200" % len(assets))
+print("; ".join(problems[:5]) or "ok %d" % updated)
+' "$card/DCIM/100CANON" "$card.old" "$pass")
+            case $out in
+            ok*) [ "$pass" = killed ] && updated=${out#ok } ;;
+            *) fail "companionupdate trial $trial ($pass): $out"; bad=1 ;;
+            esac
+        done
+        unset XDG_DATA_HOME
+        echo "  trial $trial (${kind[0]#--}, killed ${delay}s after $( ((trial % 4 != 2)) && echo 'the first result' || echo 'the start')): ${updated:-?} of 200 updated when killed$([ "$bad" = 0 ] || echo ', FAILED')"
+        if [ "$bad" = 0 ]; then rm -rf "$card" "$card.out" "$card.old" "$card.data" "$lib" "$lib.albumlibrary"; else failures=$((failures + 1)); fi
+    done
+    summary companionupdate "$trials" "$failures" "every photo's sidecar the earlier version or the new one, never neither; the new ones after importing again"
+}

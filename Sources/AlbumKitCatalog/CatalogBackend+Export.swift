@@ -14,6 +14,8 @@ package struct CatalogExport: Sendable {
         package let addedAt: Double
         package let metadata: String?
         package let isFavorite: Bool
+        /// The files kept with it (sidecars, the raw of a pair), their paths below ``CatalogExport/root``.
+        package var companions: [CatalogCompanion] = []
     }
 
     package struct Album: Sendable {
@@ -30,6 +32,8 @@ package struct CatalogExport: Sendable {
         package let addedAt: Double
     }
 
+    /// The library's folder.
+    package var root: URL
     package var assets: [Asset]
     package var albums: [Album]
     package var memberships: [Membership]
@@ -45,7 +49,8 @@ extension CatalogBackend {
                 defer { try? db.execute("COMMIT") }  // a read transaction: ending it cannot lose anything
                 let assets = try db.rows(
                     """
-                    SELECT id, path, original_name, kind, format, byte_size, sha256, added_at, metadata, favorite
+                    SELECT id, path, original_name, kind, format, byte_size, sha256, added_at, metadata, favorite,
+                        companions
                     FROM asset WHERE state = 'ready' ORDER BY added_at, rowid
                     """
                 ).map {
@@ -53,7 +58,8 @@ extension CatalogBackend {
                         id: $0.text(0)!, fileURL: self.root.appendingPathComponent($0.text(1)!),
                         originalName: $0.text(2),
                         kind: $0.text(3)!, format: $0.text(4)!, byteSize: $0.integer(5) ?? 0, sha256: $0.text(6)!,
-                        addedAt: $0.real(7) ?? 0, metadata: $0.text(8), isFavorite: $0.integer(9) == 1)
+                        addedAt: $0.real(7) ?? 0, metadata: $0.text(8), isFavorite: $0.integer(9) == 1,
+                        companions: $0.text(10).flatMap(CatalogCompanion.list(fromJSON:)) ?? [])
                 }
                 let albums = try db.rows(
                     "SELECT id, title, title_key, created_at FROM album ORDER BY created_at, rowid"
@@ -72,7 +78,7 @@ extension CatalogBackend {
                         albumID: $0.text(0)!, assetID: $0.text(1)!, position: $0.integer(2) ?? 0,
                         addedAt: $0.real(3) ?? 0)
                 }
-                return CatalogExport(assets: assets, albums: albums, memberships: memberships)
+                return CatalogExport(root: self.root, assets: assets, albums: albums, memberships: memberships)
             }
         }
     }

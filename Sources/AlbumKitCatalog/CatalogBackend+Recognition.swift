@@ -38,18 +38,18 @@ extension CatalogBackend {
         }
         // By name: the candidates of every probe in one pass over the index.
         let names = Set(probes.compactMap { $0.flatMap { $0.comparesContent ? nil : $0.name } })
-        var byName: [String: [(id: String, path: String, size: Int64)]] = [:]
+        var byName: [String: [(id: String, path: String, size: Int64, companions: String?, sha256: String?)]] = [:]
         if !names.isEmpty {
             let list = String(decoding: try JSONEncoder().encode(names.sorted()), as: UTF8.self)
             for row in try db.rows(
                 """
-                SELECT id, path, original_name, byte_size FROM asset
+                SELECT id, path, original_name, byte_size, companions, sha256 FROM asset
                 WHERE state = 'ready' AND original_name IN (SELECT value FROM json_each(?))
                 """, [.text(list)])
             {
                 guard let id = row.text(0), let path = row.text(1), let name = row.text(2), let size = row.integer(3)
                 else { throw Self.damagedRow(catalogPath) }
-                byName[name, default: []].append((id, path, size))
+                byName[name, default: []].append((id, path, size, row.text(4), row.text(5)))
             }
         }
         for index in probes.indices {
@@ -57,7 +57,7 @@ extension CatalogBackend {
             if let sha256 = probe.sha256 {
                 guard
                     let row = try db.row(
-                        "SELECT id, path, state FROM asset WHERE sha256 = ? AND byte_size = ? ORDER BY state = 'deleted' LIMIT 1",
+                        "SELECT id, path, state, companions FROM asset WHERE sha256 = ? AND byte_size = ? ORDER BY state = 'deleted' LIMIT 1",
                         [.text(sha256), .integer(probe.size)]),
                     let id = row.text(0), let path = row.text(1)
                 else { continue }
@@ -65,17 +65,51 @@ extension CatalogBackend {
                 // A copy missing or cut short is put back by the save (not "already there").
                 guard isDeleted || libraryFile(path)?.size == probe.size else { continue }
                 found[index] = recognised(id, isDeleted: isDeleted)
+                found[index]?.companionsToUpdate = companionsToUpdate(probe, held: row.text(3))
             } else {
+                var sourceSHA256: String??  // read once, when a time differs
                 for candidate in byName[probe.name] ?? [] where candidate.size == probe.size {
-                    guard let file = libraryFile(candidate.path), file.size == probe.size,
-                        file.modified == probe.modified
-                    else { continue }
+                    guard let file = libraryFile(candidate.path), file.size == probe.size else { continue }
+                    if file.modified != probe.modified {
+                        // Same name and size, another time: a copy saved by the previous release,
+                        // which kept the time of the save. The source is read (never the library's
+                        // copy) and compared with the SHA-256 the journal records.
+                        if sourceSHA256 == nil { sourceSHA256 = .some(probe.path.flatMap(Self.sha256(of:))) }
+                        guard let sha256 = sourceSHA256 ?? nil, sha256 == candidate.sha256 else { continue }
+                    }
                     found[index] = recognised(candidate.id)
+                    found[index]?.companionsToUpdate = companionsToUpdate(probe, held: candidate.companions)
                     break
                 }
             }
         }
         return found
+    }
+
+    /// The names of `probe`'s companions the asset does not hold as they are (`held`: its
+    /// companions as the index lists them): by content when the probe was read (a companion of the
+    /// same size and SHA-256), else by name, size and the modification time its copy keeps.
+    private func companionsToUpdate(_ probe: FileProbe, held: String?) -> [String] {
+        guard !probe.companions.isEmpty else { return [] }
+        let recorded = held.flatMap(CatalogCompanion.list(fromJSON:)) ?? []
+        return probe.companions.filter { companion in
+            !recorded.contains { kept in
+                if let sha256 = companion.sha256 { return kept.sha256 == sha256 && kept.size == companion.size }
+                guard kept.name == companion.name, kept.size == companion.size, let file = libraryFile(kept.path)
+                else { return false }
+                return file.size == companion.size && file.modified == companion.modified
+            }
+        }.map(\.name)
+    }
+
+    /// The SHA-256 of the file at `path`; `nil` when it cannot be read (then it is saved as usual,
+    /// and the save reports why).
+    private static func sha256(of path: FileSystemPath) -> String? {
+        // Unreadable: not recognised, saved as usual (see above).
+        guard let (file, _) = try? FileSystem.openForReading(path) else { return nil }
+        defer { FileSystem.close(file) }
+        // (as above)
+        return try? FileSystem.sha256(of: file)
     }
 
     /// The library's file `relative` (an asset's path), when it is a regular file.

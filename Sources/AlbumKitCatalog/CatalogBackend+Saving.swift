@@ -245,15 +245,13 @@ extension CatalogBackend {
                     restored = true
                 }
             }
-            var leftOut: [String] = []
+            var updated: [String] = []
             if let existing {
                 if !restored {
                     // Same bytes, same asset: this copy goes (never recorded; ours).
                     try FileSystem.unlink(item.fileName, in: item.file.directory)
                 }
-                // The asset keeps the companions it was saved with; these copies go (ours).
-                for name in item.companionNames { try FileSystem.unlink(name, in: item.file.directory) }
-                leftOut = item.media.companions.map(\.originalName)
+                updated = try updateCompanions(of: existing, with: item, recorder: recorder)
                 inBatch[content] = existing
             } else {
                 try recorder.record(
@@ -272,7 +270,7 @@ extension CatalogBackend {
                 .success(
                     CommittedAsset(
                         assetID: assetID, isExisting: existing != nil, isRestored: restored,
-                        metadata: Self.metadata(of: item), companionsLeftOut: leftOut)))
+                        metadata: Self.metadata(of: item), companionsUpdated: updated)))
         }
         if let resolved {
             let missing = try members.filter { id in
@@ -283,6 +281,37 @@ extension CatalogBackend {
             if !missing.isEmpty { try recorder.record(.addToAlbum(album: resolved.id, assets: missing, at: now)) }
         }
         return CommitReceipt(albumID: resolved?.id, albumOutcome: resolved?.outcome, assets: assets)
+    }
+
+    /// Brings the companions of the asset `id` (which already holds `item`'s bytes) up to date with
+    /// `item`'s: a staged companion whose bytes the asset holds already goes (this copy is ours,
+    /// never recorded); any other is added, or takes the place of the asset's companion of that
+    /// name, in one `setCompanions` record. The earlier file it replaces is removed once that record
+    /// is durable (as a purge's files are), so a crash leaves the old companions or the new ones.
+    ///
+    /// - Returns: the names of the companions added or replaced.
+    private func updateCompanions(of id: String, with item: Staged, recorder: ChangeRecorder) throws -> [String] {
+        guard !item.media.companions.isEmpty else { return [] }
+        let recorded =
+            try recorder.db.row("SELECT companions FROM asset WHERE id = ?", [.text(id)])?.text(0)
+            .flatMap(CatalogCompanion.list(fromJSON:)) ?? []
+        var companions = recorded
+        var updated: [String] = []
+        let names = item.companionNames
+        for (offset, companion) in item.companionRecords.enumerated() {
+            if recorded.contains(where: { $0.sha256 == companion.sha256 && $0.size == companion.size }) {
+                try FileSystem.unlink(names[offset], in: item.file.directory)
+                continue
+            }
+            if let at = companions.firstIndex(where: { $0.name == companion.name }) {
+                companions[at] = companion
+            } else {
+                companions.append(companion)
+            }
+            updated.append(companion.name)
+        }
+        if !updated.isEmpty { try recorder.record(.setCompanions(asset: id, companions: companions)) }
+        return updated
     }
 
     /// The file's metadata, with the creation date and location the caller gave in place of the

@@ -4,28 +4,44 @@ import Foundation
 /// Checking the library, one way: every file against the index, the index against the journal.
 extension CatalogBackend {
     package func verify() async throws -> VerificationReport {
-        try SHA256Hasher.requireAvailable(to: "verify the library \(root.path)")
-        return try await Blocking.run { try self.verifyNow() }
+        try await verify(progress: nil)
     }
 
-    private func verifyNow() throws -> VerificationReport {
+    package func verify(progress: (@Sendable (VerificationProgress) -> Void)?) async throws -> VerificationReport {
+        try SHA256Hasher.requireAvailable(to: "verify the library \(root.path)")
+        return try await Blocking.run { try self.verifyNow(progress: progress) }
+    }
+
+    private func verifyNow(progress: (@Sendable (VerificationProgress) -> Void)?) throws -> VerificationReport {
         var problems = try indexDisagreements()
         let assets = try withIndex("read the catalog") { connection in
             try connection.index!.db.rows(
                 "SELECT id, path, byte_size, sha256, original_name, companions FROM asset ORDER BY path")
         }
+        // Files and bytes to read, as the index records them (a companion list that cannot be read
+        // counts nothing: it is reported below).
+        var files = 0
+        var bytes: Int64 = 0
+        for row in assets {
+            let companions = row.text(5).flatMap(CatalogCompanion.list(fromJSON:)) ?? []
+            files += 1 + companions.count
+            bytes += (row.integer(2) ?? 0) + companions.reduce(0) { $0 + $1.size }
+        }
+        let counter = VerificationCounter(total: files, totalBytes: bytes, report: progress)
         for row in assets {
             guard let id = row.text(0), let relative = row.text(1) else { throw Self.damagedRow(catalogPath) }
             if let problem = fileProblem(relative, size: row.integer(2) ?? -1, sha256: row.text(3) ?? "") {
                 let known = try whatTheUserKnows(id, originalName: row.text(4))
                 problems.append("asset \(id)\(known): \(problem)\(Self.restoreHint(id))")
             }
+            counter.checked(size: row.integer(2) ?? 0)
             guard let text = row.text(5) else { continue }
             guard let companions = CatalogCompanion.list(fromJSON: text) else {
                 problems.append("asset \(id): its record of the files kept with it cannot be read")
                 continue
             }
             for companion in companions {
+                defer { counter.checked(size: companion.size) }
                 if let problem = fileProblem(companion.path, size: companion.size, sha256: companion.sha256) {
                     let known = try whatTheUserKnows(id, originalName: row.text(4))
                     problems.append(
@@ -151,7 +167,7 @@ extension CatalogBackend {
             }
         }
         return try lines(
-            "SELECT 'asset', id, state, kind, format, path, original_name, byte_size, sha256, added_at, deleted_at FROM asset"
+            "SELECT 'asset', id, state, kind, format, path, original_name, byte_size, sha256, added_at, deleted_at, companions FROM asset"
         )
             + lines("SELECT 'album', id, title, created_at FROM album")
             + lines(

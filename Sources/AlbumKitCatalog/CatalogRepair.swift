@@ -8,7 +8,8 @@ enum CatalogRepair {
     /// The album adopted files go into.
     static let recoveredAlbumTitle = "Recovered"
 
-    static func run(at url: URL) throws -> RepairReport {
+    /// `progress` hears of each file no record names as it is read (adopted or left in place).
+    static func run(at url: URL, progress: (@Sendable (VerificationProgress) -> Void)? = nil) throws -> RepairReport {
         let root = url.standardizedFileURL
         guard FileSystem.fileStatus(atPath: root.path) != nil else {
             throw AlbumError(.libraryNotFound, "There is no AlbumKit library at \(root.path).")
@@ -30,7 +31,7 @@ enum CatalogRepair {
         }
         if damaged { keptAt = backend.takeNotices().compactMap(Self.keptFolder).first }
         backend.removeStagedLeftovers()
-        let (adopted, notRestored) = try adoptStrayFiles(into: backend)
+        let (adopted, notRestored) = try adoptStrayFiles(into: backend, progress: progress)
         // The damaged records are dealt with: their files (if any) adopted above. Recorded, so that
         // `verify` stops reporting them and a rebuild knows it too. A journal unreadable here
         // acknowledges nothing: `verify` keeps reporting them (nothing hidden).
@@ -67,11 +68,19 @@ enum CatalogRepair {
     /// repair killed midway keeps what it adopted). Files that are not photos or videos AlbumKit
     /// reads, and copies of bytes the library already holds, are left in place and listed.
     @discardableResult
-    static func adoptStrayFiles(into backend: CatalogBackend) throws -> (Int, [String]) {
+    static func adoptStrayFiles(
+        into backend: CatalogBackend, progress: (@Sendable (VerificationProgress) -> Void)? = nil
+    ) throws -> (Int, [String]) {
         var adopted = 0
         var notRestored: [String] = []
         let title = try AlbumTitle(recoveredAlbumTitle)
-        for relative in try backend.strayFiles() {
+        let strays = try backend.strayFiles().map { relative in
+            (relative, FileSystem.fileStatus(atPath: backend.root.path + "/" + relative, following: false)?.size ?? 0)
+        }
+        let counter = VerificationCounter(
+            total: strays.count, totalBytes: strays.reduce(0) { $0 + $1.1 }, report: progress)
+        for (relative, size) in strays {
+            defer { counter.checked(size: size) }
             let path = backend.root.path + "/" + relative
             let reader: MediaReader
             let sha: String

@@ -486,6 +486,10 @@ extension FolderBackend {
     /// Files without a photo or video extension (sidecars such as `.xmp`, notes) are not assets
     /// and are not checked; symlinks are not followed.
     package func verify() async throws -> VerificationReport {
+        try await verify(progress: nil)
+    }
+
+    package func verify(progress: (@Sendable (VerificationProgress) -> Void)?) async throws -> VerificationReport {
         try await Blocking.run {
             try self.reading("verify the library") { root, directory in
                 var problems: [String] = []
@@ -515,6 +519,8 @@ extension FolderBackend {
                         problems.append("album folder \(album.name) cannot be opened: \(error)")
                     }
                 }
+                // Listed first, read after: the progress knows how many files and bytes there are.
+                var files: [(label: String, url: URL, name: String, size: Int64)] = []
                 for (label, url, descriptor) in folders {
                     defer { descriptor.map(FileSystem.close) }
                     let folder = descriptor ?? root
@@ -532,13 +538,19 @@ extension FolderBackend {
                             continue
                         }
                         guard FolderNaming.isMediaFileName(name),
-                            FileSystem.fileStatus(of: name, in: folder)?.kind == .regular
+                            let status = FileSystem.fileStatus(of: name, in: folder), status.kind == .regular
                         else { continue }
-                        checked += 1
-                        do { _ = try MediaReader(.file(url.appendingPathComponent(name))) } catch {
-                            problems.append("\(label)/\(name): \(AlbumError.wrap(error).message)")
-                        }
+                        files.append((label, url, name, status.size))
                     }
+                }
+                let counter = VerificationCounter(
+                    total: files.count, totalBytes: files.reduce(0) { $0 + $1.size }, report: progress)
+                for file in files {
+                    checked += 1
+                    do { _ = try MediaReader(.file(file.url.appendingPathComponent(file.name))) } catch {
+                        problems.append("\(file.label)/\(file.name): \(AlbumError.wrap(error).message)")
+                    }
+                    counter.checked(size: file.size)
                 }
                 problems += Self.namesNotUTF8(under: self.root)
                 return VerificationReport(checkedAssets: checked, problems: problems)

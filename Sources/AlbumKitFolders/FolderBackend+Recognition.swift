@@ -57,10 +57,25 @@ extension FolderBackend {
                 }
                 guard let name else { continue }
                 found[index] = RecognisedFile(
-                    assetID: albumID.map { $0 + "/" + name } ?? name, albumID: albumID, isMember: true)
+                    assetID: albumID.map { $0 + "/" + name } ?? name, albumID: albumID, isMember: true,
+                    companionsToUpdate: self.companionsToUpdate(probe, photo: name, in: folder))
             }
             return found
         }
+    }
+
+    /// The names of `probe`'s companions that the photo `photo` in `folder` does not have beside it
+    /// as they are (under the name a save gives them): by content when the probe was read, else by
+    /// size and modification time, which a save keeps.
+    private func companionsToUpdate(_ probe: FileProbe, photo: String, in folder: FileSystem.Descriptor) -> [String] {
+        probe.companions.filter { companion in
+            let name = AssetCompanion.name(of: companion.name, photo: probe.name, as: photo)
+            guard let status = FileSystem.fileStatus(of: name, in: folder), status.kind == .regular,
+                status.size == companion.size
+            else { return true }
+            if let sha256 = companion.sha256 { return hashCache.sha256(of: name, in: folder) != sha256 }
+            return status.modified != companion.modified
+        }.map(\.name)
     }
 
     /// The photo or video file in `folder` a save of `probe` made: its name, or that name numbered

@@ -469,14 +469,21 @@ package final class FolderBackend: PhotoLibraryBackend {
             for name in published { try? FileSystem.unlink(name, in: target) }
             created?.undo(folder: target)
         }
-        // Duplicates first: only the files that will be named are flushed and copied.
+        // Duplicates first: only the files that will be named are flushed and copied (and the
+        // companions of a photo already there that it does not hold as they are).
         var fresh: [Staged] = []
         var plan: [Int: String] = [:]
+        var updating: [Int: [Int]] = [:]  // item → its companions to update, by offset
         for (index, item) in staged.enumerated() {
             if let existing = contents.identical(
                 size: item.byteSize, sha256: item.sha256, preferred: item.fileName, head: item.head)
             {
                 plan[index] = existing
+                let differing = companionsToUpdate(item, photo: existing, in: target)
+                if !differing.isEmpty {
+                    updating[index] = differing
+                    fresh.append(item)
+                }
             } else {
                 fresh.append(item)
             }
@@ -495,11 +502,23 @@ package final class FolderBackend: PhotoLibraryBackend {
         var readyIndex = 0
         for (index, item) in staged.enumerated() {
             if let existing = plan[index] {
+                var updated: [String] = []
+                if let offsets = updating[index] {
+                    let files = ready[readyIndex].companions
+                    readyIndex += 1
+                    do {
+                        updated = try replaceCompanions(
+                            offsets, of: item, files: files, photo: existing, in: target, contents: &contents)
+                    } catch {
+                        rollBack()
+                        throw error
+                    }
+                }
                 results.append(
                     .success(
                         CommittedAsset(
                             assetID: assetID(existing), isExisting: true, metadata: item.metadata,
-                            companionsLeftOut: item.media.companions.map(\.originalName))))
+                            companionsUpdated: updated)))
                 continue
             }
             let file = ready[readyIndex].file
@@ -595,6 +614,64 @@ package final class FolderBackend: PhotoLibraryBackend {
         }
         lastListing.withLock { $0 = contents }
         return results
+    }
+
+    /// The offsets of `item`'s companions that the photo `photo` in `folder` does not have beside
+    /// it as they are: no file of the name it would have there, or one of other bytes.
+    private func companionsToUpdate(_ item: Staged, photo: String, in folder: FileSystem.Descriptor) -> [Int] {
+        item.media.companions.indices.filter { offset in
+            let companion = item.media.companions[offset]
+            let name = AssetCompanion.name(of: companion.originalName, photo: item.media.originalFilename, as: photo)
+            guard let status = FileSystem.fileStatus(of: name, in: folder) else { return true }
+            return status.kind != .regular || status.size != companion.byteSize
+                || hashCache.sha256(of: name, in: folder) != companion.sha256
+        }
+    }
+
+    /// Puts `item`'s companions at `offsets` (their staged `files`, nameable in `target`) beside
+    /// the photo `photo` already in `target`. A file of that name is linked into the desktop Trash
+    /// first (nothing the user had is destroyed), then the new file, given a hidden staging name
+    /// beside its staged data, is renamed over the name: the name holds the earlier file or the new
+    /// one at every moment. (On a file system without hard links the earlier file is moved to the
+    /// Trash instead, and a crash before the new one is named leaves the name free: the same save
+    /// puts it there.) A dead process's hidden name is removed by the next save's recovery.
+    ///
+    /// - Returns: the companions' original names.
+    private func replaceCompanions(
+        _ offsets: [Int], of item: Staged, files: [FileSystem.StagedFile], photo: String,
+        in target: FileSystem.Descriptor, contents: inout FolderContents
+    ) throws -> [String] {
+        var updated: [String] = []
+        for offset in offsets {
+            let companion = item.media.companions[offset]
+            let name = AssetCompanion.name(of: companion.originalName, photo: item.media.originalFilename, as: photo)
+            let file = files[offset]
+            do throws(SystemError) {
+                if FileSystem.fileStatus(of: name, in: target) == nil {
+                    try FileSystem.publish(file, into: target, as: name)
+                } else {
+                    let from = target.path + "/" + name
+                    do throws(SystemError) {
+                        _ = try trash.move(name, in: target, from: from, keepingName: true)
+                    } catch  where [EPERM, EMLINK, EXDEV, ENOTSUP].contains(error.errno) {
+                        _ = try trash.move(name, in: target, from: from)
+                    }
+                    if FileSystem.fileStatus(of: name, in: target) == nil {
+                        try FileSystem.publish(file, into: target, as: name)
+                    } else {
+                        let hidden = StagingName(kind: "partial").fileName
+                        try FileSystem.publish(file, into: file.directory, as: hidden)
+                        try FileSystem.renameReplacing(hidden, in: file.directory, to: name, in: target)
+                    }
+                }
+                try FileSystem.fsync(target)
+            } catch {
+                throw error.libraryError("update the sidecar \(name) of \(photo)")
+            }
+            contents.add(name, size: companion.byteSize, sha256: companion.sha256, head: { nil })
+            updated.append(companion.originalName)
+        }
+        return updated
     }
 
     // MARK: Album folders

@@ -45,12 +45,15 @@ package struct FolderTrash: Sendable {
     }
 
     /// Moves `name` in `parent` (whose absolute path is `absolutePath`) into the trash of its file
-    /// system. Returns the path it now has (`…/Trash/files/NAME`).
+    /// system. Returns the path it now has (`…/Trash/files/NAME`). With `keepingName`, the file is
+    /// linked into the trash and keeps its name too (the caller then replaces that name atomically,
+    /// so it always holds the earlier file or the new one).
     ///
     /// - Throws: the failing call; `EXDEV` when no trash can be made on the folder's file system
     ///   (nothing was moved then).
     package func move(
-        _ name: String, in parent: FileSystem.Descriptor, from absolutePath: String, displayName: String? = nil
+        _ name: String, in parent: FileSystem.Descriptor, from absolutePath: String, displayName: String? = nil,
+        keepingName: Bool = false
     ) throws(SystemError) -> String {
         let device = try FileSystem.fileStatus(of: parent).device
         // The real path (a library reached through a symlink, `~/Pictures` → `/data/Pictures`, has
@@ -80,7 +83,15 @@ package struct FolderTrash: Sendable {
             } catch  where error.errno == EEXIST {
                 continue
             }
-            if let failure = FileSystem.tryRename(name, in: parent, to: entry, in: files) {
+            var failure: SystemError?
+            if keepingName {
+                do throws(SystemError) { try FileSystem.link(name, in: parent, as: entry, in: files) } catch {
+                    failure = error
+                }
+            } else {
+                failure = FileSystem.tryRename(name, in: parent, to: entry, in: files)
+            }
+            if let failure {
                 // Cleanup of the .trashinfo this call just wrote for an entry it could not use.
                 try? FileSystem.unlink(entry + ".trashinfo", in: info)
                 if failure.errno == EEXIST || failure.errno == ENOTEMPTY { continue }

@@ -111,7 +111,7 @@ extension PhotoKitBackend {
         let primary: Set<PHAssetResourceType> = [.photo, .video]
         let original = resources.first { primary.contains($0.type) } ?? resources.first
         let isVideo = asset.mediaType == .video
-        return AssetInfo(
+        var info = AssetInfo(
             id: asset.localIdentifier, originalFilename: original?.originalFilename, kind: isVideo ? .video : .photo,
             byteSize: nil, addedAt: asset.creationDate ?? Date(timeIntervalSince1970: 0),
             pixelWidth: asset.pixelWidth > 0 ? asset.pixelWidth : nil,
@@ -122,5 +122,12 @@ extension PhotoKitBackend {
                     latitude: $0.coordinate.latitude, longitude: $0.coordinate.longitude,
                     altitude: $0.verticalAccuracy < 0 ? nil : $0.altitude)
             }, isFavorite: asset.isFavorite, isDateAddedKnown: false)
+        // The resources a save adds beside the photo: the raw of a pair, an `.AAE`'s edits.
+        info.companions = resources.compactMap { resource in
+            let role: MediaCompanion.Role? =
+                resource.type == .alternatePhoto ? .raw : resource.type == .adjustmentData ? .sidecar : nil
+            return role.map { AssetCompanion(role: $0, originalFilename: resource.originalFilename) }
+        }
+        return info
     }
 }

@@ -105,7 +105,9 @@ package final class PhotoKitBackend: PhotoLibraryBackend {
     /// Validated media ready for a creation request.
     package struct Staged: Sendable {
         struct Resource: Sendable {
-            enum Role: Sendable { case photo, video, pairedVideo }
+            /// `alternatePhoto`: the raw of a RAW+JPEG pair (Apple's documented use of the type);
+            /// `adjustmentData`: an `.AAE` sidecar (the edits Photos records with a photo).
+            enum Role: Sendable { case photo, video, pairedVideo, alternatePhoto, adjustmentData }
             enum Source: Sendable {
                 case file(URL)
                 case data(Data)
@@ -114,15 +116,20 @@ package final class PhotoKitBackend: PhotoLibraryBackend {
             let source: Source
             let originalFilename: String?
         }
-        let resources: [Resource]
+        var resources: [Resource]
         let metadata: MediaMetadata?
         /// The caller's descriptions: creation date, location, favourite, move instead of copy.
         var media: Media? = nil
+        /// The names of the companions Photos has no resource type for (`.xmp` sidecars, a second
+        /// raw or `.AAE`): reported as left out, left where they are.
+        var leftOut: [String] = []
     }
 
     package func stage(_ media: Media) async throws -> Staged {
         var staged = try await Blocking.run { try self.stageNow(media) }
         staged.media = media
+        // Companions of in-memory data or a Live Photo have no resource of their own here.
+        if media.fileURL == nil { staged.leftOut = media.companions.map(\.fileName) }
         return staged
     }
 
@@ -132,12 +139,24 @@ package final class PhotoKitBackend: PhotoLibraryBackend {
         case .file, .path:
             let url = media.fileURL ?? URL(fileURLWithPath: media.displayName)
             let metadata = try supported(MediaReader(media).metadata, name: url.path)
-            return Staged(
+            var staged = Staged(
                 resources: [
                     Resource(
                         role: metadata.kind == .video ? .video : .photo, source: .file(url),
                         originalFilename: url.lastPathComponent)
                 ], metadata: metadata)
+            for companion in media.companions {
+                let role = Self.resourceRole(of: companion, primaryIsPhoto: metadata.kind == .photo)
+                if let role, !staged.resources.contains(where: { $0.role == role }) {
+                    staged.resources.append(
+                        Resource(
+                            role: role, source: .file(URL(fileURLWithPath: companion.path.description)),
+                            originalFilename: companion.fileName))
+                } else {
+                    staged.leftOut.append(companion.fileName)
+                }
+            }
+            return staged
         case .data(let data, let filename):
             let metadata = try supported(MediaReader(media).metadata, name: filename ?? "(data)")
             return Staged(
@@ -156,6 +175,17 @@ package final class PhotoKitBackend: PhotoLibraryBackend {
         }
     }
 
+    /// The resource type Photos keeps `companion` as beside a photo (`primaryIsPhoto`) or video:
+    /// the raw of a pair as `.alternatePhoto` (a photo's only), an `.AAE` as `.adjustmentData`;
+    /// `nil` for a sidecar Photos has no type for (`.xmp`).
+    static func resourceRole(of companion: MediaCompanion, primaryIsPhoto: Bool) -> Staged.Resource.Role? {
+        switch companion.role {
+        case .raw: return primaryIsPhoto ? .alternatePhoto : nil
+        case .sidecar:
+            return (companion.fileName as NSString).pathExtension.lowercased() == "aae" ? .adjustmentData : nil
+        }
+    }
+
     /// `metadata`, unless Photos cannot import its format (the saver refuses those earlier; this
     /// keeps staging honest when called on its own).
     private func supported(_ metadata: MediaMetadata, name: String) throws -> MediaMetadata {
@@ -167,6 +197,10 @@ package final class PhotoKitBackend: PhotoLibraryBackend {
     }
 
     package func discard(_ staged: Staged) async {}
+
+    /// The raw of a pair and an `.AAE` are kept as resources of the asset; other companions are
+    /// reported as left out (``Staged/leftOut``).
+    package var keepsCompanions: Bool { true }
 
     // MARK: Committing
 
@@ -235,6 +269,8 @@ package final class PhotoKitBackend: PhotoLibraryBackend {
                             case .photo: .photo
                             case .video: .video
                             case .pairedVideo: .pairedVideo
+                            case .alternatePhoto: .alternatePhoto
+                            case .adjustmentData: .adjustmentData
                             }
                         switch resource.source {
                         case .file(let url): request.addResource(with: type, fileURL: url, options: options)
@@ -271,7 +307,7 @@ package final class PhotoKitBackend: PhotoLibraryBackend {
             return CommitReceipt(
                 albumID: albumID, albumOutcome: .recreated,
                 assets: zip(outcome.assetIDs, staged).map {
-                    .success(CommittedAsset(assetID: $0, metadata: $1.metadata))
+                    .success(CommittedAsset(assetID: $0, metadata: $1.metadata, companionsLeftOut: $1.leftOut))
                 })
         }
         var albumOutcome: AlbumOutcome?
@@ -281,7 +317,9 @@ package final class PhotoKitBackend: PhotoLibraryBackend {
         }
         return CommitReceipt(
             albumID: outcome.albumID, albumOutcome: albumOutcome,
-            assets: zip(outcome.assetIDs, staged).map { .success(CommittedAsset(assetID: $0, metadata: $1.metadata)) })
+            assets: zip(outcome.assetIDs, staged).map {
+                .success(CommittedAsset(assetID: $0, metadata: $1.metadata, companionsLeftOut: $1.leftOut))
+            })
     }
 
     /// `location` as CoreLocation's type (altitude 0 and vertical accuracy invalid when unknown).

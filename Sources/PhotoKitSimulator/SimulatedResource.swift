@@ -41,9 +41,28 @@
                 "png": "public.png", "gif": "com.compuserve.gif", "tif": "public.tiff", "tiff": "public.tiff",
                 "dng": "com.adobe.raw-image", "webp": "org.webmproject.webp", "avif": "public.avif",
                 "mov": "com.apple.quicktime-movie", "mp4": "public.mpeg-4", "m4v": "com.apple.m4v-video",
+                "aae": "com.apple.photos.apple-adjustment-envelope",
             ]
             let ext = (filename as NSString).pathExtension.lowercased()
-            return known[ext]
+            return known[ext] ?? cameraRawTypes[ext]
+        }
+
+        /// Camera raw formats by extension, with the identifiers Apple's image I/O declares for them
+        /// (each conforms to `public.camera-raw-image`).
+        static let cameraRawTypes: [String: String] = [
+            "dng": "com.adobe.raw-image", "cr2": "com.canon.cr2-raw-image", "cr3": "com.canon.cr3-raw-image",
+            "crw": "com.canon.crw-raw-image", "nef": "com.nikon.raw-image", "nrw": "com.nikon.nrw-raw-image",
+            "arw": "com.sony.arw-raw-image", "raf": "com.fuji.raw-image", "orf": "com.olympus.raw-image",
+            "rw2": "com.panasonic.rw2-raw-image", "pef": "com.pentax.raw-image", "srw": "com.samsung.raw-image",
+        ]
+
+        /// Whether `identifier` is a still image type Photos can hold as a photo resource.
+        static func isImageType(_ identifier: String) -> Bool {
+            [
+                "public.jpeg", "public.heic", "public.heif", "public.png", "public.tiff", "public.avif",
+                "org.webmproject.webp",
+            ]
+            .contains(identifier) || cameraRawTypes.values.contains(identifier)
         }
 
         /// A filename extension for a generated name.

@@ -203,6 +203,16 @@ enum AlbumCommand {
     // MARK: listing
 
     static func albums(_ arguments: Arguments) async throws -> Int32 {
+        if arguments.has(.titles) {
+            // Titles only, without counting each album's photos (shell completion asks for them).
+            let titles = try await LibraryChoice.open(arguments, create: false).albumTitles()
+            if arguments.json {
+                Output.json(titles)
+            } else {
+                for title in titles { Output.out(Output.shown(title)) }
+            }
+            return 0
+        }
         let albums = try await LibraryChoice.open(arguments, create: false).albums()
         if arguments.json {
             Output.json(albums.map(AlbumLine.init))
@@ -306,8 +316,16 @@ enum AlbumCommand {
         return 0
     }
 
+    /// Draws verify's and repair's progress (files and bytes read) on a terminal, not with `-q`.
+    static func checkingProgress(_ arguments: Arguments) -> @Sendable (VerificationProgress) -> Void {
+        let draw = ProgressLine.drawer(enabled: Output.isTerminal && !arguments.quiet)
+        return { draw($0.completed, $0.total, $0.bytes, $0.totalBytes) }
+    }
+
     static func verify(_ arguments: Arguments) async throws -> Int32 {
-        let report = try await LibraryChoice.open(arguments, create: false).verify()
+        let report = try await LibraryChoice.open(arguments, create: false).verify(
+            progress: checkingProgress(arguments))
+        ProgressLine.shared.stop()
         if arguments.json {
             struct Line: Encodable {
                 let checked: Int
@@ -328,7 +346,8 @@ enum AlbumCommand {
         guard let url = try LibraryChoice.catalogURL(arguments) else {
             throw UsageFailure(message: "repair works on a catalog library (NAME.albumlibrary)")
         }
-        let report = try await PhotoLibrary.repair(catalogAt: url)
+        let report = try await PhotoLibrary.repair(catalogAt: url, progress: checkingProgress(arguments))
+        ProgressLine.shared.stop()
         if arguments.json {
             struct Line: Encodable {
                 let healthy: Bool

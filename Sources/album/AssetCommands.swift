@@ -284,21 +284,11 @@ enum AssetCommands {
         let library = try LibraryChoice.open(arguments, create: false)
         let album = AlbumReference(arguments.positional[0])
         let directory = URL(fileURLWithPath: arguments.positional[1])
-        let showsProgress = Output.isTerminal && !arguments.quiet && !arguments.dryRun
-        let started = Locked(false)
+        let draw = ProgressLine.drawer(enabled: Output.isTerminal && !arguments.quiet && !arguments.dryRun)
         let report = try await library.exportAlbum(
             withID: try await album.id(in: library), to: directory, dryRun: arguments.dryRun
         ) { progress in
-            guard showsProgress else { return }
-            let first = started.withLock { wasStarted in
-                defer { wasStarted = true }
-                return !wasStarted
-            }
-            if first {
-                ProgressLine.shared.start(
-                    total: progress.total, enabled: progress.total > 1, totalBytes: progress.totalBytes)
-            }
-            ProgressLine.shared.update(progress.completed, bytes: progress.bytes)
+            draw(progress.completed, progress.total, progress.bytes, progress.totalBytes)
         }
         ProgressLine.shared.stop()
         if arguments.dryRun {

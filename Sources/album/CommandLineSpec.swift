@@ -6,7 +6,8 @@ enum CommandLineSpec {
 
     /// What a shell should offer for an option's value or a command's arguments.
     enum Completion {
-        case none, file, directory, shell, command
+        /// `album`: an album title, from `album albums --titles` at completion time.
+        case none, file, directory, shell, command, album
     }
 
     /// An option as the code names it, so that a misspelt name does not compile:
@@ -60,6 +61,7 @@ enum CommandLineSpec {
         case request = "--request"
         case output = "--output"
         case size = "--size"
+        case titles = "--titles"
 
         /// `--album`, in messages.
         var description: String { rawValue }
@@ -114,6 +116,9 @@ enum CommandLineSpec {
         let summary: String
         let details: String
         var completion: Completion = .none
+        /// Its first argument is an album's title (`show TITLE`, `export TITLE DIR`): completion
+        /// offers the library's titles there, and `completion` for the arguments after it.
+        var takesAlbumFirst = false
         /// How many positional arguments it takes.
         var arity: ClosedRange<Int>
 
@@ -151,8 +156,8 @@ enum CommandLineSpec {
         Option(
             name: .album, short: "-a", value: "TITLE",
             help:
-                "Save into the album TITLE: found by its remembered id, then by title, created when missing (id:ID: exactly that album)."
-        ),
+                "Save into the album TITLE: found by its remembered id, then by title, created when missing (id:ID: exactly that album).",
+            completion: .album),
         Option(
             name: .albumByDate, value: "FORMAT",
             help:
@@ -250,6 +255,7 @@ enum CommandLineSpec {
             help:
                 "The longest side wanted (default 256): Photos scales to it; other libraries give the stored thumbnail."
         ),
+        Option(name: .titles, help: "Print only the albums' titles, one a line."),
     ]
 
     static let allOptions = globalOptions + commandOptions
@@ -331,8 +337,11 @@ enum CommandLineSpec {
                 """,
             completion: .directory, arity: 1...Int.max),
         Command(
-            name: .albums, arguments: "", summary: "List the albums: id, asset count, title.",
-            details: "Lists every album, oldest first: id, number of photos and videos, title.",
+            name: .albums, arguments: "", options: [.titles], summary: "List the albums: id, asset count, title.",
+            details: """
+                Lists every album, oldest first: id, number of photos and videos, title. With --titles, only
+                the titles, one a line (what shell completion offers).
+                """,
             arity: 0...0),
         Command(
             name: .show, arguments: "TITLE", summary: "List the photos and videos of an album.",
@@ -340,14 +349,14 @@ enum CommandLineSpec {
                 Lists the assets of the album TITLE in the order they were added: name, kind, size, when it
                 was taken (or added), format and dimensions, camera, GPS position, id and where the file is.
                 """,
-            arity: 1...1),
+            takesAlbumFirst: true, arity: 1...1),
         Command(
             name: .create, arguments: "TITLE", summary: "Create an album (nothing happens when it exists).",
             details: "Creates the album TITLE unless an album with that title already exists.", arity: 1...1),
         Command(
             name: .rename, arguments: "TITLE NEW", summary: "Rename an album (it keeps its id).",
             details: "Renames the album TITLE to NEW. Its id stays the same, so saves that remembered it find it.",
-            arity: 2...2),
+            takesAlbumFirst: true, arity: 2...2),
         Command(
             name: .delete, arguments: "TITLE", options: [.force, .permanently], summary: "Delete an album.",
             details: """
@@ -358,7 +367,7 @@ enum CommandLineSpec {
                 In a folder library a title is a path: "Trips/2024" is the folder 2024 inside Trips; write a
                 slash that is part of a folder's name as \\/ ("AC\\/DC").
                 """,
-            arity: 1...1),
+            takesAlbumFirst: true, arity: 1...1),
         Command(
             name: .assets, arguments: "", options: [.order, .limit, .after],
             summary: "List every photo and video of the library, in albums or not.",
@@ -377,7 +386,7 @@ enum CommandLineSpec {
                 folder library the album folder gets its own copy of each file (a hard link when possible).
                 Nothing is added when an argument names no asset or several.
                 """,
-            arity: 2...Int.max),
+            takesAlbumFirst: true, arity: 2...Int.max),
         Command(
             name: .remove, arguments: "TITLE ASSET_ID...", summary: "Remove photos and videos from an album.",
             details: """
@@ -386,7 +395,7 @@ enum CommandLineSpec {
                 albums (in a folder library the file moves to the library's top folder, unless another album
                 holds the same file). Nothing is removed when one of them is not in the album.
                 """,
-            arity: 2...Int.max),
+            takesAlbumFirst: true, arity: 2...Int.max),
         Command(
             name: .deleteAsset, arguments: "ASSET_ID...", options: [.permanently],
             summary: "Delete photos and videos from the library.",
@@ -414,7 +423,7 @@ enum CommandLineSpec {
                 there, and writes nothing (not even DIR). On a terminal a progress line shows files and bytes.
                 DIR may not lie inside the library itself (an album folder of a folder library, a catalog's folder).
                 """,
-            completion: .directory, arity: 2...2),
+            completion: .directory, takesAlbumFirst: true, arity: 2...2),
         Command(
             name: .thumbnail, arguments: "ASSET_ID", options: [.output, .size],
             summary: "Write an asset's thumbnail (a small JPEG) into a file.",

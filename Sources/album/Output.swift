@@ -192,8 +192,11 @@ struct SaveLine: Encodable {
     var format: String?
     /// The files saved with it (sidecars, the raw of a pair), by their paths.
     var companions: [String]?
-    /// Those of them the library did not keep (it already held the photo, or keeps none).
+    /// Those of them the library has no place for (Photos: an `.xmp`).
     var companionsLeftOut: [String]?
+    /// A photo the library already held: those of them added to it, or put in place of its
+    /// earlier version of that file (a dry run: those it would add or replace).
+    var companionsUpdated: [String]?
 }
 
 /// The album object of Docs/cli-json.md (`albums`, `create`, `rename`, `delete`).

@@ -30,6 +30,27 @@ final class ProgressLine: Sendable {
         }
     }
 
+    /// A callback for work that reports (done, total, bytes done, total bytes) after each file,
+    /// whose total it learns with the first report (export, verify, repair): starts the line then,
+    /// and draws nothing unless `enabled` (stderr a terminal, no `-q`) and more than one file.
+    ///
+    /// ```swift
+    /// let draw = ProgressLine.drawer(enabled: Output.isTerminal && !arguments.quiet)
+    /// try await library.verify { draw($0.completed, $0.total, $0.bytes, $0.totalBytes) }
+    /// ```
+    static func drawer(enabled: Bool) -> @Sendable (Int, Int, Int64, Int64) -> Void {
+        let started = Locked(false)
+        return { done, total, bytes, totalBytes in
+            guard enabled else { return }
+            let first = started.withLock { wasStarted in
+                defer { wasStarted = true }
+                return !wasStarted
+            }
+            if first { shared.start(total: total, enabled: total > 1, totalBytes: totalBytes) }
+            shared.update(done, bytes: bytes)
+        }
+    }
+
     /// `done` items of the total are finished, holding `bytes` bytes in all (when known).
     func update(_ done: Int, bytes: Int64 = 0) {
         let text: String? = state.withLock { s in

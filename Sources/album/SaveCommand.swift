@@ -48,6 +48,8 @@ enum SaveCommand {
         var saved = 0
         /// Files the library already held: not stored again (added to the album where missing).
         var already = 0
+        /// Of those, files whose companions (sidecars, raws) were new or changed: updated.
+        var updated = 0
         var failed = 0
         var skipped = 0
         /// Symbolic links in a walked folder that lead to a folder or to nothing.
@@ -330,6 +332,7 @@ enum SaveCommand {
             // The album is created once: text says so on the first line only.
             let createdNow = tally.withLock { tally -> Bool in
                 if already { tally.already += 1 } else { tally.saved += 1 }
+                if saved.isExisting && !saved.companionsUpdated.isEmpty { tally.updated += 1 }
                 guard saved.albumOutcome == .created, let title else { return false }
                 return tally.created.insert(title).inserted
             }
@@ -340,7 +343,8 @@ enum SaveCommand {
                         albumOutcome: saved.albumOutcome?.description, existing: saved.isExisting ? true : nil,
                         restored: saved.isRestored ? true : nil, moved: removal.map { _ in moved },
                         companions: input.companions.isEmpty ? nil : input.companions.map(\.path.description),
-                        companionsLeftOut: saved.companionsLeftOut.isEmpty ? nil : saved.companionsLeftOut))
+                        companionsLeftOut: saved.companionsLeftOut.isEmpty ? nil : saved.companionsLeftOut,
+                        companionsUpdated: saved.companionsUpdated.isEmpty ? nil : saved.companionsUpdated))
             } else if !arguments.quiet {
                 let verb =
                     already ? (moved ? "already in the library (moved): " : alreadyPrefix) : moved ? "moved " : "saved "
@@ -351,12 +355,15 @@ enum SaveCommand {
                     if outcome != .created || createdNow { line += " (album \(outcome))" }
                 }
                 if saved.isRestored { line += " (restored: the library's copy was missing or damaged)" }
+                if saved.isExisting && !saved.companionsUpdated.isEmpty {
+                    line += " (updated: \(saved.companionsUpdated.map(Output.shown).joined(separator: ", ")))"
+                }
                 if !saved.companionsLeftOut.isEmpty {
                     let names = saved.companionsLeftOut.map(Output.shown).joined(separator: ", ")
                     line +=
                         saved.isExisting
                         ? " (\(names) not kept: the library already holds this photo, with the files it was saved with)"
-                        : " (\(names) not kept: this library keeps no sidecars or raws; they stay where they are)"
+                        : " (\(names) not kept: this library has no place for them; they stay where they are)"
                 }
                 Output.out(line)
             }
@@ -391,7 +398,10 @@ enum SaveCommand {
     /// The counts of a summary: "9 saved, 2 already in the library, 5 skipped (…)".
     private static func counts(_ t: Tally, _ arguments: Arguments, saved: String, failed: String) -> [String] {
         var parts = ["\(t.saved) \(saved)"]
-        if t.already > 0 { parts.append("\(t.already) already in the library") }
+        if t.already > 0 {
+            let updated = t.updated > 0 ? " (\(t.updated) with sidecars updated)" : ""
+            parts.append("\(t.already) already in the library" + updated)
+        }
         if arguments.has(.move) && !arguments.dryRun { parts.append("\(t.moved) moved (removed from where they were)") }
         if t.notMoved > 0 { parts.append("\(t.notMoved) not moved (kept where they are)") }
         if t.skipped > 0 { parts.append("\(t.skipped) skipped (not photos or videos)") }
@@ -644,6 +654,16 @@ enum SaveCommand {
         }
         var probes = await probe(media, hashing: check == .checksum)
         var found = try await recognise(probes, Array(inputs.indices))
+        // Companions that differ by name, size or time are compared by content, as the save compares
+        // them once it has copied them: only those of other bytes would be updated.
+        if check == .quick {
+            let differing = inputs.indices.filter { found[$0]?.companionsToUpdate.isEmpty == false }
+            let read = await probe(differing.map { media[$0] }, hashing: true)
+            let byContent = try await recognise(read, differing)
+            for (offset, index) in differing.enumerated() where byContent[offset] != nil {
+                found[index] = byContent[offset]
+            }
+        }
         // Not recognised: inspected, as staging inspects; media then compared by content.
         // What each reader learnt, not the reader: it holds its file open (thousands of files).
         var readers: [Int: Result<(metadata: MediaMetadata, size: UInt64), AlbumError>] = [:]
@@ -664,12 +684,18 @@ enum SaveCommand {
         let tally = Locked(Tally())
         var firstWithContent: [String: String] = [:]  // size/SHA-256 → the first file of this run with it
         func already(
-            _ input: Input, _ title: String?, as asset: String?, in album: String? = nil, sameAs first: String? = nil
+            _ input: Input, _ title: String?, as asset: String?, in album: String? = nil, sameAs first: String? = nil,
+            updating: [String] = []
         ) {
-            tally.withLock { $0.already += 1 }
+            tally.withLock {
+                $0.already += 1
+                if !updating.isEmpty { $0.updated += 1 }
+            }
             if arguments.json {
                 Output.json(
-                    SaveLine(file: input.path, fileBytes: input.exactBytes, asset: asset, album: album, existing: true))
+                    SaveLine(
+                        file: input.path, fileBytes: input.exactBytes, asset: asset, album: album, existing: true,
+                        companionsUpdated: updating.isEmpty ? nil : updating))
             } else if !arguments.quiet {
                 // --move: a file the library holds is removed too, once its copy is checked.
                 var line =
@@ -678,6 +704,9 @@ enum SaveCommand {
                 if let asset { line += " as \(asset)" }
                 if let title { line += " in \"\(Output.shown(title))\"" }
                 if let first { line += " (the same as \(Output.shown(first)))" }
+                if !updating.isEmpty {
+                    line += " (would update: \(updating.map(Output.shown).joined(separator: ", ")))"
+                }
                 Output.out(line)
             }
         }
@@ -686,7 +715,8 @@ enum SaveCommand {
                 reportBeforeSaving(refused.input, refused.outcome, arguments, tally)
             }
             if let known = found[position] {
-                already(input, titles[position], as: known.assetID, in: known.albumID)
+                already(
+                    input, titles[position], as: known.assetID, in: known.albumID, updating: known.companionsToUpdate)
                 continue
             }
             let reader: (metadata: MediaMetadata, size: UInt64)

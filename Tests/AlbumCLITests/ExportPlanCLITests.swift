@@ -86,4 +86,43 @@ import Testing
             #expect(export.lines.contains { $0.hasPrefix("3/3 files, ") }, "\(export.lines)")
         }
     }
+
+    /// `verify` and `repair` draw files and bytes read, counting only what is checked, and end on
+    /// the whole: the catalog's photos with their companions (3 photos, a raw and 3 sidecars); a
+    /// folder library's photos; the files repair adopts.
+    @Test(arguments: ["catalog", "folders"])
+    func verifyAndRepairShowProgressInFilesAndBytes(kind: String) throws {
+        try CLI.withTemporaryDirectory { dir in
+            let card = try CompanionCLITests.card(in: dir)
+            let library = CompanionCLITests.library(kind, in: dir)
+            #expect(try CLI.run(["import", "--album", "Trip", card.path] + library).status == 0)
+            let verify = try Self.onTerminal(["verify"] + library, home: dir)
+            #expect(verify.status == 0, "\(verify.lines)")
+            let total = kind == "catalog" ? 7 : 3
+            let progress = verify.lines.filter { $0.contains(" files, ") && $0.contains(" of ") }
+            #expect(progress.last?.hasPrefix("\(total)/\(total) files, ") == true, "\(verify.lines)")
+            var last = 0
+            for line in progress {
+                let done = Int(line.prefix { $0 != "/" }) ?? -1
+                #expect(done > last && done <= total, "in order, never past the total: \(line)")
+                last = done
+                #expect(line.contains("B of ") && line.contains("%"), "\(line)")
+            }
+            #expect(verify.lines.last?.hasPrefix("ok: 3 assets verified") == true, "\(verify.lines)")
+            let quiet = try Self.onTerminal(["verify", "-q"] + library, home: dir)
+            #expect(!quiet.lines.contains { $0.contains(" files, ") }, "\(quiet.lines)")
+            guard kind == "catalog" else { return }
+
+            // Two photos copied into the library by hand: repair reads and adopts them, and says so.
+            let shard = dir.appendingPathComponent("L.albumlibrary/originals/00")
+            try FileManager.default.createDirectory(at: shard, withIntermediateDirectories: true)
+            let base = try Data(contentsOf: CLI.examples.appendingPathComponent("harbour.jpg"))
+            for index in 1...2 {
+                try (base + Data("stray \(index)".utf8)).write(to: shard.appendingPathComponent("stray\(index).jpg"))
+            }
+            let repair = try Self.onTerminal(["repair"] + library, home: dir)
+            #expect(repair.status == 0, "\(repair.lines)")
+            #expect(repair.lines.contains { $0.hasPrefix("2/2 files, ") && $0.contains("B of ") }, "\(repair.lines)")
+        }
+    }
 }

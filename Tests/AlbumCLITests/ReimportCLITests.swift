@@ -245,3 +245,53 @@ import Testing
         }
     }
 }
+
+/// A catalog whose copies carry the time they were saved (as the previous release kept them): the
+/// quick check reads the sources whose time differs and compares them with the SHA-256 the journal
+/// records, never copying them again; a photo edited in place (same name and size, other bytes) is
+/// still saved.
+@Suite struct ReimportOfPreviousReleaseCopiesTests {
+    @Test func copiesWithTheTimeOfTheirSaveAreRecognisedByContentWithoutCopying() throws {
+        try CLI.withTemporaryDirectory { dir in
+            let card = try ReimportCLITests.card(in: dir)
+            let library = ReimportCLITests.library("catalog", in: dir)
+            #expect(try CLI.run(["import", "--album", "Card", card.path] + library).status == 0)
+            let originals = dir.appendingPathComponent("L.albumlibrary/originals")
+            let shards = try FileManager.default.contentsOfDirectory(atPath: originals.path)
+            // Every copy gets the time of "its save", as the previous release left it.
+            let saveTime = Date(timeIntervalSince1970: 1_750_000_000)
+            for shard in shards {
+                let folder = originals.appendingPathComponent(shard)
+                for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+                    try FileManager.default.setAttributes(
+                        [.modificationDate: saveTime], ofItemAtPath: folder.appendingPathComponent(name).path)
+                }
+            }
+            func folderTimes() throws -> [Date] {
+                try shards.map {
+                    try FileManager.default.attributesOfItem(atPath: originals.appendingPathComponent($0).path)[
+                        .modificationDate] as! Date
+                }
+            }
+            // The card's renamed copy is found by its bytes once copied (as always): not here.
+            try FileManager.default.removeItem(at: card.appendingPathComponent("DCIM/101CANON/COPY_0002.JPG"))
+            let before = try folderTimes()
+            let dry = try CLI.run(["import", "-n", "--album", "Card", card.path] + library)
+            let run = try CLI.run(["import", "--album", "Card", card.path] + library)
+            #expect(run.status == 0, "\(run.stderr)")
+            let verdicts = ReimportCLITests.verdicts(run)
+            #expect(verdicts.count == 5 && verdicts.allSatisfy { $0.hasPrefix("already ") }, "\(run.stdout)")
+            #expect(ReimportCLITests.verdicts(dry) == ReimportCLITests.verdicts(run), "\(dry.stdout)")
+            #expect(try folderTimes() == before, "nothing was copied into the library, not even for a moment")
+
+            // Edited in place, same size and name: saved.
+            let edited = card.appendingPathComponent("DCIM/100CANON/IMG_0003.JPG")
+            var bytes = try Data(contentsOf: edited)
+            bytes[bytes.count - 1] ^= 0xFF
+            try bytes.write(to: edited)
+            let again = try CLI.run(["import", "--album", "Card", card.path] + library)
+            #expect(
+                again.lines.contains { $0.hasPrefix("saved ") && $0.contains("IMG_0003.JPG") }, "\(again.stdout)")
+        }
+    }
+}

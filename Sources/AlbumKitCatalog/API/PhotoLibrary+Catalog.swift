@@ -48,6 +48,18 @@ extension PhotoLibrary {
         try await mapping { try await Blocking.run { try CatalogRepair.run(at: url) } }
     }
 
+    /// As ``repair(catalogAt:)``, calling `progress` after each file no record names is read
+    /// (adopted, or left in place): files and bytes done of all such files.
+    ///
+    /// ```swift
+    /// let report = try await PhotoLibrary.repair(catalogAt: url) { print("\($0.completed)/\($0.total)") }
+    /// ```
+    public static func repair(
+        catalogAt url: URL, progress: @escaping @Sendable (VerificationProgress) -> Void
+    ) async throws -> RepairReport {
+        try await mapping { try await Blocking.run { try CatalogRepair.run(at: url, progress: progress) } }
+    }
+
     /// What opening the catalog library did that its user should hear of, each said once: "The
     /// library's catalog was rebuilt from its journal (…)", "The library was converted …". Empty for
     /// other kinds of library.

@@ -241,6 +241,21 @@ struct CatalogIndex {
             for asset in assets {
                 try db.run("UPDATE asset SET state = 'ready', deleted_at = NULL WHERE id = ?", [.text(asset)])
             }
+        case .setCompanions(let asset, let companions):
+            guard let row = try db.row("SELECT companions FROM asset WHERE id = ?", [.text(asset)]) else { return [] }
+            let earlier = row.text(0).flatMap(CatalogCompanion.list(fromJSON:)) ?? []
+            try db.run(
+                "UPDATE asset SET companions = ? WHERE id = ?",
+                [SQLValue(CatalogCompanion.jsonText(companions)), .text(asset)])
+            // The earlier files no longer listed go once this is committed, as a purge's do; a
+            // replay that meets this record again finds nothing more to remove.
+            let kept = Set(companions.map(\.path))
+            var files: [String] = []
+            for path in earlier.map(\.path) where !kept.contains(path) {
+                try db.run("INSERT OR IGNORE INTO purged_file (path) VALUES (?)", [.text(path)])
+                files.append(path)
+            }
+            return files
         case .acknowledgeDamage(let offset):
             try db.run("INSERT OR IGNORE INTO acknowledged_damage (offset) VALUES (?)", [.integer(offset)])
         case .purgeAssets(let assets):

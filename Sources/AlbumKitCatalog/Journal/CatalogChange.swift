@@ -31,6 +31,10 @@ package enum CatalogChange: Equatable, Sendable {
     case restoreAssets([String])
     /// Recently deleted assets go for good: their rows, and then their files.
     case purgeAssets([String])
+    /// The asset's companions are now `companions` (a re-save brought a sidecar edited since, or
+    /// one missing when it was saved): the new files are durable before this is recorded; the
+    /// earlier files no longer listed go after it, as a purge's do.
+    case setCompanions(asset: String, companions: [CatalogCompanion])
     /// `album repair` dealt with the damaged record at byte `offset` of the journal (adopted its
     /// file, if any): `verify` no longer reports it.
     case acknowledgeDamage(offset: Int64)
@@ -125,6 +129,10 @@ package enum CatalogChange: Equatable, Sendable {
         case .purgeAssets(let assets):
             object.add("assets", Self.list(assets))
             object.add("op", "purgeAssets")
+        case .setCompanions(let asset, let companions):
+            object.add("companions", CatalogCompanion.jsonText(companions) ?? "[]")
+            object.add("id", asset)
+            object.add("op", "setCompanions")
         case .acknowledgeDamage(let offset):
             object.add("offset", offset)
             object.add("op", "acknowledgeDamage")
@@ -194,6 +202,11 @@ package enum CatalogChange: Equatable, Sendable {
             case "purgeAssets":
                 guard let assets = try ids() else { return nil }
                 self = .purgeAssets(assets)
+            case "setCompanions":
+                guard let id = try text("id"), let text = try object.string("companions"),
+                    let companions = CatalogCompanion.list(fromJSON: text)
+                else { return nil }
+                self = .setCompanions(asset: id, companions: companions)
             case "acknowledgeDamage":
                 guard let offset = try object.int64("offset") else { return nil }
                 self = .acknowledgeDamage(offset: offset)
@@ -218,6 +231,8 @@ package enum CatalogChange: Equatable, Sendable {
         case .deleteAssets(let assets, _): "the deletion of \(assets.count) photo(s)"
         case .restoreAssets(let assets): "the restoring of \(assets.count) photo(s)"
         case .purgeAssets(let assets): "the permanent deletion of \(assets.count) photo(s)"
+        case .setCompanions(let asset, let companions):
+            "the update of the sidecars of \(asset) (\(companions.map(\.name).joined(separator: ", ")))"
         case .acknowledgeDamage(let offset): "the repair of the damaged record at byte \(offset)"
         }
     }

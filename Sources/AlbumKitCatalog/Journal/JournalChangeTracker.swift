@@ -88,6 +88,9 @@ struct JournalChangeTracker: Sendable {
                 listed.subtract(gone)
                 deleted.subtract(ids)
                 for id in ids { albumsOfAsset.removeValue(forKey: id) }
+            case .setCompanions(let asset, _):
+                // Its sidecars changed: a listed asset changed.
+                if listed.contains(asset) { touchAsset(asset, changed: true) }
             case .rememberAlbum, .acknowledgeDamage:
                 break  // nothing a listing shows
             }

@@ -48,6 +48,7 @@ extension PhotoLibrary {
                 var exporter = AlbumExporter(directory: directory.standardizedFileURL) { asset, file in
                     try backend.copyOriginal(of: asset, into: file)
                 }
+                exporter.fetchCompanion = { try backend.copyCompanion($0, into: $1) }
                 exporter.progress = progress
                 exporter.dryRun = dryRun
                 return try exporter.export(assets)

@@ -158,6 +158,18 @@ public struct PhotoLibrary: Sendable {
         try await Self.mapping { try await backend.verify() }
     }
 
+    /// As ``verify()``, calling `progress` after each file is checked: files and bytes done of all
+    /// (catalog and folder libraries; others check without reporting).
+    ///
+    /// ```swift
+    /// let report = try await library.verify { print("\($0.completed)/\($0.total)") }
+    /// ```
+    public func verify(
+        progress: @escaping @Sendable (VerificationProgress) -> Void
+    ) async throws -> VerificationReport {
+        try await Self.mapping { try await backend.verify(progress: progress) }
+    }
+
     func existingAlbumID(_ title: String) async throws -> String {
         let title = try AlbumTitle(title)
         guard let id = try await backend.findAlbum(titled: title) else {

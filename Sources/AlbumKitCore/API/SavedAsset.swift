@@ -29,14 +29,22 @@ public struct SavedAsset: Sendable, Hashable {
     public let isRestored: Bool
     /// What was learnt about the media (format, size, capture date…), when known.
     public let metadata: MediaMetadata?
-    /// The names of the ``Media/companions`` this library could not keep (Photos and shared
-    /// libraries keep none yet): the photo is saved, they stay only where they were. Also those
-    /// not stored because the library already held the photo without them.
+    /// The names of the ``Media/companions`` this library has no place for (Photos: an `.xmp`
+    /// sidecar, a second raw; the in-memory library: all): the photo is saved, they stay only where
+    /// they were.
     ///
     /// ```swift
     /// for name in saved.companionsLeftOut { print("not kept:", name) }
     /// ```
     public var companionsLeftOut: [String] = []
+    /// The names of the ``Media/companions`` added to a photo the library already held, or put in
+    /// place of its earlier version of that file (a sidecar edited since the photo was saved, or
+    /// one missing then). Empty for a new asset, whose companions are all saved with it.
+    ///
+    /// ```swift
+    /// if saved.isExisting, !saved.companionsUpdated.isEmpty { print("updated:", saved.companionsUpdated) }
+    /// ```
+    public var companionsUpdated: [String] = []
 
     /// Creates a result (backends and tests).
     public init(

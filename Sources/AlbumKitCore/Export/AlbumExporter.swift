@@ -21,6 +21,9 @@ struct AlbumExporter {
     /// Writes an original that is not a file (a shared library's object) into the staged file;
     /// `false` when the library has no copy to give.
     var fetch: (AssetInfo, FileSystem.Descriptor) throws -> Bool = { _, _ in false }
+    /// Writes a companion that is not a file (a shared library's object) into the staged file;
+    /// `false` when the library has no copy to give.
+    var fetchCompanion: (AssetCompanion, FileSystem.Descriptor) throws -> Bool = { _, _ in false }
     /// Told after each asset.
     var progress: (@Sendable (ExportProgress) -> Void)?
     /// Predicts the report (names, files already there) and writes nothing, not even the folder.
@@ -288,7 +291,7 @@ struct AlbumExporter {
         for (companion, target) in zip(asset.companions, companionNames(of: asset, beside: name)) {
             names.append(target)
             if FileSystem.fileStatus(of: target, in: folder) != nil { continue }
-            guard let source = companion.fileURL else { continue }
+            guard companion.fileURL != nil || companion.sha256 != nil else { continue }
             let staged: FileSystem.StagedFile
             do { staged = try FileSystem.stage(in: folder, as: StagingName(kind: "partial")) } catch {
                 throw error.libraryError("write into the export folder")
@@ -296,9 +299,13 @@ struct AlbumExporter {
             var published = false
             defer { if !published { FileSystem.abandon(staged) } }
             do {
-                _ = try copyFile(source, base: companion.originalFilename, into: staged.descriptor)
-                if let time = FileSystem.fileStatus(atPath: source.path, following: false)?.modified {
-                    try FileSystem.setModificationTime(staged.descriptor, to: time)
+                if let source = companion.fileURL {
+                    _ = try copyFile(source, base: companion.originalFilename, into: staged.descriptor)
+                    if let time = FileSystem.fileStatus(atPath: source.path, following: false)?.modified {
+                        try FileSystem.setModificationTime(staged.descriptor, to: time)
+                    }
+                } else if try !fetchCompanion(companion, staged.descriptor) {
+                    continue  // the library has no copy to give
                 }
                 try FileSystem.fsync(staged.descriptor)
                 try FileSystem.publish(staged, as: target)

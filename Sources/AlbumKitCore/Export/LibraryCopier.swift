@@ -48,10 +48,11 @@ struct LibraryCopier {
             var sent: [AssetInfo] = []
             for (asset, folder) in zip(batch, folders) {
                 do {
-                    let file = try await fetch(asset, from: sourceBackend, into: folder)
+                    let (file, companions) = try await fetch(asset, from: sourceBackend, into: folder)
                     media.append(
                         Media.file(file).with(
-                            creationDate: asset.capturedAt, location: asset.location, isFavorite: asset.isFavorite))
+                            creationDate: asset.capturedAt, location: asset.location, isFavorite: asset.isFavorite
+                        ).with(companions: companions))
                     sent.append(asset)
                 } catch {
                     let error = AlbumError.wrap(error)
@@ -100,12 +101,15 @@ struct LibraryCopier {
         }
     }
 
-    /// The original of `asset`, written into `folder` under its name and checked against its SHA-256.
+    /// The original of `asset`, written into `folder` under its name and checked against its SHA-256,
+    /// with its companions beside it (each checked by the exporter as it arrives), to save with it.
     private func fetch(_ asset: AssetInfo, from backend: any PhotoLibraryBackend, into folder: URL) async throws
-        -> URL
+        -> (URL, [MediaCompanion])
     {
         let exported = try await Blocking.run {
-            try AlbumExporter(directory: folder) { try backend.copyOriginal(of: $0, into: $1) }.export([asset])
+            var exporter = AlbumExporter(directory: folder) { try backend.copyOriginal(of: $0, into: $1) }
+            exporter.fetchCompanion = { try backend.copyCompanion($0, into: $1) }
+            return try exporter.export([asset])
         }
         if let failure = exported.failures.first {
             throw AlbumError(failure.code, failure.message)
@@ -126,7 +130,14 @@ struct LibraryCopier {
                 "The original of \(asset.originalFilename ?? asset.id) read from the source has SHA-256 \(sha256), the library says \(asset.sha256 ?? "?"); it was not copied. Run `album verify` on the source.",
                 file: asset.fileURL?.path)
         }
-        return file
+        // The companions written, in the asset's order (each named after the photo).
+        let names = exported.exported.first?.companions ?? []
+        let companions = zip(asset.companions, names).compactMap { companion, name -> MediaCompanion? in
+            let url = folder.appendingPathComponent(name)
+            guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+            return MediaCompanion(role: companion.role, path: FileSystemPath(url.path))
+        }
+        return (file, companions)
     }
 
     /// A failure that every following asset would meet the same way (a full disk, a library out of

@@ -15,6 +15,28 @@ package struct FileProbe: Sendable, Hashable {
     package var sha256: String?
     /// ``FileSystem/headDigest(size:read:)`` of the content, when read.
     package var head: String?
+    /// The file probed, when the probe was made from a file on disk (``init(_:hashing:)``): a
+    /// library may read it to compare content when name and size match but the time does not.
+    package var path: FileSystemPath?
+    /// Its companions (``Media/companions``) as they are on disk now: a photo the library holds is
+    /// "already there" only when it holds these too (else the save updates its companions).
+    package var companions: [Companion] = []
+
+    /// A companion file as a probe sees it: its name, size and modification time, and its SHA-256
+    /// when the probe read its photo.
+    package struct Companion: Sendable, Hashable {
+        package var name: String
+        package var size: Int64
+        package var modified: FileStatus.Time
+        package var sha256: String?
+
+        package init(name: String, size: Int64, modified: FileStatus.Time, sha256: String? = nil) {
+            self.name = name
+            self.size = size
+            self.modified = modified
+            self.sha256 = sha256
+        }
+    }
 
     package init(name: String, size: Int64, modified: FileStatus.Time, sha256: String? = nil, head: String? = nil) {
         self.name = name
@@ -35,6 +57,9 @@ package struct FileProbe: Sendable, Hashable {
         case .path(let bytes): path = bytes
         case .data, .livePhoto: return nil
         }
+        // A companion that cannot be read here is left to the save, which reports why (dropping the
+        // error loses nothing).
+        guard let companions = Self.companions(of: media, hashing: hashing) else { return nil }
         // A file that cannot be read here is left to the save, which reports why: dropping the
         // error loses nothing.
         guard !hashing else {
@@ -53,10 +78,35 @@ package struct FileProbe: Sendable, Hashable {
                     })
             else { return nil }
             self.init(name: name, size: status.size, modified: status.modified, sha256: sha256, head: head)
+            self.companions = companions
+            self.path = path
             return
         }
         guard let status = FileSystem.fileStatus(atPath: path), status.kind == .regular else { return nil }
         self.init(name: name, size: status.size, modified: status.modified)
+        self.companions = companions
+        self.path = path
+    }
+
+    /// The probes of `media`'s companions; `nil` when one is not a regular file that can be read.
+    private static func companions(of media: Media, hashing: Bool) -> [Companion]? {
+        var found: [Companion] = []
+        for companion in media.companions {
+            guard let status = FileSystem.fileStatus(atPath: companion.path), status.kind == .regular else {
+                return nil
+            }
+            var probe = Companion(name: companion.fileName, size: status.size, modified: status.modified)
+            if hashing {
+                // Unreadable: left to the save, which reports why (see above).
+                guard let (file, _) = try? FileSystem.openForReading(companion.path) else { return nil }
+                defer { FileSystem.close(file) }
+                // (as above)
+                guard let sha256 = try? FileSystem.sha256(of: file) else { return nil }
+                probe.sha256 = sha256
+            }
+            found.append(probe)
+        }
+        return found
     }
 
     /// Whether this probe compares content (it was read) rather than name, size and time.

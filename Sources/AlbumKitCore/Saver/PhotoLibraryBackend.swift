@@ -90,6 +90,9 @@ package protocol PhotoLibraryBackend: Sendable {
     func deleteAlbum(id: String, force: Bool, permanently: Bool) async throws -> AlbumDeletionReceipt
     /// Checks every asset's file against what the library records.
     func verify() async throws -> VerificationReport
+    /// As ``verify()``, reporting files and bytes checked as it goes. Default: ``verify()``, with
+    /// no progress.
+    func verify(progress: (@Sendable (VerificationProgress) -> Void)?) async throws -> VerificationReport
 
     // MARK: Access (default: always authorized)
 
@@ -151,6 +154,9 @@ package protocol PhotoLibraryBackend: Sendable {
     /// `false` when the library has no such copy to give (its originals are `AssetInfo.fileURL`s,
     /// or live in another app). Runs on a blocking thread. Default: `false`.
     func copyOriginal(of asset: AssetInfo, into file: FileSystem.Descriptor) throws -> Bool
+    /// As ``copyOriginal(of:into:)``, for one of an asset's companions (``AssetInfo/companions``
+    /// without a file URL). Default: `false`.
+    func copyCompanion(_ companion: AssetCompanion, into file: FileSystem.Descriptor) throws -> Bool
 
     /// Reads asset `id`'s original (a Live Photo's photo) with `body`, on a blocking thread, from
     /// where the library keeps it: a file, an object store (only the ranges `body` reads), memory.
@@ -181,6 +187,10 @@ extension PhotoLibraryBackend {
 
     /// Companions are not kept.
     package var keepsCompanions: Bool { false }
+
+    package func verify(progress: (@Sendable (VerificationProgress) -> Void)?) async throws -> VerificationReport {
+        try await verify()
+    }
 
     /// Files are recognised only once copied (by the commit).
     package var recognisesFiles: Bool { false }
@@ -318,6 +328,10 @@ extension PhotoLibraryBackend {
     /// Originals are files (or out of reach): nothing to copy here.
     package func copyOriginal(of asset: AssetInfo, into file: FileSystem.Descriptor) throws -> Bool { false }
 
+    package func copyCompanion(_ companion: AssetCompanion, into file: FileSystem.Descriptor) throws -> Bool {
+        false
+    }
+
     package func storedSHA256(ofAssetWithID id: String) async throws -> String? { nil }
 
     /// Originals cannot be read here.
@@ -415,11 +429,14 @@ package struct CommittedAsset: Sendable {
     package var metadata: MediaMetadata?
     /// The names of the staged companions not kept (the library already held the photo).
     package var companionsLeftOut: [String]
+    /// The names of the staged companions added to, or replacing one of, an existing asset's.
+    package var companionsUpdated: [String]
 
     package init(
         assetID: String, isExisting: Bool = false, isRestored: Bool = false, metadata: MediaMetadata?,
-        companionsLeftOut: [String] = []
+        companionsLeftOut: [String] = [], companionsUpdated: [String] = []
     ) {
+        self.companionsUpdated = companionsUpdated
         self.assetID = assetID
         self.isExisting = isExisting
         self.isRestored = isRestored

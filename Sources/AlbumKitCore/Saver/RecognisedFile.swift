@@ -15,11 +15,18 @@ package struct RecognisedFile: Sendable, Hashable {
     /// The asset is recently deleted: a save brings it back (so the saver saves the file as usual
     /// and the library finds it then).
     package var isDeleted: Bool
+    /// The probe's companions the asset does not hold as they are now (a sidecar edited since the
+    /// photo was saved, or one new): the saver saves such a file as usual, and the library updates
+    /// the asset's companions then.
+    package var companionsToUpdate: [String]
 
-    package init(assetID: String, albumID: String?, isMember: Bool, isDeleted: Bool = false) {
+    package init(
+        assetID: String, albumID: String?, isMember: Bool, isDeleted: Bool = false, companionsToUpdate: [String] = []
+    ) {
         self.assetID = assetID
         self.albumID = albumID
         self.isMember = isMember
         self.isDeleted = isDeleted
+        self.companionsToUpdate = companionsToUpdate
     }
 }

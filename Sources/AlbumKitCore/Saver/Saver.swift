@@ -171,6 +171,7 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
                             metadata: asset.committed.metadata)
                         saved.companionsLeftOut =
                             keeps ? asset.committed.companionsLeftOut : companions.map { $0.fileName }
+                        saved.companionsUpdated = asset.committed.companionsUpdated
                         return saved
                     }
                     chunk[item.offset] = mapped.mapError { $0.naming(file: media[start + item.offset].displayName) }
@@ -239,8 +240,8 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
     }
 
     /// The files of `media` the library already holds (``RecognitionCheck``), by index; `nil` for
-    /// the others, for refused items, and for assets recently deleted (saved as usual, which
-    /// brings them back).
+    /// the others, for refused items, for assets recently deleted (saved as usual, which brings
+    /// them back), and for photos whose companions changed (saved as usual, which updates them).
     private func recognised(
         _ media: [Media], check: RecognitionCheck, in request: AlbumRequest?, refusals: [Int: AlbumError]
     ) async -> [RecognisedFile?] {
@@ -256,7 +257,9 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
         // usual, and the save reports what is wrong with the library.
         guard let found = try? await backend.recognise(probes.withLock { $0 }, in: request), found.count == media.count
         else { return none }
-        return found.map { $0?.isDeleted == true ? nil : $0 }
+        // A photo whose companions changed since it was saved is saved as usual: the library finds
+        // the photo then, and updates its companions.
+        return found.map { $0?.isDeleted == true || $0?.companionsToUpdate.isEmpty == false ? nil : $0 }
     }
 
     /// The album for files recognised before copying, each added to it unless already in it:

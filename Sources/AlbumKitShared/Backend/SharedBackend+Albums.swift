@@ -48,7 +48,7 @@
                     try db.execute(
                         """
                         SELECT s.id, s.original_name, s.kind, s.byte_size, m.added_at, s.sha256, s.metadata, s.saved_host,
-                            s.saved_user, s.saved_role, s.favorite
+                            s.saved_user, s.saved_role, s.favorite, \(Self.companionsColumn("s"))
                         FROM album_asset m JOIN asset s ON s.id = m.asset_id
                         WHERE m.album_id = $1 AND s.deleted_at IS NULL ORDER BY m.position
                         """, [id]

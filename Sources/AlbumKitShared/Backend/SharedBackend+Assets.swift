@@ -10,7 +10,7 @@
                     try db.execute(
                         """
                         SELECT id, original_name, kind, byte_size, added_at, sha256, metadata, saved_host, saved_user, saved_role,
-                            favorite
+                            favorite, \(Self.companionsColumn("asset"))
                         FROM asset
                         WHERE deleted_at IS NULL
                         """
@@ -112,9 +112,9 @@
         }
 
         /// An asset row (`id, original_name, kind, byte_size, added_at, sha256, metadata, saved_host,
-        /// saved_user, saved_role, favorite`).
+        /// saved_user, saved_role, favorite`, and its ``companionsColumn(_:)`` when the query has one).
         static func assetInfo(_ row: [String?]) -> AssetInfo {
-            AssetInfo(
+            var info = AssetInfo(
                 id: row[0]!, originalFilename: row[1], kind: MediaKind(rawValue: row[2] ?? "") ?? .photo,
                 byteSize: Int64(row[3] ?? "0") ?? 0, addedAt: Date(timeIntervalSince1970: Double(row[4] ?? "0") ?? 0),
                 sha256: row[5],
@@ -123,6 +123,8 @@
                 isFavorite: row[10] == "t",
                 savedBy: row[7] == nil && row[8] == nil && row[9] == nil
                     ? nil : SaverIdentity(host: row[7], user: row[8], databaseRole: row[9]))
+            if row.count > 11 { info.companions = companions(fromJSON: row[11]) }
+            return info
         }
     }
 #endif

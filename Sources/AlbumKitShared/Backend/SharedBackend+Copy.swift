@@ -36,9 +36,30 @@
                         throw error.inputError(file: asset.fileURL.path)
                     }
                 }
-                let intents = try upload(
+                // Their companions, opened and uploaded as their own step.
+                var companionFiles: [(sha256: String, file: FileSystem.Descriptor, byteSize: Int64)] = []
+                for asset in batch {
+                    for companion in asset.companions {
+                        let path = source.root.appendingPathComponent(companion.path).path
+                        do {
+                            let (file, size) = try FileSystem.openForReading(path)
+                            opened.append(file)
+                            guard Int64(size) == companion.size else {
+                                throw AlbumError(
+                                    .libraryCorrupt,
+                                    "\(path) is \(size) bytes but the catalog says \(companion.size); run `album verify` on the source. Nothing more was copied.",
+                                    file: path)
+                            }
+                            companionFiles.append((companion.sha256, file, companion.size))
+                        } catch let error as SystemError {
+                            throw error.inputError(file: path)
+                        }
+                    }
+                }
+                let photoIntents = try upload(
                     zip(batch, opened).map { ($0.0.sha256, $0.1, UInt64($0.0.byteSize)) }
                 ).intents
+                let intents = photoIntents + (try uploadCompanionObjects(companionFiles))
                 try withDatabase("copy the photos", retrying: false) { db in
                     try db.transaction {
                         for asset in batch {
@@ -61,6 +82,17 @@
                             } else {
                                 report.copiedAssets += 1
                                 assetIDs[asset.id] = asset.id
+                                for (position, companion) in asset.companions.enumerated() {
+                                    try db.execute(
+                                        """
+                                        INSERT INTO asset_companion (asset_id, name, role, sha256, byte_size, position)
+                                        VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING
+                                        """,
+                                        [
+                                            asset.id, companion.name, companion.role, companion.sha256,
+                                            String(companion.size), String(position + 1),
+                                        ])
+                                }
                             }
                         }
                         try Self.forget(intents, in: db)

@@ -44,6 +44,30 @@
                     throw Self.map(error, "verify the library", library: displayURL, store: store)
                 }
             }
+            // The files kept with the assets: each object there, of its size and SHA-256.
+            let companions = try withDatabase("read the library") { db in
+                try db.execute(
+                    "SELECT asset_id, name, sha256, byte_size FROM asset_companion ORDER BY asset_id, position")
+            }
+            for row in companions {
+                let (id, name, sha, size) = (row[0]!, row[1]!, row[2]!, Int64(row[3] ?? "") ?? -1)
+                let key = store.key(SharedSchema.objectName(sha256: sha))
+                let remedy = "To repair it, save the photo again with \(name) beside it."
+                do {
+                    guard let stored = try store.size(of: key) else {
+                        problems.append("asset \(id): its \(name) (\(key)) is missing from the store. \(remedy)")
+                        continue
+                    }
+                    let actual = Int64(stored) == size ? try store.storedSHA256(of: key) : nil
+                    if actual != sha {
+                        problems.append(
+                            "asset \(id): its \(name) (\(key)) is damaged (\(stored) bytes, SHA-256 \(actual ?? "not read"); the library says \(size) bytes, \(sha)). \(remedy)"
+                        )
+                    }
+                } catch {
+                    throw Self.map(error, "verify the library", library: displayURL, store: store)
+                }
+            }
             for stray in try strayObjects() {
                 problems.append("stray object \(stray.key): no asset refers to it (run `album gc`)")
             }
@@ -52,7 +76,8 @@
 
         // MARK: Garbage collection
 
-        /// Objects under `originals/` that no asset row names and no live upload is about to commit.
+        /// Objects under `originals/` that no asset or companion row names and no live upload is
+        /// about to commit.
         func strayObjects() throws -> [(key: String, size: UInt64, sha256: String)] {
             let root = store.key("originals/")
             // Objects first, then rows: an object uploaded by a live save has its intent row by then.
@@ -65,6 +90,7 @@
                     try db.execute(
                         """
                         SELECT sha256 FROM asset
+                        UNION SELECT sha256 FROM asset_companion
                         UNION SELECT i.sha256 FROM upload_intent i
                         WHERE i.expires_at > now() AND EXISTS (
                             SELECT 1 FROM pg_stat_activity a WHERE a.pid = i.owner_pid AND a.backend_start = i.owner_start)
@@ -126,6 +152,7 @@
                             try db.value(
                                 """
                                 SELECT NOT EXISTS (SELECT 1 FROM asset WHERE sha256 = $1)
+                                   AND NOT EXISTS (SELECT 1 FROM asset_companion WHERE sha256 = $1)
                                    AND NOT EXISTS (SELECT 1 FROM upload_intent WHERE sha256 = $1)
                                 """, [candidate.sha256]) == "t"
                         guard stillUnused else { return false }

@@ -94,7 +94,8 @@
                         return purged
                     }
                 }
-                var report = try self.removeUnreferenced(purged.assets.map { ($0.sha256, UInt64($0.size)) })
+                var report = try self.removeUnreferenced(
+                    purged.assets.map { ($0.sha256, UInt64($0.size)) } + purged.companions)
                 report.removedAssets = purged.assets.count
                 report.removedAlbums = purged.albums.count
                 return report
@@ -105,12 +106,18 @@
         struct Purged {
             var assets: [(id: String, sha256: String, size: Int64)] = []
             var albums: [String] = []
+            /// The objects of their companions (SHA-256, size).
+            var companions: [(sha256: String, size: UInt64)] = []
         }
 
         /// Deletes the rows of trashed assets and albums matching `condition` (on `deleted_at` and
         /// `id`); memberships go with them. Their objects are left for ``removeUnreferenced(_:)``.
         static func purge(_ db: PostgresConnection, where condition: String, _ parameters: [String?]) throws -> Purged {
             var purged = Purged()
+            purged.companions = try db.execute(
+                "DELETE FROM asset_companion WHERE asset_id IN (SELECT id FROM asset WHERE \(condition)) RETURNING sha256, byte_size",
+                parameters
+            ).map { ($0[0]!, UInt64($0[1] ?? "") ?? 0) }
             purged.assets = try db.execute(
                 "DELETE FROM asset WHERE \(condition) RETURNING id, sha256, byte_size", parameters
             ).map { ($0[0]!, $0[1]!, Int64($0[2] ?? "") ?? 0) }

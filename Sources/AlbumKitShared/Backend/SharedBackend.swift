@@ -129,6 +129,7 @@
                     try connection.execute("SELECT pg_advisory_xact_lock(\(SharedSchema.titleLock), 0)")
                     try connection.execute(SharedSchema.create)
                     try connection.execute(SharedSchema.upgradeFromVersion2)
+                    try connection.execute(SharedSchema.upgradeFromVersion3)
                     try connection.execute(
                         "UPDATE albumkit_setting SET value = $1 WHERE name = 'schema_version' AND value::int < $1::int",
                         [String(SharedSchema.version)])
@@ -167,6 +168,7 @@
                     try connection.execute("SELECT pg_advisory_xact_lock(\(SharedSchema.titleLock), 0)")
                     try connection.execute(SharedSchema.create)
                     try connection.execute(SharedSchema.upgradeFromVersion2)
+                    try connection.execute(SharedSchema.upgradeFromVersion3)
                     let existing = Dictionary(
                         uniqueKeysWithValues: try connection.execute("SELECT name, value FROM albumkit_setting").map {
                             ($0[0]!, $0[1]!)
@@ -338,6 +340,8 @@
             let isFavorite: Bool
             /// Its intent and upload, under way since it was staged.
             let upload: UploadTicket
+            /// The files kept with it (``StagedCompanion``).
+            var companions: [StagedCompanion] = []
         }
 
         /// The pipeline of this library, made at the first save.
@@ -361,6 +365,9 @@
                 return made
             }
         }
+
+        /// Companions (sidecars, the raw of a pair) are kept with the asset, as objects.
+        package var keepsCompanions: Bool { true }
 
         /// Albums can always be used; a member who may only read is refused here, before anything
         /// is staged or uploaded.
@@ -400,7 +407,8 @@
         /// Stages through ``StagedMedia``, the staging every library that copies files shares, and
         /// starts the file's intent and upload at once.
         private func stageNow(_ media: Media) throws -> Staged {
-            // A shared library keeps no companions: only the photo is copied.
+            // The photo through StagedMedia; its companions (kept as objects of their own, uploaded
+            // before the commit that names them) staged beside it (``stageCompanions(of:in:)``).
             var photo = media
             photo.companions = []
             let staged = try StagedMedia(photo, owners: stagingPath + "/owners", flush: false) {
@@ -411,12 +419,18 @@
                     throw error.libraryError("stage the photo")
                 }
             }
+            let companions: [StagedCompanion]
+            do { companions = try stageCompanions(of: media, in: staged.file.directory) } catch {
+                discardNow(staged.file)
+                throw error
+            }
             return Staged(
                 id: UUID().uuidString.lowercased(), file: staged.file, byteSize: staged.byteSize, sha256: staged.sha256,
                 metadata: media.described(staged.metadata), originalName: media.originalFilename,
                 isFavorite: media.isFavorite,
                 upload: uploads().submit(
-                    sha256: staged.sha256, file: staged.file.descriptor, size: UInt64(staged.byteSize)))
+                    sha256: staged.sha256, file: staged.file.descriptor, size: UInt64(staged.byteSize)),
+                companions: companions)
         }
 
         package func discard(_ staged: Staged) async {
@@ -429,6 +443,7 @@
                         try db.execute("DELETE FROM upload_intent WHERE id = ANY($1::uuid[])", [Self.array([intent])])
                     }
                 }
+                for companion in staged.companions { FileSystem.abandon(companion.file) }
                 self.discardNow(staged.file)
             }
         }
@@ -496,17 +511,28 @@
             return try commitRecorded(staged, to: album, intents: intents, restored: restored)
         }
 
-        /// Transaction B once every original of `staged` is stored under `intents`; closes the
-        /// staged files when it committed.
+        /// Transaction B once every original of `staged` is stored under `photoIntents` and its
+        /// companions' objects are uploaded (their own step, durable before the commit that names
+        /// them); closes the staged files when it committed.
         private func commitRecorded(
-            _ staged: [Staged], to album: AlbumRequest?, intents: [String], restored: Set<String>
+            _ staged: [Staged], to album: AlbumRequest?, intents photoIntents: [String], restored: Set<String>
         ) throws -> CommitReceipt {
+            let companionIntents: [String]
+            do { companionIntents = try uploadCompanions(staged) } catch {
+                // (as below)
+                _ = try? withDatabase("undo the save") { db in
+                    try db.execute("DELETE FROM upload_intent WHERE id = ANY($1::uuid[])", [Self.array(photoIntents)])
+                }
+                throw error
+            }
+            let intents = photoIntents + companionIntents
             // Test hook only (pid 0 when the server cannot say).
             TestPause.at("after-upload", pid: (try? self.serverProcessID()) ?? 0)
             // B: album, assets and membership at once.
             let receipt: CommitReceipt
+            let replaced = Locked<[(sha256: String, size: UInt64)]>([])
             do {
-                receipt = try commitRows(staged, to: album, intents: intents, restored: restored)
+                receipt = try commitRows(staged, to: album, intents: intents, restored: restored, replaced: replaced)
             } catch {
                 // Nothing was committed: forget the intents (if the session still exists) so `gc` can
                 // reclaim what was uploaded.
@@ -517,7 +543,14 @@
             }
             // Test hook only (pid 0 when the server cannot say).
             TestPause.at("after-commit", pid: (try? self.serverProcessID()) ?? 0)
+            let objects = replaced.withLock { $0 }
+            if !objects.isEmpty {
+                // The objects of companions this save replaced go now; one that cannot be removed now
+                // is a stray object `gc` removes (the save itself is committed).
+                _ = try? removeUnreferenced(objects)
+            }
             for item in staged {
+                for companion in item.companions { FileSystem.abandon(companion.file) }
                 FileSystem.close(item.file.descriptor)
                 FileSystem.close(item.file.directory)
             }
@@ -531,7 +564,8 @@
         /// remembered album, whether it and the requested one exist, the oldest of the title); then
         /// every change at once; then `COMMIT`, or `ROLLBACK` when an intent was collected meanwhile.
         private func commitRows(
-            _ staged: [Staged], to album: AlbumRequest?, intents: [String], restored: Set<String>
+            _ staged: [Staged], to album: AlbumRequest?, intents: [String], restored: Set<String>,
+            replaced: Locked<[(sha256: String, size: UInt64)]>
         ) throws -> CommitReceipt {
             try withDatabase("save the photos", retrying: false) { db in
                 let begin = ("BEGIN ISOLATION LEVEL READ COMMITTED", [String?]())
@@ -627,6 +661,10 @@
                     guard isNew.count == staged.count, assetIDs.allSatisfy({ $0 != nil }) else {
                         throw AlbumError(.ioFailure, "An asset vanished while saving it; nothing was saved, try again.")
                     }
+                    var objects: [(sha256: String, size: UInt64)] = []
+                    let updated = try Self.recordCompanions(
+                        staged, assetIDs: assetIDs.map { $0! }, isNew: isNew, in: db, replaced: &objects)
+                    replaced.withLock { $0 = objects }
                     try Self.checkForgotten(results[changes.count - 1], intents)
                     var reported = Set<String>()  // identical bytes twice in a batch: restored once
                     let rows: [Result<CommittedAsset, AlbumError>] = staged.indices.map { index in
@@ -635,7 +673,7 @@
                         return .success(
                             CommittedAsset(
                                 assetID: assetIDs[index]!, isExisting: !isNew[index], isRestored: isRestored,
-                                metadata: staged[index].metadata))
+                                metadata: staged[index].metadata, companionsUpdated: updated[index]))
                     }
                     TestPause.at("in-commit", pid: db.serverProcessID)
                     try db.execute("COMMIT")

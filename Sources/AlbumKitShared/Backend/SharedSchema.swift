@@ -11,7 +11,9 @@
         /// 2: recently deleted (`deleted_at` on assets and albums) and who saved each asset (`saved_by`).
         /// 3: who saved each asset in three columns (`saved_host`, `saved_user`, `saved_role`, read from
         /// version 2's `saved_by`) and favourites (`favorite`).
-        static let version = 3
+        /// 4: the files kept with an asset (`asset_companion`: its sidecars, the raw of a pair), each
+        /// an object like an original.
+        static let version = 4
 
         /// Days an asset or album stays in recently deleted when the library sets none.
         static let defaultRetentionDays = 30
@@ -66,6 +68,33 @@
             ALTER TABLE album ADD COLUMN IF NOT EXISTS deleted_at double precision;
             CREATE INDEX IF NOT EXISTS asset_recently_deleted ON asset (deleted_at) WHERE deleted_at IS NOT NULL;
             CREATE INDEX IF NOT EXISTS album_recently_deleted ON album (deleted_at) WHERE deleted_at IS NOT NULL;
+            CREATE TABLE IF NOT EXISTS asset_companion (
+                asset_id text NOT NULL REFERENCES asset (id) ON DELETE CASCADE,
+                name text NOT NULL,
+                role text NOT NULL CHECK (role IN ('sidecar', 'raw')),
+                sha256 text NOT NULL,
+                byte_size bigint NOT NULL CHECK (byte_size >= 0),
+                position integer NOT NULL,
+                PRIMARY KEY (asset_id, name)
+            );
+            CREATE INDEX IF NOT EXISTS asset_companion_by_object ON asset_companion (sha256);
+            """
+
+        /// Version 4's table for the member roles an older library's owner made: whoever may read
+        /// `asset` reads `asset_companion`, whoever may insert into `asset` writes it. Runs after
+        /// ``create``, as often as it likes.
+        static let upgradeFromVersion3 = """
+            DO $$ DECLARE member record; BEGIN
+                FOR member IN SELECT DISTINCT grantee, privilege_type FROM information_schema.role_table_grants
+                    WHERE table_schema = current_schema() AND table_name = 'asset' AND grantee <> current_user
+                        AND privilege_type IN ('SELECT', 'INSERT') LOOP
+                    IF member.privilege_type = 'SELECT' THEN
+                        EXECUTE format('GRANT SELECT ON asset_companion TO %I', member.grantee);
+                    ELSE
+                        EXECUTE format('GRANT INSERT, UPDATE, DELETE ON asset_companion TO %I', member.grantee);
+                    END IF;
+                END LOOP;
+            END $$;
             """
 
         /// Version 2 kept who saved an asset as one text, `login@host as role`: into the three columns,
@@ -84,7 +113,9 @@
             """
 
         /// The tables of a library, for the members' grants.
-        static let tables = ["albumkit_setting", "asset", "album", "album_asset", "remembered_album", "upload_intent"]
+        static let tables = [
+            "albumkit_setting", "asset", "album", "album_asset", "remembered_album", "upload_intent", "asset_companion",
+        ]
 
         /// The SQL that creates the library's two member roles (when missing) and gives them their
         /// rights on the tables of `schema` in `database`: `reader` may read everything (list, show,
@@ -109,7 +140,7 @@
                 GRANT USAGE ON SCHEMA \(identifier(schema)) TO \(members);
                 GRANT SELECT ON \(tables(Self.tables)) TO \(members);
                 GRANT INSERT, UPDATE ON \(tables(["album", "asset"])) TO \(identifier(writer));
-                GRANT INSERT, UPDATE, DELETE ON \(tables(["album_asset", "remembered_album", "upload_intent"])) TO \(identifier(writer));
+                GRANT INSERT, UPDATE, DELETE ON \(tables(["album_asset", "remembered_album", "upload_intent", "asset_companion"])) TO \(identifier(writer));
                 GRANT USAGE ON SEQUENCE \(tables(["album_sequence_seq"])) TO \(identifier(writer));
                 """
         }
