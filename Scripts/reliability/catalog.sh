@@ -972,8 +972,13 @@ card, final = sys.argv[1], sys.argv[2] == "again"
 def sha(p): return hashlib.sha256(open(p, "rb").read()).hexdigest()
 try: assets = json.load(sys.stdin)
 except ValueError: assets = []
-names = [a["file"] for a in assets]
 problems = []
+if not isinstance(assets, list):
+    # An error object: the album is missing (killed before its first save); after importing
+    # again that is a failure.
+    if final: problems.append("show failed: %s" % str(assets)[:200])
+    assets = []
+names = [a.get("file") for a in assets]
 for a in assets:
     stem = os.path.splitext(a["file"])[0]
     if not a["file"].endswith(".jpg"): problems.append("%s listed as a photo of its own" % a["file"])
@@ -986,7 +991,7 @@ for a in assets:
 if len(set(names)) != len(names): problems.append("a photo listed twice")
 if final and len(names) != 60: problems.append("%d photos after importing again, not 60" % len(names))
 print("; ".join(problems[:5]))
-' "$card/DCIM/100CANON" "$pass")
+' "$card/DCIM/100CANON" "$pass" || echo "the check itself failed")
             [ -z "$out" ] || { fail "companionkill trial $trial ($pass): $out"; bad=1; }
         done
         echo "  trial $trial (${kind[0]#--}, killed ${delay}s after $( ((trial % 4 != 2)) && echo 'the first result' || echo 'the start'))$([ "$bad" = 0 ] || echo ', FAILED')"
