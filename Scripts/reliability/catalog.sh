@@ -937,7 +937,7 @@ scenario_movekill() {
 scenario_companionkill() {
     local trials=$(((KILL_TRIALS + 3) / 4))
     echo "== companionkill: $trials trials (import of 60 RAW+JPEG pairs with sidecars killed, catalog and folder library)"
-    local pool=$WORK/companionkill/pool failures=0 trial lib card kind delay pid bad out name
+    local pool=$WORK/companionkill/pool failures=0 trial lib card kind delay pid bad out name listing
     make_jpegs "$pool" 60 pair
     for name in "$pool"/*.jpg; do
         head -c $((4000 + RANDOM % 4000)) /dev/urandom >"${name%.jpg}.CR2"
@@ -966,10 +966,14 @@ scenario_companionkill() {
             fi
             [ -e "$lib" ] || [ -e "$lib.albumlibrary" ] || continue
             if ((trial % 2)); then verify_ok "$lib" || bad=1; else verify_ok "$lib.albumlibrary" || bad=1; fi
-            out=$("$ALBUM" show Card --json "${kind[@]}" 2>/dev/null | python3 -c '
+            # show fails (status 1, an error object) when the album is missing: its status is not the check's.
+            listing=$("$ALBUM" show Card --json "${kind[@]}" 2>/dev/null) || true
+            out=$(python3 -c '
 import json, sys, hashlib, os
 card, final = sys.argv[1], sys.argv[2] == "again"
-def sha(p): return hashlib.sha256(open(p, "rb").read()).hexdigest()
+def sha(p):
+    try: return hashlib.sha256(open(p, "rb").read()).hexdigest()
+    except OSError as error: return "unreadable (%s)" % error
 try: assets = json.load(sys.stdin)
 except ValueError: assets = []
 problems = []
@@ -991,7 +995,7 @@ for a in assets:
 if len(set(names)) != len(names): problems.append("a photo listed twice")
 if final and len(names) != 60: problems.append("%d photos after importing again, not 60" % len(names))
 print("; ".join(problems[:5]))
-' "$card/DCIM/100CANON" "$pass" || echo "the check itself failed")
+' "$card/DCIM/100CANON" "$pass" <<<"$listing" || echo "the check itself failed")
             [ -z "$out" ] || { fail "companionkill trial $trial ($pass): $out"; bad=1; }
         done
         echo "  trial $trial (${kind[0]#--}, killed ${delay}s after $( ((trial % 4 != 2)) && echo 'the first result' || echo 'the start'))$([ "$bad" = 0 ] || echo ', FAILED')"
@@ -1050,10 +1054,14 @@ scenario_companionupdate() {
                     { fail "companionupdate trial $trial: importing again failed"; bad=1; }
             fi
             if ((trial % 2)); then verify_ok "$lib" || bad=1; else verify_ok "$lib.albumlibrary" || bad=1; fi
-            out=$("$ALBUM" show Card --json "${kind[@]}" 2>/dev/null | python3 -c '
+            # show fails (status 1, an error object) when the album is missing: its status is not the check's.
+            listing=$("$ALBUM" show Card --json "${kind[@]}" 2>/dev/null) || true
+            out=$(python3 -c '
 import json, sys, hashlib, os
 card, old, final = sys.argv[1], sys.argv[2], sys.argv[3] == "again"
-def sha(p): return hashlib.sha256(open(p, "rb").read()).hexdigest()
+def sha(p):
+    try: return hashlib.sha256(open(p, "rb").read()).hexdigest()
+    except OSError as error: return "unreadable (%s)" % error
 try: assets = json.load(sys.stdin)
 except ValueError: assets = []
 problems = []
