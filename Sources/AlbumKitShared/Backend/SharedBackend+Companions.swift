@@ -3,61 +3,11 @@
     import Foundation
 
     /// The files kept with an asset (its sidecars, the raw of a RAW+JPEG pair): staged with the
-    /// photo, uploaded as objects keyed by their SHA-256 like originals (their own step, after the
-    /// photos' upload and before the commit that names them), recorded in `asset_companion` by the
-    /// commit that saves the photo, listed, exported, and kept by `gc` while their asset is there or
-    /// in recently deleted.
+    /// photo (``StagedMedia``), uploaded as objects keyed by their SHA-256 like originals (their own
+    /// step, after the photos' upload and before the commit that names them), recorded in
+    /// `asset_companion` by the commit that saves the photo, listed, exported, and kept by `gc` while
+    /// their asset is there or in recently deleted.
     extension SharedBackend {
-        /// A companion staged for upload.
-        struct StagedCompanion: Sendable {
-            let role: MediaCompanion.Role
-            /// Its name when saved (`IMG_1.xmp`).
-            let name: String
-            let file: FileSystem.StagedFile
-            let byteSize: Int64
-            let sha256: String
-        }
-
-        /// Copies and hashes `media`'s companions into the staging folder `directory` (closed by
-        /// the caller). A missing or unreadable companion fails the save of its photo, naming it.
-        func stageCompanions(of media: Media, in directory: FileSystem.Descriptor) throws -> [StagedCompanion] {
-            var staged: [StagedCompanion] = []
-            do {
-                for companion in media.companions {
-                    let shown = companion.path.description
-                    let (source, version): (FileSystem.Descriptor, FileSystem.FileVersion)
-                    do { (source, version) = try FileSystem.openForCopying(companion.path) } catch {
-                        throw error.inputError(file: shown)
-                    }
-                    defer { FileSystem.close(source) }
-                    guard version.isRegularFile else {
-                        throw AlbumError(
-                            .notMedia,
-                            "\(shown) is not a regular file (a folder, pipe, socket or device); nothing was saved for its photo.",
-                            file: shown)
-                    }
-                    let file: FileSystem.StagedFile
-                    do { file = try FileSystem.stage(in: directory, as: StagingName(kind: "partial")) } catch {
-                        throw error.libraryError("stage the photo")
-                    }
-                    do {
-                        let sha256 = try MediaReader.copy(source, version: version, named: shown, to: file.descriptor)
-                        staged.append(
-                            StagedCompanion(
-                                role: companion.role, name: companion.fileName, file: file,
-                                byteSize: Int64(version.size), sha256: sha256))
-                    } catch {
-                        FileSystem.abandon(file)
-                        throw error
-                    }
-                }
-            } catch {
-                for companion in staged { FileSystem.abandon(companion.file) }
-                throw error
-            }
-            return staged
-        }
-
         /// Uploads the companions of `staged` the store does not hold intact yet, each under an
         /// upload record taken under its object's lock (as ``upload(_:)`` does for originals), so
         /// `gc` never removes an object a save is about to name. Returns the records, which the
@@ -150,7 +100,7 @@
                 // The objects of the companions these replace: removed once the commit is durable.
                 replaced += try db.execute(
                     "SELECT sha256, byte_size FROM asset_companion WHERE asset_id = $1 AND name = ANY($2::text[])",
-                    [assetIDs[index], arrayLiteral(fresh.map(\.name))]
+                    [assetIDs[index], arrayLiteral(fresh.map(\.originalName))]
                 ).map { ($0[0]!, UInt64($0[1] ?? "") ?? 0) }
                 try db.execute(
                     """
@@ -162,10 +112,11 @@
                         byte_size = excluded.byte_size
                     """,
                     [
-                        assetIDs[index], arrayLiteral(fresh.map(\.name)), arrayLiteral(fresh.map(\.role.rawValue)),
+                        assetIDs[index], arrayLiteral(fresh.map(\.originalName)),
+                        arrayLiteral(fresh.map(\.role.rawValue)),
                         arrayLiteral(fresh.map(\.sha256)), arrayLiteral(fresh.map { String($0.byteSize) }),
                     ])
-                updated.append(isNew[index] ? [] : fresh.map(\.name))
+                updated.append(isNew[index] ? [] : fresh.map(\.originalName))
             }
             return updated
         }

@@ -340,8 +340,8 @@
             let isFavorite: Bool
             /// Its intent and upload, under way since it was staged.
             let upload: UploadTicket
-            /// The files kept with it (``StagedCompanion``).
-            var companions: [StagedCompanion] = []
+            /// The files kept with it, staged beside it (``StagedMedia/Companion``).
+            var companions: [StagedMedia.Companion] = []
         }
 
         /// The pipeline of this library, made at the first save.
@@ -407,11 +407,9 @@
         /// Stages through ``StagedMedia``, the staging every library that copies files shares, and
         /// starts the file's intent and upload at once.
         private func stageNow(_ media: Media) throws -> Staged {
-            // The photo through StagedMedia; its companions (kept as objects of their own, uploaded
-            // before the commit that names them) staged beside it (``stageCompanions(of:in:)``).
-            var photo = media
-            photo.companions = []
-            let staged = try StagedMedia(photo, owners: stagingPath + "/owners", flush: false) {
+            // The photo and its companions (kept as objects of their own, uploaded before the
+            // commit that names them) through StagedMedia.
+            let staged = try StagedMedia(media, owners: stagingPath + "/owners", flush: false) {
                 do {
                     _ = try FileSystem.makeDirectory(atPath: stagingPath, mode: 0o700)
                     return try FileSystem.openDirectory(stagingPath)
@@ -419,18 +417,13 @@
                     throw error.libraryError("stage the photo")
                 }
             }
-            let companions: [StagedCompanion]
-            do { companions = try stageCompanions(of: media, in: staged.file.directory) } catch {
-                discardNow(staged.file)
-                throw error
-            }
             return Staged(
                 id: UUID().uuidString.lowercased(), file: staged.file, byteSize: staged.byteSize, sha256: staged.sha256,
                 metadata: media.described(staged.metadata), originalName: media.originalFilename,
                 isFavorite: media.isFavorite,
                 upload: uploads().submit(
                     sha256: staged.sha256, file: staged.file.descriptor, size: UInt64(staged.byteSize)),
-                companions: companions)
+                companions: staged.companions)
         }
 
         package func discard(_ staged: Staged) async {
