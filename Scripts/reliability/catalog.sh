@@ -1014,7 +1014,7 @@ print("; ".join(problems[:5]))
 scenario_companionupdate() {
     local trials=$(((KILL_TRIALS + 3) / 4))
     echo "== companionupdate: $trials trials (re-import updating 200 photos' sidecars killed, catalog and folder library)"
-    local pool=$WORK/companionupdate/pool failures=0 trial lib card kind delay pid bad out name updated
+    local pool=$WORK/companionupdate/pool failures=0 trial lib card kind delay pid bad out name updated listing pass
     make_jpegs "$pool" 200 update
     for name in "$pool"/*.jpg; do
         printf '<x:xmpmeta xmlns:x="adobe:ns:meta/">%s first %s</x:xmpmeta>' "$(basename "$name")" "$RANDOM" >"${name%.jpg}.xmp"
@@ -1080,7 +1080,7 @@ for a in assets:
     if sha(a["path"]) != sha(os.path.join(card, a["file"])): problems.append("%s differs" % a["path"])
 if len(assets) != 200: problems.append("%d photos, not 200" % len(assets))
 print("; ".join(problems[:5]) or "ok %d" % updated)
-' "$card/DCIM/100CANON" "$card.old" "$pass")
+' "$card/DCIM/100CANON" "$card.old" "$pass" <<<"$listing" || echo "the check itself failed")
             case $out in
             ok*) [ "$pass" = killed ] && updated=${out#ok } ;;
             *) fail "companionupdate trial $trial ($pass): $out"; bad=1 ;;
