@@ -76,6 +76,29 @@
                 }
             }
 
+            @Test func theStoreRefusesAPartThatDoesNotMatchItsMD5() throws {
+                // Parts are not hashed for the signature (UNSIGNED-PAYLOAD): their Content-MD5 is what
+                // guards their bytes, so a store that ignored it would take damaged parts silently.
+                try withTemporaryDirectoryNow { directory in
+                    let shared = try SharedTestLibrary()
+                    let store = shared.backend.store
+                    let path = directory.appendingPathComponent("part.bin").path
+                    _ = FileManager.default.createFile(atPath: path, contents: Data(repeating: 7, count: 5 << 20))
+                    let (file, size) = try FileSystem.openForReading(path)
+                    defer { FileSystem.close(file) }
+                    let key = store.key("parts/bad")
+                    let uploadID = try store.startMultipart(key: key, headers: [:])
+                    defer { try? store.abortMultipart(key: key, uploadID: uploadID) }
+                    let right = try Digests.md5(of: file, offset: 0, length: size)
+                    var wrong = right
+                    wrong[0] ^= 1
+                    #expect(throws: ObjectStoreError.self) {
+                        try store.putPart(1, of: uploadID, key: key, file: file, range: (0, size), md5: wrong)
+                    }
+                    #expect(try !store.putPart(1, of: uploadID, key: key, file: file, range: (0, size), md5: right).isEmpty)
+                }
+            }
+
             @Test func theStoreRefusesABodyThatDoesNotMatchItsChecksum() throws {
                 try withTemporaryDirectoryNow { directory in
                     let shared = try SharedTestLibrary()

@@ -2,19 +2,10 @@
     import AlbumKitCore
     import COpenSSL
 
-    /// MD5 and SHA-256 over a range of a file, for `Content-MD5` and per-part payload hashes.
+    /// The MD5 of a range of a file, for a multipart part's `Content-MD5`.
     enum Digests {
         static func md5(of file: FileSystem.Descriptor, offset: UInt64, length: UInt64) throws -> [UInt8] {
             try digest([ALBUMKIT_DIGEST_MD5], of: file, offset: offset, length: length)[0]
-        }
-
-        /// The SHA-256 (hex) and MD5 of `length` bytes from `offset`, in one pass.
-        static func sha256AndMD5(of file: FileSystem.Descriptor, offset: UInt64, length: UInt64) throws -> (
-            String, [UInt8]
-        ) {
-            let both = try digest(
-                [ALBUMKIT_DIGEST_SHA256, ALBUMKIT_DIGEST_MD5], of: file, offset: offset, length: length)
-            return (SignatureV4.hex(both[0]), both[1])
         }
 
         static func bytes(fromHex hex: String) -> [UInt8] {

@@ -189,26 +189,19 @@
             if !replacing, try size(of: key) != nil { return false }
             var headers = ["x-amz-meta-sha256": sha256]
             if let contentType { headers["content-type"] = contentType }
-            let created = try send("POST", key: key, query: [("uploads", "")], headers: headers, accept: [200])
-            guard let uploadID = XMLScan.elements("UploadId", in: created.bodyText).first else {
-                throw ObjectStoreError(status: created.status, code: "NoUploadId", message: created.bodyText, key: key)
-            }
+            let uploadID = try startMultipart(key: key, headers: headers)
             do {
-                // The parts go at once on ``partConnections`` connections, each hashed (SHA-256 and
-                // MD5, for the store to check) by the thread that sends it.
+                // The parts go at once on ``partConnections`` connections, each hashed by the thread
+                // that sends it: its MD5 only, which the store checks (`Content-MD5`); the payload is
+                // not hashed a second time for the signature. The whole object's SHA-256 is the
+                // asset's, checked by `verify`.
                 let ranges = parts(of: length)
                 let etags = Locked([String](repeating: "", count: ranges.count))
                 try Parallel.forEach(Array(ranges.enumerated()), workers: Self.partConnections) { number, range in
-                    let (partSHA, md5) = try Digests.sha256AndMD5(of: file, offset: range.offset, length: range.length)
-                    let response = try self.send(
-                        "PUT", key: key, query: [("partNumber", String(number + 1)), ("uploadId", uploadID)],
-                        headers: [
-                            "content-md5": Data(md5).base64EncodedString(),
-                            "content-length": String(range.length),
-                        ],
-                        body: .file(file, offset: range.offset, length: range.length), payloadHash: partSHA,
-                        accept: [200])
-                    etags.withLock { $0[number] = response.headers["etag"] ?? "" }
+                    let md5 = try Digests.md5(of: file, offset: range.offset, length: range.length)
+                    let etag = try self.putPart(
+                        number + 1, of: uploadID, key: key, file: file, range: range, md5: md5)
+                    etags.withLock { $0[number] = etag }
                 }
                 let parts = etags.withLock { $0 }.enumerated().map { number, etag in
                     "<Part><PartNumber>\(number + 1)</PartNumber><ETag>\(etag)</ETag></Part>"
@@ -225,7 +218,7 @@
                 }
             } catch {
                 // Abort of our own upload (an unfinished one is no object); the error thrown is what matters.
-                _ = try? send("DELETE", key: key, query: [("uploadId", uploadID)], accept: [200, 204, 404])
+                try? abortMultipart(key: key, uploadID: uploadID)
                 throw error
             }
             // The whole object is checked by its size here and by its SHA-256 in `verify`.
@@ -234,6 +227,34 @@
                     status: 0, code: "SizeMismatch", message: "the assembled object has the wrong size", key: key)
             }
             return true
+        }
+
+        /// Sends part `number` (from 1) of upload `uploadID`: `range` of `file`, whose MD5 is `md5`
+        /// (the store refuses the part when its bytes do not match). Returns the part's ETag.
+        func putPart(
+            _ number: Int, of uploadID: String, key: String, file: FileSystem.Descriptor,
+            range: (offset: UInt64, length: UInt64), md5: [UInt8]
+        ) throws -> String {
+            let response = try send(
+                "PUT", key: key, query: [("partNumber", String(number)), ("uploadId", uploadID)],
+                headers: ["content-md5": Data(md5).base64EncodedString(), "content-length": String(range.length)],
+                body: .file(file, offset: range.offset, length: range.length), payloadHash: SignatureV4.unsignedPayload,
+                accept: [200])
+            return response.headers["etag"] ?? ""
+        }
+
+        /// Starts a multipart upload of `key`; returns its upload id.
+        func startMultipart(key: String, headers: [String: String]) throws -> String {
+            let created = try send("POST", key: key, query: [("uploads", "")], headers: headers, accept: [200])
+            guard let uploadID = XMLScan.elements("UploadId", in: created.bodyText).first else {
+                throw ObjectStoreError(status: created.status, code: "NoUploadId", message: created.bodyText, key: key)
+            }
+            return uploadID
+        }
+
+        /// Abandons multipart upload `uploadID` of `key` (an unfinished upload is no object).
+        func abortMultipart(key: String, uploadID: String) throws {
+            _ = try send("DELETE", key: key, query: [("uploadId", uploadID)], accept: [200, 204, 404])
         }
 
         /// The parts of a `length`-byte multipart upload: whole waves of ``partConnections`` parts

@@ -5,14 +5,18 @@
 
     /// AWS Signature Version 4 for S3 requests, over OpenSSL's HMAC-SHA256.
     ///
-    /// The payload is always signed: callers pass the SHA-256 of the body they send
-    /// (`x-amz-content-sha256`), never `UNSIGNED-PAYLOAD`.
+    /// Callers pass the SHA-256 of the body they send (`x-amz-content-sha256`), or
+    /// ``unsignedPayload`` for multipart parts, whose bytes the store checks by their `Content-MD5`.
     struct SignatureV4: Sendable {
         let accessKey: String
         let secretKey: String
         let sessionToken: String?
         let region: String
         var service = "s3"
+
+        /// The payload hash of a body that is not hashed for the signature (a multipart part: its
+        /// `Content-MD5` guards its bytes, so they are read and hashed once instead of twice).
+        static let unsignedPayload = "UNSIGNED-PAYLOAD"
 
         /// The SHA-256 of an empty body, hex.
         static let emptyPayloadHash = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
