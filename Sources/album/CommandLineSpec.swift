@@ -313,8 +313,8 @@ enum CommandLineSpec {
                 catalog keeps them with the asset; a folder library puts them beside the photo, named
                 after it. Each line names them ("with IMG_1.CR2, IMG_1.xmp"); `show --json` lists them,
                 and export, delete and restore take them along. A sidecar whose photo is not there is
-                reported and counted, never dropped in silence. A photo already in the library keeps the
-                files it was saved with.
+                reported and counted, never dropped in silence. Importing again brings in a sidecar
+                edited since or new ("updated: IMG_1.xmp"); one no longer on the card stays.
 
                 Importing a card again stores only what is new: a file the library already holds, with
                 the same name, size and modification time, is reported "already in the library" without

@@ -298,6 +298,45 @@ import Testing
         }
     }
 
+    /// What a power loss leaves when the saver's list was flushed but its owner file's name was
+    /// not: the list alone proves the owner dead and its unrecorded files its own; they go, and
+    /// the list with them.
+    @Test func aPublishingListWithoutItsOwnerFileIsStillSwept() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = library(dir)
+            let saved = try await saveDistinct(1, into: "A", at: url)
+            let owners = url.appendingPathComponent("owners")
+            let dead = "p999997-00000000000000fd"
+            try FileManager.default.createDirectory(
+                atPath: url.path + "/originals/ed", withIntermediateDirectories: true)
+            try Fixture.uniqueJPEG("lost").write(to: url.appendingPathComponent("originals/ed/lost.jpg"))
+            Fixture.write(Data("originals/ed/lost.jpg\n".utf8), named: dead + ".publishing", in: owners)
+            #expect(ProcessOwner.owners(in: owners.path).contains(dead))
+            try await expectIntact(url, ["A": saved])
+            #expect(originals(url).count == 1)
+            #expect(!FileManager.default.fileExists(atPath: owners.path + "/" + dead + ".publishing"))
+        }
+    }
+
+    /// The list of files being published only grows while saves are in flight (flushed before
+    /// their names exist), and is emptied once none is.
+    @Test func thePublishingListGrowsUntilNothingIsInFlight() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let owners = dir.appendingPathComponent("owners").path
+            let list = owners + "/" + ProcessOwner.token + ".publishing"
+            func listed() -> String { (try? String(contentsOfFile: list, encoding: .utf8)) ?? "missing" }
+            try ProcessOwner.notePublishing(["originals/aa/1.jpg"], in: owners)
+            try ProcessOwner.notePublishing(["originals/aa/2.jpg"], in: owners)
+            ProcessOwner.clearPublishing(["originals/aa/1.jpg"], in: owners)
+            #expect(listed() == "originals/aa/1.jpg\noriginals/aa/2.jpg\n")
+            ProcessOwner.clearPublishing(["originals/aa/2.jpg"], in: owners)
+            #expect(listed() == "")
+            try ProcessOwner.notePublishing(["originals/aa/3.jpg"], in: owners)
+            #expect(listed() == "originals/aa/3.jpg\n")
+            ProcessOwner.clearPublishing(["originals/aa/3.jpg"], in: owners)
+        }
+    }
+
     /// Deleting an asset moves it to recently deleted (its file kept, restorable into its albums);
     /// saving the same bytes again brings it back; deleting permanently removes row and file.
     @Test func deletionsGoToRecentlyDeletedAndComeBack() async throws {

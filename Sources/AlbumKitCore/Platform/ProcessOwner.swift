@@ -132,28 +132,49 @@ package enum ProcessOwner {
         return bytes.count > formatLine.count
     }
 
-    /// The files this process is publishing in each library and has not recorded yet, and the
-    /// open `TOKEN.publishing` file that lists them.
-    private static let publishing = Locked<[String: (file: FileSystem.Descriptor, paths: [String])]>([:])
+    /// The files this process is publishing in each library and has not recorded yet, the open
+    /// `TOKEN.publishing` file that lists them, and that file's length.
+    private static let publishing = Locked<
+        [String: (file: FileSystem.Descriptor, paths: [String], length: Int64)]
+    >([:])
 
-    /// Lists `paths` (below the library's folder) in this process's `owners/TOKEN.publishing`
-    /// before their names exist, without a flush: should the process die before recording them,
-    /// the next opening proves the files are its own (``publishedPaths(of:in:)``) and removes
-    /// them. (A power loss may lose the list; `verify` then reports such a file and `repair`
-    /// adopts it.)
+    /// Lists `paths` (below the library's folder) in this process's `owners/TOKEN.publishing`,
+    /// durably, before their names exist: should the process die or the power fail before the
+    /// save is recorded, the next opening proves the files are its own
+    /// (``publishedPaths(of:in:)``) and removes them. (Without the flush, a power loss could keep
+    /// the names, made durable by any later commit of the file system, and lose the list: the
+    /// files would then be strays no one could prove were never a user's.)
+    ///
+    /// The list only grows while saves are in flight (each call appends and flushes its lines) and
+    /// is emptied once none is (``clearPublishing(_:in:)``): it never holds fewer names than are
+    /// being published. A name it still holds whose save was recorded is kept by recovery.
     package static func notePublishing(_ paths: [String], in directory: String) throws(SystemError) {
         try register(in: directory)
         let failure = publishing.withLock { state -> SystemError? in
             do throws(SystemError) {
-                var entry: (file: FileSystem.Descriptor, paths: [String])
+                var entry: (file: FileSystem.Descriptor, paths: [String], length: Int64)
+                let isNew = state[directory] == nil
                 if let open = state[directory] {
                     entry = open
                 } else {
-                    entry = (try FileSystem.openLockFile(directory + "/\(token).publishing"), [])
+                    let file = try FileSystem.openLockFile(directory + "/\(token).publishing")
+                    entry = (file, [], 0)
+                    // Stored so that the next call closes nothing: the descriptor lives with the process.
+                    state[directory] = entry
                 }
+                let bytes = Array(paths.map { $0 + "\n" }.joined().utf8)
+                try FileSystem.write(entry.file, bytes, at: entry.length)
+                try FileSystem.flushData(entry.file)
+                if isNew {
+                    // The list's name, too (recovery finds a dead owner by it when its owner file's
+                    // name did not survive a power loss: ``owners(in:)``).
+                    let folder = try FileSystem.openDirectory(directory)
+                    defer { FileSystem.close(folder) }
+                    try FileSystem.fsync(folder)
+                }
+                entry.length += Int64(bytes.count)
                 entry.paths += paths
                 state[directory] = entry
-                try write(entry)
                 return nil
             } catch {
                 return error
@@ -162,23 +183,21 @@ package enum ProcessOwner {
         if let failure { throw failure }
     }
 
-    /// Takes `paths` off the list once their save is recorded or undone.
+    /// Takes `paths` off the list once their save is recorded or undone; the file is emptied when
+    /// nothing is being published any more.
     package static func clearPublishing(_ paths: [String], in directory: String) {
         publishing.withLock { state in
             guard var entry = state[directory] else { return }
             for path in paths {
                 if let index = entry.paths.firstIndex(of: path) { entry.paths.remove(at: index) }
             }
+            if entry.paths.isEmpty {
+                // Dropping a failure is safe: a list left longer than it is names files that are
+                // recorded or undone, and recovery keeps or ignores those; the next call appends.
+                if (try? FileSystem.truncate(entry.file, to: 0)) != nil { entry.length = 0 }
+            }
             state[directory] = entry
-            // A list left longer than it is names files that are recorded: recovery keeps those.
-            try? write(entry)
         }
-    }
-
-    private static func write(_ entry: (file: FileSystem.Descriptor, paths: [String])) throws(SystemError) {
-        let bytes = Array(entry.paths.map { $0 + "\n" }.joined().utf8)
-        try FileSystem.truncate(entry.file, to: 0)
-        if !bytes.isEmpty { try FileSystem.write(entry.file, bytes, at: 0) }
     }
 
     /// The files a (dead) owner listed as being published (``notePublishing(_:in:)``).
@@ -214,8 +233,14 @@ package enum ProcessOwner {
     package static func forget(_ token: String, in directory: String) {
         guard token != self.token, isWellFormed(token) else { return }
         let path = directory + "/" + token
-        // Gone, or held by a live process: nothing to forget.
-        guard let file = try? FileSystem.openLockFile(path, create: false) else { return }
+        let file: FileSystem.Descriptor
+        do { file = try FileSystem.openLockFile(path, create: false) } catch {
+            // No owner file: the owner is dead (a live one keeps its file), and a power loss kept
+            // only its list, already swept. Dropping a failure to remove it is safe: the next
+            // opening sweeps it again. Any other failure: it may be alive, nothing is forgotten.
+            if error.errno == ENOENT { try? FileSystem.unlink(path + ".publishing") }
+            return
+        }
         defer { FileSystem.close(file) }
         // (as above)
         guard (try? FileSystem.lock(file, wait: false)) != nil, FileSystem.isSameFile(file, path) else { return }
@@ -223,10 +248,13 @@ package enum ProcessOwner {
         try? FileSystem.unlink(path)
     }
 
-    /// The tokens with an owner file in `directory` (live or dead).
+    /// The tokens with an owner file or a publishing list in `directory` (live or dead): after a
+    /// power loss the list's name, flushed, may be there without the owner file's.
     package static func owners(in directory: String) -> [String] {
         // An unlistable folder lists no owners: nothing is swept now, the next opening retries.
-        ((try? FileSystem.names(inDirectoryAt: directory)) ?? []).filter(isWellFormed)
+        let names = (try? FileSystem.names(inDirectoryAt: directory)) ?? []
+        let tokens = names.map { $0.hasSuffix(".publishing") ? String($0.dropLast(".publishing".count)) : $0 }
+        return Array(Set(tokens.filter(isWellFormed))).sorted()
     }
 
     /// Tokens look like `p<pid>-<16 hex digits>`.
