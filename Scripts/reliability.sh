@@ -1137,7 +1137,7 @@ scenario_shutdown() {
         if ((trial % 2)); then
             delay=$((RANDOM % 600 + 20))
         else
-            while kill -0 "$pid" 2>/dev/null && ! grep -q '"asset"' "$acks"; do sleep 0.01; done
+            while kill -0 "$pid" 2>/dev/null && ! grep -qs '"asset"' "$acks"; do sleep 0.01; done
             delay=$((RANDOM % 120))
         fi
         sleep "$(printf '%d.%03d' $((delay / 1000)) $((delay % 1000)))"
