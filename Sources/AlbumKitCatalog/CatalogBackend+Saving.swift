@@ -130,23 +130,26 @@ extension CatalogBackend {
             )
         }
         let now = Date().timeIntervalSince1970
+        // The files' data is flushed on a thread of its own from here (it needs no name), while
+        // this one flushes the list of the names about to be published.
+        let flushingData = BackgroundWork { [self] in try flushData(staged) }
         do {
             try ProcessOwner.register(in: ownersPath)
-            // Before any name exists: should this process die before recording the save, the
-            // next opening proves these files are its own and never recorded (``recover()``).
+            // Durable before any name exists: should this process die or the power fail before
+            // recording the save, the next opening proves these files are its own and never
+            // recorded (``recover()``).
             try ProcessOwner.notePublishing(staged.flatMap(\.relativePaths), in: ownersPath)
         } catch {
+            flushingData.finish()
             throw error.libraryError("save the photos")
         }
         defer { ProcessOwner.clearPublishing(staged.flatMap(\.relativePaths), in: ownersPath) }
         var published: [Staged] = []
         do {
-            // Names first, then one flush of the data: the names are published before the files'
-            // `fsync`, so a file system that commits metadata in one transaction (ext4, XFS) makes
-            // the data and the new names durable in the same commit, and the folders' `fsync`
-            // after it finds nothing left to write. Should the process die or the power fail in
-            // between, the names are this save's own, never recorded, and listed as being
-            // published: the next opening removes them (``recover()``).
+            // The names are published while the data may still be reaching the disk. Should the
+            // process die or the power fail before the record, the names are this save's own,
+            // never recorded, and listed as being published: the next opening removes them
+            // (``recover()``).
             for item in staged {
                 // Its companions before it: a name of the asset's own is published last, so an
                 // undo that stops half-way never leaves the photo without its companions.
@@ -158,13 +161,12 @@ extension CatalogBackend {
                 try FileSystem.publish(item.file, as: item.fileName)
             }
         } catch {
+            flushingData.finish()
             try rollBack(published, after: error)
         }
-        // The files' data and their names are flushed at once, each on a thread of its own (the
-        // device can serve both with one cache flush), while the save is decided under the
-        // journal's lock (the index's work hides behind the disk's); the record is appended only
-        // once both are done (``record(_:whenDecided:_:)``).
-        let flushingData = BackgroundWork { [self] in try flushData(staged) }
+        // The names are flushed on another thread while the save is decided under the journal's
+        // lock (the index's work hides behind the disk's); the record is appended only once the
+        // data and the names are durable (``record(_:whenDecided:_:)``).
         let flushingNames = BackgroundWork { [self] in try flushNames(staged) }
         beforeRecording.withLock { $0 }?()
         TestPause.at("before-record")
