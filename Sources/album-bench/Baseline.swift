@@ -1,3 +1,4 @@
+import AlbumKitCore
 import CShims
 import Foundation
 
@@ -50,8 +51,12 @@ enum Baseline {
         return log
     }
 
-    /// Copies one file and makes it durable as `durability` says.
-    static func copy(_ source: URL, to destination: URL, durably durability: Durability) throws {
+    /// Copies one file and makes it durable as `durability` says; `hashing`: its SHA-256 computed
+    /// while copying, as a library that recognises the same bytes must.
+    static func copy(
+        _ source: URL, to destination: URL, durably durability: Durability, hashing: Bool = false
+    ) throws {
+        var hasher = hashing ? SHA256Hasher() : nil
         let input = open(source.path, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw BenchFailure("cannot open \(source.path): \(String(cString: strerror(errno)))") }
         defer { close(input) }
@@ -66,6 +71,7 @@ enum Baseline {
             let n = read(input, buffer.baseAddress, buffer.count)
             if n < 0 { throw BenchFailure("read failed: \(String(cString: strerror(errno)))") }
             if n == 0 { break }
+            hasher?.update(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
             var done = 0
             while done < n {
                 let written = write(output, buffer.baseAddress! + done, n - done)
@@ -73,6 +79,7 @@ enum Baseline {
                 done += written
             }
         }
+        if let hasher = hasher.take() { _ = hasher.finalize() }
         switch durability {
         case .file:
             try flush(output)

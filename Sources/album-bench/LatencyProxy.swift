@@ -23,7 +23,7 @@ final class LatencyProxy: @unchecked Sendable {
     // @unchecked: `listener` and the constants are set once in init; every mutable count is behind `lock`.
     let port: Int
     private let listener: Int32
-    private let target: Int
+    let target: Int
     private let delay: Double
     private let lock = NSLock()
     private var turns = 0

@@ -23,10 +23,12 @@ extension Bench {
         // The baseline, then what any save that names its file durably, or records it in a catalog,
         // must at least do (Baseline.Durability): measured beside the saves, so the target's reach
         // on this disk is read in the same run.
-        let floors: [(name: String, durability: Baseline.Durability)] = [
-            ("copy + fsync + folder fsync", .fileAndName),
-            ("ordered commit: file, folder, record", .orderedCommit(log: log)),
-            ("one barrier: file + record, syncfs", .oneBarrier(log: log)),
+        let floors: [(name: String, durability: Baseline.Durability, hashing: Bool)] = [
+            ("copy + fsync + folder fsync", .fileAndName, false),
+            ("ordered commit: file, folder, record", .orderedCommit(log: log), false),
+            ("one barrier: file + record, syncfs", .oneBarrier(log: log), false),
+            // What a library that recognises the same bytes as one asset must add: their SHA-256.
+            ("ordered commit, SHA-256 while copying", .orderedCommit(log: log), true),
         ]
         var ours: [Double] = []
         var copyFsync: [Double] = []
@@ -47,7 +49,10 @@ extension Bench {
                 for floor in floors.indices {
                     let target = copies.appendingPathComponent("\(round)-\(index)-\(floor).jpg")
                     roundFloors[floor].append(
-                        try Statistics.time { try Baseline.copy(file, to: target, durably: floors[floor].durability) })
+                        try Statistics.time {
+                            try Baseline.copy(
+                                file, to: target, durably: floors[floor].durability, hashing: floors[floor].hashing)
+                        })
                 }
             }
             ours += roundOurs
@@ -74,6 +79,9 @@ extension Bench {
         result.paired(
             "album / ordered-commit floor", ours: roundMedians.ours, baseline: floorMedians[1], faster: false,
             goal: .atMost(1.3))
+        result.paired(
+            "album / ordered commit with SHA-256", ours: roundMedians.ours, baseline: floorMedians[3], faster: false,
+            goal: nil)
         result.notes.append(
             "a round is \(perRound) saves alternating with \(perRound) copies made durable each way; the spread is the rounds' median ratios"
         )

@@ -4,6 +4,15 @@ import Foundation
 // album-bench: AlbumKit's numbers next to cp, fsync, exiftool and the previous design's algorithm, measured
 // in one run on one machine. See Docs/performance.md.
 
+// `album-bench --relay PORT…`: the 20 ms relay of the shared rows alone, in front of each local
+// PORT, to look at one command over it (prints `PORT -> RELAYPORT` lines; Ctrl-C stops it).
+if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "--relay" {
+    let proxies = try CommandLine.arguments.dropFirst(2).map { try LatencyProxy(target: Int($0) ?? 0, oneWay: 0.010) }
+    let lines = proxies.map { "\($0.target) -> \($0.port)\n" }.joined()
+    FileHandle.standardOutput.write(Data(lines.utf8))
+    while true { sleep(3600) }
+}
+
 let options: BenchOptions
 do { options = try BenchOptions(Array(CommandLine.arguments.dropFirst())) } catch {
     FileHandle.standardError.write(Data((error.message + "\n").utf8))

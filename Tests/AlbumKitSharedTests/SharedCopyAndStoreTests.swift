@@ -100,6 +100,48 @@
                 }
             }
 
+            /// A photo that goes up in one PUT is hashed where it is, not copied: the source is left
+            /// as it was, and bytes changed after hashing are refused by the store, with an error that
+            /// says the file changed.
+            @Test func aPhotoHashedInPlaceIsRefusedWhenItChangesBeforeItsUpload() throws {
+                try withTemporaryDirectoryNow { directory in
+                    let shared = try SharedTestLibrary()
+                    let store = shared.backend.store
+                    let source = try SharedTestLibrary.uniqueJPEG(in: directory, "IMG_1")
+                    let jpeg = try Data(contentsOf: source)
+                    let staging = directory.appendingPathComponent("staging")
+                    try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+                    let staged = try StagedMedia(
+                        .file(source), owners: staging.path + "/owners", flush: false,
+                        inPlaceUpTo: store.multipartThreshold
+                    ) { try FileSystem.openDirectory(staging.path) }
+                    defer {
+                        FileSystem.abandon(staged.file)
+                        FileSystem.close(staged.file.directory)
+                    }
+                    #expect(staged.isInPlace)
+                    #expect(
+                        try FileManager.default.contentsOfDirectory(atPath: staging.path).filter { $0 != "owners" }
+                            .isEmpty)
+                    // Changed after hashing, same size: the store checks the SHA-256 and refuses it.
+                    var changed = jpeg
+                    changed[changed.count - 3] ^= 0xFF
+                    try changed.write(to: source)
+                    let key = store.key("inplace/\(staged.sha256)")
+                    do {
+                        try store.put(
+                            key: key, file: staged.file.descriptor, length: UInt64(staged.byteSize),
+                            sha256: staged.sha256)
+                        Issue.record("the store took bytes that do not match their SHA-256")
+                    } catch let error as ObjectStoreError {
+                        let mapped = error.albumError("upload the photos", store: "the store")
+                        #expect(mapped.code == .fileUnreadable && mapped.message.contains("changed"), "\(error)")
+                    }
+                    #expect(try store.size(of: key) == nil)
+                    #expect(try Data(contentsOf: source) == changed, "the source is never touched")
+                }
+            }
+
             @Test func theStoreRefusesABodyThatDoesNotMatchItsChecksum() throws {
                 try withTemporaryDirectoryNow { directory in
                     let shared = try SharedTestLibrary()

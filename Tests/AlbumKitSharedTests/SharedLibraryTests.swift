@@ -275,7 +275,7 @@
                     ),
                     (ObjectStoreError(status: 0, code: "Unreachable", message: "refused", key: "k"), .libraryNotFound),
                     (ObjectStoreError(status: 503, code: "SlowDown", message: "", key: "k"), .libraryBusy),
-                    (ObjectStoreError(status: 400, code: "BadDigest", message: "", key: "k"), .ioFailure),
+                    (ObjectStoreError(status: 400, code: "BadDigest", message: "", key: "k"), .fileUnreadable),
                 ]
                 for (error, code) in store { #expect(error.albumError("save", store: "S").code == code) }
             }

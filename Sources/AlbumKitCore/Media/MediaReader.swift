@@ -118,6 +118,23 @@ package final class MediaReader {
         }
     }
 
+    /// For a file input: its SHA-256, read where it is, and a descriptor of its own on it (the
+    /// caller closes it); `nil` for data in memory, which has no file to read from.
+    ///
+    /// - Throws: as ``copy(to:)``.
+    package func hashInPlace() throws -> (sha256: String, file: FileSystem.Descriptor)? {
+        guard case .file(let file, let version) = input else { return nil }
+        let sha256: String
+        do {
+            sha256 = try HashingCopy.hash(file, expecting: version).sha256
+        } catch .source(let error), .destination(let error) {
+            throw error.inputError(file: displayName)
+        } catch .changed {
+            throw Self.changed(file, named: displayName)
+        }
+        do { return (sha256, try FileSystem.duplicate(file)) } catch { throw error.inputError(file: displayName) }
+    }
+
     /// Copies the open input file `file` (at `version` when opened; named `displayName` in
     /// messages) into `destination`, returning its SHA-256 (hex): a photo, or a file kept with it.
     package static func copy(
@@ -131,14 +148,19 @@ package final class MediaReader {
         } catch .destination(let error) {
             throw error.libraryError("write the photo")
         } catch .changed {
-            // Removing a file changes its status too: say which happened.
-            if let status = try? FileSystem.fileStatus(of: file), status.linkCount == 0 {
-                throw AlbumError(
-                    .fileNotFound, "\(displayName) was removed while it was being saved; nothing was saved for it.",
-                    file: displayName)
-            }
-            throw AlbumError(
-                .fileUnreadable, "\(displayName) changed while it was being saved; try again.", file: displayName)
+            throw changed(file, named: displayName)
         }
+    }
+
+    /// The error for an input that changed while it was read: removed, or changed.
+    private static func changed(_ file: FileSystem.Descriptor, named displayName: String) -> AlbumError {
+        // Removing a file changes its status too: say which happened.
+        if let status = try? FileSystem.fileStatus(of: file), status.linkCount == 0 {
+            return AlbumError(
+                .fileNotFound, "\(displayName) was removed while it was being saved; nothing was saved for it.",
+                file: displayName)
+        }
+        return AlbumError(
+            .fileUnreadable, "\(displayName) changed while it was being saved; try again.", file: displayName)
     }
 }

@@ -72,6 +72,17 @@ package enum HashingCopy {
         return copied
     }
 
+    /// The SHA-256 of all of `source`, read where it is (no copy), refusing a source that is no
+    /// longer `expected` afterwards (``Failure/changed``).
+    package static func hash(
+        _ source: FileSystem.Descriptor, expecting expected: FileSystem.FileVersion
+    ) throws(Failure) -> Copied {
+        let hashed = try hash(source, size: expected.size)
+        let after = try classified(source) { () throws(SystemError) in try FileSystem.version(of: source) }
+        guard after == expected, hashed.byteCount == expected.size else { throw .changed }
+        return hashed
+    }
+
     private static func reflink(
         _ source: FileSystem.Descriptor, to destination: FileSystem.Descriptor, device: UInt64
     ) throws(Failure) -> Bool {

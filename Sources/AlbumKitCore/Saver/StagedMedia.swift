@@ -19,6 +19,9 @@ package struct StagedMedia: Sendable {
     package let modified: FileStatus.Time?
     /// The files saved with it (``Media/companions``), staged beside it in the same directory.
     package let companions: [Companion]
+    /// `true` when ``file`` is the input file itself, hashed where it is and not copied (see
+    /// `inPlaceUpTo`): its descriptor is ours to close, the file is never removed or renamed.
+    package let isInPlace: Bool
 
     /// A file saved with the photo (a sidecar, the raw of a pair), copied and hashed like it.
     package struct Companion: Sendable {
@@ -46,31 +49,45 @@ package struct StagedMedia: Sendable {
     /// On failure nothing staged is left and the directory is closed (unless `ownsDirectory` is
     /// `false`: a directory shared by several items); on success ``discard()`` or publishing and
     /// closing the directory is the caller's job.
+    ///
+    /// `inPlaceUpTo`: an input file of at most this many bytes is hashed where it is instead of
+    /// copied (``isInPlace``), for a library whose store checks the bytes it receives against that
+    /// hash (an object store's SHA-256 check): a file changed after hashing is refused there, so
+    /// the copy, which guards the other libraries against it, is not needed.
     package init(
-        _ media: Media, owners: String, flush: Bool, ownsDirectory: Bool = true,
+        _ media: Media, owners: String, flush: Bool, ownsDirectory: Bool = true, inPlaceUpTo: UInt64? = nil,
         in directory: () throws -> FileSystem.Descriptor
     ) throws {
         let reader = try MediaReader(media)
         let folder = try directory()
         let staged: FileSystem.StagedFile
-        do {
-            try ProcessOwner.register(in: owners)
-            staged = try FileSystem.stage(in: folder, as: StagingName(kind: "partial")) { () throws(SystemError) in
-                try ProcessOwner.noteHiddenStaging(in: owners)
+        if let limit = inPlaceUpTo, reader.size <= limit,
+            let hashed = try Self.hashInPlace(reader, folder, ownsDirectory)
+        {
+            staged = FileSystem.StagedFile(descriptor: hashed.file, directory: folder, temporaryName: nil)
+            sha256 = hashed.sha256
+            isInPlace = true
+        } else {
+            do {
+                try ProcessOwner.register(in: owners)
+                staged = try FileSystem.stage(in: folder, as: StagingName(kind: "partial")) { () throws(SystemError) in
+                    try ProcessOwner.noteHiddenStaging(in: owners)
+                }
+            } catch {
+                if ownsDirectory { FileSystem.close(folder) }
+                throw AlbumError.library(error, "stage the photo", path: folder.path)
             }
-        } catch {
-            if ownsDirectory { FileSystem.close(folder) }
-            throw AlbumError.library(error, "stage the photo", path: folder.path)
-        }
-        do {
-            sha256 = try reader.copy(to: staged.descriptor)
-            if flush {
-                do { try FileSystem.fsync(staged.descriptor) } catch { throw error.libraryError("write the photo") }
+            do {
+                sha256 = try reader.copy(to: staged.descriptor)
+                if flush {
+                    do { try FileSystem.fsync(staged.descriptor) } catch { throw error.libraryError("write the photo") }
+                }
+            } catch {
+                FileSystem.abandon(staged)
+                if ownsDirectory { FileSystem.close(folder) }
+                throw error
             }
-        } catch {
-            FileSystem.abandon(staged)
-            if ownsDirectory { FileSystem.close(folder) }
-            throw error
+            isInPlace = false
         }
         var companions: [Companion] = []
         do {
@@ -79,6 +96,7 @@ package struct StagedMedia: Sendable {
             }
         } catch {
             for companion in companions { FileSystem.abandon(companion.file) }
+            // (In place: only our descriptor is closed; the input file is never removed.)
             FileSystem.abandon(staged)
             if ownsDirectory { FileSystem.close(folder) }
             throw error
@@ -89,6 +107,17 @@ package struct StagedMedia: Sendable {
         metadata = reader.metadata
         originalFilename = media.originalFilename
         modified = reader.modified
+    }
+
+    /// The input hashed where it is (``MediaReader/hashInPlace()``); `nil` for data in memory. On
+    /// failure the folder is closed when it is the item's own.
+    private static func hashInPlace(
+        _ reader: MediaReader, _ folder: FileSystem.Descriptor, _ ownsDirectory: Bool
+    ) throws -> (sha256: String, file: FileSystem.Descriptor)? {
+        do { return try reader.hashInPlace() } catch {
+            if ownsDirectory { FileSystem.close(folder) }
+            throw error
+        }
     }
 
     /// Copies and hashes one companion file into a staged file in `folder`, keeping its

@@ -9,8 +9,8 @@
     /// 1. stage: inspect, then copy + hash into an invisible local file;
     /// 2. transaction A: record an upload intent per original, owned by this database session, under
     ///    the object's advisory lock (the lock `gc` takes before deleting an object);
-    /// 3. upload each original not already in the library (`If-None-Match: *`, SHA-256 and MD5
-    ///    checked by the store): the store's acknowledgement is the durability barrier;
+    /// 3. upload each original not already in the library (`If-None-Match: *`, SHA-256 checked
+    ///    by the store): the store's acknowledgement is the durability barrier;
     /// 4. transaction B (READ COMMITTED): the title's advisory lock, ``AlbumRequest/resolve(in:)``,
     ///    album, assets and membership, then the intents deleted — all or nothing.
     ///
@@ -409,7 +409,13 @@
         private func stageNow(_ media: Media) throws -> Staged {
             // The photo and its companions (kept as objects of their own, uploaded before the
             // commit that names them) through StagedMedia.
-            let staged = try StagedMedia(media, owners: stagingPath + "/owners", flush: false) {
+            // A file that goes up in one PUT is read where it is, not copied: the store checks the
+            // body against the SHA-256 sent with it, so a file changed after hashing is refused
+            // there. A larger one (a multipart upload, whose parts are checked only against the
+            // MD5s taken as they go) is copied first, so its parts are the bytes hashed.
+            let staged = try StagedMedia(
+                media, owners: stagingPath + "/owners", flush: false, inPlaceUpTo: store.multipartThreshold
+            ) {
                 do {
                     _ = try FileSystem.makeDirectory(atPath: stagingPath, mode: 0o700)
                     return try FileSystem.openDirectory(stagingPath)

@@ -49,6 +49,13 @@
                     .accessDenied,
                     "Cannot \(what): the object store \(store) refused the credentials (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY).",
                     underlying: self)
+            case (_, "BadDigest"), (_, "XAmzContentSHA256Mismatch"), (_, "InvalidDigest"):
+                // The bytes sent are not those hashed: the file changed after it was read (a file
+                // that goes up in one PUT is read where it is), or the network damaged them.
+                return AlbumError(
+                    .fileUnreadable,
+                    "Cannot \(what): the object store \(store) received bytes whose checksum is not the one taken when the file was read; the file changed while it was being saved. Save it again.",
+                    underlying: self)
             case (_, "NoSuchBucket"):
                 return AlbumError(
                     .libraryNotFound, "Cannot \(what): the bucket of \(store) does not exist.", underlying: self)

@@ -19,7 +19,7 @@
         private let handles = HandlePool()
         /// How long transient failures are retried before giving up.
         let retryWindow: TimeInterval
-        /// Files larger than this are uploaded in parts (see ``parts(of:)``).
+        /// Files larger than this are uploaded in parts (see ``parts(of:)``): 200 MiB by default.
         let multipartThreshold: UInt64
         /// The smallest part (S3 allows 5 MiB and up, the last part excepted).
         let partSize: UInt64
@@ -28,7 +28,7 @@
 
         init(
             location: ObjectStoreLocation, credentials: ObjectStoreCredentials, retryWindow: TimeInterval = 60,
-            trust: ObjectStoreTrust = ObjectStoreTrust(), multipartThreshold: UInt64 = 64 << 20,
+            trust: ObjectStoreTrust = ObjectStoreTrust(), multipartThreshold: UInt64 = 200 << 20,
             partSize: UInt64 = 8 << 20
         ) throws {
             self.location = try location.validated()
@@ -51,8 +51,9 @@
         // MARK: Objects
 
         /// Uploads `length` bytes of `file` as `key` unless an object with that key exists
-        /// (`If-None-Match: *`); the server checks the SHA-256 and MD5. Returns `false` when the object
-        /// was already there.
+        /// (`If-None-Match: *`); the server checks the SHA-256 (a multipart upload's parts: their MD5).
+        /// Returns `false` when the object was already there. Files up to ``multipartThreshold`` go in
+        /// one PUT, as rclone's 200 MiB cut-off does: it needs no hashing beyond the staged SHA-256.
         /// `replacing`: overwrite the object (a damaged copy) instead of keeping what is there.
         @discardableResult
         func put(
@@ -64,9 +65,10 @@
                     key: key, file: file, length: length, sha256: sha256, contentType: contentType,
                     replacing: replacing)
             }
-            let md5 = try Digests.md5(of: file, offset: 0, length: length)
+            // The body is guarded by its SHA-256 twice (the signed `x-amz-content-sha256` and
+            // `x-amz-checksum-sha256`), both known from staging: no `Content-MD5`, whose pass over
+            // the file cost a 189 MB video 0.3 s before the first byte went.
             var headers = [
-                "content-md5": Data(md5).base64EncodedString(),
                 "x-amz-checksum-sha256": Data(Digests.bytes(fromHex: sha256)).base64EncodedString(),
                 "content-length": String(length),
             ]
