@@ -133,9 +133,9 @@ package enum ProcessOwner {
     }
 
     /// The files this process is publishing in each library and has not recorded yet, the open
-    /// `TOKEN.publishing` file that lists them, and that file's length.
+    /// `TOKEN.publishing` file that lists them, that file's length, and whether its name is durable.
     private static let publishing = Locked<
-        [String: (file: FileSystem.Descriptor, paths: [String], length: Int64)]
+        [String: (file: FileSystem.Descriptor, paths: [String], length: Int64, isNamed: Bool)]
     >([:])
 
     /// Lists `paths` (below the library's folder) in this process's `owners/TOKEN.publishing`,
@@ -152,25 +152,25 @@ package enum ProcessOwner {
         try register(in: directory)
         let failure = publishing.withLock { state -> SystemError? in
             do throws(SystemError) {
-                var entry: (file: FileSystem.Descriptor, paths: [String], length: Int64)
-                let isNew = state[directory] == nil
+                var entry: (file: FileSystem.Descriptor, paths: [String], length: Int64, isNamed: Bool)
                 if let open = state[directory] {
                     entry = open
                 } else {
                     let file = try FileSystem.openLockFile(directory + "/\(token).publishing")
-                    entry = (file, [], 0)
-                    // Stored so that the next call closes nothing: the descriptor lives with the process.
+                    entry = (file, [], 0, false)
+                    // Stored at once: the descriptor lives with the process, whatever fails below.
                     state[directory] = entry
                 }
                 let bytes = Array(paths.map { $0 + "\n" }.joined().utf8)
                 try FileSystem.write(entry.file, bytes, at: entry.length)
                 try FileSystem.flushData(entry.file)
-                if isNew {
+                if !entry.isNamed {
                     // The list's name, too (recovery finds a dead owner by it when its owner file's
-                    // name did not survive a power loss: ``owners(in:)``).
+                    // name did not survive a power loss: ``owners(in:)``); tried again until it is.
                     let folder = try FileSystem.openDirectory(directory)
                     defer { FileSystem.close(folder) }
                     try FileSystem.fsync(folder)
+                    entry.isNamed = true
                 }
                 entry.length += Int64(bytes.count)
                 entry.paths += paths

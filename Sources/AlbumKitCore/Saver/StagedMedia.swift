@@ -1,7 +1,8 @@
 import Foundation
 
-/// A photo or video inspected, then copied and hashed into a staged file no one else can see yet:
-/// the first step of every backend that writes files (catalog and folders).
+/// A photo or video inspected, then copied and hashed into a staged file no one else can see yet
+/// (or, for the shared library's single-PUT uploads, hashed where it is: `inPlaceUpTo`): the first
+/// step of every backend that stores files (catalog, folders, shared).
 ///
 /// ```swift
 /// let staged = try StagedMedia(.file(url), owners: ownersPath, flush: false) { try openShard() }

@@ -6,7 +6,8 @@
     /// S3-compatible object store, keyed by SHA-256.
     ///
     /// Save protocol (safe across machines, crash-safe at every step):
-    /// 1. stage: inspect, then copy + hash into an invisible local file;
+    /// 1. stage: inspect, then hash (a file up to the multipart threshold where it is; a larger one,
+    ///    or data in memory, while copying it into an invisible local file);
     /// 2. transaction A: record an upload intent per original, owned by this database session, under
     ///    the object's advisory lock (the lock `gc` takes before deleting an object);
     /// 3. upload each original not already in the library (`If-None-Match: *`, SHA-256 checked

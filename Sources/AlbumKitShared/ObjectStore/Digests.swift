@@ -4,10 +4,6 @@
 
     /// The MD5 of a range of a file, for a multipart part's `Content-MD5`.
     enum Digests {
-        static func md5(of file: FileSystem.Descriptor, offset: UInt64, length: UInt64) throws -> [UInt8] {
-            try digest([ALBUMKIT_DIGEST_MD5], of: file, offset: offset, length: length)[0]
-        }
-
         static func bytes(fromHex hex: String) -> [UInt8] {
             var out: [UInt8] = []
             var high: UInt8?
@@ -23,19 +19,14 @@
             return out
         }
 
-        private static func digest(
-            _ kinds: [albumkit_digest_kind], of file: FileSystem.Descriptor, offset: UInt64, length: UInt64
-        ) throws -> [[UInt8]] {
-            var contexts: [OpaquePointer] = []
-            defer { contexts.forEach { albumkit_digest_free($0) } }
-            for kind in kinds {
-                guard let context = albumkit_digest_new(kind) else {
-                    throw ObjectStoreError(
-                        status: 0, code: "NoDigest", message: String(cString: albumkit_crypto_load_error()),
-                        key: file.path)
-                }
-                contexts.append(context)
+        /// The MD5 of `length` bytes of `file` from `offset`.
+        static func md5(of file: FileSystem.Descriptor, offset: UInt64, length: UInt64) throws -> [UInt8] {
+            guard let context = albumkit_digest_new(ALBUMKIT_DIGEST_MD5) else {
+                throw ObjectStoreError(
+                    status: 0, code: "NoDigest", message: String(cString: albumkit_crypto_load_error()),
+                    key: file.path)
             }
+            defer { albumkit_digest_free(context) }
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
             defer { buffer.deallocate() }
             var done: UInt64 = 0
@@ -44,14 +35,12 @@
                 let n = try FileSystem.read(
                     file, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want]), at: offset + done)
                 guard n > 0 else { throw SystemError("read", path: file.path, errno: 5) }
-                for context in contexts { albumkit_digest_update(context, buffer.baseAddress, n) }
+                albumkit_digest_update(context, buffer.baseAddress, n)
                 done += UInt64(n)
             }
-            return contexts.map { context in
-                var out = [UInt8](repeating: 0, count: 64)
-                let count = albumkit_digest_final(context, &out)
-                return Array(out.prefix(Int(count)))
-            }
+            var out = [UInt8](repeating: 0, count: 64)
+            let count = albumkit_digest_final(context, &out)
+            return Array(out.prefix(Int(count)))
         }
     }
 #endif
