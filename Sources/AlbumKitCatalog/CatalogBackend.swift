@@ -174,7 +174,9 @@ package final class CatalogBackend: PhotoLibraryBackend {
                 _ = try FileSystem.makeDirectory(atPath: root.path)
                 _ = try FileSystem.makeDirectory(atPath: backend.originalsPath)
             } catch { throw error.libraryError("create the library") }
-            if !journal.exists { try CatalogMigration(backend: backend).makeJournal() }
+            let migration = CatalogMigration(backend: backend)
+            if !journal.exists { try migration.makeJournal() }
+            try migration.finishInterruptedConversion()
         } else if !journal.exists {
             throw AlbumError(
                 .libraryUnwritable,

@@ -95,13 +95,41 @@ struct CatalogMigration {
             backend.notice(
                 "The library's journal was missing; it was written anew from its catalog (\(changes.count) records).")
         } else if previous != nil {
-            moveAside(["catalog.sqlite", "catalog.sqlite-wal", "catalog.sqlite-shm", "catalog.sqlite-checked"])
-            moveAside(["journal/saves.jsonl", "snapshots/catalog.sqlite"])
+            movePreviousReleaseAside()
             backend.notice(
                 "The library was converted to this release's format (\(changes.count) records); the previous files are kept in \(root)/previous-release."
             )
         }
         return false
+    }
+
+    /// Finishes a conversion killed after its journal was written and before the previous
+    /// release's files were moved aside (its `journal/saves.jsonl` still in place, so the catalog
+    /// beside it is the previous release's too: no index is built before they move). Called at
+    /// every writable opening; one `stat` when there is nothing to do.
+    func finishInterruptedConversion() throws {
+        guard FileSystem.fileStatus(atPath: root + "/journal/saves.jsonl", following: false) != nil else { return }
+        let lock: FileSystem.Descriptor
+        do {
+            lock = try FileSystem.openDirectory(root)
+            try FileSystem.lock(lock, wait: true)
+        } catch { throw error.libraryError("open the library") }
+        defer { FileSystem.close(lock) }
+        guard FileSystem.fileStatus(atPath: root + "/journal/saves.jsonl", following: false) != nil else { return }
+        movePreviousReleaseAside()
+        backend.notice(
+            "The library's conversion to this release's format was finished; the previous files are kept in \(root)/previous-release."
+        )
+    }
+
+    /// The previous release's catalog, journal and snapshot, into `previous-release/`: the
+    /// journal last, so that while it is in place the rest is still to move.
+    private func movePreviousReleaseAside() {
+        moveAside([
+            "catalog.sqlite", "catalog.sqlite-wal", "catalog.sqlite-shm", "catalog.sqlite-journal",
+            "catalog.sqlite-checked",
+        ])
+        moveAside(["snapshots/catalog.sqlite", "journal/saves.jsonl"])
     }
 
     /// A file in the library's folder while the files of a library converted without a readable

@@ -82,6 +82,38 @@ import Testing
         }
     }
 
+    /// A conversion killed after its journal was written and before the previous release's files
+    /// were moved aside: the next opening moves them, byte for byte, before any index is built
+    /// (the `convert` reliability scenario once found the old catalog rebuilt in place instead).
+    @Test func aConversionKilledBeforeMovingTheOldFilesAsideIsFinished() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = try copy(into: dir)
+            let oldCatalog = try Data(contentsOf: url.appendingPathComponent("catalog.sqlite"))
+            let oldJournal = try Data(contentsOf: url.appendingPathComponent("journal/saves.jsonl"))
+            _ = try CatalogBackend.open(at: url)
+            // Back where they were, and no index of this release: as the kill left them.
+            let manager = FileManager.default
+            let aside = url.appendingPathComponent("previous-release")
+            for name in try manager.contentsOfDirectory(atPath: url.path) where name.hasPrefix("catalog.sqlite") {
+                try manager.removeItem(at: url.appendingPathComponent(name))
+            }
+            for name in try manager.contentsOfDirectory(atPath: aside.path) where name.hasPrefix("catalog.sqlite") {
+                try manager.moveItem(at: aside.appendingPathComponent(name), to: url.appendingPathComponent(name))
+            }
+            try manager.moveItem(
+                at: aside.appendingPathComponent("saves.jsonl"), to: url.appendingPathComponent("journal/saves.jsonl"))
+            let backend = try CatalogBackend.open(at: url)
+            #expect(backend.takeNotices().contains { $0.contains("conversion") })
+            #expect(try Data(contentsOf: aside.appendingPathComponent("catalog.sqlite")) == oldCatalog)
+            #expect(try Data(contentsOf: aside.appendingPathComponent("saves.jsonl")) == oldJournal)
+            #expect(!manager.fileExists(atPath: url.path + "/journal/saves.jsonl"))
+            let library = PhotoLibrary(backend: backend)
+            #expect(try await library.albums().map(\.count) == [2, 1, 0])
+            #expect(try await library.verify().isHealthy)
+            #expect(try CatalogBackend.open(at: url).takeNotices().isEmpty)
+        }
+    }
+
     /// The old catalog damaged past reading (its header intact) and no old journal: the library's
     /// photos are not left unnamed (an empty library) but adopted into "Recovered" at the first
     /// opening, the old catalog kept; an opening killed before it was done adopts them next time.
