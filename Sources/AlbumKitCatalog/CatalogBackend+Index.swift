@@ -13,13 +13,15 @@ import Foundation
 extension CatalogBackend {
     /// Records what `decide` records, in one step: under the journal's lock, with the index up to
     /// date, `decide` reads the index and records changes (each applied to the index at once, in
-    /// one transaction); the records are then appended to the journal and flushed — the commit
-    /// point — and the transaction committed (without a flush). Nothing is recorded when `decide`
-    /// throws.
+    /// one transaction); once `whenDecided` returns, the records are appended to the journal and
+    /// flushed — the commit point, where `whenDurable` is told what `decide` returned — and the
+    /// transaction committed (without a flush). Nothing is recorded when `decide` or
+    /// `whenDecided` throws.
     ///
     /// - Returns: what `decide` returned.
     func record<T>(
-        _ what: String, whenDecided: () throws -> Void = {}, _ decide: (ChangeRecorder) throws -> T
+        _ what: String, whenDecided: () throws -> Void = {}, whenDurable: (T) -> Void = { _ in },
+        _ decide: (ChangeRecorder) throws -> T
     ) throws -> T {
         guard !isReadOnly else {
             throw AlbumError(
@@ -51,6 +53,7 @@ extension CatalogBackend {
                 try whenDecided()
                 try index.db.execute("COMMIT")
                 committed = true
+                whenDurable(result)
                 return result
             }
             var bytes: [UInt8] = []
@@ -84,6 +87,7 @@ extension CatalogBackend {
                 throw failure
             }
             // Durable now: from here on the change stands, whatever happens to the index.
+            whenDurable(result)
             connection.purgedFiles += recorder.purged
             // A commit that failed (the index's disk full, say) leaves the index behind the
             // journal: the next use catches up. The change is saved either way.
@@ -119,7 +123,7 @@ extension CatalogBackend {
     }
 
     /// Runs `body` with the index open and up to date with the journal (for reads); `locked`
-    /// also takes the journal's lock and leaves catching up to `body` (for ``record(_:_:)``). An
+    /// also takes the journal's lock and leaves catching up to `body` (for ``record(_:whenDecided:whenDurable:_:)``). An
     /// index that turns out damaged is rebuilt and `body` runs again, once.
     func withIndex<T>(_ what: String, locked: Bool = false, _ body: (inout Connection) throws -> T) throws -> T {
         // Files of assets purged by records this call applied: removed after the connection is
@@ -427,7 +431,7 @@ extension CatalogBackend {
     }
 }
 
-/// Collects the changes one ``CatalogBackend/record(_:_:)`` step makes, applying each to the
+/// Collects the changes one ``CatalogBackend/record(_:whenDecided:whenDurable:_:)`` step makes, applying each to the
 /// index at once so the step's later reads see it.
 final class ChangeRecorder {
     let index: CatalogIndex

@@ -8,7 +8,7 @@ import Foundation
 #endif
 
 /// The save: stage (copy and hash into an invisible file), flush the data, publish and flush the
-/// names, record (``CatalogBackend/record(_:_:)``).
+/// names, record (``CatalogBackend/record(_:whenDecided:whenDurable:_:)``).
 extension CatalogBackend {
     package struct Staged: Sendable {
         let id: String
@@ -22,6 +22,11 @@ extension CatalogBackend {
         let createdShard: Bool
         /// What the caller asked for (creation date, location, favourite, moving its file).
         let request: Media
+        /// For a lone save, work started while it was staged so that its commit need not wait for
+        /// it: its name listed as being published (``ProcessOwner/notePublishing(_:in:)``), and
+        /// its data flushed. `nil` for an item of a chunk, whose commit does both for all at once.
+        let listing: BackgroundWork?
+        let flushing: BackgroundWork?
         var file: FileSystem.StagedFile { media.file }
 
         /// The library file names of its companions, beside its own: `ID-1.xmp`, `ID-2.cr2`, ….
@@ -72,7 +77,7 @@ extension CatalogBackend {
 
     package func stage(_ media: Media) async throws -> Staged {
         let folders = ShardFolders(originals: originalsPath)
-        return try await Blocking.run { try self.stageNow(media, into: folders) }
+        return try await Blocking.run { try self.stageNow(media, into: folders, alone: true) }
     }
 
     /// Stages a chunk on one thread per core, every item into the same shard folder, opened once.
@@ -80,20 +85,45 @@ extension CatalogBackend {
         _ media: [Media], prepared: @escaping @Sendable () -> Void
     ) async -> [Result<Staged, AlbumError>] {
         let folders = ShardFolders(originals: originalsPath)
-        return await stageOnEveryCore(media, prepared: prepared) { try self.stageNow($0, into: folders) }
+        let alone = media.count == 1
+        return await stageOnEveryCore(media, prepared: prepared) {
+            try self.stageNow($0, into: folders, alone: alone)
+        }
     }
 
-    private func stageNow(_ media: Media, into folders: ShardFolders) throws -> Staged {
+    /// Stages `media` into `folders`; `alone` (a lone save) lists its name as being published
+    /// while it is copied, and starts flushing its data once it is (``Staged/listing``).
+    private func stageNow(_ media: Media, into folders: ShardFolders, alone: Bool) throws -> Staged {
         let id = RandomID.make()
         var createdShard = false
-        let staged = try StagedMedia(media, owners: ownersPath, flush: false, ownsDirectory: false) {
-            do throws(SystemError) {
-                let (directory, created) = try folders.open()
-                createdShard = created
-                return directory
-            } catch {
-                throw error.libraryError("create the folder for the photo")
-            }
+        var listing: (work: BackgroundWork, path: String)?
+        // A failed staging leaves its name listed by mistake for no longer than the listing takes.
+        func unlist() {
+            guard let listing else { return }
+            listing.work.finish()
+            ProcessOwner.clearPublishing([listing.path], in: ownersPath)
+        }
+        let staged: StagedMedia
+        do {
+            staged = try StagedMedia(
+                media, owners: ownersPath, flush: false, ownsDirectory: false,
+                inspected: { [ownersPath] metadata in
+                    guard alone, media.companions.isEmpty else { return }
+                    let path = "originals/\(folders.name)/\(id).\(metadata.format.fileExtension)"
+                    listing = (BackgroundWork { try ProcessOwner.notePublishing([path], in: ownersPath) }, path)
+                },
+                in: {
+                    do throws(SystemError) {
+                        let (directory, created) = try folders.open()
+                        createdShard = created
+                        return directory
+                    } catch {
+                        throw error.libraryError("create the folder for the photo")
+                    }
+                })
+        } catch {
+            unlist()
+            throw error
         }
         // The copy keeps the file's modification time (as `cp -p` does): with the original name and
         // size the index records, it is what a save recognises a file already saved by
@@ -101,16 +131,26 @@ extension CatalogBackend {
         if let modified = staged.modified {
             do { try FileSystem.setModificationTime(staged.file.descriptor, to: modified) } catch {
                 FileSystem.abandon(staged.file)
+                unlist()
                 throw error.libraryError("write the photo")
             }
         }
         let fileName = "\(id).\(staged.metadata.format.fileExtension)"
+        let descriptor = staged.file.descriptor
         return Staged(
             id: id, media: staged, folders: folders, relativePath: "originals/\(folders.name)/\(fileName)",
-            fileName: fileName, shard: folders.name, createdShard: createdShard, request: media)
+            fileName: fileName, shard: folders.name, createdShard: createdShard, request: media,
+            listing: listing?.work,
+            flushing: listing.map { _ in BackgroundWork { try Self.flush([descriptor], ofChunk: false) } })
     }
 
     package func discard(_ staged: Staged) async {
+        // Nothing is closed while a flush still uses it.
+        staged.flushing?.finish()
+        if let listing = staged.listing {
+            listing.finish()
+            ProcessOwner.clearPublishing(staged.relativePaths, in: ownersPath)
+        }
         for file in staged.files { FileSystem.abandon(file) }
     }
 
@@ -118,90 +158,110 @@ extension CatalogBackend {
     package var keepsCompanions: Bool { true }
 
     package func commit(_ staged: [Staged], to album: AlbumRequest?) async throws -> CommitReceipt {
-        try await Blocking.run { try self.commitNow(staged, to: album) }
+        try await Blocking.run { acknowledge in try self.commitNow(staged, to: album, acknowledge: acknowledge) }
     }
 
-    /// A save's one write order: the files' names published, their data and names durable, then
-    /// the save recorded (``record(_:_:)``: the journal's flush is the commit point).
-    private func commitNow(_ staged: [Staged], to album: AlbumRequest?) throws -> CommitReceipt {
+    /// A save's one write order: the files' data and names durable, then the save recorded
+    /// (``record(_:whenDecided:whenDurable:_:)``: the journal's flush is the commit point, where
+    /// the save is acknowledged; the index's commit and the tidying up follow).
+    ///
+    /// Three threads at once: one flushes the files' data (it needs no name); one lists the names
+    /// about to be published (flushed before any of them exists: should this process die or the
+    /// power fail before the record, the next opening proves these files are its own and never
+    /// recorded, ``recover()``), publishes them and flushes them; this one decides the save under
+    /// the journal's lock meanwhile, and appends the record once the other two are done.
+    private func commitNow(
+        _ staged: [Staged], to album: AlbumRequest?, acknowledge: @escaping @Sendable (CommitReceipt) -> Void
+    ) throws -> CommitReceipt {
         guard !isReadOnly else {
             throw AlbumError(
                 .libraryUnwritable, "The library \(root.path) is on read-only media or not writable; nothing was saved."
             )
         }
         let now = Date().timeIntervalSince1970
-        // The files' data is flushed on a thread of its own from here (it needs no name), while
-        // this one flushes the list of the names about to be published.
-        let flushingData = BackgroundWork { [self] in try flushData(staged) }
-        do {
-            try ProcessOwner.register(in: ownersPath)
-            // Durable before any name exists: should this process die or the power fail before
-            // recording the save, the next opening proves these files are its own and never
-            // recorded (``recover()``).
-            try ProcessOwner.notePublishing(staged.flatMap(\.relativePaths), in: ownersPath)
-        } catch {
-            flushingData.finish()
-            throw error.libraryError("save the photos")
+        let paths = staged.flatMap(\.relativePaths)
+        // A lone save's data flush and listing started while it was staged (``Staged/listing``).
+        let unflushed = staged.filter { $0.flushing == nil }
+        let flushingRest = unflushed.isEmpty ? nil : BackgroundWork { [self] in try flushData(unflushed) }
+        let flushingData = {
+            for item in staged { try item.flushing?.wait() }
+            try flushingRest?.wait()
         }
-        defer { ProcessOwner.clearPublishing(staged.flatMap(\.relativePaths), in: ownersPath) }
-        var published: [Staged] = []
-        do {
-            // The names are published while the data may still be reaching the disk. Should the
-            // process die or the power fail before the record, the names are this save's own,
-            // never recorded, and listed as being published: the next opening removes them
-            // (``recover()``).
-            for item in staged {
-                // Its companions before it: a name of the asset's own is published last, so an
-                // undo that stops half-way never leaves the photo without its companions.
-                published.append(item)
-                let names = item.companionNames
-                for (companion, name) in zip(item.media.companions, names) {
-                    try FileSystem.publish(companion.file, as: name)
-                }
-                try FileSystem.publish(item.file, as: item.fileName)
+        let unlisted = staged.filter { $0.listing == nil }.flatMap(\.relativePaths)
+        let published = Locked<[Staged]>([])
+        let publication = Milestone()
+        let publishing = BackgroundWork { [self] in
+            do {
+                for item in staged { try item.listing?.wait() }
+                if !unlisted.isEmpty { try ProcessOwner.notePublishing(unlisted, in: ownersPath) }
+                try publish(staged, noting: published)
+                publication.reach()
+            } catch {
+                publication.reach(.failure(error))
+                throw error
             }
-        } catch {
-            flushingData.finish()
-            try rollBack(published, after: error)
+            try flushNames(staged)
         }
-        // The names are flushed on another thread while the save is decided under the journal's
-        // lock (the index's work hides behind the disk's); the record is appended only once the
-        // data and the names are durable (``record(_:whenDecided:_:)``).
-        let flushingNames = BackgroundWork { [self] in try flushNames(staged) }
-        beforeRecording.withLock { $0 }?()
-        TestPause.at("before-record")
+        defer { ProcessOwner.clearPublishing(paths, in: ownersPath) }
         let receipt: CommitReceipt
         do {
+            if let hook = beforeRecording.withLock({ $0 }) {
+                try publication.wait()
+                hook()
+            }
             receipt = try record(
                 "save the photos",
                 whenDecided: {
-                    try flushingData.wait()
-                    try flushingNames.wait()
+                    try flushingData()
+                    try publishing.wait()
+                    TestPause.at("before-record")
                 },
-                { recorder in try self.decide(staged, album: album, at: now, recorder: recorder) })
+                whenDurable: { receipt in
+                    // Its companions were copied and recorded with it: they move with it.
+                    for item in staged { item.request.removeMovedFiles(companionsKept: true) }
+                    acknowledge(receipt)
+                },
+                { recorder in
+                    try self.decide(staged, album: album, at: now, recorder: recorder, published: publication.wait)
+                })
         } catch {
-            // Nothing is undone while the files are still being flushed.
-            flushingData.finish()
-            flushingNames.finish()
-            try rollBack(published, after: error)
+            // Nothing is undone while the files are still being flushed or published.
+            try? flushingData()
+            publishing.finish()
+            try rollBack(published.withLock { $0 }, after: error)
         }
         // Saved: the staged files close here (the shard folders with the last item that holds
         // them). A failure above leaves them to the saver's ``discard(_:)``, which closes each once.
         for item in staged {
             for file in item.files { FileSystem.close(file.descriptor) }
         }
-        // Its companions were copied and recorded with it: they move with it.
-        for item in staged { item.request.removeMovedFiles(companionsKept: true) }
         return receipt
+    }
+
+    /// Gives each staged file its name, noting each item in `published` before it is published
+    /// (what a failed save undoes). Its companions before it: a name of the asset's own is
+    /// published last, so an undo that stops half-way never leaves the photo without its companions.
+    private func publish(_ staged: [Staged], noting published: Locked<[Staged]>) throws {
+        for item in staged {
+            published.withLock { $0.append(item) }
+            for (companion, name) in zip(item.media.companions, item.companionNames) {
+                try FileSystem.publish(companion.file, as: name)
+            }
+            try FileSystem.publish(item.file, as: item.fileName)
+        }
     }
 
     /// Every staged file's data reaches the disk in one barrier: for a chunk on Linux one
     /// `syncfs`, elsewhere (and for a lone save, whose `fsync` writes only its own pages) the
     /// files' flushes, the last `F_FULLFSYNC` emptying the drive's cache of all of them.
     private func flushData(_ staged: [Staged]) throws {
-        let files = staged.flatMap { $0.files.map(\.descriptor) }
+        try Self.flush(staged.flatMap { $0.files.map(\.descriptor) }, ofChunk: staged.count > 1)
+    }
+
+    /// (As ``flushData(_:)``.)
+    private static func flush(_ files: [FileSystem.Descriptor], ofChunk: Bool) throws {
         #if os(Linux) || os(Android)
-            if staged.count > 1 {
+            if ofChunk {
                 try FileSystem.flush(files, wholeFileSystem: true)
                 return
             }
@@ -225,8 +285,12 @@ extension CatalogBackend {
     /// created or recreated), and for each item a new asset, or the asset that already holds its
     /// bytes (this copy removed; put in place of that asset's file when the file is missing or
     /// damaged; brought back when it was recently deleted).
+    ///
+    /// `published` waits until the staged files have their names (published on another thread
+    /// meanwhile): called before any of them is removed or moved.
     private func decide(
-        _ staged: [Staged], album: AlbumRequest?, at now: TimeInterval, recorder: ChangeRecorder
+        _ staged: [Staged], album: AlbumRequest?, at now: TimeInterval, recorder: ChangeRecorder,
+        published: () throws -> Void
     ) throws -> CommitReceipt {
         let store = CatalogAlbumStore(recorder: recorder, now: now)
         let resolved = try album.map { try $0.findOrCreate(in: store) }
@@ -243,12 +307,14 @@ extension CatalogBackend {
                 if !hasIntactFile(found.path, size: item.media.byteSize, sha256: item.media.sha256) {
                     // The asset's file is gone or damaged: this copy becomes its file, so saving
                     // the photo again restores it.
+                    try published()
                     try restore(found.path, from: item.relativePath)
                     restored = true
                 }
             }
             var updated: [String] = []
             if let existing {
+                try published()
                 if !restored {
                     // Same bytes, same asset: this copy goes (never recorded; ours).
                     try FileSystem.unlink(item.fileName, in: item.file.directory)

@@ -18,5 +18,8 @@ case .command(let command, let arguments):
     // A save holds two chunks of staged files open. Growing the descriptor table for them now, while
     // the process has one thread, waits for nothing; mid-batch it stalled every thread (FileSystem).
     if [.save, .import].contains(command.name) { FileSystem.reserveDescriptorTable(for: 1024) }
-    exit(await AlbumCommand.run(command, arguments))
+    let status = await AlbumCommand.run(command, arguments)
+    // A save is acknowledged at its journal's flush; its index commit ends before the process does.
+    Blocking.finishAcknowledgedWork()
+    exit(status)
 }

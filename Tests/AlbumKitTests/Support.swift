@@ -29,6 +29,8 @@ enum Fixture {
             .appendingPathComponent("albumkit-test-\(UUID().uuidString)")
         try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         defer {
+            // A save's index commit may still be running after it returned.
+            Blocking.finishAcknowledgedWork()
             FaultInjector.removeAll(under: url.path)
             try? FileManager.default.removeItem(at: url)
         }

@@ -1,3 +1,4 @@
+import AlbumKitMedia
 import Dispatch
 
 #if canImport(Glibc)
@@ -49,4 +50,45 @@ package enum Blocking {
             queue.async { continuation.resume(with: Result { try body() }) }
         }
     }
+
+    /// Runs `body` as ``run(_:)`` does, but resumes the caller as soon as `body` acknowledges its
+    /// result: what `body` does after that (bookkeeping that nothing the caller is told depends
+    /// on) goes on on this thread. A later error of `body` is not the caller's: once acknowledged,
+    /// the result stands.
+    ///
+    /// ```swift
+    /// let receipt = try await Blocking.run { acknowledge in
+    ///     let receipt = try commit()   // durable here
+    ///     acknowledge(receipt)          // the caller goes on now
+    ///     tidyUp()
+    ///     return receipt
+    /// }
+    /// ```
+    ///
+    /// A command finishes such work before it exits (``finishAcknowledgedWork()``).
+    package static func run<T: Sendable>(
+        _ body: @escaping @Sendable (_ acknowledge: @escaping @Sendable (T) -> Void) throws -> T
+    ) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            let resumed = Locked(false)
+            let resume: @Sendable (Result<T, any Error>) -> Void = { result in
+                let first = resumed.withLock { resumed -> Bool in
+                    defer { resumed = true }
+                    return !resumed
+                }
+                if first { continuation.resume(with: result) }
+            }
+            acknowledged.enter()
+            queue.async {
+                defer { acknowledged.leave() }
+                resume(Result { try body { resume(.success($0)) } })
+            }
+        }
+    }
+
+    /// Waits until the work of every ``run(_:)`` that acknowledged early has ended: a command
+    /// calls it before it exits, so it leaves no index transaction half-written for the next one.
+    package static func finishAcknowledgedWork() { acknowledged.wait() }
+
+    private static let acknowledged = DispatchGroup()
 }

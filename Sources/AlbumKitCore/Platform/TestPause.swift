@@ -12,11 +12,11 @@ import Foundation
 /// (FILE.done records that it did).
 ///
 /// ```swift
-/// TestPause.at("before-ready")  // a catalog save: rows pending, files named and flushed
+/// TestPause.at("before-record")  // a catalog save: files named and flushed, no record yet
 /// ```
 package enum TestPause {
-    /// Steps: a catalog's `before-ready` (transaction A and the files flushed, B not begun); a
-    /// shared library's `before-upload`, `after-upload`, `in-commit` (rows written, not
+    /// Steps: a catalog's `before-record` (the files' data and names flushed, the save decided
+    /// under the journal's lock, its record not appended); a shared library's `before-upload`, `after-upload`, `in-commit` (rows written, not
     /// committed), `after-commit`; a copy's `copy-batch` (a batch saved, the next not begun). `pid` is what the test may signal (default: this process).
     package static func at(_ step: String, pid: @autoclosure () -> Int32 = getpid()) {
         #if DEBUG

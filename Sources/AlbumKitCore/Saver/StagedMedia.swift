@@ -51,15 +51,18 @@ package struct StagedMedia: Sendable {
     /// `false`: a directory shared by several items); on success ``discard()`` or publishing and
     /// closing the directory is the caller's job.
     ///
+    /// `inspected` is told what the media is as soon as it is known, before anything is copied.
+    ///
     /// `inPlaceUpTo`: an input file of at most this many bytes is hashed where it is instead of
     /// copied (``isInPlace``), for a library whose store checks the bytes it receives against that
     /// hash (an object store's SHA-256 check): a file changed after hashing is refused there, so
     /// the copy, which guards the other libraries against it, is not needed.
     package init(
         _ media: Media, owners: String, flush: Bool, ownsDirectory: Bool = true, inPlaceUpTo: UInt64? = nil,
-        in directory: () throws -> FileSystem.Descriptor
+        inspected: (MediaMetadata) -> Void = { _ in }, in directory: () throws -> FileSystem.Descriptor
     ) throws {
         let reader = try MediaReader(media)
+        inspected(reader.metadata)
         let folder = try directory()
         let staged: FileSystem.StagedFile
         if let limit = inPlaceUpTo, reader.size <= limit,
