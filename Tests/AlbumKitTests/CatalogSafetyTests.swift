@@ -337,6 +337,54 @@ import Testing
         }
     }
 
+    /// A lone save lists its name as being published while it is still being copied, and starts
+    /// flushing its data when the copy ends; discarded instead of committed, it is taken off the
+    /// list and leaves nothing. A chunk's items are listed by their commit.
+    @Test func aLoneSaveIsListedWhileStagedAndUnlistedWhenDiscarded() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let backend = try CatalogBackend.open(at: library(dir))
+            let list = backend.ownersPath + "/" + ProcessOwner.token + ".publishing"
+            func listed() -> String { (try? String(contentsOfFile: list, encoding: .utf8)) ?? "" }
+            let lone = try await backend.stage([.data(Fixture.uniqueJPEG("lone"), filename: "lone.jpg")]) {}[0].get()
+            #expect(lone.listing != nil && lone.flushing != nil)
+            try lone.listing?.wait()
+            #expect(listed() == lone.relativePath + "\n")
+            await backend.discard(lone)
+            #expect(listed() == "")
+            let chunk = await backend.stage([
+                .data(Fixture.uniqueJPEG("a"), filename: "a.jpg"), .data(Fixture.uniqueJPEG("b"), filename: "b.jpg"),
+            ]) {}
+            for item in chunk {
+                let staged = try item.get()
+                #expect(staged.listing == nil && staged.flushing == nil)
+                await backend.discard(staged)
+            }
+            #expect(listed() == "")
+            #expect(originals(library(dir)).isEmpty)
+        }
+    }
+
+    /// A lone save whose name cannot be listed (the disk full under `owners/`) fails before any
+    /// of its names exists, says why, and leaves the library as it was.
+    @Test func aLoneSaveWhoseListingFailsSavesNothing() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = library(dir)
+            let backend = try CatalogBackend.open(at: url)
+            let library = PhotoLibrary(backend: backend)
+            _ = try await library.album(titled: "A").save(.data(Fixture.uniqueJPEG("first"), filename: "first.jpg"))
+            let rule = FaultInjector.inject(
+                .write, under: backend.ownersPath + "/" + ProcessOwner.token + ".publishing", errno: ENOSPC)
+            await #expect(throws: AlbumError.self) {
+                _ = try await library.album(titled: "A").save(.data(Fixture.uniqueJPEG("second"), filename: "2.jpg"))
+            }
+            #expect(FaultInjector.hits(rule) >= 1)
+            FaultInjector.remove(rule)
+            #expect(originals(url).count == 1)
+            #expect(try await library.assets(inAlbumTitled: "A").count == 1)
+            #expect(try await library.verify().isHealthy)
+        }
+    }
+
     /// Deleting an asset moves it to recently deleted (its file kept, restorable into its albums);
     /// saving the same bytes again brings it back; deleting permanently removes row and file.
     @Test func deletionsGoToRecentlyDeletedAndComeBack() async throws {
