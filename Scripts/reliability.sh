@@ -11,7 +11,7 @@
 # --keep: keep the scratch directory for inspection.
 # --only: run only these scenarios (kill9, race, diskfull, readonly, removed, corrupt, reset, sqlite3,
 #   oldcatalog, garbled, pidns, fifo, walk, badnumbers, resave, verifyrace, fulljournal, ulimit,
-#   partial, quickexit, nolib, newlib, powerloss, shutdown, journal, rebuildkill, convert, convertbad,
+#   partial, quickexit, nolib, newlib, powerloss, ackkill, shutdown, journal, rebuildkill, convert, convertbad,
 #   repairrace, movekill, companionkill, companionupdate, and the folder library's fkill9, frace, fdiskfull, freadonly, fmoved, fstaging,
 #   fslash, fdelete, fcard, flinks, ffifo, fcatalog, fdrop, fforged, and the shared library's
 #   sdelete, srestore, sexport, scopy, ssave).
@@ -79,6 +79,9 @@
 #               save; without it, nothing of the batch (the dead saver's published files removed at
 #               opening); opened in a new boot every other trial; verify passes. The saver is always
 #               the debug build (only it can pause).
+#   ackkill     kill -9 between a save's acknowledgement and its index commit (a debug build pauses
+#               the saver at ALBUMKIT_PAUSE=after-acknowledge), alone or with another save waiting
+#               for it: every acknowledged photo is shown, no file is left over, verify passes.
 #   shutdown    a real file system cut off mid-save: a loop-mounted ext4 (with its journal) is shut
 #               down by the EXT4_IOC_SHUTDOWN ioctl without flushing its log, at a random moment of
 #               a batch, then unmounted and mounted again: what the kernel had not written is gone,
@@ -134,7 +137,7 @@ set -uo pipefail
 MODE=short
 BUILD=""
 KEEP=0
-ONLY="kill9,race,diskfull,readonly,removed,corrupt,reset,sqlite3,oldcatalog,garbled,pidns,fifo,walk,badnumbers,resave,verifyrace,fulljournal,ulimit,partial,quickexit,nolib,newlib,powerloss,shutdown,journal,rebuildkill,convert,convertbad,repairrace,movekill,companionkill,companionupdate"
+ONLY="kill9,race,diskfull,readonly,removed,corrupt,reset,sqlite3,oldcatalog,garbled,pidns,fifo,walk,badnumbers,resave,verifyrace,fulljournal,ulimit,partial,quickexit,nolib,newlib,powerloss,ackkill,shutdown,journal,rebuildkill,convert,convertbad,repairrace,movekill,companionkill,companionupdate"
 ONLY+=",fkill9,frace,fdiskfull,freadonly,fmoved,fstaging,fslash,fdelete,fcard,flinks,ffifo,fcatalog,fdrop,fforged"
 ONLY+=",sdelete,srestore,sexport,scopy,ssave"
 while [ $# -gt 0 ]; do

@@ -11,6 +11,7 @@
 #   oldcatalog  an older copy of the index restored (an album renamed since): it catches up, no note.
 #   garbled     20 random 16-byte overwrites of a 300-asset index; garbled1: one inside a stored path.
 #   powerloss   the disk as a power loss leaves it while a save records (paused before-record).
+#   ackkill     kill -9 after a save was acknowledged and before its index transaction committed.
 #   journal     a torn journal tail, a garbled record in the middle, the journal removed.
 #   rebuildkill kill -9 while a 2000-asset index is rebuilt (missing, garbled, other boot).
 #   convert     a previous-release library (v2 catalog + saves.jsonl) converted; kill -9 mid-way.
@@ -427,6 +428,80 @@ scenario_powerloss() {
     done
     [ "$published" -gt 0 ] || { fail "powerloss: no copy held a list of published files"; failures=$((failures + 1)); }
     summary powerloss "$trials" "$failures" "power lost before the journal record: every acknowledged save with the journal, nothing of the batch without it; $published copies held published files"
+}
+
+# ---------------------------------------------------------------------------------------------
+# ackkill: a save is acknowledged at its journal's flush and its index transaction commits after.
+# A debug build pauses the saver there (ALBUMKIT_PAUSE=after-acknowledge): its line is printed, the
+# index not committed. Killed with -9 then (or, every third trial, in another process's save
+# waiting for it), the next command shows every acknowledged photo from the journal, nothing else
+# of the batch is lost or left over, the list of files being published removes nothing recorded,
+# and verify passes. Lone saves and batches, into a new and an existing album.
+scenario_ackkill() {
+    local trials=$((PARTIAL_TRIALS + 2)) dir=$WORK/ackkill failures=0 trial lib pid bad count expected
+    echo "== ackkill: $trials trials"
+    local saver=$ALBUM
+    if ! grep -q ALBUMKIT_PAUSE_MARKER "$saver"; then
+        swift build -c debug --product album >/dev/null 2>&1 && saver="$(swift build -c debug --show-bin-path)/album"
+    fi
+    if ! grep -q ALBUMKIT_PAUSE_MARKER "$saver"; then
+        fail "ackkill: no build of album that can pause mid-save (the debug build failed to build)"
+        summary ackkill 1 1 "could not run"
+        return
+    fi
+    make_jpegs "$dir/media" 12 ackkill
+    for ((trial = 0; trial < trials; trial++)); do
+        bad=0
+        lib=$dir/lib$trial.albumlibrary
+        if [ $((trial % 2)) = 1 ]; then
+            "$ALBUM" save --album "Trip" --library "$lib" "$dir/media/ackkill_0000.jpg" >/dev/null 2>&1 ||
+                { fail "ackkill trial $trial: the first save failed"; failures=$((failures + 1)); continue; }
+        fi
+        # One photo (a lone save, listed while staged) or a batch of 2 to 4.
+        count=$(((trial / 2) % 4 + 1))
+        local files=()
+        for ((i = 1; i <= count; i++)); do files+=("$dir/media/$(printf 'ackkill_%04d.jpg' $(((trial + i) % 11 + 1)))"); done
+        rm -f "$dir/marker" "$dir/marker.done"
+        ALBUMKIT_PAUSE=after-acknowledge ALBUMKIT_PAUSE_MARKER=$dir/marker \
+            "$saver" save --json --album Trip --library "$lib" "${files[@]}" >"$dir/acks" 2>"$dir/err" &
+        pid=$!
+        for _ in $(seq 1000); do [ -e "$dir/marker" ] && break; sleep 0.01; done
+        if [ ! -e "$dir/marker" ]; then
+            fail "ackkill trial $trial: the saver never paused after its acknowledgement: $(head -c 300 "$dir/err")"
+            kill -9 "$pid" 2>/dev/null
+            failures=$((failures + 1))
+            continue
+        fi
+        # Every third trial another save starts meanwhile: it waits for the paused commit.
+        local other=""
+        if [ $((trial % 3)) = 2 ]; then
+            "$ALBUM" save --json --album Trip --library "$lib" "$dir/media/ackkill_0011.jpg" >"$dir/other" 2>"$dir/other.err" &
+            other=$!
+            sleep 0.2
+        fi
+        kill -9 "$pid" 2>/dev/null
+        wait "$pid" 2>/dev/null
+        if [ -n "$other" ]; then
+            wait "$other" || { fail "ackkill trial $trial: the save waiting for the killed one failed: $(head -c 300 "$dir/other.err")"; bad=1; }
+            cat "$dir/other" >>"$dir/acks"
+        fi
+        # The acknowledged lines were out before the kill: the first chunk's, at least one.
+        [ "$(grep -c '"asset"' "$dir/acks")" -ge 1 ] || { fail "ackkill trial $trial: nothing was printed before the pause"; bad=1; }
+        if ! "$ALBUM" albums --library "$lib" >/dev/null 2>"$dir/err"; then
+            fail "ackkill trial $trial: the library does not open: $(head -c 300 "$dir/err")"
+            failures=$((failures + 1))
+            continue
+        fi
+        grep -q "note:" "$dir/err" && { fail "ackkill trial $trial: $(head -1 "$dir/err")"; bad=1; }
+        check_acknowledged "$lib" Trip "$dir/acks" || bad=1
+        verify_ok "$lib" || bad=1
+        # No file left over: originals/ holds exactly the album's photos.
+        expected=$(show_hashes "$lib" Trip | wc -l)
+        [ "$(originals_list "$lib" | wc -l)" = "$expected" ] ||
+            { fail "ackkill trial $trial: $(originals_list "$lib" | wc -l) file(s) in originals/ for $expected photo(s)"; bad=1; }
+        [ "$bad" = 0 ] || failures=$((failures + 1))
+    done
+    summary ackkill "$trials" "$failures" "kill -9 after the acknowledgement, before the index commit (lone saves and batches, another save waiting every third trial): every acknowledged photo there, nothing left over"
 }
 
 # ---------------------------------------------------------------------------------------------

@@ -220,6 +220,7 @@ extension CatalogBackend {
                     // Its companions were copied and recorded with it: they move with it.
                     for item in staged { item.request.removeMovedFiles(companionsKept: true) }
                     acknowledge(receipt)
+                    TestPause.at("after-acknowledge")
                 },
                 { recorder in
                     try self.decide(staged, album: album, at: now, recorder: recorder, published: publication.wait)

@@ -16,7 +16,8 @@ import Foundation
 /// ```
 package enum TestPause {
     /// Steps: a catalog's `before-record` (the files' data and names flushed, the save decided
-    /// under the journal's lock, its record not appended); a shared library's `before-upload`, `after-upload`, `in-commit` (rows written, not
+    /// under the journal's lock, its record not appended) and `after-acknowledge` (the record
+    /// flushed and the caller told, the index's transaction not committed); a shared library's `before-upload`, `after-upload`, `in-commit` (rows written, not
     /// committed), `after-commit`; a copy's `copy-batch` (a batch saved, the next not begun). `pid` is what the test may signal (default: this process).
     package static func at(_ step: String, pid: @autoclosure () -> Int32 = getpid()) {
         #if DEBUG
