@@ -45,7 +45,7 @@ extension Bench {
                 roundOurs.append(try await Statistics.time { _ = try await Self.save(file, into: album) })
                 // The save returned at its acknowledgement; its index commit ends before the
                 // copies are timed, so it never slows them (untimed).
-                Blocking.finishAcknowledgedWork()
+                await Blocking.acknowledgedWorkFinished()
                 let copy = copies.appendingPathComponent("\(round)-\(index).jpg")
                 roundCopies.append(
                     try Statistics.time { try Baseline.copy(file, to: copy, durably: .file) })

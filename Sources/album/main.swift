@@ -20,6 +20,6 @@ case .command(let command, let arguments):
     if [.save, .import].contains(command.name) { FileSystem.reserveDescriptorTable(for: 1024) }
     let status = await AlbumCommand.run(command, arguments)
     // A save is acknowledged at its journal's flush; its index commit ends before the process does.
-    Blocking.finishAcknowledgedWork()
+    await Blocking.acknowledgedWorkFinished()
     exit(status)
 }

@@ -10,7 +10,8 @@ import Testing
     struct Refused: Error {}
 
     /// The caller goes on as soon as the work acknowledges its result; the rest of the work runs
-    /// after, and ``Blocking/finishAcknowledgedWork()`` waits for it.
+    /// after, and ``Blocking/acknowledgedWorkFinished()`` waits for it without holding a thread
+    /// (blocking one of the cooperative pool there could starve the caller, which signals the work).
     @Test func aCallerResumesAtTheAcknowledgementWhileTheWorkGoesOn() async throws {
         let release = DispatchSemaphore(value: 0)
         let finished = Locked(false)
@@ -23,7 +24,7 @@ import Testing
         #expect(value == 42)
         #expect(!finished.withLock { $0 })
         release.signal()
-        Blocking.finishAcknowledgedWork()
+        await Blocking.acknowledgedWorkFinished()
         #expect(finished.withLock { $0 })
     }
 

@@ -29,12 +29,13 @@ enum Fixture {
             .appendingPathComponent("albumkit-test-\(UUID().uuidString)")
         try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         defer {
-            // A save's index commit may still be running after it returned.
-            Blocking.finishAcknowledgedWork()
             FaultInjector.removeAll(under: url.path)
             try? FileManager.default.removeItem(at: url)
         }
-        return try await body(url)
+        let result = try await body(url)
+        // A save's index commit may still be running after it returned.
+        await Blocking.acknowledgedWorkFinished()
+        return result
     }
 
     /// Writes `contents` to `name` in `directory`.

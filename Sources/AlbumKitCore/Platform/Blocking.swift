@@ -65,7 +65,7 @@ package enum Blocking {
     /// }
     /// ```
     ///
-    /// A command finishes such work before it exits (``finishAcknowledgedWork()``).
+    /// A command finishes such work before it exits (``acknowledgedWorkFinished()``).
     package static func run<T: Sendable>(
         _ body: @escaping @Sendable (_ acknowledge: @escaping @Sendable (T) -> Void) throws -> T
     ) async throws -> T {
@@ -86,9 +86,15 @@ package enum Blocking {
         }
     }
 
-    /// Waits until the work of every ``run(_:)`` that acknowledged early has ended: a command
-    /// calls it before it exits, so it leaves no index transaction half-written for the next one.
-    package static func finishAcknowledgedWork() { acknowledged.wait() }
+    /// Resumes once the work of every ``run(_:)`` that acknowledged early has ended, without
+    /// holding a thread meanwhile (one of the cooperative pool held there could be the one a
+    /// caller of that work needs to go on): a command awaits it before it exits, so it leaves no
+    /// index transaction half-written for the next one.
+    package static func acknowledgedWorkFinished() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            acknowledged.notify(queue: queue) { continuation.resume() }
+        }
+    }
 
     private static let acknowledged = DispatchGroup()
 }
