@@ -349,6 +349,17 @@ scenario_garbled() {
     summary garbled1 "$GARBLE_TRIALS" "$value_failures" "one 16-byte overwrite inside an asset's path: rebuilt once, kept, all saves there"
 }
 
+# pausing_album: prints a build of album that can pause mid-save (ALBUMKIT_PAUSE: $ALBUM when it
+# is a debug build, else the debug build, built now); returns 1 when there is none.
+pausing_album() {
+    local saver=$ALBUM
+    if ! grep -q ALBUMKIT_PAUSE_MARKER "$saver"; then
+        swift build -c debug --product album >/dev/null 2>&1 && saver="$(swift build -c debug --show-bin-path)/album"
+    fi
+    grep -q ALBUMKIT_PAUSE_MARKER "$saver" || return 1
+    echo "$saver"
+}
+
 # ---------------------------------------------------------------------------------------------
 # powerloss: the disk as a power loss leaves it while a save records. A debug build pauses the
 # saver (ALBUMKIT_PAUSE=before-record) once its files' data and names are flushed, before the
@@ -360,11 +371,8 @@ scenario_garbled() {
 scenario_powerloss() {
     local trials=$((PARTIAL_TRIALS + 2)) dir=$WORK/powerloss failures=0 trial lib lost pid bad count flushed reboot
     echo "== powerloss: $trials trials"
-    local saver=$ALBUM
-    if ! grep -q ALBUMKIT_PAUSE_MARKER "$saver"; then
-        swift build -c debug --product album >/dev/null 2>&1 && saver="$(swift build -c debug --show-bin-path)/album"
-    fi
-    if ! grep -q ALBUMKIT_PAUSE_MARKER "$saver"; then
+    local saver
+    if ! saver=$(pausing_album); then
         fail "powerloss: no build of album that can pause mid-save (the debug build failed to build)"
         summary powerloss 1 1 "could not run"
         return
@@ -440,11 +448,8 @@ scenario_powerloss() {
 scenario_ackkill() {
     local trials=$((PARTIAL_TRIALS + 2)) dir=$WORK/ackkill failures=0 trial lib pid bad count expected
     echo "== ackkill: $trials trials"
-    local saver=$ALBUM
-    if ! grep -q ALBUMKIT_PAUSE_MARKER "$saver"; then
-        swift build -c debug --product album >/dev/null 2>&1 && saver="$(swift build -c debug --show-bin-path)/album"
-    fi
-    if ! grep -q ALBUMKIT_PAUSE_MARKER "$saver"; then
+    local saver
+    if ! saver=$(pausing_album); then
         fail "ackkill: no build of album that can pause mid-save (the debug build failed to build)"
         summary ackkill 1 1 "could not run"
         return
