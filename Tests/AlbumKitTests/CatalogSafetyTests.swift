@@ -19,7 +19,11 @@ import Testing
     func saveDistinct(_ count: Int, into title: String, at url: URL, tag: String = "") async throws -> [SavedAsset] {
         let library = PhotoLibrary(backend: try CatalogBackend.open(at: url))
         let media = (0..<count).map { Media.data(Fixture.uniqueJPEG("\(tag)\($0)"), filename: "IMG_\(tag)\($0).JPG") }
-        return try await library.album(titled: title).save(media).map { try $0.get() }
+        let saved = try await library.album(titled: title).save(media).map { try $0.get() }
+        // As a command does before it exits: the index's commit, which goes on after the save is
+        // acknowledged, ends before the test damages the catalog (or the damage could be overwritten).
+        await Blocking.acknowledgedWorkFinished()
+        return saved
     }
 
     func originals(_ url: URL) -> [String] {
