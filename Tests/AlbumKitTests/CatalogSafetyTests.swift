@@ -169,6 +169,7 @@ import Testing
                     try await library.album(titled: "Trip").save(
                         .data(Fixture.uniqueJPEG("r\(n)"), filename: "IMG_\(n).JPG")))
             }
+            await Blocking.acknowledgedWorkFinished()
             #expect(FileManager.default.fileExists(atPath: url.path + "/snapshots/index.sqlite"))
             do {
                 let db = try Database(path: url.path + "/catalog.sqlite", create: false)
