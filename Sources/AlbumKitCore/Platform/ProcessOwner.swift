@@ -193,13 +193,13 @@ package enum ProcessOwner {
                 if let index = entry.paths.firstIndex(of: path) { entry.paths.remove(at: index) }
             }
             if entry.paths.isEmpty, entry.length > 0 {
+                let blank = [UInt8](repeating: 0x0A, count: Int(entry.length))
                 // Blanked (its lines made empty), not truncated: the file keeps its size and its
                 // blocks, so the next listing overwrites it in place and its flush writes one page,
                 // with no allocation or size change for the file system to commit first (a lone
                 // save waits for that flush). Dropping a failure is safe: a list left longer than
                 // it is names files that are recorded or undone, and recovery keeps or ignores
                 // those; the next call appends.
-                let blank = [UInt8](repeating: 0x0A, count: Int(entry.length))
                 if (try? FileSystem.write(entry.file, blank, at: 0)) != nil { entry.length = 0 }
             }
             state[directory] = entry
