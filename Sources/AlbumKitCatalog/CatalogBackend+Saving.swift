@@ -24,9 +24,16 @@ extension CatalogBackend {
         let request: Media
         /// For a lone save, work started while it was staged so that its commit need not wait for
         /// it: its name listed as being published (``ProcessOwner/notePublishing(_:in:)``), and
-        /// its data flushed. `nil` for an item of a chunk, whose commit does both for all at once.
+        /// then (`flushing`) the file named, its data flushed, and its folder flushed. `nil` for an
+        /// item of a chunk, whose commit does all of that for all at once.
+        ///
+        /// Named before its data is flushed, the file's name and its data reach the disk in one
+        /// commit of a file system that journals metadata (ext4: one journal commit, not two), and
+        /// the folder's flush finds nothing left to commit.
         let listing: BackgroundWork?
         let flushing: BackgroundWork?
+        /// Its name is given while it is staged (``flushing``), not by its commit.
+        var isNamedWhenStaged: Bool { flushing != nil }
         var file: FileSystem.StagedFile { media.file }
 
         /// The library file names of its companions, beside its own: `ID-1.xmp`, `ID-2.cr2`, ….
@@ -136,12 +143,20 @@ extension CatalogBackend {
             }
         }
         let fileName = "\(id).\(staged.metadata.format.fileExtension)"
-        let descriptor = staged.file.descriptor
+        let file = staged.file
+        let created = createdShard
         return Staged(
             id: id, media: staged, folders: folders, relativePath: "originals/\(folders.name)/\(fileName)",
             fileName: fileName, shard: folders.name, createdShard: createdShard, request: media,
             listing: listing?.work,
-            flushing: listing.map { _ in BackgroundWork { try Self.flush([descriptor], ofChunk: false) } })
+            flushing: listing.map { listing in
+                BackgroundWork { [self] in
+                    try listing.work.wait()
+                    try FileSystem.publish(file, as: fileName)
+                    try Self.flush([file.descriptor], ofChunk: false)
+                    try flushFolders([file.directory], createdShard: created)
+                }
+            })
     }
 
     package func discard(_ staged: Staged) async {
@@ -149,7 +164,10 @@ extension CatalogBackend {
         staged.flushing?.finish()
         if let listing = staged.listing {
             listing.finish()
-            ProcessOwner.clearPublishing(staged.relativePaths, in: ownersPath)
+            // Named while staged, never recorded: ours to remove. A name that cannot be removed
+            // stays listed, so the next opening after this process removes it.
+            let removed = !staged.isNamedWhenStaged || (try? staged.unpublish()) != nil
+            if removed { ProcessOwner.clearPublishing(staged.relativePaths, in: ownersPath) }
         }
         for file in staged.files { FileSystem.abandon(file) }
     }
@@ -188,19 +206,24 @@ extension CatalogBackend {
             try flushingRest?.wait()
         }
         let unlisted = staged.filter { $0.listing == nil }.flatMap(\.relativePaths)
-        let published = Locked<[Staged]>([])
+        // A lone save's file is named while it is staged (``Staged/flushing``); a failed save
+        // removes that name too.
+        let namedWhenStaged = staged.filter(\.isNamedWhenStaged)
+        let toName = staged.filter { !$0.isNamedWhenStaged }
+        let published = Locked<[Staged]>(namedWhenStaged)
         let publication = Milestone()
         let publishing = BackgroundWork { [self] in
             do {
-                for item in staged { try item.listing?.wait() }
+                for item in namedWhenStaged { try item.flushing?.wait() }
+                for item in toName { try item.listing?.wait() }
                 if !unlisted.isEmpty { try ProcessOwner.notePublishing(unlisted, in: ownersPath) }
-                try publish(staged, noting: published)
+                try publish(toName, noting: published)
                 publication.reach()
             } catch {
                 publication.reach(.failure(error))
                 throw error
             }
-            try flushNames(staged)
+            try flushNames(toName)
         }
         defer { ProcessOwner.clearPublishing(paths, in: ownersPath) }
         let receipt: CommitReceipt
@@ -236,6 +259,8 @@ extension CatalogBackend {
         for item in staged {
             for file in item.files { FileSystem.close(file.descriptor) }
         }
+        // After the acknowledgement: the next lone save finds its staged file made.
+        if staged.count == 1, let item = staged.first { FileSystem.prepareSpareStagedFile(in: item.file.directory) }
         return receipt
     }
 
@@ -274,8 +299,15 @@ extension CatalogBackend {
     /// `originals/` when a save created a shard in it.
     private func flushNames(_ staged: [Staged]) throws {
         var seen = Set<String>()
-        for item in staged where seen.insert(item.shard).inserted { try FileSystem.fsync(item.file.directory) }
-        if staged.contains(where: \.createdShard) {
+        try flushFolders(
+            staged.filter { seen.insert($0.shard).inserted }.map(\.file.directory),
+            createdShard: staged.contains(where: \.createdShard))
+    }
+
+    /// Flushes `folders`, and `originals/` too when a save created one of them.
+    private func flushFolders(_ folders: [FileSystem.Descriptor], createdShard: Bool) throws {
+        for folder in folders { try FileSystem.fsync(folder) }
+        if createdShard {
             let originals = try FileSystem.openDirectory(originalsPath)
             defer { FileSystem.close(originals) }
             try FileSystem.fsync(originals)

@@ -357,10 +357,15 @@ import Testing
                 ((try? String(contentsOfFile: list, encoding: .utf8)) ?? "").trimmingCharacters(in: .newlines)
             }
             let lone = try await backend.stage([.data(Fixture.uniqueJPEG("lone"), filename: "lone.jpg")]) {}[0].get()
-            #expect(lone.listing != nil && lone.flushing != nil)
+            #expect(lone.listing != nil && lone.flushing != nil && lone.isNamedWhenStaged)
             try lone.listing?.wait()
             #expect(listed() == lone.relativePath)
+            // Named while staged, once listed: its name and data flushed before its commit.
+            try lone.flushing?.wait()
+            let named = backend.root.path + "/" + lone.relativePath
+            #expect(FileManager.default.fileExists(atPath: named))
             await backend.discard(lone)
+            #expect(!FileManager.default.fileExists(atPath: named))
             #expect(listed() == "")
             let chunk = await backend.stage([
                 .data(Fixture.uniqueJPEG("a"), filename: "a.jpg"), .data(Fixture.uniqueJPEG("b"), filename: "b.jpg"),
@@ -372,6 +377,38 @@ import Testing
             }
             #expect(listed() == "")
             #expect(originals(library(dir)).isEmpty)
+        }
+    }
+
+    /// A lone save whose record cannot be appended (the disk full under `journal/`) fails, and the
+    /// name its file was given while it was staged goes with it: nothing of it is anywhere.
+    @Test func aLoneSaveWhoseRecordFailsRemovesTheNameItWasGivenWhenStaged() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = library(dir)
+            let backend = try CatalogBackend.open(at: url)
+            let library = PhotoLibrary(backend: backend)
+            _ = try await library.album(titled: "A").save(.data(Fixture.uniqueJPEG("first"), filename: "first.jpg"))
+            let named = Locked<[String]>([])
+            backend.beforeRecording.withLock { hook in
+                hook = { named.withLock { $0 = Fixture.files(under: url.appendingPathComponent("originals")) } }
+            }
+            let rule = FaultInjector.inject(.write, under: backend.journal.path, errno: ENOSPC)
+            await #expect(throws: AlbumError.self) {
+                _ = try await library.album(titled: "A").save(.data(Fixture.uniqueJPEG("second"), filename: "2.jpg"))
+            }
+            #expect(FaultInjector.hits(rule) >= 1)
+            FaultInjector.remove(rule)
+            backend.beforeRecording.withLock { $0 = nil }
+            // It was named before its record was written, and is gone after the failure.
+            #expect(named.withLock { $0 }.count == 2)
+            #expect(originals(url).count == 1)
+            let list = backend.ownersPath + "/" + ProcessOwner.token + ".publishing"
+            #expect(
+                ((try? String(contentsOfFile: list, encoding: .utf8)) ?? "").trimmingCharacters(in: .newlines) == "")
+            #expect(try await library.assets(inAlbumTitled: "A").count == 1)
+            #expect(try await library.verify().isHealthy)
+            _ = try await library.album(titled: "A").save(.data(Fixture.uniqueJPEG("third"), filename: "3.jpg"))
+            #expect(try await library.assets(inAlbumTitled: "A").count == 2)
         }
     }
 

@@ -170,4 +170,32 @@ import Testing
             }
         }
     }
+
+    /// Copies on every core at once each get a chunk buffer of their own (buffers are kept between
+    /// copies and handed out again): every copy has its own bytes and hash.
+    @Test func concurrentCopiesNeverShareABuffer() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let count = 16
+            var expected: [String] = []
+            for index in 0..<count {
+                let data = HashingCopyTests.bytes(100_000 + index * 70_001, seed: UInt64(index + 7))
+                try data.write(to: dir.appendingPathComponent("in-\(index)"))
+                var hasher = SHA256Hasher()
+                data.withUnsafeBytes { hasher.update($0) }
+                expected.append(hasher.finalize())
+            }
+            let results = Locked<[Int: String]>([:])
+            DispatchQueue.concurrentPerform(iterations: count) { index in
+                let copied = try? HashingCopyTests.copy(
+                    dir.appendingPathComponent("in-\(index)"), named: "out-\(index)", in: dir)
+                results.withLock { $0[index] = copied?.sha256 }
+            }
+            for index in 0..<count {
+                #expect(results.withLock { $0[index] } == expected[index])
+                #expect(
+                    try Data(contentsOf: dir.appendingPathComponent("out-\(index)"))
+                        == Data(contentsOf: dir.appendingPathComponent("in-\(index)")))
+            }
+        }
+    }
 }

@@ -257,6 +257,8 @@ package enum FileSystem {
                 if let code = FaultInjector.check(.openTemporary, directory.path) {
                     errno = code
                     anonymous = -1
+                } else if let spare = takeSpareStagedFile(for: directory) {
+                    anonymous = spare
                 } else {
                     anonymous = retrying { albumkit_open_tmpfile(directory.fd, 0o644) }
                 }
