@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <sys/ioctl.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 #include "CShims.h"
@@ -47,4 +48,12 @@ long long albumkit_filesystem_type(const char *path) {
     if (statfs(path, &info) != 0) return -1;
     return (long long)(unsigned long)info.f_type;
 }
+
+long long albumkit_unique_mount_id(const char *path) {
+    const unsigned int unique = 0x4000U; /* STATX_MNT_ID_UNIQUE, newer than these headers */
+    struct statx status;
+    if (statx(AT_FDCWD, path, 0, unique, &status) != 0) return -1;
+    return (status.stx_mask & unique) ? (long long)status.stx_mnt_id : 0;
+}
+
 #endif

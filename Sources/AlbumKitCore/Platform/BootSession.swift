@@ -42,8 +42,10 @@ package enum BootSession {
     }()
 
     /// This boot and the mounts of the file system holding `path` (Linux: the mount IDs of its
-    /// device in `/proc/self/mountinfo`): a file system cut off and mounted again (a shutdown, a
-    /// disk unplugged) loses unflushed writes as a power loss does, within one boot.
+    /// device in `/proc/self/mountinfo`, and the unique identifier of the mount `path` is on where
+    /// the kernel gives it, 6.8 and later: mount ids and device numbers come back the same after an
+    /// unmount and a mount): a file system cut off and mounted again (a shutdown, a disk unplugged)
+    /// loses unflushed writes as a power loss does, within one boot.
     ///
     /// ```swift
     /// let session = BootSession.session(forFileAt: "/data/Photos.albumlibrary/catalog.sqlite")
@@ -65,7 +67,15 @@ package enum BootSession {
                 let fields = line.split(separator: " ")
                 return fields.count > 2 && fields[2] == device ? String(fields[0]) : nil
             }
-            return id + "/" + mounts.sorted().joined(separator: ",")
+            let onMount =
+                FileSystem.fileStatus(atPath: path, following: false) != nil
+                ? path : (path as NSString).deletingLastPathComponent
+            // The mount's own identifier, never reused: an unmount and a mount of the same disk
+            // (pulled out and plugged in again, a loop image mounted again) often get the same
+            // mount id and device number back, and an index written without flushes may have been
+            // torn by what ended the earlier mount. Unavailable (an older kernel): as before.
+            let unique = (try? FileSystem.uniqueMountID(atPath: onMount)).flatMap { $0 }
+            return id + "/" + mounts.sorted().joined(separator: ",") + (unique.map { "/m\($0)" } ?? "")
         #else
             return id
         #endif

@@ -400,6 +400,19 @@ package enum FileSystem {
         throw fail("stat", path)
     }
 
+    #if os(Linux) || os(Android)
+        /// The identifier of the mount `path` is on that is never reused while the machine runs
+        /// (`statx`'s `STATX_MNT_ID_UNIQUE`, Linux 6.8 and later): it changes when the file system is
+        /// unmounted and mounted again, where the mount id and the device number may come back the
+        /// same. `nil` where the kernel does not give it.
+        package static func uniqueMountID(atPath path: String) throws(SystemError) -> UInt64? {
+            try injected(.stat, path)
+            let found = albumkit_unique_mount_id(path)
+            if found < 0 { throw fail("statx", path) }
+            return found == 0 ? nil : UInt64(found)
+        }
+    #endif
+
     /// Removes the file at `path`, given as bytes (a name need not be valid UTF-8); a missing file
     /// is not an error.
     package static func unlink(_ path: FileSystemPath) throws(SystemError) {

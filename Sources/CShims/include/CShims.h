@@ -37,4 +37,10 @@ long albumkit_random(void *buffer, unsigned long length);
 /// FUSE, …). Returns -1 and sets errno on failure.
 long long albumkit_filesystem_type(const char *path);
 
+/// The mount of `path`'s identifier that is never reused while the machine runs (`statx`'s
+/// `STATX_MNT_ID_UNIQUE`, Linux 6.8 and later): another one after an unmount and a mount of the same
+/// device, where the plain mount id and the device number come back the same. Returns 0 where the
+/// kernel does not give it, or -1 and sets errno.
+long long albumkit_unique_mount_id(const char *path);
+
 #endif
