@@ -8,6 +8,16 @@ import Testing
     /// The staged file made ahead for the next lone save: taken only in the folder it was made in,
     /// never while a fault is injected into staging, and used by the catalog's next lone save.
     @Suite struct SpareStagedFileTests {
+        /// Writes `text` into `staged`, publishes it as `name`, and reads it back from `folder`.
+        func publish(_ staged: FileSystem.StagedFile, as name: String, writing text: String, in folder: URL) throws
+            -> String
+        {
+            try FileSystem.write(staged.descriptor, Array(text.utf8))
+            try FileSystem.publish(staged, as: name)
+            FileSystem.close(staged.descriptor)
+            return try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+        }
+
         func folder(_ dir: URL, _ name: String) throws -> FileSystem.Descriptor {
             let url = dir.appendingPathComponent(name)
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -27,20 +37,14 @@ import Testing
                 let elsewhere = try FileSystem.stage(in: second, as: StagingName(kind: "partial"))
                 #expect(try FileSystem.version(of: elsewhere.descriptor).inode != spare)
                 #expect(FileSystem.spareStagedFileInode(in: first) == spare)
-                try FileSystem.write(elsewhere.descriptor, Array("b".utf8))
-                try FileSystem.publish(elsewhere, as: "b.txt")
-                FileSystem.close(elsewhere.descriptor)
-                #expect(try String(contentsOf: dir.appendingPathComponent("b/b.txt"), encoding: .utf8) == "b")
+                #expect(try publish(elsewhere, as: "b.txt", writing: "b", in: dir.appendingPathComponent("b")) == "b")
 
                 // Its own folder: the spare itself, published like any staged file.
                 let taken = try FileSystem.stage(in: first, as: StagingName(kind: "partial"))
                 #expect(try FileSystem.version(of: taken.descriptor).inode == spare)
                 #expect(taken.temporaryName == nil)
                 #expect(FileSystem.spareStagedFileInode(in: first) == nil)
-                try FileSystem.write(taken.descriptor, Array("a".utf8))
-                try FileSystem.publish(taken, as: "a.txt")
-                FileSystem.close(taken.descriptor)
-                #expect(try String(contentsOf: dir.appendingPathComponent("a/a.txt"), encoding: .utf8) == "a")
+                #expect(try publish(taken, as: "a.txt", writing: "a", in: dir.appendingPathComponent("a")) == "a")
             }
         }
 
@@ -56,10 +60,7 @@ import Testing
                 let new = try folder(dir, "shard")
                 defer { FileSystem.close(new) }
                 let staged = try FileSystem.stage(in: new, as: StagingName(kind: "partial"))
-                try FileSystem.write(staged.descriptor, Array("x".utf8))
-                try FileSystem.publish(staged, as: "x.jpg")
-                FileSystem.close(staged.descriptor)
-                #expect(try String(contentsOf: dir.appendingPathComponent("shard/x.jpg"), encoding: .utf8) == "x")
+                #expect(try publish(staged, as: "x.jpg", writing: "x", in: dir.appendingPathComponent("shard")) == "x")
             }
         }
 

@@ -52,10 +52,12 @@ package enum BootSession {
     /// ```
     package static func session(forFileAt path: String) -> String {
         #if os(Linux)
+            // A file not made yet is on its folder's mount.
+            let folder = (path as NSString).deletingLastPathComponent
             guard
                 // Unknown mount: the boot session alone (see above).
-                let status = try? FileSystem.status(atPath: path)
-                    ?? FileSystem.status(atPath: (path as NSString).deletingLastPathComponent),
+                let (status, onMount) = try? FileSystem.status(atPath: path).map({ ($0, path) })
+                    ?? FileSystem.status(atPath: folder).map({ ($0, folder) }),
                 // (as above)
                 let (file, _) = try? FileSystem.openForReading("/proc/self/mountinfo")
             else { return id }
@@ -67,9 +69,6 @@ package enum BootSession {
                 let fields = line.split(separator: " ")
                 return fields.count > 2 && fields[2] == device ? String(fields[0]) : nil
             }
-            let onMount =
-                FileSystem.fileStatus(atPath: path, following: false) != nil
-                ? path : (path as NSString).deletingLastPathComponent
             // The mount's own identifier, never reused: an unmount and a mount of the same disk
             // (pulled out and plugged in again, a loop image mounted again) often get the same
             // mount id and device number back, and an index written without flushes may have been
