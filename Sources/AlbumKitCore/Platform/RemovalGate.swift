@@ -148,6 +148,22 @@ package struct RemovalGate: Sendable {
         }
     }
 
+    /// Opens the regular file `file` for reading: beneath `folder` through the gate when it is
+    /// given (a catalog library's original, whose path came from its records), else as
+    /// ``FileSystem/openForReading(_:)`` does.
+    ///
+    /// - Throws: `EINVAL` when `file` is not inside `folder`; as ``openFileForReading(_:)``.
+    package static func openForReading(
+        _ file: URL, beneath folder: URL?
+    ) throws(SystemError) -> (FileSystem.Descriptor, size: UInt64) {
+        guard let folder else { return try FileSystem.openForReading(file.path) }
+        let prefix = folder.path.hasSuffix("/") ? folder.path : folder.path + "/"
+        guard file.path.hasPrefix(prefix) else {
+            throw SystemError("open beneath the library", path: file.path, errno: EINVAL)
+        }
+        return try RemovalGate(root: folder.path).openFileForReading(String(file.path.dropFirst(prefix.count)))
+    }
+
     /// What `lstat` says of `relative`, its folders opened beneath the library's folder; `nil` when
     /// it is missing or cannot be reached that way (a link on the way, a path leading out).
     package func status(of relative: String) -> FileStatus? {
