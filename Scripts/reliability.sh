@@ -14,7 +14,8 @@
 #   partial, quickexit, nolib, newlib, powerloss, ackkill, shutdown, remount, journal, rebuildkill, convert, convertbad,
 #   repairrace, movekill, companionkill, companionupdate, and the folder library's fkill9, frace, fdiskfull, freadonly, fmoved, fstaging,
 #   fslash, fdelete, fcard, flinks, ffifo, fcatalog, fdrop, fforged, and the shared library's
-#   sdelete, srestore, sexport, scopy, ssave).
+#   sdelete, srestore, sexport, scopy, ssave, and the hostile-library family hostile-records,
+#   hostile-lists).
 #
 # The catalog library (issue 27): journal/library.journal is the library; catalog.sqlite is an
 # index derived from it, rebuilt when it is missing, damaged, foreign or written by another
@@ -131,6 +132,12 @@
 #   s*          a shared library (PostgreSQL + SeaweedFS, Scripts/shared-library.sh): kill -9 at
 #               random moments of delete-asset (sdelete), restore (srestore), export (sexport),
 #               copy into a catalog (scopy) and save (ssave); see Scripts/reliability/shared.sh.
+#   hostile-*   a catalog someone else wrote: forged journal records (hostile-records: saves,
+#               companions and purges naming files outside or through links, a purge of a shown
+#               photo, a re-save and an export through them) and a planted publishing list with a
+#               shard folder that is a link out (hostile-lists), run through `albums`, `save`,
+#               `export`, `verify`, `repair` and `deleted --empty`: nothing outside the library is
+#               removed, changed or exported; see Scripts/reliability/hostile.sh.
 # Every data-safety scenario ends with: every acknowledged save is present with its SHA-256, and
 # nothing in originals/ was deleted (folder library: no file the user put there was removed).
 # A scenario that cannot run here (no mount or namespace rights) FAILS, unless ALBUM_ALLOW_SKIP
@@ -143,6 +150,7 @@ KEEP=0
 ONLY="kill9,race,diskfull,readonly,removed,corrupt,reset,sqlite3,oldcatalog,garbled,pidns,fifo,walk,badnumbers,resave,verifyrace,fulljournal,ulimit,partial,quickexit,nolib,newlib,powerloss,ackkill,shutdown,remount,journal,rebuildkill,convert,convertbad,repairrace,movekill,companionkill,companionupdate"
 ONLY+=",fkill9,frace,fdiskfull,freadonly,fmoved,fstaging,fslash,fdelete,fcard,flinks,ffifo,fcatalog,fdrop,fforged"
 ONLY+=",sdelete,srestore,sexport,scopy,ssave"
+ONLY+=",hostile-records,hostile-lists"
 while [ $# -gt 0 ]; do
     argument=$1
     shift
@@ -343,6 +351,8 @@ source "$ROOT/Scripts/reliability/folders.sh"
 source "$ROOT/Scripts/reliability/shared.sh"
 # shellcheck source=reliability/catalog.sh
 source "$ROOT/Scripts/reliability/catalog.sh"
+# shellcheck source=reliability/hostile.sh
+source "$ROOT/Scripts/reliability/hostile.sh"
 
 echo "== album: $ALBUM ($MODE)"
 echo "== scratch: $WORK"
