@@ -118,7 +118,7 @@ import Testing
         try await Fixture.withTemporaryDirectory { dir in
             let (library, backend) = try open(dir)
             let saved = try await library.save(.file(Fixture.video))
-            #expect(saved.albumID == nil && saved.albumOutcome == nil)
+            #expect(saved.albumID == nil && saved.albumOutcome == .notRequested)
             #expect(saved.metadata?.kind == .video)
             #expect(try sql(backend, "SELECT count(*) FROM asset").first?.integer(0) == 1)
             #expect(try await library.albums().isEmpty)
