@@ -491,7 +491,9 @@ extension CatalogBackend {
         let index = CatalogIndex(db: db, path: path)
         let check = try db.rows("PRAGMA quick_check(3)").compactMap { $0.text(0) }
         guard check == ["ok"] else {
-            throw CatalogIndex.Unusable(reason: "it is damaged (\(check.joined(separator: "; ")))")
+            // One line: SQLite's report spans several ("*** in database main ***", a line a page).
+            let lines = check.flatMap { $0.split(separator: "\n") }.filter { !$0.hasPrefix("***") }
+            throw CatalogIndex.Unusable(reason: "it is damaged (\(lines.prefix(3).joined(separator: "; ")))")
         }
         guard try index.state(CatalogSchema.StateKey.journalID)?.textValue == journalID else {
             throw CatalogIndex.Unusable(reason: "it is of another library's journal")
