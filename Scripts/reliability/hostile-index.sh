@@ -30,14 +30,16 @@ scenario_hostile-index() {
     mine=$dir/mine.albumlibrary theirs=$dir/theirs.albumlibrary
     "$ALBUM" save -q --album Trip --library "$mine" "${files[@]:0:4}" >/dev/null
     cp -a "$mine" "$theirs"
-    "$ALBUM" save -q --album Trip --library "$mine" "${files[@]:4:2}" >/dev/null
-    "$ALBUM" save -q --album Trip --library "$theirs" "${files[@]:6:2}" >/dev/null
+    # Mine's journal ends up longer: an older build caught the sibling's index up from a place in
+    # mine's journal and showed the sibling's photos.
+    "$ALBUM" save -q --album Trip --library "$mine" "${files[@]:4:3}" >/dev/null
+    "$ALBUM" save -q --album Trip --library "$theirs" "${files[@]:7:1}" >/dev/null
     "$ALBUM" rename --library "$mine" Trip Holiday >/dev/null
     "$ALBUM" rename --library "$theirs" Trip Holiday >/dev/null
     expected=$(asset_ids "$mine")
     rm -f "$mine"/catalog.sqlite*
     cp -a "$theirs/catalog.sqlite" "$mine/catalog.sqlite"
-    if [ "$(asset_ids "$mine")" != "$expected" ] || [ "$(echo "$expected" | wc -l)" != 6 ]; then
+    if [ "$(asset_ids "$mine")" != "$expected" ] || [ "$(echo "$expected" | wc -l)" != 7 ]; then
         fail "hostile-index: the index copied from a sibling copy was believed (photos shown that the library lacks, or its own hidden)"
         failures=$((failures + 1))
     fi

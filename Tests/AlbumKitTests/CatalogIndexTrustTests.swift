@@ -89,6 +89,42 @@ import Testing
         }
     }
 
+    /// Two copies whose journals end with the very same line at the very same place, an earlier
+    /// record differing (an album of another title, of the same length): the last line's check
+    /// passes, and the whole journal, checked once since the index was last checked against another
+    /// journal file, tells them apart.
+    @Test func anIndexWhoseLastRecordMatchesButNotAnEarlierOneIsRebuilt() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let mine = library(dir, "Mine")
+            _ = try await save(1, into: "Trip", at: mine, tag: "b")
+            let trip = try #require(
+                try await PhotoLibrary(backend: try CatalogBackend.open(at: mine)).albums().first?.id)
+            let theirs = library(dir, "Theirs")
+            try FileManager.default.copyItem(at: mine, to: theirs)
+            for (url, title, id) in [
+                (mine, "Mine", "11111111-1111-1111-1111-111111111111"),
+                (theirs, "Ours", "22222222-2222-2222-2222-222222222222"),
+            ] {
+                try LibraryJournal(libraryRoot: url.path).append([
+                    .createAlbum(id: id, title: title, createdAt: 1_800_000_000),
+                    .renameAlbum(id: trip, title: "Holiday"),
+                ])
+            }
+            // Theirs applies its records, then its index is copied into mine.
+            #expect(
+                Set(try await PhotoLibrary(backend: try CatalogBackend.open(at: theirs)).albums().map(\.title))
+                    == ["Ours", "Holiday"])
+            let journals = [mine, theirs].map {
+                try? Data(contentsOf: $0.appendingPathComponent("journal/library.journal"))
+            }
+            #expect(journals[0]?.count == journals[1]?.count && journals[0] != journals[1])
+            try replace(mine.path + "/catalog.sqlite", with: theirs.path + "/catalog.sqlite")
+            let backend = try CatalogBackend.open(at: mine)
+            #expect(Set(try await PhotoLibrary(backend: backend).albums().map(\.title)) == ["Mine", "Holiday"])
+            #expect(backend.takeNotices().contains { $0.contains("does not match the library's journal") })
+        }
+    }
+
     /// The same with the snapshot: the other copy's snapshot is checked in full against this
     /// journal before a rebuild uses it, set aside once (moved, not copied), and `repair` does not
     /// rebuild from it again and again.
