@@ -72,6 +72,7 @@ extension CatalogBackend {
             try? index.setPosition(
                 newEnd, applied: recorder.changes.count, digest: digest,
                 lastLine: (newEnd - Int64(lastLine.count), JournalDigest(of: lastLine)))
+            try? index.noteJournalFile(of: journal)
             // Read in this transaction, not in another one after it (a save's critical path);
             // unreadable: not due now, the next change asks again.
             snapshotDue = (try? index.isSnapshotDue(every: snapshotInterval.withLock { $0 })) ?? false
@@ -334,9 +335,7 @@ extension CatalogBackend {
             try index.db.immediateTransaction {
                 try index.catchUp(with: journal)
                 // Built from this very file (read under its lock).
-                if let file = FileSystem.fileID(atPath: journal.path) {
-                    try index.setState(CatalogSchema.StateKey.journalInode, .integer(Int64(bitPattern: file.inode)))
-                }
+                try index.noteJournalFile(of: journal)
             }
         }
         // Another program's transaction on the old file (the `sqlite3` shell) finishes first, and
@@ -491,7 +490,9 @@ extension CatalogBackend {
         let index = CatalogIndex(db: db, path: path)
         let check = try db.rows("PRAGMA quick_check(3)").compactMap { $0.text(0) }
         guard check == ["ok"] else {
-            throw CatalogIndex.Unusable(reason: "it is damaged (\(check.joined(separator: "; ")))")
+            // One line: SQLite's report spans several ("*** in database main ***", a line a page).
+            let lines = check.flatMap { $0.split(separator: "\n") }.filter { !$0.hasPrefix("***") }
+            throw CatalogIndex.Unusable(reason: "it is damaged (\(lines.prefix(3).joined(separator: "; ")))")
         }
         guard try index.state(CatalogSchema.StateKey.journalID)?.textValue == journalID else {
             throw CatalogIndex.Unusable(reason: "it is of another library's journal")

@@ -215,9 +215,8 @@ struct CatalogIndex {
             guard try journal.digest(from: recordsStart, to: position) == digest else {
                 throw Unusable.notThisJournal(what)
             }
-            // Recorded (with the boot session, as every write): a failure only means another full
-            // check next time.
-            if let inode { try? noteJournalFile(inode) }
+            // Recorded with the next write (``noteJournalFile(of:)``), not now: a damaged index
+            // found by a later read is then kept as it was found.
             return
         }
         guard let start = try state(CatalogSchema.StateKey.lastLineStart)?.integerValue,
@@ -229,12 +228,13 @@ struct CatalogIndex {
         else { throw Unusable.notThisJournal(what) }
     }
 
-    /// Records `inode` as the journal file the index's whole prefix was checked against.
-    func noteJournalFile(_ inode: Int64) throws {
-        try db.immediateTransaction {
-            try setState(CatalogSchema.StateKey.journalInode, .integer(inode))
-            try setState(CatalogSchema.StateKey.boot, .text(Self.session(path)))
-        }
+    /// Records `journal`'s file as the one the index's whole prefix was checked against (inside
+    /// the caller's write transaction, which checked it: a catch-up or a change under the lock).
+    func noteJournalFile(of journal: LibraryJournal) throws {
+        guard let file = FileSystem.fileID(atPath: journal.path) else { return }
+        let inode = Int64(bitPattern: file.inode)
+        guard try state(CatalogSchema.StateKey.journalInode)?.integerValue != inode else { return }
+        try setState(CatalogSchema.StateKey.journalInode, .integer(inode))
     }
 
     // MARK: Catching up
@@ -268,6 +268,7 @@ struct CatalogIndex {
         }
         if total.end != start || applied > 0 {
             try setPosition(total.end, applied: applied, digest: total.digest, lastLine: total.lastLine)
+            try noteJournalFile(of: journal)
         }
         return (purged, applied, total.end, total.tornBytes, total.digest)
     }
