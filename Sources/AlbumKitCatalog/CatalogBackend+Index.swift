@@ -533,23 +533,30 @@ extension CatalogBackend {
 
     /// Removes the files of purged assets (their records are durable) and forgets each one gone;
     /// a file that cannot be removed now stays listed in `purged_file` and is retried at the next
-    /// opening (it is not a stray file meanwhile).
+    /// opening (it is not a stray file meanwhile). Only `originals/FOLDER/NAME` files are removed,
+    /// through the library's gate (``RemovalGate``); a path of another form, or one the gate
+    /// refuses (a link on the way, not a regular file), is forgotten without touching anything.
     func removeFiles(_ relativePaths: [String]) {
         guard !relativePaths.isEmpty else { return }
         var gone: [String] = []
         var folders = Set<String>()
         for path in relativePaths {
-            do {
-                try FileSystem.unlink(root.path + "/" + path)
+            guard LibraryFilePath.isOriginal(path) else {
                 gone.append(path)
-                folders.insert((path as NSString).deletingLastPathComponent)
+                continue
+            }
+            do {
+                if try gate.removeFile(path) { folders.insert((path as NSString).deletingLastPathComponent) }
+                gone.append(path)
+            } catch  where [ELOOP, ENOTDIR, EISDIR, EINVAL, EXDEV].contains(error.errno) {
+                gone.append(path)  // not a file of the library: never removed, not tried again
             } catch {
                 continue  // retried at the next opening (``recover()``)
             }
         }
         for folder in folders {
             // Best effort: a removal lost with the power is retried, as the path stays listed.
-            guard let directory = try? FileSystem.openDirectory(root.path + "/" + folder) else { continue }
+            guard let directory = try? gate.openFolder(folder) else { continue }
             try? FileSystem.fsync(directory)  // a removal lost with the power is retried: the path stays listed
             FileSystem.close(directory)
         }

@@ -83,11 +83,14 @@ extension CatalogBackend {
         return " (" + (originalName.map { $0 + (titles.isEmpty || deleted ? ", " : " ") } ?? "") + albums + ")"
     }
 
-    /// What is wrong with the library's file `relative`, if anything.
+    /// What is wrong with the library's file `relative`, if anything. It is read through the
+    /// library's gate (``RemovalGate``): a link, a FIFO or a folder in its place, or a link on the
+    /// way, is not the library's file.
     private func fileProblem(_ relative: String, size: Int64, sha256: String) -> String? {
         let opened: (FileSystem.Descriptor, size: UInt64)
-        do { opened = try FileSystem.openForReading(root.path + "/" + relative) } catch {
-            return "missing file \(relative)"
+        do { opened = try gate.openFileForReading(relative) } catch {
+            if error.errno == ENOENT { return "missing file \(relative)" }
+            return "\(relative) is not a regular file inside the library (\(error))"
         }
         defer { FileSystem.close(opened.0) }
         guard Int64(opened.size) == size else { return "\(relative) is \(opened.size) bytes, the journal says \(size)" }
@@ -107,9 +110,9 @@ extension CatalogBackend {
     /// checksum, with what they affect; a snapshot that failed.
     func indexDisagreements() throws -> [String] {
         var problems: [String] = []
-        let (integrity, fromIndex, fromJournal, snapshotError, acknowledged) = try withIndex(
+        let (integrity, fromIndex, fromJournal, snapshotError, acknowledged, refused) = try withIndex(
             "check the catalog", locked: !isReadOnly
-        ) { connection -> ([String], [String], [String], String?, Set<Int64>) in
+        ) { connection -> ([String], [String], [String], String?, Set<Int64>, [(Int64, String)]) in
             let index = connection.index!
             if !isReadOnly { try index.db.immediateTransaction { try index.catchUp(with: journal) } }
             let integrity = try index.db.rows("PRAGMA integrity_check(5)").compactMap { $0.text(0) }
@@ -118,7 +121,12 @@ extension CatalogBackend {
             return (
                 integrity, try Self.contents(of: index.db), try Self.contents(of: replayed.db),
                 try index.state(CatalogSchema.StateKey.snapshotError)?.textValue,
-                Set(try index.db.rows("SELECT offset FROM acknowledged_damage").compactMap { $0.integer(0) })
+                Set(try index.db.rows("SELECT offset FROM acknowledged_damage").compactMap { $0.integer(0) }),
+                // Records whole but refused when applied (a purge of photos not in recently
+                // deleted), as the journal replayed afresh notes them.
+                try replayed.db.rows("SELECT offset, affects FROM journal_damage ORDER BY offset").compactMap { row in
+                    row.integer(0).map { ($0, row.text(1) ?? "") }
+                }
             )
         }
         if integrity != ["ok"] {
@@ -139,6 +147,12 @@ extension CatalogBackend {
         for record in damage where !acknowledged.contains(record.offset) {
             problems.append(
                 "the library's journal (\(journal.path)) has a damaged record at byte \(record.offset)\(record.affects.map { ", about \($0)" } ?? ""); it is skipped, every record after it is kept"
+            )
+        }
+        let unreadable = Set(damage.map(\.offset))
+        for (offset, affects) in refused where !unreadable.contains(offset) && !acknowledged.contains(offset) {
+            problems.append(
+                "the library's journal (\(journal.path)) has a record at byte \(offset) that was not applied: \(affects); every record after it is kept"
             )
         }
         if let snapshotError {

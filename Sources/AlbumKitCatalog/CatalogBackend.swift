@@ -36,6 +36,8 @@ package final class CatalogBackend: PhotoLibraryBackend {
     let catalogPath: String
     var originalsPath: String { root.path + "/originals" }
     var ownersPath: String { root.path + "/owners" }
+    /// The one way this library's files are removed, moved or replaced, and its records' paths opened.
+    var gate: RemovalGate { RemovalGate(root: root.path) }
     var snapshotPath: String { root.path + "/snapshots/index.sqlite" }
     let busyTimeout: Int32
 

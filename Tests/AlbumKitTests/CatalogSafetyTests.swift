@@ -294,10 +294,11 @@ import Testing
             Fixture.write(Data(ProcessOwner.formatLine), named: dead, in: owners)
             try FileManager.default.createDirectory(
                 atPath: url.path + "/originals/ee", withIntermediateDirectories: true)
-            try Fixture.uniqueJPEG("unrecorded").write(to: url.appendingPathComponent("originals/ee/unrecorded.jpg"))
+            // Named as a save names its files: a list names nothing else (``LibraryFilePath``).
+            let unrecorded = "originals/ee/\(RandomID.make()).jpg"
+            try Fixture.uniqueJPEG("unrecorded").write(to: url.appendingPathComponent(unrecorded))
             Fixture.write(
-                Data("originals/ee/unrecorded.jpg\noriginals/\(savedFile)\n".utf8), named: dead + ".publishing",
-                in: owners)
+                Data("\(unrecorded)\noriginals/\(savedFile)\n".utf8), named: dead + ".publishing", in: owners)
             try await expectIntact(url, ["A": saved])
             #expect(originals(url) == [savedFile])
             #expect(!FileManager.default.fileExists(atPath: owners.path + "/" + dead + ".publishing"))
@@ -315,8 +316,9 @@ import Testing
             let dead = "p999997-00000000000000fd"
             try FileManager.default.createDirectory(
                 atPath: url.path + "/originals/ed", withIntermediateDirectories: true)
-            try Fixture.uniqueJPEG("lost").write(to: url.appendingPathComponent("originals/ed/lost.jpg"))
-            Fixture.write(Data("originals/ed/lost.jpg\n".utf8), named: dead + ".publishing", in: owners)
+            let lost = "originals/ed/\(RandomID.make()).jpg"
+            try Fixture.uniqueJPEG("lost").write(to: url.appendingPathComponent(lost))
+            Fixture.write(Data("\(lost)\n".utf8), named: dead + ".publishing", in: owners)
             #expect(ProcessOwner.owners(in: owners.path).contains(dead))
             try await expectIntact(url, ["A": saved])
             #expect(originals(url).count == 1)

@@ -258,7 +258,7 @@ struct CatalogIndex {
         if start != 0, start == length { return ([], 0, start, 0, digest) }
         let total = try journal.forEachRecord(from: start == 0 ? nil : start, through: open, continuing: digest) {
             reading in
-            for entry in reading.entries { purged += try apply(entry.change) }
+            for entry in reading.entries { purged += try apply(entry.change, at: entry.offset) }
             for damage in reading.damaged {
                 try db.run(
                     "INSERT OR REPLACE INTO journal_damage (offset, affects) VALUES (?, ?)",
@@ -276,11 +276,14 @@ struct CatalogIndex {
     // MARK: Applying
 
     /// Makes `change` rows. Idempotent where a replay could meet a change twice; a change naming
-    /// an album or asset that is not there (its record was damaged) changes what it can.
+    /// an album or asset that is not there (its record was damaged) changes what it can. A purge
+    /// removes only assets in recently deleted: one naming an asset that is not is refused for
+    /// that asset, and noted in `journal_damage` at `offset` (the record's place in the journal)
+    /// when it comes from the journal, as a damaged record is.
     ///
     /// - Returns: the library files of assets purged (to remove once committed).
     @discardableResult
-    func apply(_ change: CatalogChange) throws -> [String] {
+    func apply(_ change: CatalogChange, at offset: Int64? = nil) throws -> [String] {
         switch change {
         case .save(let asset):
             try db.run(
@@ -357,10 +360,17 @@ struct CatalogIndex {
             try db.run("INSERT OR IGNORE INTO acknowledged_damage (offset) VALUES (?)", [.integer(offset)])
         case .purgeAssets(let assets):
             var files: [String] = []
+            var live: [String] = []
             for asset in assets {
-                guard let row = try db.row("SELECT path, companions FROM asset WHERE id = ?", [.text(asset)]),
+                guard let row = try db.row("SELECT path, companions, state FROM asset WHERE id = ?", [.text(asset)]),
                     let path = row.text(0)
                 else {
+                    continue
+                }
+                // Only what is in recently deleted goes for good (a permanent deletion records the
+                // deletion first): a purge of a photo still shown is forged or garbled, and refused.
+                guard row.text(2) == "deleted" else {
+                    live.append(asset)
                     continue
                 }
                 try db.run("DELETE FROM asset WHERE id = ?", [.text(asset)])
@@ -372,6 +382,16 @@ struct CatalogIndex {
                     try db.run("INSERT OR IGNORE INTO purged_file (path) VALUES (?)", [.text(path)])
                     files.append(path)
                 }
+            }
+            if !live.isEmpty, let offset {
+                try db.run(
+                    "INSERT OR REPLACE INTO journal_damage (offset, affects) VALUES (?, ?)",
+                    [
+                        .integer(offset),
+                        .text(
+                            "the permanent deletion of \(live.count) photo(s) not in recently deleted (\(live.joined(separator: ", "))), refused: they are kept"
+                        ),
+                    ])
             }
             return files
         }

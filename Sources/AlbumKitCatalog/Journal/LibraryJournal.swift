@@ -36,10 +36,13 @@ package struct LibraryJournal: Sendable {
     /// A record read, and where the next one starts.
     struct Entry: Sendable {
         var change: CatalogChange
+        /// Where the record starts (what a refusal to apply it is reported at).
+        var offset: Int64
         var end: Int64
     }
 
-    /// A record in the middle of the journal that cannot be read.
+    /// A record in the middle of the journal that cannot be read, or that names a file outside
+    /// the library's `originals/` (``CatalogChange/pathsOutsideOriginals``).
     struct DamagedRecord: Sendable, Hashable {
         var offset: Int64
         /// What it was about, when its JSON still reads ("the save of IMG_0001.JPG …").
@@ -203,8 +206,21 @@ package struct LibraryJournal: Sendable {
                 lastLineStart = start + Int64(range.lowerBound)
                 continue
             }
+            let offset = start + Int64(range.lowerBound)
             if let change = Self.change(in: bytes[range]) {
-                reading.entries.append(Entry(change: change, end: lineEnd))
+                let outside = change.pathsOutsideOriginals
+                if outside.isEmpty {
+                    reading.entries.append(Entry(change: change, offset: offset, end: lineEnd))
+                } else {
+                    // Whole (its checksum matches) but naming files elsewhere: damaged, never
+                    // applied, and never taken for a torn append either.
+                    reading.damaged.append(
+                        DamagedRecord(
+                            offset: offset,
+                            affects:
+                                "\(change.summary), which names \(outside.map { "\"\($0)\"" }.joined(separator: ", ")), not a file of the library's originals/"
+                        ))
+                }
                 reading.end = lineEnd
                 lastLineStart = start + Int64(range.lowerBound)
             } else if isLast {
@@ -216,9 +232,7 @@ package struct LibraryJournal: Sendable {
             } else {
                 let json = bytes[range].count > 9 ? bytes[range].dropFirst(9) : bytes[range][...]
                 reading.damaged.append(
-                    DamagedRecord(
-                        offset: start + Int64(range.lowerBound),
-                        affects: CatalogChange(json: json)?.summary))
+                    DamagedRecord(offset: offset, affects: CatalogChange(json: json)?.summary))
                 reading.end = lineEnd
                 lastLineStart = start + Int64(range.lowerBound)
             }

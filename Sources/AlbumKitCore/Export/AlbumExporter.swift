@@ -183,7 +183,7 @@ struct AlbumExporter {
         if let known = asset.sha256 { return known }
         guard let source = asset.fileURL else { return nil }
         do {
-            let input = try FileSystem.openForReading(source.path)
+            let input = try RemovalGate.openForReading(source, beneath: asset.libraryFolder)
             defer { FileSystem.close(input.0) }
             return try FileSystem.sha256(of: input.0)
         } catch let error as SystemError {
@@ -235,7 +235,7 @@ struct AlbumExporter {
         let size: UInt64
         do {
             if let source = asset.fileURL {
-                size = try copyFile(source, base: base, into: staged.descriptor)
+                size = try copyFile(source, beneath: asset.libraryFolder, base: base, into: staged.descriptor)
             } else if try fetch(asset, staged.descriptor) {
                 size = UInt64(try FileSystem.fileStatus(of: staged.descriptor).size)
             } else {
@@ -300,7 +300,8 @@ struct AlbumExporter {
             defer { if !published { FileSystem.abandon(staged) } }
             do {
                 if let source = companion.fileURL {
-                    _ = try copyFile(source, base: companion.originalFilename, into: staged.descriptor)
+                    _ = try copyFile(
+                        source, beneath: asset.libraryFolder, base: companion.originalFilename, into: staged.descriptor)
                     if let time = FileSystem.fileStatus(atPath: source.path, following: false)?.modified {
                         try FileSystem.setModificationTime(staged.descriptor, to: time)
                     }
@@ -321,10 +322,13 @@ struct AlbumExporter {
         return names
     }
 
-    /// Copies the file `source` into `target`; returns its size.
-    private func copyFile(_ source: URL, base: String, into target: FileSystem.Descriptor) throws -> UInt64 {
+    /// Copies the file `source` (opened beneath `libraryFolder` when the library keeps its files
+    /// in one: ``RemovalGate``) into `target`; returns its size.
+    private func copyFile(
+        _ source: URL, beneath libraryFolder: URL?, base: String, into target: FileSystem.Descriptor
+    ) throws -> UInt64 {
         let input: (FileSystem.Descriptor, size: UInt64)
-        do { input = try FileSystem.openForReading(source.path) } catch {
+        do { input = try RemovalGate.openForReading(source, beneath: libraryFolder) } catch {
             throw AlbumError(
                 error.errno == ENOENT ? .fileNotFound : .fileUnreadable,
                 "The original of \(base) (\(source.path)) cannot be read: \(error). Run `album verify`.",
