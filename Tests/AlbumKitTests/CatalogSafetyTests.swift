@@ -1,3 +1,4 @@
+import AlbumTestSupport
 import Foundation
 import Testing
 
@@ -51,10 +52,11 @@ import Testing
         return backend.takeNotices()
     }
 
-    /// Runs the `sqlite3` shell (Debian's, installed by CI) on the library's catalog.
+    /// Runs the `sqlite3` shell (Debian's, installed by CI; missing, the test is skipped outside CI)
+    /// on the library's catalog.
     func sqlite3(_ url: URL, _ sql: String, readOnly: Bool = false) throws -> String {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.executableURL = URL(fileURLWithPath: try ExternalTool.require("sqlite3"))
         process.arguments = (readOnly ? ["-readonly"] : []) + [url.path + "/catalog.sqlite", sql]
         let output = Pipe()
         process.standardOutput = output
