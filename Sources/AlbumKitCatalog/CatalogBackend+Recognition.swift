@@ -180,3 +180,35 @@ extension CatalogBackend {
         }
     }
 }
+
+extension CatalogBackend {
+    /// The asset's file in `originals/` and its companions, each opened without following a
+    /// symbolic link (one is no copy the library holds) and read back now.
+    package func storedCopies(ofAssetWithID id: String) async throws -> StoredCopies? {
+        try await Blocking.run {
+            let row = try self.withIndex("find the asset") { connection in
+                try connection.index!.db.row(
+                    "SELECT path, companions FROM asset WHERE id = ? AND state = 'ready'", [.text(id)])
+            }
+            guard let row, let path = row.text(0) else {
+                throw AlbumError(.assetNotFound, "There is no asset with the identifier \(id) in \(self.root.path).")
+            }
+            let companions = row.text(1).flatMap(CatalogCompanion.list(fromJSON:)) ?? []
+            return StoredCopies(
+                original: try self.storedCopy(path),
+                companions: try companions.map { try self.storedCopy($0.path) }, libraryRoot: self.root.path)
+        }
+    }
+
+    /// The library's file `relative`, read back now.
+    private func storedCopy(_ relative: String) throws -> StoredCopy {
+        let path = root.path + "/" + relative
+        do {
+            let (file, version) = try FileSystem.openWithoutFollowing(FileSystemPath(path))
+            defer { FileSystem.close(file) }
+            return StoredCopy(sha256: try FileSystem.sha256(of: file), file: version.id)
+        } catch let error as SystemError {
+            throw error.libraryError("read the library's copy back")
+        }
+    }
+}

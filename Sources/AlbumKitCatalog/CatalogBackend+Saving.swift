@@ -241,7 +241,16 @@ extension CatalogBackend {
                 },
                 whenDurable: { receipt in
                     // Its companions were copied and recorded with it: they move with it.
-                    for item in staged { item.request.removeMovedFiles(companionsKept: true) }
+                    for item in staged where item.request.movesFile {
+                        // The staged copies, named or (for bytes an asset already held, whose
+                        // file the decision found intact) about to go: never the caller's files.
+                        let sums = [item.media.sha256] + item.media.companions.map(\.sha256)
+                        let copies = zip(sums, item.files).compactMap { sum, file in
+                            // A copy that cannot be looked at matches no source: nothing is removed.
+                            (try? FileSystem.version(of: file.descriptor)).map { StoredCopy(sha256: sum, file: $0.id) }
+                        }
+                        item.request.removeMovedFiles(companionsKept: true, heldAs: copies, libraryRoot: self.root.path)
+                    }
                     acknowledge(receipt)
                     TestPause.at("after-acknowledge")
                 },

@@ -165,3 +165,33 @@ extension FolderBackend {
         }
     }
 }
+
+extension FolderBackend {
+    /// The asset's file in its album's folder and the sidecars beside it, read back now.
+    package func storedCopies(ofAssetWithID id: String) async throws -> StoredCopies? {
+        try await Blocking.run {
+            let root = try self.mapping("open the library folder") { try FileSystem.openRoot(self.root.path) }
+            defer { FileSystem.close(root) }
+            // (as in ``storedSHA256(ofAssetWithID:)``)
+            let state = try? FolderLibraryState.open(root: root)
+            defer { state.map(FileSystem.close) }
+            let directory = FolderAlbumDirectory(
+                root: root, remembered: FolderLibraryState.remembered(state: state), hints: self.folderHints)
+            let (album, name) = try self.mapping("find the asset") { try self.locate(id, directory) }
+            return try self.mapping("read the library's copy back") {
+                let folder =
+                    try album.map { try FileSystem.openDirectory($0.path, in: root) } ?? FileSystem.reopen(root)
+                defer { FileSystem.close(folder) }
+                func copy(_ name: String) throws -> StoredCopy {
+                    let file = try FileSystem.openFile(name, in: folder)
+                    defer { FileSystem.close(file) }
+                    return StoredCopy(
+                        sha256: try FileSystem.sha256(of: file), file: try FileSystem.version(of: file).id)
+                }
+                let original = try copy(name)
+                let companions = try FolderSidecars.names(for: name, among: try FileSystem.names(in: folder)).map(copy)
+                return StoredCopies(original: original, companions: companions, libraryRoot: self.root.path)
+            }
+        }
+    }
+}

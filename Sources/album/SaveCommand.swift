@@ -60,6 +60,8 @@ enum SaveCommand {
         var notMoved = 0
         /// Sidecars found without their photo: not saved, reported.
         var orphans = 0
+        /// Catalog libraries found in a folder walked: left out, reported.
+        var libraries = 0
         /// The albums this save created (the text says so on the first line into each).
         var created: Set<String> = []
     }
@@ -71,6 +73,8 @@ enum SaveCommand {
         case skipped(reason: String, message: String)
         /// A sidecar whose photo is not beside it: reported even without -v.
         case orphan
+        /// An AlbumKit catalog library inside a folder walked: left out, reported even without -v.
+        case catalogLibrary
     }
 
     static func run(_ arguments: Arguments, importing: Bool) async throws -> Int32 {
@@ -147,6 +151,8 @@ enum SaveCommand {
                                 reason: "linkToFolder",
                                 message: "a link to a folder; links are not followed: name its target to save it")
                         ))
+                case .catalogLibrary:
+                    early.append((inputs.count, input, .catalogLibrary))
                 case .brokenLink:
                     early.append((inputs.count, input, .skipped(reason: "brokenLink", message: "a link to nothing")))
                 case .unreadableFolder(let error):
@@ -226,9 +232,13 @@ enum SaveCommand {
         let mover = Task {
             for await (index, result) in moves {
                 reportEarly(index)
-                var removal: Result<Void, AlbumError>?
+                var removal: Removal?
                 if case .success(let saved) = result { removal = await removeSource(files[index], saved, library) }
-                report(files[index], result, album: titles[index], arguments, tally, removal: removal)
+                if case .notSaved(let error)? = removal {
+                    report(files[index], .failure(error), album: titles[index], arguments, tally)
+                } else {
+                    report(files[index], result, album: titles[index], arguments, tally, removal: removal)
+                }
             }
         }
         // --album TITLE, or id:ID for exactly that album (see AlbumReference).
@@ -300,6 +310,15 @@ enum SaveCommand {
             } else {
                 Output.err("album: skipped \(Output.shown(input.path)) (\(message))")
             }
+        case .catalogLibrary:
+            tally.withLock { $0.libraries += 1 }
+            if arguments.json {
+                Output.json(SaveLine(file: input.path, fileBytes: input.exactBytes, skipped: "catalogLibrary"))
+            } else if !arguments.quiet {
+                Output.err(
+                    "album: left out \(Output.shown(input.path)): it is an AlbumKit catalog library; its files are never saved or moved from inside it (open it with --library to use it)"
+                )
+            }
         case .orphan:
             tally.withLock { $0.orphans += 1 }
             if arguments.json {
@@ -315,7 +334,7 @@ enum SaveCommand {
     /// Prints one result as soon as it is final.
     private static func report(
         _ input: Input, _ result: Result<SavedAsset, AlbumError>, album title: String?, _ arguments: Arguments,
-        _ tally: Locked<Tally>, removal: Result<Void, AlbumError>? = nil
+        _ tally: Locked<Tally>, removal: Removal? = nil
     ) {
         switch result {
         case .success(let saved):
@@ -323,11 +342,11 @@ enum SaveCommand {
             let already = saved.isExisting && !saved.isRestored
             var moved = false
             switch removal {
-            case .success?:
+            case .removed?:
                 moved = true
                 tally.withLock { $0.moved += 1 }
-            case .failure?: tally.withLock { $0.notMoved += 1 }
-            case nil: break
+            case .kept?: tally.withLock { $0.notMoved += 1 }
+            case .isLibraryFile?, .notSaved?, nil: break
             }
             // The album is created once: text says so on the first line only.
             let createdNow = tally.withLock { tally -> Bool in
@@ -340,7 +359,8 @@ enum SaveCommand {
                 Output.json(
                     SaveLine(
                         file: input.path, fileBytes: input.exactBytes, asset: saved.assetID, album: saved.albumID,
-                        albumOutcome: saved.albumOutcome?.description, existing: saved.isExisting ? true : nil,
+                        albumOutcome: saved.albumOutcome == .notRequested ? nil : saved.albumOutcome.description,
+                        existing: saved.isExisting ? true : nil,
                         restored: saved.isRestored ? true : nil, moved: removal.map { _ in moved },
                         companions: input.companions.isEmpty ? nil : input.companions.map(\.path.description),
                         companionsLeftOut: saved.companionsLeftOut.isEmpty ? nil : saved.companionsLeftOut,
@@ -350,11 +370,13 @@ enum SaveCommand {
                     already ? (moved ? "already in the library (moved): " : alreadyPrefix) : moved ? "moved " : "saved "
                 var line = verb + "\(Output.shown(input.path)) as \(saved.assetID)"
                 if !already { line += input.withCompanions }
-                if let title, let outcome = saved.albumOutcome {
+                if let title, saved.albumOutcome != .notRequested {
+                    let outcome = saved.albumOutcome
                     line += " in \"\(Output.shown(title))\""
                     if outcome != .created || createdNow { line += " (album \(outcome))" }
                 }
                 if saved.isRestored { line += " (restored: the library's copy was missing or damaged)" }
+                if case .isLibraryFile? = removal { line += " (it is the library's own file: left where it is)" }
                 if saved.isExisting && !saved.companionsUpdated.isEmpty {
                     line += " (updated: \(saved.companionsUpdated.map(Output.shown).joined(separator: ", ")))"
                 }
@@ -367,7 +389,7 @@ enum SaveCommand {
                 }
                 Output.out(line)
             }
-            if case .failure(let error)? = removal {
+            if case .kept(let error)? = removal {
                 Output.err("album: \(Output.shown(error.message)) [\(error.code)]")
             }
         case .failure(let error) where error.code == .notMedia && input.fromFolder:
@@ -411,6 +433,7 @@ enum SaveCommand {
             )
         }
         if t.skippedLinks > 0 { parts.append(linksSkipped(t.skippedLinks, listed: arguments.verbose)) }
+        if t.libraries > 0 { parts.append("\(t.libraries) catalog librar\(t.libraries == 1 ? "y" : "ies") left out") }
         if t.failed > 0 { parts.append("\(t.failed) \(failed)") }
         return parts
     }
@@ -426,7 +449,7 @@ enum SaveCommand {
             return 130
         }
         let wanted =
-            walked || arguments.verbose || t.skipped > 0 || t.skippedLinks > 0 || t.orphans > 0
+            walked || arguments.verbose || t.skipped > 0 || t.skippedLinks > 0 || t.orphans > 0 || t.libraries > 0
             || (t.failed > 0 && total > 1)
         if wanted && (!arguments.quiet || t.failed > 0) {
             Output.err("album: " + parts.joined(separator: ", "))
@@ -455,56 +478,70 @@ enum SaveCommand {
         }
     }
 
-    /// `--move`: removes `input` once the library's copy, read back now, has the same SHA-256 as
-    /// the file (read again now): a copy that cannot be checked leaves the file where it is.
+    /// What `--move` did with a saved file's source.
+    private enum Removal {
+        /// Removed (with its companions).
+        case removed
+        /// The source is the library's own file: nothing to remove, nothing lost.
+        case isLibraryFile
+        /// Kept where it is, for the reason given; the save stands.
+        case kept(AlbumError)
+        /// Its bytes were never saved: the library answered "already there" for a file of the same
+        /// name, size and time whose bytes differ. Reported as a failure.
+        case notSaved(AlbumError)
+    }
+
+    /// `--move`: removes `input` through ``SourceRemoval`` (never the library's own file, nothing
+    /// inside the library or a catalog library, a file unchanged since it was read, whose bytes
+    /// the library's copy, read back now under another inode, has): otherwise it stays.
     private static func removeSource(
         _ input: Input, _ saved: SavedAsset, _ library: PhotoLibrary
-    ) async -> Result<Void, AlbumError> {
+    ) async -> Removal {
         let shown = input.path
-        func kept(_ why: String, _ code: AlbumError.Code = .ioFailure) -> AlbumError {
-            AlbumError(code, "\(shown) was saved but not removed: \(why). It stays where it is.", file: shown)
+        func kept(_ why: String, _ code: AlbumError.Code = .ioFailure) -> Removal {
+            .kept(AlbumError(code, "\(shown) was saved but not removed: \(why). It stays where it is.", file: shown))
         }
         do {
-            let source = try await Blocking.run {
-                let (file, _) = try FileSystem.openForReading(input.bytes)
-                defer { FileSystem.close(file) }
-                return try FileSystem.sha256(of: file)
+            guard let copies = try await library.storedCopies(ofAssetWithID: saved.assetID) else {
+                return kept("this library cannot read its copies back to check them", .notSupported)
             }
-            guard let stored = try await library.storedSHA256(ofAssetWithID: saved.assetID) else {
-                return .failure(kept("this library cannot read its copies back to check them", .notSupported))
+            let outcome = try await Blocking.run {
+                SourceRemoval.remove(input.bytes, matching: [copies.original], libraryRoot: copies.libraryRoot)
             }
-            guard stored == source else {
-                return .failure(kept("the library's copy (\(saved.assetID)) does not match it (SHA-256)"))
+            switch outcome {
+            case .removed: break
+            case .isLibraryFile: return .isLibraryFile
+            case .kept(let why): return kept(why)
+            case .differs where saved.isExisting && !saved.isRestored:
+                return .notSaved(
+                    AlbumError(
+                        .ioFailure,
+                        "\(shown) was not saved: the library's \(saved.assetID) has its name, size and modification time but other bytes, so it was taken for a file already there. It stays where it is; `album import --checksum` compares contents and saves it.",
+                        file: shown))
+            case .differs:
+                return kept(
+                    "it no longer matches the library's copy (\(saved.assetID), SHA-256): it changed after it was saved"
+                )
             }
-            try FileSystem.unlink(input.bytes)
             // Its companions go too, each only once the library's copy of it reads back identical.
-            if !input.companions.isEmpty {
-                let stored = try await library.storedCompanionSHA256s(ofAssetWithID: saved.assetID)
-                var kept: [String] = []
-                for companion in input.companions {
-                    let digest = try await Blocking.run {
-                        let (file, _) = try FileSystem.openForReading(companion.path)
-                        defer { FileSystem.close(file) }
-                        return try FileSystem.sha256(of: file)
-                    }
-                    if stored.contains(digest) {
-                        try FileSystem.unlink(companion.path)
-                    } else {
-                        kept.append(companion.path.description)
-                    }
+            var left: [String] = []
+            for companion in input.companions {
+                let outcome = try await Blocking.run {
+                    SourceRemoval.remove(companion.path, matching: copies.companions, libraryRoot: copies.libraryRoot)
                 }
-                if !kept.isEmpty {
-                    return .failure(
-                        AlbumError(
-                            .ioFailure,
-                            "\(shown) was moved, but not \(kept.joined(separator: ", ")): the library holds no identical copy of \(kept.count == 1 ? "it" : "them"). \(kept.count == 1 ? "It stays" : "They stay") where \(kept.count == 1 ? "it is" : "they are").",
-                            file: kept[0]))
-                }
+                if outcome != .removed { left.append(companion.path.description) }
             }
-            return .success(())
+            if !left.isEmpty {
+                return .kept(
+                    AlbumError(
+                        .ioFailure,
+                        "\(shown) was moved, but not \(left.joined(separator: ", ")): the library holds no identical copy of \(left.count == 1 ? "it" : "them") outside this folder. \(left.count == 1 ? "It stays" : "They stay") where \(left.count == 1 ? "it is" : "they are").",
+                        file: left[0]))
+            }
+            return .removed
         } catch {
             let error = AlbumError.wrap(error, file: shown)
-            return .failure(kept(error.message.prefix(1).lowercased() + error.message.dropFirst(), error.code))
+            return kept(error.message.prefix(1).lowercased() + error.message.dropFirst(), error.code)
         }
     }
 

@@ -49,6 +49,15 @@ import Testing
             // A folder that cannot be listed (root may read any folder: the refusal is injected).
             FaultInjector.inject(.read, under: tree.appendingPathComponent("locked").path, errno: EACCES)
 
+            // A catalog library inside the tree: never entered (its originals are not the caller's).
+            let catalog = tree.appendingPathComponent("lib.albumlibrary")
+            try FileManager.default.createDirectory(
+                at: catalog.appendingPathComponent("originals/ab"), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: catalog.appendingPathComponent("journal"), withIntermediateDirectories: true)
+            try Data().write(to: catalog.appendingPathComponent("journal/saves.jsonl"))
+            try Self.create(Array(catalog.appendingPathComponent("originals/ab/abc.jpg").path.utf8))
+
             let found = try FileSystem.walk(FileSystemPath(bytes: root))
             func kind(_ found: FileSystem.Found) -> String {
                 switch found.kind {
@@ -57,12 +66,14 @@ import Testing
                 case .linkToFolder: "linkToFolder"
                 case .brokenLink: "brokenLink"
                 case .unreadableFolder(let error): "unreadable \(error.errno == EACCES)"
+                case .catalogLibrary: "catalogLibrary"
                 }
             }
             let seen = found.map { "\(String(decoding: $0.relative.bytes, as: UTF8.self)) \(kind($0))" }
             #expect(
                 seen == [
-                    "bad\u{FFFD}\u{FFFD}.jpg file", "broken.jpg brokenLink", "linkdir linkToFolder", "linked.jpg file",
+                    "bad\u{FFFD}\u{FFFD}.jpg file", "broken.jpg brokenLink", "lib.albumlibrary catalogLibrary",
+                    "linkdir linkToFolder", "linked.jpg file",
                     "locked unreadable true", "odd\u{FFFD}dir/in.jpg file", "ok.jpg file", "pipe.jpg special",
                     "real/r.jpg file",
                 ])

@@ -54,4 +54,16 @@ extension PhotoLibrary {
     package func storedCompanionSHA256s(ofAssetWithID id: String) async throws -> Set<String> {
         try await Self.mapping { try await backend.storedCompanionSHA256s(ofAssetWithID: id) }
     }
+
+    /// The asset's files as the library holds them, read back now (SHA-256, device and inode), and
+    /// the library's folder; `nil` when this library cannot read its copies back as files.
+    ///
+    /// ```swift
+    /// if let copies = try await library.storedCopies(ofAssetWithID: saved.assetID) {
+    ///     _ = SourceRemoval.remove(FileSystemPath(path), copies: copies)
+    /// }
+    /// ```
+    package func storedCopies(ofAssetWithID id: String) async throws -> StoredCopies? {
+        try await Self.mapping { try await backend.storedCopies(ofAssetWithID: id) }
+    }
 }

@@ -118,6 +118,8 @@ package final class InMemoryBackend: PhotoLibraryBackend {
         let media: Media
         /// The original's bytes (a Live Photo's photo).
         let original: Data
+        /// The SHA-256 of each file read (a Live Photo's two): what a moved file must match.
+        let fileSHA256s: [String]
     }
 
     package func stage(_ media: Media) async throws -> Staged {
@@ -128,12 +130,15 @@ package final class InMemoryBackend: PhotoLibraryBackend {
         var bytes: Data
         let original: Data
         let metadata: MediaMetadata
+        var files: [Data] = []
         switch media.source {
         case .livePhoto(let photo, let video):
             metadata = try MediaReader.livePhotoMetadata(photo: photo, video: video)
             bytes = try read(photo)
             original = bytes
-            bytes.append(try read(video))
+            let videoBytes = try read(video)
+            files = [bytes, videoBytes]
+            bytes.append(videoBytes)
         case .data(let data, _):
             metadata = try MediaReader(media).metadata
             bytes = data
@@ -142,13 +147,14 @@ package final class InMemoryBackend: PhotoLibraryBackend {
             metadata = try MediaReader(media).metadata
             bytes = try read(media.fileURL ?? URL(fileURLWithPath: media.displayName))
             original = bytes
+            files = [bytes]
         }
         var hasher = SHA256Hasher()
         bytes.withUnsafeBytes { hasher.update($0) }
         return Staged(
             sha256: hasher.finalize(), byteSize: Int64(bytes.count), metadata: metadata,
             originalFilename: media.originalFilename ?? "IMG.\(metadata.format.fileExtension)", media: media,
-            original: original)
+            original: original, fileSHA256s: files.map { file in file.withUnsafeBytes { SHA256Hasher.hash($0) } })
     }
 
     private static func read(_ url: URL) throws -> Data {
@@ -232,7 +238,11 @@ package final class InMemoryBackend: PhotoLibraryBackend {
         }
         // Moved, not copied: the app's file goes once the library holds the asset (its companions
         // are not kept: they stay).
-        for item in staged { item.media.removeMovedFiles(companionsKept: false) }
+        for item in staged {
+            // Held in memory: no file of the library's can be the caller's.
+            let held = item.fileSHA256s.map { StoredCopy(sha256: $0, file: .init(device: .max, inode: .max)) }
+            item.media.removeMovedFiles(companionsKept: false, heldAs: held, libraryRoot: nil)
+        }
         return receipt
     }
 

@@ -28,7 +28,7 @@ extension FileSystem {
     }
 
     /// Which file a path names: its device and inode.
-    package struct FileID: Equatable, Sendable {
+    package struct FileID: Hashable, Sendable {
         package var device: UInt64
         package var inode: UInt64
     }

@@ -23,6 +23,9 @@ extension FileSystem {
             case brokenLink
             /// A folder that could not be opened or listed: whatever is in it was not found.
             case unreadableFolder(SystemError)
+            /// An AlbumKit catalog library (a folder with `originals/` and its catalog or journal):
+            /// not entered, so its files are never saved or removed as a caller's.
+            case catalogLibrary
         }
 
         /// The whole path, the walk's root first, as the file system's bytes.
@@ -58,6 +61,10 @@ extension FileSystem {
                 let folder = try openWalkedFolder(
                     relative.isEmpty ? root.bytes : base + relative, following: relative.isEmpty)
                 defer { close(folder) }
+                if !relative.isEmpty && holdsCatalogLibrary(folder.fd) {
+                    found.append(Found(bytes: base + relative, relative: relative, kind: .catalogLibrary))
+                    continue
+                }
                 entries = try entryBytes(in: folder)
             } catch {
                 if relative.isEmpty { throw error }

@@ -179,6 +179,11 @@ package protocol PhotoLibraryBackend: Sendable {
     /// The SHA-256s of the files kept with asset `id` (``AssetInfo/companions``), read back now;
     /// empty when it has none or this library keeps none. Default: empty.
     func storedCompanionSHA256s(ofAssetWithID id: String) async throws -> Set<String>
+
+    /// Asset `id`'s files as the library holds them, read back now (``StoredCopies``): what
+    /// ``SourceRemoval`` checks before it removes a saved source. `nil` when this library cannot
+    /// read its copies back as files. Default: `nil`.
+    func storedCopies(ofAssetWithID id: String) async throws -> StoredCopies?
 }
 
 extension PhotoLibraryBackend {
@@ -354,6 +359,9 @@ extension PhotoLibraryBackend {
     }
 
     package func storedCompanionSHA256s(ofAssetWithID id: String) async throws -> Set<String> { [] }
+
+    /// Its copies are no files it can read back.
+    package func storedCopies(ofAssetWithID id: String) async throws -> StoredCopies? { nil }
 
     /// Every format AlbumKit reads can be held.
     package var unsupportedFormats: Set<MediaFormat> { [] }
