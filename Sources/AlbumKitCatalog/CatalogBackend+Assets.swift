@@ -63,7 +63,7 @@ extension CatalogBackend {
                 }
                 if !missing.isEmpty {
                     try recorder.record(
-                        .addToAlbum(album: albumID, assets: missing, at: Date().timeIntervalSince1970))
+                        .addToAlbum(album: albumID, assets: missing, at: LibraryClock.now().timeIntervalSince1970))
                 }
             }
             return ids
@@ -106,7 +106,8 @@ extension CatalogBackend {
                 try Self.requireAssets(recorder.db, ids, includingDeleted: permanently)
                 let unique = Array(NSOrderedSet(array: ids)) as? [String] ?? ids
                 try recorder.record(
-                    permanently ? .purgeAssets(unique) : .deleteAssets(unique, at: Date().timeIntervalSince1970))
+                    permanently
+                        ? .purgeAssets(unique) : .deleteAssets(unique, at: LibraryClock.now().timeIntervalSince1970))
             }
             return ids.map { AssetDeletion(id: $0) }
         }
@@ -145,15 +146,30 @@ extension CatalogBackend {
         }
     }
 
-    /// Deletes for good the recently deleted assets deleted before `date`.
+    /// Deletes for good the recently deleted assets deleted before `date` (`Date.distantFuture`:
+    /// all of them). A deletion time in the future (a clock set ahead) counts as now; one before
+    /// ``LibraryClock/earliestBelievable`` (a clock set back) is not believed, and only emptying
+    /// all empties it.
     ///
     /// - Returns: how many were deleted.
     package func purgeRecentlyDeleted(before date: Date) async throws -> Int {
-        try await Blocking.run {
+        let everything = date == .distantFuture
+        let now = LibraryClock.now().timeIntervalSince1970
+        return try await Blocking.run {
             try self.record("empty recently deleted") { recorder in
                 let ids = try recorder.db.rows(
-                    "SELECT id FROM asset WHERE state = 'deleted' AND deleted_at < ? ORDER BY id",
-                    [.real(date.timeIntervalSince1970)]
+                    everything
+                        ? "SELECT id FROM asset WHERE state = 'deleted' ORDER BY id"
+                        : """
+                        SELECT id FROM asset WHERE state = 'deleted' AND min(deleted_at, ?) < ? AND deleted_at >= ?
+                        ORDER BY id
+                        """,
+                    everything
+                        ? []
+                        : [
+                            .real(now), .real(date.timeIntervalSince1970),
+                            .real(LibraryClock.earliestBelievable.timeIntervalSince1970),
+                        ]
                 ).compactMap { $0.text(0) }
                 if !ids.isEmpty { try recorder.record(.purgeAssets(ids)) }
                 return ids.count

@@ -19,9 +19,12 @@ final class ShardFolders: Sendable {
     private let originals: String
     private let opened = Locked<(directory: FileSystem.Descriptor, created: Bool)?>(nil)
 
-    init(originals: String, now: Date = Date()) {
+    init(originals: String, now: Date = LibraryClock.now()) {
         self.originals = originals
-        let units = UInt64(now.timeIntervalSince1970 * 1000) >> 14
+        // Before 1970 (a clock set wrong) the milliseconds are negative: their two's complement
+        // still names a folder, where a conversion to `UInt64` would stop the process.
+        let milliseconds = Int64(max(min(now.timeIntervalSince1970 * 1000, 9e18), -9e18))
+        let units = UInt64(bitPattern: milliseconds) >> 14
         let digits = String(units & 0xFF, radix: 16)
         name = digits.count == 1 ? "0" + digits : digits
     }
