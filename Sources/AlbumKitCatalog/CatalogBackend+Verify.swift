@@ -83,11 +83,30 @@ extension CatalogBackend {
         return " (" + (originalName.map { $0 + (titles.isEmpty || deleted ? ", " : " ") } ?? "") + albums + ")"
     }
 
-    /// What is wrong with the library's file `relative`, if anything.
+    /// What is wrong with the library's file `relative`, if anything: it must be a regular file
+    /// below `originals/`, reached without following a symbolic link at any level.
     private func fileProblem(_ relative: String, size: Int64, sha256: String) -> String? {
+        let components = relative.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard components.count >= 2, components[0] == "originals",
+            !components.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." })
+        else { return "\(relative) is not a file under originals/" }
         let opened: (FileSystem.Descriptor, size: UInt64)
-        do { opened = try FileSystem.openForReading(root.path + "/" + relative) } catch {
-            return "missing file \(relative)"
+        do {
+            let rootFolder = try FileSystem.openRoot(root.path)
+            defer { FileSystem.close(rootFolder) }
+            let folder = try FileSystem.openDirectory(components: Array(components.dropLast()), in: rootFolder)
+            defer { FileSystem.close(folder) }
+            let file = try FileSystem.openFile(components.last!, in: folder)
+            opened = (file, UInt64(try FileSystem.size(of: file)))
+        } catch {
+            switch error.errno {
+            case ENOENT: return "missing file \(relative)"
+            case ELOOP, ENOTDIR:
+                return "\(relative) is a symbolic link (or lies beyond one), not a file in the library"
+            case EISDIR: return "\(relative) is a folder, not a file"
+            case EINVAL: return "\(relative) is not a regular file (a FIFO, socket or device)"
+            default: return "\(relative) cannot be opened: \(error)"
+            }
         }
         defer { FileSystem.close(opened.0) }
         guard Int64(opened.size) == size else { return "\(relative) is \(opened.size) bytes, the journal says \(size)" }
@@ -98,7 +117,7 @@ extension CatalogBackend {
 
     /// What restores an asset whose file is missing or damaged: saving the same photo again.
     static func restoreHint(_ id: String) -> String {
-        "; save the photo again to restore it (or remove the asset: `album delete-asset \(id)`)"
+        "; save the photo again to restore it (`album save --checksum FILE` reads the library's copy before it answers \"already in the library\"), or remove the asset: `album delete-asset \(id)`"
     }
 
     /// Where the index is damaged or disagrees with the journal, and the journal's own damage:
