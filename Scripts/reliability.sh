@@ -12,7 +12,7 @@
 # --only: run only these scenarios (kill9, race, diskfull, readonly, removed, corrupt, reset, sqlite3,
 #   oldcatalog, garbled, pidns, fifo, walk, badnumbers, resave, verifyrace, fulljournal, ulimit,
 #   partial, quickexit, nolib, newlib, powerloss, ackkill, shutdown, remount, journal, rebuildkill, convert, convertbad,
-#   repairrace, movekill, companionkill, companionupdate, and the folder library's fkill9, frace, fdiskfull, freadonly, fmoved, fstaging,
+#   repairrace, movekill, companionkill, companionupdate, movechange, moveself, exportrace, and the folder library's fkill9, frace, fdiskfull, freadonly, fmoved, fstaging,
 #   fslash, fdelete, fcard, flinks, ffifo, fcatalog, fdrop, fforged, and the shared library's
 #   sdelete, srestore, sexport, scopy, ssave, shostile, srestart, and the hostile library's hostile-index,
 #   hostile-snapshot, hostile-records, hostile-lists).
@@ -120,6 +120,12 @@
 #               to each photo) killed with kill -9 at random moments (catalog and folder library in
 #               turn): verify passes, every photo's sidecar is the earlier version or the new one
 #               byte for byte, never neither; importing again leaves the new ones.
+#   movechange  `album import --move` of 60 photos while another program appends to random card files
+#               every few ms (catalog and folder library in turn): no file removed unless the
+#               library holds the bytes it had then.
+#   moveself    `import --move --album-by-date %Y/%m` of a folder library over itself, twice, and of
+#               a card holding a catalog library: no photo lost, the inner catalog untouched.
+#   exportrace  two `album export` of one 60-photo album into one folder at once: each photo once.
 #   f*          kill9, race, diskfull, readonly on a folder library, the album folder moved mid-batch
 #               (fmoved), the staging folder removed mid-batch (fstaging), titles whose slash carries
 #               a combining mark (fslash), `delete` racing `cp` (fdelete), album folders on a
@@ -159,6 +165,7 @@ MODE=short
 BUILD=""
 KEEP=0
 ONLY="kill9,race,diskfull,readonly,removed,corrupt,reset,sqlite3,oldcatalog,garbled,pidns,fifo,walk,badnumbers,resave,verifyrace,fulljournal,ulimit,partial,quickexit,nolib,newlib,powerloss,ackkill,shutdown,remount,journal,rebuildkill,convert,convertbad,repairrace,movekill,companionkill,companionupdate"
+ONLY+=",movechange,moveself,exportrace"
 ONLY+=",fkill9,frace,fdiskfull,freadonly,fmoved,fstaging,fslash,fdelete,fcard,flinks,ffifo,fcatalog,fdrop,fforged"
 ONLY+=",sdelete,srestore,sexport,scopy,ssave,shostile,srestart"
 ONLY+=",hostile-index,hostile-snapshot"

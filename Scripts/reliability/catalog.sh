@@ -1172,3 +1172,125 @@ print("; ".join(problems[:5]) or "ok %d" % updated)
     done
     summary companionupdate "$trials" "$failures" "every photo's sidecar the earlier version or the new one, never neither; the new ones after importing again"
 }
+
+# movechange: `album import --move` of a 60-photo card while another program appends to random card
+# files every few milliseconds (a camera app still writing, a tagger), catalog and folder library
+# in turn. A file is removed only when the library holds the bytes it had when it was removed: for
+# every file gone from the card, the library holds its pool bytes with every append made to it
+# while it still had its name (an append that went into a file already without a name is the
+# documented window, counted apart).
+scenario_movechange() {
+    local trials=$((KILL_TRIALS >= 100 ? 10 : 2))
+    echo "== movechange: $trials trials (import --move of 60 photos while their files are appended to)"
+    local pool=$WORK/movechange/pool failures=0 trial lib card kind writer out
+    make_jpegs "$pool" 60 change
+    for ((trial = 0; trial < trials; trial++)); do
+        card=$WORK/movechange/card-$trial
+        lib=$WORK/movechange/lib-$trial
+        mkdir -p "$card"
+        cp -p "$pool"/*.jpg "$card/"
+        if ((trial % 2)); then kind=(--folders --library "$lib"); else kind=(--library "$lib.albumlibrary"); fi
+        touch "$card.running"
+        # The writer: appends a tag to a random card file (never creating one), then records it,
+        # or records it as late when the file had no name any more once written.
+        python3 -c '
+import os, random, sys, time
+card, log = sys.argv[1], open(sys.argv[2], "w")
+names = sorted(os.listdir(card)); n = 0
+while os.path.exists(sys.argv[3]):
+    name = random.choice(names); n += 1
+    try: fd = os.open(os.path.join(card, name), os.O_WRONLY | os.O_APPEND)
+    except OSError: continue
+    tag = b"<tag %d>" % n
+    os.write(fd, tag); late = os.fstat(fd).st_nlink == 0; os.close(fd)
+    log.write("%s %s %s\n" % ("late" if late else "tag", name, tag.decode())); log.flush()
+    time.sleep(random.uniform(0.0005, 0.003))
+' "$card" "$card.tags" "$card.running" &
+        writer=$!
+        sleep 0.2
+        "$ALBUM" import -q --move --album Card "${kind[@]}" "$card" >/dev/null 2>"$card.err"
+        rm -f "$card.running"
+        wait "$writer" 2>/dev/null
+        out=$(python3 -c '
+import hashlib, os, sys
+pool, card, tags, libs = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+held = set()
+for lib in libs:
+    for top, _, files in os.walk(lib):
+        for f in files:
+            with open(os.path.join(top, f), "rb") as h: held.add(hashlib.sha256(h.read()).hexdigest())
+appended, late = {}, 0
+for line in open(tags):
+    kind, name, tag = line.split(" ", 2)
+    if kind == "late": late += 1
+    else: appended.setdefault(name, []).append(tag.rstrip("\n").encode())
+problems, moved = [], 0
+for name in sorted(os.listdir(pool)):
+    if os.path.exists(os.path.join(card, name)): continue
+    moved += 1
+    data = open(os.path.join(pool, name), "rb").read() + b"".join(appended.get(name, []))
+    if hashlib.sha256(data).hexdigest() not in held: problems.append(name)
+print(("lost " + " ".join(problems[:5])) if problems else "ok %d moved, %d appends, %d late" % (moved, sum(map(len, appended.values())), late))
+' "$pool" "$card" "$card.tags" "$lib" "$lib.albumlibrary" 2>&1)
+        echo "  trial $trial (${kind[0]#--}): $out"
+        case $out in
+        ok*) rm -rf "$card" "$card.tags" "$card.err" "$lib" "$lib.albumlibrary" ;;
+        *) fail "movechange trial $trial: a file was removed without its last bytes in the library: $out"; failures=$((failures + 1)) ;;
+        esac
+    done
+    summary movechange "$trials" "$failures" "no card file removed unless the library holds the bytes it had then"
+}
+
+# moveself: `album import --move --album-by-date %Y/%m` of a folder library's own folder over itself
+# (sorting Pictures by date), twice, and `import --move` of a catalog card holding a catalog library:
+# no photo is lost; the inner catalog's original stays and it verifies.
+scenario_moveself() {
+    echo "== moveself: --move over the library itself, and a card holding a catalog library"
+    local dir=$WORK/moveself failures=0 pass before after
+    make_jpegs "$dir/Pictures/loose" 20 self
+    before=$(find "$dir/Pictures" -type f -name '*.jpg' -print0 | xargs -0 sha256sum | cut -c1-64 | sort -u)
+    for pass in 1 2; do
+        "$ALBUM" import -q --move --album-by-date %Y/%m --folders --library "$dir/Pictures" "$dir/Pictures" >/dev/null 2>&1
+        after=$(find "$dir/Pictures" -type f -name '*.jpg' -print0 | xargs -0 sha256sum | cut -c1-64 | sort -u)
+        if [ -n "$(comm -23 <(echo "$before") <(echo "$after"))" ]; then
+            fail "moveself pass $pass: photos sorted by date over their own library were lost"
+            failures=$((failures + 1))
+        fi
+    done
+    make_jpegs "$dir/card-photos" 5 inner
+    mkdir -p "$dir/card"
+    "$ALBUM" save -q --move --library "$dir/card/Photos.albumlibrary" "$dir/card-photos"/*.jpg >/dev/null 2>&1
+    before=$(find "$dir/card/Photos.albumlibrary/originals" -type f | wc -l)
+    "$ALBUM" import -q --move --library "$dir/Other.albumlibrary" "$dir/card" >/dev/null 2>&1
+    "$ALBUM" import -q --move --library "$dir/Other.albumlibrary" "$dir/card/Photos.albumlibrary/originals" >/dev/null 2>&1
+    after=$(find "$dir/card/Photos.albumlibrary/originals" -type f | wc -l)
+    if [ "$before" != 5 ] || [ "$after" != 5 ]; then
+        fail "moveself: the card's own catalog had $before originals, $after after importing the card with --move"
+        failures=$((failures + 1))
+    fi
+    verify_ok "$dir/card/Photos.albumlibrary" || failures=$((failures + 1))
+    summary moveself 3 "$failures" "sorting Pictures over itself and a card holding a catalog: nothing lost"
+}
+
+# exportrace: two `album export` of one 60-photo album into one folder at the same instant, 3
+# trials: the folder holds each photo once.
+scenario_exportrace() {
+    echo "== exportrace: two exports into one folder at once"
+    local dir=$WORK/exportrace failures=0 trial out count distinct
+    make_jpegs "$dir/photos" 60 export
+    "$ALBUM" save -q --album Trips --library "$dir/L.albumlibrary" "$dir/photos"/*.jpg >/dev/null 2>&1
+    for ((trial = 0; trial < 3; trial++)); do
+        out=$dir/out-$trial
+        "$ALBUM" export -q Trips "$out" --library "$dir/L.albumlibrary" >/dev/null 2>&1 &
+        "$ALBUM" export -q Trips "$out" --library "$dir/L.albumlibrary" >/dev/null 2>&1 &
+        wait
+        count=$(find "$out" -type f ! -name '.*' | wc -l)
+        distinct=$(find "$out" -type f ! -name '.*' -print0 | xargs -0 sha256sum | cut -c1-64 | sort -u | wc -l)
+        echo "  trial $trial: $count files, $distinct distinct"
+        if [ "$count" != 60 ] || [ "$distinct" != 60 ]; then
+            fail "exportrace trial $trial: $count files ($distinct distinct), not 60"
+            failures=$((failures + 1))
+        fi
+    done
+    summary exportrace 3 "$failures" "two exports at once: each photo once"
+}

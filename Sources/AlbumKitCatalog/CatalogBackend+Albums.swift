@@ -96,7 +96,7 @@ extension CatalogBackend {
         try await Blocking.run {
             try self.record("create the album") { recorder in
                 try AlbumRequest(title: title).findOrCreate(
-                    in: CatalogAlbumStore(recorder: recorder, now: Date().timeIntervalSince1970))
+                    in: CatalogAlbumStore(recorder: recorder, now: LibraryClock.now().timeIntervalSince1970))
             }
         }
     }

@@ -63,7 +63,7 @@ extension CatalogBackend {
                 }
                 if !missing.isEmpty {
                     try recorder.record(
-                        .addToAlbum(album: albumID, assets: missing, at: Date().timeIntervalSince1970))
+                        .addToAlbum(album: albumID, assets: missing, at: LibraryClock.now().timeIntervalSince1970))
                 }
             }
             return ids
@@ -105,7 +105,7 @@ extension CatalogBackend {
             try self.record("delete the assets") { recorder in
                 try Self.requireAssets(recorder.db, ids, includingDeleted: permanently)
                 let unique = Array(NSOrderedSet(array: ids)) as? [String] ?? ids
-                let now = Date().timeIntervalSince1970
+                let now = LibraryClock.now().timeIntervalSince1970
                 guard permanently else { return try recorder.record(.deleteAssets(unique, at: now)) }
                 // A purge removes only what is in recently deleted (``CatalogIndex/apply(_:at:)``):
                 // the others go there first, in the same commit.
@@ -152,15 +152,30 @@ extension CatalogBackend {
         }
     }
 
-    /// Deletes for good the recently deleted assets deleted before `date`.
+    /// Deletes for good the recently deleted assets deleted before `date` (`Date.distantFuture`:
+    /// all of them). A deletion time in the future (a clock set ahead) counts as now; one before
+    /// ``LibraryClock/earliestBelievable`` (a clock set back) is not believed, and only emptying
+    /// all empties it.
     ///
     /// - Returns: how many were deleted.
     package func purgeRecentlyDeleted(before date: Date) async throws -> Int {
-        try await Blocking.run {
+        let everything = date == .distantFuture
+        let now = LibraryClock.now().timeIntervalSince1970
+        return try await Blocking.run {
             try self.record("empty recently deleted") { recorder in
                 let ids = try recorder.db.rows(
-                    "SELECT id FROM asset WHERE state = 'deleted' AND deleted_at < ? ORDER BY id",
-                    [.real(date.timeIntervalSince1970)]
+                    everything
+                        ? "SELECT id FROM asset WHERE state = 'deleted' ORDER BY id"
+                        : """
+                        SELECT id FROM asset WHERE state = 'deleted' AND min(deleted_at, ?) < ? AND deleted_at >= ?
+                        ORDER BY id
+                        """,
+                    everything
+                        ? []
+                        : [
+                            .real(now), .real(date.timeIntervalSince1970),
+                            .real(LibraryClock.earliestBelievable.timeIntervalSince1970),
+                        ]
                 ).compactMap { $0.text(0) }
                 if !ids.isEmpty { try recorder.record(.purgeAssets(ids)) }
                 return ids.count

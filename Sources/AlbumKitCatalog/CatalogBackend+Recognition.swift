@@ -4,8 +4,11 @@ import Foundation
 /// Recognising files the catalog already holds before they are copied (``RecognitionCheck``): by
 /// the original name, size and modification time it records (the name and size in the index, the
 /// time on its copy of the file, which keeps the source's, as `cp -p` and rsync do), or by the
-/// SHA-256 it records. The library's copy is looked at (`stat`), never read: one missing or of
-/// another size is not "already there", and the save puts it back.
+/// SHA-256 it records. The library's copy is looked at (`stat`): one missing or of another size is
+/// not "already there", and the save puts it back. It is read (hashed) before "already there" is
+/// answered when there is reason to doubt it: with `--checksum` (a content check), when its time
+/// differs from the file's, or when it changed after it was saved (its status-change time later
+/// than the save): a damaged copy is then saved again, which restores it.
 extension CatalogBackend {
     package var recognisesFiles: Bool { true }
 
@@ -38,18 +41,20 @@ extension CatalogBackend {
         }
         // By name: the candidates of every probe in one pass over the index.
         let names = Set(probes.compactMap { $0.flatMap { $0.comparesContent ? nil : $0.name } })
-        var byName: [String: [(id: String, path: String, size: Int64, companions: String?, sha256: String?)]] = [:]
+        var byName:
+            [String: [(id: String, path: String, size: Int64, companions: String?, sha256: String?, added: Double)]] =
+                [:]
         if !names.isEmpty {
             let list = String(decoding: try JSONEncoder().encode(names.sorted()), as: UTF8.self)
             for row in try db.rows(
                 """
-                SELECT id, path, original_name, byte_size, companions, sha256 FROM asset
+                SELECT id, path, original_name, byte_size, companions, sha256, added_at FROM asset
                 WHERE state = 'ready' AND original_name IN (SELECT value FROM json_each(?))
                 """, [.text(list)])
             {
                 guard let id = row.text(0), let path = row.text(1), let name = row.text(2), let size = row.integer(3)
                 else { throw Self.damagedRow(catalogPath) }
-                byName[name, default: []].append((id, path, size, row.text(4), row.text(5)))
+                byName[name, default: []].append((id, path, size, row.text(4), row.text(5), row.real(6) ?? 0))
             }
         }
         for index in probes.indices {
@@ -64,6 +69,8 @@ extension CatalogBackend {
                 let isDeleted = row.text(2) == "deleted"
                 // A copy missing or cut short is put back by the save (not "already there").
                 guard isDeleted || libraryFile(path)?.size == probe.size else { continue }
+                // A content check reads the library's copy too: a damaged one is saved again.
+                guard isDeleted || hasIntactFile(path, size: probe.size, sha256: sha256) else { continue }
                 found[index] = recognised(id, isDeleted: isDeleted)
                 found[index]?.companionsToUpdate = companionsToUpdate(probe, held: row.text(3))
             } else {
@@ -76,6 +83,13 @@ extension CatalogBackend {
                         // copy) and compared with the SHA-256 the journal records.
                         if sourceSHA256 == nil { sourceSHA256 = .some(probe.path.flatMap(Self.sha256(of:))) }
                         guard let sha256 = sourceSHA256 ?? nil, sha256 == candidate.sha256 else { continue }
+                    }
+                    // A copy whose time differs, or that changed after it was saved (a minute's
+                    // grace for the save's own renames), is read before it is believed.
+                    if file.modified != probe.modified || Double(file.changed.seconds) > candidate.added + 60 {
+                        guard let sha256 = candidate.sha256,
+                            hasIntactFile(candidate.path, size: probe.size, sha256: sha256)
+                        else { continue }
                     }
                     found[index] = recognised(candidate.id)
                     found[index]?.companionsToUpdate = companionsToUpdate(probe, held: candidate.companions)

@@ -196,7 +196,7 @@ extension CatalogBackend {
                 .libraryUnwritable, "The library \(root.path) is on read-only media or not writable; nothing was saved."
             )
         }
-        let now = Date().timeIntervalSince1970
+        let now = LibraryClock.now().timeIntervalSince1970
         let paths = staged.flatMap(\.relativePaths)
         // A lone save's data flush and listing started while it was staged (``Staged/listing``).
         let unflushed = staged.filter { $0.flushing == nil }

@@ -87,10 +87,20 @@ extension CatalogBackend {
     /// library's gate (``RemovalGate``): a link, a FIFO or a folder in its place, or a link on the
     /// way, is not the library's file.
     private func fileProblem(_ relative: String, size: Int64, sha256: String) -> String? {
+        let components = relative.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard components.count >= 2, components[0] == "originals",
+            !components.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." })
+        else { return "\(relative) is not a file under originals/" }
         let opened: (FileSystem.Descriptor, size: UInt64)
         do { opened = try gate.openFileForReading(relative) } catch {
-            if error.errno == ENOENT { return "missing file \(relative)" }
-            return "\(relative) is not a regular file inside the library (\(error))"
+            switch error.errno {
+            case ENOENT: return "missing file \(relative)"
+            case ELOOP, ENOTDIR, EXDEV:
+                return "\(relative) is a symbolic link (or lies beyond one), not a file in the library"
+            case EISDIR: return "\(relative) is a folder, not a file"
+            case EINVAL: return "\(relative) is not a regular file (a FIFO, socket or device)"
+            default: return "\(relative) cannot be opened: \(error)"
+            }
         }
         defer { FileSystem.close(opened.0) }
         guard Int64(opened.size) == size else { return "\(relative) is \(opened.size) bytes, the journal says \(size)" }
@@ -101,7 +111,7 @@ extension CatalogBackend {
 
     /// What restores an asset whose file is missing or damaged: saving the same photo again.
     static func restoreHint(_ id: String) -> String {
-        "; save the photo again to restore it (or remove the asset: `album delete-asset \(id)`)"
+        "; save the photo again to restore it (`album save --checksum FILE` reads the library's copy before it answers \"already in the library\"), or remove the asset: `album delete-asset \(id)`"
     }
 
     /// Where the index is damaged or disagrees with the journal, and the journal's own damage:

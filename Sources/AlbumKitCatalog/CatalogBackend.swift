@@ -175,6 +175,8 @@ package final class CatalogBackend: PhotoLibraryBackend {
         if writable {
             do {
                 _ = try FileSystem.makeDirectory(atPath: root.path)
+                // A library folder given to its group on purpose shares what is made in it.
+                FileSystem.shareWithGroup(under: root.path)
                 _ = try FileSystem.makeDirectory(atPath: backend.originalsPath)
             } catch { throw error.libraryError("create the library") }
             let migration = CatalogMigration(backend: backend)

@@ -21,9 +21,12 @@ final class ShardFolders: Sendable {
 
     /// The folder of the library `gate` guards, opened beneath its folder without following a link
     /// (a symlinked `originals/` or shard folder fails: no photo is written outside the library).
-    init(gate: RemovalGate, now: Date = Date()) {
+    init(gate: RemovalGate, now: Date = LibraryClock.now()) {
         self.gate = gate
-        let units = UInt64(now.timeIntervalSince1970 * 1000) >> 14
+        // Before 1970 (a clock set wrong) the milliseconds are negative: their two's complement
+        // still names a folder, where a conversion to `UInt64` would stop the process.
+        let milliseconds = Int64(max(min(now.timeIntervalSince1970 * 1000, 9e18), -9e18))
+        let units = UInt64(bitPattern: milliseconds) >> 14
         let digits = String(units & 0xFF, radix: 16)
         name = digits.count == 1 ? "0" + digits : digits
     }

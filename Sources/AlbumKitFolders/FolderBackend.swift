@@ -299,7 +299,8 @@ package final class FolderBackend: PhotoLibraryBackend {
 
     private func stageNow(_ media: Media, in staging: () throws -> FileSystem.Descriptor) throws -> Staged {
         // Not flushed here: the whole batch is flushed at commit, before any file gets its name.
-        let staged = try StagedMedia(media, owners: ownersPath, flush: false, in: staging)
+        // A photo in the user's Pictures: as readable as the file it was copied from, never more.
+        let staged = try StagedMedia(media, owners: ownersPath, flush: false, permissions: 0o666, in: staging)
         // The file's time is what a folder library can record of a creation date given with the
         // save (Media.with(creationDate:)); else the source's, as `cp -p` keeps it.
         if let modified = media.creationDate.map(FileStatus.Time.init) ?? staged.modified {
@@ -720,7 +721,9 @@ package final class FolderBackend: PhotoLibraryBackend {
                 sameDevice ? try FolderLibraryState.openStaging(state: state) : try FileSystem.reopen(parent.descriptor)
             defer { FileSystem.close(hiding) }
             let temporary = FolderLibraryState.stagingName(kind: "album")
-            try FileSystem.makeDirectory(temporary, in: hiding)
+            // An album folder in the user's Pictures is as open as the folder it is made in.
+            try FileSystem.makeDirectory(
+                temporary, in: hiding, mode: FileSystem.permissions(of: parent.descriptor) ?? 0o700)
             var moved = false
             // Cleanup of the folder this call staged.
             defer { if !moved { try? FileSystem.removeTree(temporary, in: hiding) } }
@@ -787,7 +790,10 @@ package final class FolderBackend: PhotoLibraryBackend {
                         albumTitle: title.text)
                 }
                 if FileSystem.fileStatus(of: name, in: current) == nil {
-                    if try FileSystem.makeDirectory(name, in: current) {
+                    // (As open as the folder it is made in, as an album folder.)
+                    if try FileSystem.makeDirectory(
+                        name, in: current, mode: FileSystem.permissions(of: current) ?? 0o700)
+                    {
                         try FileSystem.fsync(current)
                         made.append((components + [name]).joined(separator: "/"))
                     }

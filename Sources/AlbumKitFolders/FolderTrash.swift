@@ -106,11 +106,21 @@ package struct FolderTrash: Sendable {
     }
 
     /// The trash for a folder on `device`, and the `Path=` value for `absolutePath`.
+    ///
+    /// A trash folder is used only when it is ours, as GLib (`g_file_trash`) checks it: a real
+    /// folder (not a symbolic link) owned by this user; and, stricter than GLib, one that gives no
+    /// one else any access (a `.Trash-$UID` another user made, or opened to others, could show or
+    /// take what is deleted). `$topdir/.Trash/$UID` failing that, `$topdir/.Trash-$UID` is tried, as
+    /// GLib does; when neither is ours, nothing is moved and the error names the folder.
     func trashDirectory(forDevice device: UInt64, absolutePath: String) throws(SystemError) -> (String, String) {
         // A home Trash that cannot be made (read-only home, no XDG data folder) is not an error here:
         // the status check below then fails and the trash at the top of the folder's disk is used.
         _ = try? FileSystem.makeDirectory(atPath: homeTrash, mode: 0o700)
-        if FileSystem.fileStatus(atPath: homeTrash)?.device == device {
+        if let home = FileSystem.fileStatus(atPath: homeTrash), home.device == device {
+            // The home trash may be a link the user made; it must lead to a folder of theirs.
+            guard home.kind == .directory, home.owner == userID else {
+                throw SystemError("trash", path: homeTrash, errno: EACCES)
+            }
             return (homeTrash, Self.percentEncoded(absolutePath))
         }
         let top = Self.topDirectory(of: absolutePath, device: device)
@@ -119,14 +129,22 @@ package struct FolderTrash: Sendable {
         if let info = FileSystem.fileStatus(atPath: shared, following: false), info.kind == .directory, info.isSticky {
             let mine = shared + "/\(userID)"
             // Cannot make our folder in the shared Trash: the next kind of Trash is tried.
-            if (try? FileSystem.makeDirectory(atPath: mine, mode: 0o700)) != nil, Self.isRealFolder(mine) {
-                return (mine, Self.percentEncoded(relative))
-            }
+            _ = try? FileSystem.makeDirectory(atPath: mine, mode: 0o700)
+            if isOurs(mine) { return (mine, Self.percentEncoded(relative)) }
         }
         let own = (top == "/" ? "" : top) + "/.Trash-\(userID)"
         try FileSystem.makeDirectory(atPath: own, mode: 0o700)
-        guard Self.isRealFolder(own) else { throw SystemError("trash", path: own, errno: ELOOP) }
+        guard isOurs(own) else { throw SystemError("trash", path: own, errno: EACCES) }
         return (own, Self.percentEncoded(relative))
+    }
+
+    /// Whether the folder at `path` is a real folder (not a symbolic link) owned by this user that
+    /// gives no one else any access.
+    private func isOurs(_ path: String) -> Bool {
+        guard let info = FileSystem.fileStatus(atPath: path, following: false), info.kind == .directory else {
+            return false
+        }
+        return info.owner == userID && info.permissions & 0o077 == 0
     }
 
     /// The mount point holding `path`: its highest ancestor on the same device.
@@ -139,10 +157,6 @@ package struct FolderTrash: Sendable {
             if candidate == "/" { return top }
             candidate = (candidate as NSString).deletingLastPathComponent
         }
-    }
-
-    private static func isRealFolder(_ path: String) -> Bool {
-        FileSystem.fileStatus(atPath: path, following: false)?.kind == .directory
     }
 
     /// The `.trashinfo` text for `path` deleted at `date`.

@@ -244,8 +244,10 @@ enum AssetCommands {
         }
         let library = try LibraryChoice.open(arguments, create: false)
         if arguments.has(.empty) {
+            // 0 days: everything, whatever times the deletions were recorded with.
             let removed = try await library.emptyRecentlyDeleted(
-                deletedBefore: Date(timeIntervalSinceNow: -Double(days) * 86_400))
+                deletedBefore: days == 0
+                    ? Date.distantFuture : LibraryClock.now().addingTimeInterval(-Double(days) * 86_400))
             if arguments.json {
                 struct Line: Encodable { let removed: Int }
                 Output.json(Line(removed: removed))

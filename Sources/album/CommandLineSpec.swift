@@ -315,8 +315,8 @@ enum CommandLineSpec {
                 Files that belong to a photo are saved with it, as one asset: its sidecars (IMG_1.xmp or
                 IMG_1.CR2.xmp from Lightroom, darktable or digiKam; IMG_1.AAE from an iPhone), and the raw
                 of a RAW+JPEG pair (IMG_1.CR2 beside IMG_1.JPG, taken at the same time): the JPEG is the
-                photo shown, the raw is kept with it (--separate-raw saves it as a photo of its own). A
-                catalog keeps them with the asset; a folder library puts them beside the photo, named
+                photo shown, the raw is kept with it (--separate-raw saves it as a photo of its own; when
+                the JPEG is damaged, its error says so and the raw is saved alone). A catalog keeps them with the asset; a folder library puts them beside the photo, named
                 after it. Each line names them ("with IMG_1.CR2, IMG_1.xmp"); `show --json` lists them,
                 and export, delete and restore take them along. A sidecar whose photo is not there is
                 reported and counted, never dropped in silence. Importing again brings in a sidecar

@@ -135,7 +135,8 @@ enum LibraryChoice {
             let library = try PhotoLibrary.folders(at: url!)
             if create && !FileManager.default.fileExists(atPath: url!.path) {
                 do {
-                    try FileManager.default.createDirectory(at: url!, withIntermediateDirectories: false)
+                    try FileManager.default.createDirectory(
+                        at: url!, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
                 } catch {
                     throw AlbumError(
                         .libraryNotFound,

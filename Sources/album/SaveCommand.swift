@@ -219,8 +219,20 @@ enum SaveCommand {
         // With --move, results go through `mover` in order: each saved file's copy is read back
         // and compared before its source is removed and its line printed.
         let (moves, queue) = AsyncStream.makeStream(of: (Int, Result<SavedAsset, AlbumError>).self)
-        let onResult: @Sendable (Int, Result<SavedAsset, AlbumError>) -> Void = { index, result in
+        // RAW+JPEG pairs whose JPEG cannot be saved: their raw is saved alone afterwards.
+        let rawsAlone = Locked<[Int]>([])
+        let onResult: @Sendable (Int, Result<SavedAsset, AlbumError>) -> Void = { index, given in
             advance(index)
+            var result = given
+            if case .failure(let error) = given, let raw = Self.rawToSaveAlone(files[index], after: error) {
+                rawsAlone.withLock { $0.append(index) }
+                result = .failure(
+                    AlbumError(
+                        error.code,
+                        error.message
+                            + " It is the JPEG of a RAW+JPEG pair: its raw \(Output.shown(raw.fileName)) is saved alone.",
+                        file: error.file ?? files[index].path))
+            }
             if moving {
                 queue.yield((index, result))
                 return
@@ -288,12 +300,43 @@ enum SaveCommand {
         _ = await task.value
         queue.finish()
         await mover.value
+        // The raws of pairs whose JPEG failed, each saved alone into its photo's album.
+        for index in rawsAlone.withLock({ $0 }).sorted() where !Task.isCancelled && !Interruption.happened {
+            guard let raw = files[index].companions.first(where: { $0.role == .raw }) else { continue }
+            let input = Input(raw.path, fromFolder: files[index].fromFolder)
+            let saving = described.apply(to: input.media)
+            let results: [Result<SavedAsset, AlbumError>] =
+                if let target {
+                    await target.save([saving], recognising: check, progress: nil, onResult: nil)
+                } else if let title = titles[index] {
+                    await library.album(titled: title).save([saving], recognising: check, progress: nil, onResult: nil)
+                } else {
+                    await library.save([saving], recognising: check, progress: nil, onResult: nil)
+                }
+            for result in results {
+                var removal: Removal?
+                if moving, case .success(let saved) = result { removal = await removeSource(input, saved, library) }
+                if case .notSaved(let error)? = removal {
+                    report(input, .failure(error), album: titles[index], arguments, tally)
+                } else {
+                    report(input, result, album: titles[index], arguments, tally, removal: removal)
+                }
+            }
+        }
         reportEarly(.max)
         ProgressLine.shared.stop()
         if let title = arguments.album, tally.withLock({ !$0.created.isEmpty }), !arguments.quiet {
             await warnAboutSimilarTitle(title, in: library)
         }
         return summary(arguments, tally, total: inputs.count + early.count, walked: recursive)
+    }
+
+    /// The raw of `input`'s RAW+JPEG pair when `error` is about the JPEG's own bytes (damaged, not
+    /// a photo, a format this library cannot hold): the intact raw is then saved alone.
+    private static func rawToSaveAlone(_ input: Input, after error: AlbumError) -> MediaCompanion? {
+        let aboutThePhoto: Set<AlbumError.Code> = [.corruptMedia, .notMedia, .unsupportedMedia]
+        guard aboutThePhoto.contains(error.code), error.file == nil || error.file == input.path else { return nil }
+        return input.companions.first { $0.role == .raw }
     }
 
     /// Prints what happened to an input the library never saw.

@@ -30,7 +30,11 @@ package final class Database {
         var flags = SQLITE_OPEN_NOMUTEX
         var name = path
         switch mode {
-        case .readWrite(let create): flags |= SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)
+        case .readWrite(let create):
+            flags |= SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)
+            // Made private first: SQLite keeps an existing file's mode, and gives its journal and
+            // WAL the same. One that cannot be made here fails the open below, which says why.
+            if create && path != ":memory:" { try? FileSystem.createPrivateFile(atPath: path) }
         case .readOnly: flags |= SQLITE_OPEN_READONLY
         case .immutable:
             flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI

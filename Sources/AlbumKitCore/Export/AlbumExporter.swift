@@ -73,11 +73,11 @@ struct AlbumExporter {
                     alreadyThere.append(found)
                     continue
                 }
-                var file = try copy(asset, into: folder, taken: &taken)
+                var (file, wasThere) = try copy(asset, into: folder, taken: &taken)
                 claimed.insert(file.name)
                 file.companions = try exportCompanions(of: asset, beside: file.name, into: folder, taken: &taken)
                 claimed.formUnion(file.companions)
-                exported.append(file)
+                if wasThere { alreadyThere.append(file) } else { exported.append(file) }
             } catch {
                 let error = AlbumError.wrap(error)
                 failures.append(ExportReport.Failure(assetID: asset.id, code: error.code, message: error.message))
@@ -221,9 +221,12 @@ struct AlbumExporter {
         }
     }
 
+    /// Writes `asset` under the first free name; when that name was taken meanwhile by the same
+    /// bytes (another export into this folder at the same time), that file is the asset's and
+    /// nothing is written (`wasThere`).
     private func copy(
         _ asset: AssetInfo, into folder: FileSystem.Descriptor, taken: inout Set<String>
-    ) throws -> ExportReport.File {
+    ) throws -> (file: ExportReport.File, wasThere: Bool) {
         let base = Self.baseName(of: asset)
         let staged: FileSystem.StagedFile
         do { staged = try FileSystem.stage(in: folder, as: StagingName(kind: "partial")) } catch {
@@ -235,7 +238,8 @@ struct AlbumExporter {
         let size: UInt64
         do {
             if let source = asset.fileURL {
-                size = try copyFile(source, beneath: asset.libraryFolder, base: base, into: staged.descriptor)
+                size = try copyFile(
+                    source, beneath: asset.libraryFolder, base: base, into: staged.descriptor, expecting: asset.sha256)
             } else if try fetch(asset, staged.descriptor) {
                 size = UInt64(try FileSystem.fileStatus(of: staged.descriptor).size)
             } else {
@@ -260,6 +264,13 @@ struct AlbumExporter {
                 try FileSystem.publish(staged, as: name)
             } catch  where error.errno == EEXIST {
                 taken.insert(name)
+                if isCopy(named: name, in: folder, of: staged.descriptor, size: size) {
+                    return (
+                        ExportReport.File(
+                            assetID: asset.id, name: name, originalFilename: asset.originalFilename,
+                            byteSize: Int64(size), modificationDate: modified), true
+                    )
+                }
                 continue
             } catch {
                 throw error.libraryError("write \(name) into the export folder")
@@ -267,10 +278,31 @@ struct AlbumExporter {
             published = true
             FileSystem.close(staged.descriptor)
             taken.insert(name)
-            return ExportReport.File(
-                assetID: asset.id, name: name, originalFilename: asset.originalFilename,
-                byteSize: Int64(size), modificationDate: modified)
+            return (
+                ExportReport.File(
+                    assetID: asset.id, name: name, originalFilename: asset.originalFilename,
+                    byteSize: Int64(size), modificationDate: modified), false
+            )
         }
+    }
+
+    /// Whether the file `name` in `folder` holds the bytes of the staged `file` (`size` bytes): by
+    /// size, then SHA-256. One that cannot be read is not.
+    private func isCopy(
+        named name: String, in folder: FileSystem.Descriptor, of file: FileSystem.Descriptor, size: UInt64
+    )
+        -> Bool
+    {
+        guard let info = FileSystem.fileStatus(of: name, in: folder), info.kind == .regular, UInt64(info.size) == size,
+            // A probe: unreadable means not a copy (the asset is written under another name).
+            let there = try? FileSystem.openFile(name, in: folder)
+        else { return false }
+        defer { FileSystem.close(there) }
+        // (As above.)
+        guard let found = try? FileSystem.sha256(of: there), let ours = try? FileSystem.sha256(of: file) else {
+            return false
+        }
+        return found == ours
     }
 
     /// The names `asset`'s companions take beside its file `name`.
@@ -301,7 +333,8 @@ struct AlbumExporter {
             do {
                 if let source = companion.fileURL {
                     _ = try copyFile(
-                        source, beneath: asset.libraryFolder, base: companion.originalFilename, into: staged.descriptor)
+                        source, beneath: asset.libraryFolder, base: companion.originalFilename, into: staged.descriptor,
+                        expecting: companion.sha256)
                     if let time = FileSystem.fileStatus(atPath: source.path, following: false)?.modified {
                         try FileSystem.setModificationTime(staged.descriptor, to: time)
                     }
@@ -323,23 +356,46 @@ struct AlbumExporter {
     }
 
     /// Copies the file `source` (opened beneath `libraryFolder` when the library keeps its files
-    /// in one: ``RemovalGate``) into `target`; returns its size.
+    /// in one: ``RemovalGate``) into `target`, with its permission bits (an export is never
+    /// readable by more people than the library's copy), hashing what it reads: bytes whose
+    /// SHA-256 is not `expecting` (the library's record) fail, and nothing is exported for them.
+    /// Returns its size.
     private func copyFile(
-        _ source: URL, beneath libraryFolder: URL?, base: String, into target: FileSystem.Descriptor
+        _ source: URL, beneath libraryFolder: URL?, base: String, into target: FileSystem.Descriptor,
+        expecting sha256: String?
     ) throws -> UInt64 {
-        let input: (FileSystem.Descriptor, size: UInt64)
-        do { input = try RemovalGate.openForReading(source, beneath: libraryFolder) } catch {
+        let input: FileSystem.Descriptor
+        let version: FileSystem.FileVersion
+        do {
+            (input, _) = try RemovalGate.openForReading(source, beneath: libraryFolder)
+            do { version = try FileSystem.version(of: input) } catch {
+                FileSystem.close(input)
+                throw error
+            }
+        } catch {
             throw AlbumError(
                 error.errno == ENOENT ? .fileNotFound : .fileUnreadable,
                 "The original of \(base) (\(source.path)) cannot be read: \(error). Run `album verify`.",
                 file: source.path)
         }
-        defer { FileSystem.close(input.0) }
-        let copied = try FileSystem.forEachChunk(of: input.0) { try FileSystem.write(target, $0) }
-        guard copied == input.size else {
+        defer { FileSystem.close(input) }
+        var hasher = SHA256Hasher()
+        let copied = try FileSystem.forEachChunk(of: input) { chunk in
+            hasher.update(chunk)
+            try FileSystem.write(target, chunk)
+        }
+        guard copied == version.size else {
             throw AlbumError(.fileUnreadable, "\(source.path) changed size while it was exported; try again.")
         }
-        return input.size
+        let found = hasher.finalize()
+        if let sha256, found != sha256 {
+            throw AlbumError(
+                .corruptMedia,
+                "The library's copy of \(base) (\(source.path)) is damaged: its bytes are not the ones saved (SHA-256); it was not exported. Run `album verify`.",
+                file: source.path)
+        }
+        try FileSystem.setPermissions(target, version.permissions & 0o777)
+        return version.size
     }
 
     /// `2024-05-01T10:20:30Z` / `+02:00` as that instant; without an offset, as the local time it

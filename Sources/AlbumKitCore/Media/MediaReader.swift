@@ -10,6 +10,9 @@ package final class MediaReader {
     package let metadata: MediaMetadata
     /// The input file's modification time (`nil` for in-memory data), kept on the saved copy.
     package let modified: FileStatus.Time?
+    /// The input file's permission bits (`nil` for in-memory data): a copy is never readable by
+    /// more people than the file it was made from.
+    package let permissions: mode_t?
     private let input: Input
 
     private enum Input {
@@ -44,10 +47,12 @@ package final class MediaReader {
             // From the version taken at open: no second `fstat`.
             modified = FileStatus.Time(
                 seconds: Int(opened.1.modified.tv_sec), nanoseconds: Int(opened.1.modified.tv_nsec))
+            permissions = opened.1.permissions
         case .data(let data, _):
             input = .data(data)
             size = UInt64(data.count)
             modified = nil
+            permissions = nil
             metadata = try Self.inspect(BufferByteSource(bytes: Array(data)), name: media.displayName)
         case .livePhoto(let photo, _):
             throw AlbumError(

@@ -53,6 +53,10 @@ package struct FileStatus: Sendable, Hashable {
     package var changed: Time
     /// How many names the file has (`st_nlink`): 0 once it, or a folder, was removed.
     package var linkCount: Int
+    /// Who owns it (`st_uid`).
+    package var owner: UInt32 = 0
+    /// Its permission bits (`st_mode & 0o7777`).
+    package var permissions: UInt32 = 0
 
     package init(_ info: stat) {
         switch info.st_mode & S_IFMT {
@@ -68,6 +72,8 @@ package struct FileStatus: Sendable, Hashable {
         modified = Time(info.modificationTime)
         changed = Time(info.statusChangeTime)
         linkCount = Int(info.st_nlink)
+        owner = UInt32(info.st_uid)
+        permissions = UInt32(info.st_mode & 0o7777)
     }
 }
 

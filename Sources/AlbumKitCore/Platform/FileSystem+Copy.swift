@@ -19,6 +19,8 @@ extension FileSystem {
         /// Not part of the version: what kind of file it is.
         package var isRegularFile: Bool
         package var isDirectory: Bool
+        /// Not part of the version: its permission bits (`st_mode & 0o7777`).
+        package var permissions: mode_t = 0o600
 
         package static func == (a: Self, b: Self) -> Bool {
             a.device == b.device && a.inode == b.inode && a.size == b.size
@@ -56,7 +58,8 @@ extension FileSystem {
         return FileVersion(
             device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino),
             size: UInt64(info.st_size), modified: modified, changed: changed,
-            isRegularFile: (info.st_mode & S_IFMT) == S_IFREG, isDirectory: (info.st_mode & S_IFMT) == S_IFDIR)
+            isRegularFile: (info.st_mode & S_IFMT) == S_IFREG, isDirectory: (info.st_mode & S_IFMT) == S_IFDIR,
+            permissions: info.st_mode & 0o7777)
     }
 
     /// Opens a regular file for reading by its path bytes (which need not be valid UTF-8) and

@@ -171,7 +171,9 @@ extension FileSystem {
     package static func createFile(_ name: String, in directory: Descriptor, bytes: [UInt8]) throws(SystemError) {
         let path = directory.path + "/" + name
         try check(.open, path)
-        let fd = again { openat(directory.fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644) }
+        let fd = again {
+            openat(directory.fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, fileMode(for: path))
+        }
         guard fd >= 0 else { throw SystemError("openat", path: path, errno: errno) }
         let file = Descriptor(fd: fd, path: path)
         do throws(SystemError) {
@@ -251,7 +253,7 @@ extension FileSystem {
     package static func openLockFile(_ name: String, in directory: Descriptor) throws(SystemError) -> Descriptor {
         let path = directory.path + "/" + name
         try check(.open, path)
-        let fd = again { openat(directory.fd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644) }
+        let fd = again { openat(directory.fd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, fileMode(for: path)) }
         guard fd >= 0 else { throw SystemError("openat", path: path, errno: errno) }
         return Descriptor(fd: fd, path: path)
     }

@@ -30,7 +30,7 @@ extension FileSystem {
                 let folder = try? version(of: directory),
                 spares.withLock({ $0.files[SpareFolder(folder)] == nil })
             else { return }
-            let fd = retrying { albumkit_open_tmpfile(directory.fd, 0o644) }
+            let fd = retrying { albumkit_open_tmpfile(directory.fd, fileMode(for: directory.path)) }
             guard fd >= 0 else { return }
             let made = Descriptor(fd: fd, path: directory.path + "/(staged)")
             let dropped = spares.withLock { spares -> [Descriptor] in

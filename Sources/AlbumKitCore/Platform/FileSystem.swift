@@ -204,21 +204,30 @@ package enum FileSystem {
 
     /// Creates directory `name` in `parent`; returns `false` when it already existed.
     @discardableResult
-    package static func makeDirectory(_ name: String, in parent: Descriptor, mode: mode_t = 0o755) throws(SystemError)
+    package static func makeDirectory(_ name: String, in parent: Descriptor, mode: mode_t? = nil) throws(SystemError)
         -> Bool
     {
         let path = parent.path + "/" + name
         try injected(.mkdir, path)
-        if mkdirat(parent.fd, name, mode) == 0 { return true }
+        if mkdirat(parent.fd, name, mode ?? folderMode(for: path)) == 0 {
+            // A folder shared with the group gets the group's access whatever the umask.
+            if mode == nil, folderMode(for: path) != 0o700 { _ = fchmodat(parent.fd, name, folderMode(for: path), 0) }
+            return true
+        }
         if errno == EEXIST { return false }
         throw fail("mkdir", path)
     }
 
     /// Creates directory `path` (and its missing parents); returns `false` when it already existed.
     @discardableResult
-    package static func makeDirectory(atPath path: String, mode: mode_t = 0o755) throws(SystemError) -> Bool {
+    package static func makeDirectory(atPath path: String, mode given: mode_t? = nil) throws(SystemError) -> Bool {
         try injected(.mkdir, path)
-        if mkdir(path, mode) == 0 { return true }
+        let mode = given ?? folderMode(for: path)
+        if mkdir(path, mode) == 0 {
+            // (As above: the group's access whatever the umask.)
+            if given == nil, mode != 0o700 { _ = chmod(path, mode) }
+            return true
+        }
         if errno == EEXIST { return false }
         if errno == ENOENT {
             let parent = (path as NSString).deletingLastPathComponent
@@ -260,7 +269,7 @@ package enum FileSystem {
                 } else if let spare = takeSpareStagedFile(for: directory) {
                     anonymous = spare
                 } else {
-                    anonymous = retrying { albumkit_open_tmpfile(directory.fd, 0o644) }
+                    anonymous = retrying { albumkit_open_tmpfile(directory.fd, fileMode(for: directory.path)) }
                 }
                 if anonymous >= 0 {
                     return StagedFile(
@@ -278,7 +287,7 @@ package enum FileSystem {
         try injected(.open, path)
         // Read-write: the shared library reads the staged copy back to upload it.
         let flags = O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
-        let fd = retrying { openat(directory.fd, name.fileName, flags, 0o644) }
+        let fd = retrying { openat(directory.fd, name.fileName, flags, fileMode(for: path)) }
         guard fd >= 0 else { throw fail("open", path) }
         return StagedFile(
             descriptor: Descriptor(fd: fd, path: path), directory: directory, temporaryName: name.fileName)
@@ -332,7 +341,7 @@ package enum FileSystem {
     /// Opens (creating it) the file at `path` for appending.
     package static func openForAppending(_ path: String) throws(SystemError) -> Descriptor {
         try injected(.open, path)
-        let fd = retrying { open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644) }
+        let fd = retrying { open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, fileMode(for: path)) }
         guard fd >= 0 else { throw fail("open", path) }
         return Descriptor(fd: fd, path: path)
     }
@@ -440,7 +449,7 @@ package enum FileSystem {
     package static func openLockFile(_ path: String, create: Bool = true) throws(SystemError) -> Descriptor {
         try injected(.open, path)
         let flags = O_RDWR | O_NOFOLLOW | O_CLOEXEC | (create ? O_CREAT : 0)
-        let fd = retrying { open(path, flags, 0o644) }
+        let fd = retrying { open(path, flags, fileMode(for: path)) }
         guard fd >= 0 else { throw fail("open", path) }
         return Descriptor(fd: fd, path: path)
     }
@@ -479,7 +488,7 @@ package enum FileSystem {
     /// Opens (creating it when missing) the file at `path` for reading and appending.
     package static func openForReadingAndAppending(_ path: String) throws(SystemError) -> Descriptor {
         try injected(.open, path)
-        let fd = retrying { open(path, O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644) }
+        let fd = retrying { open(path, O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, fileMode(for: path)) }
         guard fd >= 0 else { throw fail("open", path) }
         return Descriptor(fd: fd, path: path)
     }

@@ -57,9 +57,14 @@ package struct StagedMedia: Sendable {
     /// copied (``isInPlace``), for a library whose store checks the bytes it receives against that
     /// hash (an object store's SHA-256 check): a file changed after hashing is refused there, so
     /// the copy, which guards the other libraries against it, is not needed.
+    ///
+    /// `permissions`: the most a copy may allow (default: ``FileSystem/fileMode(for:)`` of the
+    /// folder, `0600` unless the library is shared with its group); a copy never allows more than
+    /// the file it was made from.
     package init(
         _ media: Media, owners: String, flush: Bool, ownsDirectory: Bool = true, inPlaceUpTo: UInt64? = nil,
-        inspected: (MediaMetadata) -> Void = { _ in }, in directory: () throws -> FileSystem.Descriptor
+        permissions: mode_t? = nil, inspected: (MediaMetadata) -> Void = { _ in },
+        in directory: () throws -> FileSystem.Descriptor
     ) throws {
         let reader = try MediaReader(media)
         inspected(reader.metadata)
@@ -83,6 +88,13 @@ package struct StagedMedia: Sendable {
             }
             do {
                 sha256 = try reader.copy(to: staged.descriptor)
+                let allowed = permissions ?? FileSystem.fileMode(for: folder.path)
+                do {
+                    try FileSystem.setPermissions(
+                        staged.descriptor, Self.permissions(allowed, source: reader.permissions))
+                } catch {
+                    throw error.libraryError("write the photo")
+                }
                 if flush {
                     do { try FileSystem.fsync(staged.descriptor) } catch { throw error.libraryError("write the photo") }
                 }
@@ -95,8 +107,10 @@ package struct StagedMedia: Sendable {
         }
         var companions: [Companion] = []
         do {
+            let allowed = permissions ?? FileSystem.fileMode(for: folder.path)
             for companion in media.companions {
-                companions.append(try Self.stage(companion, in: folder, owners: owners, flush: flush))
+                companions.append(
+                    try Self.stage(companion, in: folder, owners: owners, flush: flush, permissions: allowed))
             }
         } catch {
             for companion in companions { FileSystem.abandon(companion.file) }
@@ -128,7 +142,8 @@ package struct StagedMedia: Sendable {
     /// modification time. A companion must be a readable regular file: a missing or unreadable one
     /// fails the save of its photo (naming the companion), so nothing is saved without it.
     private static func stage(
-        _ companion: MediaCompanion, in folder: FileSystem.Descriptor, owners: String, flush: Bool
+        _ companion: MediaCompanion, in folder: FileSystem.Descriptor, owners: String, flush: Bool,
+        permissions allowed: mode_t
     ) throws -> Companion {
         let shown = companion.path.description
         let (source, version): (FileSystem.Descriptor, FileSystem.FileVersion)
@@ -156,6 +171,7 @@ package struct StagedMedia: Sendable {
                 seconds: Int(version.modified.tv_sec), nanoseconds: Int(version.modified.tv_nsec))
             do {
                 try FileSystem.setModificationTime(staged.descriptor, to: modified)
+                try FileSystem.setPermissions(staged.descriptor, permissions(allowed, source: version.permissions))
                 if flush { try FileSystem.fsync(staged.descriptor) }
             } catch {
                 throw error.libraryError("write the photo")
@@ -167,6 +183,12 @@ package struct StagedMedia: Sendable {
             FileSystem.abandon(staged)
             throw error
         }
+    }
+
+    /// The permission bits of a copy: what `allowed` allows and the source did (read and write
+    /// bits only), readable by its owner at least.
+    static func permissions(_ allowed: mode_t, source: mode_t?) -> mode_t {
+        (allowed & (source ?? allowed) & 0o666) | 0o400
     }
 
     /// Closes and removes the staged file (it will not be published) and closes its directory.

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+/// A clock set wrong (`ALBUMKIT_NOW`, which debug builds take in place of the system clock): a save
+/// before 1970 works; a deletion recorded in the future counts as now; one recorded before any
+/// library existed is not emptied by the 30-day rule; `--days 0` empties everything.
+@Suite struct ClockCLITests {
+    static func saved(_ tag: String, in dir: URL, _ library: [String], clock: String? = nil) throws -> String {
+        let source = dir.appendingPathComponent("\(tag).jpg")
+        try (try Data(contentsOf: CLI.examples.appendingPathComponent("harbour.jpg")) + Data(tag.utf8)).write(
+            to: source)
+        let run = try CLI.run(
+            ["save", "--json", source.path] + library, environment: clock.map { ["ALBUMKIT_NOW": $0] } ?? [:])
+        #expect(run.status == 0, "\(run.stderr)")
+        return try #require(run.jsonLines().first?["asset"] as? String, "\(run.stdout)\n\(run.stderr)")
+    }
+
+    @Test func aSaveUnderAClockBefore1970Works() throws {
+        try CLI.withTemporaryDirectory { dir in
+            let library = ["--library", dir.appendingPathComponent("L.albumlibrary").path]
+            let id = try Self.saved("old", in: dir, library, clock: "-86400.5")
+            #expect(try CLI.run(["verify"] + library).status == 0)
+            #expect(try CLI.run(["assets"] + library).stdout.contains(id))
+        }
+    }
+
+    @Test func deletionTimesFromAWrongClockAreNotBelieved() throws {
+        try CLI.withTemporaryDirectory { dir in
+            let library = ["--library", dir.appendingPathComponent("L.albumlibrary").path]
+            let ahead = try Self.saved("ahead", in: dir, library)
+            let behind = try Self.saved("behind", in: dir, library)
+            // Deleted under a clock ten years ahead, and under one of 1973.
+            let future = String(Date().timeIntervalSince1970 + 10 * 365 * 86_400)
+            #expect(try CLI.run(["delete-asset", ahead] + library, environment: ["ALBUMKIT_NOW": future]).status == 0)
+            #expect(
+                try CLI.run(["delete-asset", behind] + library, environment: ["ALBUMKIT_NOW": "100000000"]).status == 0)
+            // The 30-day rule empties neither (the one "of 1973" used to go at once).
+            let month = try CLI.run(["deleted", "--empty", "--json"] + library)
+            #expect(month.stdout.contains("\"removed\":0"), "\(month.stdout)\(month.stderr)")
+            // --days 1 under a clock two days on: the future deletion counts as now, so it stays.
+            let twoDays = String(Date().timeIntervalSince1970 + 2 * 86_400)
+            let day = try CLI.run(
+                ["deleted", "--empty", "--days", "1", "--json"] + library, environment: ["ALBUMKIT_NOW": twoDays])
+            #expect(day.stdout.contains("\"removed\":0"), "\(day.stdout)\(day.stderr)")
+            // --days 0: everything.
+            let all = try CLI.run(["deleted", "--empty", "--days", "0", "--json"] + library)
+            #expect(all.stdout.contains("\"removed\":2"), "\(all.stdout)\(all.stderr)")
+            #expect(try CLI.run(["verify"] + library).status == 0)
+        }
+    }
+}
