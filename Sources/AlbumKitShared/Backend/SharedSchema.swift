@@ -98,18 +98,18 @@
         ///   (SQLSTATE 42501), so a member cannot point a row elsewhere and leave the original to `gc`.
         /// - New rows name objects by a SHA-256 in lowercase hex only (`CHECK … NOT VALID`: rows
         ///   already there are not rejected; AlbumKit treats those as damaged when it reads them).
-        ///
         /// - A member who may change `asset` and `album` may update only the columns AlbumKit's own
-        ///   changes need (`asset.deleted_at`; `album.title`, `title_key`, `deleted_at`): a rule given
+        ///   changes need (`asset.deleted_at`; `album.title`, `title_key`, `deleted_at`): a right given
         ///   on a whole table before version 5 is narrowed to them.
-        ///
         /// - A companion (the raw of a pair, a sidecar) whose row a member deletes or points at other
         ///   bytes leaves its object in `released_object`, with the server's time: `gc` keeps it for
         ///   the retention, as it keeps a deleted photo's. (The owner's own changes, `purge` among
         ///   them, release at once.)
         ///
-        /// An endpoint recorded with a user name or password in it (before AlbumKit refused them)
-        /// loses them here: the table is readable by every member.
+        /// The trigger functions run with `search_path = pg_catalog` and name the one table they
+        /// write by its schema, so that nothing a member creates (a temporary table) can stand in
+        /// for what they use. An endpoint recorded with a user name or password in it (before
+        /// AlbumKit refused them) loses them here: the table is readable by every member.
         static let guards = """
             CREATE OR REPLACE FUNCTION albumkit_guard_row() RETURNS trigger LANGUAGE plpgsql
                 SET search_path = pg_catalog AS $guard$
