@@ -101,6 +101,9 @@ as_owner() {
 }
 
 ensure_owner() {
+    if [ "$(id -u)" != 0 ] && [ -d "$STATE" ] && [ ! -O "$STATE" ]; then
+        die "the servers' folder $STATE belongs to another user: set ALBUMKIT_SHARED_STATE to a folder of yours"
+    fi
     if [ "$(id -u)" = 0 ] && ! id "$RUN_AS" >/dev/null 2>&1; then
         useradd --system --no-create-home --shell /usr/sbin/nologin "$RUN_AS"
     fi
