@@ -76,7 +76,10 @@
                         ? said.isEmpty ? "stopped" : said
                         : "NOT stopped (`Scripts/shared-library.sh down` stops them): \(release.stderr.suffix(300))"
                 }
-                let origin = started.isEmpty ? "already running" : "started by this run (\(started))"
+                let names = started.split(separator: " ").map { $0 == "weed" ? "SeaweedFS" : "PostgreSQL" }
+                let origin =
+                    names.isEmpty
+                    ? "already running" : names.count == 2 ? "started by this run" : "\(names[0]) started by this run"
                 return "Shared-library servers: \(servers), \(origin): \(outcome)."
             }
             return .success(values)
