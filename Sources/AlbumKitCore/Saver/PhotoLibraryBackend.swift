@@ -101,6 +101,9 @@ package protocol PhotoLibraryBackend: Sendable {
     func access(for level: PhotoLibraryAccessLevel) async -> PhotoLibraryAccess
     /// Prompts for `level` when the user was never asked; returns the access then.
     func requestAccess(for level: PhotoLibraryAccessLevel) async -> PhotoLibraryAccess
+    /// The access at `level` now, read without waiting (a SwiftUI `body` asks it). Default:
+    /// ``PhotoLibraryAccess/authorized``.
+    func currentAccess(for level: PhotoLibraryAccessLevel) -> PhotoLibraryAccess
 
     // MARK: Changes (default: polling)
 
@@ -250,6 +253,8 @@ extension PhotoLibraryBackend {
 
     /// Always authorized: AlbumKit's own libraries ask for nothing.
     package func access(for level: PhotoLibraryAccessLevel) async -> PhotoLibraryAccess { .authorized }
+
+    package func currentAccess(for level: PhotoLibraryAccessLevel) -> PhotoLibraryAccess { .authorized }
 
     /// Answers ``access(for:)``: there is nothing to ask.
     package func requestAccess(for level: PhotoLibraryAccessLevel) async -> PhotoLibraryAccess {
