@@ -34,19 +34,12 @@ public final class PhotoLibraryAccessModel {
     public let level: PhotoLibraryAccessLevel
 
     #if canImport(Combine)
-        /// Announces each change of ``access`` before it is made (SwiftUI's `ObservableObject`).
-        public nonisolated let objectWillChange = ObservableObjectPublisher()
+        /// The access now, as last read or answered (published: SwiftUI redraws on a change).
+        @Published public private(set) var access: PhotoLibraryAccess
+    #else
+        /// The access now, as last read or answered.
+        public private(set) var access: PhotoLibraryAccess
     #endif
-
-    /// The access now, as last read or answered.
-    public private(set) var access: PhotoLibraryAccess {
-        willSet {
-            guard newValue != access else { return }
-            #if canImport(Combine)
-                objectWillChange.send()
-            #endif
-        }
-    }
 
     /// A model showing `library`'s access at `level`, read now without prompting.
     ///
