@@ -105,6 +105,9 @@ ensure_owner() {
     if [ "$(id -u)" != 0 ] && [ -d "$STATE" ] && [ ! -O "$STATE" ]; then
         die "the servers' folder $STATE belongs to another user: set ALBUMKIT_SHARED_STATE to a folder of yours"
     fi
+    if [ "$(id -u)" = 0 ] && ! id "$RUN_AS" >/dev/null 2>&1 && [ -n "${ALBUMKIT_SHARED_NO_INSTALL:-}" ]; then
+        die "needs the system user $RUN_AS the servers run as, not created (Scripts/shared-library.sh install)"
+    fi
     if [ "$(id -u)" = 0 ] && ! id "$RUN_AS" >/dev/null 2>&1; then
         useradd --system --no-create-home --shell /usr/sbin/nologin "$RUN_AS"
     fi
@@ -276,8 +279,10 @@ EOF
 
 case "${1:-}" in
 up)
+    # Everything both servers need is checked (or installed) before either starts.
     ensure_packages
     ensure_owner
+    ensure_weed
     user=${ALBUMKIT_SHARED_USER_PID:-}
     if [ -n "$user" ]; then lock_state; fi
     started=""
@@ -287,14 +292,13 @@ up)
     if [ -n "$user" ]; then
         touch "$STATE/users/$user"
         for server in $started; do echo "$server" >>"$STATE/started"; done
+        # A watcher stops them once the test process is gone, should it end without releasing them
+        # (killed, crashed) or should one of them fail to start below.
+        setsid bash "$0" release-when-gone "$user" </dev/null >>"$STATE/watch.log" 2>&1 8>&- &
     fi
     start_postgres
     start_store
-    if [ -n "$user" ]; then
-        # A watcher stops them should the test process end without releasing them (killed, crashed).
-        setsid bash "$0" release-when-gone "$user" </dev/null >>"$STATE/watch.log" 2>&1 8>&- &
-        exec 8>&-
-    fi
+    if [ -n "$user" ]; then exec 8>&-; fi
     echo "export ALBUMKIT_SHARED_STARTED='$started'"  # the servers this call started
     # Leave an initialised library: build `album` when it is not there yet, then `album init`
     # (idempotent). ALBUMKIT_SKIP_INIT=1 skips this (the tests set up their own libraries).
