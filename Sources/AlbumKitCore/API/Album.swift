@@ -45,7 +45,7 @@ public struct Album: Sendable {
     /// ```
     public var id: String? { boundID ?? learnt.withLock { $0 } }
 
-    /// Remembers the album identifier of the first result that has one.
+    /// Remembers the album identifier a successful result gives (the album it went into).
     private func learn(from result: Result<SavedAsset, AlbumError>) {
         guard boundID == nil, case .success(let saved) = result, let id = saved.albumID else { return }
         learnt.withLock { $0 = id }
@@ -78,14 +78,13 @@ public struct Album: Sendable {
         _ media: [Media], progress: (@Sendable (SaveProgress) -> Void)? = nil,
         onResult: (@Sendable (_ index: Int, _ result: Result<SavedAsset, AlbumError>) -> Void)? = nil
     ) async -> [Result<SavedAsset, AlbumError>] {
-        let results = await PhotoLibrary.run(
+        // Every result passes through `onResult` (failures before the save began too).
+        await PhotoLibrary.run(
             library.opening, media, album: title, albumID: boundID, policy: accessPolicy, progress: progress,
             onResult: { index, result in
                 learn(from: result)
                 onResult?(index, result)
             })
-        for result in results { learn(from: result) }
-        return results
     }
 
     /// Saves one item and calls `completion` exactly once, on `queue` (the main queue by default).
