@@ -250,6 +250,23 @@ import Testing
         }
     }
 
+    /// A link where `damaged/` goes (to a folder outside the library): what is set aside stays in
+    /// the library, in a `damaged/` folder of its own; the link is renamed beside it, not followed.
+    @Test func aLinkWhereTheDamagedFolderGoesIsNotFollowed() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = library(dir)
+            let saved = try await save(2, into: "Trip", at: url, tag: "l")
+            let outside = dir.appendingPathComponent("outside")
+            try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: url.path + "/damaged", withDestinationPath: outside.path)
+            try Data("not an index".utf8).write(to: url.appendingPathComponent("catalog.sqlite"))
+            #expect(try await assetIDs(url) == Set(saved.map(\.assetID)))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).isEmpty, "set aside outside")
+            #expect(FileSystem.fileStatus(atPath: url.path + "/damaged", following: false)?.kind == .directory)
+            #expect(damagedEntries(url).contains { $0.hasSuffix("/catalog.sqlite") }, "\(damagedEntries(url))")
+        }
+    }
+
     /// The same where the snapshot goes (a FIFO in place of the file, a link in place of its
     /// folder): set aside at the rebuild after a restart and when the next snapshot is taken;
     /// nothing is written through the link.
