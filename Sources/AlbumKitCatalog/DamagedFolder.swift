@@ -49,10 +49,28 @@ final class DamagedFolder {
         return nil
     }
 
+    /// The folder, made now when nothing was kept in it yet: for a file written there.
+    func folder() throws -> String { try made ?? make() }
+
     private func make() throws -> String {
-        let folder = isPreviousRelease ? root + "/previous-release" : root + "/damaged/" + CatalogBackend.timestamp()
-        _ = try FileSystem.makeDirectory(atPath: folder)
+        let folder: String
+        if isPreviousRelease {
+            folder = root + "/previous-release"
+        } else {
+            try Self.makeFolderOfItsOwn(root + "/damaged")
+            folder = root + "/damaged/" + CatalogBackend.timestamp()
+        }
+        try Self.makeFolderOfItsOwn(folder)
         made = folder
         return folder
+    }
+
+    /// Makes `path` a folder (its parent exists): anything else found there, such as a link to a
+    /// folder elsewhere, is renamed beside it first (`NAME.ID.not-a-folder`), never followed.
+    private static func makeFolderOfItsOwn(_ path: String) throws {
+        if let status = FileSystem.fileStatus(atPath: path, following: false), status.kind != .directory {
+            try FileSystem.rename(path, to: path + "." + RandomID.make() + ".not-a-folder")
+        }
+        _ = try FileSystem.makeDirectory(atPath: path)
     }
 }

@@ -60,6 +60,20 @@ import Testing
         }.sorted()
     }
 
+    /// The digest is CRC-64/XZ (its published check value), and continuing it from its value over
+    /// any split of the bytes gives the digest of the whole.
+    @Test func theJournalDigestIsCRC64XZAndContinues() {
+        #expect(JournalDigest(of: Array("123456789".utf8)).value == 0x995D_C9BB_DF19_39FA)
+        #expect(JournalDigest().value == 0)
+        let bytes = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 7) }
+        let whole = JournalDigest(of: bytes)
+        for split in [0, 1, 7, 8, 9, 500, 993, 1000] {
+            var digest = JournalDigest(continuing: JournalDigest(of: bytes[..<split]).value)
+            digest.update(bytes[split...])
+            #expect(digest == whole, "split at \(split)")
+        }
+    }
+
     /// A library copied with `cp -a`, each copy saving its own photo and then renaming the album
     /// alike (so both journals end with the same record at the same place, give or take): the
     /// index of one copied into the other is rebuilt, no photo of the other copy is shown and none
@@ -233,6 +247,23 @@ import Testing
                 #expect(try String(contentsOf: outside, encoding: .utf8) == "not AlbumKit's")
                 #expect(FileSystem.fileStatus(atPath: url.path + "/catalog.sqlite", following: false)?.kind == .regular)
             }
+        }
+    }
+
+    /// A link where `damaged/` goes (to a folder outside the library): what is set aside stays in
+    /// the library, in a `damaged/` folder of its own; the link is renamed beside it, not followed.
+    @Test func aLinkWhereTheDamagedFolderGoesIsNotFollowed() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = library(dir)
+            let saved = try await save(2, into: "Trip", at: url, tag: "l")
+            let outside = dir.appendingPathComponent("outside")
+            try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: url.path + "/damaged", withDestinationPath: outside.path)
+            try Data("not an index".utf8).write(to: url.appendingPathComponent("catalog.sqlite"))
+            #expect(try await assetIDs(url) == Set(saved.map(\.assetID)))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).isEmpty, "set aside outside")
+            #expect(FileSystem.fileStatus(atPath: url.path + "/damaged", following: false)?.kind == .directory)
+            #expect(damagedEntries(url).contains { $0.hasSuffix("/catalog.sqlite") }, "\(damagedEntries(url))")
         }
     }
 

@@ -12,11 +12,23 @@
 /// var next = JournalDigest(continuing: stored)   // extended by the next records
 /// ```
 struct JournalDigest: Equatable {
-    private static let table: [UInt64] = (0..<256).map { n in
-        var c = UInt64(n)
-        for _ in 0..<8 { c = c & 1 != 0 ? 0xC96C_5795_D787_0F42 ^ (c >> 1) : c >> 1 }
-        return c
-    }
+    /// Eight tables of 256 (slicing by 8: eight bytes a step): `tables[k * 256 + b]` is the CRC
+    /// of byte `b` followed by `k` zero bytes.
+    private static let tables: [UInt64] = {
+        var tables = [UInt64](repeating: 0, count: 8 * 256)
+        for n in 0..<256 {
+            var c = UInt64(n)
+            for _ in 0..<8 { c = c & 1 != 0 ? 0xC96C_5795_D787_0F42 ^ (c >> 1) : c >> 1 }
+            tables[n] = c
+        }
+        for k in 1..<8 {
+            for n in 0..<256 {
+                let previous = tables[(k - 1) * 256 + n]
+                tables[k * 256 + n] = tables[Int(previous & 0xFF)] ^ (previous >> 8)
+            }
+        }
+        return tables
+    }()
 
     private var state: UInt64
 
@@ -38,9 +50,26 @@ struct JournalDigest: Equatable {
     }
 
     private mutating func update(_ buffer: UnsafeBufferPointer<UInt8>) {
-        Self.table.withUnsafeBufferPointer { table in
+        Self.tables.withUnsafeBufferPointer { t in
             var c = state
-            for byte in buffer { c = table[Int((c ^ UInt64(byte)) & 0xFF)] ^ (c >> 8) }
+            var i = 0
+            let count = buffer.count
+            // Eight bytes a step (a rebuild checks a whole journal), then the rest one by one.
+            while i + 8 <= count {
+                var word: UInt64 = 0
+                for k in 0..<8 { word |= UInt64(buffer[i + k]) << (8 * UInt64(k)) }
+                c ^= word
+                c =
+                    t[7 * 256 + Int(c & 0xFF)] ^ t[6 * 256 + Int((c >> 8) & 0xFF)]
+                    ^ t[5 * 256 + Int((c >> 16) & 0xFF)] ^ t[4 * 256 + Int((c >> 24) & 0xFF)]
+                    ^ t[3 * 256 + Int((c >> 32) & 0xFF)] ^ t[2 * 256 + Int((c >> 40) & 0xFF)]
+                    ^ t[256 + Int((c >> 48) & 0xFF)] ^ t[Int(c >> 56)]
+                i += 8
+            }
+            while i < count {
+                c = t[Int((c ^ UInt64(buffer[i])) & 0xFF)] ^ (c >> 8)
+                i += 1
+            }
             state = c
         }
     }
