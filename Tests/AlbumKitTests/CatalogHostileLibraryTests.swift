@@ -263,6 +263,33 @@ import Testing
         }
     }
 
+    /// An original replaced by a link to a file outside holding the same bytes (or its shard folder
+    /// replaced by a link to a copy of it): `verify` reports it, it does not pass.
+    @Test(arguments: ["linked file", "linked folder"])
+    func verifyReportsAnOriginalReachedThroughALink(how: String) async throws {
+        try await Fixture.withTemporaryDirectory { (dir: URL) async throws in
+            let scene = try await scene(dir)
+            let originals = scene.library.appendingPathComponent("originals")
+            let relative = try #require(Fixture.files(under: originals).first { !$0.contains("/.") })
+            let shard = originals.appendingPathComponent((relative as NSString).deletingLastPathComponent)
+            let copy = scene.outside.appendingPathComponent("copy")
+            try FileManager.default.copyItem(at: shard, to: copy)
+            if how == "linked file" {
+                let file = originals.appendingPathComponent(relative)
+                try FileManager.default.removeItem(at: file)
+                try FileManager.default.createSymbolicLink(
+                    atPath: file.path,
+                    withDestinationPath: copy.appendingPathComponent((relative as NSString).lastPathComponent).path)
+            } else {
+                try FileManager.default.removeItem(at: shard)
+                try FileManager.default.createSymbolicLink(atPath: shard.path, withDestinationPath: copy.path)
+            }
+            let library = try await openAndList(scene)
+            let problems = try await library.verify().problems
+            #expect(problems.contains { $0.contains("not a regular file inside the library") }, "\(problems)")
+        }
+    }
+
     // MARK: Purges
 
     @Test func aForgedPurgeOfAShownPhotoIsRefusedAndReported() async throws {
