@@ -95,7 +95,10 @@ package struct RemovalGate: Sendable {
         let path = root + "/" + relative
         #if os(Linux) || os(Android)
             if !levelByLevel {
-                try FileSystem.injected(.open, path)
+                do throws(SystemError) { try FileSystem.injected(.open, path) } catch {
+                    FileSystem.close(base)
+                    throw error
+                }
                 let fd = FileSystem.retrying {
                     albumkit_open_beneath(base.fd, relative, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
                 }
