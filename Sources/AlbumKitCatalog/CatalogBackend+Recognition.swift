@@ -126,10 +126,10 @@ extension CatalogBackend {
         return try? FileSystem.sha256(of: file)
     }
 
-    /// The library's file `relative` (an asset's path), when it is a regular file.
+    /// The library's file `relative` (an asset's path), when it is a regular file reached beneath
+    /// the library's folder without a link (``RemovalGate``).
     private func libraryFile(_ relative: String) -> FileStatus? {
-        guard let status = FileSystem.fileStatus(atPath: root.path + "/" + relative, following: false),
-            status.kind == .regular
+        guard let status = gate.status(of: relative), status.kind == .regular
         else { return nil }
         return status
     }
@@ -165,7 +165,8 @@ extension CatalogBackend {
             throw AlbumError(.assetNotFound, "There is no asset with the identifier \(id) in \(root.path).")
         }
         do {
-            let (file, size) = try FileSystem.openForReading(root.path + "/" + path)
+            // Beneath the library's folder only: a link in its place or on the way is refused.
+            let (file, size) = try gate.openFileForReading(path)
             defer { FileSystem.close(file) }
             return try body(file, size)
         } catch {
@@ -183,7 +184,7 @@ extension CatalogBackend {
             for companion in text.flatMap(CatalogCompanion.list(fromJSON:)) ?? [] {
                 let path = self.root.path + "/" + companion.path
                 do {
-                    let (file, _) = try FileSystem.openForReading(path)
+                    let (file, _) = try self.gate.openFileForReading(companion.path)
                     defer { FileSystem.close(file) }
                     found.insert(try FileSystem.sha256(of: file))
                 } catch {
@@ -214,12 +215,13 @@ extension CatalogBackend {
         }
     }
 
-    /// The library's file `relative`, read back now.
+    /// The library's file `relative`, read back now, reached beneath the library's folder without
+    /// a link at any level (``RemovalGate``).
     private func storedCopy(_ relative: String) throws -> StoredCopy {
-        let path = root.path + "/" + relative
         do {
-            let (file, version) = try FileSystem.openWithoutFollowing(FileSystemPath(path))
+            let (file, _) = try gate.openFileForReading(relative)
             defer { FileSystem.close(file) }
+            let version = try FileSystem.version(of: file)
             return StoredCopy(sha256: try FileSystem.sha256(of: file), file: version.id)
         } catch let error as SystemError {
             throw error.libraryError("read the library's copy back")

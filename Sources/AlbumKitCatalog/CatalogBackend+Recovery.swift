@@ -71,12 +71,13 @@ extension CatalogBackend {
     }
 
     /// Hidden staging files (`xx/.<owner>.<id>.partial`, below `originals/`) whose owner is proved
-    /// dead; when `deadOwners` is given, only theirs.
+    /// dead; when `deadOwners` is given, only theirs. Only names a save stages under are its
+    /// (``StagingName`` of kind `partial`): any other hidden file is left alone.
     func stagedLeftovers(of deadOwners: Set<String>? = nil) -> [(path: String, owner: String)] {
         var found: [(path: String, owner: String)] = []
         var alive: [String: Bool] = [:]
         for (shard, name) in originalNames(hidden: true) {
-            guard let staged = StagingName(parsing: name) else { continue }
+            guard let staged = StagingName(parsing: name), staged.kind == "partial" else { continue }
             let isDead: Bool
             if let deadOwners {
                 isDead = deadOwners.contains(staged.owner)

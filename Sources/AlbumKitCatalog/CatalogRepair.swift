@@ -37,10 +37,14 @@ enum CatalogRepair {
         // acknowledges nothing: `verify` keeps reporting them (nothing hidden).
         var damagedRecords = Set(((try? backend.journal.forEachRecord { _ in }.damaged) ?? []).map(\.offset))
         // And the records the rebuild refused to apply (a purge of photos not in recently deleted).
-        damagedRecords.formUnion(
-            (try? backend.withIndex("read the catalog") { connection in
-                try connection.index!.db.rows("SELECT offset FROM journal_damage").compactMap { $0.integer(0) }
-            }) ?? [])
+        do {
+            damagedRecords.formUnion(
+                try backend.withIndex("read the catalog") { connection in
+                    try connection.index!.db.rows("SELECT offset FROM journal_damage").compactMap { $0.integer(0) }
+                })
+        } catch {
+            // An index that cannot be read acknowledges none of them: `verify` keeps reporting them.
+        }
         if !damagedRecords.isEmpty {
             try backend.record("note the repaired records") { recorder in
                 let known = Set(

@@ -167,6 +167,28 @@ import Testing
         }
     }
 
+    /// A dead saver's hidden staging files go; a hidden file of another kind under a dead
+    /// owner's name (planted, or another program's) stays.
+    @Test func recoveryRemovesOnlyHiddenFilesASaveStages() async throws {
+        try await Fixture.withTemporaryDirectory { (dir: URL) async throws in
+            let scene = try await scene(dir)
+            let owner = "p1-0123456789abcdef"
+            let shard = scene.library.appendingPathComponent("originals/ab")
+            try FileManager.default.createDirectory(at: shard, withIntermediateDirectories: true)
+            let staged = ".\(owner).\(RandomID.make()).partial"
+            let other = ".\(owner).\(RandomID.make()).keep"
+            Fixture.write(Data("staged".utf8), named: staged, in: shard)
+            Fixture.write(Data("other".utf8), named: other, in: shard)
+            // The owner file says it staged hidden files; no process holds its lock: dead.
+            Fixture.write(
+                Data(ProcessOwner.formatLine + ProcessOwner.hiddenStagingLine), named: "owners/" + owner,
+                in: scene.library)
+            try await openAndList(scene)
+            #expect(!FileManager.default.fileExists(atPath: shard.appendingPathComponent(staged).path))
+            #expect(FileManager.default.fileExists(atPath: shard.appendingPathComponent(other).path))
+        }
+    }
+
     @Test func aPublishingListNamesOnlyWhatASaveNames() {
         let id = "9f2c41d0-7a1b-43e8-9d2e-5b7c0a1f9e64"
         for good in ["originals/3f/\(id).jpg", "originals/00/\(id)-1.xmp", "originals/ff/\(id)-12.cr2"] {
@@ -260,6 +282,33 @@ import Testing
             let saved = try outcome.get()
             #expect(!saved.isExisting)
             #expect(try await library.assets(inAlbumTitled: "Trips").count == 2)
+        }
+    }
+
+    /// An original replaced by a link to a file outside holding the same bytes (or its shard folder
+    /// replaced by a link to a copy of it): `verify` reports it, it does not pass.
+    @Test(arguments: ["linked file", "linked folder"])
+    func verifyReportsAnOriginalReachedThroughALink(how: String) async throws {
+        try await Fixture.withTemporaryDirectory { (dir: URL) async throws in
+            let scene = try await scene(dir)
+            let originals = scene.library.appendingPathComponent("originals")
+            let relative = try #require(Fixture.files(under: originals).first { !$0.contains("/.") })
+            let shard = originals.appendingPathComponent((relative as NSString).deletingLastPathComponent)
+            let copy = scene.outside.appendingPathComponent("copy")
+            try FileManager.default.copyItem(at: shard, to: copy)
+            if how == "linked file" {
+                let file = originals.appendingPathComponent(relative)
+                try FileManager.default.removeItem(at: file)
+                try FileManager.default.createSymbolicLink(
+                    atPath: file.path,
+                    withDestinationPath: copy.appendingPathComponent((relative as NSString).lastPathComponent).path)
+            } else {
+                try FileManager.default.removeItem(at: shard)
+                try FileManager.default.createSymbolicLink(atPath: shard.path, withDestinationPath: copy.path)
+            }
+            let library = try await openAndList(scene)
+            let problems = try await library.verify().problems
+            #expect(problems.contains { $0.contains("not a regular file inside the library") }, "\(problems)")
         }
     }
 

@@ -95,7 +95,10 @@ package struct RemovalGate: Sendable {
         let path = root + "/" + relative
         #if os(Linux) || os(Android)
             if !levelByLevel {
-                try FileSystem.injected(.open, path)
+                do throws(SystemError) { try FileSystem.injected(.open, path) } catch {
+                    FileSystem.close(base)
+                    throw error
+                }
                 let fd = FileSystem.retrying {
                     albumkit_open_beneath(base.fd, relative, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
                 }
@@ -168,6 +171,7 @@ package struct RemovalGate: Sendable {
     /// it is missing or cannot be reached that way (a link on the way, a path leading out).
     package func status(of relative: String) -> FileStatus? {
         guard let parts = Self.components(of: relative),
+            // A folder that cannot be opened beneath the library's folder: nothing to say (`nil`).
             let folder = try? openFolder(parts.dropLast().joined(separator: "/"))
         else { return nil }
         defer { FileSystem.close(folder) }
