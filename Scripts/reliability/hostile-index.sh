@@ -12,7 +12,7 @@
 
 # asset_ids LIB: the asset ids `album assets` lists, sorted (empty when it fails).
 asset_ids() {
-    "$ALBUM" assets --library "$1" 2>/dev/null |
+    "$ALBUM" assets -v --library "$1" 2>/dev/null |
         grep -oE '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}' | sort -u
 }
 
@@ -83,7 +83,7 @@ scenario_hostile-index() {
                 fifo) mkfifo "$lib/$name" ;;
                 link) ln -s "$outside" "$lib/$name" ;;
             esac
-            if [ "$(timeout 30 "$ALBUM" assets --library "$lib" 2>/dev/null |
+            if [ "$(timeout 30 "$ALBUM" assets -v --library "$lib" 2>/dev/null |
                 grep -oE '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}' | sort -u)" != "$expected" ]; then
                 fail "hostile-index: a $kind where $name goes stopped the listing (or hung)"
                 failures=$((failures + 1))
@@ -116,7 +116,7 @@ scenario_hostile-snapshot() {
     for attempt in 1 2 3; do
         trials=$((trials + 1))
         start=$(date +%s%N)
-        count=$(ALBUMKIT_BOOT_SESSION="hostile-snapshot-$attempt" timeout 90 "$ALBUM" assets --library "$lib" 2>/dev/null |
+        count=$(ALBUMKIT_BOOT_SESSION="hostile-snapshot-$attempt" timeout 90 "$ALBUM" assets -v --library "$lib" 2>/dev/null |
             grep -oE '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}' | sort -u)
         took=$((($(date +%s%N) - start) / 1000000))
         bytes=$(du -sb "$lib/damaged" 2>/dev/null | cut -f1)
@@ -134,7 +134,7 @@ scenario_hostile-snapshot() {
     for attempt in 1 2 3; do
         trials=$((trials + 1))
         start=$(date +%s%N)
-        count=$(timeout 90 "$ALBUM" assets --library "$lib" 2>/dev/null |
+        count=$(timeout 90 "$ALBUM" assets -v --library "$lib" 2>/dev/null |
             grep -oE '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}' | sort -u)
         took=$((($(date +%s%N) - start) / 1000000))
         echo "  hostile-snapshot: damaged index page, attempt $attempt: ${took} ms, damaged/ $(damaged_count "$lib") entries"
@@ -171,7 +171,7 @@ scenario_hostile-snapshot() {
     trials=$((trials + 1))
     rm -f "$mine/snapshots/index.sqlite"
     mkfifo "$mine/snapshots/index.sqlite"
-    [ "$(ALBUMKIT_BOOT_SESSION=hostile-snapshot-fifo timeout 30 "$ALBUM" assets --library "$mine" 2>/dev/null |
+    [ "$(ALBUMKIT_BOOT_SESSION=hostile-snapshot-fifo timeout 30 "$ALBUM" assets -v --library "$mine" 2>/dev/null |
         grep -oE '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}' | sort -u)" = "$expected" ] ||
         { fail "hostile-snapshot: a FIFO where the snapshot goes stopped (or hung) the listing"; failures=$((failures + 1)); }
     ALBUMKIT_SNAPSHOT_INTERVAL=1 timeout 30 "$ALBUM" save -q --album Trip --library "$mine" "${files[@]:10:2}" >/dev/null ||

@@ -69,9 +69,11 @@ extension CatalogBackend {
             var digest = caughtUp.digest
             digest.update(bytes)
             let newEnd = end + Int64(bytes.count)
+            // Dropped: the index is left behind its journal and catches up at its next use.
             try? index.setPosition(
                 newEnd, applied: recorder.changes.count, digest: digest,
                 lastLine: (newEnd - Int64(lastLine.count), JournalDigest(of: lastLine)))
+            // Dropped: without the note, the next opening checks the journal file in full again.
             try? index.noteJournalFile(of: journal)
             // Read in this transaction, not in another one after it (a save's critical path);
             // unreadable: not due now, the next change asks again.
@@ -313,6 +315,7 @@ extension CatalogBackend {
             // An index that cannot be opened, or is not of this journal, is rebuilt below.
             let index = try? CatalogIndex.open(
                 at: catalogPath, journalID: journalID, create: false, busyTimeout: busyTimeout),
+            // Any failure to prove it a prefix of this journal means: rebuilt below, never believed.
             (try? index.checkPrefix(of: journal, recordsStart: identity.recordsStart)) != nil
         {
             connection.index = index
@@ -343,6 +346,7 @@ extension CatalogBackend {
         // file is opened (a FIFO is never waited on, a link never followed).
         var guardConnection =
             misplacedIndexFile() == nil
+            // No database to open there: no other program's transaction to wait for.
             ? try? Database(path: catalogPath, mode: .readWrite(create: false), verifyingPages: false) : nil
         if let guardConnection {
             guardConnection.setBusyTimeout(milliseconds: busyTimeout)

@@ -69,6 +69,7 @@ public final class PhotoLibraryAccessModel {
     /// ```
     @discardableResult
     public func request() async -> PhotoLibraryAccess {
+        // A request that fails leaves the access as the library reports it now.
         let answer = (try? await library.requestAccess(for: level)) ?? library.currentAccess(for: level)
         access = answer
         return answer

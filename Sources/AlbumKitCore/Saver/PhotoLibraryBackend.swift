@@ -375,6 +375,7 @@ extension PhotoLibraryBackend {
     /// A photo's original, read whole; `nil` for a video or where originals cannot be read.
     package func fullSizeImage(ofAssetWithID id: String) async throws -> AssetImage? {
         let found = try await readOriginal(ofAssetWithID: id) { source -> AssetImage? in
+            // A file AlbumKit cannot read as a photo has no full-size image (nil, as for a video).
             guard let metadata = try? MediaInspector().inspect(source), metadata.kind == .photo else { return nil }
             var bytes: [UInt8] = []
             bytes.reserveCapacity(Int(clamping: source.size))
