@@ -141,15 +141,22 @@ let package = Package(
             path: "Sources/album-bench"
         ),
 
+        // What every test target shares: the rule for tests that need a program from outside the
+        // package (`ExternalTool`: skipped with the reason outside CI, failed in CI) and the run's
+        // closing summary line (`TestRunReport`).
+        .target(name: "AlbumTestSupport", path: "Tests/AlbumTestSupport"),
+
         .testTarget(
             name: "AlbumKitMediaTests",
-            dependencies: ["AlbumKitMedia"],
+            dependencies: ["AlbumKitMedia", "AlbumTestSupport"],
             path: "Tests/AlbumKitMediaTests",
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "AlbumKitTests",
-            dependencies: ["AlbumKitCore", "AlbumKitCatalog", "AlbumKitFolders", "AlbumKit", "CLoading"],
+            dependencies: [
+                "AlbumKitCore", "AlbumKitCatalog", "AlbumKitFolders", "AlbumKit", "CLoading", "AlbumTestSupport",
+            ],
             path: "Tests/AlbumKitTests",
             // A library written by the previous release, opened from its source folder.
             exclude: ["PreviousRelease"]
@@ -157,7 +164,7 @@ let package = Package(
         .testTarget(
             name: "AlbumKitSharedTests",
             dependencies: [
-                "AlbumKitCore", "AlbumKitCatalog", "AlbumKitFolders", "AlbumKit",
+                "AlbumKitCore", "AlbumKitCatalog", "AlbumKitFolders", "AlbumKit", "AlbumTestSupport",
                 .target(name: "AlbumKitShared", condition: .when(platforms: [.linux])),
                 .target(name: "album", condition: .when(platforms: [.linux])),
                 // The conformance suite runs on every library kind, Photos through the simulator.
@@ -168,7 +175,10 @@ let package = Package(
         ),
         .testTarget(
             name: "AlbumCLITests",
-            dependencies: ["album", "AlbumKitCore", "AlbumKitCatalog", "AlbumKitFolders", "readme-snippet-runner"],
+            dependencies: [
+                "album", "AlbumKitCore", "AlbumKitCatalog", "AlbumKitFolders", "readme-snippet-runner",
+                "AlbumTestSupport",
+            ],
             path: "Tests/AlbumCLITests"
         ),
 
@@ -182,13 +192,13 @@ let package = Package(
             plugins: ["ReadmeSnippets"]),
         .testTarget(
             name: "PhotoKitSimulatorTests",
-            dependencies: ["PhotoKitSimulator"],
+            dependencies: ["PhotoKitSimulator", "AlbumTestSupport"],
             path: "Tests/PhotoKitSimulatorTests"
         ),
         .testTarget(
             name: "AlbumKitPhotoKitTests",
             dependencies: [
-                "AlbumKitPhotoKit", "AlbumKitCore", "AlbumKitCatalog", "AlbumKitFolders",
+                "AlbumKitPhotoKit", "AlbumKitCore", "AlbumKitCatalog", "AlbumKitFolders", "AlbumTestSupport",
                 .target(name: "PhotoKitSimulator", condition: .when(platforms: [.linux, .android, .windows])),
             ],
             path: "Tests/AlbumKitPhotoKitTests"

@@ -14,7 +14,7 @@
 #   partial, quickexit, nolib, newlib, powerloss, ackkill, shutdown, remount, journal, rebuildkill, convert, convertbad,
 #   repairrace, movekill, companionkill, companionupdate, movechange, moveself, exportrace, and the folder library's fkill9, frace, fdiskfull, freadonly, fmoved, fstaging,
 #   fslash, fdelete, fcard, flinks, ffifo, fcatalog, fdrop, fforged, and the shared library's
-#   sdelete, srestore, sexport, scopy, ssave).
+#   sdelete, srestore, sexport, scopy, ssave, shostile, srestart, and the hostile library's hostile-index, hostile-snapshot).
 #
 # The catalog library (issue 27): journal/library.journal is the library; catalog.sqlite is an
 # index derived from it, rebuilt when it is missing, damaged, foreign or written by another
@@ -136,7 +136,17 @@
 #               Scripts/reliability/folders.sh.
 #   s*          a shared library (PostgreSQL + SeaweedFS, Scripts/shared-library.sh): kill -9 at
 #               random moments of delete-asset (sdelete), restore (srestore), export (sexport),
-#               copy into a catalog (scopy) and save (ssave); see Scripts/reliability/shared.sh.
+#               copy into a catalog (scopy) and save (ssave); a writer's hand-made edits (shostile);
+#               PostgreSQL restarted mid-save (srestart); see Scripts/reliability/shared.sh.
+#   hostile-index an index copied from a `cp -a` sibling that went on differently: rebuilt, never
+#               believed; the index ahead of the journal while a killed saver's publishing list
+#               names 128 acknowledged photos: `album albums` keeps all 128, the note names repair,
+#               repair adopts them; a folder, FIFO or symlink where the index, its rollback journal
+#               or WAL goes: set aside under damaged/, no hang, the linked file untouched.
+#   hostile-snapshot one damaged page in snapshots/index.sqlite and a restart, `album assets` 3
+#               times: each under 10 s, damaged/ holds the one snapshot; a sibling's snapshot
+#               refused after a restart and by `repair` twice; a FIFO where the snapshot goes.
+#               See Scripts/reliability/hostile-index.sh.
 # Every data-safety scenario ends with: every acknowledged save is present with its SHA-256, and
 # nothing in originals/ was deleted (folder library: no file the user put there was removed).
 # A scenario that cannot run here (no mount or namespace rights) FAILS, unless ALBUM_ALLOW_SKIP
@@ -149,7 +159,8 @@ KEEP=0
 ONLY="kill9,race,diskfull,readonly,removed,corrupt,reset,sqlite3,oldcatalog,garbled,pidns,fifo,walk,badnumbers,resave,verifyrace,fulljournal,ulimit,partial,quickexit,nolib,newlib,powerloss,ackkill,shutdown,remount,journal,rebuildkill,convert,convertbad,repairrace,movekill,companionkill,companionupdate"
 ONLY+=",movechange,moveself,exportrace"
 ONLY+=",fkill9,frace,fdiskfull,freadonly,fmoved,fstaging,fslash,fdelete,fcard,flinks,ffifo,fcatalog,fdrop,fforged"
-ONLY+=",sdelete,srestore,sexport,scopy,ssave"
+ONLY+=",sdelete,srestore,sexport,scopy,ssave,shostile,srestart"
+ONLY+=",hostile-index,hostile-snapshot"
 while [ $# -gt 0 ]; do
     argument=$1
     shift
@@ -350,6 +361,8 @@ source "$ROOT/Scripts/reliability/folders.sh"
 source "$ROOT/Scripts/reliability/shared.sh"
 # shellcheck source=reliability/catalog.sh
 source "$ROOT/Scripts/reliability/catalog.sh"
+# shellcheck source=reliability/hostile-index.sh
+source "$ROOT/Scripts/reliability/hostile-index.sh"
 
 echo "== album: $ALBUM ($MODE)"
 echo "== scratch: $WORK"

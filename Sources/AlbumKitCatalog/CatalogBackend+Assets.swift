@@ -105,9 +105,15 @@ extension CatalogBackend {
             try self.record("delete the assets") { recorder in
                 try Self.requireAssets(recorder.db, ids, includingDeleted: permanently)
                 let unique = Array(NSOrderedSet(array: ids)) as? [String] ?? ids
-                try recorder.record(
-                    permanently
-                        ? .purgeAssets(unique) : .deleteAssets(unique, at: LibraryClock.now().timeIntervalSince1970))
+                let now = LibraryClock.now().timeIntervalSince1970
+                guard permanently else { return try recorder.record(.deleteAssets(unique, at: now)) }
+                // A purge removes only what is in recently deleted (``CatalogIndex/apply(_:at:)``):
+                // the others go there first, in the same commit.
+                let shown = try unique.filter { id in
+                    try recorder.db.row("SELECT 1 FROM asset WHERE id = ? AND state = 'ready'", [.text(id)]) != nil
+                }
+                if !shown.isEmpty { try recorder.record(.deleteAssets(shown, at: now)) }
+                try recorder.record(.purgeAssets(unique))
             }
             return ids.map { AssetDeletion(id: $0) }
         }

@@ -57,12 +57,22 @@ extension CatalogBackend {
                 return result
             }
             var bytes: [UInt8] = []
-            for change in recorder.changes { bytes += LibraryJournal.line(for: change) }
+            var lastLine: [UInt8] = []
+            for change in recorder.changes {
+                lastLine = LibraryJournal.line(for: change)
+                bytes += lastLine
+            }
             // The position the records take the index to, in its transaction before they are
             // appended (a failed append rolls it back); after the append, only the COMMIT is left.
             // The index only mirrors the journal: a position or COMMIT that fails leaves it behind,
             // and the next use replays from its position (applying is idempotent).
-            try? index.setPosition(end + Int64(bytes.count), applied: recorder.changes.count)
+            var digest = caughtUp.digest
+            digest.update(bytes)
+            let newEnd = end + Int64(bytes.count)
+            try? index.setPosition(
+                newEnd, applied: recorder.changes.count, digest: digest,
+                lastLine: (newEnd - Int64(lastLine.count), JournalDigest(of: lastLine)))
+            try? index.noteJournalFile(of: journal)
             // Read in this transaction, not in another one after it (a save's critical path);
             // unreadable: not due now, the next change asks again.
             snapshotDue = (try? index.isSnapshotDue(every: snapshotInterval.withLock { $0 })) ?? false
@@ -153,7 +163,8 @@ extension CatalogBackend {
                             damage = nil
                             if rebuilt > 0 { usleep(useconds_t(min(rebuilt * 20_000, 250_000))) }
                             rebuilt += 1
-                            try rebuild(&connection, because: reason)
+                            // Tried again: from the journal alone (the snapshot may be the cause).
+                            try rebuild(&connection, because: reason, fromJournalAlone: rebuilt > 1)
                         }
                         try ensureOpen(&connection)
                         if locked { try lockJournal(&connection) }
@@ -197,18 +208,45 @@ extension CatalogBackend {
             throw error.libraryError("read the library's journal")
         }
         if isReadOnly {
-            connection.index = try openReadOnly(journalID: reading.id)
+            connection.index = try openReadOnly(journalID: reading.id, recordsStart: reading.recordsStart)
             return
         }
+        // Never opened through, nor waited on: a folder, FIFO or link where a file of the index goes.
+        if let misplaced = misplacedIndexFile() { throw misplaced }
         guard file != nil else {
             // A new library has no index yet; one whose journal holds records lost it.
             let lost = journal.length() > reading.recordsStart
             try rebuild(&connection, because: lost ? .init(reason: "it was missing") : nil)
             return
         }
-        connection.index = try CatalogIndex.open(
+        let index = try CatalogIndex.open(
             at: catalogPath, journalID: reading.id, create: false, busyTimeout: busyTimeout)
+        try index.checkPrefix(of: journal, recordsStart: reading.recordsStart)
+        connection.index = index
         connection.indexFile = file
+    }
+
+    /// The first of the index's files (the catalog, its rollback journal, WAL, shared memory) that
+    /// is there and is not a regular file, as the reason the index is set aside and rebuilt.
+    func misplacedIndexFile() -> CatalogIndex.Unusable? {
+        for suffix in ["", "-journal", "-wal", "-shm"] {
+            let path = catalogPath + suffix
+            guard let status = FileSystem.fileStatus(atPath: path, following: false), status.kind != .regular else {
+                continue
+            }
+            return .init(reason: "\((path as NSString).lastPathComponent) is \(Self.describe(status.kind)), not a file")
+        }
+        return nil
+    }
+
+    /// "a folder", "a symbolic link", "a FIFO, socket or device".
+    static func describe(_ kind: FileStatus.Kind) -> String {
+        switch kind {
+        case .regular: return "a file"
+        case .directory: return "a folder"
+        case .symbolicLink: return "a symbolic link"
+        case .other: return "a FIFO, socket or device"
+        }
     }
 
     /// Brings the index up to date with the journal's records (other processes' changes, or
@@ -217,13 +255,11 @@ extension CatalogBackend {
         guard let index = connection.index, !isReadOnly else { return }
         let length = journal.length()
         let position = try index.position()
-        if position > length { throw CatalogIndex.Unusable(reason: "it holds more than the library's journal") }
+        if position > length { throw CatalogIndex.Unusable.notThisJournal() }
         guard position < length else { return }
         try index.db.immediateTransaction {
             let position = try index.position()
-            if position > journal.length() {
-                throw CatalogIndex.Unusable(reason: "it holds more than the library's journal")
-            }
+            if position > journal.length() { throw CatalogIndex.Unusable.notThisJournal() }
             // Removed once the connection is released (``withIndex(_:locked:_:)``).
             connection.purgedFiles += try index.catchUp(with: journal).purged
         }
@@ -250,134 +286,238 @@ extension CatalogBackend {
 
     /// Builds the index anew from the snapshot and the journal (under the journal's lock) and puts
     /// it in place; the old file, when there was one that is not merely stale, is kept under
-    /// `damaged/`.
+    /// `damaged/`. `fromJournalAlone` (a rebuild tried again) leaves the snapshot out.
     func rebuild(
-        _ connection: inout Connection, because unusable: CatalogIndex.Unusable?, force: Bool = false
+        _ connection: inout Connection, because unusable: CatalogIndex.Unusable?, force: Bool = false,
+        fromJournalAlone: Bool = false
     ) throws {
         // The file found unusable (or none): a different one in its place once the lock is taken is
         // another process's rebuild, used as it is (unless `force`: `album repair`).
         let unusableFile = FileSystem.fileID(atPath: catalogPath)
+        var unusable = unusable
+        // The file this process built a moment ago, damaged again: made from what is kept (the
+        // journal, a snapshot set aside if it was the cause), so no copy of it is kept.
+        if unusableFile != nil, unusableFile == connection.builtFile { unusable?.keepsOldFile = false }
         connection.index = nil
         connection.indexFile = nil
         if isReadOnly {
-            connection.index = try openReadOnly(journalID: nil, forceMemory: true)
+            connection.index = try openReadOnly(journalID: nil, recordsStart: 0, forceMemory: true)
             return
         }
         try lockJournal(&connection)
         defer { if let file = connection.journalFile { FileSystem.unlock(file) } }
-        let journalID = try journal.identity().id
+        let identity = try journal.identity()
+        let journalID = identity.id
         // Another process may have rebuilt it while this one waited for the lock.
-        if !force, let replaced = FileSystem.fileID(atPath: catalogPath), replaced != unusableFile,
-            // An index that cannot be opened is rebuilt below.
+        if !force, misplacedIndexFile() == nil, let replaced = FileSystem.fileID(atPath: catalogPath),
+            replaced != unusableFile,
+            // An index that cannot be opened, or is not of this journal, is rebuilt below.
             let index = try? CatalogIndex.open(
-                at: catalogPath, journalID: journalID, create: false, busyTimeout: busyTimeout)
+                at: catalogPath, journalID: journalID, create: false, busyTimeout: busyTimeout),
+            (try? index.checkPrefix(of: journal, recordsStart: identity.recordsStart)) != nil
         {
             connection.index = index
             connection.indexFile = replaced
             return
         }
+        let aside = DamagedFolder(root: root.path)
         let temporary = root.path + "/catalog.rebuild.sqlite"
-        // A rebuild's own leftovers (a rebuild killed before it finished).
-        for suffix in ["", "-journal"] { try FileSystem.unlink(temporary + suffix) }
-        var fromSnapshot = false
-        if FileSystem.fileStatus(atPath: snapshotPath, following: false)?.kind == .regular {
-            // A snapshot that cannot be copied: the rebuild reads the whole journal instead.
-            fromSnapshot = (try? copySnapshot(to: temporary, journalID: journalID)) != nil
-            if !fromSnapshot { for suffix in ["", "-journal"] { try FileSystem.unlink(temporary + suffix) } }
-        }
+        // A rebuild's own leftovers (a rebuild killed before it finished); anything but a file there
+        // is set aside, never followed.
+        for suffix in ["", "-journal"] { try removeOwnFile(temporary + suffix, aside: aside) }
+        let (fromSnapshot, refusedSnapshot) = try startFromSnapshot(
+            temporary, journalID: journalID, recordsStart: identity.recordsStart, aside: aside,
+            use: !fromJournalAlone)
+        if !fromSnapshot { for suffix in ["", "-journal"] { try removeOwnFile(temporary + suffix, aside: aside) } }
         do {
             let index = try CatalogIndex.open(
                 at: temporary, journalID: journalID, create: true, busyTimeout: busyTimeout)
-            try index.db.immediateTransaction { try index.catchUp(with: journal) }
+            try index.db.immediateTransaction {
+                try index.catchUp(with: journal)
+                // Built from this very file (read under its lock).
+                try index.noteJournalFile(of: journal)
+            }
         }
         // Another program's transaction on the old file (the `sqlite3` shell) finishes first, and
         // none starts until the new file is in place: its rollback journal, named after the path,
-        // would otherwise be taken for a hot journal of the new file and played into it.
-        var guardConnection = try? Database(path: catalogPath, mode: .readWrite(create: false), verifyingPages: false)
+        // would otherwise be taken for a hot journal of the new file and played into it. Only a
+        // file is opened (a FIFO is never waited on, a link never followed).
+        var guardConnection =
+            misplacedIndexFile() == nil
+            ? try? Database(path: catalogPath, mode: .readWrite(create: false), verifyingPages: false) : nil
         if let guardConnection {
             guardConnection.setBusyTimeout(milliseconds: busyTimeout)
             // A file SQLite cannot lock (not a database at all) has no transaction to wait for.
             try? guardConnection.execute("BEGIN EXCLUSIVE")
         }
         defer { guardConnection = nil }  // closing it ends the (empty) transaction and its lock
-        var kept: String?
+        var keptCatalogIn: String?
         if let unusable, FileSystem.fileStatus(atPath: catalogPath, following: false) != nil {
-            kept = try setAside(unusable)
+            keptCatalogIn = try setAside(unusable, aside: aside)
         }
-        for suffix in ["-journal", "-wal", "-shm"] { try FileSystem.unlink(catalogPath + suffix) }
+        // SQLite's own files of the old index go; anything else in their place is set aside.
+        for suffix in ["-journal", "-wal", "-shm"] { try removeOwnFile(catalogPath + suffix, aside: aside) }
         try FileSystem.unlink(temporary + "-journal")
+        // The journal may lack records the old index or the snapshot held: what dead savers listed
+        // is no proof that a file was never recorded (their lists are set aside, and nothing of
+        // them is removed).
+        let mayHaveLostRecords = unusable?.mayHaveLostRecords == true || refusedSnapshot?.mayHaveLostRecords == true
+        if mayHaveLostRecords { try setAsideDeadSaversLists(aside: aside) }
         try FileSystem.rename(temporary, to: catalogPath)
         connection.index = try CatalogIndex.open(
             at: catalogPath, journalID: journalID, create: false, busyTimeout: busyTimeout)
         connection.indexFile = FileSystem.fileID(atPath: catalogPath)
+        connection.builtFile = connection.indexFile
+        var parts: [String] = []
         if let unusable, unusable.isWorthANotice {
-            notice(
-                "The library's catalog was rebuilt from its journal (\(unusable.reason.trimmingCharacters(in: CharacterSet(charactersIn: ". "))))\(kept.map { "; the old catalog is kept in \($0)" } ?? ""). Nothing was lost."
-            )
+            parts.append(unusable.reason.trimmingCharacters(in: CharacterSet(charactersIn: ". ")))
+        }
+        if let refusedSnapshot, refusedSnapshot.keepsOldFile {
+            parts.append("its snapshot was not used: \(refusedSnapshot.reason)")
+        }
+        guard !parts.isEmpty else { return }
+        let kept =
+            keptCatalogIn.map { "; the old catalog is kept in \($0)" }
+            ?? aside.made.map { "; what was set aside is kept in \($0)" } ?? ""
+        let outcome =
+            mayHaveLostRecords
+            ? " The journal may lack records the catalog held: photos saved since are not shown, and no file was removed; `album repair` adds the files under originals/ that no record names to the album \"\(CatalogRepair.recoveredAlbumTitle)\"."
+            : " Nothing was lost."
+        notice(
+            "The library's catalog was rebuilt from its journal (\(parts.joined(separator: "; ")))\(kept).\(outcome)")
+    }
+
+    /// Copies the snapshot to `temporary` for the rebuild to replay only the journal's tail, when it
+    /// is there, sound and a prefix of this journal (checked in full). A snapshot that is not (a
+    /// damaged page, another copy's, a folder or link in its place) is moved under `damaged/`
+    /// once; one of an earlier version, which carries no proof, is only left unused (the next
+    /// snapshot replaces it).
+    ///
+    /// - Returns: whether the snapshot was copied, and why it was refused when it was.
+    private func startFromSnapshot(
+        _ temporary: String, journalID: String, recordsStart: Int64, aside: DamagedFolder, use: Bool
+    ) throws -> (Bool, CatalogIndex.Unusable?) {
+        let folder = root.path + "/snapshots"
+        if let status = FileSystem.fileStatus(atPath: folder, following: false), status.kind != .directory {
+            try aside.keep(folder, as: "snapshots")
+            return (false, .init(reason: "snapshots is \(Self.describe(status.kind)), not a folder"))
+        }
+        guard let status = FileSystem.fileStatus(atPath: snapshotPath, following: false) else { return (false, nil) }
+        guard status.kind == .regular else {
+            try aside.keep(snapshotPath, as: "snapshot-index.sqlite")
+            return (false, .init(reason: "snapshots/index.sqlite is \(Self.describe(status.kind)), not a file"))
+        }
+        guard use else { return (false, nil) }
+        do {
+            try copySnapshot(to: temporary, journalID: journalID, recordsStart: recordsStart)
+            return (true, nil)
+        } catch let refusal as CatalogIndex.Unusable {
+            if refusal.keepsOldFile { try aside.keep(snapshotPath, as: "snapshot-index.sqlite") }
+            return (false, refusal)
+        } catch let error as SQLiteError where error.meansDamage {
+            try aside.keep(snapshotPath, as: "snapshot-index.sqlite")
+            return (false, .init(reason: "it is damaged (\(error.message))"))
+        } catch {
+            // It cannot be read now (no memory, a full disk for the copy): the rebuild reads the
+            // whole journal, and the snapshot stays for the next one.
+            return (false, nil)
+        }
+    }
+
+    /// Removes a file SQLite or a rebuild of this library made at `path` (its rollback journal, a
+    /// rebuild's leftover); anything else found there (a folder, a FIFO, a link) is moved under
+    /// `damaged/`, never removed nor followed.
+    private func removeOwnFile(_ path: String, aside: DamagedFolder) throws {
+        guard let status = FileSystem.fileStatus(atPath: path, following: false) else { return }
+        if status.kind == .regular {
+            try FileSystem.unlink(path)
+        } else {
+            try aside.keep(path, as: (path as NSString).lastPathComponent)
+        }
+    }
+
+    /// Moves the publishing lists of dead savers under `damaged/` (called under the journal's
+    /// lock when the journal may have lost records): recovery then removes none of their files,
+    /// which stay in `originals/` for `album repair` to adopt. Their owner files stay for recovery
+    /// to forget.
+    private func setAsideDeadSaversLists(aside: DamagedFolder) throws {
+        for owner in ProcessOwner.owners(in: ownersPath) where !ProcessOwner.isAlive(owner, in: ownersPath) {
+            let list = ownersPath + "/" + owner + ".publishing"
+            guard FileSystem.fileStatus(atPath: list, following: false) != nil else { continue }
+            try aside.keep(list, as: owner + ".publishing")
         }
     }
 
     /// Moves the unusable catalog (and its rollback journal or WAL) aside: into `damaged/DATE/`,
     /// or, for one of the previous release, `previous-release/`. An index merely written before a
     /// restart (not damaged, only untrusted) is removed: it is this library's own derived file.
-    private func setAside(_ unusable: CatalogIndex.Unusable) throws -> String? {
-        guard unusable.keepsOldFile else {
+    /// Anything but a file in its place (a folder, FIFO or link) is always moved, never removed.
+    ///
+    /// - Returns: the folder it was kept in.
+    private func setAside(_ unusable: CatalogIndex.Unusable, aside: DamagedFolder) throws -> String? {
+        let isFile = FileSystem.fileStatus(atPath: catalogPath, following: false)?.kind == .regular
+        if !unusable.keepsOldFile, isFile {
             try FileSystem.unlink(catalogPath)
             return nil
         }
-        let folder =
-            unusable.isPreviousRelease
-            ? root.path + "/previous-release" : root.path + "/damaged/" + Self.timestamp()
-        _ = try FileSystem.makeDirectory(atPath: folder)
+        let target = unusable.isPreviousRelease ? DamagedFolder(root: root.path, previousRelease: true) : aside
         for suffix in ["", "-wal", "-shm", "-journal", "-checked"] {
-            let from = catalogPath + suffix
-            guard FileSystem.fileStatus(atPath: from, following: false) != nil else { continue }
-            var target = folder + "/catalog.sqlite" + suffix
-            if FileSystem.fileStatus(atPath: target, following: false) != nil {
-                target = folder + "/catalog-\(RandomID.make()).sqlite" + suffix
-            }
             // Gone meanwhile (another program's rollback journal, say): nothing to keep.
-            if let failure = Self.rename(from, to: target), failure.errno != ENOENT { throw failure }
+            try target.keep(catalogPath + suffix, as: "catalog.sqlite" + suffix)
         }
-        return folder
+        return target.made
     }
 
-    /// Renames `path`; the failure, if any.
-    private static func rename(_ path: String, to target: String) -> SystemError? {
-        do { try FileSystem.rename(path, to: target) } catch { return error }
-        return nil
-    }
-
-    /// Copies the snapshot to `path` when it is this journal's and no newer than it, for a
-    /// rebuild to replay only the journal's tail.
-    private func copySnapshot(to path: String, journalID: String) throws {
+    /// Copies the snapshot to `path` when it is sound (every page read and checked) and a prefix
+    /// of this journal (every byte up to its position), for a rebuild to replay only the
+    /// journal's tail.
+    ///
+    /// - Throws: ``CatalogIndex/Unusable`` when it is not; an `SQLiteError` when it is damaged.
+    private func copySnapshot(to path: String, journalID: String, recordsStart: Int64) throws {
         let (source, size) = try FileSystem.openForReading(snapshotPath)
         defer { FileSystem.close(source) }
-        let bytes = try FileSystem.readAll(source, from: 0, size: size)
         let target = try FileSystem.openForAppending(path)
         do {
             defer { FileSystem.close(target) }
-            try FileSystem.write(target, bytes)
+            var offset: UInt64 = 0
+            while offset < size {
+                let end = min(size, offset + (8 << 20))
+                try FileSystem.write(target, try FileSystem.readAll(source, from: offset, size: end))
+                offset = end
+            }
         }
         let db = try Database(path: path, create: false)
         let index = CatalogIndex(db: db, path: path)
-        guard try index.state(CatalogSchema.StateKey.journalID)?.textValue == journalID,
-            try index.position() <= journal.length()
-        else { throw CatalogIndex.Unusable(reason: "the snapshot is not of this journal") }
+        let check = try db.rows("PRAGMA quick_check(3)").compactMap { $0.text(0) }
+        guard check == ["ok"] else {
+            // One line: SQLite's report spans several ("*** in database main ***", a line a page).
+            let lines = check.flatMap { $0.split(separator: "\n") }.filter { !$0.hasPrefix("***") }
+            throw CatalogIndex.Unusable(reason: "it is damaged (\(lines.prefix(3).joined(separator: "; ")))")
+        }
+        guard try index.state(CatalogSchema.StateKey.journalID)?.textValue == journalID else {
+            throw CatalogIndex.Unusable(reason: "it is of another library's journal")
+        }
+        try index.checkPrefix(of: journal, recordsStart: recordsStart, inFull: true, what: "it")
         try db.run("DELETE FROM index_state WHERE key = ?", [.text(CatalogSchema.StateKey.boot)])
     }
 
-    /// An index for a library on read-only media: the file when it is current, else one built in
-    /// memory from the journal.
-    private func openReadOnly(journalID: String?, forceMemory: Bool = false) throws -> CatalogIndex {
-        if !forceMemory, let journalID {
+    /// An index for a library on read-only media: the file when it is current and of this journal,
+    /// else one built in memory from the journal.
+    private func openReadOnly(journalID: String?, recordsStart: Int64, forceMemory: Bool = false) throws
+        -> CatalogIndex
+    {
+        // Only a file is opened: a FIFO is never waited on, a link never followed.
+        if !forceMemory, let journalID, misplacedIndexFile() == nil,
+            FileSystem.fileStatus(atPath: catalogPath, following: false) != nil
+        {
             for mode in [Database.OpenMode.readOnly, .immutable] {
                 // A file that cannot be opened or read, or that is not current, is replaced by one in memory.
                 guard let db = try? Database(path: catalogPath, mode: mode) else { continue }
                 let index = CatalogIndex(db: db, path: catalogPath)
                 // Unreadable (as above): not current, built in memory.
                 if (try? index.state(CatalogSchema.StateKey.journalID)?.textValue) == journalID,
-                    (try? index.position()) == journal.length()
+                    (try? index.position()) == journal.length(),
+                    (try? index.checkPrefix(of: journal, recordsStart: recordsStart)) != nil
                 {
                     return index
                 }
@@ -393,23 +533,30 @@ extension CatalogBackend {
 
     /// Removes the files of purged assets (their records are durable) and forgets each one gone;
     /// a file that cannot be removed now stays listed in `purged_file` and is retried at the next
-    /// opening (it is not a stray file meanwhile).
+    /// opening (it is not a stray file meanwhile). Only `originals/FOLDER/NAME` files are removed,
+    /// through the library's gate (``RemovalGate``); a path of another form, or one the gate
+    /// refuses (a link on the way, not a regular file), is forgotten without touching anything.
     func removeFiles(_ relativePaths: [String]) {
         guard !relativePaths.isEmpty else { return }
         var gone: [String] = []
         var folders = Set<String>()
         for path in relativePaths {
-            do {
-                try FileSystem.unlink(root.path + "/" + path)
+            guard LibraryFilePath.isOriginal(path) else {
                 gone.append(path)
-                folders.insert((path as NSString).deletingLastPathComponent)
+                continue
+            }
+            do {
+                if try gate.removeFile(path) { folders.insert((path as NSString).deletingLastPathComponent) }
+                gone.append(path)
+            } catch  where [ELOOP, ENOTDIR, EISDIR, EINVAL, EXDEV].contains(error.errno) {
+                gone.append(path)  // not a file of the library: never removed, not tried again
             } catch {
                 continue  // retried at the next opening (``recover()``)
             }
         }
         for folder in folders {
             // Best effort: a removal lost with the power is retried, as the path stays listed.
-            guard let directory = try? FileSystem.openDirectory(root.path + "/" + folder) else { continue }
+            guard let directory = try? gate.openFolder(folder) else { continue }
             try? FileSystem.fsync(directory)  // a removal lost with the power is retried: the path stays listed
             FileSystem.close(directory)
         }

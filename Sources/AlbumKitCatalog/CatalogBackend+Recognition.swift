@@ -214,13 +214,13 @@ extension CatalogBackend {
         }
     }
 
-    /// The library's file `relative`, read back now.
+    /// The library's file `relative`, read back now through the library's gate (beneath its
+    /// folder, no link followed at any level).
     private func storedCopy(_ relative: String) throws -> StoredCopy {
-        let path = root.path + "/" + relative
         do {
-            let (file, version) = try FileSystem.openWithoutFollowing(FileSystemPath(path))
+            let (file, _) = try gate.openFileForReading(relative)
             defer { FileSystem.close(file) }
-            return StoredCopy(sha256: try FileSystem.sha256(of: file), file: version.id)
+            return StoredCopy(sha256: try FileSystem.sha256(of: file), file: try FileSystem.version(of: file).id)
         } catch let error as SystemError {
             throw error.libraryError("read the library's copy back")
         }

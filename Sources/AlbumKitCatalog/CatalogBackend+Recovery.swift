@@ -8,6 +8,11 @@ extension CatalogBackend {
     /// names, and their hidden `.partial` staging files. Any other file is never removed here
     /// (`verify` reports it, ``CatalogRepair`` adopts it). Nothing is removed while the journal
     /// holds a damaged record: the file could be that record's.
+    ///
+    /// A list is believed only for the names this library's saves give their files
+    /// (``LibraryFilePath/isSavedName(_:)``), and every removal goes through the library's gate
+    /// (``RemovalGate``): a planted list, or a list naming a shard folder that is a link out of
+    /// the library, removes nothing outside it.
     func recover() throws {
         // Files of permanently deleted photos whose removal failed or was cut short (or that a
         // rebuild replayed): their records are durable, so they go.
@@ -19,7 +24,9 @@ extension CatalogBackend {
         let dead = ProcessOwner.owners(in: owners).filter { !ProcessOwner.isAlive($0, in: owners) }
         guard !dead.isEmpty else { return }
         var uncleaned = Set<String>()
-        let listed = dead.map { ($0, ProcessOwner.publishedPaths(of: $0, in: owners)) }.filter { !$0.1.isEmpty }
+        let listed = dead.map { owner in
+            (owner, ProcessOwner.publishedPaths(of: owner, in: owners).filter(LibraryFilePath.isSavedName))
+        }.filter { !$0.1.isEmpty }
         if !listed.isEmpty {
             try record("recover the library") { recorder in
                 let damaged = try recorder.db.row("SELECT 1 FROM journal_damage LIMIT 1") != nil
@@ -30,7 +37,7 @@ extension CatalogBackend {
                     }
                     for path in paths
                     where try recorder.db.row(CatalogSchema.isRecordedFileSQL, [.text(path)]) == nil {
-                        do { try FileSystem.unlink(root.path + "/" + path) } catch { uncleaned.insert(owner) }
+                        if !removeLeftover(path) { uncleaned.insert(owner) }
                     }
                 }
             }
@@ -47,10 +54,20 @@ extension CatalogBackend {
     @discardableResult
     func removeStagedLeftovers(of deadOwners: Set<String>? = nil) -> Set<String> {
         var uncleaned = Set<String>()
-        for leftover in stagedLeftovers(of: deadOwners) {
-            do { try FileSystem.unlink(originalsPath + "/" + leftover.path) } catch { uncleaned.insert(leftover.owner) }
+        for leftover in stagedLeftovers(of: deadOwners) where !removeLeftover("originals/" + leftover.path) {
+            uncleaned.insert(leftover.owner)
         }
         return uncleaned
+    }
+
+    /// Removes a dead saver's file `relative` through the library's gate; `false` when it is to be
+    /// tried again later. What the gate refuses (a link on the way or in its place, a folder, a
+    /// FIFO, a path leading out) is not the saver's file: it stays, and is not tried again.
+    func removeLeftover(_ relative: String) -> Bool {
+        do { try gate.removeFile(relative) } catch {
+            return [ELOOP, ENOTDIR, EISDIR, EINVAL, EXDEV].contains(error.errno)
+        }
+        return true
     }
 
     /// Hidden staging files (`xx/.<owner>.<id>.partial`, below `originals/`) whose owner is proved

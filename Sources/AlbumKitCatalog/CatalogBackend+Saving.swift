@@ -65,7 +65,7 @@ extension CatalogBackend {
         func unpublish() throws(SystemError) {
             var failure: SystemError?
             for name in companionNames + [fileName] {
-                do throws(SystemError) { try FileSystem.unlink(name, in: file.directory) } catch {
+                do throws(SystemError) { try RemovalGate.removeFile(named: name, in: file.directory) } catch {
                     if error.errno != ENOENT, failure == nil { failure = error }
                 }
             }
@@ -83,7 +83,7 @@ extension CatalogBackend {
     }
 
     package func stage(_ media: Media) async throws -> Staged {
-        let folders = ShardFolders(originals: originalsPath)
+        let folders = ShardFolders(gate: gate)
         return try await Blocking.run { try self.stageNow(media, into: folders, alone: true) }
     }
 
@@ -91,7 +91,7 @@ extension CatalogBackend {
     package func stage(
         _ media: [Media], prepared: @escaping @Sendable () -> Void
     ) async -> [Result<Staged, AlbumError>] {
-        let folders = ShardFolders(originals: originalsPath)
+        let folders = ShardFolders(gate: gate)
         let alone = media.count == 1
         return await stageOnEveryCore(media, prepared: prepared) {
             try self.stageNow($0, into: folders, alone: alone)
@@ -359,7 +359,7 @@ extension CatalogBackend {
                 try published()
                 if !restored {
                     // Same bytes, same asset: this copy goes (never recorded; ours).
-                    try FileSystem.unlink(item.fileName, in: item.file.directory)
+                    try RemovalGate.removeFile(named: item.fileName, in: item.file.directory)
                 }
                 updated = try updateCompanions(of: existing, with: item, recorder: recorder)
                 inBatch[content] = existing
@@ -410,7 +410,7 @@ extension CatalogBackend {
         let names = item.companionNames
         for (offset, companion) in item.companionRecords.enumerated() {
             if recorded.contains(where: { $0.sha256 == companion.sha256 && $0.size == companion.size }) {
-                try FileSystem.unlink(names[offset], in: item.file.directory)
+                try RemovalGate.removeFile(named: names[offset], in: item.file.directory)
                 continue
             }
             if let at = companions.firstIndex(where: { $0.name == companion.name }) {
@@ -432,10 +432,10 @@ extension CatalogBackend {
     /// bytes with the SHA-256 `sha256`. Hashed only when the size matches, and only for bytes the
     /// library already holds (a re-save): "already there" must mean an intact copy is.
     func hasIntactFile(_ relative: String, size: Int64, sha256: String) -> Bool {
-        let path = root.path + "/" + relative
-        guard let status = FileSystem.fileStatus(atPath: path, following: false), status.kind == .regular,
+        // Reached beneath the library's folder only: a file a link leads to is not the library's.
+        guard let status = gate.status(of: relative), status.kind == .regular,
             // A probe: a file that cannot be read is not intact (`false`), and an intact copy is written.
-            status.size == size, let (file, _) = try? FileSystem.openForReading(path)
+            status.size == size, let (file, _) = try? gate.openFileForReading(relative)
         else { return false }
         defer { FileSystem.close(file) }
         // Unreadable (as above): not intact.
@@ -444,21 +444,19 @@ extension CatalogBackend {
 
     /// Replaces the library's file `damagedFile` (missing or damaged) by the library's file `copy`
     /// (the same bytes, intact): the damaged one is shelved, the copy renamed into its place, both
-    /// folders flushed — durable before the commit that acknowledges it.
+    /// folders flushed — durable before the commit that acknowledges it. Both go through the
+    /// library's gate (``RemovalGate``): neither path leads out of the library or through a link.
     func restore(_ damagedFile: String, from copy: String) throws {
         shelve(damagedFile: damagedFile)
-        let target = root.path + "/" + damagedFile
-        let source = root.path + "/" + copy
+        let into = (damagedFile as NSString).deletingLastPathComponent
+        let from = (copy as NSString).deletingLastPathComponent
         do throws(SystemError) {
-            try FileSystem.makeDirectory(atPath: (target as NSString).deletingLastPathComponent)
-            let into = try FileSystem.openDirectory((target as NSString).deletingLastPathComponent)
-            defer { FileSystem.close(into) }
-            let from = try FileSystem.openDirectory((source as NSString).deletingLastPathComponent)
-            defer { FileSystem.close(from) }
-            try FileSystem.renameWithoutReplacing(
-                (source as NSString).lastPathComponent, in: from, to: (target as NSString).lastPathComponent, in: into)
-            try FileSystem.fsync(into)
-            try FileSystem.fsync(from)
+            try gate.moveFile(copy, to: damagedFile)
+            for folder in Set([into, from]) {
+                let opened = try gate.openFolder(folder)
+                defer { FileSystem.close(opened) }
+                try FileSystem.fsync(opened)
+            }
         } catch {
             throw error.libraryError("restore the damaged file \(damagedFile)")
         }
@@ -466,22 +464,18 @@ extension CatalogBackend {
 
     /// Moves the library's file `relative`, when it is there, to `damaged/originals/` (kept, and no
     /// longer where the asset's file goes). When it cannot be moved (`damaged` is not a folder, say)
-    /// it is removed: its bytes are known to be wrong, and an intact copy replaces it.
+    /// it is removed: its bytes are known to be wrong, and an intact copy replaces it. Only a
+    /// regular file beneath the library's folder is moved or removed (``RemovalGate``).
     func shelve(damagedFile relative: String) {
-        let damaged = root.path + "/" + relative
-        guard FileSystem.fileStatus(atPath: damaged, following: false) != nil else { return }
-        let name = (damaged as NSString).lastPathComponent
+        guard gate.status(of: relative) != nil else { return }
+        let name = (relative as NSString).lastPathComponent
         do throws(SystemError) {
-            let shelf = root.path + "/damaged/originals"
-            try FileSystem.makeDirectory(atPath: shelf)
-            let from = try FileSystem.openDirectory((damaged as NSString).deletingLastPathComponent)
-            defer { FileSystem.close(from) }
-            let to = try FileSystem.openDirectory(shelf)
-            defer { FileSystem.close(to) }
-            try FileSystem.renameWithoutReplacing(name, in: from, to: "\(RandomID.make())-\(name)", in: to)
+            // A link or FIFO in its place is moved aside too (the entry, not what it leads to).
+            try gate.moveFile(relative, to: "damaged/originals/\(RandomID.make())-\(name)", settingAside: true)
         } catch {
-            // Neither shelved nor removed: the rename below fails on it and reports why.
-            try? FileSystem.unlink(damaged)
+            // Neither shelved nor removed (a folder in its place stays): the rename in
+            // ``restore(_:from:)`` fails on it and reports why.
+            _ = try? gate.removeFile(relative)
         }
     }
 

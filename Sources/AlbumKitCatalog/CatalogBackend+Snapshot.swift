@@ -38,7 +38,20 @@ extension CatalogBackend {
     /// - Throws: what failed (a full disk, a folder where the snapshot goes).
     package func takeSnapshot() throws {
         let folder = root.path + "/snapshots"
-        do { _ = try FileSystem.makeDirectory(atPath: folder) } catch { throw error.libraryError("take a snapshot") }
+        do {
+            // Never written through nor over: a file, link or FIFO where the folder goes, or anything
+            // but a file where the snapshot goes, is set aside under `damaged/`.
+            let aside = DamagedFolder(root: root.path)
+            if let status = FileSystem.fileStatus(atPath: folder, following: false), status.kind != .directory {
+                try aside.keep(folder, as: "snapshots")
+            }
+            _ = try FileSystem.makeDirectory(atPath: folder)
+            if let status = FileSystem.fileStatus(atPath: snapshotPath, following: false), status.kind != .regular {
+                try aside.keep(snapshotPath, as: "snapshot-index.sqlite")
+            }
+        } catch {
+            throw AlbumError.library(error, "take a snapshot of the catalog into \(snapshotPath)", path: snapshotPath)
+        }
         let temporary = folder + "/" + StagingName(kind: "snapshot").fileName
         do {
             // A copy of the file itself under a read transaction (no writer commits meanwhile, and

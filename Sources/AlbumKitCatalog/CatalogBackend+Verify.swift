@@ -83,29 +83,25 @@ extension CatalogBackend {
         return " (" + (originalName.map { $0 + (titles.isEmpty || deleted ? ", " : " ") } ?? "") + albums + ")"
     }
 
-    /// What is wrong with the library's file `relative`, if anything: it must be a regular file
-    /// below `originals/`, reached without following a symbolic link at any level.
+    /// What is wrong with the library's file `relative`, if anything. It is read through the
+    /// library's gate (``RemovalGate``): a link, a FIFO or a folder in its place, or a link on the
+    /// way, is not the library's file.
     private func fileProblem(_ relative: String, size: Int64, sha256: String) -> String? {
         let components = relative.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard components.count >= 2, components[0] == "originals",
             !components.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." })
         else { return "\(relative) is not a file under originals/" }
         let opened: (FileSystem.Descriptor, size: UInt64)
-        do {
-            let rootFolder = try FileSystem.openRoot(root.path)
-            defer { FileSystem.close(rootFolder) }
-            let folder = try FileSystem.openDirectory(components: Array(components.dropLast()), in: rootFolder)
-            defer { FileSystem.close(folder) }
-            let file = try FileSystem.openFile(components.last!, in: folder)
-            opened = (file, UInt64(try FileSystem.size(of: file)))
-        } catch {
+        do { opened = try gate.openFileForReading(relative) } catch {
             switch error.errno {
             case ENOENT: return "missing file \(relative)"
-            case ELOOP, ENOTDIR:
+            case ELOOP, ENOTDIR, EXDEV:
                 return "\(relative) is a symbolic link (or lies beyond one), not a file in the library"
             case EISDIR: return "\(relative) is a folder, not a file"
-            case EINVAL: return "\(relative) is not a regular file (a FIFO, socket or device)"
-            default: return "\(relative) cannot be opened: \(error)"
+            case EINVAL:
+                return
+                    "\(relative) is not a regular file inside the library (a FIFO, socket or device, or not a path under originals/)"
+            default: return "\(relative) is not a regular file inside the library (\(error))"
             }
         }
         defer { FileSystem.close(opened.0) }
@@ -126,9 +122,9 @@ extension CatalogBackend {
     /// checksum, with what they affect; a snapshot that failed.
     func indexDisagreements() throws -> [String] {
         var problems: [String] = []
-        let (integrity, fromIndex, fromJournal, snapshotError, acknowledged) = try withIndex(
+        let (integrity, fromIndex, fromJournal, snapshotError, acknowledged, refused) = try withIndex(
             "check the catalog", locked: !isReadOnly
-        ) { connection -> ([String], [String], [String], String?, Set<Int64>) in
+        ) { connection -> ([String], [String], [String], String?, Set<Int64>, [(Int64, String)]) in
             let index = connection.index!
             if !isReadOnly { try index.db.immediateTransaction { try index.catchUp(with: journal) } }
             let integrity = try index.db.rows("PRAGMA integrity_check(5)").compactMap { $0.text(0) }
@@ -137,7 +133,12 @@ extension CatalogBackend {
             return (
                 integrity, try Self.contents(of: index.db), try Self.contents(of: replayed.db),
                 try index.state(CatalogSchema.StateKey.snapshotError)?.textValue,
-                Set(try index.db.rows("SELECT offset FROM acknowledged_damage").compactMap { $0.integer(0) })
+                Set(try index.db.rows("SELECT offset FROM acknowledged_damage").compactMap { $0.integer(0) }),
+                // Records whole but refused when applied (a purge of photos not in recently
+                // deleted), as the journal replayed afresh notes them.
+                try replayed.db.rows("SELECT offset, affects FROM journal_damage ORDER BY offset").compactMap { row in
+                    row.integer(0).map { ($0, row.text(1) ?? "") }
+                }
             )
         }
         if integrity != ["ok"] {
@@ -158,6 +159,12 @@ extension CatalogBackend {
         for record in damage where !acknowledged.contains(record.offset) {
             problems.append(
                 "the library's journal (\(journal.path)) has a damaged record at byte \(record.offset)\(record.affects.map { ", about \($0)" } ?? ""); it is skipped, every record after it is kept"
+            )
+        }
+        let unreadable = Set(damage.map(\.offset))
+        for (offset, affects) in refused where !unreadable.contains(offset) && !acknowledged.contains(offset) {
+            problems.append(
+                "the library's journal (\(journal.path)) has a record at byte \(offset) that was not applied: \(affects); every record after it is kept"
             )
         }
         if let snapshotError {

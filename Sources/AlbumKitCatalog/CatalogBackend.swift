@@ -36,6 +36,8 @@ package final class CatalogBackend: PhotoLibraryBackend {
     let catalogPath: String
     var originalsPath: String { root.path + "/originals" }
     var ownersPath: String { root.path + "/owners" }
+    /// The one way this library's files are removed, moved or replaced, and its records' paths opened.
+    var gate: RemovalGate { RemovalGate(root: root.path) }
     var snapshotPath: String { root.path + "/snapshots/index.sqlite" }
     let busyTimeout: Int32
 
@@ -55,6 +57,8 @@ package final class CatalogBackend: PhotoLibraryBackend {
         var index: CatalogIndex?
         /// The catalog file the index was opened from, to notice a rebuild by another process.
         var indexFile: FileSystem.FileID?
+        /// The index file this process built last: damaged again, no copy of it is kept.
+        var builtFile: FileSystem.FileID?
         var journalFile: FileSystem.Descriptor?
         /// Files of purged assets to remove once the connection is released.
         var purgedFiles: [String] = []
@@ -114,7 +118,6 @@ package final class CatalogBackend: PhotoLibraryBackend {
                 .libraryCorrupt, "\(root.path) is a file, not an AlbumKit library folder; nothing was changed.")
         }
         let catalog = catalogPath(root)
-        try refuseLinkedCatalog(catalog)
         try Database.loadSQLite(toOpen: root.path)
         let journal = LibraryJournal(libraryRoot: root.path)
         if !exists {
@@ -203,20 +206,6 @@ package final class CatalogBackend: PhotoLibraryBackend {
             || FileSystem.fileStatus(atPath: root.path + "/journal") != nil
             // A probe: an unlistable originals folder is not evidence of a library.
             || ((try? FileSystem.names(inDirectoryAt: root.path + "/originals")) ?? []).contains { !$0.hasPrefix(".") }
-    }
-
-    /// Refuses a catalog that is a symbolic link: SQLite opens the catalog without following
-    /// links (so that no link can point saves at another database).
-    static func refuseLinkedCatalog(_ catalog: String) throws(AlbumError) {
-        guard FileSystem.fileStatus(atPath: catalog, following: false)?.kind == .symbolicLink else { return }
-        // Only for the message: an unreadable link shows as "?".
-        let link = (try? FileManager.default.destinationOfSymbolicLink(atPath: catalog)) ?? "?"
-        let folder = URL(fileURLWithPath: (catalog as NSString).deletingLastPathComponent, isDirectory: true)
-        let target = URL(fileURLWithPath: link, relativeTo: folder).standardizedFileURL.path
-        throw AlbumError(
-            .libraryCorrupt,
-            "The catalog \(catalog) is a symbolic link (to \(target)); AlbumKit opens its catalog only as a file inside the library. Put the file itself there (mv \"\(target)\" \"\(catalog)\", after removing the link); nothing was changed."
-        )
     }
 
     package var libraryFolder: (root: URL, kind: String)? { (root, "catalog library") }

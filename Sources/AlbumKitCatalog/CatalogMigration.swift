@@ -89,7 +89,7 @@ struct CatalogMigration {
                 // Not marked (as above): rebuilt from the journal.
                 try? index.db.immediateTransaction {
                     try index.setState(CatalogSchema.StateKey.journalID, .text(identity.id))
-                    try index.setPosition(backend.journal.length(), applied: 0)
+                    try index.markApplied(allOf: backend.journal)
                 }
             }
             backend.notice(

@@ -35,13 +35,18 @@ enum CatalogRepair {
         // The damaged records are dealt with: their files (if any) adopted above. Recorded, so that
         // `verify` stops reporting them and a rebuild knows it too. A journal unreadable here
         // acknowledges nothing: `verify` keeps reporting them (nothing hidden).
-        let damagedRecords = (try? backend.journal.forEachRecord { _ in }.damaged) ?? []
+        var damagedRecords = Set(((try? backend.journal.forEachRecord { _ in }.damaged) ?? []).map(\.offset))
+        // And the records the rebuild refused to apply (a purge of photos not in recently deleted).
+        damagedRecords.formUnion(
+            (try? backend.withIndex("read the catalog") { connection in
+                try connection.index!.db.rows("SELECT offset FROM journal_damage").compactMap { $0.integer(0) }
+            }) ?? [])
         if !damagedRecords.isEmpty {
             try backend.record("note the repaired records") { recorder in
                 let known = Set(
                     try recorder.db.rows("SELECT offset FROM acknowledged_damage").compactMap { $0.integer(0) })
-                for record in damagedRecords where !known.contains(record.offset) {
-                    try recorder.record(.acknowledgeDamage(offset: record.offset))
+                for offset in damagedRecords.sorted() where !known.contains(offset) {
+                    try recorder.record(.acknowledgeDamage(offset: offset))
                 }
             }
         }
@@ -72,10 +77,16 @@ enum CatalogRepair {
         into backend: CatalogBackend, progress: (@Sendable (VerificationProgress) -> Void)? = nil
     ) throws -> (Int, [String]) {
         var adopted = 0
-        var notRestored: [String] = []
         let title = try AlbumTitle(recoveredAlbumTitle)
-        let strays = try backend.strayFiles().map { relative in
-            (relative, FileSystem.fileStatus(atPath: backend.root.path + "/" + relative, following: false)?.size ?? 0)
+        // Only regular files reached without a link are the library's to adopt (a link in
+        // `originals/` leads elsewhere: left in place, and listed).
+        var notRestored: [String] = []
+        let strays = try backend.strayFiles().compactMap { relative -> (String, Int64)? in
+            guard let status = backend.gate.status(of: relative), status.kind == .regular else {
+                notRestored.append("\(relative) is not a regular file inside the library; left in place")
+                return nil
+            }
+            return (relative, status.size)
         }
         let counter = VerificationCounter(
             total: strays.count, totalBytes: strays.reduce(0) { $0 + $1.1 }, report: progress)
@@ -86,7 +97,7 @@ enum CatalogRepair {
             let sha: String
             do {
                 reader = try MediaReader(.path(FileSystemPath(path)))
-                let (file, _) = try FileSystem.openForReading(path)
+                let (file, _) = try backend.gate.openFileForReading(relative)
                 defer { FileSystem.close(file) }
                 sha = try FileSystem.sha256(of: file)
             } catch {

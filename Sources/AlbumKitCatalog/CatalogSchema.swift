@@ -84,6 +84,17 @@ enum CatalogSchema {
         static let journalID = "journal_id"
         /// The journal position (bytes) up to which every record is applied.
         static let position = "position"
+        /// The ``JournalDigest`` of the journal's bytes from its first record to ``position``: the
+        /// proof that the index is a prefix of this journal (checked in full when a snapshot is
+        /// used for a rebuild).
+        static let journalDigest = "journal_digest"
+        /// Where the last line applied starts in the journal, and the ``JournalDigest`` of that
+        /// line alone: checked against the journal at every opening (one read).
+        static let lastLineStart = "last_line_start"
+        static let lastLineDigest = "last_line_digest"
+        /// The inode of the journal file the whole prefix was last checked against: another file
+        /// (a copy of the library, a journal written anew) is checked in full once.
+        static let journalInode = "journal_inode"
         /// The boot session of the last write: the index is written without flushes, so after a
         /// power loss (another boot) it may be torn and is rebuilt.
         static let boot = "boot"

@@ -10,17 +10,19 @@ import Foundation
 /// file's path, so the layout of older files does not matter.
 ///
 /// ```swift
-/// let folders = ShardFolders(originals: originalsPath)
+/// let folders = ShardFolders(gate: RemovalGate(root: root.path))
 /// let (directory, created) = try folders.open()   // the same descriptor for every item of the chunk
 /// ```
 final class ShardFolders: Sendable {
     /// The folder this chunk writes to, e.g. `3f`.
     let name: String
-    private let originals: String
+    private let gate: RemovalGate
     private let opened = Locked<(directory: FileSystem.Descriptor, created: Bool)?>(nil)
 
-    init(originals: String, now: Date = LibraryClock.now()) {
-        self.originals = originals
+    /// The folder of the library `gate` guards, opened beneath its folder without following a link
+    /// (a symlinked `originals/` or shard folder fails: no photo is written outside the library).
+    init(gate: RemovalGate, now: Date = LibraryClock.now()) {
+        self.gate = gate
         // Before 1970 (a clock set wrong) the milliseconds are negative: their two's complement
         // still names a folder, where a conversion to `UInt64` would stop the process.
         let milliseconds = Int64(max(min(now.timeIntervalSince1970 * 1000, 9e18), -9e18))
@@ -40,24 +42,13 @@ final class ShardFolders: Sendable {
             opened -> Result<(directory: FileSystem.Descriptor, created: Bool), SystemError> in
             if let opened { return .success(opened) }
             do throws(SystemError) {
-                let made = try Self.openOrMake(name, in: originals)
-                opened = made
-                return .success(made)
+                let made = try gate.makeFolder("originals/" + name)
+                opened = (made.folder, made.created)
+                return .success((made.folder, made.created))
             } catch {
                 return .failure(error)
             }
         }
         return try outcome.get()
-    }
-
-    private static func openOrMake(
-        _ name: String, in originals: String
-    ) throws(SystemError) -> (directory: FileSystem.Descriptor, created: Bool) {
-        let path = originals + "/" + name
-        do { return (try FileSystem.openDirectory(path), false) } catch  where error.errno == ENOENT {}
-        let parent = try FileSystem.openDirectory(originals)
-        defer { FileSystem.close(parent) }
-        let created = try FileSystem.makeDirectory(name, in: parent)
-        return (try FileSystem.openDirectory(name, in: parent), created)
     }
 }

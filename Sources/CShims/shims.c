@@ -1,11 +1,14 @@
 #ifdef __linux__
 #define _GNU_SOURCE 1
+#include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
+#include <linux/openat2.h>
 #include <stdio.h>
 #include <sys/ioctl.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 #include "CShims.h"
@@ -54,6 +57,22 @@ long long albumkit_unique_mount_id(const char *path) {
     struct statx status;
     if (statx(AT_FDCWD, path, 0, unique, &status) != 0) return -1;
     return (status.stx_mask & unique) ? (long long)status.stx_mnt_id : 0;
+}
+
+int albumkit_open_beneath(int root_fd, const char *path, int flags) {
+#ifdef SYS_openat2
+    struct open_how how = {0};
+    how.flags = (unsigned long long)(unsigned int)flags;
+    how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+    long fd = syscall(SYS_openat2, root_fd, path, &how, sizeof how);
+    /* A seccomp filter that does not know openat2 may answer EPERM: treated as missing. */
+    if (fd < 0 && (errno == EPERM || errno == E2BIG)) errno = ENOSYS;
+    return (int)fd;
+#else
+    (void)root_fd; (void)path; (void)flags;
+    errno = ENOSYS;
+    return -1;
+#endif
 }
 
 #endif

@@ -271,6 +271,19 @@
             }
         }
 
+        /// The user marks an asset as a favourite (or not) in Photos now; `false` when it is missing.
+        @discardableResult
+        public func userMarksAsset(withLocalIdentifier id: String, favorite: Bool) -> Bool {
+            defer { library.publishChange() }
+            return library.state.withLock { state in
+                guard let index = state.assets.firstIndex(where: { $0.localIdentifier == id }) else { return false }
+                state.assets[index].isFavorite = favorite
+                state.assets[index].modificationDate = Date()
+                state.assets[index].revision += 1
+                return true
+            }
+        }
+
         /// The user deletes an asset now (from the library and every album); `false` when missing.
         @discardableResult
         public func userDeletesAsset(withLocalIdentifier id: String) -> Bool {

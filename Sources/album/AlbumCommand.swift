@@ -227,6 +227,7 @@ enum AlbumCommand {
     }
 
     static func show(_ arguments: Arguments) async throws -> Int32 {
+        let table = try AssetTable(arguments)
         let album = AlbumReference(arguments.positional[0])
         let library = try LibraryChoice.open(arguments, create: false)
         let assets: [AssetInfo]
@@ -242,7 +243,7 @@ enum AlbumCommand {
             Output.out("The album \(album.shown) is empty.")
             return 0
         }
-        AssetTable.print(assets)
+        table.print(assets)
         return 0
     }
 

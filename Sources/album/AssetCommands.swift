@@ -5,6 +5,7 @@ import Foundation
 enum AssetCommands {
     /// `album assets [--order added|taken] [--limit N] [--after CURSOR]`: the whole library.
     static func assets(_ arguments: Arguments) async throws -> Int32 {
+        let table = try AssetTable(arguments)
         let order: AssetOrder
         switch arguments.value(.order) ?? "added" {
         case "added": order = .dateAdded
@@ -34,7 +35,7 @@ enum AssetCommands {
         } else if assets.isEmpty {
             if !arguments.quiet { Output.out("No photos or videos.") }
         } else {
-            AssetTable.print(assets)
+            table.print(assets)
         }
         // A page cut short by --limit says where the next one starts.
         if let cursor, let limit {
@@ -379,36 +380,102 @@ enum AssetCommands {
     }
 }
 
-/// The asset table of `show` and `assets`: name, kind, size, when taken, format, camera, GPS, id, path;
-/// in a shared library also who saved each (`user@host as role`).
-enum AssetTable {
-    static func print(_ assets: [AssetInfo]) {
+/// The asset table of `show` and `assets`: name, kind, size, when taken, format, camera, GPS and id,
+/// the id shortened to its first characters (at least 8, enough to tell the rows apart; commands take
+/// an id's start). `-v` adds the path (in a shared library: who saved each, `user@host as role`) and
+/// prints ids in full; `--columns name,id,path` prints those columns only.
+///
+/// ```
+/// album show Trips                       # NAME KIND SIZE TAKEN FORMAT CAMERA GPS ID (9bca90d2)
+/// album show -v Trips                    # … ID (in full) PATH
+/// album assets --columns id,path         # two columns, for a script that wants no JSON
+/// ```
+struct AssetTable {
+    /// A column, as `--columns` names it.
+    enum Column: String, CaseIterable {
+        case name, kind, size, taken, format, camera, gps, id, path
+        case savedBy = "saved-by"
+
+        var header: String { self == .savedBy ? "SAVED BY" : rawValue.uppercased() }
+    }
+
+    /// The columns `--columns` names, `nil` without it.
+    let named: [Column]?
+    let verbose: Bool
+
+    /// The table the command line asks for; checked before the library is opened.
+    ///
+    /// - Throws: a usage failure naming a column `--columns` gives that is not one.
+    init(_ arguments: Arguments) throws {
+        verbose = arguments.verbose
+        named = try arguments.value(.columns).map { list in
+            try list.split(separator: ",", omittingEmptySubsequences: false).map { word in
+                let name = word.trimmingCharacters(in: .whitespaces).lowercased()
+                guard let column = Column(rawValue: name) else {
+                    throw AlbumCommand.UsageFailure(
+                        message:
+                            "--columns takes names from \(Column.allCases.map(\.rawValue).joined(separator: ",")), not '\(name)'"
+                    )
+                }
+                return column
+            }
+        }
+    }
+
+    func print(_ assets: [AssetInfo]) {
+        let shared = assets.contains { $0.savedBy != nil }
+        let chosen =
+            named ?? [.name, .kind, .size, .taken, .format, .camera, .gps, .id] + (shared ? [.savedBy] : [])
+            + (verbose && !shared ? [.path] : [])
+        let fullIDs = verbose || named != nil
         let added = ISO8601DateFormatter()
         // A narrow terminal gets the minute a photo was taken (`2024-05-01 10:20`), not the
         // seconds and offset: with the name, size and id that fits 80 columns.
         let terminal = FileSystem.terminalColumns()
         let taken: (String) -> String = { (terminal ?? .max) < 100 ? String($0.prefix(16)) : $0 }
+        let ids = fullIDs ? assets.map(\.id) : Self.shortIDs(assets.map(\.id))
         var rows: [[String]] = []
-        for asset in assets {
+        for (asset, id) in zip(assets, ids) {
             let m = asset.metadata
             var details: [String] = [m?.format.rawValue ?? asset.kind.rawValue]
             if let w = m?.width, let h = m?.height { details.append("\(w)×\(h)") }
             if let d = m?.duration { details.append(String(format: "%.1f s", d)) }
-            let camera = m?.camera ?? ""
             var gps = ""
             if let lat = m?.latitude, let lon = m?.longitude { gps = String(format: "%.5f, %.5f", lat, lon) }
-            rows.append([
-                asset.originalFilename ?? "-", asset.kind.rawValue, asset.byteSize.map(Output.size) ?? "?",
-                m?.captureDate.map { taken($0.replacingOccurrences(of: "T", with: " ")) }
+            let cells: [Column: String] = [
+                .name: asset.originalFilename ?? "-", .kind: asset.kind.rawValue,
+                .size: asset.byteSize.map(Output.size) ?? "?",
+                .taken: m?.captureDate.map { taken($0.replacingOccurrences(of: "T", with: " ")) }
                     ?? taken(added.string(from: asset.addedAt).replacingOccurrences(of: "T", with: " ")) + " (added)",
-                details.joined(separator: " "), camera, gps, asset.id, asset.fileURL?.path ?? "",
-            ])
-            if let saver = asset.savedBy { rows[rows.count - 1][8] = saver.description }
+                .format: details.joined(separator: " "), .camera: m?.camera ?? "", .gps: gps, .id: id,
+                .path: asset.fileURL?.path ?? "", .savedBy: asset.savedBy?.description ?? "",
+            ]
+            rows.append(chosen.map { cells[$0] ?? "" })
         }
-        // A shared library has no paths; its column says who saved each photo instead.
-        let last = assets.contains { $0.savedBy != nil } ? "SAVED BY" : "PATH"
+        // Left out first when a terminal is too narrow (never what the user asked for by name).
+        let dropOrder: [Column] = [.gps, .camera, .format, .kind]
+        let droppable = named == nil && !verbose ? dropOrder.compactMap { chosen.firstIndex(of: $0) } : []
         Output.table(
-            rows, header: ["NAME", "KIND", "SIZE", "TAKEN", "FORMAT", "CAMERA", "GPS", "ID", last],
-            rightAligned: [2], droppable: [8, 6, 5, 4, 1], columns: terminal)
+            rows, header: chosen.map(\.header), rightAligned: Set(chosen.indices.filter { chosen[$0] == .size }),
+            droppable: droppable, columns: terminal)
+    }
+
+    /// Each id cut to its first 8 characters, or more where two listed ids start alike; ids that do
+    /// not start with 8 hexadecimal digits (a folder library's `album/file` ids) stay whole.
+    static func shortIDs(_ ids: [String]) -> [String] {
+        // An id shares its longest start with a neighbour in sorted order: one more character than
+        // that tells it from every other.
+        let sorted = Array(Set(ids)).sorted()
+        func common(_ a: String, _ b: String) -> Int { zip(a, b).prefix { $0 == $1 }.count }
+        var needed: [String: Int] = [:]
+        for (index, id) in sorted.enumerated() {
+            let before = index > 0 ? common(sorted[index - 1], id) : 0
+            let after = index + 1 < sorted.count ? common(sorted[index + 1], id) : 0
+            needed[id] = max(8, max(before, after) + 1)
+        }
+        return ids.map { id in
+            guard id.count > 12, id.prefix(8).allSatisfy({ $0.isHexDigit || $0 == "-" }) else { return id }
+            return String(id.prefix(needed[id] ?? id.count))
+        }
     }
 }

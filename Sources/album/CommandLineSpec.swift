@@ -62,6 +62,7 @@ enum CommandLineSpec {
         case output = "--output"
         case size = "--size"
         case titles = "--titles"
+        case columns = "--columns"
 
         /// `--album`, in messages.
         var description: String { rawValue }
@@ -256,6 +257,11 @@ enum CommandLineSpec {
                 "The longest side wanted (default 256): Photos scales to it; other libraries give the stored thumbnail."
         ),
         Option(name: .titles, help: "Print only the albums' titles, one a line."),
+        Option(
+            name: .columns, value: "LIST",
+            help:
+                "The columns to print, comma-separated, in order: \(AssetTable.Column.allCases.map(\.rawValue).joined(separator: ",")) (ids in full)."
+        ),
     ]
 
     static let allOptions = globalOptions + commandOptions
@@ -344,10 +350,13 @@ enum CommandLineSpec {
                 """,
             arity: 0...0),
         Command(
-            name: .show, arguments: "TITLE", summary: "List the photos and videos of an album.",
+            name: .show, arguments: "TITLE", options: [.columns], summary: "List the photos and videos of an album.",
             details: """
                 Lists the assets of the album TITLE in the order they were added: name, kind, size, when it
-                was taken (or added), format and dimensions, camera, GPS position, id and where the file is.
+                was taken (or added), format and dimensions, camera, GPS position and id (its first
+                characters, enough to name it; in a shared library also who saved it). On a terminal,
+                columns that do not fit are left out, saying so. -v adds where the file is and prints
+                every id in full; --columns chooses the columns; --json prints every field.
                 """,
             takesAlbumFirst: true, arity: 1...1),
         Command(
@@ -369,7 +378,7 @@ enum CommandLineSpec {
                 """,
             takesAlbumFirst: true, arity: 1...1),
         Command(
-            name: .assets, arguments: "", options: [.order, .limit, .after],
+            name: .assets, arguments: "", options: [.order, .limit, .after, .columns],
             summary: "List every photo and video of the library, in albums or not.",
             details: """
                 Lists every asset of the library, whether or not it is in an album, by when it was added

@@ -402,7 +402,8 @@ enum SaveCommand {
                 Output.json(
                     SaveLine(
                         file: input.path, fileBytes: input.exactBytes, asset: saved.assetID, album: saved.albumID,
-                        albumOutcome: saved.albumOutcome?.description, existing: saved.isExisting ? true : nil,
+                        albumOutcome: saved.albumOutcome == .notRequested ? nil : saved.albumOutcome.description,
+                        existing: saved.isExisting ? true : nil,
                         restored: saved.isRestored ? true : nil, moved: removal.map { _ in moved },
                         companions: input.companions.isEmpty ? nil : input.companions.map(\.path.description),
                         companionsLeftOut: saved.companionsLeftOut.isEmpty ? nil : saved.companionsLeftOut,
@@ -412,7 +413,8 @@ enum SaveCommand {
                     already ? (moved ? "already in the library (moved): " : alreadyPrefix) : moved ? "moved " : "saved "
                 var line = verb + "\(Output.shown(input.path)) as \(saved.assetID)"
                 if !already { line += input.withCompanions }
-                if let title, let outcome = saved.albumOutcome {
+                if let title, saved.albumOutcome != .notRequested {
+                    let outcome = saved.albumOutcome
                     line += " in \"\(Output.shown(title))\""
                     if outcome != .created || createdNow { line += " (album \(outcome))" }
                 }

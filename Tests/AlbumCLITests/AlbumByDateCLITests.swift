@@ -1,3 +1,4 @@
+import AlbumTestSupport
 import Foundation
 import Testing
 
@@ -22,6 +23,8 @@ import Testing
         let card = dir.appendingPathComponent("card/DCIM")
         try FileManager.default.createDirectory(at: card, withIntermediateDirectories: true)
         let p = card.path
+        try ExternalTool.require("convert")
+        try ExternalTool.require("exiftool")
         let script = """
             cd \(p) && convert -size 8x8 xc:red may.jpg && convert -size 8x8 xc:blue dec.jpg \
             && convert -size 8x8 xc:green plain.jpg \

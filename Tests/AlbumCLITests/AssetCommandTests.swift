@@ -72,9 +72,12 @@ import Testing
             #expect(
                 ((mixed.json() as? [String: Any])?["error"] as? [String: Any])?["code"] as? String == "invalidArgument")
             #expect(mixed.stderr.contains("a cursor of a listing by date added, not by date taken"))
-            // Text: a table with every id
+            // Text: a table with the start of every id (enough to name it), in full with -v
             let text = try CLI.run(args + ["assets"])
-            #expect(ids.allSatisfy { text.stdout.contains($0) })
+            #expect(
+                ids.allSatisfy { text.stdout.contains($0.prefix(8)) && !text.stdout.contains($0) }, "\(text.stdout)")
+            let verbose = try CLI.run(args + ["assets", "-v"])
+            #expect(ids.allSatisfy { verbose.stdout.contains($0) }, "\(verbose.stdout)")
             let bad = try CLI.run(args + ["assets", "--order", "sideways"])
             #expect(bad.status == 2)
         }
@@ -211,16 +214,26 @@ import Testing
         #expect(try CLI.run(["add", "OnlyTitle"]).status == 2)
     }
 
-    @Test func listingsFitTheTerminalAndPipesGetEveryColumn() throws {
+    @Test func listingsFitAnEightyColumnTerminalAndShowPathsAndWholeIDsWhenAsked() throws {
         try CLI.withTemporaryDirectory { dir in
             let library = dir.appendingPathComponent("T.albumlibrary").path
             let photo = CLI.examples.appendingPathComponent("harbour.jpg").path
-            #expect(try CLI.run(["save", "--library", library, "--album", "Trips", photo]).status == 0)
-            // Through a pipe: every column, as scripts have it
-            let piped = try CLI.run(["show", "Trips", "--library", library])
-            #expect(piped.lines.first?.contains("PATH") == true && piped.lines.first?.contains("CAMERA") == true)
-            // On an 80-column terminal (a pseudo-terminal made by script(1)): every line fits, the
-            // id stays, and stderr names what was left out
+            let saved = try CLI.run(["save", "--json", "--library", library, "--album", "Trips", photo])
+            let id = try #require(saved.jsonLines().first?["asset"] as? String)
+            // By default (a pipe too): no path, the id's start, which names the asset as the whole id does
+            let plain = try CLI.run(["show", "Trips", "--library", library])
+            #expect(plain.lines.first?.contains("PATH") == false && plain.lines.first?.contains("CAMERA") == true)
+            #expect(plain.stdout.contains(" " + id.prefix(8)) && !plain.stdout.contains(id), "\(plain.stdout)")
+            // -v: the path and the whole id
+            let verbose = try CLI.run(["show", "-v", "Trips", "--library", library])
+            #expect(verbose.lines.first?.hasSuffix("PATH") == true && verbose.stdout.contains(id), "\(verbose.stdout)")
+            // --columns: those, in that order, ids whole; a name that is no column is a usage error
+            let columns = try CLI.run(["assets", "--library", library, "--columns", "id,path"])
+            #expect(columns.lines.first?.split(separator: " ") == ["ID", "PATH"], "\(columns.stdout)")
+            #expect(columns.lines.last?.hasPrefix(id + "  /") == true, "\(columns.stdout)")
+            let wrong = try CLI.run(["show", "Trips", "--library", library, "--columns", "name,colour"])
+            #expect(wrong.status == 2 && wrong.stderr.contains("not 'colour'"), "\(wrong.stderr)")
+            // On an 80-column terminal (a pseudo-terminal made by script(1)): every line fits, the id stays
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
             let command = [CLI.binary.path, "show", "Trips", "--library", library].map {
@@ -240,7 +253,7 @@ import Testing
             #expect(table.count == 2, "\(lines)")
             #expect(table.allSatisfy { $0.count <= 80 }, "\(table)")
             #expect(table.first?.contains("ID") == true && table.first?.contains("PATH") == false)
-            #expect(lines.contains { $0.hasPrefix("album: PATH") && $0.contains("--json shows every field") })
+            #expect(table.last?.contains(String(id.prefix(8))) == true, "\(table)")
         }
     }
 

@@ -1,3 +1,4 @@
+import AlbumTestSupport
 import Foundation
 import Testing
 
@@ -432,7 +433,8 @@ import Testing
             let lib = dir.appendingPathComponent("Show.albumlibrary").path
             let files = ["harbour.jpg", "clip.mp4"].map { CLI.examples.appendingPathComponent($0).path }
             #expect(try CLI.run(["save", "--album", "Trip", "--library", lib] + files).status == 0)
-            let show = try CLI.run(["show", "Trip", "--library", lib])
+            // -v: every column, the path last and ids in full
+            let show = try CLI.run(["show", "-v", "Trip", "--library", lib])
             #expect(show.status == 0)
             let lines = show.lines
             #expect(lines.count == 3)
@@ -668,27 +670,15 @@ import Testing
         try completions[0].write(to: dir.appendingPathComponent("album.bash"), atomically: true, encoding: .utf8)
         #expect(try Self.shell("bash -n \(dir.path)/album.bash && . \(dir.path)/album.bash && complete -p album") == 0)
         // zsh and fish check their scripts' syntax (.ci/run installs both: missing there, a failure).
-        for (index, shell) in [(1, "zsh"), (2, "fish")] where Self.installed(shell) {
+        for (index, shell) in [(1, "zsh"), (2, "fish")] where ExternalTool.isInstalled(shell) {
             let file = dir.appendingPathComponent("album.\(shell)")
             try completions[index].write(to: file, atomically: true, encoding: .utf8)
             #expect(try Self.shell("\(shell) -n \(file.path)") == 0, "\(shell) rejects its completion script")
         }
         try man.stdout.write(to: dir.appendingPathComponent("album.1"), atomically: true, encoding: .utf8)
-        if Self.installed("groff") {
+        if ExternalTool.isInstalled("groff") {
             #expect(try Self.shell("test -z \"$(groff -man -Tutf8 -ww -z \(dir.path)/album.1 2>&1)\"") == 0)
         }
-    }
-
-    /// Whether `/usr/bin/TOOL` is there. Where CI runs (`CI` set; `.ci/run` installs the tool) a
-    /// missing one is a failure; elsewhere the check that needs it is skipped, and says so.
-    static func installed(_ tool: String, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
-        if FileManager.default.isExecutableFile(atPath: "/usr/bin/\(tool)") { return true }
-        if ProcessInfo.processInfo.environment["CI"] != nil {
-            Issue.record("\(tool) is not installed (.ci/run installs it)", sourceLocation: sourceLocation)
-        } else {
-            print("\(tool) is not installed: the check that needs it is skipped (CI fails instead)")
-        }
-        return false
     }
 
     static func shell(_ command: String) throws -> Int32 {

@@ -1,3 +1,4 @@
+import AlbumTestSupport
 import Foundation
 import Testing
 
@@ -61,31 +62,36 @@ import Testing
             #expect(try bash(["add", "Trips", "Tr"]).isEmpty)
             #expect(try bash(["--library", dir.appendingPathComponent("none").path, "show", ""]).isEmpty)
 
-            // zsh: the helper the script defines, with compadd printing what it is given.
-            let zsh = """
-                _arguments() { : }
-                compadd() { [[ $1 == -a ]] && print -l -- ${(P)2} }
-                source '\(scripts.path)/album.zsh'
-                album_line=(album --folders --library '\(pictures.path)' show '')
-                _album_titles
-                album_line=(album show '')
-                _album_titles
-                """
-            #expect(
-                try Self.run("/usr/bin/zsh", ["-f", "-c", zsh], home: dir, library: catalog)
-                    == ["Family & Friends", "Garden", "Trips", "Trips 2024"])
+            // zsh: the helper the script defines, with compadd printing what it is given (zsh and
+            // fish are checked where installed, always in CI: ExternalTool).
+            if ExternalTool.isInstalled("zsh"), let zshPath = ExternalTool.path("zsh") {
+                let zsh = """
+                    _arguments() { : }
+                    compadd() { [[ $1 == -a ]] && print -l -- ${(P)2} }
+                    source '\(scripts.path)/album.zsh'
+                    album_line=(album --folders --library '\(pictures.path)' show '')
+                    _album_titles
+                    album_line=(album show '')
+                    _album_titles
+                    """
+                #expect(
+                    try Self.run(zshPath, ["-f", "-c", zsh], home: dir, library: catalog)
+                        == ["Family & Friends", "Garden", "Trips", "Trips 2024"])
+            }
 
             // fish: its own completion engine.
-            func fish(_ line: String) throws -> [String] {
-                try Self.run(
-                    "/usr/bin/fish",
-                    ["--no-config", "-c", "source '\(scripts.path)/album.fish'; complete -C '\(line)'"], home: dir,
-                    library: catalog
-                ).map { String($0.prefix { $0 != "\t" }) }
+            if ExternalTool.isInstalled("fish"), let fishPath = ExternalTool.path("fish") {
+                func fish(_ line: String) throws -> [String] {
+                    try Self.run(
+                        fishPath,
+                        ["--no-config", "-c", "source '\(scripts.path)/album.fish'; complete -C '\(line)'"],
+                        home: dir, library: catalog
+                    ).map { String($0.prefix { $0 != "\t" }) }
+                }
+                #expect(try fish("album show Tr") == ["Trips", "Trips 2024"])
+                #expect(try fish("album save --album F") == ["Family & Friends"])
+                #expect(try fish("album --folders --library \(pictures.path) show ") == ["Garden"])
             }
-            #expect(try fish("album show Tr") == ["Trips", "Trips 2024"])
-            #expect(try fish("album save --album F") == ["Family & Friends"])
-            #expect(try fish("album --folders --library \(pictures.path) show ") == ["Garden"])
         }
     }
 }

@@ -1,14 +1,16 @@
+import AlbumTestSupport
 import Foundation
 import Testing
 
 /// `album thumbnail`: the real binary writes the EXIF thumbnail exiftool stored, by id prefix or
 /// file name, into a new file; refuses to overwrite one; reports a file that keeps none.
 @Suite struct ThumbnailCLITests {
-    /// Runs `tool` and expects it to succeed.
+    /// Runs `tool` (ImageMagick's `convert`, `exiftool`) and expects it to succeed; a missing one
+    /// skips the test outside CI (``ExternalTool``).
     static func tool(_ tool: String, _ arguments: [String]) throws {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
+        process.executableURL = URL(fileURLWithPath: try ExternalTool.require(tool))
+        process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()

@@ -1,5 +1,7 @@
+import AlbumTestSupport
 import Foundation
 import Testing
+
 @testable import AlbumKitMedia
 
 /// Each kind of damage, generated here from files ffmpeg and libtiff write, decided the way the
@@ -7,12 +9,47 @@ import Testing
 /// giflib/ffmpeg, libtiff and ffmpeg's BMP decoder read is saved with a warning; what they refuse,
 /// or read only by reporting missing image data, is `.corrupt`.
 @Suite struct DamageOracleTests {
-    /// The original files the damage is done to (64×48 test pattern; the GIF has 3 frames).
-    static let jpeg = Result { try Decoders.ffmpeg("base.jpg", ["-frames:v", "1"]) }
-    static let gif = Result { try Decoders.ffmpeg("base.gif", ["-frames:v", "3"]) }
-    static let bmp = Result { try Decoders.ffmpeg("base.bmp", ["-frames:v", "1"]) }
-    static let png = Result { try Decoders.ffmpeg("base.png", ["-frames:v", "1"]) }
-    static let tiff = Result { try Decoders.ffmpeg("base.tif", ["-frames:v", "1", "-compression_algo", "raw"]) }
+    /// The original files the damage is done to (64×48 test pattern; the GIF has 3 frames), made
+    /// once by ffmpeg.
+    static let made = (
+        jpeg: Result { try Decoders.ffmpeg("base.jpg", ["-frames:v", "1"]) },
+        gif: Result { try Decoders.ffmpeg("base.gif", ["-frames:v", "3"]) },
+        bmp: Result { try Decoders.ffmpeg("base.bmp", ["-frames:v", "1"]) },
+        png: Result { try Decoders.ffmpeg("base.png", ["-frames:v", "1"]) },
+        tiff: Result { try Decoders.ffmpeg("base.tif", ["-frames:v", "1", "-compression_algo", "raw"]) }
+    )
+    // Each test that uses one asks for ffmpeg itself: skipped (or failed in CI) on its own, not by
+    // an error the first test's made file kept.
+    static var jpeg: Result<[UInt8], any Error> {
+        get throws {
+            try ExternalTool.require("ffmpeg")
+            return made.jpeg
+        }
+    }
+    static var gif: Result<[UInt8], any Error> {
+        get throws {
+            try ExternalTool.require("ffmpeg")
+            return made.gif
+        }
+    }
+    static var bmp: Result<[UInt8], any Error> {
+        get throws {
+            try ExternalTool.require("ffmpeg")
+            return made.bmp
+        }
+    }
+    static var png: Result<[UInt8], any Error> {
+        get throws {
+            try ExternalTool.require("ffmpeg")
+            return made.png
+        }
+    }
+    static var tiff: Result<[UInt8], any Error> {
+        get throws {
+            try ExternalTool.require("ffmpeg")
+            return made.tiff
+        }
+    }
 
     // MARK: JPEG (libjpeg's djpeg, exiftool)
 

@@ -1,3 +1,4 @@
+import AlbumTestSupport
 import AlbumKitCatalog
 import AlbumKitCore
 import AlbumKitFolders
@@ -15,11 +16,12 @@ enum ThumbnailMedia {
         let description: String
     }
 
-    /// Runs `tool` (ImageMagick's `convert`, `exiftool`) and fails with its messages.
+    /// Runs `tool` (ImageMagick's `convert`, `exiftool`) and fails with its messages; a missing one
+    /// skips the test outside CI (``ExternalTool``).
     static func run(_ tool: String, _ arguments: [String]) throws {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
+        process.executableURL = URL(fileURLWithPath: try ExternalTool.require(tool))
+        process.arguments = arguments
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice

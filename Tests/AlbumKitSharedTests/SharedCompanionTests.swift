@@ -125,7 +125,7 @@
                     let reopened = try SharedBackend.open(url: shared.url, environment: shared.environment)
                     #expect(
                         try shared.sql("SELECT value FROM albumkit_setting WHERE name = 'schema_version'").first?
-                            .first == "4")
+                            .first == String(SharedSchema.version))
                     let (_, raw, _, media) = try Self.pair(in: directory)
                     let saved = try await PhotoLibrary(backend: reopened).save(media)
                     let listed = try await PhotoLibrary(backend: reopened).assets().assets

@@ -1,4 +1,5 @@
 #if os(Linux)
+    import AlbumTestSupport
     import Foundation
     import Testing
 
@@ -216,7 +217,7 @@
         }
 
         private static func openssl(_ arguments: [String]) throws {
-            let run = Shell.run("/usr/bin/openssl", arguments)
+            let run = Shell.run(try ExternalTool.require("openssl"), arguments)
             guard run.status == 0 else { throw AlbumError(.ioFailure, "openssl \(arguments[0]) failed: \(run.stderr)") }
         }
 

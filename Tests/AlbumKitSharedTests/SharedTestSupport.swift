@@ -1,4 +1,5 @@
 #if os(Linux)
+    import AlbumTestSupport
     import Foundation
     import Testing
 
@@ -9,23 +10,38 @@
     @Suite(.serialized, .enabled(if: SharedServers.enabled))
     enum SharedServerTests {}
 
-    /// The local PostgreSQL and SeaweedFS started by `Scripts/shared-library.sh up`, once per test run.
+    /// The local PostgreSQL and SeaweedFS started by `Scripts/shared-library.sh up`, once per test run,
+    /// and stopped when the run ends.
     ///
     /// In CI (`CI` set) a server that cannot start fails the tests; elsewhere they are skipped with the
-    /// reason printed.
+    /// reason printed. A test run never installs anything: the script is told not to, and says what
+    /// is missing (`Scripts/shared-library.sh install` installs it). The servers this run started are
+    /// stopped as it exits (and, should it be killed, by a watcher the script leaves), unless
+    /// `ALBUMKIT_KEEP_SERVERS=1` keeps them; servers that were already running are left running. One
+    /// line at the end says which ran, where, and what became of them.
     enum SharedServers {
         static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
         static let script = packageRoot.appendingPathComponent("Scripts/shared-library.sh").path
         static let examples = packageRoot.appendingPathComponent("Examples")
 
+        /// Whether this run leaves the servers it starts running.
+        static var keep: Bool {
+            ProcessInfo.processInfo.environment["ALBUMKIT_KEEP_SERVERS"].map { $0 == "1" } ?? false
+        }
+
         /// The script's `export` lines, or why the servers could not start.
         static let exports: Result<[String: String], ServersUnavailable> = {
-            let run = Shell.run(
-                "/bin/bash", [script, "up"],
-                environment: ProcessInfo.processInfo.environment.merging(["ALBUMKIT_SKIP_INIT": "1"]) { $1 })
+            var environment = ProcessInfo.processInfo.environment
+            environment["ALBUMKIT_SKIP_INIT"] = "1"
+            environment["ALBUMKIT_SHARED_NO_INSTALL"] = "1"
+            let pid = String(getpid())
+            if !keep { environment["ALBUMKIT_SHARED_USER_PID"] = pid }
+            let run = Shell.run("/bin/bash", [script, "up"], environment: environment)
             guard run.status == 0 else {
-                return .failure(ServersUnavailable(reason: "shared-library.sh up failed: \(run.stderr.suffix(600))"))
+                let reason = run.stderr.split(separator: "\n").last.map(String.init) ?? "exit status \(run.status)"
+                return .failure(
+                    ServersUnavailable(reason: reason.replacingOccurrences(of: "shared-library: ", with: "")))
             }
             var values: [String: String] = [:]
             for line in run.stdout.split(separator: "\n") where line.hasPrefix("export ") {
@@ -38,6 +54,31 @@
             for name in ["PGPASSWORD", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"] {
                 if let value = values[name] { setenv(name, value, 1) }
             }
+            let database = values["ALBUMKIT_LIBRARY"].flatMap { URL(string: $0) }.map {
+                "\($0.host ?? "?"):\($0.port ?? 0)"
+            }
+            let store = values["ALBUMKIT_S3_ENDPOINT"].flatMap { URL(string: $0) }.map {
+                "\($0.host ?? "?"):\($0.port ?? 0)"
+            }
+            let servers =
+                "PostgreSQL 15 on \(database ?? "?") and SeaweedFS S3 on \(store ?? "?") (data in \(values["ALBUMKIT_SHARED_STATE"] ?? "?"))"
+            TestRunReport.shared.ranAgainst("PostgreSQL 15 + SeaweedFS S3 (the shared-library tests)")
+            let started = values["ALBUMKIT_SHARED_STARTED"] ?? ""
+            TestRunReport.shared.atEnd {
+                let outcome: String
+                if keep {
+                    outcome = "left running (ALBUMKIT_KEEP_SERVERS=1; `Scripts/shared-library.sh down` stops them)"
+                } else {
+                    let release = Shell.run("/bin/bash", [script, "release", pid])
+                    let said = release.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                    outcome =
+                        release.status == 0
+                        ? said.isEmpty ? "stopped" : said
+                        : "NOT stopped (`Scripts/shared-library.sh down` stops them): \(release.stderr.suffix(300))"
+                }
+                let origin = started.isEmpty ? "already running" : "started by this run (\(started))"
+                return "Shared-library servers: \(servers), \(origin): \(outcome)."
+            }
             return .success(values)
         }()
 
@@ -47,13 +88,17 @@
         }
 
         /// Whether the shared-library tests run: always in CI (where a failure to start fails them).
-        static var enabled: Bool {
-            if case .failure(let failure) = exports {
-                print("shared library tests skipped: \(failure.reason)")
-                return ProcessInfo.processInfo.environment["CI"] != nil
+        static var enabled: Bool { skipReason == nil || ExternalTool.inCI }
+
+        /// Why the shared-library tests are skipped, said once and counted in the run's last line.
+        static let skipReason: String? = {
+            guard case .failure(let failure) = exports else { return nil }
+            print("shared library tests skipped: \(failure.reason)")
+            if !ExternalTool.inCI {
+                TestRunReport.shared.skipped("suite", because: "the shared-library tests: \(failure.reason)")
             }
-            return true
-        }
+            return failure.reason
+        }()
 
         static func environment() throws -> [String: String] { try exports.get() }
     }

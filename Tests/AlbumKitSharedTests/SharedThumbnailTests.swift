@@ -1,4 +1,5 @@
 #if os(Linux)
+    import AlbumTestSupport
     import Foundation
     import Testing
 
@@ -9,11 +10,12 @@
         /// A shared library's thumbnails: the EXIF thumbnail of the original in the object store,
         /// read with ranged GETs rather than downloading the whole original.
         @Suite struct SharedThumbnailTests {
-            /// Runs `tool` and expects it to succeed.
+            /// Runs `tool` (ImageMagick's `convert`, `exiftool`) and expects it to succeed; a missing
+            /// one skips the test outside CI (``ExternalTool``).
             static func tool(_ tool: String, _ arguments: [String]) throws {
                 let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-                process.arguments = [tool] + arguments
+                process.executableURL = URL(fileURLWithPath: try ExternalTool.require(tool))
+                process.arguments = arguments
                 process.standardOutput = FileHandle.nullDevice
                 try process.run()
                 process.waitUntilExit()

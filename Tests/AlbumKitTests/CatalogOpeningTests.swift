@@ -1,3 +1,4 @@
+import AlbumTestSupport
 import Foundation
 import Testing
 
@@ -14,7 +15,7 @@ import Testing
             // Another process (the sqlite3 shell) holds the catalog's exclusive lock until its input
             // ends: opening waits for it to read the catalog.
             let holder = Process()
-            holder.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+            holder.executableURL = URL(fileURLWithPath: try ExternalTool.require("sqlite3"))
             holder.arguments = [url.appendingPathComponent("catalog.sqlite").path]
             let input = Pipe()
             let output = Pipe()

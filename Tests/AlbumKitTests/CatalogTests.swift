@@ -118,7 +118,7 @@ import Testing
         try await Fixture.withTemporaryDirectory { dir in
             let (library, backend) = try open(dir)
             let saved = try await library.save(.file(Fixture.video))
-            #expect(saved.albumID == nil && saved.albumOutcome == nil)
+            #expect(saved.albumID == nil && saved.albumOutcome == .notRequested)
             #expect(saved.metadata?.kind == .video)
             #expect(try sql(backend, "SELECT count(*) FROM asset").first?.integer(0) == 1)
             #expect(try await library.albums().isEmpty)
@@ -636,10 +636,14 @@ import Testing
             let token = "p424242-0123456789abcdef"
             let path = owners + "/" + token
             _ = FileManager.default.createFile(atPath: path, contents: nil)
+            // One process holds it: the shell opens the file, flock(1) locks that open file (the
+            // lock belongs to it, not to flock), and the shell becomes `sleep`, keeping it open. So
+            // terminate() ends the holder itself (a `flock FILE sleep` would leave its `sleep` child
+            // holding the lock for a minute). It says when it holds the lock: no polling, however long
+            // a loaded machine takes.
             let holder = Process()
-            holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-            // It says when it holds the lock: no polling, however long a loaded machine takes.
-            holder.arguments = ["-x", path, "/bin/sh", "-c", "echo locked; exec sleep 60"]
+            holder.executableURL = URL(fileURLWithPath: "/bin/sh")
+            holder.arguments = ["-c", "exec 9<>\"$1\" && flock -x 9 && echo locked && exec sleep 60", "sh", path]
             holder.environment = ["PATH": "/usr/bin:/bin"]
             let said = Pipe()
             holder.standardOutput = said

@@ -45,4 +45,25 @@ import Testing
             #expect(try await library.albums().map(\.count) == [3])
         }
     }
+
+    /// The catalog's overview and "Getting Started"'s album that knows itself, as written there.
+    @Test func overviewAndTheAlbumThatKnowsItself() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let photoURL = Fixture.jpeg
+            let library = try PhotoLibrary.catalog(at: dir.appendingPathComponent("Photos.albumlibrary"))
+            let album = library.album(titled: "Touch Code Magazine")
+            let saved = try await album.save(.file(photoURL))
+            #expect("\(saved.albumOutcome)" == "created")
+
+            print(album.id ?? "")  // known since the save
+            let info = try await album.info()  // title, count, identifier now
+            let page = try await album.assets(orderedBy: .dateAdded, limit: 50)
+            let more = try await album.assets(orderedBy: .dateAdded, after: page.nextCursor, limit: 50)
+            #expect(album.id == saved.albumID && info.id == saved.albumID && info.count == 1)
+            #expect(page.assets.map(\.id) == [saved.assetID] && more.assets == page.assets)
+
+            let again = try await library.save(.data(Fixture.uniqueJPEG("again")), toAlbum: "Touch Code Magazine")
+            #expect("\(again.albumOutcome)" == "found")
+        }
+    }
 }

@@ -29,8 +29,10 @@ import Testing
         #expect(tracker.change(for: [.purgeAssets(["a3"])]).isEmpty)
         let third = tracker.change(for: [.restoreAssets(["a1"]), .renameAlbum(id: "B", title: "Holidays")])
         #expect(third == LibraryChange(insertedAssetIDs: ["a1"], changedAlbumIDs: ["A", "B"]))
-        // Purging a listed asset removes it; deleting an album removes it.
-        let fourth = tracker.change(for: [.purgeAssets(["a2"]), .deleteAlbum(id: "B")])
+        // A permanent deletion (deleted, then purged) removes a listed asset; a purge alone of a
+        // listed asset is refused and changes nothing; deleting an album removes it.
+        #expect(tracker.change(for: [.purgeAssets(["a2"])]).isEmpty)
+        let fourth = tracker.change(for: [.deleteAssets(["a2"], at: 2), .purgeAssets(["a2"]), .deleteAlbum(id: "B")])
         #expect(fourth == LibraryChange(removedAssetIDs: ["a2"], removedAlbumIDs: ["B"]))
         #expect(tracker.listed == ["a1"] && tracker.albums == ["A"] && tracker.deleted == [])
     }

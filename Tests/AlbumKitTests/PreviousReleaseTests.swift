@@ -1,3 +1,4 @@
+import AlbumTestSupport
 import Foundation
 import Testing
 
@@ -124,7 +125,7 @@ import Testing
             let catalog = url.appendingPathComponent("catalog.sqlite")
             // The previous release's pages into the file itself (the sqlite3 shell, as a user would).
             let shell = Process()
-            shell.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+            shell.executableURL = URL(fileURLWithPath: try ExternalTool.require("sqlite3"))
             shell.arguments = [catalog.path, "PRAGMA wal_checkpoint(TRUNCATE);"]
             try shell.run()
             shell.waitUntilExit()

@@ -1,4 +1,5 @@
 #if !canImport(ObjectiveC)
+    import AlbumTestSupport
     import Foundation
     import PhotoKitSimulator
     import Testing
@@ -22,8 +23,8 @@
             let folder = try TemporaryDirectory()
             let photo = folder.url.appendingPathComponent("IMG_0001.JPG")
             let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["convert", "-size", "400x300", "gradient:red-blue", photo.path]
+            process.executableURL = URL(fileURLWithPath: try ExternalTool.require("convert"))
+            process.arguments = ["-size", "400x300", "gradient:red-blue", photo.path]
             try process.run()
             process.waitUntilExit()
             #expect(process.terminationStatus == 0)

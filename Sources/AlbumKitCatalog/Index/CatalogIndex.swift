@@ -33,6 +33,25 @@ struct CatalogIndex {
         var keepsOldFile = true
         /// Whether the user hears of the rebuild: not of the routine one after a restart.
         var isWorthANotice = true
+        /// Whether the journal may lack records the index held (the index is ahead of it, or does
+        /// not match it): what a dead saver listed as being published is then no proof that a
+        /// file was never recorded, so recovery removes none of it.
+        var mayHaveLostRecords = false
+
+        /// An index that claims more of the journal than the journal holds, or whose last record
+        /// is not the journal's record at that place: built from another copy of the library, or
+        /// the journal lost records (restored from an older copy, cut short).
+        static func notThisJournal(_ what: String = "it") -> Unusable {
+            Unusable(
+                reason:
+                    "\(what) does not match the library's journal (it was made from another copy of the library, or the journal lost records)",
+                mayHaveLostRecords: true)
+        }
+
+        /// An index of an earlier version, which did not record the proof that it is a prefix of
+        /// its journal: rebuilt once, silently (it is this library's own derived file).
+        static let unproven = Unusable(
+            reason: "it was written by an earlier version", keepsOldFile: false, isWorthANotice: false)
     }
 
     /// Opens the index at `path` and checks that it is this journal's and current; `create` makes
@@ -73,6 +92,7 @@ struct CatalogIndex {
                 )
                 if let journalID { try setState(CatalogSchema.StateKey.journalID, .text(journalID)) }
                 try setState(CatalogSchema.StateKey.position, .integer(0))
+                try setState(CatalogSchema.StateKey.journalDigest, .integer(JournalDigest().storedValue))
             }
             return
         }
@@ -131,10 +151,29 @@ struct CatalogIndex {
         try state(CatalogSchema.StateKey.position)?.integerValue ?? 0
     }
 
+    /// The digest of the journal's bytes up to ``position()``.
+    ///
+    /// - Throws: ``Unusable/unproven`` for an index of an earlier version, which has none.
+    func journalDigest() throws -> JournalDigest {
+        guard let value = try state(CatalogSchema.StateKey.journalDigest)?.integerValue else {
+            throw Unusable.unproven
+        }
+        return JournalDigest(continuing: UInt64(bitPattern: value))
+    }
+
     /// Records that every record before `position` is applied, by this boot session (inside the
-    /// caller's write transaction).
-    func setPosition(_ position: Int64, applied count: Int) throws {
+    /// caller's write transaction): `digest` is the journal's bytes up to `position`, `lastLine`
+    /// the last line among them (kept as it was when `nil`).
+    func setPosition(
+        _ position: Int64, applied count: Int, digest: JournalDigest,
+        lastLine: (start: Int64, digest: JournalDigest)?
+    ) throws {
         try setState(CatalogSchema.StateKey.position, .integer(position))
+        try setState(CatalogSchema.StateKey.journalDigest, .integer(digest.storedValue))
+        if let lastLine {
+            try setState(CatalogSchema.StateKey.lastLineStart, .integer(lastLine.start))
+            try setState(CatalogSchema.StateKey.lastLineDigest, .integer(lastLine.digest.storedValue))
+        }
         try setState(CatalogSchema.StateKey.boot, .text(Self.session(path)))
         if count > 0 {
             try db.run(
@@ -145,26 +184,81 @@ struct CatalogIndex {
         }
     }
 
+    /// Marks the index as holding every record of `journal` (the records it holds were written
+    /// from it), with the proof of which bytes those are; inside the caller's write transaction.
+    func markApplied(allOf journal: LibraryJournal) throws {
+        let total = try journal.forEachRecord { _ in }
+        try setPosition(total.end, applied: 0, digest: total.digest, lastLine: total.lastLine)
+    }
+
+    // MARK: Proof of the journal
+
+    /// Checks that the index was built from a prefix of `journal`: its position is within the
+    /// journal and its last line is the journal's line at that place (one read), or, `inFull`,
+    /// that every byte up to its position is (a read of the journal up to there: for a snapshot
+    /// before a rebuild trusts it).
+    ///
+    /// - Throws: ``Unusable/notThisJournal(_:)`` or ``Unusable/unproven``.
+    func checkPrefix(of journal: LibraryJournal, recordsStart: Int64, inFull: Bool = false, what: String = "it")
+        throws
+    {
+        let position = try position()
+        let digest = try journalDigest()
+        // Nothing applied yet (0: not even the header read).
+        guard position > 0, position != recordsStart || digest != JournalDigest() else { return }
+        guard position > recordsStart, position <= journal.length() else { throw Unusable.notThisJournal(what) }
+        // Checked against another journal file before (or never): a copy of the library, whose
+        // last records may be the same as this one's though earlier ones differ. Every byte, once.
+        let inode = FileSystem.fileID(atPath: journal.path).map { Int64(bitPattern: $0.inode) }
+        let checkedAgainst = try state(CatalogSchema.StateKey.journalInode)?.integerValue
+        if inFull || (inode != nil && inode != checkedAgainst) {
+            guard try journal.digest(from: recordsStart, to: position) == digest else {
+                throw Unusable.notThisJournal(what)
+            }
+            // Recorded with the next write (``noteJournalFile(of:)``), not now: a damaged index
+            // found by a later read is then kept as it was found.
+            return
+        }
+        guard let start = try state(CatalogSchema.StateKey.lastLineStart)?.integerValue,
+            let stored = try state(CatalogSchema.StateKey.lastLineDigest)?.integerValue
+        else { throw Unusable.unproven }
+        // A line longer than any record (a damaged value): no proof.
+        guard start >= recordsStart, start < position, position - start <= 64 << 20,
+            try journal.digest(from: start, to: position) == JournalDigest(continuing: UInt64(bitPattern: stored))
+        else { throw Unusable.notThisJournal(what) }
+    }
+
+    /// Records `journal`'s file as the one the index's whole prefix was checked against (inside
+    /// the caller's write transaction, which checked it: a catch-up or a change under the lock).
+    func noteJournalFile(of journal: LibraryJournal) throws {
+        guard let file = FileSystem.fileID(atPath: journal.path) else { return }
+        let inode = Int64(bitPattern: file.inode)
+        guard try state(CatalogSchema.StateKey.journalInode)?.integerValue != inode else { return }
+        try setState(CatalogSchema.StateKey.journalInode, .integer(inode))
+    }
+
     // MARK: Catching up
 
     /// Applies the journal's records after this index's position (inside the caller's write
     /// transaction). Damaged records are noted in `journal_damage` and skipped.
     ///
     /// - Returns: the files of purged assets that may still be there (the caller removes them
-    ///   after the commit), how many records were applied, where they end, and how many bytes
-    ///   after them are not a whole record.
+    ///   after the commit), how many records were applied, where they end, how many bytes after
+    ///   them are not a whole record, and the digest of the journal up to their end.
     @discardableResult
     func catchUp(
         with journal: LibraryJournal, through open: FileSystem.Descriptor? = nil
-    ) throws -> (purged: [String], applied: Int, end: Int64, tornBytes: Int64) {
+    ) throws -> (purged: [String], applied: Int, end: Int64, tornBytes: Int64, digest: JournalDigest) {
         var purged: [String] = []
         var applied = 0
         let start = try position()
+        let digest = try journalDigest()
         // Nothing after this index's position: no need to read the journal.
         let length = try open.map { descriptor throws in try FileSystem.size(of: descriptor) } ?? journal.length()
-        if start != 0, start == length { return ([], 0, start, 0) }
-        let total = try journal.forEachRecord(from: start == 0 ? nil : start, through: open) { reading in
-            for entry in reading.entries { purged += try apply(entry.change) }
+        if start != 0, start == length { return ([], 0, start, 0, digest) }
+        let total = try journal.forEachRecord(from: start == 0 ? nil : start, through: open, continuing: digest) {
+            reading in
+            for entry in reading.entries { purged += try apply(entry.change, at: entry.offset) }
             for damage in reading.damaged {
                 try db.run(
                     "INSERT OR REPLACE INTO journal_damage (offset, affects) VALUES (?, ?)",
@@ -172,18 +266,24 @@ struct CatalogIndex {
             }
             applied += reading.entries.count
         }
-        if total.end != start || applied > 0 { try setPosition(total.end, applied: applied) }
-        return (purged, applied, total.end, total.tornBytes)
+        if total.end != start || applied > 0 {
+            try setPosition(total.end, applied: applied, digest: total.digest, lastLine: total.lastLine)
+            try noteJournalFile(of: journal)
+        }
+        return (purged, applied, total.end, total.tornBytes, total.digest)
     }
 
     // MARK: Applying
 
     /// Makes `change` rows. Idempotent where a replay could meet a change twice; a change naming
-    /// an album or asset that is not there (its record was damaged) changes what it can.
+    /// an album or asset that is not there (its record was damaged) changes what it can. A purge
+    /// removes only assets in recently deleted: one naming an asset that is not is refused for
+    /// that asset, and noted in `journal_damage` at `offset` (the record's place in the journal)
+    /// when it comes from the journal, as a damaged record is.
     ///
     /// - Returns: the library files of assets purged (to remove once committed).
     @discardableResult
-    func apply(_ change: CatalogChange) throws -> [String] {
+    func apply(_ change: CatalogChange, at offset: Int64? = nil) throws -> [String] {
         switch change {
         case .save(let asset):
             try db.run(
@@ -260,10 +360,17 @@ struct CatalogIndex {
             try db.run("INSERT OR IGNORE INTO acknowledged_damage (offset) VALUES (?)", [.integer(offset)])
         case .purgeAssets(let assets):
             var files: [String] = []
+            var live: [String] = []
             for asset in assets {
-                guard let row = try db.row("SELECT path, companions FROM asset WHERE id = ?", [.text(asset)]),
+                guard let row = try db.row("SELECT path, companions, state FROM asset WHERE id = ?", [.text(asset)]),
                     let path = row.text(0)
                 else {
+                    continue
+                }
+                // Only what is in recently deleted goes for good (a permanent deletion records the
+                // deletion first): a purge of a photo still shown is forged or garbled, and refused.
+                guard row.text(2) == "deleted" else {
+                    live.append(asset)
                     continue
                 }
                 try db.run("DELETE FROM asset WHERE id = ?", [.text(asset)])
@@ -275,6 +382,16 @@ struct CatalogIndex {
                     try db.run("INSERT OR IGNORE INTO purged_file (path) VALUES (?)", [.text(path)])
                     files.append(path)
                 }
+            }
+            if !live.isEmpty, let offset {
+                try db.run(
+                    "INSERT OR REPLACE INTO journal_damage (offset, affects) VALUES (?, ?)",
+                    [
+                        .integer(offset),
+                        .text(
+                            "the permanent deletion of \(live.count) photo(s) not in recently deleted (\(live.joined(separator: ", "))), refused: they are kept"
+                        ),
+                    ])
             }
             return files
         }

@@ -218,6 +218,22 @@ package enum CatalogChange: Equatable, Sendable {
         }
     }
 
+    /// The library files the change names (a save's file and its companions', the companions of
+    /// a `setCompanions`).
+    var namedPaths: [String] {
+        switch self {
+        case .save(let asset): [asset.path] + asset.companions.map(\.path)
+        case .setCompanions(_, let companions): companions.map(\.path)
+        default: []
+        }
+    }
+
+    /// The paths the change names that are not files of the library's `originals/`
+    /// (``LibraryFilePath/isOriginal(_:)``): a change naming any is a damaged record, never applied.
+    var pathsOutsideOriginals: [String] {
+        namedPaths.filter { !LibraryFilePath.isOriginal($0) }
+    }
+
     /// What the change is about, for a message naming a damaged record ("the album …").
     var summary: String {
         switch self {

@@ -81,13 +81,11 @@ struct JournalChangeTracker: Sendable {
                 deleted.subtract(back)
                 listed.formUnion(back)
             case .purgeAssets(let ids):
-                // A purge of recently deleted assets changes no listing; of listed ones, it removes.
-                let gone = ids.filter { listed.contains($0) }
-                gone.forEach { touchAsset($0) }
-                membersChanged(gone)
-                listed.subtract(gone)
-                deleted.subtract(ids)
-                for id in ids { albumsOfAsset.removeValue(forKey: id) }
+                // A purge of recently deleted assets changes no listing; one of a listed asset is
+                // refused (``CatalogIndex/apply(_:at:)``) and changes nothing.
+                let gone = ids.filter { deleted.contains($0) }
+                deleted.subtract(gone)
+                for id in gone { albumsOfAsset.removeValue(forKey: id) }
             case .setCompanions(let asset, _):
                 // Its sidecars changed: a listed asset changed.
                 if listed.contains(asset) { touchAsset(asset, changed: true) }

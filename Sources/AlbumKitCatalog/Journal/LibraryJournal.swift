@@ -36,10 +36,13 @@ package struct LibraryJournal: Sendable {
     /// A record read, and where the next one starts.
     struct Entry: Sendable {
         var change: CatalogChange
+        /// Where the record starts (what a refusal to apply it is reported at).
+        var offset: Int64
         var end: Int64
     }
 
-    /// A record in the middle of the journal that cannot be read.
+    /// A record in the middle of the journal that cannot be read, or that names a file outside
+    /// the library's `originals/` (``CatalogChange/pathsOutsideOriginals``).
     struct DamagedRecord: Sendable, Hashable {
         var offset: Int64
         /// What it was about, when its JSON still reads ("the save of IMG_0001.JPG …").
@@ -56,6 +59,19 @@ package struct LibraryJournal: Sendable {
         /// Bytes after ``end`` that are not (yet) a whole record: an append in progress, or one a
         /// crash cut short.
         var tornBytes: Int64 = 0
+        /// The digest given to the read, extended with every byte read up to ``end``.
+        var digest = JournalDigest()
+        /// The last line read (up to ``end``), when a line was read: where it starts and its
+        /// digest alone.
+        var lastLine: (start: Int64, digest: JournalDigest)?
+
+        /// Adds the bytes read from `start` up to ``end`` to ``digest`` and ``lastLine``.
+        fileprivate mutating func finish(_ bytes: [UInt8], readFrom start: Int64, lastLineStart: Int64?) {
+            digest.update(bytes[0..<Int(end - start)])
+            if let lastLineStart {
+                lastLine = (lastLineStart, JournalDigest(of: bytes[Int(lastLineStart - start)..<Int(end - start)]))
+            }
+        }
     }
 
     /// The journal's size (0 when it does not exist).
@@ -153,8 +169,12 @@ package struct LibraryJournal: Sendable {
     ///
     /// - Throws: `ENOENT` when there is no journal; `EILSEQ` when the file is not a journal (its
     ///   first line is not the header).
+    ///
+    /// The reading's ``Reading/digest`` is `digest` extended with the bytes from `offset` to
+    /// ``Reading/end``.
     func read(
-        from offset: Int64? = nil, limit: Int = 64 << 20, through open: FileSystem.Descriptor? = nil
+        from offset: Int64? = nil, limit: Int = 64 << 20, through open: FileSystem.Descriptor? = nil,
+        continuing digest: JournalDigest = JournalDigest()
     ) throws(SystemError) -> Reading {
         let file: FileSystem.Descriptor
         let size: UInt64
@@ -166,7 +186,7 @@ package struct LibraryJournal: Sendable {
         defer { if open == nil { FileSystem.close(file) } }
         let (id, headerEnd) = try Self.header(of: file, path: path)
         let start = max(offset ?? headerEnd, headerEnd)
-        var reading = Reading(id: id, end: start)
+        var reading = Reading(id: id, end: start, digest: digest)
         guard Int64(size) > start else { return reading }
         let count = Int(min(Int64(size) - start, Int64(limit)))
         let bytes = try FileSystem.readAll(file, from: UInt64(start), size: UInt64(start) + UInt64(count))
@@ -178,39 +198,57 @@ package struct LibraryJournal: Sendable {
         }
         let atEndOfFile = start + Int64(count) == Int64(size)
         if !lines.isEmpty && atEndOfFile && lineStart == bytes.count { lines[lines.count - 1].isLast = true }
+        var lastLineStart: Int64?
         for (range, isLast) in lines {
             let lineEnd = start + Int64(range.upperBound) + 1
             guard !range.isEmpty else {
                 reading.end = lineEnd
+                lastLineStart = start + Int64(range.lowerBound)
                 continue
             }
+            let offset = start + Int64(range.lowerBound)
             if let change = Self.change(in: bytes[range]) {
-                reading.entries.append(Entry(change: change, end: lineEnd))
+                let outside = change.pathsOutsideOriginals
+                if outside.isEmpty {
+                    reading.entries.append(Entry(change: change, offset: offset, end: lineEnd))
+                } else {
+                    // Whole (its checksum matches) but naming files elsewhere: damaged, never
+                    // applied, and never taken for a torn append either.
+                    reading.damaged.append(
+                        DamagedRecord(
+                            offset: offset,
+                            affects:
+                                "\(change.summary), which names \(outside.map { "\"\($0)\"" }.joined(separator: ", ")), not a file of the library's originals/"
+                        ))
+                }
                 reading.end = lineEnd
+                lastLineStart = start + Int64(range.lowerBound)
             } else if isLast {
                 // The last line failing its checksum: an append whose end reached the disk and
                 // whose beginning did not. Torn, like bytes without a line feed.
                 reading.tornBytes = lineEnd - reading.end
+                reading.finish(bytes, readFrom: start, lastLineStart: lastLineStart)
                 return reading
             } else {
                 let json = bytes[range].count > 9 ? bytes[range].dropFirst(9) : bytes[range][...]
                 reading.damaged.append(
-                    DamagedRecord(
-                        offset: start + Int64(range.lowerBound),
-                        affects: CatalogChange(json: json)?.summary))
+                    DamagedRecord(offset: offset, affects: CatalogChange(json: json)?.summary))
                 reading.end = lineEnd
+                lastLineStart = start + Int64(range.lowerBound)
             }
         }
         if atEndOfFile { reading.tornBytes = Int64(size) - reading.end }
+        reading.finish(bytes, readFrom: start, lastLineStart: lastLineStart)
         return reading
     }
 
     /// Every record from `offset` on, in reads of at most `limit` bytes, handed to `body` in order
     /// (through `open` when given, see ``read(from:limit:through:)``).
     func forEachRecord(
-        from offset: Int64? = nil, through open: FileSystem.Descriptor? = nil, _ body: (Reading) throws -> Void
+        from offset: Int64? = nil, through open: FileSystem.Descriptor? = nil,
+        continuing digest: JournalDigest = JournalDigest(), _ body: (Reading) throws -> Void
     ) throws -> Reading {
-        var reading = try read(from: offset, through: open)
+        var reading = try read(from: offset, through: open, continuing: digest)
         var total = reading
         try body(reading)
         func length() throws -> Int64 {
@@ -218,15 +256,42 @@ package struct LibraryJournal: Sendable {
             return try FileSystem.size(of: open)
         }
         while reading.tornBytes == 0, try reading.end < length(), !reading.entries.isEmpty || !reading.damaged.isEmpty {
-            reading = try read(from: reading.end, through: open)
+            reading = try read(from: reading.end, through: open, continuing: reading.digest)
             try body(reading)
             total.entries = []
             total.damaged += reading.damaged
             total.end = reading.end
             total.tornBytes = reading.tornBytes
+            total.digest = reading.digest
+            total.lastLine = reading.lastLine ?? total.lastLine
         }
         total.entries = []
         return total
+    }
+
+    /// The digest of the journal's bytes from `start` to `end`, read again from the file (through
+    /// `open` when given); `nil` when the journal ends before `end`.
+    func digest(
+        from start: Int64, to end: Int64, continuing digest: JournalDigest = JournalDigest(),
+        through open: FileSystem.Descriptor? = nil
+    ) throws(SystemError) -> JournalDigest? {
+        let file: FileSystem.Descriptor
+        let size: UInt64
+        if let open {
+            (file, size) = (open, UInt64(try FileSystem.size(of: open)))
+        } else {
+            (file, size) = try FileSystem.openForReading(path)
+        }
+        defer { if open == nil { FileSystem.close(file) } }
+        guard start >= 0, start <= end, UInt64(end) <= size else { return nil }
+        var digest = digest
+        var offset = UInt64(start)
+        while offset < UInt64(end) {
+            let next = min(UInt64(end), offset + (8 << 20))
+            digest.update(try FileSystem.readAll(file, from: offset, size: next))
+            offset = next
+        }
+        return digest
     }
 
     /// The change a line holds when its checksum matches.

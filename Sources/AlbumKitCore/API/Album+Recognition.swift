@@ -12,7 +12,7 @@ extension Album {
         onResult: (@Sendable (_ index: Int, _ result: Result<SavedAsset, AlbumError>) -> Void)? = nil
     ) async -> [Result<SavedAsset, AlbumError>] {
         await PhotoLibrary.run(
-            library.opening, media, album: title, albumID: id, policy: accessPolicy, recognising: check,
+            library.opening, media, album: title, albumID: boundID, policy: accessPolicy, recognising: check,
             progress: progress, onResult: onResult)
     }
 }

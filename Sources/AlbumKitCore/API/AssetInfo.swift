@@ -51,6 +51,9 @@ public struct AssetInfo: Sendable, Hashable {
     /// The files kept with it (its sidecars, the raw of a RAW+JPEG pair), in the order they were
     /// saved; empty when there are none or the library keeps none.
     public var companions: [AssetCompanion] = []
+    /// The library folder its original and companions are kept beneath (a catalog library's):
+    /// they are read through ``RemovalGate`` (never through a link, never outside that folder).
+    package var libraryFolder: URL?
 
     /// Creates an asset description. Pixel size, duration, capture date and location not given are
     /// taken from `metadata`; `isDateAddedKnown: false` says `addedAt` is a stand-in (Photos).

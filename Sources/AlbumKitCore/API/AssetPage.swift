@@ -83,9 +83,22 @@ package struct AssetCursor: Sendable, Hashable {
     package static func page(
         of all: [AssetInfo], in order: AssetOrder, after cursor: AssetCursor?, limit: Int
     ) -> AssetPage {
-        let keyed = all.map { (key: order.sortKey(of: $0), asset: $0) }
-            .filter { item in cursor.map { (item.key, item.asset.id) > ($0.key, $0.id) } ?? true }
+        pageOfSorted(sorted(all, in: order), in: order, after: cursor, limit: limit)
+    }
+
+    /// `assets` sorted by (key in `order`, id), as pages list them.
+    package static func sorted(_ assets: [AssetInfo], in order: AssetOrder) -> [AssetInfo] {
+        assets.map { (key: order.sortKey(of: $0), asset: $0) }
             .sorted { ($0.key, $0.asset.id) < ($1.key, $1.asset.id) }
+            .map(\.asset)
+    }
+
+    /// A page of `sorted` (already in `order`) after `cursor`.
+    private static func pageOfSorted(
+        _ sorted: [AssetInfo], in order: AssetOrder, after cursor: AssetCursor?, limit: Int
+    ) -> AssetPage {
+        let keyed = sorted.map { (key: order.sortKey(of: $0), asset: $0) }
+            .filter { item in cursor.map { (item.key, item.asset.id) > ($0.key, $0.id) } ?? true }
         let page = keyed.prefix(max(1, limit))
         let next = keyed.count > page.count ? page.last.map { AssetCursor(key: $0.key, id: $0.asset.id).token } : nil
         return AssetPage(assets: page.map(\.asset), nextCursor: next)

@@ -98,14 +98,6 @@ extension PhotoLibrary {
         }
     }
 
-    /// The description of the album with identifier `id`.
-    ///
-    /// ```swift
-    /// let info = try await library.albumInfo(withID: saved.albumID!)
-    /// ```
-    @available(*, deprecated, renamed: "albumInfo(withID:)")
-    public func album(withID id: String) async throws -> AlbumInfo { try await albumInfo(withID: id) }
-
     /// The album titled `title`, as saves resolve it (the remembered album, else the oldest with
     /// that title) — its identifier is the stable handle for later calls.
     ///
@@ -127,9 +119,7 @@ extension PhotoLibrary {
     /// - Throws: `.albumNotFound`.
     public func album(withID id: String, accessPolicy: AlbumAccessPolicy) async throws -> Album {
         let info = try await albumInfo(withID: id)
-        var album = Album(library: self, title: info.title, accessPolicy: accessPolicy)
-        album.id = id
-        return album
+        return Album(library: self, title: info.title, accessPolicy: accessPolicy, boundID: id)
     }
 
     /// The assets in the album with identifier `id`, in the order they were added.

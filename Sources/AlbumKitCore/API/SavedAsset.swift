@@ -2,15 +2,19 @@
 ///
 /// ```swift
 /// let saved = try await album.save(.file(url))
-/// print(saved.assetID, saved.albumID ?? "-", saved.albumOutcome)
+/// print(saved.assetID, saved.albumID ?? "-", saved.albumOutcome)   // … created
 /// ```
 public struct SavedAsset: Sendable, Hashable {
     /// The stable identifier of the asset in its library.
     public let assetID: String
     /// The album's identifier; `nil` when no album was asked for or it was skipped.
     public let albumID: String?
-    /// What happened to the album.
-    public let albumOutcome: AlbumOutcome?
+    /// What happened to the album: ``AlbumOutcome/notRequested`` for a save to the library only.
+    ///
+    /// ```swift
+    /// if saved.albumOutcome == .created { print("new album", saved.albumID ?? "") }
+    /// ```
+    public let albumOutcome: AlbumOutcome
     /// `true` when the library already held these bytes and returns that asset instead of storing a
     /// copy: catalog, shared and in-memory libraries look across the whole library (the asset keeps
     /// its first original file name; the new name is not recorded), folder libraries within the
@@ -48,7 +52,7 @@ public struct SavedAsset: Sendable, Hashable {
 
     /// Creates a result (backends and tests).
     public init(
-        assetID: String, albumID: String?, albumOutcome: AlbumOutcome?, isExisting: Bool = false,
+        assetID: String, albumID: String?, albumOutcome: AlbumOutcome = .notRequested, isExisting: Bool = false,
         isRestored: Bool = false, metadata: MediaMetadata? = nil
     ) {
         self.assetID = assetID

@@ -183,7 +183,7 @@ struct AlbumExporter {
         if let known = asset.sha256 { return known }
         guard let source = asset.fileURL else { return nil }
         do {
-            let input = try FileSystem.openForReading(source.path)
+            let input = try RemovalGate.openForReading(source, beneath: asset.libraryFolder)
             defer { FileSystem.close(input.0) }
             return try FileSystem.sha256(of: input.0)
         } catch let error as SystemError {
@@ -238,7 +238,8 @@ struct AlbumExporter {
         let size: UInt64
         do {
             if let source = asset.fileURL {
-                size = try copyFile(source, base: base, into: staged.descriptor, expecting: asset.sha256)
+                size = try copyFile(
+                    source, beneath: asset.libraryFolder, base: base, into: staged.descriptor, expecting: asset.sha256)
             } else if try fetch(asset, staged.descriptor) {
                 size = UInt64(try FileSystem.fileStatus(of: staged.descriptor).size)
             } else {
@@ -332,7 +333,8 @@ struct AlbumExporter {
             do {
                 if let source = companion.fileURL {
                     _ = try copyFile(
-                        source, base: companion.originalFilename, into: staged.descriptor, expecting: companion.sha256)
+                        source, beneath: asset.libraryFolder, base: companion.originalFilename, into: staged.descriptor,
+                        expecting: companion.sha256)
                     if let time = FileSystem.fileStatus(atPath: source.path, following: false)?.modified {
                         try FileSystem.setModificationTime(staged.descriptor, to: time)
                     }
@@ -353,28 +355,29 @@ struct AlbumExporter {
         return names
     }
 
-    /// Copies the file `source` into `target`, with its permission bits (an export is never
+    /// Copies the file `source` (opened beneath `libraryFolder` when the library keeps its files
+    /// in one: ``RemovalGate``) into `target`, with its permission bits (an export is never
     /// readable by more people than the library's copy), hashing what it reads: bytes whose
     /// SHA-256 is not `expecting` (the library's record) fail, and nothing is exported for them.
     /// Returns its size.
     private func copyFile(
-        _ source: URL, base: String, into target: FileSystem.Descriptor, expecting sha256: String?
+        _ source: URL, beneath libraryFolder: URL?, base: String, into target: FileSystem.Descriptor,
+        expecting sha256: String?
     ) throws -> UInt64 {
-        let input: FileSystem.Descriptor
-        let version: FileSystem.FileVersion
-        do { (input, version) = try FileSystem.openForCopying(FileSystemPath(source.path)) } catch {
+        let input: (FileSystem.Descriptor, size: UInt64)
+        do { input = try RemovalGate.openForReading(source, beneath: libraryFolder) } catch {
             throw AlbumError(
                 error.errno == ENOENT ? .fileNotFound : .fileUnreadable,
                 "The original of \(base) (\(source.path)) cannot be read: \(error). Run `album verify`.",
                 file: source.path)
         }
-        defer { FileSystem.close(input) }
+        defer { FileSystem.close(input.0) }
         var hasher = SHA256Hasher()
-        let copied = try FileSystem.forEachChunk(of: input) { chunk in
+        let copied = try FileSystem.forEachChunk(of: input.0) { chunk in
             hasher.update(chunk)
             try FileSystem.write(target, chunk)
         }
-        guard copied == version.size else {
+        guard copied == input.size else {
             throw AlbumError(.fileUnreadable, "\(source.path) changed size while it was exported; try again.")
         }
         let found = hasher.finalize()
@@ -384,8 +387,8 @@ struct AlbumExporter {
                 "The library's copy of \(base) (\(source.path)) is damaged: its bytes are not the ones saved (SHA-256); it was not exported. Run `album verify`.",
                 file: source.path)
         }
-        try FileSystem.setPermissions(target, version.permissions & 0o777)
-        return version.size
+        try FileSystem.setPermissions(target, FileSystem.permissions(of: input.0) ?? 0o600)
+        return input.size
     }
 
     /// `2024-05-01T10:20:30Z` / `+02:00` as that instant; without an offset, as the local time it

@@ -305,7 +305,7 @@ package enum FileSystem {
                 throw fail("link", path)
             }
             // The file is published; a hidden name left behind is swept as a leftover.
-            try? unlink(temporary, in: staged.directory)
+            _ = try? RemovalGate.removeFile(named: temporary, in: staged.directory)
             return
         }
         let procPath = "/proc/self/fd/\(staged.descriptor.fd)"
@@ -318,7 +318,9 @@ package enum FileSystem {
     package static func abandon(_ staged: StagedFile) {
         close(staged.descriptor)
         // Cleanup of a hidden name we staged.
-        if let temporary = staged.temporaryName { try? unlink(temporary, in: staged.directory) }
+        if let temporary = staged.temporaryName {
+            _ = try? RemovalGate.removeFile(named: temporary, in: staged.directory)
+        }
     }
 
     /// Removes `name` from `directory` (a published file being rolled back, a stray file).

@@ -244,14 +244,21 @@ package enum ProcessOwner {
             // No owner file: the owner is dead (a live one keeps its file), and a power loss kept
             // only its list, already swept. Dropping a failure to remove it is safe: the next
             // opening sweeps it again. Any other failure: it may be alive, nothing is forgotten.
-            if error.errno == ENOENT { try? FileSystem.unlink(path + ".publishing") }
+            if error.errno == ENOENT { _ = try? removeOwnFile(token + ".publishing", in: directory) }
             return
         }
         defer { FileSystem.close(file) }
         // (as above)
         guard (try? FileSystem.lock(file, wait: false)) != nil, FileSystem.isSameFile(file, path) else { return }
-        try? FileSystem.unlink(path + ".publishing")  // its list, when it left one
-        try? FileSystem.unlink(path)
+        _ = try? removeOwnFile(token + ".publishing", in: directory)  // its list, when it left one
+        _ = try? removeOwnFile(token, in: directory)
+    }
+
+    /// Removes the regular file `name` of the owners folder `directory` through the gate
+    /// (``RemovalGate``): a link in the owners folder's place, or in the file's, is never followed.
+    private static func removeOwnFile(_ name: String, in directory: String) throws(SystemError) -> Bool {
+        let folder = (directory as NSString).lastPathComponent
+        return try RemovalGate(root: (directory as NSString).deletingLastPathComponent).removeFile(folder + "/" + name)
     }
 
     /// The tokens with an owner file or a publishing list in `directory` (live or dead): after a

@@ -166,7 +166,7 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
                     let mapped = result.map { asset in
                         var saved = SavedAsset(
                             assetID: asset.committed.assetID, albumID: asset.albumID,
-                            albumOutcome: skipReason.map { .skipped($0) } ?? asset.albumOutcome,
+                            albumOutcome: skipReason.map { .skipped($0) } ?? asset.albumOutcome ?? .notRequested,
                             isExisting: asset.committed.isExisting, isRestored: asset.committed.isRestored,
                             metadata: asset.committed.metadata)
                         saved.companionsLeftOut =
@@ -185,7 +185,8 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
                     chunk[offset] = album.map { album in
                         SavedAsset(
                             assetID: found.assetID, albumID: album?.id,
-                            albumOutcome: skipReason.map { .skipped($0) } ?? album?.outcome, isExisting: true)
+                            albumOutcome: skipReason.map { .skipped($0) } ?? album?.outcome ?? .notRequested,
+                            isExisting: true)
                     }.mapError { $0.naming(file: media[start + offset].displayName) }
                 }
             }

@@ -51,7 +51,7 @@
             }
             do {
                 try Parallel.forEach(companions, workers: Self.uploadConnections) { companion in
-                    let key = self.store.key(SharedSchema.objectName(sha256: companion.sha256))
+                    let key = self.store.key(try SharedSchema.objectName(sha256: companion.sha256))
                     var replace = false
                     if present.contains(companion.sha256) {
                         let state = try self.store.condition(
@@ -149,7 +149,8 @@
         /// Writes the object of `companion` into `file`, checking its size and SHA-256 as it arrives.
         package func copyCompanion(_ companion: AssetCompanion, into file: FileSystem.Descriptor) throws -> Bool {
             guard let sha256 = companion.sha256 else { return false }
-            let key = store.key(SharedSchema.objectName(sha256: sha256))
+            let key = store.key(
+                try SharedSchema.objectName(sha256: sha256, of: "The record of \(companion.originalFilename)"))
             let received: (size: UInt64, sha256: String)
             do { received = try store.get(key: key, into: file) } catch let error as ObjectStoreError
                 where error.status == 404

@@ -24,7 +24,8 @@
                 defer { opened.forEach { FileSystem.close($0) } }
                 for asset in batch {
                     do {
-                        let (file, size) = try FileSystem.openForReading(asset.fileURL.path)
+                        // Beneath the catalog's folder only: a path or link leading out is refused.
+                        let (file, size) = try RemovalGate.openForReading(asset.fileURL, beneath: source.root)
                         opened.append(file)
                         guard Int64(size) == asset.byteSize else {
                             throw AlbumError(
@@ -42,7 +43,8 @@
                     for companion in asset.companions {
                         let path = source.root.appendingPathComponent(companion.path).path
                         do {
-                            let (file, size) = try FileSystem.openForReading(path)
+                            let (file, size) = try RemovalGate(root: source.root.path).openFileForReading(
+                                companion.path)
                             opened.append(file)
                             guard Int64(size) == companion.size else {
                                 throw AlbumError(

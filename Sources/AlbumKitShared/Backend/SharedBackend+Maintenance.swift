@@ -20,7 +20,12 @@
             for row in rows {
                 let (id, sha, size) = (row[0]!, row[1]!, Int64(row[2] ?? "") ?? -1)
                 let name = row[3].map { " (\($0))" } ?? ""
-                let key = store.key(SharedSchema.objectName(sha256: sha))
+                guard SharedSchema.isDigest(sha) else {
+                    // Never followed: not read here, never deleted by gc (the row is purged alone).
+                    problems.append(SharedSchema.damagedRow(sha, of: "asset \(id)\(name)").message)
+                    continue
+                }
+                let key = store.key(try SharedSchema.objectName(sha256: sha))
                 let remedy =
                     "To repair it, save the photo\(name) again (`album save`), or `album copy --from` a library that has it; the save puts intact bytes back."
                 do {
@@ -51,7 +56,11 @@
             }
             for row in companions {
                 let (id, name, sha, size) = (row[0]!, row[1]!, row[2]!, Int64(row[3] ?? "") ?? -1)
-                let key = store.key(SharedSchema.objectName(sha256: sha))
+                guard SharedSchema.isDigest(sha) else {
+                    problems.append(SharedSchema.damagedRow(sha, of: "asset \(id): its \(name)").message)
+                    continue
+                }
+                let key = store.key(try SharedSchema.objectName(sha256: sha))
                 let remedy = "To repair it, save the photo again with \(name) beside it."
                 do {
                     guard let stored = try store.size(of: key) else {
@@ -77,7 +86,9 @@
         // MARK: Garbage collection
 
         /// Objects under `originals/` that no asset or companion row names and no live upload is
-        /// about to commit.
+        /// about to commit. Only objects the library made count: named `originals/XX/SHA256` as
+        /// ``SharedSchema/objectName(sha256:of:)`` names them; anything else there is not AlbumKit's
+        /// and is left alone.
         func strayObjects() throws -> [(key: String, size: UInt64, sha256: String)] {
             let root = store.key("originals/")
             // Objects first, then rows: an object uploaded by a live save has its intent row by then.
@@ -99,6 +110,7 @@
             }
             return listed.compactMap { object in
                 let sha = String(object.key.split(separator: "/").last ?? "")
+                guard SharedSchema.isDigest(sha), object.key == root + sha.prefix(2) + "/" + sha else { return nil }
                 return known.contains(sha) ? nil : (object.key, object.size, sha)
             }
         }
@@ -138,11 +150,12 @@
         }
 
         /// Deletes the objects of `candidates` (SHA-256, size) that no asset row and no upload record
-        /// names, each under its object's lock.
+        /// names, each under its object's lock. The only place objects are deleted: a candidate read
+        /// from a damaged row (not a SHA-256) is passed over, never turned into a key.
         func removeUnreferenced(_ candidates: [(sha256: String, size: UInt64)]) throws -> GarbageReport {
             var report = GarbageReport(removedObjects: 0, freedBytes: 0, abandonedUploads: 0)
-            for candidate in candidates {
-                let key = store.key(SharedSchema.objectName(sha256: candidate.sha256))
+            for candidate in candidates where SharedSchema.isDigest(candidate.sha256) {
+                let key = store.key(try SharedSchema.objectName(sha256: candidate.sha256))
                 let removed = try withDatabase("collect garbage") { db in
                     try db.transaction { () throws -> Bool in
                         try db.execute(

@@ -26,9 +26,11 @@
             let current = try await settings()
             var wanted = current
             if let endpoint {
-                wanted.store = ObjectStoreLocation(
+                // Refused with credentials in it before anything is tried or recorded.
+                wanted.store = try ObjectStoreLocation(
                     endpoint: endpoint, bucket: current.store.bucket, prefix: current.store.prefix,
-                    region: current.store.region, addressing: current.store.addressing)
+                    region: current.store.region, addressing: current.store.addressing
+                ).validated()
             }
             if let region { wanted.store.region = region }
             if let addressing { wanted.store.addressing = addressing }
@@ -71,14 +73,15 @@
             try await Blocking.run {
                 let store = try Self.makeStore(location, self.environment)
                 let sample = try self.withDatabase("read the library") { db in
-                    try db.value("SELECT sha256 FROM asset ORDER BY added_at LIMIT 1")
+                    try db.value(
+                        "SELECT sha256 FROM asset WHERE sha256 ~ '^[0-9a-f]{64}$' ORDER BY added_at LIMIT 1")
                 }
                 do {
                     try store.requireBucket()
                     if let sample, try store.size(of: store.key(SharedSchema.objectName(sha256: sample))) == nil {
                         throw AlbumError(
                             .libraryNotFound,
-                            "\(location.summary) does not hold this library's originals (\(store.url(of: store.key(SharedSchema.objectName(sha256: sample)))) is not there); nothing was changed."
+                            "\(location.summary) does not hold this library's originals (\(store.url(of: store.key(try SharedSchema.objectName(sha256: sample)))) is not there); nothing was changed."
                         )
                     }
                 } catch {
@@ -104,7 +107,8 @@
                     throw AlbumError(
                         .assetNotFound, "There is no asset with the identifier \(id) in \(self.displayURL).")
                 }
-                let key = self.store.key(SharedSchema.objectName(sha256: sha256))
+                let key = self.store.key(
+                    try SharedSchema.objectName(sha256: sha256, of: "The record of \(row[2] ?? id) (asset \(id))"))
                 let source = ObjectByteSource(store: self.store, key: key, size: size)
                 do { return try body(source) } catch let error as ObjectStoreError where error.status == 404 {
                     throw AlbumError(
@@ -120,7 +124,9 @@
 
         package func copyOriginal(of asset: AssetInfo, into file: FileSystem.Descriptor) throws -> Bool {
             guard let sha256 = asset.sha256 else { return false }
-            let key = store.key(SharedSchema.objectName(sha256: sha256))
+            let key = store.key(
+                try SharedSchema.objectName(
+                    sha256: sha256, of: "The record of \(asset.originalFilename ?? asset.id) (asset \(asset.id))"))
             let received: (size: UInt64, sha256: String)
             do { received = try store.get(key: key, into: file) } catch let error as ObjectStoreError
                 where error.status == 404

@@ -116,8 +116,11 @@
             guard let endpoint = settings["endpoint"], let bucket = settings["bucket"] else {
                 throw AlbumError(.libraryNotFound, "\(url) is not an AlbumKit library yet; run `album init` first.")
             }
+            // An endpoint recorded with credentials in it (before they were refused) is used and shown
+            // without them: the store's credentials come from this machine's credentials file.
             return ObjectStoreLocation(
-                endpoint: endpoint, bucket: bucket, prefix: settings["prefix"] ?? "",
+                endpoint: ObjectStoreLocation.withoutCredentials(endpoint), bucket: bucket,
+                prefix: settings["prefix"] ?? "",
                 region: settings["region"] ?? "us-east-1",
                 addressing: settings["addressing"].flatMap(ObjectStoreAddressing.init(rawValue:)) ?? .path)
         }
@@ -131,6 +134,8 @@
                     try connection.execute(SharedSchema.create)
                     try connection.execute(SharedSchema.upgradeFromVersion2)
                     try connection.execute(SharedSchema.upgradeFromVersion3)
+                    try connection.execute(SharedSchema.guards)
+                    try connection.execute(SharedSchema.upgradeFromVersion4)
                     try connection.execute(
                         "UPDATE albumkit_setting SET value = $1 WHERE name = 'schema_version' AND value::int < $1::int",
                         [String(SharedSchema.version)])
@@ -170,6 +175,8 @@
                     try connection.execute(SharedSchema.create)
                     try connection.execute(SharedSchema.upgradeFromVersion2)
                     try connection.execute(SharedSchema.upgradeFromVersion3)
+                    try connection.execute(SharedSchema.guards)
+                    try connection.execute(SharedSchema.upgradeFromVersion4)
                     let existing = Dictionary(
                         uniqueKeysWithValues: try connection.execute("SELECT name, value FROM albumkit_setting").map {
                             ($0[0]!, $0[1]!)
@@ -463,9 +470,12 @@
                     do {
                         return try isPipelined
                             ? self.commitUploaded(staged, to: album) : self.commitNow(staged, to: album)
-                    } catch  where isPipelined && (error as? AlbumError)?.underlying is IntentsCollected {
-                        // Recorded before the connection was lost, then collected by `gc`: the
-                        // protocol again, from its intents.
+                    } catch
+                        where (error as? AlbumError)?.underlying is IntentsCollected
+                        && attempt < Self.commitAttempts
+                    {
+                        // Recorded before the connection was lost (their session is gone), then
+                        // collected by `gc`: the protocol again, from its intents.
                         attempt += 1
                     } catch  where self.isConnectionLost(error) && attempt < Self.commitAttempts {
                         // The database session ended (server restart, terminated backend): nothing of this
@@ -719,7 +729,7 @@
         /// is intact. Returns `true` when a held original's object was missing or damaged and was
         /// put back.
         func store(sha256: String, file: FileSystem.Descriptor, size: UInt64, present: Bool) throws -> Bool {
-            let key = store.key(SharedSchema.objectName(sha256: sha256))
+            let key = store.key(try SharedSchema.objectName(sha256: sha256))
             var replace = false
             if present {
                 // The store's checksum (or the bytes read back) must match, not only the size.

@@ -1,4 +1,6 @@
 #if os(Linux)
+    import AlbumKitCore
+
     /// The shared library's tables in PostgreSQL, versioned in `albumkit_setting`.
     ///
     /// An asset or album deleted by a user stays in its table with `deleted_at` set (recently deleted,
@@ -13,7 +15,11 @@
         /// version 2's `saved_by`) and favourites (`favorite`).
         /// 4: the files kept with an asset (`asset_companion`: its sidecars, the raw of a pair), each
         /// an object like an original.
-        static let version = 4
+        /// 5: the server guards what `gc` believes (``guards``): deletion times are the server's,
+        /// an asset's `sha256` never changes, new rows name their objects by SHA-256 only; what
+        /// was in recently deleted at the upgrade starts its retention again, and an endpoint
+        /// recorded with credentials in it loses them.
+        static let version = 5
 
         /// Days an asset or album stays in recently deleted when the library sets none.
         static let defaultRetentionDays = 30
@@ -80,6 +86,94 @@
             CREATE INDEX IF NOT EXISTS asset_companion_by_object ON asset_companion (sha256);
             """
 
+        /// The server's own checks, created (or brought up to date) by `init` and by every upgrade,
+        /// as often as they run. They hold for every database role, the tables' owner included,
+        /// whatever client writes the rows:
+        ///
+        /// - `deleted_at` (recently deleted) is the server's clock: a row inserted deleted, or whose
+        ///   `deleted_at` changes to any time, gets `now()` instead of the time sent; clearing it
+        ///   (restoring) is left as is. A member cannot date a deletion back so that `gc` removes it
+        ///   before the retention has passed.
+        /// - An asset's `sha256` names its original and never changes: such an update is refused
+        ///   (SQLSTATE 42501), so a member cannot point a row elsewhere and leave the original to `gc`.
+        /// - New rows name objects by a SHA-256 in lowercase hex only (`CHECK … NOT VALID`: rows
+        ///   already there are not rejected; AlbumKit treats those as damaged when it reads them).
+        ///
+        /// - A member who may change `asset` and `album` may update only the columns AlbumKit's own
+        ///   changes need (`asset.deleted_at`; `album.title`, `title_key`, `deleted_at`): a rule given
+        ///   on a whole table before version 5 is narrowed to them.
+        ///
+        /// An endpoint recorded with a user name or password in it (before AlbumKit refused them)
+        /// loses them here: the table is readable by every member.
+        static let guards = """
+            CREATE OR REPLACE FUNCTION albumkit_guard_row() RETURNS trigger LANGUAGE plpgsql
+                SET search_path = pg_catalog AS $guard$
+            BEGIN
+                IF TG_TABLE_NAME = 'asset' AND TG_OP = 'UPDATE' THEN
+                    IF NEW.sha256 IS DISTINCT FROM OLD.sha256 THEN
+                        RAISE EXCEPTION 'the original an asset names never changes (asset %)', OLD.id
+                            USING ERRCODE = 'insufficient_privilege';
+                    END IF;
+                END IF;
+                IF NEW.deleted_at IS NOT NULL THEN
+                    IF TG_OP = 'INSERT' THEN
+                        NEW.deleted_at := extract(epoch FROM pg_catalog.now());
+                    ELSIF NEW.deleted_at IS DISTINCT FROM OLD.deleted_at THEN
+                        NEW.deleted_at := extract(epoch FROM pg_catalog.now());
+                    END IF;
+                END IF;
+                RETURN NEW;
+            END $guard$;
+            DROP TRIGGER IF EXISTS albumkit_guard ON asset;
+            CREATE TRIGGER albumkit_guard BEFORE INSERT OR UPDATE ON asset
+                FOR EACH ROW EXECUTE FUNCTION albumkit_guard_row();
+            DROP TRIGGER IF EXISTS albumkit_guard ON album;
+            CREATE TRIGGER albumkit_guard BEFORE INSERT OR UPDATE ON album
+                FOR EACH ROW EXECUTE FUNCTION albumkit_guard_row();
+            DO $$ BEGIN
+                IF NOT EXISTS (SELECT 1 FROM pg_constraint WHERE conname = 'asset_sha256_form'
+                               AND conrelid = 'asset'::regclass) THEN
+                    ALTER TABLE asset ADD CONSTRAINT asset_sha256_form CHECK (sha256 ~ '^[0-9a-f]{64}$') NOT VALID;
+                END IF;
+                IF NOT EXISTS (SELECT 1 FROM pg_constraint WHERE conname = 'asset_companion_sha256_form'
+                               AND conrelid = 'asset_companion'::regclass) THEN
+                    ALTER TABLE asset_companion ADD CONSTRAINT asset_companion_sha256_form
+                        CHECK (sha256 ~ '^[0-9a-f]{64}$') NOT VALID;
+                END IF;
+                IF NOT EXISTS (SELECT 1 FROM pg_constraint WHERE conname = 'upload_intent_sha256_form'
+                               AND conrelid = 'upload_intent'::regclass) THEN
+                    ALTER TABLE upload_intent ADD CONSTRAINT upload_intent_sha256_form
+                        CHECK (sha256 ~ '^[0-9a-f]{64}$') NOT VALID;
+                END IF;
+            END $$;
+            DO $$ DECLARE member record; BEGIN
+                FOR member IN SELECT DISTINCT grantee, table_name FROM information_schema.role_table_grants
+                    WHERE table_schema = current_schema() AND table_name IN ('asset', 'album')
+                        AND grantee <> current_user AND privilege_type = 'UPDATE' LOOP
+                    EXECUTE format('REVOKE UPDATE ON %I FROM %s', member.table_name,
+                        CASE WHEN member.grantee = 'PUBLIC' THEN 'PUBLIC' ELSE quote_ident(member.grantee) END);
+                    EXECUTE format('GRANT UPDATE (%s) ON %I TO %s',
+                        CASE WHEN member.table_name = 'asset' THEN 'deleted_at' ELSE 'title, title_key, deleted_at' END,
+                        member.table_name,
+                        CASE WHEN member.grantee = 'PUBLIC' THEN 'PUBLIC' ELSE quote_ident(member.grantee) END);
+                END LOOP;
+            END $$;
+            UPDATE albumkit_setting SET value = regexp_replace(value, '^([A-Za-z][A-Za-z0-9+.-]*://)[^/?#]*@', '\\1')
+            WHERE name = 'endpoint' AND value ~ '^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*@';
+            """
+
+        /// A library before version 5 took deletion times from its clients, and a member could have
+        /// dated one back: everything in recently deleted starts its retention again at the upgrade
+        /// (kept longer, never removed sooner). Runs after ``guards``, before the version is raised.
+        static let upgradeFromVersion4 = """
+            DO $$ BEGIN
+                IF (SELECT value::int FROM albumkit_setting WHERE name = 'schema_version') < 5 THEN
+                    UPDATE asset SET deleted_at = extract(epoch FROM now()) WHERE deleted_at IS NOT NULL;
+                    UPDATE album SET deleted_at = extract(epoch FROM now()) WHERE deleted_at IS NOT NULL;
+                END IF;
+            END $$;
+            """
+
         /// Version 4's table for the member roles an older library's owner made: whoever may read
         /// `asset` reads `asset_companion`, whoever may insert into `asset` writes it. Runs after
         /// ``create``, as often as it likes.
@@ -121,7 +215,9 @@
         /// rights on the tables of `schema` in `database`: `reader` may read everything (list, show,
         /// export, verify); `writer` may also save, make and change albums and move photos to
         /// recently deleted, but not remove anything for good (`purge`, `gc`) nor change the settings:
-        /// those stay with the owner of the tables. A member is a login role in one of them.
+        /// those stay with the owner of the tables. A writer updates only the columns those changes
+        /// need (``guards`` keep the deletion times the server's). A member is a login role in one
+        /// of them.
         static func memberRolesSQL(database: String, schema: String, reader: String, writer: String) -> String {
             func tables(_ names: [String]) -> String {
                 names.map { identifier(schema) + "." + identifier($0) }.joined(separator: ", ")
@@ -139,7 +235,10 @@
                 GRANT CONNECT ON DATABASE \(identifier(database)) TO \(members);
                 GRANT USAGE ON SCHEMA \(identifier(schema)) TO \(members);
                 GRANT SELECT ON \(tables(Self.tables)) TO \(members);
-                GRANT INSERT, UPDATE ON \(tables(["album", "asset"])) TO \(identifier(writer));
+                GRANT INSERT ON \(tables(["album", "asset"])) TO \(identifier(writer));
+                REVOKE UPDATE ON \(tables(["album", "asset"])) FROM \(identifier(writer));
+                GRANT UPDATE (deleted_at) ON \(tables(["asset"])) TO \(identifier(writer));
+                GRANT UPDATE (title, title_key, deleted_at) ON \(tables(["album"])) TO \(identifier(writer));
                 GRANT INSERT, UPDATE, DELETE ON \(tables(["album_asset", "remembered_album", "upload_intent", "asset_companion"])) TO \(identifier(writer));
                 GRANT USAGE ON SEQUENCE \(tables(["album_sequence_seq"])) TO \(identifier(writer));
                 """
@@ -155,9 +254,28 @@
             "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
         }
 
-        /// The object key of an original, under the store's prefix.
-        static func objectName(sha256: String) -> String {
-            "originals/\(sha256.prefix(2))/\(sha256)"
+        /// Whether `text` is a SHA-256 as the library writes it: 64 lowercase hexadecimal digits.
+        static func isDigest(_ text: String) -> Bool {
+            text.utf8.count == 64 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+        }
+
+        /// The object key of an original or companion, under the store's prefix: the one gate from a
+        /// row to an object. A row whose `sha256` is not a SHA-256 (a path, another form) is
+        /// damaged: no object is read, written or deleted through it.
+        ///
+        /// - Throws: `.libraryCorrupt` naming the row's value (`what`: which row, for the message).
+        static func objectName(sha256: String, of what: String = "a record") throws -> String {
+            guard isDigest(sha256) else { throw damagedRow(sha256, of: what) }
+            return "originals/\(sha256.prefix(2))/\(sha256)"
+        }
+
+        /// The error of a row naming its object by something other than a SHA-256.
+        static func damagedRow(_ sha256: String, of what: String) -> AlbumError {
+            let shown = sha256.count > 90 ? String(sha256.prefix(90)) + "…" : sha256
+            return AlbumError(
+                .libraryCorrupt,
+                "\(what) is damaged: it names its original as \"\(shown)\", which is not a SHA-256; AlbumKit neither reads nor deletes anything through it (`album verify` lists such rows)."
+            )
         }
     }
 #endif

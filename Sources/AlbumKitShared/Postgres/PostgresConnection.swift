@@ -8,6 +8,11 @@
     final class PostgresConnection {
         private var connection: OpaquePointer?
         let url: String
+        /// A failure said the server ended this session. libpq may still call the connection good
+        /// for a while: a server that shuts down sends "terminating connection" to its idle
+        /// sessions, and a statement sent later reads that answer before libpq sees the socket
+        /// closed (in pipeline mode, always). Such a connection is never used again.
+        private var sessionEnded = false
 
         /// Connects to `url` (`postgres://user@host:port/database`); the password comes from libpq's
         /// conventions (`PGPASSWORD`, `~/.pgpass`, a service file), never from AlbumKit.
@@ -37,7 +42,9 @@
         deinit { albumkit_pq_finish(connection) }
 
         /// Whether the server dropped the connection (a restart, `pg_terminate_backend`).
-        var isBroken: Bool { connection.map { albumkit_pq_status($0) != Int32(ALBUMKIT_PQ_CONNECTION_OK) } ?? true }
+        var isBroken: Bool {
+            sessionEnded || connection.map { albumkit_pq_status($0) != Int32(ALBUMKIT_PQ_CONNECTION_OK) } ?? true
+        }
 
         /// The backend process id, for tests that terminate it.
         var serverProcessID: Int32 { connection.map { albumkit_pq_backend_pid($0) } ?? 0 }
@@ -45,7 +52,7 @@
         /// Runs one statement with `$1…` text parameters; returns the rows as text (`nil` = SQL NULL).
         @discardableResult
         func execute(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> [[String?]] {
-            guard let connection else {
+            guard let connection, !sessionEnded else {
                 throw PostgresError(sqlState: nil, message: "the connection is closed", connectionLost: true)
             }
             // Without parameters, PQexec also runs scripts of several statements (the schema).
@@ -71,9 +78,18 @@
                         albumkit_pq_result_error_field($0, Int32(ALBUMKIT_PQ_DIAG_MESSAGE_PRIMARY))
                     }.map { String(cString: $0) }
                     ?? String(cString: albumkit_pq_error_message(connection))
+                let severity = result.flatMap {
+                    albumkit_pq_result_error_field($0, Int32(Self.severityField))
+                }.map { String(cString: $0) }
+                // No result at all (nothing could be sent or read), the connection seen bad, or an
+                // error that ends the session: lost, whatever libpq's status says yet.
+                let lost =
+                    result == nil || albumkit_pq_status(connection) != Int32(ALBUMKIT_PQ_CONNECTION_OK)
+                    || PostgresError.endsSession(sqlState: state, severity: severity)
+                if lost { sessionEnded = true }
                 throw PostgresError(
                     sqlState: state, message: message.trimmingCharacters(in: .whitespacesAndNewlines),
-                    connectionLost: albumkit_pq_status(connection) != Int32(ALBUMKIT_PQ_CONNECTION_OK))
+                    connectionLost: lost)
             }
             guard status == Int32(ALBUMKIT_PQ_TUPLES_OK), let result else { return [] }
             let rows = albumkit_pq_rows(result)
@@ -101,7 +117,7 @@
         /// another. The first failure is thrown; the statements after it do not run (in a
         /// transaction begun before, the transaction has failed, as with ``execute(_:_:)``).
         func pipeline(_ statements: [(sql: String, parameters: [String?])]) throws(PostgresError) -> [[[String?]]] {
-            guard let connection else {
+            guard let connection, !sessionEnded else {
                 throw PostgresError(sqlState: nil, message: "the connection is closed", connectionLost: true)
             }
             guard statements.count > 1, Self.hasPipeline else {
@@ -109,11 +125,13 @@
                 for statement in statements { results.append(try execute(statement.sql, statement.parameters)) }
                 return results
             }
+            // The pipeline itself failing (entering it, sending, an answer cut short) is the
+            // connection's trouble, not a statement's: the connection is given up.
             func failure(_ what: String) -> PostgresError {
-                let lost = albumkit_pq_status(connection) != Int32(ALBUMKIT_PQ_CONNECTION_OK)
+                sessionEnded = true
                 let reason = String(cString: albumkit_pq_error_message(connection))
                     .trimmingCharacters(in: .whitespacesAndNewlines)
-                return PostgresError(sqlState: nil, message: reason.isEmpty ? what : reason, connectionLost: lost)
+                return PostgresError(sqlState: nil, message: reason.isEmpty ? what : reason, connectionLost: true)
             }
             guard albumkit_pq_enter_pipeline(connection) == 1 else { throw failure("cannot enter pipeline mode") }
             var sent = 0
@@ -157,10 +175,20 @@
             if albumkit_pq_exit_pipeline(connection) != 1 {
                 firstError = firstError ?? failure("cannot leave pipeline mode")
             }
+            if let error = firstError, !error.connectionLost,
+                albumkit_pq_status(connection) != Int32(ALBUMKIT_PQ_CONNECTION_OK)
+            {
+                // The socket turned out closed while the rest of the answer was read.
+                sessionEnded = true
+                firstError = PostgresError(sqlState: error.sqlState, message: error.message, connectionLost: true)
+            }
             if let firstError { throw firstError }
             guard synced, sent == statements.count else { throw failure("cannot send the statements") }
             return results
         }
+
+        /// libpq's field code of an error's severity, never translated (`PG_DIAG_SEVERITY_NONLOCALIZED`).
+        private static let severityField = UInt8(ascii: "V")
 
         /// The first column of the first row, if any.
         func value(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> String? {

@@ -19,6 +19,15 @@
 
         var description: String { sqlState.map { "\(message) [\($0)]" } ?? message }
 
+        /// Whether an error the server sent ends the session: severity `FATAL` or `PANIC`, a
+        /// connection exception (class 08), or the server shutting down, crashing, starting up or
+        /// ending an idle session (57P01, 57P02, 57P03, 57P05).
+        static func endsSession(sqlState: String?, severity: String?) -> Bool {
+            if severity == "FATAL" || severity == "PANIC" { return true }
+            guard let sqlState else { return false }
+            return sqlState.hasPrefix("08") || ["57P01", "57P02", "57P03", "57P05"].contains(sqlState)
+        }
+
         /// A failure to connect that may pass by itself: the server is restarting, starting up or
         /// briefly unreachable. Refused credentials and a missing database never are.
         var isWorthRetrying: Bool {

@@ -43,4 +43,11 @@ long long albumkit_filesystem_type(const char *path);
 /// kernel does not give it, or -1 and sets errno.
 long long albumkit_unique_mount_id(const char *path);
 
+/// Opens `path` (relative, several levels) beneath the folder `root_fd` with `flags`, never leaving
+/// it and following no symbolic link at any level (`openat2` with `RESOLVE_BENEATH |
+/// RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS`, Linux 5.6 and later). Returns -1 and sets errno:
+/// `ELOOP` for a link, `EXDEV` for a path leading out, `ENOSYS` where the kernel (or a seccomp
+/// filter) has no `openat2`, so the caller opens level by level instead.
+int albumkit_open_beneath(int root_fd, const char *path, int flags);
+
 #endif

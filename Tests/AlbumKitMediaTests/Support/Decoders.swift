@@ -1,9 +1,13 @@
+import AlbumTestSupport
 import Foundation
+import Testing
+
 @testable import AlbumKitMedia
 
 /// Debian's decoders and tools (djpeg, pngcheck, tiffinfo, ffmpeg, ffprobe, exiftool, dcraw,
-/// raw-identify, giftext), run as real processes on files the tests write. CI installs them
-/// (.ci/run); a missing tool fails the test that needs it, naming the package.
+/// raw-identify, giftext, ImageMagick's convert), run as real processes on files the tests write.
+/// CI installs them (.ci/run); a missing one skips the test that needs it elsewhere and fails it in CI
+/// (``ExternalTool``).
 enum Decoders {
     /// What a tool printed and how it ended.
     struct Run {
@@ -14,25 +18,11 @@ enum Decoders {
         var ran: Bool
     }
 
-    /// The Debian package of each tool, for the failure message.
-    static let packages = [
-        "djpeg": "libjpeg-turbo-progs", "pngcheck": "pngcheck", "tiffinfo": "libtiff-tools",
-        "tiffcp": "libtiff-tools", "ffmpeg": "ffmpeg", "ffprobe": "ffmpeg", "exiftool": "libimage-exiftool-perl",
-        "dcraw": "dcraw", "raw-identify": "libraw-bin", "giftext": "giflib-tools",
-    ]
-
-    struct Missing: Error, CustomStringConvertible {
-        var tool: String
-        var description: String {
-            "\(tool) is not installed: apt-get install \(Decoders.packages[tool] ?? tool) (.ci/run installs it)"
-        }
-    }
-
     /// Runs `tool` with `arguments`; its output goes to files, so a large output cannot block it.
-    static func run(_ tool: String, _ arguments: [String]) throws -> Run {
-        let path = ["/usr/bin/", "/usr/local/bin/", "/bin/"].map { $0 + tool }
-            .first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let path else { throw Missing(tool: tool) }
+    static func run(_ tool: String, _ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> Run
+    {
+        let path = try ExternalTool.require(tool, sourceLocation: sourceLocation)
         let directory = try scratch()
         let out = directory.appendingPathComponent("stdout")
         let err = directory.appendingPathComponent("stderr")
