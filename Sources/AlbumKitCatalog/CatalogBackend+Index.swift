@@ -69,9 +69,11 @@ extension CatalogBackend {
             var digest = caughtUp.digest
             digest.update(bytes)
             let newEnd = end + Int64(bytes.count)
+            // (The index only mirrors the journal, as said above: caught up at the next use.)
             try? index.setPosition(
                 newEnd, applied: recorder.changes.count, digest: digest,
                 lastLine: (newEnd - Int64(lastLine.count), JournalDigest(of: lastLine)))
+            // (As above: a journal file not noted is checked again at the next opening.)
             try? index.noteJournalFile(of: journal)
             // Read in this transaction, not in another one after it (a save's critical path);
             // unreadable: not due now, the next change asks again.
@@ -314,6 +316,7 @@ extension CatalogBackend {
             // An index that cannot be opened, or is not of this journal, is rebuilt below.
             let index = try? CatalogIndex.open(
                 at: catalogPath, journalID: journalID, create: false, busyTimeout: busyTimeout),
+            // (Not a prefix of this journal, or unreadable: rebuilt below, as above.)
             (try? index.checkPrefix(of: journal, recordsStart: identity.recordsStart)) != nil
         {
             connection.index = index
@@ -344,6 +347,7 @@ extension CatalogBackend {
         // file is opened (a FIFO is never waited on, a link never followed).
         var guardConnection =
             misplacedIndexFile() == nil
+            // (A file that cannot be opened has no transaction to wait for.)
             ? try? Database(path: catalogPath, mode: .readWrite(create: false), verifyingPages: false) : nil
         if let guardConnection {
             guardConnection.setBusyTimeout(milliseconds: busyTimeout)

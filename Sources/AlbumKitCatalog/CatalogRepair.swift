@@ -38,6 +38,7 @@ enum CatalogRepair {
         var damagedRecords = Set(((try? backend.journal.forEachRecord { _ in }.damaged) ?? []).map(\.offset))
         // And the records the rebuild refused to apply (a purge of photos not in recently deleted).
         damagedRecords.formUnion(
+            // (An index unreadable here hides nothing: `verify` keeps reporting them, as above.)
             (try? backend.withIndex("read the catalog") { connection in
                 try connection.index!.db.rows("SELECT offset FROM journal_damage").compactMap { $0.integer(0) }
             }) ?? [])

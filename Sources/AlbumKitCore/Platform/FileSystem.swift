@@ -317,8 +317,8 @@ package enum FileSystem {
     /// Closes a staged file that will not be published and removes its hidden name, if any.
     package static func abandon(_ staged: StagedFile) {
         close(staged.descriptor)
-        // Cleanup of a hidden name we staged.
         if let temporary = staged.temporaryName {
+            // Cleanup of a hidden name we staged (one left is swept as a leftover).
             _ = try? RemovalGate.removeFile(named: temporary, in: staged.directory)
         }
     }

@@ -168,6 +168,7 @@ package struct RemovalGate: Sendable {
     /// it is missing or cannot be reached that way (a link on the way, a path leading out).
     package func status(of relative: String) -> FileStatus? {
         guard let parts = Self.components(of: relative),
+            // Unreachable beneath the library's folder: `nil`, as documented.
             let folder = try? openFolder(parts.dropLast().joined(separator: "/"))
         else { return nil }
         defer { FileSystem.close(folder) }
