@@ -14,7 +14,8 @@
 #   partial, quickexit, nolib, newlib, powerloss, ackkill, shutdown, remount, journal, rebuildkill, convert, convertbad,
 #   repairrace, movekill, companionkill, companionupdate, movechange, moveself, exportrace, and the folder library's fkill9, frace, fdiskfull, freadonly, fmoved, fstaging,
 #   fslash, fdelete, fcard, flinks, ffifo, fcatalog, fdrop, fforged, and the shared library's
-#   sdelete, srestore, sexport, scopy, ssave, shostile, srestart, and the hostile library's hostile-index, hostile-snapshot).
+#   sdelete, srestore, sexport, scopy, ssave, shostile, srestart, and the hostile library's hostile-index,
+#   hostile-snapshot, hostile-records, hostile-lists).
 #
 # The catalog library (issue 27): journal/library.journal is the library; catalog.sqlite is an
 # index derived from it, rebuilt when it is missing, damaged, foreign or written by another
@@ -147,6 +148,13 @@
 #               times: each under 10 s, damaged/ holds the one snapshot; a sibling's snapshot
 #               refused after a restart and by `repair` twice; a FIFO where the snapshot goes.
 #               See Scripts/reliability/hostile-index.sh.
+#   hostile-records, hostile-lists
+#               a catalog someone else wrote: forged journal records (hostile-records: saves,
+#               companions and purges naming files outside or through links, a purge of a shown
+#               photo, a re-save and an export through them) and a planted publishing list with a
+#               shard folder that is a link out (hostile-lists), run through `albums`, `save`,
+#               `export`, `verify`, `repair` and `deleted --empty`: nothing outside the library is
+#               removed, changed or exported; see Scripts/reliability/hostile.sh.
 # Every data-safety scenario ends with: every acknowledged save is present with its SHA-256, and
 # nothing in originals/ was deleted (folder library: no file the user put there was removed).
 # A scenario that cannot run here (no mount or namespace rights) FAILS, unless ALBUM_ALLOW_SKIP
@@ -161,6 +169,7 @@ ONLY+=",movechange,moveself,exportrace"
 ONLY+=",fkill9,frace,fdiskfull,freadonly,fmoved,fstaging,fslash,fdelete,fcard,flinks,ffifo,fcatalog,fdrop,fforged"
 ONLY+=",sdelete,srestore,sexport,scopy,ssave,shostile,srestart"
 ONLY+=",hostile-index,hostile-snapshot"
+ONLY+=",hostile-records,hostile-lists"
 while [ $# -gt 0 ]; do
     argument=$1
     shift
@@ -363,6 +372,8 @@ source "$ROOT/Scripts/reliability/shared.sh"
 source "$ROOT/Scripts/reliability/catalog.sh"
 # shellcheck source=reliability/hostile-index.sh
 source "$ROOT/Scripts/reliability/hostile-index.sh"
+# shellcheck source=reliability/hostile.sh
+source "$ROOT/Scripts/reliability/hostile.sh"
 
 echo "== album: $ALBUM ($MODE)"
 echo "== scratch: $WORK"

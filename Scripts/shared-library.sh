@@ -18,6 +18,7 @@
 # ALBUMKIT_SHARED_NO_INSTALL=1 installs nothing: `up` fails naming what is missing (the tests set it:
 # a test run never installs anything; `install` is the one step that does).
 #
+# `up` also exports ALBUMKIT_SHARED_STARTED, the servers it started itself (`postgres`, `weed`).
 # The tests start the servers with ALBUMKIT_SHARED_USER_PID=<the test process>: `up` then records
 # which servers it started itself, and `release PID` (the test process at its end, or a watcher when
 # the process is gone without it) stops those once no other test run that uses them is alive.
@@ -101,6 +102,9 @@ as_owner() {
 }
 
 ensure_owner() {
+    if [ "$(id -u)" != 0 ] && [ -d "$STATE" ] && [ ! -O "$STATE" ]; then
+        die "the servers' folder $STATE belongs to another user: set ALBUMKIT_SHARED_STATE to a folder of yours"
+    fi
     if [ "$(id -u)" = 0 ] && ! id "$RUN_AS" >/dev/null 2>&1; then
         useradd --system --no-create-home --shell /usr/sbin/nologin "$RUN_AS"
     fi
@@ -275,20 +279,23 @@ up)
     ensure_packages
     ensure_owner
     user=${ALBUMKIT_SHARED_USER_PID:-}
+    if [ -n "$user" ]; then lock_state; fi
+    started=""
+    postgres_running || started="postgres"
+    store_running || started="$started weed"
+    started=${started# }
     if [ -n "$user" ]; then
-        lock_state
         touch "$STATE/users/$user"
-        postgres_running || echo postgres >>"$STATE/started"
-        store_running || echo weed >>"$STATE/started"
+        for server in $started; do echo "$server" >>"$STATE/started"; done
     fi
     start_postgres
     start_store
     if [ -n "$user" ]; then
         # A watcher stops them should the test process end without releasing them (killed, crashed).
         setsid bash "$0" release-when-gone "$user" </dev/null >>"$STATE/watch.log" 2>&1 8>&- &
-        echo "export ALBUMKIT_SHARED_STARTED='$(sort -u "$STATE/started" 2>/dev/null | tr '\n' ' ' | sed 's/ $//')'"
         exec 8>&-
     fi
+    echo "export ALBUMKIT_SHARED_STARTED='$started'"  # the servers this call started
     # Leave an initialised library: build `album` when it is not there yet, then `album init`
     # (idempotent). ALBUMKIT_SKIP_INIT=1 skips this (the tests set up their own libraries).
     if [ -z "${ALBUMKIT_SKIP_INIT:-}" ]; then

@@ -21,12 +21,12 @@
 #            owner with the checks set aside, as a restored dump could hold) is removed by gc without
 #            following it; an endpoint with a secret in it is refused and never printed.
 #   srestart `album save` of 200 photos while PostgreSQL is stopped (fast shutdown) at a random
-#            moment and started 2 s later: the save exits 0, prints all 200, the album holds them
+#            moment 0-4 s after the saver opened the library, and started 2 s later: the save exits 0, prints all 200, the album holds them
 #            once each, no upload record is left, verify passes.
 # Each keeps to a few trials in --short (under a minute each on 2 cores).
 
 SHARED_ENV_READY=""
-SHARED_TRIALS=6
+SHARED_TRIALS=${SHARED_TRIALS:-6}  # SHARED_TRIALS=N: as many trials in --short
 [ "$MODE" = full ] && SHARED_TRIALS=40
 
 # shared_up: the servers' exports in this shell (once); fails when they cannot start.
@@ -334,6 +334,12 @@ scenario_srestart() {
         make_jpegs "$media" 200 "srestart$trial"
         "$ALBUM" --library "$SLIB" save --json --album Restart "$media"/*.jpg >"$WORK/srestart.out" 2>"$WORK/srestart.err" &
         pid=$!
+        # Once the saver has opened the library (its session is there): a server that is down when a
+        # command starts fails it at once (libraryNotFound, nothing saved), by design.
+        for _ in $(seq 300); do
+            [ "$(psql "$SLIB" -qAtc "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()" 2>/dev/null)" != 0 ] && break
+            sleep 0.02
+        done
         delay=$((RANDOM % 4000))
         sleep "$(printf '%d.%03d' $((delay / 1000)) $((delay % 1000)))"
         bash "$ROOT/Scripts/shared-library.sh" stop-db 2>/dev/null

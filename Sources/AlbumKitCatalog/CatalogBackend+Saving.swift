@@ -344,14 +344,19 @@ extension CatalogBackend {
             var existing = inBatch[content]
             var restored = false
             if existing == nil, let found = try store.asset(withContent: item.media) {
-                existing = found.id
-                if found.isDeleted { try recorder.record(.restoreAssets([found.id])) }
-                if !hasIntactFile(found.path, size: item.media.byteSize, sha256: item.media.sha256) {
-                    // The asset's file is gone or damaged: this copy becomes its file, so saving
-                    // the photo again restores it.
-                    try published()
-                    try restore(found.path, from: item.relativePath)
-                    restored = true
+                let intact = hasIntactFile(found.path, size: item.media.byteSize, sha256: item.media.sha256)
+                // An asset whose file lies through a link (a record someone else wrote) cannot be
+                // restored there: this copy is saved as an asset of its own instead.
+                if intact || canRestoreFile(at: found.path) {
+                    existing = found.id
+                    if found.isDeleted { try recorder.record(.restoreAssets([found.id])) }
+                    if !intact {
+                        // The asset's file is gone or damaged: this copy becomes its file, so
+                        // saving the photo again restores it.
+                        try published()
+                        try restore(found.path, from: item.relativePath)
+                        restored = true
+                    }
                 }
             }
             var updated: [String] = []
@@ -440,6 +445,18 @@ extension CatalogBackend {
         defer { FileSystem.close(file) }
         // Unreadable (as above): not intact.
         return (try? FileSystem.sha256(of: file)) == sha256
+    }
+
+    /// Whether a copy can be put at the library's file `relative` through the gate: its folder opens
+    /// beneath the library's folder without a link, or is missing (and is made).
+    func canRestoreFile(at relative: String) -> Bool {
+        do {
+            let folder = try gate.openFolder((relative as NSString).deletingLastPathComponent)
+            FileSystem.close(folder)
+            return true
+        } catch {
+            return error.errno == ENOENT
+        }
     }
 
     /// Replaces the library's file `damagedFile` (missing or damaged) by the library's file `copy`

@@ -50,6 +50,43 @@ extension PhotoKitBackend {
         }
     }
 
+    /// The asset rendered at its full size (`PHImageManagerMaximumSize`, not resized), as JPEG.
+    package func fullSizeImage(ofAssetWithID id: String) async throws -> AssetImage? {
+        let fetched = PHAsset.fetchAssets(withLocalIdentifiers: [id], options: nil)
+        guard fetched.count > 0 else {
+            throw AlbumError(.assetNotFound, "There is no asset with the identifier \(id) in Photos.")
+        }
+        let asset = fetched.object(at: 0)
+        let options = PHImageRequestOptions()
+        options.deliveryMode = .highQualityFormat
+        options.resizeMode = .none
+        options.isNetworkAccessAllowed = true
+        let answered = Locked(false)
+        return try await withCheckedThrowingContinuation { continuation in
+            PHImageManager.default().requestImage(
+                for: asset, targetSize: PHImageManagerMaximumSize, contentMode: .default, options: options
+            ) { image, info in
+                // Photos calls once for a high-quality request; a second call is never resumed.
+                guard
+                    answered.withLock({ done in
+                        defer { done = true }
+                        return !done
+                    })
+                else { return }
+                if let image, let encoded = Self.thumbnail(of: image) {
+                    continuation.resume(
+                        returning: AssetImage(
+                            data: encoded.data, format: encoded.format, pixelWidth: encoded.pixelWidth,
+                            pixelHeight: encoded.pixelHeight, isOriginal: false))
+                } else if let error = info?[PHImageErrorKey] as? any Error {
+                    continuation.resume(throwing: Self.thumbnailError(error, id: id))
+                } else {
+                    continuation.resume(returning: nil)
+                }
+            }
+        }
+    }
+
     /// Photos' reason for giving no image, as an `AlbumError`.
     private static func thumbnailError(_ error: any Error, id: String) -> AlbumError {
         switch (error as? PHPhotosError)?.code {

@@ -62,6 +62,10 @@ package final class PhotoKitBackend: PhotoLibraryBackend {
         Self.access(PHPhotoLibrary.authorizationStatus(for: Self.accessLevel(level)))
     }
 
+    package func currentAccess(for level: PhotoLibraryAccessLevel) -> PhotoLibraryAccess {
+        Self.access(PHPhotoLibrary.authorizationStatus(for: Self.accessLevel(level)))
+    }
+
     package func requestAccess(for level: PhotoLibraryAccessLevel) async -> PhotoLibraryAccess {
         Self.access(await PHPhotoLibrary.requestAuthorization(for: Self.accessLevel(level)))
     }

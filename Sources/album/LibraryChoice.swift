@@ -114,7 +114,7 @@ enum LibraryChoice {
             return PhotoLibrary.system
         case .shared:
             #if os(Linux)
-                return try PhotoLibrary.shared(at: SharedCommands.url(location ?? sharedLocation(arguments)!))
+                return try PhotoLibrary.sharedCatalog(at: SharedCommands.url(location ?? sharedLocation(arguments)!))
             #else
                 throw AlbumError(.libraryNotFound, "Shared (postgres://) libraries are available on Linux only.")
             #endif

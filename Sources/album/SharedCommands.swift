@@ -43,14 +43,15 @@ enum SharedCommands {
         }
 
         static func collectGarbage(_ arguments: Arguments) async throws -> Int32 {
-            let report = try await PhotoLibrary.shared(at: target(of: .gc, arguments)).collectGarbage()
+            let report = try await PhotoLibrary.sharedCatalog(at: target(of: .gc, arguments)).collectGarbage()
             print(report, arguments)
             return 0
         }
 
         static func restore(_ arguments: Arguments) async throws -> Int32 {
             let target = try target(of: .restore, arguments)
-            let restored = try await PhotoLibrary.shared(at: target).restoreDeleted(withIDs: arguments.positional)
+            let restored = try await PhotoLibrary.sharedCatalog(at: target).restoreDeleted(
+                withIDs: arguments.positional)
             if arguments.json {
                 Output.json(restored.map(DeletedLine.init))
             } else if !arguments.quiet {
@@ -70,7 +71,7 @@ enum SharedCommands {
                 throw Arguments.UsageError(
                     message: "purge takes the ids to remove for good (album deleted lists them), or --all")
             }
-            let library = try PhotoLibrary.shared(at: target)
+            let library = try PhotoLibrary.sharedCatalog(at: target)
             let report =
                 arguments.has(.all)
                 ? try await library.emptyRecentlyDeleted()
@@ -141,7 +142,7 @@ enum SharedCommands {
                 library = try PhotoLibrary.initializeShared(at: target, store: location)
                 store = location
             } else if roles {
-                library = try PhotoLibrary.shared(at: target)
+                library = try PhotoLibrary.sharedCatalog(at: target)
             } else {
                 throw Arguments.UsageError(message: "init needs --endpoint URL and --bucket NAME")
             }
@@ -194,7 +195,7 @@ enum SharedCommands {
                 }
                 retention = days
             }
-            let library = try PhotoLibrary.shared(at: target)
+            let library = try PhotoLibrary.sharedCatalog(at: target)
             let settings = try await library.changeSharedSettings(
                 endpoint: arguments.value(.endpoint), region: arguments.value(.region),
                 addressing: try addressing(arguments), retentionDays: retention)
@@ -224,7 +225,7 @@ enum SharedCommands {
         }
 
         static func deleted(_ arguments: Arguments) async throws -> Int32 {
-            let items = try await PhotoLibrary.shared(at: target(of: .deleted, arguments)).recentlyDeleted()
+            let items = try await PhotoLibrary.sharedCatalog(at: target(of: .deleted, arguments)).recentlyDeleted()
             if arguments.json {
                 Output.json(items.map(DeletedLine.init))
             } else if items.isEmpty {

@@ -30,6 +30,8 @@ import Testing
         return text
     }
 
+    /// 1 500 photos, so that the signal lands while the save still runs however fast the machine:
+    /// 15–17 s a signal on 2 loaded cores, the save of the photos saved before it included.
     @Test(arguments: [SIGINT, SIGTERM])
     func interruptedSavePrintsExactlyWhatWasSaved(signal: Int32) throws {
         try CLI.withTemporaryDirectory { dir in
@@ -690,6 +692,8 @@ import Testing
         return process.terminationStatus
     }
 
+    /// 1 500 photos, so that drawing outlasts the 0.2 s before a rate is shown even on a fast
+    /// machine: about 27 s on 2 loaded cores.
     @Test func progressOnATerminalHasRateAndEndsItsLine() throws {
         // script(1) gives the command a terminal (bsdutils, an essential package: always there).
         try CLI.withTemporaryDirectory { dir in

@@ -97,7 +97,8 @@
             }
 
             /// The object store is killed while a saver is about to upload, and restarted 2 s later: the
-            /// upload is retried until the store answers again, then the save completes.
+            /// upload is retried until the store answers again, then the save completes. It takes 10–25 s,
+            /// most of it SeaweedFS starting again (as a real outage would), which the saver waits out.
             @Test func objectStoreKilledAndRestartedDuringTheUpload() async throws {
                 try await withTemporaryDirectory { directory in
                     let shared = try SharedTestLibrary()

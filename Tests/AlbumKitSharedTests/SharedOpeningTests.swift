@@ -6,19 +6,19 @@
     @testable import AlbumKitShared
 
     extension SharedServerTests {
-        /// `PhotoLibrary.shared(at:)` opens as `catalog(at:)` does: it returns at once, connects in the
+        /// `PhotoLibrary.sharedCatalog(at:)` opens as `catalog(at:)` does: it returns at once, connects in the
         /// background, and the first use throws what connecting threw (the "Shared libraries" article).
         @Suite struct SharedOpeningTests {
             @Test func aURLThatIsNoSharedLibraryIsRefusedAtOnce() throws {
                 #expect(throws: AlbumError.self) {
-                    try PhotoLibrary.shared(at: URL(string: "https://example.com/photos")!)
+                    try PhotoLibrary.sharedCatalog(at: URL(string: "https://example.com/photos")!)
                 }
             }
 
             @Test func aServerThatCannotBeReachedFailsTheFirstUseNotTheConstructor() async throws {
                 // Port 1 on loopback: nothing listens there, the connection is refused.
                 let started = ContinuousClock.now
-                let library = try PhotoLibrary.shared(at: URL(string: "postgres://nobody@127.0.0.1:1/photos")!)
+                let library = try PhotoLibrary.sharedCatalog(at: URL(string: "postgres://nobody@127.0.0.1:1/photos")!)
                 #expect(ContinuousClock.now - started < .seconds(1))
                 do {
                     _ = try await library.albums()

@@ -76,7 +76,10 @@
                         ? said.isEmpty ? "stopped" : said
                         : "NOT stopped (`Scripts/shared-library.sh down` stops them): \(release.stderr.suffix(300))"
                 }
-                let origin = started.isEmpty ? "already running" : "started by this run (\(started))"
+                let names = started.split(separator: " ").map { $0 == "weed" ? "SeaweedFS" : "PostgreSQL" }
+                let origin =
+                    names.isEmpty
+                    ? "already running" : names.count == 2 ? "started by this run" : "\(names[0]) started by this run"
                 return "Shared-library servers: \(servers), \(origin): \(outcome)."
             }
             return .success(values)
@@ -111,7 +114,9 @@
         let backend: SharedBackend
         var library: PhotoLibrary { PhotoLibrary(backend: backend) }
 
-        init() throws {
+        /// `retrySeconds`: how long the library retries an object store that does not answer (a test
+        /// that points it at a dead endpoint on purpose waits no longer than it needs).
+        init(retrySeconds: Int = 20) throws {
             let exports = try SharedServers.environment()
             let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
             let admin = try PostgresConnection(url: exports["ALBUMKIT_LIBRARY"]!)
@@ -121,7 +126,7 @@
             prefix = "\(name)/"
             var environment = ProcessInfo.processInfo.environment.merging(exports) { $1 }
             environment["ALBUMKIT_LIBRARY"] = url
-            environment["ALBUMKIT_S3_RETRY_SECONDS"] = "20"
+            environment["ALBUMKIT_S3_RETRY_SECONDS"] = String(retrySeconds)
             self.environment = environment
             backend = try SharedBackend.initialize(
                 url: url,

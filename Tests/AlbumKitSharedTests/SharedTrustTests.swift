@@ -94,6 +94,39 @@
                 }
             }
 
+            @Test func aCompanionAWriterRemovesInSQLStaysForTheRetention() async throws {
+                try await withTemporaryDirectory { directory in
+                    let shared = try SharedTestLibrary()
+                    let (writer, writerURL) = try await Self.writer(of: shared, "raw")
+                    let saved = try await writer.save(try SharedCompanionTests.pair(in: directory).media)
+                    let objects = try shared.objects()
+                    #expect(objects.count == 3)
+                    // The raw's row deleted, the sidecar's pointed at other bytes, by hand.
+                    let sql = try PostgresConnection(url: writerURL)
+                    try sql.execute("DELETE FROM asset_companion WHERE asset_id = $1 AND role = 'raw'", [saved.assetID])
+                    try sql.execute(
+                        "UPDATE asset_companion SET sha256 = $1 WHERE asset_id = $2",
+                        [String(repeating: "b", count: 64), saved.assetID])
+                    // The record of what was released is the server's: neither dated nor removed by a member.
+                    #expect(throws: PostgresError.self) {
+                        try sql.execute(
+                            "INSERT INTO released_object (sha256, released_at) VALUES ($1, 0)",
+                            [String(repeating: "c", count: 64)])
+                    }
+                    #expect(throws: PostgresError.self) { try sql.execute("DELETE FROM released_object") }
+                    #expect(throws: PostgresError.self) {
+                        try sql.execute("UPDATE released_object SET released_at = 0")
+                    }
+                    // The owner's gc keeps both objects for the retention, then removes them.
+                    #expect(try await shared.library.collectGarbage().removedObjects == 0)
+                    #expect(try shared.objects() == objects)
+                    try shared.sql("UPDATE released_object SET released_at = released_at - 31 * 86400")
+                    #expect(try await shared.library.collectGarbage().removedObjects == 2)
+                    #expect(try shared.objects().count == 1)
+                    #expect(try shared.sql("SELECT count(*) FROM released_object")[0][0] == "0")
+                }
+            }
+
             @Test func anOlderLibraryGetsTheGuardsAndItsForgedDeletionTimesStartAgain() async throws {
                 try await withTemporaryDirectory { directory in
                     let shared = try SharedTestLibrary()

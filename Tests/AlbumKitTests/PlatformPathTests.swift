@@ -39,25 +39,35 @@ import Testing
     }
 
     #if canImport(UIKit) && !os(watchOS)
-        @Test func imageIsSavedAsPNG() throws {
-            let image = UIGraphicsImageRenderer(size: CGSize(width: 4, height: 3)).image { context in
+        @Test func imageIsEncodedAsTakenWithItsOrientation() throws {
+            let drawn = UIGraphicsImageRenderer(size: CGSize(width: 4, height: 3)).image { context in
                 UIColor.red.setFill()
                 context.fill(CGRect(x: 0, y: 0, width: 4, height: 3))
             }
-            let metadata = try MediaReader(.image(image)).metadata
-            #expect(metadata.format == .png)
-            #expect((metadata.width ?? 0) > 0)
+            // A camera photo held sideways: the pixels as the sensor read them, shown turned right.
+            let camera = UIImage(cgImage: try #require(drawn.cgImage), scale: 1, orientation: .right)
+            let heic = try MediaReader(.image(camera)).metadata
+            #expect(heic.format == .heic || heic.format == .jpeg)
+            let jpeg = try MediaReader(.image(camera, encoding: .jpeg, filename: "IMG_1.PNG")).metadata
+            #expect(jpeg.format == .jpeg)
+            #expect(jpeg.orientation == 6, "kept in the file, so the photo shows upright")
+            #expect(jpeg.width == 3 && jpeg.height == 4, "as displayed")
+            if case .data(_, let name) = Media.image(camera, encoding: .jpeg, filename: "IMG_1.PNG").source {
+                #expect(name == "IMG_1.jpg")
+            }
         }
     #elseif canImport(AppKit)
-        @Test func imageIsSavedAsPNG() throws {
+        @Test func imageIsEncodedAsHEICOrJPEG() throws {
             let image = NSImage(size: NSSize(width: 4, height: 3), flipped: false) { rect in
                 NSColor.red.setFill()
                 NSBezierPath(rect: rect).fill()
                 return true
             }
             let metadata = try MediaReader(.image(image)).metadata
-            #expect(metadata.format == .png)
+            #expect(metadata.format == .heic || metadata.format == .jpeg)
             #expect((metadata.width ?? 0) > 0)
+            #expect(try MediaReader(.image(image, encoding: .jpeg)).metadata.format == .jpeg)
+            #expect(Media.image(NSImage(size: .zero)).preparationError?.code == .invalidArgument)
         }
     #endif
 }

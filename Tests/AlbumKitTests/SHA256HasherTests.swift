@@ -1,3 +1,4 @@
+import AlbumTestSupport
 import Foundation
 import Testing
 
@@ -34,7 +35,7 @@ import Testing
             var generator = SystemRandomNumberGenerator()
             let lengths = Array(0...200) + [447, 448, 511, 512, 513, 4095, 4096, 65_536, 1 << 20, 3_000_001]
             for length in lengths {
-                let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                let bytes = RandomBytes.make(length)
                 var library = SHA256Hasher(usingProcessor: false)
                 var processor = SHA256Hasher()
                 var pieces = SHA256Hasher()

@@ -46,6 +46,9 @@ public struct Media: Sendable {
     /// library beside the photo, named after it); a library that cannot keep one saves the photo
     /// and names it in ``SavedAsset/companionsLeftOut``. `album import` finds them on a card.
     public var companions: [MediaCompanion] = []
+    /// Why this media cannot be saved, found while it was made (an image that could not be
+    /// encoded): the save reports it for this item before anything is written.
+    package var preparationError: AlbumError?
 
     /// Media from `source`, described only by its own content.
     public init(_ source: Source) { self.source = source }

@@ -16,6 +16,21 @@ extension PhotoLibrary {
         try await Self.mapping { try await backend.access(for: level) }
     }
 
+    /// The access the app has at `level` now, read without waiting and without prompting: for a
+    /// SwiftUI `body` choosing a screen (``PhotoLibraryAccessModel`` keeps it current). AlbumKit's
+    /// own libraries answer ``PhotoLibraryAccess/authorized``.
+    ///
+    /// ```swift
+    /// switch PhotoLibrary.system.currentAccess(for: .savingIntoAlbums) {
+    /// case .notDetermined: ExplanationView()
+    /// case .authorized, .limited: AlbumView()
+    /// case .denied, .restricted: SettingsHintView()
+    /// }
+    /// ```
+    public func currentAccess(for level: PhotoLibraryAccessLevel = .savingIntoAlbums) -> PhotoLibraryAccess {
+        opening.currentAccess?(level) ?? .authorized
+    }
+
     /// Asks the user for `level` when they were never asked (the system prompt shows once, with
     /// the Info.plist text: `NSPhotoLibraryAddUsageDescription` for `.addOnly`,
     /// `NSPhotoLibraryUsageDescription` for `.readWrite`); otherwise returns the access at once.

@@ -10,7 +10,7 @@ extension PhotoLibrary {
     ///
     /// ```swift
     /// let backup = try PhotoLibrary.catalog(at: URL(fileURLWithPath: "/mnt/disk/Family.albumlibrary"))
-    /// let report = try await PhotoLibrary.shared(at: libraryURL).copy(into: backup)
+    /// let report = try await PhotoLibrary.sharedCatalog(at: libraryURL).copy(into: backup)
     /// print(report.copiedNothing ? "up to date" : "\(report.copiedAssets) copied")
     /// ```
     /// - Throws: `.notSupported` when a library does not record SHA-256; what the target's save

@@ -38,4 +38,25 @@ extension PhotoLibrary {
             return try await backend.thumbnail(ofAssetWithID: id, maxPixelSize: maxPixelSize)
         }
     }
+
+    /// The photo of the asset with identifier `id` at full size, for a detail screen or sharing;
+    /// `nil` when the library has none to give (a video in a library that decodes nothing).
+    ///
+    /// - **Photos** renders the asset at its full size (`PHImageManager`, oriented, edits applied,
+    ///   downloading from iCloud when needed) and encodes it as JPEG (``AssetImage/isOriginal`` is
+    ///   `false`).
+    /// - **The catalog, folder, shared and in-memory libraries** give the original file of a photo
+    ///   byte for byte, in its own format (JPEG, HEIC, PNG, a raw file…), with its pixel size as
+    ///   displayed; a video gives `nil` (no image decoder is linked on Linux).
+    ///
+    /// ```swift
+    /// if let image = try await library.fullSizeImage(forAssetWithID: asset.id) {
+    ///     try image.data.write(to: URL(fileURLWithPath: "/tmp/photo").appendingPathExtension(image.format.rawValue))
+    /// }
+    /// ```
+    /// - Throws: `.assetNotFound`; `.accessDenied` (Photos without read access); `.fileUnreadable`
+    ///   when the asset's file cannot be read or Photos cannot render it.
+    public func fullSizeImage(forAssetWithID id: String) async throws -> AssetImage? {
+        try await Self.mapping { try await backend.fullSizeImage(ofAssetWithID: id) }
+    }
 }

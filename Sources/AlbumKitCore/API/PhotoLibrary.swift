@@ -215,12 +215,17 @@ public struct PhotoLibrary: Sendable {
     /// The library's backend: given, or being opened on a background thread.
     final class BackendOpening: Sendable {
         private let task: Task<any PhotoLibraryBackend, any Error>
+        /// The backend's access now, without waiting; `nil` for AlbumKit's own libraries, which are
+        /// opened in the background and always give access.
+        let currentAccess: (@Sendable (PhotoLibraryAccessLevel) -> PhotoLibraryAccess)?
 
         init(_ backend: some PhotoLibraryBackend) {
             task = Task { backend }
+            currentAccess = { backend.currentAccess(for: $0) }
         }
 
         init(_ open: @escaping @Sendable () throws -> any PhotoLibraryBackend) {
+            currentAccess = nil
             // A Dispatch thread, not one of the few threads async code runs on: opening can wait
             // for another process's lock.
             task = Task {

@@ -366,20 +366,27 @@ struct AlbumExporter {
         _ source: URL, beneath libraryFolder: URL?, base: String, into target: FileSystem.Descriptor,
         expecting sha256: String?
     ) throws -> UInt64 {
-        let input: (FileSystem.Descriptor, size: UInt64)
-        do { input = try RemovalGate.openForReading(source, beneath: libraryFolder) } catch {
+        let input: FileSystem.Descriptor
+        let version: FileSystem.FileVersion
+        do throws(SystemError) {
+            (input, _) = try RemovalGate.openForReading(source, beneath: libraryFolder)
+            do throws(SystemError) { version = try FileSystem.version(of: input) } catch {
+                FileSystem.close(input)
+                throw error
+            }
+        } catch {
             throw AlbumError(
                 error.errno == ENOENT ? .fileNotFound : .fileUnreadable,
                 "The original of \(base) (\(source.path)) cannot be read: \(error). Run `album verify`.",
                 file: source.path)
         }
-        defer { FileSystem.close(input.0) }
+        defer { FileSystem.close(input) }
         var hasher = SHA256Hasher()
-        let copied = try FileSystem.forEachChunk(of: input.0) { chunk in
+        let copied = try FileSystem.forEachChunk(of: input) { chunk in
             hasher.update(chunk)
             try FileSystem.write(target, chunk)
         }
-        guard copied == input.size else {
+        guard copied == version.size else {
             throw AlbumError(.fileUnreadable, "\(source.path) changed size while it was exported; try again.")
         }
         let found = hasher.finalize()
@@ -389,8 +396,8 @@ struct AlbumExporter {
                 "The library's copy of \(base) (\(source.path)) is damaged: its bytes are not the ones saved (SHA-256); it was not exported. Run `album verify`.",
                 file: source.path)
         }
-        try FileSystem.setPermissions(target, FileSystem.permissions(of: input.0) ?? 0o600)
-        return input.size
+        try FileSystem.setPermissions(target, version.permissions & 0o777)
+        return version.size
     }
 
     /// `2024-05-01T10:20:30Z` / `+02:00` as that instant; without an offset, as the local time it

@@ -65,6 +65,10 @@ package final class InMemoryBackend: PhotoLibraryBackend {
         state.withLock { Self.access(for: level, in: $0) }
     }
 
+    package func currentAccess(for level: PhotoLibraryAccessLevel) -> PhotoLibraryAccess {
+        state.withLock { Self.access(for: level, in: $0) }
+    }
+
     package func requestAccess(for level: PhotoLibraryAccessLevel) async -> PhotoLibraryAccess {
         state.withLock { state in
             if Self.access(for: level, in: state) == .notDetermined {

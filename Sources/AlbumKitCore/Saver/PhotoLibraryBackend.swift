@@ -101,6 +101,9 @@ package protocol PhotoLibraryBackend: Sendable {
     func access(for level: PhotoLibraryAccessLevel) async -> PhotoLibraryAccess
     /// Prompts for `level` when the user was never asked; returns the access then.
     func requestAccess(for level: PhotoLibraryAccessLevel) async -> PhotoLibraryAccess
+    /// The access at `level` now, read without waiting (a SwiftUI `body` asks it). Default:
+    /// ``PhotoLibraryAccess/authorized``.
+    func currentAccess(for level: PhotoLibraryAccessLevel) -> PhotoLibraryAccess
 
     // MARK: Changes (default: polling)
 
@@ -171,6 +174,10 @@ package protocol PhotoLibraryBackend: Sendable {
     /// library can scale, or `nil` when it has none. Default: the thumbnail stored in the original
     /// (``readOriginal(ofAssetWithID:_:)``), as stored; Photos renders one.
     func thumbnail(ofAssetWithID id: String, maxPixelSize: Int) async throws -> AssetThumbnail?
+
+    /// The photo of asset `id` at full size, or `nil` when the library has none to give. Default:
+    /// a photo's original (``readOriginal(ofAssetWithID:_:)``) byte for byte; `nil` for a video.
+    func fullSizeImage(ofAssetWithID id: String) async throws -> AssetImage?
 
     /// The SHA-256 of asset `id`'s bytes as the library holds them, read back now (to check a copy
     /// before its source is removed); `nil` when this library cannot read its copies back.
@@ -255,6 +262,8 @@ extension PhotoLibraryBackend {
 
     /// Always authorized: AlbumKit's own libraries ask for nothing.
     package func access(for level: PhotoLibraryAccessLevel) async -> PhotoLibraryAccess { .authorized }
+
+    package func currentAccess(for level: PhotoLibraryAccessLevel) -> PhotoLibraryAccess { .authorized }
 
     /// Answers ``access(for:)``: there is nothing to ask.
     package func requestAccess(for level: PhotoLibraryAccessLevel) async -> PhotoLibraryAccess {
@@ -362,6 +371,29 @@ extension PhotoLibraryBackend {
 
     /// Its copies are no files it can read back.
     package func storedCopies(ofAssetWithID id: String) async throws -> StoredCopies? { nil }
+
+    /// A photo's original, read whole; `nil` for a video or where originals cannot be read.
+    package func fullSizeImage(ofAssetWithID id: String) async throws -> AssetImage? {
+        let found = try await readOriginal(ofAssetWithID: id) { source -> AssetImage? in
+            // An original that cannot be inspected is no photo to show: `nil`, as documented.
+            guard let metadata = try? MediaInspector().inspect(source), metadata.kind == .photo else { return nil }
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(Int(clamping: source.size))
+            while UInt64(bytes.count) < source.size {
+                let chunk = try source.read(at: UInt64(bytes.count), count: 1 << 20)
+                guard !chunk.isEmpty else {
+                    throw AlbumError(
+                        .fileUnreadable,
+                        "The original of asset \(id) ended after \(bytes.count) of its \(source.size) bytes.")
+                }
+                bytes += chunk
+            }
+            return AssetImage(
+                data: Data(bytes), format: metadata.format, pixelWidth: metadata.width, pixelHeight: metadata.height,
+                isOriginal: true)
+        }
+        return found ?? nil
+    }
 
     /// Every format AlbumKit reads can be held.
     package var unsupportedFormats: Set<MediaFormat> { [] }

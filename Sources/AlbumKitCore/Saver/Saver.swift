@@ -203,6 +203,10 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
     private func refusals(of media: [Media]) -> [Int: AlbumError] {
         var refusals: [Int: AlbumError] = [:]
         for index in media.indices {
+            if let error = media[index].preparationError {
+                refusals[index] = error
+                continue
+            }
             guard let location = media[index].location, !location.isValid else { continue }
             let name = media[index].displayName
             refusals[index] = AlbumError(

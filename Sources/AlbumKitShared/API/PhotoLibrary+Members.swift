@@ -6,7 +6,7 @@
         /// is changed.
         ///
         /// ```swift
-        /// print(try await PhotoLibrary.shared(at: libraryURL).memberRoles().sql)
+        /// print(try await PhotoLibrary.sharedCatalog(at: libraryURL).memberRoles().sql)
         /// ```
         /// - Throws: `.notSupported` when this is not a shared library.
         public func memberRoles() async throws -> MemberRoles {

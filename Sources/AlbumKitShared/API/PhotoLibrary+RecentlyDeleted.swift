@@ -7,7 +7,7 @@
         /// most recently deleted first.
         ///
         /// ```swift
-        /// let deleted = try await PhotoLibrary.shared(at: libraryURL).recentlyDeleted()
+        /// let deleted = try await PhotoLibrary.sharedCatalog(at: libraryURL).recentlyDeleted()
         /// ```
         /// - Throws: `.notSupported` when this is not a shared library.
         public func recentlyDeleted() async throws -> [RecentlyDeletedItem] {

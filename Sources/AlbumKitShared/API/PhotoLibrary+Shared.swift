@@ -13,14 +13,14 @@
         /// `PGPASSWORD`, `~/.pgpass` or service file, and `AWS_ACCESS_KEY_ID` / `AWS_SECRET_ACCESS_KEY`.
         ///
         /// ```swift
-        /// let library = try PhotoLibrary.shared(at: URL(string: "postgres://family@db.example.net/photos")!)
+        /// let library = try PhotoLibrary.sharedCatalog(at: URL(string: "postgres://family@db.example.net/photos")!)
         /// let saved = try await library.album(titled: "Summer").save(.file(photoURL))
         /// ```
         /// - Throws: `.invalidArgument` at once when `url` is not a `postgres://` or `postgresql://`
         ///   URL; later, from the first use: `.libraryNotFound` when the server cannot be reached or
         ///   the library is not set up, `.accessDenied` when the database or the store refuses the
         ///   credentials.
-        public static func shared(at url: URL) throws -> PhotoLibrary {
+        public static func sharedCatalog(at url: URL) throws -> PhotoLibrary {
             let location = url.absoluteString
             guard isSharedLibraryURL(location) else {
                 throw AlbumError(
@@ -30,15 +30,24 @@
             return PhotoLibrary(opening: { try SharedBackend.open(url: location) })
         }
 
+        /// A library shared by many machines: renamed ``sharedCatalog(at:)``, a name that cannot be
+        /// read as the system library (PhotoKit's `PHPhotoLibrary.shared()`).
+        ///
+        /// ```swift
+        /// let library = try PhotoLibrary.sharedCatalog(at: URL(string: "postgres://family@db.example.net/photos")!)
+        /// ```
+        @available(*, deprecated, renamed: "sharedCatalog(at:)")
+        public static func shared(at url: URL) throws -> PhotoLibrary { try sharedCatalog(at: url) }
+
         /// A library shared by many machines, at the PostgreSQL URL `url`.
         ///
         /// ```swift
         /// let library = try PhotoLibrary.shared("postgres://family@db.example.net/photos")
         /// ```
-        /// - Throws: as ``shared(at:)``: connecting now happens in the background, and its failures
+        /// - Throws: as ``sharedCatalog(at:)``: connecting now happens in the background, and its failures
         ///   come from the first call that uses the library.
         @available(
-            *, deprecated, renamed: "shared(at:)", message: "Pass a URL; the library connects in the background."
+            *, deprecated, renamed: "sharedCatalog(at:)", message: "Pass a URL; the library connects in the background."
         )
         public static func shared(_ url: String) throws -> PhotoLibrary {
             guard let parsed = URL(string: url) else {
@@ -46,11 +55,11 @@
                     .invalidArgument,
                     "\(url) is not a shared library's address; give postgres://USER@HOST[:PORT]/DATABASE.")
             }
-            return try shared(at: parsed)
+            return try sharedCatalog(at: parsed)
         }
 
         /// Sets up a shared library at `url` whose originals go to `store` (the bucket is created when
-        /// missing). Running it again with the same store changes nothing. Unlike ``shared(at:)`` it
+        /// missing). Running it again with the same store changes nothing. Unlike ``sharedCatalog(at:)`` it
         /// connects at once: it throws what setting up threw.
         ///
         /// ```swift
@@ -58,7 +67,7 @@
         /// let library = try PhotoLibrary.initializeShared(at: URL(string: "postgres://me@localhost/photos")!, store: store)
         /// ```
         /// - Throws: `.libraryCorrupt` when the library already keeps its originals elsewhere;
-        ///   `.libraryNotFound`, `.accessDenied` as ``shared(at:)``.
+        ///   `.libraryNotFound`, `.accessDenied` as ``sharedCatalog(at:)``.
         @discardableResult
         public static func initializeShared(at url: URL, store: ObjectStoreLocation) throws -> PhotoLibrary {
             PhotoLibrary(backend: try SharedBackend.initialize(url: url.absoluteString, location: store))
@@ -78,7 +87,7 @@
         /// Whether `location` names a shared library (`postgres://` or `postgresql://`).
         ///
         /// ```swift
-        /// if PhotoLibrary.isSharedLibraryURL(argument) { library = try .shared(at: URL(string: argument)!) }
+        /// if PhotoLibrary.isSharedLibraryURL(argument) { library = try .sharedCatalog(at: URL(string: argument)!) }
         /// ```
         public static func isSharedLibraryURL(_ location: String) -> Bool {
             location.hasPrefix("postgres://") || location.hasPrefix("postgresql://")
@@ -88,7 +97,7 @@
         /// died between its upload and its commit). Never races a save of the same bytes.
         ///
         /// ```swift
-        /// let report = try await PhotoLibrary.shared(at: libraryURL).collectGarbage()
+        /// let report = try await PhotoLibrary.sharedCatalog(at: libraryURL).collectGarbage()
         /// ```
         /// - Throws: `.ioFailure` when this is not a shared library.
         public func collectGarbage() async throws -> GarbageReport {

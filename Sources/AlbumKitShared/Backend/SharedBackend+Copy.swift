@@ -134,7 +134,7 @@
         /// dates and original names. Safe to run again: it copies only what is missing.
         ///
         /// ```swift
-        /// let report = try await PhotoLibrary.shared(at: libraryURL).copy(fromCatalogAt: catalogURL)
+        /// let report = try await PhotoLibrary.sharedCatalog(at: libraryURL).copy(fromCatalogAt: catalogURL)
         /// ```
         public func copy(fromCatalogAt url: URL) async throws -> CopyReport {
             guard let shared = try await backend as? SharedBackend else {

@@ -102,6 +102,8 @@
                         """
                         SELECT sha256 FROM asset
                         UNION SELECT sha256 FROM asset_companion
+                        UNION SELECT r.sha256 FROM released_object r
+                        WHERE r.released_at > extract(epoch FROM now()) - \(SharedSchema.retentionSeconds)
                         UNION SELECT i.sha256 FROM upload_intent i
                         WHERE i.expires_at > now() AND EXISTS (
                             SELECT 1 FROM pg_stat_activity a WHERE a.pid = i.owner_pid AND a.backend_start = i.owner_start)
@@ -136,6 +138,10 @@
                                     RETURNING 1)
                                 SELECT count(*) FROM gone
                                 """) ?? "0") ?? 0
+                    // Companions released by a member (``SharedSchema/guards``) are kept as long.
+                    try db.execute(
+                        "DELETE FROM released_object WHERE released_at <= extract(epoch FROM now()) - \(SharedSchema.retentionSeconds)"
+                    )
                     let expired = try Self.purge(
                         db, where: "deleted_at < extract(epoch FROM now()) - $1::double precision * 86400",
                         [String(try Self.retentionDays(db))])
@@ -167,6 +173,7 @@
                                 SELECT NOT EXISTS (SELECT 1 FROM asset WHERE sha256 = $1)
                                    AND NOT EXISTS (SELECT 1 FROM asset_companion WHERE sha256 = $1)
                                    AND NOT EXISTS (SELECT 1 FROM upload_intent WHERE sha256 = $1)
+                                   AND NOT \(SharedSchema.recentlyReleased("$1"))
                                 """, [candidate.sha256]) == "t"
                         guard stillUnused else { return false }
                         // Deleted while holding the lock: a save of these bytes waits for it, then uploads again.

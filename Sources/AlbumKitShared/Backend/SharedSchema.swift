@@ -98,13 +98,18 @@
         ///   (SQLSTATE 42501), so a member cannot point a row elsewhere and leave the original to `gc`.
         /// - New rows name objects by a SHA-256 in lowercase hex only (`CHECK … NOT VALID`: rows
         ///   already there are not rejected; AlbumKit treats those as damaged when it reads them).
-        ///
         /// - A member who may change `asset` and `album` may update only the columns AlbumKit's own
-        ///   changes need (`asset.deleted_at`; `album.title`, `title_key`, `deleted_at`): a rule given
+        ///   changes need (`asset.deleted_at`; `album.title`, `title_key`, `deleted_at`): a right given
         ///   on a whole table before version 5 is narrowed to them.
+        /// - A companion (the raw of a pair, a sidecar) whose row a member deletes or points at other
+        ///   bytes leaves its object in `released_object`, with the server's time: `gc` keeps it for
+        ///   the retention, as it keeps a deleted photo's. (The owner's own changes, `purge` among
+        ///   them, release at once.)
         ///
-        /// An endpoint recorded with a user name or password in it (before AlbumKit refused them)
-        /// loses them here: the table is readable by every member.
+        /// The trigger functions run with `search_path = pg_catalog` and name the one table they
+        /// write by its schema, so that nothing a member creates (a temporary table) can stand in
+        /// for what they use. An endpoint recorded with a user name or password in it (before
+        /// AlbumKit refused them) loses them here: the table is readable by every member.
         static let guards = """
             CREATE OR REPLACE FUNCTION albumkit_guard_row() RETURNS trigger LANGUAGE plpgsql
                 SET search_path = pg_catalog AS $guard$
@@ -158,6 +163,40 @@
                         CASE WHEN member.grantee = 'PUBLIC' THEN 'PUBLIC' ELSE quote_ident(member.grantee) END);
                 END LOOP;
             END $$;
+            CREATE TABLE IF NOT EXISTS released_object (
+                sha256 text NOT NULL CHECK (sha256 ~ '^[0-9a-f]{64}$'),
+                released_at double precision NOT NULL DEFAULT extract(epoch FROM now())
+            );
+            CREATE INDEX IF NOT EXISTS released_object_by_object ON released_object (sha256);
+            DO $$ DECLARE member record; BEGIN
+                EXECUTE format($release$
+                    CREATE OR REPLACE FUNCTION albumkit_release_object() RETURNS trigger LANGUAGE plpgsql
+                        SET search_path = pg_catalog AS $body$
+                    BEGIN
+                        IF TG_OP = 'UPDATE' THEN
+                            IF NEW.sha256 IS NOT DISTINCT FROM OLD.sha256 THEN RETURN NULL; END IF;
+                        END IF;
+                        IF NOT pg_has_role(current_user, (SELECT relowner FROM pg_class WHERE oid = TG_RELID), 'MEMBER')
+                            AND OLD.sha256 ~ '^[0-9a-f]{64}$' THEN
+                            INSERT INTO %I.released_object (sha256) VALUES (OLD.sha256);
+                        END IF;
+                        RETURN NULL;
+                    END $body$
+                $release$, current_schema());
+                FOR member IN SELECT DISTINCT grantee, privilege_type FROM information_schema.role_table_grants
+                    WHERE table_schema = current_schema() AND table_name = 'asset' AND grantee <> current_user
+                        AND privilege_type IN ('SELECT', 'INSERT') LOOP
+                    EXECUTE format('GRANT %s (sha256) ON released_object TO %s', member.privilege_type,
+                        CASE WHEN member.grantee = 'PUBLIC' THEN 'PUBLIC' ELSE quote_ident(member.grantee) END);
+                    IF member.privilege_type = 'SELECT' THEN
+                        EXECUTE format('GRANT SELECT ON released_object TO %s',
+                            CASE WHEN member.grantee = 'PUBLIC' THEN 'PUBLIC' ELSE quote_ident(member.grantee) END);
+                    END IF;
+                END LOOP;
+            END $$;
+            DROP TRIGGER IF EXISTS albumkit_release ON asset_companion;
+            CREATE TRIGGER albumkit_release AFTER DELETE OR UPDATE OF sha256 ON asset_companion
+                FOR EACH ROW EXECUTE FUNCTION albumkit_release_object();
             UPDATE albumkit_setting SET value = regexp_replace(value, '^([A-Za-z][A-Za-z0-9+.-]*://)[^/?#]*@', '\\1')
             WHERE name = 'endpoint' AND value ~ '^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*@';
             """
@@ -209,7 +248,18 @@
         /// The tables of a library, for the members' grants.
         static let tables = [
             "albumkit_setting", "asset", "album", "album_asset", "remembered_album", "upload_intent", "asset_companion",
+            "released_object",
         ]
+
+        /// The library's retention in seconds, in SQL (the setting, else the default).
+        static let retentionSeconds =
+            "(86400 * coalesce((SELECT value::double precision FROM albumkit_setting WHERE name = 'retention_days'), \(defaultRetentionDays)))"
+
+        /// In SQL: the object `sha` (an SQL expression) was released by a member less than the
+        /// retention ago (``guards``).
+        static func recentlyReleased(_ sha: String) -> String {
+            "EXISTS (SELECT 1 FROM released_object r WHERE r.sha256 = \(sha) AND r.released_at > extract(epoch FROM now()) - \(retentionSeconds))"
+        }
 
         /// The SQL that creates the library's two member roles (when missing) and gives them their
         /// rights on the tables of `schema` in `database`: `reader` may read everything (list, show,
@@ -240,6 +290,7 @@
                 GRANT UPDATE (deleted_at) ON \(tables(["asset"])) TO \(identifier(writer));
                 GRANT UPDATE (title, title_key, deleted_at) ON \(tables(["album"])) TO \(identifier(writer));
                 GRANT INSERT, UPDATE, DELETE ON \(tables(["album_asset", "remembered_album", "upload_intent", "asset_companion"])) TO \(identifier(writer));
+                GRANT INSERT (sha256) ON \(tables(["released_object"])) TO \(identifier(writer));
                 GRANT USAGE ON SEQUENCE \(tables(["album_sequence_seq"])) TO \(identifier(writer));
                 """
         }
