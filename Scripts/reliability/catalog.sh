@@ -1204,7 +1204,7 @@ while os.path.exists(sys.argv[3]):
     tag = b"<tag %d>" % n
     os.write(fd, tag); late = os.fstat(fd).st_nlink == 0; os.close(fd)
     log.write("%s %s %s\n" % ("late" if late else "tag", name, tag.decode())); log.flush()
-    time.sleep(random.uniform(0.0005, 0.003))
+    time.sleep(random.uniform(0.003, 0.015))
 ' "$card" "$card.tags" "$card.running" &
         writer=$!
         sleep 0.2

@@ -98,8 +98,10 @@ extension CatalogBackend {
             case ELOOP, ENOTDIR, EXDEV:
                 return "\(relative) is a symbolic link (or lies beyond one), not a file in the library"
             case EISDIR: return "\(relative) is a folder, not a file"
-            case EINVAL: return "\(relative) is not a regular file (a FIFO, socket or device)"
-            default: return "\(relative) cannot be opened: \(error)"
+            case EINVAL:
+                return
+                    "\(relative) is not a regular file inside the library (a FIFO, socket or device, or not a path under originals/)"
+            default: return "\(relative) is not a regular file inside the library (\(error))"
             }
         }
         defer { FileSystem.close(opened.0) }

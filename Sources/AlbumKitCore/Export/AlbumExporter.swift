@@ -208,7 +208,9 @@ struct AlbumExporter {
             }
             return
         }
-        do { try FileSystem.makeDirectory(atPath: directory.path) } catch {
+        // The user's own folder, made as `mkdir` makes one (the umask decides); what is written in
+        // it keeps the library copy's mode.
+        do { try FileSystem.makeDirectory(atPath: directory.path, mode: 0o777) } catch {
             // The export folder is not the library: a missing or non-folder parent is the target's
             // problem ("was the library moved?" would mislead).
             if error.errno == ENOTDIR || error.errno == ENOENT {
