@@ -366,9 +366,9 @@ struct AlbumExporter {
     ) throws -> UInt64 {
         let input: FileSystem.Descriptor
         let version: FileSystem.FileVersion
-        do {
+        do throws(SystemError) {
             (input, _) = try RemovalGate.openForReading(source, beneath: libraryFolder)
-            do { version = try FileSystem.version(of: input) } catch {
+            do throws(SystemError) { version = try FileSystem.version(of: input) } catch {
                 FileSystem.close(input)
                 throw error
             }
