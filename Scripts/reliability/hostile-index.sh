@@ -10,10 +10,11 @@
 #                     3 times; a snapshot copied from a `cp -a` sibling, then `repair` twice; a FIFO
 #                     where the snapshot goes.
 
-# asset_ids LIB: the asset ids `album assets` lists, sorted (empty when it fails).
+# asset_ids LIB: the asset ids `album assets --json` lists, sorted (empty when it fails); the table
+# shows ids cut to 8 characters.
 asset_ids() {
-    "$ALBUM" assets --library "$1" 2>/dev/null |
-        grep -oE '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}' | sort -u
+    "$ALBUM" assets --json --library "$1" 2>/dev/null |
+        grep -oE '"id":"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"' | sort -u
 }
 
 # damaged_count LIB: how many things are under LIB/damaged/*/.
@@ -83,8 +84,8 @@ scenario_hostile-index() {
                 fifo) mkfifo "$lib/$name" ;;
                 link) ln -s "$outside" "$lib/$name" ;;
             esac
-            if [ "$(timeout 30 "$ALBUM" assets --library "$lib" 2>/dev/null |
-                grep -oE '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}' | sort -u)" != "$expected" ]; then
+            if [ "$(timeout 30 "$ALBUM" assets --json --library "$lib" 2>/dev/null |
+                grep -oE '"id":"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"' | sort -u)" != "$expected" ]; then
                 fail "hostile-index: a $kind where $name goes stopped the listing (or hung)"
                 failures=$((failures + 1))
             fi
@@ -116,8 +117,8 @@ scenario_hostile-snapshot() {
     for attempt in 1 2 3; do
         trials=$((trials + 1))
         start=$(date +%s%N)
-        count=$(ALBUMKIT_BOOT_SESSION="hostile-snapshot-$attempt" timeout 90 "$ALBUM" assets --library "$lib" 2>/dev/null |
-            grep -oE '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}' | sort -u)
+        count=$(ALBUMKIT_BOOT_SESSION="hostile-snapshot-$attempt" timeout 90 "$ALBUM" assets --json --library "$lib" 2>/dev/null |
+            grep -oE '"id":"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"' | sort -u)
         took=$((($(date +%s%N) - start) / 1000000))
         bytes=$(du -sb "$lib/damaged" 2>/dev/null | cut -f1)
         echo "  hostile-snapshot: damaged page, attempt $attempt: ${took} ms, damaged/ $(damaged_count "$lib") entries, ${bytes:-0} bytes"
@@ -134,8 +135,8 @@ scenario_hostile-snapshot() {
     for attempt in 1 2 3; do
         trials=$((trials + 1))
         start=$(date +%s%N)
-        count=$(timeout 90 "$ALBUM" assets --library "$lib" 2>/dev/null |
-            grep -oE '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}' | sort -u)
+        count=$(timeout 90 "$ALBUM" assets --json --library "$lib" 2>/dev/null |
+            grep -oE '"id":"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"' | sort -u)
         took=$((($(date +%s%N) - start) / 1000000))
         echo "  hostile-snapshot: damaged index page, attempt $attempt: ${took} ms, damaged/ $(damaged_count "$lib") entries"
         [ "$count" = "$expected" ] && [ "$took" -lt 10000 ] ||
@@ -171,8 +172,8 @@ scenario_hostile-snapshot() {
     trials=$((trials + 1))
     rm -f "$mine/snapshots/index.sqlite"
     mkfifo "$mine/snapshots/index.sqlite"
-    [ "$(ALBUMKIT_BOOT_SESSION=hostile-snapshot-fifo timeout 30 "$ALBUM" assets --library "$mine" 2>/dev/null |
-        grep -oE '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}' | sort -u)" = "$expected" ] ||
+    [ "$(ALBUMKIT_BOOT_SESSION=hostile-snapshot-fifo timeout 30 "$ALBUM" assets --json --library "$mine" 2>/dev/null |
+        grep -oE '"id":"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"' | sort -u)" = "$expected" ] ||
         { fail "hostile-snapshot: a FIFO where the snapshot goes stopped (or hung) the listing"; failures=$((failures + 1)); }
     ALBUMKIT_SNAPSHOT_INTERVAL=1 timeout 30 "$ALBUM" save -q --album Trip --library "$mine" "${files[@]:10:2}" >/dev/null ||
         { fail "hostile-snapshot: a save failed after the FIFO"; failures=$((failures + 1)); }
