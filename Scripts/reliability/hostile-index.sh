@@ -5,7 +5,8 @@
 #   hostile-index     an index copied from a `cp -a` sibling that went on differently (both ending
 #                     with the same rename); the index ahead of the journal while a killed saver's
 #                     publishing list names 128 acknowledged photos; a folder, FIFO or symlink where
-#                     the index or its rollback journal / WAL goes.
+#                     the index or its rollback journal / WAL goes; damaged/ a link out of the
+#                     library or a file, then the index damaged and the journal's tail torn.
 #   hostile-snapshot  one damaged page in snapshots/index.sqlite and a restart, the command repeated
 #                     3 times; a snapshot copied from a `cp -a` sibling, then `repair` twice; a FIFO
 #                     where the snapshot goes.
@@ -97,7 +98,29 @@ scenario_hostile-index() {
                 { fail "hostile-index: the file a link pointed to was changed"; failures=$((failures + 1)); echo "not AlbumKit's" >"$outside"; }
         done
     done
-    summary hostile-index "$trials" "$failures" "a sibling's index rebuilt, 128 originals kept with the index ahead, non-files set aside"
+
+    # 4. damaged/ a link out of the library (or a file), then the index damaged and a torn journal
+    # tail: nothing is made or moved outside; the command names damaged/ and works once it is gone.
+    for kind in link file; do
+        trials=$((trials + 1))
+        lib=$dir/aside-$kind.albumlibrary outside=$dir/aside-$kind-outside
+        mkdir -p "$outside"
+        "$ALBUM" save -q --album Trip --library "$lib" "${files[@]:0:2}" >/dev/null
+        expected=$(asset_ids "$lib")
+        if [ $kind = link ]; then ln -s "$outside" "$lib/damaged"; else echo x >"$lib/damaged"; fi
+        head -c 5000 /dev/urandom >"$lib/catalog.sqlite"
+        printf 'a torn record' >>"$lib/journal/library.journal"
+        "$ALBUM" albums --library "$lib" >/dev/null 2>"$dir/aside.err"
+        grep -q "$lib/damaged is" "$dir/aside.err" ||
+            { fail "hostile-index: a $kind where damaged/ goes is not named: $(head -c 300 "$dir/aside.err")"; failures=$((failures + 1)); }
+        [ -z "$(ls -A "$outside")" ] ||
+            { fail "hostile-index: setting aside followed a $kind where damaged/ goes: $(ls "$outside")"; failures=$((failures + 1)); }
+        rm -f "$lib/damaged"
+        [ "$(asset_ids "$lib")" = "$expected" ] ||
+            { fail "hostile-index: with damaged/ a folder again the photos differ"; failures=$((failures + 1)); }
+        verify_ok "$lib" || failures=$((failures + 1))
+    done
+    summary hostile-index "$trials" "$failures" "a sibling's index rebuilt, 128 originals kept with the index ahead, non-files set aside, never through a linked damaged/"
 }
 
 scenario_hostile-snapshot() {
