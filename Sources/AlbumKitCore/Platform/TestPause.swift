@@ -18,7 +18,7 @@ package enum TestPause {
     /// Steps: a catalog's `before-record` (the files' data and names flushed, the save decided
     /// under the journal's lock, its record not appended) and `after-acknowledge` (the record
     /// flushed and the caller told, the index's transaction not committed); a shared library's `before-upload`, `after-upload`, `in-commit` (rows written, not
-    /// committed), `after-commit`; a copy's `copy-batch` (a batch saved, the next not begun). `pid` is what the test may signal (default: this process).
+    /// committed), `after-commit`; a copy's `copy-batch` (a batch saved, the next not begun); `folder-made` (a folder just made, its mode not yet given). `pid` is what the test may signal (default: this process).
     package static func at(_ step: String, pid: @autoclosure () -> Int32 = getpid()) {
         #if DEBUG
             let environment = ProcessInfo.processInfo.environment
