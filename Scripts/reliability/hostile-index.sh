@@ -5,15 +5,17 @@
 #   hostile-index     an index copied from a `cp -a` sibling that went on differently (both ending
 #                     with the same rename); the index ahead of the journal while a killed saver's
 #                     publishing list names 128 acknowledged photos; a folder, FIFO or symlink where
-#                     the index or its rollback journal / WAL goes.
+#                     the index or its rollback journal / WAL goes; damaged/ a link out of the
+#                     library or a file, then the index damaged and the journal's tail torn.
 #   hostile-snapshot  one damaged page in snapshots/index.sqlite and a restart, the command repeated
 #                     3 times; a snapshot copied from a `cp -a` sibling, then `repair` twice; a FIFO
 #                     where the snapshot goes.
 
-# asset_ids LIB: the asset ids `album assets` lists, sorted (empty when it fails).
+# asset_ids LIB: the asset ids `album assets --json` lists, sorted (empty when it fails); the table
+# shows ids cut to 8 characters.
 asset_ids() {
-    "$ALBUM" assets -v --library "$1" 2>/dev/null |
-        grep -oE '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}' | sort -u
+    "$ALBUM" assets --json --library "$1" 2>/dev/null |
+        grep -oE '"id":"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"' | sort -u
 }
 
 # damaged_count LIB: how many things are under LIB/damaged/*/.
@@ -83,8 +85,8 @@ scenario_hostile-index() {
                 fifo) mkfifo "$lib/$name" ;;
                 link) ln -s "$outside" "$lib/$name" ;;
             esac
-            if [ "$(timeout 30 "$ALBUM" assets -v --library "$lib" 2>/dev/null |
-                grep -oE '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}' | sort -u)" != "$expected" ]; then
+            if [ "$(timeout 30 "$ALBUM" assets --json --library "$lib" 2>/dev/null |
+                grep -oE '"id":"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"' | sort -u)" != "$expected" ]; then
                 fail "hostile-index: a $kind where $name goes stopped the listing (or hung)"
                 failures=$((failures + 1))
             fi
@@ -96,7 +98,29 @@ scenario_hostile-index() {
                 { fail "hostile-index: the file a link pointed to was changed"; failures=$((failures + 1)); echo "not AlbumKit's" >"$outside"; }
         done
     done
-    summary hostile-index "$trials" "$failures" "a sibling's index rebuilt, 128 originals kept with the index ahead, non-files set aside"
+
+    # 4. damaged/ a link out of the library (or a file), then the index damaged and a torn journal
+    # tail: nothing is made or moved outside; the command names damaged/ and works once it is gone.
+    for kind in link file; do
+        trials=$((trials + 1))
+        lib=$dir/aside-$kind.albumlibrary outside=$dir/aside-$kind-outside
+        mkdir -p "$outside"
+        "$ALBUM" save -q --album Trip --library "$lib" "${files[@]:0:2}" >/dev/null
+        expected=$(asset_ids "$lib")
+        if [ $kind = link ]; then ln -s "$outside" "$lib/damaged"; else echo x >"$lib/damaged"; fi
+        head -c 5000 /dev/urandom >"$lib/catalog.sqlite"
+        printf 'a torn record' >>"$lib/journal/library.journal"
+        "$ALBUM" albums --library "$lib" >/dev/null 2>"$dir/aside.err"
+        grep -q "$lib/damaged is" "$dir/aside.err" ||
+            { fail "hostile-index: a $kind where damaged/ goes is not named: $(head -c 300 "$dir/aside.err")"; failures=$((failures + 1)); }
+        [ -z "$(ls -A "$outside")" ] ||
+            { fail "hostile-index: setting aside followed a $kind where damaged/ goes: $(ls "$outside")"; failures=$((failures + 1)); }
+        rm -f "$lib/damaged"
+        [ "$(asset_ids "$lib")" = "$expected" ] ||
+            { fail "hostile-index: with damaged/ a folder again the photos differ"; failures=$((failures + 1)); }
+        verify_ok "$lib" || failures=$((failures + 1))
+    done
+    summary hostile-index "$trials" "$failures" "a sibling's index rebuilt, 128 originals kept with the index ahead, non-files set aside, never through a linked damaged/"
 }
 
 scenario_hostile-snapshot() {
@@ -116,8 +140,8 @@ scenario_hostile-snapshot() {
     for attempt in 1 2 3; do
         trials=$((trials + 1))
         start=$(date +%s%N)
-        count=$(ALBUMKIT_BOOT_SESSION="hostile-snapshot-$attempt" timeout 90 "$ALBUM" assets -v --library "$lib" 2>/dev/null |
-            grep -oE '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}' | sort -u)
+        count=$(ALBUMKIT_BOOT_SESSION="hostile-snapshot-$attempt" timeout 90 "$ALBUM" assets --json --library "$lib" 2>/dev/null |
+            grep -oE '"id":"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"' | sort -u)
         took=$((($(date +%s%N) - start) / 1000000))
         bytes=$(du -sb "$lib/damaged" 2>/dev/null | cut -f1)
         echo "  hostile-snapshot: damaged page, attempt $attempt: ${took} ms, damaged/ $(damaged_count "$lib") entries, ${bytes:-0} bytes"
@@ -134,8 +158,8 @@ scenario_hostile-snapshot() {
     for attempt in 1 2 3; do
         trials=$((trials + 1))
         start=$(date +%s%N)
-        count=$(timeout 90 "$ALBUM" assets -v --library "$lib" 2>/dev/null |
-            grep -oE '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}' | sort -u)
+        count=$(timeout 90 "$ALBUM" assets --json --library "$lib" 2>/dev/null |
+            grep -oE '"id":"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"' | sort -u)
         took=$((($(date +%s%N) - start) / 1000000))
         echo "  hostile-snapshot: damaged index page, attempt $attempt: ${took} ms, damaged/ $(damaged_count "$lib") entries"
         [ "$count" = "$expected" ] && [ "$took" -lt 10000 ] ||
@@ -171,8 +195,8 @@ scenario_hostile-snapshot() {
     trials=$((trials + 1))
     rm -f "$mine/snapshots/index.sqlite"
     mkfifo "$mine/snapshots/index.sqlite"
-    [ "$(ALBUMKIT_BOOT_SESSION=hostile-snapshot-fifo timeout 30 "$ALBUM" assets -v --library "$mine" 2>/dev/null |
-        grep -oE '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}' | sort -u)" = "$expected" ] ||
+    [ "$(ALBUMKIT_BOOT_SESSION=hostile-snapshot-fifo timeout 30 "$ALBUM" assets --json --library "$mine" 2>/dev/null |
+        grep -oE '"id":"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"' | sort -u)" = "$expected" ] ||
         { fail "hostile-snapshot: a FIFO where the snapshot goes stopped (or hung) the listing"; failures=$((failures + 1)); }
     ALBUMKIT_SNAPSHOT_INTERVAL=1 timeout 30 "$ALBUM" save -q --album Trip --library "$mine" "${files[@]:10:2}" >/dev/null ||
         { fail "hostile-snapshot: a save failed after the FIFO"; failures=$((failures + 1)); }

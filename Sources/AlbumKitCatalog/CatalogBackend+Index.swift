@@ -123,11 +123,7 @@ extension CatalogBackend {
         // Bytes after the last record: never acknowledged (an append is acknowledged only once it
         // is whole and flushed), kept for inspection, then cut off.
         let tail = try FileSystem.readAll(file, from: UInt64(end), size: UInt64(size))
-        let folder = try DamagedFolder(root: root.path).folder()
-        let kept = try FileSystem.openForAppending(folder + "/journal-tail-at-\(end)")
-        defer { FileSystem.close(kept) }
-        try FileSystem.write(kept, tail)
-        try FileSystem.fsync(kept)
+        try DamagedFolder(root: root.path).keep(tail, as: "journal-tail-at-\(end)")
         try FileSystem.truncate(file, to: end)
         try FileSystem.flushData(file)
         return end

@@ -8,9 +8,11 @@ import Foundation
 #endif
 
 /// Where one step sets aside what it cannot use (a damaged index, a snapshot of another copy, a
-/// folder or FIFO where a file of the index goes): `damaged/DATE/` (or `previous-release/`), made
-/// when the first thing is kept. Things are moved there by rename, never copied, removed or
-/// followed, so each is kept once.
+/// folder or FIFO where a file of the index goes, a torn journal tail): `damaged/DATE/` (or
+/// `previous-release/`), made when the first thing is kept. Things are moved there by rename, never
+/// copied, removed or followed, so each is kept once. Both ends are opened through the library's
+/// ``RemovalGate``: a `damaged/` (or the folder of what is kept) that is a link, or a file, is
+/// never followed out of the library; the step then fails naming it.
 ///
 /// ```swift
 /// let aside = DamagedFolder(root: root.path)
@@ -22,55 +24,76 @@ final class DamagedFolder {
     let isPreviousRelease: Bool
     /// The folder, once something was kept in it.
     private(set) var made: String?
+    private let gate: RemovalGate
 
     init(root: String, previousRelease: Bool = false) {
         self.root = root
         self.isPreviousRelease = previousRelease
+        self.gate = RemovalGate(root: root)
+        self.relative = previousRelease ? "previous-release" : "damaged/" + CatalogBackend.timestamp()
     }
+
+    /// The folder's path relative to the library's.
+    private let relative: String
 
     /// Moves whatever is at `path` (a file, folder, FIFO or link, which is not followed) into the
     /// folder as `name`, or under another name when that one is taken. Nothing there: nothing done.
     func keep(_ path: String, as name: String) throws {
         guard FileSystem.fileStatus(atPath: path, following: false) != nil else { return }
-        let folder = try made ?? make()
-        var target = folder + "/" + name
-        if FileSystem.fileStatus(atPath: target, following: false) != nil {
-            // "catalog.sqlite-wal" → "catalog-3f9a….sqlite-wal"
-            let stem = name.prefix { $0 != "." }
-            target = folder + "/" + stem + "-" + RandomID.make() + name.dropFirst(stem.count)
+        guard path.hasPrefix(root + "/"), let parts = RemovalGate.components(of: String(path.dropFirst(root.count + 1)))
+        else { throw SystemError("rename", path: path, errno: EINVAL) }
+        let source = try gate.openFolder(parts.dropLast().joined(separator: "/"))
+        defer { FileSystem.close(source) }
+        try place(name) { target, folder in
+            try FileSystem.renameWithoutReplacing(parts[parts.count - 1], in: source, to: target, in: folder)
         }
-        if let failure = Self.rename(path, to: target), failure.errno != ENOENT { throw failure }
     }
 
-    /// Renames `path`; the failure, if any (`ENOENT`: gone meanwhile, such as another program's
-    /// rollback journal, nothing to keep).
-    private static func rename(_ path: String, to target: String) -> SystemError? {
-        do { try FileSystem.rename(path, to: target) } catch { return error }
-        return nil
+    /// Writes `bytes` (flushed) into the folder as the new file `name`, or under another name when
+    /// that one is taken.
+    func keep(_ bytes: [UInt8], as name: String) throws {
+        try place(name) { target, folder in
+            try FileSystem.createFile(target, in: folder, bytes: bytes)
+        }
     }
 
-    /// The folder, made now when nothing was kept in it yet: for a file written there.
-    func folder() throws -> String { try made ?? make() }
-
-    private func make() throws -> String {
-        let folder: String
-        if isPreviousRelease {
-            folder = root + "/previous-release"
-        } else {
-            try Self.makeFolderOfItsOwn(root + "/damaged")
-            folder = root + "/damaged/" + CatalogBackend.timestamp()
+    /// Runs `put` with `name` (then, when it is taken, `name` with a random part) and the folder
+    /// opened beneath the library; `ENOENT` from `put` (the thing gone meanwhile, such as another
+    /// program's rollback journal) is nothing to keep.
+    private func place(_ name: String, _ put: (String, FileSystem.Descriptor) throws -> Void) throws {
+        let folder = try open()
+        defer { FileSystem.close(folder) }
+        func code(_ error: any Error) -> Int32? { (error as? SystemError)?.errno }
+        do {
+            do { try put(name, folder) } catch  where code(error) == EEXIST {
+                // "catalog.sqlite-wal" → "catalog-3f9a….sqlite-wal"
+                let stem = name.prefix { $0 != "." }
+                try put(stem + "-" + RandomID.make() + name.dropFirst(stem.count), folder)
+            }
+        } catch  where code(error) == ENOENT {
+            return
         }
-        try Self.makeFolderOfItsOwn(folder)
-        made = folder
-        return folder
     }
 
-    /// Makes `path` a folder (its parent exists): anything else found there, such as a link to a
-    /// folder elsewhere, is renamed beside it first (`NAME.ID.not-a-folder`), never followed.
-    private static func makeFolderOfItsOwn(_ path: String) throws {
-        if let status = FileSystem.fileStatus(atPath: path, following: false), status.kind != .directory {
-            try FileSystem.rename(path, to: path + "." + RandomID.make() + ".not-a-folder")
+    /// Opens the folder, made beneath the library's folder without following a link. Anything but
+    /// a folder where `damaged/` (or `previous-release/`) goes, such as a link to a folder
+    /// elsewhere, is first renamed beside it (`damaged.ID.not-a-folder`), never followed; when even
+    /// that fails, the error names it.
+    private func open() throws -> FileSystem.Descriptor {
+        let top = isPreviousRelease ? "previous-release" : "damaged"
+        if let status = gate.status(of: top), status.kind != .directory {
+            try gate.moveFile(top, to: top + "." + RandomID.make() + ".not-a-folder", settingAside: true)
         }
-        _ = try FileSystem.makeDirectory(atPath: path)
+        do {
+            let folder = try gate.makeFolder(relative).folder
+            made = root + "/" + relative
+            return folder
+        } catch {
+            guard let status = gate.status(of: top), status.kind != .directory else { throw error }
+            throw AlbumError(
+                .ioFailure,
+                "Cannot set aside what the library cannot use: \(root)/\(top) is \(status.kind == .symbolicLink ? "a symbolic link" : "not a folder"), and AlbumKit sets things aside only in a folder of the library. Move it away and try again.",
+                underlying: error)
+        }
     }
 }

@@ -210,8 +210,12 @@ package enum FileSystem {
         let path = parent.path + "/" + name
         try injected(.mkdir, path)
         if mkdirat(parent.fd, name, mode ?? folderMode(for: path)) == 0 {
+            TestPause.at("folder-made")
             // A folder shared with the group gets the group's access whatever the umask.
-            if mode == nil, folderMode(for: path) != 0o700 { _ = fchmodat(parent.fd, name, folderMode(for: path), 0) }
+            if mode == nil, folderMode(for: path) != 0o700 {
+                setFolderMode(
+                    openat(parent.fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), folderMode(for: path))
+            }
             return true
         }
         if errno == EEXIST { return false }
@@ -224,8 +228,11 @@ package enum FileSystem {
         try injected(.mkdir, path)
         let mode = given ?? folderMode(for: path)
         if mkdir(path, mode) == 0 {
+            TestPause.at("folder-made")
             // (As above: the group's access whatever the umask.)
-            if given == nil, mode != 0o700 { _ = chmod(path, mode) }
+            if given == nil, mode != 0o700 {
+                setFolderMode(open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), mode)
+            }
             return true
         }
         if errno == EEXIST { return false }
@@ -237,6 +244,16 @@ package enum FileSystem {
             }
         }
         throw fail("mkdir", path)
+    }
+
+    /// Gives the folder just made, opened as `fd` without following a link, the mode `mode`, and
+    /// closes it. Never by name: a link someone put in the new folder's place meanwhile (a member
+    /// of a shared library's group may rename entries there) would lead `chmod` to a file of the
+    /// owner's elsewhere and give the group access to it. `fd < 0` (no folder there now): nothing.
+    private static func setFolderMode(_ fd: Int32, _ mode: mode_t) {
+        guard fd >= 0 else { return }
+        _ = fchmod(fd, mode)
+        _ = Glibc_close(fd)
     }
 
     // MARK: Staging and publishing

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+@testable import AlbumKitCatalog
+@testable import AlbumKitCore
+
+/// Variants of the hostile-library attacks that the first round did not list, tried as an outside
+/// attacker or an unlucky user would: each test here failed before its fix.
+@Suite struct CatalogRedTeamVariantsTests {
+    /// A library with one photo, a folder `outside` beside it, and `damaged` inside the library
+    /// made `how`: a link to `outside`, or a plain file.
+    func scene(_ dir: URL, damaged how: String) async throws -> (library: URL, outside: URL) {
+        let url = dir.appendingPathComponent("Aside.albumlibrary")
+        let library = PhotoLibrary(backend: try CatalogBackend.open(at: url))
+        _ = try await library.album(titled: "Trips").save(.data(Fixture.uniqueJPEG("aside"), filename: "IMG_1.JPG"))
+        await Blocking.acknowledgedWorkFinished()
+        let outside = dir.appendingPathComponent("outside")
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        let damaged = url.appendingPathComponent("damaged")
+        if how == "link" {
+            try FileManager.default.createSymbolicLink(atPath: damaged.path, withDestinationPath: outside.path)
+        } else {
+            Fixture.write(Data("not a folder".utf8), named: "damaged", in: url)
+        }
+        return (url, outside)
+    }
+
+    /// `damaged/` a link out of the library (or a file), then the index damaged: setting the index
+    /// aside neither makes a folder outside nor moves the library's index there (before: the
+    /// index, with every name and place, went to `outside/DATE/catalog.sqlite`); the command fails
+    /// naming `damaged`, and works again once the link is gone.
+    @Test(arguments: ["link", "file"])
+    func settingAsideNeverFollowsALinkedDamagedFolder(damaged how: String) async throws {
+        try await Fixture.withTemporaryDirectory { (dir: URL) async throws in
+            let (url, outside) = try await scene(dir, damaged: how)
+            Fixture.write(Data(repeating: 0x5A, count: 5000), named: "catalog.sqlite", in: url)
+            await #expect {
+                _ = try await PhotoLibrary(backend: try CatalogBackend.open(at: url)).albums()
+            } throws: { error in
+                let message = (error as? AlbumError)?.message ?? "\(error)"
+                return message.contains(url.path + "/damaged is") && message.contains("Move it away")
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).isEmpty)
+            try FileManager.default.removeItem(at: url.appendingPathComponent("damaged"))
+            let albums = try await PhotoLibrary(backend: try CatalogBackend.open(at: url)).albums()
+            #expect(albums.map(\.title) == ["Trips"])
+            #expect(FileManager.default.fileExists(atPath: url.path + "/damaged"))
+        }
+    }
+
+    /// A torn journal tail is kept under `damaged/` before it is cut off: never written through a
+    /// `damaged` that is a link out of the library (before: `outside/DATE/journal-tail-at-N`).
+    @Test func aTornJournalTailIsNeverWrittenThroughALinkedDamagedFolder() async throws {
+        try await Fixture.withTemporaryDirectory { (dir: URL) async throws in
+            let (url, outside) = try await scene(dir, damaged: "link")
+            let journal = try FileHandle(forWritingTo: url.appendingPathComponent("journal/library.journal"))
+            try journal.seekToEnd()
+            try journal.write(contentsOf: Data("a torn record".utf8))
+            try journal.close()
+            await #expect(throws: AlbumError.self) {
+                _ = try await PhotoLibrary(backend: try CatalogBackend.open(at: url)).album(titled: "Trips").save(
+                    .data(Fixture.uniqueJPEG("after"), filename: "IMG_2.JPG"))
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).isEmpty)
+        }
+    }
+}
