@@ -96,8 +96,8 @@ extension CatalogBackend {
             switch error.errno {
             case ENOENT: return "missing file \(relative)"
             case ELOOP, ENOTDIR, EXDEV:
-                return "\(relative) is a symbolic link (or lies beyond one), not a file in the library"
-            case EISDIR: return "\(relative) is a folder, not a file"
+                return "\(relative) is not a regular file inside the library: a symbolic link (or lies beyond one)"
+            case EISDIR: return "\(relative) is not a regular file inside the library: it is a folder"
             case EINVAL:
                 return
                     "\(relative) is not a regular file inside the library (a FIFO, socket or device, or not a path under originals/)"
