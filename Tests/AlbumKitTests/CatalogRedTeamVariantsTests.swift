@@ -4,6 +4,10 @@ import Testing
 @testable import AlbumKitCatalog
 @testable import AlbumKitCore
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Variants of the hostile-library attacks that the first round did not list, tried as an outside
 /// attacker or an unlucky user would: each test here failed before its fix.
 @Suite struct CatalogRedTeamVariantsTests {
@@ -62,6 +66,41 @@ import Testing
                     .data(Fixture.uniqueJPEG("after"), filename: "IMG_2.JPG"))
             }
             #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).isEmpty)
+        }
+    }
+
+    /// A library handed over by another user (`sudo album …` on it, a root cron job): root opening
+    /// it with its index damaged used to rebuild the index, make shard folders and save photos
+    /// there as root-only `0600` files, and the owner's every command then failed ("Cannot open the
+    /// catalog …; does the library folder exist?"). Root only reads it; a save is refused, and
+    /// nothing in the library changes.
+    @Test(.enabled(if: getuid() == 0, "only root can give the library to another user and open it"))
+    func rootNeverWritesIntoAnotherUsersLibrary() async throws {
+        try await Fixture.withTemporaryDirectory { (dir: URL) async throws in
+            let url = dir.appendingPathComponent("Theirs.albumlibrary")
+            _ = try await PhotoLibrary(backend: try CatalogBackend.open(at: url)).album(titled: "Trips").save(
+                .data(Fixture.uniqueJPEG("theirs"), filename: "IMG_1.JPG"))
+            await Blocking.acknowledgedWorkFinished()
+            Fixture.write(Data(repeating: 0x5A, count: 5000), named: "catalog.sqlite", in: url)
+            let entries = FileManager.default.enumerator(atPath: url.path)?.allObjects as? [String] ?? []
+            for path in [url.path] + entries.map({ url.path + "/" + $0 }) { #expect(lchown(path, 65534, 65534) == 0) }
+            await #expect {
+                try await PhotoLibrary(backend: try CatalogBackend.open(at: url)).album(titled: "Trips").save(
+                    .data(Fixture.uniqueJPEG("root's"), filename: "IMG_2.JPG"))
+            } throws: { error in
+                (error as? AlbumError)?.code == .accessDenied
+                    && (error as? AlbumError)?.message.contains("belongs to the user with id 65534") == true
+            }
+            // Reading works (an index built in memory); a change is refused as for read-only media.
+            let reader = PhotoLibrary(backend: try CatalogBackend.open(at: url, create: false))
+            #expect(try await reader.albums().map(\.title) == ["Trips"])
+            await #expect(throws: AlbumError.self) { try await reader.createAlbum(titled: "Root's") }
+            let after = FileManager.default.enumerator(atPath: url.path)?.allObjects as? [String] ?? []
+            #expect(after.sorted() == entries.sorted())
+            for path in [url.path] + after.map({ url.path + "/" + $0 }) {
+                var info = stat()
+                #expect(lstat(path, &info) == 0 && info.st_uid == 65534, "\(path)")
+            }
         }
     }
 }
