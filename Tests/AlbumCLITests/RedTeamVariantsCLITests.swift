@@ -53,4 +53,24 @@ import Testing
             #expect(mode == 0o600)
         }
     }
+
+    /// `album import --move` of the catalog library itself (the library mistaken for a card, or
+    /// reached through a link): left out whole as a catalog met inside a walked folder is (before:
+    /// walked, its own owner files tried as photos, "no such file" twice and exit 1).
+    @Test func importingTheLibraryIntoItselfLeavesItOut() throws {
+        try CLI.withTemporaryDirectory { dir in
+            let url = dir.appendingPathComponent("Photos.albumlibrary")
+            let source = dir.appendingPathComponent("IMG_1.JPG")
+            try Self.photo("self").write(to: source)
+            #expect(try CLI.run(["save", "--library", url.path, source.path]).status == 0)
+            let link = dir.appendingPathComponent("link")
+            try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: url.path)
+            for named in [url.path, link.path] {
+                let run = try CLI.run(["import", "--move", named, "--library", url.path])
+                #expect(run.stderr.contains("left out") && run.stderr.contains("catalog library"), "\(run.stderr)")
+                #expect(!run.stderr.contains("no such file"), "\(run.stderr)")
+            }
+            #expect(try CLI.run(["verify", "--library", url.path]).status == 0)
+        }
+    }
 }
