@@ -12,7 +12,7 @@
 #                    album by path, by a linked folder and by a linked file, then the album exported.
 #   hostile-lists    a planted owners/*.publishing list naming files through a shard folder that is
 #                    a link out of the library (names as a save gives them, and others), opened,
-#                    verified, repaired and emptied.
+#                    verified, repaired and emptied; owners/ itself a link out, then a save.
 
 # forge_records LIB JSON...: appends each JSON object to LIB's journal as a record with its CRC-32,
 # as another process would (keys sorted, one line each).
@@ -201,5 +201,22 @@ scenario_hostile-lists() {
         [ "$(show_hashes "$lib" Trips | cut -d' ' -f1)" = "$own" ] ||
             { fail "hostile-lists $shard: the owner's photo is not shown"; failures=$((failures + 1)); }
     done
-    summary hostile-lists "$trials" "$failures" "a planted list removes nothing outside the library"
+    # owners/ itself a link out of the library, holding a dead saver's owner file and list: a save
+    # writes nothing there and removes nothing; with owners/ a folder again it saves.
+    trials=$((trials + 1))
+    dir=$base/owners lib=$dir/lib.albumlibrary
+    own=$(hostile_scene "$dir") || { fail "hostile-lists owners: the first save failed"; failures=$((failures + 1)); }
+    echo "99999 0" >"$dir/victim/p99999-0123456789abcdef"
+    echo "originals/3f/victim.txt" >"$dir/victim/p99999-0123456789abcdef.publishing"
+    (cd "$dir/victim" && sha256sum p99999-* >>"$dir/victim.sums")
+    rm -rf "$lib/owners" && ln -s "$dir/victim" "$lib/owners"
+    "$ALBUM" save -q --album Trips --library "$lib" "$dir/media/hs_0001.jpg" >/dev/null 2>&1 &&
+        { fail "hostile-lists owners: a save through a linked owners/ succeeded"; failures=$((failures + 1)); }
+    outside_intact "$dir" "hostile-lists owners" || failures=$((failures + 1))
+    [ "$(ls "$dir/victim" | wc -l)" = 4 ] ||
+        { fail "hostile-lists owners: files were written through the linked owners/: $(ls "$dir/victim" | tr '\n' ' ')"; failures=$((failures + 1)); }
+    rm "$lib/owners"
+    "$ALBUM" save -q --album Trips --library "$lib" "$dir/media/hs_0001.jpg" >/dev/null 2>&1 ||
+        { fail "hostile-lists owners: with owners/ removed the save failed"; failures=$((failures + 1)); }
+    summary hostile-lists "$trials" "$failures" "a planted list removes nothing outside the library; nothing is written through a linked owners/"
 }
