@@ -20,7 +20,7 @@ import Testing
             let library = ["--library", dir.appendingPathComponent("L.albumlibrary").path]
             let id = try Self.saved("old", in: dir, library, clock: "-86400.5")
             #expect(try CLI.run(["verify"] + library).status == 0)
-            #expect(try CLI.run(["assets"] + library).stdout.contains(id))
+            #expect(try CLI.run(["assets", "--json"] + library).stdout.contains(id))
         }
     }
 
