@@ -9,7 +9,8 @@
 #                    a photo still shown; a save naming a file outside with a photo's size and
 #                    SHA-256, then that photo saved (saved as its own asset, nothing written
 #                    outside); a photo outside placed in an
-#                    album by path, by a linked folder and by a linked file, then the album exported.
+#                    album by path, by a linked folder and by a linked file, then the album exported;
+#                    a forged companion naming another photo's own file, then let go.
 #   hostile-lists    a planted owners/*.publishing list naming files through a shard folder that is
 #                    a link out of the library (names as a save gives them, and others), opened,
 #                    verified, repaired and emptied; owners/ itself a link out, then a save.
@@ -174,7 +175,24 @@ scenario_hostile-records() {
         fi
         outside_intact "$dir" "hostile-records export ($how)" || failures=$((failures + 1))
     done
-    summary hostile-records "$trials" "$failures" "forged records never remove, overwrite or export a file outside the library"
+    # A forged setCompanions giving the owner's photo a second photo's own file as a sidecar, then
+    # none: the second photo keeps its file.
+    trials=$((trials + 1))
+    dir=$base/companion lib=$dir/lib.albumlibrary
+    own=$(hostile_scene "$dir") || { fail "hostile-records companion: the first save failed"; failures=$((failures + 1)); }
+    "$ALBUM" save -q --album Trips --library "$lib" "$dir/media/hs_0001.jpg" >/dev/null 2>&1
+    local other file sidecar
+    other=$(show_hashes "$lib" Trips | cut -d' ' -f1 | grep -v "$own" | head -1)
+    file=$(cd "$lib" && find originals -name "$other.*" | head -1)
+    sidecar=$(python3 -c 'import json, sys; print(json.dumps(json.dumps([{"role": "sidecar", "name": "IMG.xmp", "path": sys.argv[1], "size": int(sys.argv[2]), "sha256": sys.argv[3]}])))' \
+        "$file" "$(stat -c %s "$lib/$file")" "$(sha256sum "$lib/$file" | cut -d' ' -f1)")
+    forge_records "$lib" "{\"op\":\"setCompanions\",\"id\":\"$own\",\"companions\":$sidecar}" \
+        "{\"op\":\"setCompanions\",\"id\":\"$own\",\"companions\":\"[]\"}"
+    "$ALBUM" albums --library "$lib" >/dev/null 2>&1
+    [ -n "$file" ] && [ -f "$lib/$file" ] ||
+        { fail "hostile-records companion: another photo's file ($file) was removed as a companion let go"; failures=$((failures + 1)); }
+    verify_ok "$lib" || failures=$((failures + 1))
+    summary hostile-records "$trials" "$failures" "forged records never remove, overwrite or export a file outside the library, nor another photo's file"
 }
 
 scenario_hostile-lists() {

@@ -103,4 +103,41 @@ import Testing
             }
         }
     }
+
+    /// A forged `setCompanions` giving the owner's first photo the second photo's own file as a
+    /// sidecar, then one giving it none: opening the library keeps the second photo's file (before:
+    /// it was removed as a companion let go, and the photo existed nowhere). Likewise a forged
+    /// save naming that file, deleted and purged.
+    @Test func aForgedCompanionNamingAnotherPhotosFileNeverRemovesIt() async throws {
+        try await Fixture.withTemporaryDirectory { (dir: URL) async throws in
+            let url = dir.appendingPathComponent("Pair.albumlibrary")
+            let library = PhotoLibrary(backend: try CatalogBackend.open(at: url))
+            let bytes = Fixture.uniqueJPEG("second")
+            let first = try await library.album(titled: "Trips").save(
+                .data(Fixture.uniqueJPEG("first"), filename: "A.JPG"))
+            let second = try await library.album(titled: "Trips").save(.data(bytes, filename: "B.JPG"))
+            await Blocking.acknowledgedWorkFinished()
+            let files = try FileManager.default.subpathsOfDirectory(atPath: url.path + "/originals")
+            let path = try #require(files.first { $0.contains(second.assetID) }.map { "originals/" + $0 })
+            let sha256 = bytes.withUnsafeBytes { SHA256Hasher.hash($0) }
+            let sidecar = CatalogCompanion(
+                role: "sidecar", name: "A.xmp", path: path, size: Int64(bytes.count), sha256: sha256)
+            let id = RandomID.make()
+            try LibraryJournal(libraryRoot: url.path).append([
+                .setCompanions(asset: first.assetID, companions: [sidecar]),
+                .setCompanions(asset: first.assetID, companions: []),
+                .save(
+                    .init(
+                        id: id, path: path, originalName: "B.JPG", byteSize: Int64(bytes.count), sha256: sha256,
+                        kind: "photo", format: "jpeg", addedAt: 1_700_000_000, metadata: nil, companions: [])),
+                .deleteAssets([id], at: 1_700_000_001), .purgeAssets([id]),
+            ])
+            let reopened = PhotoLibrary(backend: try CatalogBackend.open(at: url))
+            _ = try await reopened.albums()
+            _ = try await reopened.emptyRecentlyDeleted(deletedBefore: .distantFuture)
+            await Blocking.acknowledgedWorkFinished()
+            #expect((try? Data(contentsOf: url.appendingPathComponent(path))) == bytes)
+            #expect(try await reopened.verify().problems.filter { $0.contains(second.assetID) }.isEmpty)
+        }
+    }
 }
