@@ -9,10 +9,11 @@
 #                    a photo still shown; a save naming a file outside with a photo's size and
 #                    SHA-256, then that photo saved (saved as its own asset, nothing written
 #                    outside); a photo outside placed in an
-#                    album by path, by a linked folder and by a linked file, then the album exported.
+#                    album by path, by a linked folder and by a linked file, then the album exported;
+#                    a forged companion naming another photo's own file, then let go.
 #   hostile-lists    a planted owners/*.publishing list naming files through a shard folder that is
 #                    a link out of the library (names as a save gives them, and others), opened,
-#                    verified, repaired and emptied.
+#                    verified, repaired and emptied; owners/ itself a link out, then a save.
 
 # forge_records LIB JSON...: appends each JSON object to LIB's journal as a record with its CRC-32,
 # as another process would (keys sorted, one line each).
@@ -174,7 +175,24 @@ scenario_hostile-records() {
         fi
         outside_intact "$dir" "hostile-records export ($how)" || failures=$((failures + 1))
     done
-    summary hostile-records "$trials" "$failures" "forged records never remove, overwrite or export a file outside the library"
+    # A forged setCompanions giving the owner's photo a second photo's own file as a sidecar, then
+    # none: the second photo keeps its file.
+    trials=$((trials + 1))
+    dir=$base/companion lib=$dir/lib.albumlibrary
+    own=$(hostile_scene "$dir") || { fail "hostile-records companion: the first save failed"; failures=$((failures + 1)); }
+    "$ALBUM" save -q --album Trips --library "$lib" "$dir/media/hs_0001.jpg" >/dev/null 2>&1
+    local other file sidecar
+    other=$(show_hashes "$lib" Trips | cut -d' ' -f1 | grep -v "$own" | head -1)
+    file=$(cd "$lib" && find originals -name "$other.*" | head -1)
+    sidecar=$(python3 -c 'import json, sys; print(json.dumps(json.dumps([{"role": "sidecar", "name": "IMG.xmp", "path": sys.argv[1], "size": int(sys.argv[2]), "sha256": sys.argv[3]}])))' \
+        "$file" "$(stat -c %s "$lib/$file")" "$(sha256sum "$lib/$file" | cut -d' ' -f1)")
+    forge_records "$lib" "{\"op\":\"setCompanions\",\"id\":\"$own\",\"companions\":$sidecar}" \
+        "{\"op\":\"setCompanions\",\"id\":\"$own\",\"companions\":\"[]\"}"
+    "$ALBUM" albums --library "$lib" >/dev/null 2>&1
+    [ -n "$file" ] && [ -f "$lib/$file" ] ||
+        { fail "hostile-records companion: another photo's file ($file) was removed as a companion let go"; failures=$((failures + 1)); }
+    verify_ok "$lib" || failures=$((failures + 1))
+    summary hostile-records "$trials" "$failures" "forged records never remove, overwrite or export a file outside the library, nor another photo's file"
 }
 
 scenario_hostile-lists() {
@@ -201,5 +219,22 @@ scenario_hostile-lists() {
         [ "$(show_hashes "$lib" Trips | cut -d' ' -f1)" = "$own" ] ||
             { fail "hostile-lists $shard: the owner's photo is not shown"; failures=$((failures + 1)); }
     done
-    summary hostile-lists "$trials" "$failures" "a planted list removes nothing outside the library"
+    # owners/ itself a link out of the library, holding a dead saver's owner file and list: a save
+    # writes nothing there and removes nothing; with owners/ a folder again it saves.
+    trials=$((trials + 1))
+    dir=$base/owners lib=$dir/lib.albumlibrary
+    own=$(hostile_scene "$dir") || { fail "hostile-lists owners: the first save failed"; failures=$((failures + 1)); }
+    echo "99999 0" >"$dir/victim/p99999-0123456789abcdef"
+    echo "originals/3f/victim.txt" >"$dir/victim/p99999-0123456789abcdef.publishing"
+    (cd "$dir/victim" && sha256sum p99999-* >>"$dir/victim.sums")
+    rm -rf "$lib/owners" && ln -s "$dir/victim" "$lib/owners"
+    "$ALBUM" save -q --album Trips --library "$lib" "$dir/media/hs_0001.jpg" >/dev/null 2>&1 &&
+        { fail "hostile-lists owners: a save through a linked owners/ succeeded"; failures=$((failures + 1)); }
+    outside_intact "$dir" "hostile-lists owners" || failures=$((failures + 1))
+    [ "$(ls "$dir/victim" | wc -l)" = 4 ] ||
+        { fail "hostile-lists owners: files were written through the linked owners/: $(ls "$dir/victim" | tr '\n' ' ')"; failures=$((failures + 1)); }
+    rm "$lib/owners"
+    "$ALBUM" save -q --album Trips --library "$lib" "$dir/media/hs_0001.jpg" >/dev/null 2>&1 ||
+        { fail "hostile-lists owners: with owners/ removed the save failed"; failures=$((failures + 1)); }
+    summary hostile-lists "$trials" "$failures" "a planted list removes nothing outside the library; nothing is written through a linked owners/"
 }

@@ -161,8 +161,18 @@ package final class CatalogBackend: PhotoLibraryBackend {
                 "\(catalog) is not an AlbumKit catalog (another application's database) and the folder holds no AlbumKit journal; nothing was changed."
             )
         }
-        var writable = true
-        if exists {
+        // Root writing into another user's library would leave files only root can read there (a
+        // rebuilt index, a new shard folder, its photos): the owner's next command could no longer
+        // open it. Root only reads it (from an index built in memory); a save is refused at once.
+        let owner = exists && geteuid() == 0 ? (try? FileSystem.status(atPath: root.path))?.st_uid : nil
+        if let owner, owner != 0, create {
+            throw AlbumError(
+                .accessDenied,
+                "The library \(root.path) belongs to the user with id \(owner), and album runs as root: what it wrote there only root could read, and that user's next command would fail. Run album as that user (sudo -u '#\(owner)' album …); nothing was changed."
+            )
+        }
+        var writable = owner == nil || owner == 0
+        if exists && writable {
             do { try FileSystem.checkWritable(root.path) } catch {
                 guard !create, error.errno == EROFS || error.errno == EACCES else {
                     throw error.libraryError("save into the library")

@@ -120,6 +120,12 @@ enum SaveCommand {
                     ))
                 continue
             }
+            // The folder named is itself a catalog library (`import --move Photos.albumlibrary`, or
+            // a link or mount of it): left out whole, as one met inside a walked folder is.
+            if CatalogFormat.isCatalogLibrary(atPath: path.description) {
+                early.append((inputs.count, Input(path, fromFolder: true), .catalogLibrary))
+                continue
+            }
             let walk = FolderWalk(includes: arguments.includes, excludes: arguments.excludes)
             let found: [FileSystem.Found]
             do { found = try walk.found(under: path) } catch {

@@ -53,4 +53,48 @@ import Testing
             #expect(mode == 0o600)
         }
     }
+
+    /// `album import --move` of the catalog library itself (the library mistaken for a card, or
+    /// reached through a link): left out whole as a catalog met inside a walked folder is (before:
+    /// walked, its own owner files tried as photos, "no such file" twice and exit 1).
+    @Test func importingTheLibraryIntoItselfLeavesItOut() throws {
+        try CLI.withTemporaryDirectory { dir in
+            let url = dir.appendingPathComponent("Photos.albumlibrary")
+            let source = dir.appendingPathComponent("IMG_1.JPG")
+            try Self.photo("self").write(to: source)
+            #expect(try CLI.run(["save", "--library", url.path, source.path]).status == 0)
+            let link = dir.appendingPathComponent("link")
+            try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: url.path)
+            for named in [url.path, link.path] {
+                let run = try CLI.run(["import", "--move", named, "--library", url.path])
+                #expect(run.stderr.contains("left out") && run.stderr.contains("catalog library"), "\(run.stderr)")
+                #expect(!run.stderr.contains("no such file"), "\(run.stderr)")
+            }
+            #expect(try CLI.run(["verify", "--library", url.path]).status == 0)
+        }
+    }
+
+    /// `owners/` a link out of the library: a save writes no owner file or publishing list through
+    /// it (before: both were made in the folder the link led to, then the save failed saying
+    /// "owners does not exist (was the library moved…)"), and nothing there is removed.
+    @Test func aSaveNeverWritesItsOwnerFilesThroughALinkedOwnersFolder() throws {
+        try CLI.withTemporaryDirectory { dir in
+            let url = dir.appendingPathComponent("Photos.albumlibrary")
+            let first = dir.appendingPathComponent("IMG_1.JPG")
+            let second = dir.appendingPathComponent("IMG_2.JPG")
+            try Self.photo("first").write(to: first)
+            try Self.photo("second").write(to: second)
+            #expect(try CLI.run(["save", "--library", url.path, first.path]).status == 0)
+            let outside = dir.appendingPathComponent("outside")
+            try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+            try Data("12345 0".utf8).write(to: outside.appendingPathComponent("p99999-0123456789abcdef"))
+            try FileManager.default.removeItem(at: url.appendingPathComponent("owners"))
+            try FileManager.default.createSymbolicLink(
+                atPath: url.appendingPathComponent("owners").path, withDestinationPath: outside.path)
+            let run = try CLI.run(["save", "--library", url.path, second.path])
+            #expect(run.status == 1)
+            #expect(run.stderr.contains(url.path + "/owners"), "\(run.stderr)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path) == ["p99999-0123456789abcdef"])
+        }
+    }
 }

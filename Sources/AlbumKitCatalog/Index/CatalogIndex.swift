@@ -352,6 +352,9 @@ struct CatalogIndex {
             let kept = Set(companions.map(\.path))
             var files: [String] = []
             for path in earlier.map(\.path) where !kept.contains(path) {
+                // A file another asset still names (its own file or a companion: a record someone
+                // else wrote naming it) is that asset's, never removed with this one's companions.
+                guard try db.row(CatalogSchema.isRecordedFileSQL, [.text(path)]) == nil else { continue }
                 try db.run("INSERT OR IGNORE INTO purged_file (path) VALUES (?)", [.text(path)])
                 files.append(path)
             }
@@ -378,6 +381,8 @@ struct CatalogIndex {
                 // before it is done still leaves the photo.
                 let paths = (row.text(1).flatMap(CatalogCompanion.list(fromJSON:)) ?? []).map(\.path) + [path]
                 for path in paths {
+                    // (As for companions: a file another asset names stays with it.)
+                    guard try db.row(CatalogSchema.isRecordedFileSQL, [.text(path)]) == nil else { continue }
                     // Until its file is removed (``CatalogBackend/removeFiles(_:)``): not a stray file.
                     try db.run("INSERT OR IGNORE INTO purged_file (path) VALUES (?)", [.text(path)])
                     files.append(path)

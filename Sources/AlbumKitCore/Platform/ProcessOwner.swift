@@ -67,6 +67,11 @@ package enum ProcessOwner {
 
     private static func createLockedFile(in directory: String) throws(SystemError) -> FileSystem.Descriptor {
         try FileSystem.makeDirectory(atPath: directory)
+        // Never made through a link put where the folder goes: this process's owner file and
+        // publishing list would be written wherever it leads, outside the library.
+        if FileSystem.fileStatus(atPath: directory, following: false)?.kind == .symbolicLink {
+            throw SystemError("open", path: directory, errno: ELOOP)
+        }
         // A process reaping dead owners may unlink the file between our open and our lock: retry
         // until the locked file is the one with the name.
         let path = directory + "/" + token
