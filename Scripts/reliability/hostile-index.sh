@@ -11,11 +11,16 @@
 #                     3 times; a snapshot copied from a `cp -a` sibling, then `repair` twice; a FIFO
 #                     where the snapshot goes.
 
-# asset_ids LIB: the asset ids `album assets --json` lists, sorted (empty when it fails); the table
-# shows ids cut to 8 characters.
+# asset_ids LIB: the asset ids `album assets --json` lists, sorted (empty when it fails or takes
+# over 90 s).
 asset_ids() {
-    "$ALBUM" assets --json --library "$1" 2>/dev/null |
+    timeout 90 "$ALBUM" assets --json --library "$1" 2>/dev/null |
         grep -oE '"id":"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"' | sort -u
+}
+
+# expect_ids COUNT LABEL: $expected holds COUNT ids (a listing that fails proves nothing).
+expect_ids() {
+    [ "$(grep -c . <<<"$expected")" = "$1" ] || { fail "$2: the listing before the damage shows $(grep -c . <<<"$expected") photos, not $1"; failures=$((failures + 1)); }
 }
 
 # damaged_count LIB: how many things are under LIB/damaged/*/.
@@ -79,14 +84,14 @@ scenario_hostile-index() {
             lib=$dir/nonfile-$name-$kind.albumlibrary
             "$ALBUM" save -q --album Trip --library "$lib" "${files[@]:0:3}" >/dev/null
             expected=$(asset_ids "$lib")
+            expect_ids 3 "hostile-index ($kind where $name goes)"
             rm -f "$lib/$name"
             case $kind in
                 folder) mkdir -p "$lib/$name/inside" ;;
                 fifo) mkfifo "$lib/$name" ;;
                 link) ln -s "$outside" "$lib/$name" ;;
             esac
-            if [ "$(timeout 30 "$ALBUM" assets --json --library "$lib" 2>/dev/null |
-                grep -oE '"id":"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"' | sort -u)" != "$expected" ]; then
+            if [ "$(asset_ids "$lib")" != "$expected" ]; then
                 fail "hostile-index: a $kind where $name goes stopped the listing (or hung)"
                 failures=$((failures + 1))
             fi
@@ -135,13 +140,13 @@ scenario_hostile-snapshot() {
         ALBUMKIT_SNAPSHOT_INTERVAL=10 "$ALBUM" save -q --album Trip --library "$lib" "${files[$page]}" >/dev/null
     done
     expected=$(asset_ids "$lib")
+    expect_ids 40 "hostile-snapshot (damaged page)"
     # One page (the second, which every rebuild reads) overwritten with random bytes.
     dd if=/dev/urandom of="$lib/snapshots/index.sqlite" bs=4096 seek=1 count=1 conv=notrunc 2>/dev/null
     for attempt in 1 2 3; do
         trials=$((trials + 1))
         start=$(date +%s%N)
-        count=$(ALBUMKIT_BOOT_SESSION="hostile-snapshot-$attempt" timeout 90 "$ALBUM" assets --json --library "$lib" 2>/dev/null |
-            grep -oE '"id":"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"' | sort -u)
+        count=$(ALBUMKIT_BOOT_SESSION="hostile-snapshot-$attempt" asset_ids "$lib")
         took=$((($(date +%s%N) - start) / 1000000))
         bytes=$(du -sb "$lib/damaged" 2>/dev/null | cut -f1)
         echo "  hostile-snapshot: damaged page, attempt $attempt: ${took} ms, damaged/ $(damaged_count "$lib") entries, ${bytes:-0} bytes"
@@ -158,8 +163,7 @@ scenario_hostile-snapshot() {
     for attempt in 1 2 3; do
         trials=$((trials + 1))
         start=$(date +%s%N)
-        count=$(timeout 90 "$ALBUM" assets --json --library "$lib" 2>/dev/null |
-            grep -oE '"id":"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"' | sort -u)
+        count=$(asset_ids "$lib")
         took=$((($(date +%s%N) - start) / 1000000))
         echo "  hostile-snapshot: damaged index page, attempt $attempt: ${took} ms, damaged/ $(damaged_count "$lib") entries"
         [ "$count" = "$expected" ] && [ "$took" -lt 10000 ] ||
@@ -181,6 +185,7 @@ scenario_hostile-snapshot() {
         ALBUMKIT_SNAPSHOT_INTERVAL=2 "$ALBUM" save -q --album Trip --library "$theirs" "${files[$page]}" >/dev/null
     done
     expected=$(asset_ids "$mine")
+    expect_ids 5 "hostile-snapshot (sibling's snapshot)"
     cp "$theirs/snapshots/index.sqlite" "$mine/snapshots/index.sqlite"
     [ "$(ALBUMKIT_BOOT_SESSION=hostile-snapshot-copy asset_ids "$mine")" = "$expected" ] ||
         { fail "hostile-snapshot: a sibling's snapshot was believed after a restart"; failures=$((failures + 1)); }
@@ -195,8 +200,7 @@ scenario_hostile-snapshot() {
     trials=$((trials + 1))
     rm -f "$mine/snapshots/index.sqlite"
     mkfifo "$mine/snapshots/index.sqlite"
-    [ "$(ALBUMKIT_BOOT_SESSION=hostile-snapshot-fifo timeout 30 "$ALBUM" assets --json --library "$mine" 2>/dev/null |
-        grep -oE '"id":"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"' | sort -u)" = "$expected" ] ||
+    [ "$(ALBUMKIT_BOOT_SESSION=hostile-snapshot-fifo asset_ids "$mine")" = "$expected" ] ||
         { fail "hostile-snapshot: a FIFO where the snapshot goes stopped (or hung) the listing"; failures=$((failures + 1)); }
     ALBUMKIT_SNAPSHOT_INTERVAL=1 timeout 30 "$ALBUM" save -q --album Trip --library "$mine" "${files[@]:10:2}" >/dev/null ||
         { fail "hostile-snapshot: a save failed after the FIFO"; failures=$((failures + 1)); }
