@@ -42,7 +42,9 @@ import Testing
             #expect(albums.map(\.title) == ["Trips"])
             #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).isEmpty)
             var isFolder: ObjCBool = false
-            #expect(FileManager.default.fileExists(atPath: url.path + "/damaged", isDirectory: &isFolder) && isFolder.boolValue)
+            #expect(
+                FileManager.default.fileExists(atPath: url.path + "/damaged", isDirectory: &isFolder)
+                    && isFolder.boolValue)
             let asideNames = try FileManager.default.contentsOfDirectory(atPath: url.path).filter {
                 $0.hasPrefix("damaged.") && $0.hasSuffix(".not-a-folder")
             }
