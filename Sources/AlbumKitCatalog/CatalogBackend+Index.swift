@@ -361,9 +361,10 @@ extension CatalogBackend {
         }
         let db = try Database(path: path, create: false)
         let index = CatalogIndex(db: db, path: path)
-        guard try index.state(CatalogSchema.StateKey.journalID)?.textValue == journalID,
+        guard try db.row("PRAGMA user_version")?.integer(0) == CatalogSchema.version,
+            try index.state(CatalogSchema.StateKey.journalID)?.textValue == journalID,
             try index.position() <= journal.length()
-        else { throw CatalogIndex.Unusable(reason: "the snapshot is not of this journal") }
+        else { throw CatalogIndex.Unusable(reason: "the snapshot is not of this journal and schema") }
         try db.run("DELETE FROM index_state WHERE key = ?", [.text(CatalogSchema.StateKey.boot)])
     }
 
@@ -376,7 +377,8 @@ extension CatalogBackend {
                 guard let db = try? Database(path: catalogPath, mode: mode) else { continue }
                 let index = CatalogIndex(db: db, path: catalogPath)
                 // Unreadable (as above): not current, built in memory.
-                if (try? index.state(CatalogSchema.StateKey.journalID)?.textValue) == journalID,
+                if (try? db.row("PRAGMA user_version")?.integer(0)) == CatalogSchema.version,
+                    (try? index.state(CatalogSchema.StateKey.journalID)?.textValue) == journalID,
                     (try? index.position()) == journal.length()
                 {
                     return index

@@ -21,21 +21,18 @@ enum AssetCommands {
         }
         // The options are checked first: a usage error is one whether or not the library exists.
         let library = try LibraryChoice.open(arguments, create: false)
-        var assets: [AssetInfo] = []
+        // Printed page by page as the library is read: the first line at once, whatever its size.
+        var listing = AssetTable(json: arguments.json)
+        var listed = 0
         var cursor = arguments.value(.after)
         repeat {
-            let wanted = limit.map { min(500, $0 - assets.count) } ?? 500
+            let wanted = limit.map { min(500, $0 - listed) } ?? 500
             let page = try await library.assets(orderedBy: order, after: cursor, limit: wanted)
-            assets += page.assets
+            listed += page.assets.count
             cursor = page.nextCursor
-        } while cursor != nil && assets.count < (limit ?? Int.max)
-        if arguments.json {
-            Output.json(assets.map(AssetLine.init(info:)))
-        } else if assets.isEmpty {
-            if !arguments.quiet { Output.out("No photos or videos.") }
-        } else {
-            AssetTable.print(assets)
-        }
+            listing.add(page.assets, more: cursor != nil && listed < (limit ?? Int.max))
+        } while cursor != nil && listed < (limit ?? Int.max)
+        if listing.finish() == 0 && !arguments.json && !arguments.quiet { Output.out("No photos or videos.") }
         // A page cut short by --limit says where the next one starts.
         if let cursor, let limit {
             // The whole command again, so that it can be run as printed.
@@ -377,36 +374,74 @@ enum AssetCommands {
     }
 }
 
-/// The asset table of `show` and `assets`: name, kind, size, when taken, format, camera, GPS, id, path;
-/// in a shared library also who saved each (`user@host as role`).
-enum AssetTable {
-    static func print(_ assets: [AssetInfo]) {
-        let added = ISO8601DateFormatter()
-        // A narrow terminal gets the minute a photo was taken (`2024-05-01 10:20`), not the
-        // seconds and offset: with the name, size and id that fits 80 columns.
-        let terminal = FileSystem.terminalColumns()
-        let taken: (String) -> String = { (terminal ?? .max) < 100 ? String($0.prefix(16)) : $0 }
-        var rows: [[String]] = []
-        for asset in assets {
-            let m = asset.metadata
-            var details: [String] = [m?.format.rawValue ?? asset.kind.rawValue]
-            if let w = m?.width, let h = m?.height { details.append("\(w)×\(h)") }
-            if let d = m?.duration { details.append(String(format: "%.1f s", d)) }
-            let camera = m?.camera ?? ""
-            var gps = ""
-            if let lat = m?.latitude, let lon = m?.longitude { gps = String(format: "%.5f, %.5f", lat, lon) }
-            rows.append([
-                asset.originalFilename ?? "-", asset.kind.rawValue, asset.byteSize.map(Output.size) ?? "?",
-                m?.captureDate.map { taken($0.replacingOccurrences(of: "T", with: " ")) }
-                    ?? taken(added.string(from: asset.addedAt).replacingOccurrences(of: "T", with: " ")) + " (added)",
-                details.joined(separator: " "), camera, gps, asset.id, asset.fileURL?.path ?? "",
-            ])
-            if let saver = asset.savedBy { rows[rows.count - 1][8] = saver.description }
+/// The asset listing of `show` and `assets`, printed a page at a time as the library is read:
+/// a table of name, kind, size, when taken, format, camera, GPS, id, path (in a shared library
+/// who saved each instead, `user@host as role`), laid out by its first page; or, with `--json`,
+/// one JSON array written as it goes.
+///
+/// ```swift
+/// var listing = AssetTable(json: arguments.json)
+/// listing.add(page.assets, more: page.nextCursor != nil)
+/// if listing.finish() == 0 { Output.out("No photos or videos.") }
+/// ```
+struct AssetTable {
+    private let json: Bool
+    private var layout: Output.TableLayout?
+    private var listed = 0
+    private var header: [String] = []
+    // A narrow terminal gets the minute a photo was taken (`2024-05-01 10:20`), not the
+    // seconds and offset: with the name, size and id that fits 80 columns.
+    private let terminal = FileSystem.terminalColumns()
+    private let added = ISO8601DateFormatter()
+
+    init(json: Bool) { self.json = json }
+
+    /// Prints `assets`; `more`: other pages follow (the table keeps every column for them).
+    mutating func add(_ assets: [AssetInfo], more: Bool) {
+        guard !assets.isEmpty else { return }
+        defer { listed += assets.count }
+        if json {
+            // The array as `Output.json` writes it whole, written an element at a time.
+            for (index, asset) in assets.enumerated() {
+                let line = String(
+                    decoding: (try? Output.encoder.encode(AssetLine(info: asset))) ?? Data("null".utf8), as: UTF8.self)
+                Output.out((listed + index == 0 ? "[" : ",") + line, terminator: "")
+            }
+            return
+        }
+        let rows = assets.map(row)
+        if let layout {
+            Output.table(rows, header: header, continuing: layout)
+            return
         }
         // A shared library has no paths; its column says who saved each photo instead.
         let last = assets.contains { $0.savedBy != nil } ? "SAVED BY" : "PATH"
-        Output.table(
-            rows, header: ["NAME", "KIND", "SIZE", "TAKEN", "FORMAT", "CAMERA", "GPS", "ID", last],
-            rightAligned: [2], droppable: [8, 6, 5, 4, 1], columns: terminal)
+        header = ["NAME", "KIND", "SIZE", "TAKEN", "FORMAT", "CAMERA", "GPS", "ID", last]
+        layout = Output.table(
+            rows, header: header, rightAligned: [2], droppable: [8, 6, 5, 4, 1], columns: terminal, more: more)
+    }
+
+    /// Ends the listing (closes the JSON array); returns how many assets it listed.
+    func finish() -> Int {
+        if json { Output.out(listed == 0 ? "[]" : "]") }
+        return listed
+    }
+
+    private func row(_ asset: AssetInfo) -> [String] {
+        let taken: (String) -> String = { (terminal ?? .max) < 100 ? String($0.prefix(16)) : $0 }
+        let m = asset.metadata
+        var details: [String] = [m?.format.rawValue ?? asset.kind.rawValue]
+        if let w = m?.width, let h = m?.height { details.append("\(w)×\(h)") }
+        if let d = m?.duration { details.append(String(format: "%.1f s", d)) }
+        let camera = m?.camera ?? ""
+        var gps = ""
+        if let lat = m?.latitude, let lon = m?.longitude { gps = String(format: "%.5f, %.5f", lat, lon) }
+        return [
+            asset.originalFilename ?? "-", asset.kind.rawValue, asset.byteSize.map(Output.size) ?? "?",
+            m?.captureDate.map { taken($0.replacingOccurrences(of: "T", with: " ")) }
+                ?? taken(added.string(from: asset.addedAt).replacingOccurrences(of: "T", with: " ")) + " (added)",
+            details.joined(separator: " "), camera, gps, asset.id,
+            asset.savedBy?.description ?? asset.fileURL?.path ?? "",
+        ]
     }
 }

@@ -147,14 +147,15 @@ package struct LibraryJournal: Sendable {
     // MARK: Reading
 
     /// The records from byte `offset` on (the first record when `nil`), at most `limit` bytes of
-    /// them at a time (the caller reads on from ``Reading/end``), read through `open` when the
+    /// them at a time (the caller reads on from ``Reading/end``; a record longer than `limit` is
+    /// read whole, in a read as long as it), read through `open` when the
     /// caller holds the journal open (a commit, under its lock: one descriptor for the commit),
     /// else through a descriptor opened for this read.
     ///
     /// - Throws: `ENOENT` when there is no journal; `EILSEQ` when the file is not a journal (its
     ///   first line is not the header).
     func read(
-        from offset: Int64? = nil, limit: Int = 64 << 20, through open: FileSystem.Descriptor? = nil
+        from offset: Int64? = nil, limit: Int = 4 << 20, through open: FileSystem.Descriptor? = nil
     ) throws(SystemError) -> Reading {
         let file: FileSystem.Descriptor
         let size: UInt64
@@ -177,6 +178,8 @@ package struct LibraryJournal: Sendable {
             lineStart = newline + 1
         }
         let atEndOfFile = start + Int64(count) == Int64(size)
+        // Not one whole record in `limit` bytes: a longer record, read again in a longer read.
+        if lines.isEmpty && !atEndOfFile { return try read(from: offset, limit: limit * 2, through: open) }
         if !lines.isEmpty && atEndOfFile && lineStart == bytes.count { lines[lines.count - 1].isLast = true }
         for (range, isLast) in lines {
             let lineEnd = start + Int64(range.upperBound) + 1
