@@ -28,17 +28,23 @@ extension Bench {
             libraries.append((count, built.args, built.spare))
         }
         // Each command in every round at every size, sizes alternating (the machine's load falls
-        // on all of them alike); a pipeline through `sh` where the command's output is read.
-        let commands: [(name: String, run: ([String], String, String) -> [String])] = [
-            ("save of one photo", { args, _, photo in args + ["save", "--quiet", "--album", "Album 0000", photo] }),
-            ("assets | head -20", { args, _, _ in Self.pipeline(album, args + ["assets"], "head -20") }),
-            ("assets --limit 20", { args, _, _ in args + ["assets", "--limit", "20"] }),
-            ("albums", { args, _, _ in args + ["albums"] }),
-            ("add of one asset", { args, spare, _ in args + ["add", "--quiet", "Album 0001", spare] }),
-            ("remove of one asset", { args, spare, _ in args + ["remove", "--quiet", "Album 0001", spare] }),
-            ("show All | head -20", { args, _, _ in Self.pipeline(album, args + ["show", "All"], "head -20") }),
-            ("show All (every line)", { args, _, _ in args + ["show", "All"] }),
-            ("verify", { args, _, _ in args + ["verify", "--quiet"] }),
+        // on all of them alike); a pipeline through `sh` where the command's output is read. A
+        // command flat in the library's size is held to 1.5× its time at the smallest size; one
+        // that prints or checks what grows (`albums` lists an album per 100 photos, `show` every
+        // line, `verify` every file) to 1.5× per line or file: linear.
+        let commands: [(name: String, grows: Bool, run: ([String], String, String) -> [String])] = [
+            (
+                "save of one photo", false,
+                { args, _, photo in args + ["save", "--quiet", "--album", "Album 0000", photo] }
+            ),
+            ("assets | head -20", false, { args, _, _ in Self.pipeline(album, args + ["assets"], "head -20") }),
+            ("assets --limit 20", false, { args, _, _ in args + ["assets", "--limit", "20"] }),
+            ("albums", true, { args, _, _ in args + ["albums"] }),
+            ("add of one asset", false, { args, spare, _ in args + ["add", "--quiet", "Album 0001", spare] }),
+            ("remove of one asset", false, { args, spare, _ in args + ["remove", "--quiet", "Album 0001", spare] }),
+            ("show All | head -20", false, { args, _, _ in Self.pipeline(album, args + ["show", "All"], "head -20") }),
+            ("show All (every line)", true, { args, _, _ in args + ["show", "All"] }),
+            ("verify", true, { args, _, _ in args + ["verify", "--quiet"] }),
         ]
         var times = [[[Double]]](repeating: [[Double]](repeating: [], count: sizes.count), count: commands.count)
         var peaks = times
@@ -71,10 +77,11 @@ extension Bench {
             }
             let base = Statistics.median(times[index][0])
             for subject in libraries.indices.dropFirst() {
-                let ratio = Statistics.median(times[index][subject]) / base
+                let growth = command.grows ? Double(libraries[subject].count) / Double(libraries[0].count) : 1
+                let ratio = Statistics.median(times[index][subject]) / base / growth
                 result.ratio(
-                    "\(command.name): \(libraries[subject].count) / \(libraries[0].count) assets", ratio,
-                    target: "≤ 1.5", met: ratio <= 1.5)
+                    "\(command.name)\(command.grows ? " per line or file" : ""): \(libraries[subject].count) / \(libraries[0].count) assets",
+                    ratio, target: "≤ 1.5", met: ratio <= 1.5)
             }
             let peak = peaks[index].flatMap { $0 }.max() ?? 0
             result.check("\(command.name): peak memory", peak, unit: "MB", target: "< 64 MB", met: peak < 64)
