@@ -75,6 +75,19 @@ import Testing
                 #expect(run.lines.filter { $0.hasPrefix("NAME ") }.count == 1, "\(listing)")
                 #expect(run.lines.dropFirst().allSatisfy { $0.hasPrefix("IMG_") }, "\(listing)")
             }
+            // Every page keeps the table's rules: ids cut to their start (8 characters, more only
+            // where two ids of a page start alike), in full with -v, and --columns across pages.
+            let ids = Set(
+                try #require(CLI.run(args + ["assets", "--json"]).json() as? [[String: Any]]).compactMap {
+                    $0["id"] as? String
+                })
+            let short = try CLI.run(args + ["show", "Big"])
+            let shown = short.lines.dropFirst().compactMap { $0.split(separator: " ").last.map(String.init) }
+            #expect(shown.count == 501)
+            #expect(shown.allSatisfy { id in id.count >= 8 && id.count < 36 && ids.contains { $0.hasPrefix(id) } })
+            let verbose = try CLI.run(args + ["show", "-v", "Big", "--columns", "id"])
+            #expect(verbose.status == 0, "\(verbose.stderr)")
+            #expect(Set(verbose.lines.dropFirst()) == ids)
             let limited = try CLI.run(args + ["assets", "--limit", "600", "--json"])
             #expect((limited.json() as? [[String: Any]])?.count == 501)
         }
