@@ -175,7 +175,7 @@ SQLITE3_STATEMENTS=(
     "PRAGMA integrity_check"
     "UPDATE album SET title = 'Tampered'"
     "DELETE FROM album_asset WHERE asset_id IN (SELECT asset_id FROM album_asset ORDER BY random() LIMIT 3)"
-    "INSERT INTO album VALUES ('intruder', 'Intruder', 'Intruder', 1)"
+    "INSERT INTO album (id, title, title_key, created_at) VALUES ('intruder', 'Intruder', 'Intruder', 1)"
     "UPDATE asset SET sha256 = 'tampered' WHERE id IN (SELECT id FROM asset ORDER BY random() LIMIT 1)"
     "UPDATE index_state SET value = value + 1 WHERE key = 'position'"
     "VACUUM"

@@ -19,16 +19,14 @@ extension CatalogBackend {
         }
     }
 
-    /// The albums, oldest first, or only `id`, with how many assets (not recently deleted) each holds.
+    /// The albums, oldest first, or only `id`, with how many assets (not recently deleted) each
+    /// holds: the count the index keeps as memberships and deletions change.
     static func albums(in db: Database, path: String, id: String? = nil) throws -> [AlbumInfo] {
-        try db.rows(
-            """
-            SELECT a.id, a.title, a.created_at,
-                (SELECT count(*) FROM album_asset m JOIN asset s ON s.id = m.asset_id
-                 WHERE m.album_id = a.id AND s.state = 'ready')
-            FROM album a WHERE ?1 IS NULL OR a.id = ?1 ORDER BY a.created_at, a.rowid
-            """, [SQLValue(id)]
-        ).map { row in
+        let rows =
+            try id == nil
+            ? db.rows("SELECT id, title, created_at, ready_count FROM album ORDER BY created_at, rowid")
+            : db.rows("SELECT id, title, created_at, ready_count FROM album WHERE id = ?", [SQLValue(id)])
+        return try rows.map { row in
             guard let id = row.text(0), let title = row.text(1) else { throw damagedRow(path) }
             return AlbumInfo(
                 id: id, title: title, count: Int(row.integer(3) ?? 0),

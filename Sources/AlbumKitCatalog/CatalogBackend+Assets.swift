@@ -10,44 +10,6 @@ import Foundation
 /// Listing the whole catalog, moving assets between albums, deleting and restoring assets: each
 /// change one record of the journal.
 extension CatalogBackend {
-    /// The SQL that computes ``AssetOrder/sortKey(of:)`` for a row of `asset s`.
-    private static func sortKeySQL(_ order: AssetOrder) -> String {
-        switch order {
-        case .dateAdded:
-            "printf('%017.6f', max(s.added_at, 0))"
-        case .captureDate:
-            """
-            CASE WHEN length(json_extract(s.metadata, '$.captureDate')) >= 19
-            THEN substr(json_extract(s.metadata, '$.captureDate'), 1, 19)
-            ELSE strftime('%Y-%m-%dT%H:%M:%S', s.added_at, 'unixepoch') END
-            """
-        }
-    }
-
-    package func assets(in order: AssetOrder, after cursor: AssetCursor?, limit: Int) async throws -> AssetPage {
-        try await Blocking.run {
-            try self.withIndex("list the library") { connection in
-                let db = connection.index!.db
-                let rows = try db.rows(
-                    """
-                    SELECT * FROM (
-                        SELECT s.id, s.original_name, s.kind, s.byte_size, s.added_at, s.sha256, s.path, s.metadata, s.favorite,
-                               s.companions, \(Self.sortKeySQL(order)) AS sort_key
-                        FROM asset s WHERE s.state = 'ready')
-                    WHERE ?1 IS NULL OR (sort_key, id) > (?1, ?2)
-                    ORDER BY sort_key, id LIMIT ?3
-                    """,
-                    [cursor.map { .text($0.key) } ?? .null, .text(cursor?.id ?? ""), .integer(Int64(limit) + 1)])
-                let page = Array(rows.prefix(limit))
-                var next: String?
-                if rows.count > limit, let last = page.last, let key = last.text(10), let id = last.text(0) {
-                    next = AssetCursor(key: key, id: id).token
-                }
-                return AssetPage(assets: try page.map(self.assetInfo), nextCursor: next)
-            }
-        }
-    }
-
     package func addAssets(_ ids: [String], toAlbumWithID albumID: String) async throws -> [String] {
         try await Blocking.run {
             try self.record("add to the album") { recorder in

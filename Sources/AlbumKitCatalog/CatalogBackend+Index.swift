@@ -487,6 +487,9 @@ extension CatalogBackend {
         }
         let db = try Database(path: path, create: false)
         let index = CatalogIndex(db: db, path: path)
+        guard try db.row("PRAGMA user_version")?.integer(0) == CatalogSchema.version else {
+            throw CatalogIndex.Unusable(reason: "it is of another index schema")
+        }
         let check = try db.rows("PRAGMA quick_check(3)").compactMap { $0.text(0) }
         guard check == ["ok"] else {
             // One line: SQLite's report spans several ("*** in database main ***", a line a page).
@@ -514,7 +517,8 @@ extension CatalogBackend {
                 guard let db = try? Database(path: catalogPath, mode: mode) else { continue }
                 let index = CatalogIndex(db: db, path: catalogPath)
                 // Unreadable (as above): not current, built in memory.
-                if (try? index.state(CatalogSchema.StateKey.journalID)?.textValue) == journalID,
+                if (try? db.row("PRAGMA user_version")?.integer(0)) == CatalogSchema.version,
+                    (try? index.state(CatalogSchema.StateKey.journalID)?.textValue) == journalID,
                     (try? index.position()) == journal.length(),
                     (try? index.checkPrefix(of: journal, recordsStart: recordsStart)) != nil
                 {

@@ -21,6 +21,12 @@ extension CatalogBackend {
         }
     }
 
+    /// The assets saved from files named as in the JSON list `?1`: a seek per name in `asset_by_name`.
+    static let byNameSQL = """
+        SELECT id, path, original_name, byte_size, companions, sha256, added_at FROM asset
+        WHERE state = 'ready' AND original_name IN (SELECT value FROM json_each(?1))
+        """
+
     private func recognise(_ probes: [FileProbe?], in album: AlbumRequest?, db: Database) throws -> [RecognisedFile?] {
         // One read transaction for every query: SQLite locks and checks the file once, not per query.
         try db.execute("BEGIN")
@@ -29,15 +35,16 @@ extension CatalogBackend {
         defer { try? db.execute("COMMIT") }
         // The album a save would use, when it exists (a save into an id that is gone fails then).
         let albumID = album.flatMap { try? $0.find(in: CatalogAlbumDirectory(db: db)) }
-        let members = Set(
-            try albumID.map { album in
-                try db.rows("SELECT asset_id FROM album_asset WHERE album_id = ?", [.text(album)]).compactMap {
-                    $0.text(0)
-                }
-            } ?? [])
         var found = [RecognisedFile?](repeating: nil, count: probes.count)
-        func recognised(_ id: String, isDeleted: Bool = false) -> RecognisedFile {
-            RecognisedFile(assetID: id, albumID: albumID, isMember: members.contains(id), isDeleted: isDeleted)
+        // Whether the album holds it: one seek per file recognised, not a read of the whole album.
+        func recognised(_ id: String, isDeleted: Bool = false) throws -> RecognisedFile {
+            let isMember =
+                try albumID.map { album in
+                    try db.row(
+                        "SELECT 1 FROM album_asset WHERE album_id = ? AND asset_id = ?", [.text(album), .text(id)])
+                        != nil
+                } ?? false
+            return RecognisedFile(assetID: id, albumID: albumID, isMember: isMember, isDeleted: isDeleted)
         }
         // By name: the candidates of every probe in one pass over the index.
         let names = Set(probes.compactMap { $0.flatMap { $0.comparesContent ? nil : $0.name } })
@@ -46,12 +53,7 @@ extension CatalogBackend {
                 [:]
         if !names.isEmpty {
             let list = String(decoding: try JSONEncoder().encode(names.sorted()), as: UTF8.self)
-            for row in try db.rows(
-                """
-                SELECT id, path, original_name, byte_size, companions, sha256, added_at FROM asset
-                WHERE state = 'ready' AND original_name IN (SELECT value FROM json_each(?))
-                """, [.text(list)])
-            {
+            for row in try db.rows(Self.byNameSQL, [.text(list)]) {
                 guard let id = row.text(0), let path = row.text(1), let name = row.text(2), let size = row.integer(3)
                 else { throw Self.damagedRow(catalogPath) }
                 byName[name, default: []].append((id, path, size, row.text(4), row.text(5), row.real(6) ?? 0))
@@ -71,7 +73,7 @@ extension CatalogBackend {
                 guard isDeleted || libraryFile(path)?.size == probe.size else { continue }
                 // A content check reads the library's copy too: a damaged one is saved again.
                 guard isDeleted || hasIntactFile(path, size: probe.size, sha256: sha256) else { continue }
-                found[index] = recognised(id, isDeleted: isDeleted)
+                found[index] = try recognised(id, isDeleted: isDeleted)
                 found[index]?.companionsToUpdate = companionsToUpdate(probe, held: row.text(3))
             } else {
                 var sourceSHA256: String??  // read once, when a time differs
@@ -91,7 +93,7 @@ extension CatalogBackend {
                             hasIntactFile(candidate.path, size: probe.size, sha256: sha256)
                         else { continue }
                     }
-                    found[index] = recognised(candidate.id)
+                    found[index] = try recognised(candidate.id)
                     found[index]?.companionsToUpdate = companionsToUpdate(probe, held: candidate.companions)
                     break
                 }

@@ -14,20 +14,53 @@ extension CatalogBackend {
 
     private func verifyNow(progress: (@Sendable (VerificationProgress) -> Void)?) throws -> VerificationReport {
         var problems = try indexDisagreements()
-        let assets = try withIndex("read the catalog") { connection in
-            try connection.index!.db.rows(
-                "SELECT id, path, byte_size, sha256, original_name, companions FROM asset ORDER BY path")
-        }
         // Files and bytes to read, as the index records them (a companion list that cannot be read
         // counts nothing: it is reported below).
-        var files = 0
-        var bytes: Int64 = 0
-        for row in assets {
-            let companions = row.text(5).flatMap(CatalogCompanion.list(fromJSON:)) ?? []
-            files += 1 + companions.count
-            bytes += (row.integer(2) ?? 0) + companions.reduce(0) { $0 + $1.size }
+        let (files, bytes) = try withIndex("read the catalog") { connection -> (Int, Int64) in
+            var files = 0
+            var bytes: Int64 = 0
+            try connection.index!.db.forEachRow("SELECT byte_size, companions FROM asset") { row in
+                let companions = row.text(1).flatMap(CatalogCompanion.list(fromJSON:)) ?? []
+                files += 1 + companions.count
+                bytes += (row.integer(0) ?? 0) + companions.reduce(0) { $0 + $1.size }
+            }
+            return (files, bytes)
         }
         let counter = VerificationCounter(total: files, totalBytes: bytes, report: progress)
+        // The assets a page at a time, in the order of their paths (a seek per page, the index
+        // not held while files are read): memory bounded whatever the library's size.
+        var checked = 0
+        var after = ""
+        while true {
+            let assets = try withIndex("read the catalog") { connection in
+                try connection.index!.db.rows(Self.verifyPageSQL, [.text(after)])
+            }
+            guard let last = assets.last?.text(1) else { break }
+            after = last
+            checked += assets.count
+            try check(assets, counter: counter, problems: &problems)
+        }
+        for stray in try strayFiles() {
+            problems.append("stray file \(stray): no record names it (`album repair` adds it to the library)")
+        }
+        for leftover in stagedLeftovers() {
+            problems.append("leftover originals/\(leftover.path) from a save that crashed (`album repair` removes it)")
+        }
+        for folder in unlistedOriginalFolders() {
+            problems.append(
+                "a folder of the library cannot be listed, so stray files and leftovers in it are not checked: \(folder)"
+            )
+        }
+        return VerificationReport(checkedAssets: checked, problems: problems)
+    }
+
+    /// The assets after path `?1` in the order of their paths, a page of them: a seek in the
+    /// index of `path`.
+    static let verifyPageSQL =
+        "SELECT id, path, byte_size, sha256, original_name, companions FROM asset WHERE path > ?1 ORDER BY path LIMIT 500"
+
+    /// Checks the files of `assets` (rows of `id, path, byte_size, sha256, original_name, companions`).
+    private func check(_ assets: [Row], counter: VerificationCounter, problems: inout [String]) throws {
         for row in assets {
             guard let id = row.text(0), let relative = row.text(1) else { throw Self.damagedRow(catalogPath) }
             if let problem = fileProblem(relative, size: row.integer(2) ?? -1, sha256: row.text(3) ?? "") {
@@ -50,18 +83,6 @@ extension CatalogBackend {
                 }
             }
         }
-        for stray in try strayFiles() {
-            problems.append("stray file \(stray): no record names it (`album repair` adds it to the library)")
-        }
-        for leftover in stagedLeftovers() {
-            problems.append("leftover originals/\(leftover.path) from a save that crashed (`album repair` removes it)")
-        }
-        for folder in unlistedOriginalFolders() {
-            problems.append(
-                "a folder of the library cannot be listed, so stray files and leftovers in it are not checked: \(folder)"
-            )
-        }
-        return VerificationReport(checkedAssets: assets.count, problems: problems)
     }
 
     /// The asset as its user knows it, for a problem's line: ` (IMG_0001.JPG in "Trips", "Best")`,
@@ -122,16 +143,18 @@ extension CatalogBackend {
     /// checksum, with what they affect; a snapshot that failed.
     func indexDisagreements() throws -> [String] {
         var problems: [String] = []
-        let (integrity, fromIndex, fromJournal, snapshotError, acknowledged, refused) = try withIndex(
+        let (integrity, difference, snapshotError, acknowledged, refused) = try withIndex(
             "check the catalog", locked: !isReadOnly
-        ) { connection -> ([String], [String], [String], String?, Set<Int64>, [(Int64, String)]) in
+        ) { connection -> ([String], CatalogDifference, String?, Set<Int64>, [(Int64, String)]) in
             let index = connection.index!
             if !isReadOnly { try index.db.immediateTransaction { try index.catchUp(with: journal) } }
             let integrity = try index.db.rows("PRAGMA integrity_check(5)").compactMap { $0.text(0) }
-            let replayed = try CatalogIndex.open(at: ":memory:", journalID: nil, create: true, busyTimeout: busyTimeout)
+            // A temporary database (""): kept in SQLite's cache and written to a temporary file
+            // beyond it, so replaying a large journal does not hold the whole index in memory.
+            let replayed = try CatalogIndex.open(at: "", journalID: nil, create: true, busyTimeout: busyTimeout)
             try replayed.db.immediateTransaction { try replayed.catchUp(with: journal) }
             return (
-                integrity, try Self.contents(of: index.db), try Self.contents(of: replayed.db),
+                integrity, try CatalogDifference(index: index.db, journal: replayed.db),
                 try index.state(CatalogSchema.StateKey.snapshotError)?.textValue,
                 Set(try index.db.rows("SELECT offset FROM acknowledged_damage").compactMap { $0.integer(0) }),
                 // Records whole but refused when applied (a purge of photos not in recently
@@ -145,11 +168,9 @@ extension CatalogBackend {
             problems.append(
                 "the catalog is damaged (\(integrity.prefix(3).joined(separator: "; "))); `album repair` rebuilds it")
         }
-        let extra = Set(fromIndex).subtracting(fromJournal)
-        let lacking = Set(fromJournal).subtracting(fromIndex)
-        if !extra.isEmpty || !lacking.isEmpty {
+        if difference.lacking > 0 || difference.extra > 0 {
             problems.append(
-                "the catalog disagrees with the library's journal (\(lacking.count) fact(s) missing, \(extra.count) not in the journal\(Self.example(lacking.union(extra)))); `album repair` rebuilds it from the journal"
+                "the catalog disagrees with the library's journal (\(difference.lacking) fact(s) missing, \(difference.extra) not in the journal\(difference.example.map { ", e.g. \($0)" } ?? "")); `album repair` rebuilds it from the journal"
             )
         }
         let damage: [LibraryJournal.DamagedRecord]
@@ -171,34 +192,5 @@ extension CatalogBackend {
             problems.append("the last snapshot of the catalog failed: \(snapshotError)")
         }
         return problems
-    }
-
-    private static func example(_ facts: Set<String>) -> String {
-        facts.sorted().first.map { ", e.g. \($0.replacingOccurrences(of: "\u{1F}", with: " "))" } ?? ""
-    }
-
-    /// Everything an index says, one line per fact.
-    private static func contents(of db: Database) throws -> [String] {
-        let sep = "\u{1F}"
-        func lines(_ sql: String) throws -> [String] {
-            try db.rows(sql).map { row in
-                row.values.map { value -> String in
-                    switch value {
-                    case .null: "∅"
-                    case .integer(let v): String(v)
-                    case .real(let v): String(v)
-                    case .text(let v): v
-                    }
-                }.joined(separator: sep)
-            }
-        }
-        return try lines(
-            "SELECT 'asset', id, state, kind, format, path, original_name, byte_size, sha256, added_at, deleted_at, companions FROM asset"
-        )
-            + lines("SELECT 'album', id, title, created_at FROM album")
-            + lines(
-                "SELECT 'in', album_id, asset_id, (SELECT count(*) FROM album_asset o WHERE o.album_id = m.album_id AND o.position < m.position) FROM album_asset m"
-            )
-            + lines("SELECT 'remembered', title_key, album_id FROM remembered_album")
     }
 }

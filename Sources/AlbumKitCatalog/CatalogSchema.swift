@@ -7,8 +7,12 @@ enum CatalogSchema {
 
     /// `PRAGMA user_version` of an index derived from a ``LibraryJournal``. Versions 1 and 2 were
     /// the previous release's catalog, which held the library's truth itself
-    /// (``CatalogMigration`` converts such a library).
-    static let version: Int64 = 4
+    /// (``CatalogMigration`` converts such a library); version 4 lacked the listing keys and kept
+    /// counts, and is rebuilt from the journal like any index not of this version.
+    static let version: Int64 = 5
+
+    /// The oldest `user_version` of an index derived from the journal (older ones held the truth).
+    static let firstDerivedVersion: Int64 = 3
 
     static let tables = """
         CREATE TABLE asset (
@@ -24,14 +28,20 @@ enum CatalogSchema {
             deleted_at REAL,
             favorite INTEGER NOT NULL DEFAULT 0,
             metadata TEXT,
-            companions TEXT
+            companions TEXT,
+            added_key INTEGER NOT NULL,
+            taken_key TEXT NOT NULL
         ) STRICT;
         CREATE INDEX asset_by_content ON asset(sha256, byte_size);
+        CREATE INDEX asset_by_name ON asset(original_name);
+        CREATE INDEX asset_by_added ON asset(kind, added_key, id) WHERE state = 'ready';
+        CREATE INDEX asset_by_taken ON asset(kind, taken_key, id) WHERE state = 'ready';
         CREATE TABLE album (
             id TEXT PRIMARY KEY,
             title TEXT NOT NULL,
             title_key TEXT NOT NULL,
-            created_at REAL NOT NULL
+            created_at REAL NOT NULL,
+            ready_count INTEGER NOT NULL DEFAULT 0
         ) STRICT;
         CREATE INDEX album_by_title ON album(title_key, created_at);
         CREATE TABLE album_asset (
@@ -61,6 +71,18 @@ enum CatalogSchema {
         CREATE TABLE acknowledged_damage (
             offset INTEGER PRIMARY KEY
         ) STRICT;
+        """
+
+    /// The listing keys of a new `asset` row from its `added_at` (`?1`) and `metadata` (`?2`):
+    /// ``AssetOrder/sortKey(of:)`` kept as raw columns, so a page seeks in an index.
+    /// `added_key` is the date-added key's microseconds as an integer (`%017.6f` without its
+    /// point); `taken_key` is the capture-date key itself.
+    static let addedKeySQL = "CAST(replace(printf('%017.6f', max(?1, 0)), '.', '') AS INTEGER)"
+    /// Metadata that is not JSON (listed without it) counts as none: the date added.
+    static let takenKeySQL = """
+        coalesce(CASE WHEN json_valid(?2) THEN
+            CASE WHEN length(json_extract(?2, '$.captureDate')) >= 19 THEN substr(json_extract(?2, '$.captureDate'), 1, 19) END
+        END, strftime('%Y-%m-%dT%H:%M:%S', max(?1, 0), 'unixepoch'), '1970-01-01T00:00:00')
         """
 
     /// Every library file the index names, one `path` per row: assets' own files, their

@@ -14,21 +14,27 @@ struct BenchOptions: Sendable {
     var rounds = 5
     /// Exit non-zero when a row misses its target by more than the run's own spread.
     var check = false
+    /// Where the listing row keeps the large libraries it builds, to use them again in later runs
+    /// (`--libraries DIR`); by default they are built in the scratch directory and removed.
+    var libraries: String?
     /// Internal: run as a measured child process (`--child KIND ARGS…`).
     var child: [String]?
 
     static let usage = """
         usage: album-bench [--check] [--rounds N] [--large] [--json PATH] [--only ID[,ID…]] [--tmp DIR]
+                           [--libraries DIR]
 
           --check        exit 1 when a row misses its target by more than the run's own spread
                          (the max − min of its paired rounds)
           --rounds N     paired rounds per row (default 5)
-          --large        full sizes for lookup, size and metadata (10 000 albums, 1 M assets, …)
+          --large        full sizes for lookup, size, metadata and listing (10 000 albums, 1 M assets, …)
           --json PATH    where to write the results (default bench/results.json)
           --only IDS     run only these scenarios: catalog, video, folders, samesize, single, start,
-                         lookup, size, rebuild, memory, metadata, shared, reimport, sidecars
+                         lookup, size, rebuild, memory, metadata, shared, reimport, sidecars, listing
           --tmp DIR      scratch directory parent (default: the system temporary directory); its
                          file system is what is measured
+          --libraries DIR  where the listing row keeps the libraries it builds through the CLI
+                         (10 000, 100 000, 1 000 000 photos), used again by later runs
         """
 
     init(_ arguments: [String]) throws(UsageError) {
@@ -45,6 +51,7 @@ struct BenchOptions: Sendable {
                 rounds = count
             case "--json": jsonPath = try Self.value(for: argument, from: &rest)
             case "--tmp": scratchParent = try Self.value(for: argument, from: &rest)
+            case "--libraries": libraries = try Self.value(for: argument, from: &rest)
             case "--only":
                 only = Set(try Self.value(for: argument, from: &rest).split(separator: ",").map(String.init))
             case "--child":

@@ -18,8 +18,11 @@ enum Spawn {
     }
 
     /// Like `timed`, and also returns the page faults the process took (its minor and major faults,
-    /// as `wait4` reports them): a start-up cost that, unlike time, does not vary from run to run.
-    static func run(_ executable: String, _ arguments: [String]) throws -> (seconds: Double, pageFaults: Int) {
+    /// as `wait4` reports them): a start-up cost that, unlike time, does not vary from run to run;
+    /// and its peak resident memory in KiB (`ru_maxrss`, its own or its largest child's).
+    static func run(
+        _ executable: String, _ arguments: [String]
+    ) throws -> (seconds: Double, pageFaults: Int, peakKB: Int) {
         #if !os(macOS) && !os(Linux)
             // tvOS has no posix_spawn, iOS apps may not start programs: the bench runs on macOS and Linux.
             throw BenchFailure("album-bench cannot start \(executable) on this platform")
@@ -41,7 +44,7 @@ enum Spawn {
 
         private static func spawnTimed(
             _ executable: String, _ arguments: [String]
-        ) throws -> (seconds: Double, pageFaults: Int) {
+        ) throws -> (seconds: Double, pageFaults: Int, peakKB: Int) {
             let path = try Shell.resolve(executable)
             guard errorLog >= 0 else { throw BenchFailure("cannot create a file for the programs' standard error") }
             // Emptied only when the last program wrote to it: no file is created or truncated in the
@@ -79,7 +82,12 @@ enum Spawn {
                     "\(executable) \(arguments.prefix(4).joined(separator: " "))… failed (status \(status)): "
                         + message.prefix(400))
             }
-            return (seconds, Int(usage.ru_minflt) + Int(usage.ru_majflt))
+            #if canImport(Darwin)
+                let peakKB = Int(usage.ru_maxrss) / 1024  // bytes on Darwin
+            #else
+                let peakKB = Int(usage.ru_maxrss)  // kilobytes on Linux
+            #endif
+            return (seconds, Int(usage.ru_minflt) + Int(usage.ru_majflt), peakKB)
         }
     #endif
 

@@ -227,23 +227,22 @@ enum AlbumCommand {
     }
 
     static func show(_ arguments: Arguments) async throws -> Int32 {
-        let table = try AssetTable(arguments)
+        var table = try AssetTable(arguments)
         let album = AlbumReference(arguments.positional[0])
         let library = try LibraryChoice.open(arguments, create: false)
-        let assets: [AssetInfo]
+        let id: String
         switch album {
-        case .title(let title): assets = try await library.assets(inAlbumTitled: title)
-        case .id(let id): assets = try await library.assets(inAlbumWithID: id)
+        case .title(let title): id = try await library.albumInfo(titled: title).id
+        case .id(let given): id = given
         }
-        if arguments.json {
-            Output.json(assets.map(AssetLine.init(info:)))
-            return 0
-        }
-        if assets.isEmpty {
-            Output.out("The album \(album.shown) is empty.")
-            return 0
-        }
-        table.print(assets)
+        // Printed page by page as the album is read: the first line at once, whatever its size.
+        var cursor: String?
+        repeat {
+            let page = try await library.assets(inAlbumWithID: id, after: cursor, limit: 500)
+            cursor = page.nextCursor
+            table.add(page.assets, more: cursor != nil)
+        } while cursor != nil
+        if table.finish() == 0 && !arguments.json { Output.out("The album \(album.shown) is empty.") }
         return 0
     }
 

@@ -5,7 +5,7 @@ import Foundation
 enum AssetCommands {
     /// `album assets [--order added|taken] [--limit N] [--after CURSOR]`: the whole library.
     static func assets(_ arguments: Arguments) async throws -> Int32 {
-        let table = try AssetTable(arguments)
+        var table = try AssetTable(arguments)
         let order: AssetOrder
         switch arguments.value(.order) ?? "added" {
         case "added": order = .dateAdded
@@ -22,21 +22,17 @@ enum AssetCommands {
         }
         // The options are checked first: a usage error is one whether or not the library exists.
         let library = try LibraryChoice.open(arguments, create: false)
-        var assets: [AssetInfo] = []
+        // Printed page by page as the library is read: the first line at once, whatever its size.
+        var listed = 0
         var cursor = arguments.value(.after)
         repeat {
-            let wanted = limit.map { min(500, $0 - assets.count) } ?? 500
+            let wanted = limit.map { min(500, $0 - listed) } ?? 500
             let page = try await library.assets(orderedBy: order, after: cursor, limit: wanted)
-            assets += page.assets
+            listed += page.assets.count
             cursor = page.nextCursor
-        } while cursor != nil && assets.count < (limit ?? Int.max)
-        if arguments.json {
-            Output.json(assets.map(AssetLine.init(info:)))
-        } else if assets.isEmpty {
-            if !arguments.quiet { Output.out("No photos or videos.") }
-        } else {
-            table.print(assets)
-        }
+            table.add(page.assets, more: cursor != nil && listed < (limit ?? Int.max))
+        } while cursor != nil && listed < (limit ?? Int.max)
+        if table.finish() == 0 && !arguments.json && !arguments.quiet { Output.out("No photos or videos.") }
         // A page cut short by --limit says where the next one starts.
         if let cursor, let limit {
             // The whole command again, so that it can be run as printed.
@@ -380,15 +376,23 @@ enum AssetCommands {
     }
 }
 
-/// The asset table of `show` and `assets`: name, kind, size, when taken, format, camera, GPS and id,
-/// the id shortened to its first characters (at least 8, enough to tell the rows apart; commands take
-/// an id's start). `-v` adds the path (in a shared library: who saved each, `user@host as role`) and
-/// prints ids in full; `--columns name,id,path` prints those columns only.
+/// The asset listing of `show` and `assets`, printed a page at a time as the library is read: a
+/// table of name, kind, size, when taken, format, camera, GPS and id, the id shortened to its first
+/// characters (at least 8, enough to tell the page's rows apart; commands take an id's start), laid
+/// out by its first page; or, with `--json`, one JSON array written as it goes. `-v` adds the path
+/// (in a shared library: who saved each, `user@host as role`) and prints ids in full;
+/// `--columns name,id,path` prints those columns only.
 ///
 /// ```
 /// album show Trips                       # NAME KIND SIZE TAKEN FORMAT CAMERA GPS ID (9bca90d2)
 /// album show -v Trips                    # … ID (in full) PATH
 /// album assets --columns id,path         # two columns, for a script that wants no JSON
+/// ```
+///
+/// ```swift
+/// var table = try AssetTable(arguments)
+/// table.add(page.assets, more: page.nextCursor != nil)
+/// if table.finish() == 0 { Output.out("No photos or videos.") }
 /// ```
 struct AssetTable {
     /// A column, as `--columns` names it.
@@ -402,12 +406,22 @@ struct AssetTable {
     /// The columns `--columns` names, `nil` without it.
     let named: [Column]?
     let verbose: Bool
+    private let json: Bool
+    /// The columns printed, chosen by the first page.
+    private var chosen: [Column] = []
+    private var layout: Output.TableLayout?
+    private var listed = 0
+    // A narrow terminal gets the minute a photo was taken (`2024-05-01 10:20`), not the
+    // seconds and offset: with the name, size and id that fits 80 columns.
+    private let terminal = FileSystem.terminalColumns()
+    private let added = ISO8601DateFormatter()
 
     /// The table the command line asks for; checked before the library is opened.
     ///
     /// - Throws: a usage failure naming a column `--columns` gives that is not one.
     init(_ arguments: Arguments) throws {
         verbose = arguments.verbose
+        json = arguments.json
         named = try arguments.value(.columns).map { list in
             try list.split(separator: ",", omittingEmptySubsequences: false).map { word in
                 let name = word.trimmingCharacters(in: .whitespaces).lowercased()
@@ -422,42 +436,66 @@ struct AssetTable {
         }
     }
 
-    func print(_ assets: [AssetInfo]) {
-        let shared = assets.contains { $0.savedBy != nil }
-        let chosen =
-            named ?? [.name, .kind, .size, .taken, .format, .camera, .gps, .id] + (shared ? [.savedBy] : [])
-            + (verbose && !shared ? [.path] : [])
+    /// Prints `assets`; `more`: other pages follow (the table keeps every column for them).
+    mutating func add(_ assets: [AssetInfo], more: Bool) {
+        guard !assets.isEmpty else { return }
+        defer { listed += assets.count }
+        if json {
+            // The array as `Output.json` writes it whole, written an element at a time.
+            for (index, asset) in assets.enumerated() {
+                // Output types hold strings, integers, dates and finite numbers: encoding cannot fail.
+                let encoded = (try? Output.encoder.encode(AssetLine(info: asset))) ?? Data("null".utf8)
+                let line = String(decoding: encoded, as: UTF8.self)
+                Output.out((listed + index == 0 ? "[" : ",") + line, terminator: "")
+            }
+            return
+        }
+        if layout == nil {
+            let shared = assets.contains { $0.savedBy != nil }
+            chosen =
+                named ?? [.name, .kind, .size, .taken, .format, .camera, .gps, .id] + (shared ? [.savedBy] : [])
+                + (verbose && !shared ? [.path] : [])
+        }
+        // Ids are shortened page by page: each is told from the others of its page, not from
+        // every id listed (that would mean reading the whole listing before its first line).
         let fullIDs = verbose || named != nil
-        let added = ISO8601DateFormatter()
-        // A narrow terminal gets the minute a photo was taken (`2024-05-01 10:20`), not the
-        // seconds and offset: with the name, size and id that fits 80 columns.
-        let terminal = FileSystem.terminalColumns()
-        let taken: (String) -> String = { (terminal ?? .max) < 100 ? String($0.prefix(16)) : $0 }
         let ids = fullIDs ? assets.map(\.id) : Self.shortIDs(assets.map(\.id))
-        var rows: [[String]] = []
-        for (asset, id) in zip(assets, ids) {
-            let m = asset.metadata
-            var details: [String] = [m?.format.rawValue ?? asset.kind.rawValue]
-            if let w = m?.width, let h = m?.height { details.append("\(w)×\(h)") }
-            if let d = m?.duration { details.append(String(format: "%.1f s", d)) }
-            var gps = ""
-            if let lat = m?.latitude, let lon = m?.longitude { gps = String(format: "%.5f, %.5f", lat, lon) }
-            let cells: [Column: String] = [
-                .name: asset.originalFilename ?? "-", .kind: asset.kind.rawValue,
-                .size: asset.byteSize.map(Output.size) ?? "?",
-                .taken: m?.captureDate.map { taken($0.replacingOccurrences(of: "T", with: " ")) }
-                    ?? taken(added.string(from: asset.addedAt).replacingOccurrences(of: "T", with: " ")) + " (added)",
-                .format: details.joined(separator: " "), .camera: m?.camera ?? "", .gps: gps, .id: id,
-                .path: asset.fileURL?.path ?? "", .savedBy: asset.savedBy?.description ?? "",
-            ]
-            rows.append(chosen.map { cells[$0] ?? "" })
+        let rows = zip(assets, ids).map { asset, id in row(asset, id: id) }
+        if let layout {
+            Output.table(rows, header: chosen.map(\.header), continuing: layout)
+            return
         }
         // Left out first when a terminal is too narrow (never what the user asked for by name).
         let dropOrder: [Column] = [.gps, .camera, .format, .kind]
         let droppable = named == nil && !verbose ? dropOrder.compactMap { chosen.firstIndex(of: $0) } : []
-        Output.table(
+        layout = Output.table(
             rows, header: chosen.map(\.header), rightAligned: Set(chosen.indices.filter { chosen[$0] == .size }),
-            droppable: droppable, columns: terminal)
+            droppable: droppable, columns: terminal, more: more)
+    }
+
+    /// Ends the listing (closes the JSON array); returns how many assets it listed.
+    func finish() -> Int {
+        if json { Output.out(listed == 0 ? "[]" : "]") }
+        return listed
+    }
+
+    private func row(_ asset: AssetInfo, id: String) -> [String] {
+        let taken: (String) -> String = { (terminal ?? .max) < 100 ? String($0.prefix(16)) : $0 }
+        let m = asset.metadata
+        var details: [String] = [m?.format.rawValue ?? asset.kind.rawValue]
+        if let w = m?.width, let h = m?.height { details.append("\(w)×\(h)") }
+        if let d = m?.duration { details.append(String(format: "%.1f s", d)) }
+        var gps = ""
+        if let lat = m?.latitude, let lon = m?.longitude { gps = String(format: "%.5f, %.5f", lat, lon) }
+        let cells: [Column: String] = [
+            .name: asset.originalFilename ?? "-", .kind: asset.kind.rawValue,
+            .size: asset.byteSize.map(Output.size) ?? "?",
+            .taken: m?.captureDate.map { taken($0.replacingOccurrences(of: "T", with: " ")) }
+                ?? taken(added.string(from: asset.addedAt).replacingOccurrences(of: "T", with: " ")) + " (added)",
+            .format: details.joined(separator: " "), .camera: m?.camera ?? "", .gps: gps, .id: id,
+            .path: asset.fileURL?.path ?? "", .savedBy: asset.savedBy?.description ?? "",
+        ]
+        return chosen.map { cells[$0] ?? "" }
     }
 
     /// Each id cut to its first 8 characters, or more where two listed ids start alike; ids that do

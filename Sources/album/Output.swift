@@ -95,12 +95,22 @@ enum Output {
     /// Prints `rows` under `header`, columns padded to their widest cell; empty columns are left
     /// out. On a terminal narrower than the table, the columns of `droppable` go, first first,
     /// until it fits, and a note on stderr names them (a pipe or `--json` gets every column).
+    ///
+    /// A long listing printed as it is read passes its rows a page at a time: the first page
+    /// (`more`: others follow) lays the table out and keeps every column, as a later row may fill
+    /// one; the returned layout prints the next pages (`continuing`) under the same header, a cell
+    /// wider than its column pushing the rest of its row.
+    @discardableResult
     static func table(
         _ rows: [[String]], header: [String], rightAligned: Set<Int> = [], droppable: [Int] = [],
-        columns terminal: Int? = FileSystem.terminalColumns()
-    ) {
+        columns terminal: Int? = FileSystem.terminalColumns(), more: Bool = false, continuing: TableLayout? = nil
+    ) -> TableLayout {
         let rows = rows.map { $0.map(shown) }
-        var columns = header.indices.filter { column in rows.contains { !$0[column].isEmpty } }
+        if let continuing {
+            for row in rows { out(continuing.line(row)) }
+            return continuing
+        }
+        var columns = header.indices.filter { column in more || rows.contains { !$0[column].isEmpty } }
         func width(_ column: Int) -> Int { ([header] + rows).map { $0[column].count }.max() ?? 0 }
         var dropped: [String] = []
         if let terminal {
@@ -110,14 +120,25 @@ enum Output {
                 dropped.append(header[column])
             }
         }
-        let widths = columns.map(width)
+        let layout = TableLayout(columns: columns, widths: columns.map(width), rightAligned: rightAligned)
         defer {
             if !dropped.isEmpty {
                 let names = dropped.joined(separator: ", ")
                 err("album: \(names) left out to fit \(terminal ?? 0) columns; --json shows every field")
             }
         }
-        for row in [header] + rows {
+        for row in [header] + rows { out(layout.line(row)) }
+        return layout
+    }
+
+    /// The columns a table shows and their widths.
+    struct TableLayout {
+        let columns: [Int]
+        let widths: [Int]
+        let rightAligned: Set<Int>
+
+        /// `row` (cells already ``Output/shown(_:)``) padded to the columns.
+        func line(_ row: [String]) -> String {
             let cells = zip(columns, widths).map { column, width in
                 let cell = row[column]
                 let padding = String(repeating: " ", count: max(0, width - cell.count))
@@ -128,7 +149,7 @@ enum Output {
             var line = ""
             for index in cells.indices { line += (index == 0 ? "" : "  ") + cells[index] }
             while line.hasSuffix(" ") { line.removeLast() }
-            out(line)
+            return line
         }
     }
 

@@ -26,4 +26,26 @@ import Testing
             #endif
         }
     }
+
+    /// The mount table is read as long as it is, a chunk at a time (it was a 4 MiB buffer,
+    /// zero-filled for every command, to read 1.5 KB): a file of any length comes back whole.
+    @Test func aFileOfUnknownLengthIsReadWholeInChunks() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            for length in [0, 1, 4095, 4096, 4097, 40_000] {
+                let url = dir.appendingPathComponent("file-\(length)")
+                let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 * 31) }
+                try Data(bytes).write(to: url)
+                let (file, _) = try FileSystem.openForReading(url.path)
+                defer { FileSystem.close(file) }
+                #expect(try FileSystem.readToEnd(file, chunk: 4096) == bytes, "\(length) bytes")
+            }
+            #if os(Linux)
+                let (file, size) = try FileSystem.openForReading("/proc/self/mountinfo")
+                defer { FileSystem.close(file) }
+                #expect(size == 0)  // what /proc says of its files: their length is not known ahead
+                let table = String(decoding: try FileSystem.readToEnd(file, chunk: 64), as: UTF8.self)
+                #expect(table.hasSuffix("\n") && table.split(separator: "\n").allSatisfy { $0.contains(" - ") })
+            #endif
+        }
+    }
 }

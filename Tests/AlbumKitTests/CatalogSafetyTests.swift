@@ -80,7 +80,9 @@ import Testing
             let second = try await saveDistinct(2, into: "Trip", at: url, tag: "b")
             #expect(try await expectIntact(url, ["Trip": first + second]).isEmpty)
             _ = try sqlite3(
-                url, "UPDATE album SET title = 'Changed'; INSERT INTO album VALUES ('x', 'Extra', 'Extra', 1)")
+                url,
+                "UPDATE album SET title = 'Changed'; INSERT INTO album (id, title, title_key, created_at) VALUES ('x', 'Extra', 'Extra', 1)"
+            )
             let third = try await saveDistinct(1, into: "Trip", at: url, tag: "c")
             let albums = try await PhotoLibrary(backend: try CatalogBackend.open(at: url)).albums()
             #expect(albums.map(\.title) == ["Trip"])

@@ -99,6 +99,11 @@ struct CatalogIndex {
         guard foundID == CatalogSchema.applicationID else {
             throw Unusable(reason: "it is not an AlbumKit catalog (another program's database)")
         }
+        if version >= CatalogSchema.firstDerivedVersion && version < CatalogSchema.version {
+            // An index of an earlier version of this release: derived from this journal, nothing
+            // in it to keep; rebuilt with the current schema.
+            throw Unusable(reason: "its layout is an earlier version's", keepsOldFile: false)
+        }
         guard version == CatalogSchema.version else {
             throw Unusable(
                 reason: version < CatalogSchema.version
@@ -288,14 +293,14 @@ struct CatalogIndex {
         case .save(let asset):
             try db.run(
                 """
-                INSERT OR IGNORE INTO asset (id, state, kind, format, path, original_name, byte_size, sha256, added_at, metadata, favorite, companions)
-                VALUES (?, 'ready', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT OR IGNORE INTO asset (id, state, kind, format, path, original_name, byte_size, sha256, added_at, metadata, favorite, companions, added_key, taken_key)
+                VALUES (?3, 'ready', ?4, ?5, ?6, ?7, ?8, ?9, ?1, ?2, ?10, ?11, \(CatalogSchema.addedKeySQL), \(CatalogSchema.takenKeySQL))
                 """,
                 [
-                    .text(asset.id), .text(asset.kind == "video" ? "video" : "photo"), .text(asset.format),
-                    .text(asset.path), SQLValue(asset.originalName), .integer(asset.byteSize), .text(asset.sha256),
-                    .real(asset.addedAt), SQLValue(asset.metadata), .integer(asset.isFavorite ? 1 : 0),
-                    SQLValue(CatalogCompanion.jsonText(asset.companions)),
+                    .real(asset.addedAt), SQLValue(asset.metadata), .text(asset.id),
+                    .text(asset.kind == "video" ? "video" : "photo"), .text(asset.format), .text(asset.path),
+                    SQLValue(asset.originalName), .integer(asset.byteSize), .text(asset.sha256),
+                    .integer(asset.isFavorite ? 1 : 0), SQLValue(CatalogCompanion.jsonText(asset.companions)),
                 ])
         case .createAlbum(let id, let title, let createdAt):
             try db.run(
@@ -326,20 +331,37 @@ struct CatalogIndex {
                     AND EXISTS (SELECT 1 FROM asset WHERE id = ?2)
                     """, [.text(album), .text(asset), .integer(position + 1), .real(at)])
                 position += Int64(added)
+                if added == 1 {
+                    try db.run(
+                        """
+                        UPDATE album SET ready_count = ready_count + 1
+                        WHERE id = ?1 AND EXISTS (SELECT 1 FROM asset WHERE id = ?2 AND state = 'ready')
+                        """, [.text(album), .text(asset)])
+                }
             }
         case .removeFromAlbum(let album, let assets):
             for asset in assets {
+                try db.run(
+                    """
+                    UPDATE album SET ready_count = ready_count - 1
+                    WHERE id = ?1 AND EXISTS (SELECT 1 FROM album_asset m JOIN asset s ON s.id = m.asset_id
+                        WHERE m.album_id = ?1 AND m.asset_id = ?2 AND s.state = 'ready')
+                    """, [.text(album), .text(asset)])
                 try db.run("DELETE FROM album_asset WHERE album_id = ? AND asset_id = ?", [.text(album), .text(asset)])
             }
         case .deleteAssets(let assets, let at):
             for asset in assets {
-                try db.run(
+                let deleted = try db.run(
                     "UPDATE asset SET state = 'deleted', deleted_at = ? WHERE id = ? AND state = 'ready'",
                     [.real(at), .text(asset)])
+                if deleted == 1 { try countInAlbums(of: asset, by: -1) }
             }
         case .restoreAssets(let assets):
             for asset in assets {
-                try db.run("UPDATE asset SET state = 'ready', deleted_at = NULL WHERE id = ?", [.text(asset)])
+                let restored = try db.run(
+                    "UPDATE asset SET state = 'ready', deleted_at = NULL WHERE id = ? AND state = 'deleted'",
+                    [.text(asset)])
+                if restored == 1 { try countInAlbums(of: asset, by: 1) }
             }
         case .setCompanions(let asset, let companions):
             guard let row = try db.row("SELECT companions FROM asset WHERE id = ?", [.text(asset)]) else { return [] }
@@ -401,6 +423,14 @@ struct CatalogIndex {
             return files
         }
         return []
+    }
+
+    /// Moves the kept count (`ready_count`) of every album holding `asset` by `change`: the asset
+    /// left or came back into the albums' listings (deleted, restored, purged).
+    private func countInAlbums(of asset: String, by change: Int64) throws {
+        try db.run(
+            "UPDATE album SET ready_count = ready_count + ?1 WHERE id IN (SELECT album_id FROM album_asset WHERE asset_id = ?2)",
+            [.integer(change), .text(asset)])
     }
 
     private func remember(_ id: String, title: String) throws {

@@ -163,7 +163,8 @@ package struct LibraryJournal: Sendable {
     // MARK: Reading
 
     /// The records from byte `offset` on (the first record when `nil`), at most `limit` bytes of
-    /// them at a time (the caller reads on from ``Reading/end``), read through `open` when the
+    /// them at a time (the caller reads on from ``Reading/end``; a record longer than `limit` is
+    /// read whole, in a read as long as it), read through `open` when the
     /// caller holds the journal open (a commit, under its lock: one descriptor for the commit),
     /// else through a descriptor opened for this read.
     ///
@@ -173,7 +174,7 @@ package struct LibraryJournal: Sendable {
     /// The reading's ``Reading/digest`` is `digest` extended with the bytes from `offset` to
     /// ``Reading/end``.
     func read(
-        from offset: Int64? = nil, limit: Int = 64 << 20, through open: FileSystem.Descriptor? = nil,
+        from offset: Int64? = nil, limit: Int = 4 << 20, through open: FileSystem.Descriptor? = nil,
         continuing digest: JournalDigest = JournalDigest()
     ) throws(SystemError) -> Reading {
         let file: FileSystem.Descriptor
@@ -197,6 +198,10 @@ package struct LibraryJournal: Sendable {
             lineStart = newline + 1
         }
         let atEndOfFile = start + Int64(count) == Int64(size)
+        // Not one whole record in `limit` bytes: a longer record, read again in a longer read.
+        if lines.isEmpty && !atEndOfFile {
+            return try read(from: offset, limit: limit * 2, through: open, continuing: digest)
+        }
         if !lines.isEmpty && atEndOfFile && lineStart == bytes.count { lines[lines.count - 1].isLast = true }
         var lastLineStart: Int64?
         for (range, isLast) in lines {

@@ -101,6 +101,15 @@ package final class Database {
         return rows
     }
 
+    /// Runs `sql` with `arguments`, handing each row to `body` as it is read: memory for one row,
+    /// whatever the result's size. `body` must not run this same `sql` (its statement is in use).
+    package func forEachRow(_ sql: String, _ arguments: [SQLValue] = [], _ body: (Row) throws -> Void) throws {
+        let statement = try statement(sql)
+        try statement.bind(arguments)
+        defer { statement.reset() }
+        while let row = try statement.step() { try body(row) }
+    }
+
     /// Runs `sql` with `arguments`, returning the first row.
     package func row(_ sql: String, _ arguments: [SQLValue] = []) throws -> Row? {
         try rows(sql, arguments).first

@@ -54,6 +54,24 @@ package struct AssetCursor: Sendable, Hashable {
         }
     }
 
+    /// Reads a token made by ``token`` for a page of an album: its key is a place in the album
+    /// (a number).
+    ///
+    /// - Throws: `.invalidArgument` for text that is not such a cursor (one of a listing of the
+    ///   whole library, say).
+    package init(albumToken token: String) throws {
+        let parts = token.split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[1].isEmpty, !parts[0].isEmpty,
+            parts[0].utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), parts[0].utf8.count <= 18
+        else {
+            throw AlbumError(
+                .invalidArgument,
+                "\"\(token)\" is not a cursor of an album's pages; pass the cursor the album's previous page gave.")
+        }
+        key = String(parts[0])
+        id = String(parts[1])
+    }
+
     /// Whether `key` has the shape of ``AssetOrder/sortKey(of:)`` in `order`: seconds with six
     /// decimals, or a date and time.
     private static func isKey(_ key: String, of order: AssetOrder) -> Bool {

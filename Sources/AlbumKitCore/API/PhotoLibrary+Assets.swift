@@ -135,6 +135,32 @@ extension PhotoLibrary {
         }
     }
 
+    /// A page of the album with identifier `id`, in the order its assets were added: for an album
+    /// too large to list at once (a grid that shows the first screen at once, a listing printed
+    /// as it is read).
+    ///
+    /// ```swift
+    /// var page = try await library.assets(inAlbumWithID: info.id, after: nil, limit: 200)
+    /// while let next = page.nextCursor {
+    ///     page = try await library.assets(inAlbumWithID: info.id, after: next, limit: 200)
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - cursor: the previous page's ``AssetPage/nextCursor`` of the same album; `nil` for the
+    ///     first page.
+    ///   - limit: the page size, 1 or more.
+    /// - Throws: `.albumNotFound`; `.invalidArgument` for a malformed cursor or a limit below 1.
+    public func assets(inAlbumWithID id: String, after cursor: String?, limit: Int) async throws -> AssetPage {
+        try await Self.mapping {
+            guard limit >= 1 else {
+                throw AlbumError(.invalidArgument, "The page size must be 1 or more, not \(limit).")
+            }
+            let position = try cursor.map(AssetCursor.init(albumToken:))
+            _ = try await albumInfo(withID: id)
+            return try await backend.assets(inAlbumWithID: id, after: position, limit: limit)
+        }
+    }
+
     /// Renames the album with identifier `id`.
     ///
     /// ```swift

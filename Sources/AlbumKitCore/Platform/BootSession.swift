@@ -63,7 +63,7 @@ package enum BootSession {
             else { return id }
             defer { FileSystem.close(file) }
             // Unreadable mounts: the boot session and no device (still this boot's).
-            let bytes = (try? FileSystem.readAll(file, from: 0, size: 4 << 20)) ?? []
+            let bytes = (try? FileSystem.readToEnd(file)) ?? []
             let device = "\(major(status.st_dev)):\(minor(status.st_dev))"
             let mounts = String(decoding: bytes, as: UTF8.self).split(separator: "\n").compactMap { line -> String? in
                 let fields = line.split(separator: " ")

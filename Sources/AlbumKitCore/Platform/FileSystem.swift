@@ -124,6 +124,23 @@ package enum FileSystem {
         return Array(bytes[0..<count])
     }
 
+    /// Everything from `file`'s start to its end, read `chunk` bytes at a time: for files whose
+    /// size is not known ahead (`/proc`'s report 0), without a buffer sized for the worst case.
+    package static func readToEnd(_ file: Descriptor, chunk: Int = 16 << 10) throws(SystemError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: chunk)
+        var result: Result<Int, SystemError> = .success(0)
+        repeat {
+            buffer.withUnsafeMutableBytes { raw in
+                do throws(SystemError) { result = .success(try read(file, into: raw, at: UInt64(bytes.count))) } catch {
+                    result = .failure(error)
+                }
+            }
+            bytes += buffer[0..<(try result.get())]
+        } while try result.get() == chunk
+        return bytes
+    }
+
     /// Flushes a file's data and metadata to stable storage (on Darwin with `F_FULLFSYNC`: there
     /// `fsync` leaves the data in the drive's cache).
     package static func fsync(_ file: Descriptor) throws(SystemError) {

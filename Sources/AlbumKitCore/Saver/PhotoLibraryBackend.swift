@@ -79,6 +79,9 @@ package protocol PhotoLibraryBackend: Sendable {
     func findAlbum(titled title: AlbumTitle) async throws -> String?
     /// The assets of an album, in the order they were added.
     func assets(inAlbumWithID id: String) async throws -> [AssetInfo]
+    /// At most `limit` (≥ 1) assets of an album in its order, after `cursor` (`nil`: from the
+    /// start). The default pages ``assets(inAlbumWithID:)``; the catalog seeks in its index.
+    func assets(inAlbumWithID id: String, after cursor: AssetCursor?, limit: Int) async throws -> AssetPage
     /// Creates an album with `title` unless one resolves; returns its id and outcome.
     func createAlbum(titled title: AlbumTitle) async throws -> (id: String, outcome: AlbumOutcome)
     /// Renames an album.
@@ -273,6 +276,20 @@ extension PhotoLibraryBackend {
     /// Polls the library every `interval`.
     package func changes(polling interval: Duration) -> AsyncThrowingStream<LibraryChange, any Error> {
         LibraryChangePoller(backend: self, interval: interval).changes()
+    }
+
+    /// A page of ``assets(inAlbumWithID:)``: after the cursor's asset, or, when it left the album,
+    /// from the place it had (the cursor's key, a count of the album's assets before the page's end).
+    package func assets(inAlbumWithID id: String, after cursor: AssetCursor?, limit: Int) async throws -> AssetPage {
+        let all = try await assets(inAlbumWithID: id)
+        var start = 0
+        if let cursor {
+            start = all.firstIndex { $0.id == cursor.id }.map { $0 + 1 } ?? min(all.count, Int(cursor.key) ?? 0)
+        }
+        let end = min(all.count, start + max(1, limit))
+        let page = Array(all[start..<end])
+        let next = end < all.count ? page.last.map { AssetCursor(key: String(end), id: $0.id).token } : nil
+        return AssetPage(assets: page, nextCursor: next)
     }
 
     /// Scans ``assets(in:after:limit:)`` from the filter's first date, keeping what passes.

@@ -1,0 +1,156 @@
+import AlbumKitCore
+import Foundation
+
+/// Pages of the whole library and of one album, each a seek in an index of the catalog: the
+/// listing keys are raw columns (`added_key`, `taken_key`, an album's `position`), so the first
+/// page of a million assets costs what the first page of ten does.
+extension CatalogBackend {
+    package func assets(in order: AssetOrder, after cursor: AssetCursor?, limit: Int) async throws -> AssetPage {
+        try await assets(in: order, matching: .all, after: cursor, limit: limit)
+    }
+
+    package func assets(in order: AssetOrder, matching filter: AssetFilter, after cursor: AssetCursor?, limit: Int)
+        async throws -> AssetPage
+    {
+        let query = try CatalogListing(order: order, filter: filter, after: cursor)
+        return try await Blocking.run {
+            try self.withIndex("list the library") { connection in
+                let rows = try connection.index!.db.rows(query.sql, query.arguments(limit: limit + 1))
+                let page = Array(rows.prefix(limit))
+                var next: String?
+                if rows.count > limit, let last = page.last, let id = last.text(0) {
+                    next = AssetCursor(key: CatalogListing.key(from: last.values[10], in: order), id: id).token
+                }
+                return AssetPage(assets: try page.map(self.assetInfo), nextCursor: next)
+            }
+        }
+    }
+
+    package func assets(inAlbumWithID id: String, after cursor: AssetCursor?, limit: Int) async throws -> AssetPage {
+        let position = try cursor.map { try CatalogListing.albumPosition($0) } ?? 0
+        return try await Blocking.run {
+            try self.withIndex("list the album") { connection in
+                let rows = try connection.index!.db.rows(
+                    CatalogListing.albumPageSQL, [.text(id), .integer(position), .integer(Int64(limit) + 1)])
+                let page = Array(rows.prefix(limit))
+                var next: String?
+                if rows.count > limit, let last = page.last, let id = last.text(0), let position = last.integer(10) {
+                    next = AssetCursor(key: String(position), id: id).token
+                }
+                return AssetPage(assets: try page.map(self.assetInfo), nextCursor: next)
+            }
+        }
+    }
+}
+
+/// One page's query of the whole library in an order, with a filter: per kind listed, a seek in
+/// that order's index (`asset_by_added` or `asset_by_taken`, whose first column is the kind),
+/// merged by key and id.
+///
+/// ```swift
+/// let query = try CatalogListing(order: .captureDate, filter: .videos, after: nil)
+/// let rows = try db.rows(query.sql, query.arguments(limit: 101))
+/// ```
+struct CatalogListing {
+    let sql: String
+    private let cursor: (key: SQLValue, id: String)?
+    private let bounds: (lower: SQLValue, upper: SQLValue)?
+
+    /// The columns of every listing row: ``CatalogBackend/assetInfo(_:)``'s ten, then the key.
+    static let columns =
+        "s.id, s.original_name, s.kind, s.byte_size, s.added_at, s.sha256, s.path, s.metadata, s.favorite, s.companions"
+
+    /// The raw column holding `order`'s sort key.
+    static func keyColumn(_ order: AssetOrder) -> String {
+        switch order {
+        case .dateAdded: "added_key"
+        case .captureDate: "taken_key"
+        }
+    }
+
+    /// - Throws: `.invalidArgument` for a cursor whose key is not one of `order`.
+    init(order: AssetOrder, filter: AssetFilter, after cursor: AssetCursor?) throws {
+        self.cursor = try cursor.map { (key: try Self.value(ofKey: $0.key, in: order), id: $0.id) }
+        self.bounds = try filter.keyBounds(in: order).map {
+            (lower: try Self.value(ofKey: $0.lower, in: order), upper: try Self.value(ofKey: $0.upper, in: order))
+        }
+        let column = "s." + Self.keyColumn(order)
+        var conditions = ["s.state = 'ready'"]
+        if self.cursor != nil { conditions.append("(\(column), s.id) > (?1, ?2)") }
+        if bounds != nil { conditions.append("\(column) >= ?3 AND \(column) < ?4") }
+        let kinds = MediaKind.allCases.filter { filter.kinds?.contains($0) ?? true }.map(\.rawValue)
+        // One seek per kind, each at most a page; their merge is sorted (at most two pages).
+        let parts = kinds.map { kind in
+            """
+            SELECT * FROM (SELECT \(Self.columns), \(column) AS listing_key FROM asset s
+            WHERE s.kind = '\(kind)' AND \(conditions.joined(separator: " AND "))
+            ORDER BY \(column), s.id LIMIT ?5)
+            """
+        }
+        sql =
+            parts.isEmpty
+            ? "SELECT \(Self.columns), NULL FROM asset s WHERE 0 LIMIT ?5"
+            : parts.joined(separator: "\nUNION ALL\n") + "\nORDER BY listing_key, id LIMIT ?5"
+    }
+
+    /// The query's arguments for a page of `limit` rows.
+    func arguments(limit: Int) -> [SQLValue] {
+        [
+            cursor?.key ?? .null, .text(cursor?.id ?? ""), bounds?.lower ?? .null, bounds?.upper ?? .null,
+            .integer(Int64(limit)),
+        ]
+    }
+
+    /// A sort key of `order` (``AssetOrder/sortKey(of:)``) as its column holds it: the date added's
+    /// `%017.6f` as integer microseconds, the capture date's text as it is.
+    ///
+    /// - Throws: `.invalidArgument` for a key that is not of `order`.
+    static func value(ofKey key: String, in order: AssetOrder) throws -> SQLValue {
+        switch order {
+        case .captureDate:
+            return .text(key)
+        case .dateAdded:
+            let parts = key.split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count == 2, parts[1].utf8.count == 6, parts[0].utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+                parts[1].utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let value = Int64(parts[0] + parts[1])
+            else {
+                throw AlbumError(
+                    .invalidArgument,
+                    "\"\(key)\" is not a position in a listing by date added; pass the cursor the previous page gave.")
+            }
+            return .integer(value)
+        }
+    }
+
+    /// The sort key of `order` a column value stands for (the inverse of ``value(ofKey:in:)``).
+    static func key(from value: SQLValue, in order: AssetOrder) -> String {
+        switch (order, value) {
+        case (.dateAdded, .integer(let microseconds)):
+            let seconds = String(microseconds / 1_000_000)
+            let fraction = String(microseconds % 1_000_000)
+            return String(repeating: "0", count: max(0, 10 - seconds.count)) + seconds + "."
+                + String(repeating: "0", count: 6 - fraction.count) + fraction
+        case (_, .text(let text)): return text
+        default: return ""
+        }
+    }
+
+    /// A page of an album in its order, after position `?2`: a seek in `album_asset_order`.
+    static let albumPageSQL = """
+        SELECT \(columns.replacingOccurrences(of: "s.added_at", with: "m.added_at")), m.position
+        FROM album_asset m JOIN asset s ON s.id = m.asset_id
+        WHERE m.album_id = ?1 AND m.position > ?2 AND s.state = 'ready' ORDER BY m.position LIMIT ?3
+        """
+
+    /// The position in the album an album page's cursor holds.
+    ///
+    /// - Throws: `.invalidArgument` for a cursor of another listing.
+    static func albumPosition(_ cursor: AssetCursor) throws -> Int64 {
+        guard let position = Int64(cursor.key), position >= 0 else {
+            throw AlbumError(
+                .invalidArgument,
+                "\"\(cursor.token)\" is not a position in an album; pass the cursor the album's previous page gave.")
+        }
+        return position
+    }
+}
