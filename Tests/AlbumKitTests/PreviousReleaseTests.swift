@@ -49,7 +49,8 @@ import Testing
             for name in ["catalog.sqlite", "catalog.sqlite-wal", "saves.jsonl"] {
                 #expect(FileManager.default.fileExists(atPath: url.path + "/previous-release/" + name), "\(name)")
             }
-            #expect(try CatalogBackend.open(at: url).takeNotices().isEmpty)
+            let reopenedNotices = try CatalogBackend.open(at: url).takeNotices()
+            #expect(reopenedNotices.isEmpty, "\(reopenedNotices)")
         }
     }
 
@@ -111,7 +112,8 @@ import Testing
             let library = PhotoLibrary(backend: backend)
             #expect(try await library.albums().map(\.count) == [2, 1, 0])
             #expect(try await library.verify().isHealthy)
-            #expect(try CatalogBackend.open(at: url).takeNotices().isEmpty)
+            let reopenedNotices = try CatalogBackend.open(at: url).takeNotices()
+            #expect(reopenedNotices.isEmpty, "\(reopenedNotices)")
         }
     }
 

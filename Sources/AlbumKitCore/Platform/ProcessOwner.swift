@@ -72,8 +72,8 @@ package enum ProcessOwner {
         if FileSystem.fileStatus(atPath: directory, following: false)?.kind == .symbolicLink {
             throw SystemError("open", path: directory, errno: ELOOP)
         }
-        // A process reaping dead owners may unlink the file between our open and our lock: retry
-        // until the locked file is the one with the name.
+        // A process reaping dead owners may lock the file between our open and our lock (it takes
+        // it for a dead owner's) and unlink it: retry until the locked file is the one with the name.
         let path = directory + "/" + token
         for _ in 0..<100 {
             let file = try FileSystem.openLockFile(path)
@@ -81,7 +81,9 @@ package enum ProcessOwner {
                 try FileSystem.lock(file, wait: false)
             } catch {
                 FileSystem.close(file)
-                throw error
+                guard error.errno == EAGAIN || error.errno == EWOULDBLOCK else { throw error }
+                usleep(1_000)  // the reaper holds it only while it removes it
+                continue
             }
             if FileSystem.isSameFile(file, path) {
                 do throws(SystemError) { try FileSystem.write(file, formatLine) } catch {
