@@ -39,7 +39,7 @@ import Foundation
 let library = try PhotoLibrary.catalog(at: URL(fileURLWithPath: "Photos.albumlibrary"))
 let album = library.album(titled: "Touch Code Magazine")
 let saved = try await album.save(.file(URL(fileURLWithPath: CommandLine.arguments[1])))
-if let outcome = saved.albumOutcome { print(saved.assetID, outcome) }
+print(saved.assetID, saved.albumOutcome)
 SOURCE
 cd "$work/MyTool"
 swift build 2>&1 | tee build.log | tail -1
