@@ -162,6 +162,15 @@ package struct LibraryJournal: Sendable {
 
     // MARK: Reading
 
+    /// The journal file and its size: `open` when given (the caller closes it), else the file at
+    /// the journal's path, opened now (the caller closes it when `open` is `nil`).
+    private func openForReading(
+        through open: FileSystem.Descriptor?
+    ) throws(SystemError) -> (FileSystem.Descriptor, UInt64) {
+        if let open { return (open, UInt64(try FileSystem.size(of: open))) }
+        return try FileSystem.openForReading(path)
+    }
+
     /// The records from byte `offset` on (the first record when `nil`), at most `limit` bytes of
     /// them at a time (the caller reads on from ``Reading/end``; a record longer than `limit` is
     /// read whole, in a read as long as it), read through `open` when the
@@ -177,13 +186,7 @@ package struct LibraryJournal: Sendable {
         from offset: Int64? = nil, limit: Int = 4 << 20, through open: FileSystem.Descriptor? = nil,
         continuing digest: JournalDigest = JournalDigest()
     ) throws(SystemError) -> Reading {
-        let file: FileSystem.Descriptor
-        let size: UInt64
-        if let open {
-            (file, size) = (open, UInt64(try FileSystem.size(of: open)))
-        } else {
-            (file, size) = try FileSystem.openForReading(path)
-        }
+        let (file, size) = try openForReading(through: open)
         defer { if open == nil { FileSystem.close(file) } }
         let (id, headerEnd) = try Self.header(of: file, path: path)
         let start = max(offset ?? headerEnd, headerEnd)
@@ -280,13 +283,7 @@ package struct LibraryJournal: Sendable {
         from start: Int64, to end: Int64, continuing digest: JournalDigest = JournalDigest(),
         through open: FileSystem.Descriptor? = nil
     ) throws(SystemError) -> JournalDigest? {
-        let file: FileSystem.Descriptor
-        let size: UInt64
-        if let open {
-            (file, size) = (open, UInt64(try FileSystem.size(of: open)))
-        } else {
-            (file, size) = try FileSystem.openForReading(path)
-        }
+        let (file, size) = try openForReading(through: open)
         defer { if open == nil { FileSystem.close(file) } }
         guard start >= 0, start <= end, UInt64(end) <= size else { return nil }
         var digest = digest

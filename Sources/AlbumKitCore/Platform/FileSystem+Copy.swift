@@ -70,9 +70,15 @@ extension FileSystem {
     /// stays set: reads and `copy_file_range` of a regular file ignore it, and the descriptor never
     /// leaves AlbumKit, so clearing it would cost two calls per file for nothing.
     package static func openForCopying(_ path: FileSystemPath) throws(SystemError) -> (Descriptor, FileVersion) {
+        try openRegularFile(path, flags: O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+    }
+
+    /// Opens `path` with `flags` and returns its version; anything but a regular file is refused
+    /// (`EISDIR`, `EINVAL`) before anything is read. `O_NONBLOCK` keeps a FIFO from blocking the open.
+    static func openRegularFile(_ path: FileSystemPath, flags: Int32) throws(SystemError) -> (Descriptor, FileVersion) {
         let shown = path.description
         try injected(.open, shown)
-        let fd = path.withCString { name in retrying { open(name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) } }
+        let fd = path.withCString { name in retrying { open(name, flags) } }
         guard fd >= 0 else { throw SystemError("open", path: shown, errno: errno) }
         let file = Descriptor(fd: fd, path: shown)
         do throws(SystemError) {

@@ -21,22 +21,7 @@ extension FileSystem {
     /// let (file, version) = try FileSystem.openWithoutFollowing(FileSystemPath("/card/IMG_1.JPG"))
     /// ```
     package static func openWithoutFollowing(_ path: FileSystemPath) throws(SystemError) -> (Descriptor, FileVersion) {
-        let shown = path.description
-        try injected(.open, shown)
-        let flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY
-        let fd = path.withCString { name in retrying { open(name, flags) } }
-        guard fd >= 0 else { throw SystemError("open", path: shown, errno: errno) }
-        let file = Descriptor(fd: fd, path: shown)
-        do throws(SystemError) {
-            let version = try version(of: file)
-            guard version.isRegularFile else {
-                throw SystemError("open", path: shown, errno: version.isDirectory ? EISDIR : EINVAL)
-            }
-            return (file, version)
-        } catch {
-            close(file)
-            throw error
-        }
+        try openRegularFile(path, flags: O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
     }
 
     /// The folders above the file `path`, nearest first, up to the file system's root: reached
