@@ -106,7 +106,12 @@ extension FileSystem {
                 if errno != 0 { throw SystemError("readdir", path: directory.path, errno: errno) }
                 break
             }
-            let name = withUnsafeBytes(of: &entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            // The name is read in place, up to its terminator: `d_name` is declared as 256 bytes but
+            // the record may be shorter, and copying the whole field from the last record of
+            // glibc's buffer read past its end (a crash in a folder of 1 500 photos).
+            let start = UnsafeRawPointer(entry) + MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+            let name = Array(
+                UnsafeRawBufferPointer(start: start, count: strlen(start.assumingMemoryBound(to: CChar.self))))
             guard name != [0x2E], name != [0x2E, 0x2E] else { continue }
             let kind: FileStatus.Kind? =
                 switch Int(entry.pointee.d_type) {
