@@ -21,6 +21,28 @@ import Testing
         _ = contents.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
     }
 
+    /// Every name of a large folder comes back whole, the longest a file system allows (255 bytes)
+    /// included: names are read in place from each directory record, which may be shorter than the
+    /// 256 bytes `dirent` declares (copying the whole field read past glibc's buffer and crashed).
+    @Test func everyNameOfALargeFolderIsReadWhole() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            var expected: Set<String> = []
+            for index in 0..<3_000 {
+                let length = 1 + index % 255
+                let stem = String(index)
+                let name = stem + String(repeating: "x", count: max(0, length - stem.count))
+                try Self.create(Array(dir.appendingPathComponent(name).path.utf8))
+                expected.insert(name)
+            }
+            let folder = try FileSystem.openDirectory(dir.path)
+            defer { FileSystem.close(folder) }
+            let names = try FileSystem.entries(in: folder).map(\.name)
+            #expect(names.count == expected.count)
+            #expect(Set(names) == expected)
+            #expect(names.contains { $0.utf8.count == 255 })
+        }
+    }
+
     @Test func everyEntryIsFoundOrReportedAndNamesNeedNotBeUTF8() async throws {
         try await Fixture.withTemporaryDirectory { dir in
             let root = Array(dir.appendingPathComponent("tree").path.utf8)
