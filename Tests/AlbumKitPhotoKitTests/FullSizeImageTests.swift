@@ -1,4 +1,5 @@
 import AlbumKitCore
+import AlbumTestSupport
 import Foundation
 import Testing
 
@@ -8,6 +9,8 @@ import Testing
 @Suite struct FullSizeImageTests {
     @Test(arguments: ThumbnailTests.Kind.available)
     func aFullSizeImageIsTheOriginalOrPhotosRendering(kind: ThumbnailTests.Kind) async throws {
+        // The simulator renders through ImageMagick's `convert`, which a fresh machine may lack.
+        if kind == .photoKit { _ = try ExternalTool.require("convert") }
         try await ThumbnailTests().with(kind) { library, _ in
             let original = try Data(contentsOf: AppLibraryTests.jpeg)
             let saved = try await library.album(titled: "Trips").save(.file(AppLibraryTests.jpeg))
