@@ -2,7 +2,7 @@ import AlbumKitCore
 import Foundation
 
 /// Listing, creating, renaming and deleting albums: each change is one record of the journal.
-extension CatalogBackend {
+extension CatalogBackend: AlbumBrowsing, AlbumEditing {
     package func albums() async throws -> [AlbumInfo] {
         try await Blocking.run {
             try self.withIndex("list the albums") { connection in

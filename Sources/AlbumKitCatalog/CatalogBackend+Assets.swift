@@ -9,7 +9,7 @@ import Foundation
 
 /// Listing the whole catalog, moving assets between albums, deleting and restoring assets: each
 /// change one record of the journal.
-extension CatalogBackend {
+extension CatalogBackend: AssetDeleting, PermanentDeleting, RecentlyDeletedKeeping {
     package func addAssets(_ ids: [String], toAlbumWithID albumID: String) async throws -> [String] {
         try await Blocking.run {
             try self.record("add to the album") { recorder in

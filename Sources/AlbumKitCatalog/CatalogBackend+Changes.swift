@@ -9,7 +9,7 @@ import Foundation
 ///
 /// A read-only catalog (whose index does not follow the journal), or a journal that is replaced
 /// or shrinks while it is followed, is watched by reading the library every `interval` instead.
-extension CatalogBackend {
+extension CatalogBackend: ChangeFeed {
     /// How often the journal's length is looked at.
     static var journalCheck: Duration { .milliseconds(100) }
 

@@ -9,9 +9,7 @@ import Foundation
 /// answered when there is reason to doubt it: with `--checksum` (a content check), when its time
 /// differs from the file's, or when it changed after it was saved (its status-change time later
 /// than the save): a damaged copy is then saved again, which restores it.
-extension CatalogBackend {
-    package var recognisesFiles: Bool { true }
-
+extension CatalogBackend: FileRecognition {
     package func recognise(_ probes: [FileProbe?], in album: AlbumRequest?) async throws -> [RecognisedFile?] {
         guard probes.contains(where: { $0 != nil }) else { return probes.map { _ in nil } }
         return try await Blocking.run {
@@ -137,7 +135,7 @@ extension CatalogBackend {
     }
 }
 
-extension CatalogBackend {
+extension CatalogBackend: OriginalReading {
     package func storedSHA256(ofAssetWithID id: String) async throws -> String? {
         try await Blocking.run {
             try self.withOriginalFile(ofAssetWithID: id) { file, _ in try FileSystem.sha256(of: file) }
@@ -198,7 +196,7 @@ extension CatalogBackend {
     }
 }
 
-extension CatalogBackend {
+extension CatalogBackend: StoredCopyReading {
     /// The asset's file in `originals/` and its companions, each opened without following a
     /// symbolic link (one is no copy the library holds) and read back now.
     package func storedCopies(ofAssetWithID id: String) async throws -> StoredCopies? {

@@ -172,9 +172,6 @@ extension CatalogBackend {
         for file in staged.files { FileSystem.abandon(file) }
     }
 
-    /// Companions (sidecars, the raw of a pair) are kept beside the asset's file.
-    package var keepsCompanions: Bool { true }
-
     package func commit(_ staged: [Staged], to album: AlbumRequest?) async throws -> CommitReceipt {
         try await Blocking.run { acknowledge in try self.commitNow(staged, to: album, acknowledge: acknowledge) }
     }

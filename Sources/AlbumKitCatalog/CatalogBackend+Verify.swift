@@ -2,7 +2,7 @@ import AlbumKitCore
 import Foundation
 
 /// Checking the library, one way: every file against the index, the index against the journal.
-extension CatalogBackend {
+extension CatalogBackend: LibraryVerifying {
     package func verify() async throws -> VerificationReport {
         try await verify(progress: nil)
     }

@@ -23,7 +23,8 @@ import Foundation
 /// appends (a `flock` on the journal), and it decides (which album a title leads to, whether the
 /// bytes are already saved) after bringing the index up to date under that lock, so eight
 /// processes saving into a new album make one album.
-package final class CatalogBackend: PhotoLibraryBackend {
+/// Companions (sidecars, the raw of a pair) are kept beside the asset's file (``CompanionKeeping``).
+package final class CatalogBackend: LibraryBackend, CompanionKeeping {
     package let root: URL
     package let identity: String
     /// Two chunks in flight hold at most 256 staged files (and their folders) open; the saver
@@ -232,3 +233,5 @@ package final class CatalogBackend: PhotoLibraryBackend {
         if let noticeHandler { noticeHandler(text) } else { notices.withLock { $0.append(text) } }
     }
 }
+
+extension CatalogBackend: OpeningNotices {}

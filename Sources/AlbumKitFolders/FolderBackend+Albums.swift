@@ -8,7 +8,7 @@ import Foundation
 #endif
 
 /// Listing, creating, renaming, deleting and verifying folder albums.
-extension FolderBackend {
+extension FolderBackend: AlbumBrowsing, AlbumEditing, LibraryVerifying {
     /// Runs `body` with the root (which must exist) and the albums, without the lock: reads only,
     /// and every file AlbumKit replaces is replaced atomically.
     private func reading<T>(

@@ -15,7 +15,7 @@ import Foundation
 /// one from an album moves the file to the library's top folder (it stays in the library), unless
 /// another album holds the same file (a hard link), where this name alone goes. Deleting moves the
 /// file to the desktop Trash (freedesktop.org), from where any file manager restores it.
-extension FolderBackend {
+extension FolderBackend: AssetDeleting, PermanentDeleting {
     package func assets(in order: AssetOrder, after cursor: AssetCursor?, limit: Int) async throws -> AssetPage {
         var all: [AssetInfo] = []
         for album in try await albums() { all += try await assets(inAlbumWithID: album.id) }

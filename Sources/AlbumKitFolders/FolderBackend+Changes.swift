@@ -5,7 +5,7 @@ import AlbumKitCore
 /// and compared only then. Where inotify is not available — another system, a network or FUSE file
 /// system whose other machines' changes it never sees, too many folders for the watch limit — the
 /// library is read every `interval` instead.
-extension FolderBackend {
+extension FolderBackend: ChangeFeed {
     package func changes(polling interval: Duration) -> AsyncThrowingStream<LibraryChange, any Error> {
         #if os(Linux) || os(Android)
             let root = self.root.path

@@ -12,9 +12,7 @@ import AlbumKitCore
 /// modification time, which a save keeps. By content, as a save compares: a photo or video file
 /// of the same size, head digest and SHA-256 (the folder's files of that size are read, once per
 /// file version: a folder library records no hashes of its own).
-extension FolderBackend {
-    package var recognisesFiles: Bool { true }
-
+extension FolderBackend: FileRecognition {
     package func recognise(_ probes: [FileProbe?], in album: AlbumRequest?) async throws -> [RecognisedFile?] {
         let none = [RecognisedFile?](repeating: nil, count: probes.count)
         guard probes.contains(where: { $0 != nil }) else { return none }
@@ -94,7 +92,7 @@ extension FolderBackend {
     }
 }
 
-extension FolderBackend {
+extension FolderBackend: OriginalReading {
     package func storedSHA256(ofAssetWithID id: String) async throws -> String? {
         try await Blocking.run { try self.withAssetFile(id) { file in try FileSystem.sha256(of: file) } }
     }
@@ -166,7 +164,7 @@ extension FolderBackend {
     }
 }
 
-extension FolderBackend {
+extension FolderBackend: StoredCopyReading {
     /// The asset's file in its album's folder and the sidecars beside it, read back now.
     package func storedCopies(ofAssetWithID id: String) async throws -> StoredCopies? {
         try await Blocking.run {

@@ -35,7 +35,9 @@ import Foundation
 /// Identifiers: album id = the UUID in the folder's `.albumkit-album` marker (a UUID-shaped digest
 /// of the folder path for folders AlbumKit never wrote to); asset id = `albumID + "/" + file name`
 /// (just the file name at the root). Both survive renaming the album folder.
-package final class FolderBackend: PhotoLibraryBackend {
+/// Companions (sidecars, the raw of a pair) are placed beside the photo, named after it
+/// (``CompanionKeeping``).
+package final class FolderBackend: LibraryBackend, CompanionKeeping {
     /// The library root (e.g. `~/Pictures`).
     package let root: URL
     package var libraryFolder: (root: URL, kind: String)? { (root, "folder library") }
@@ -317,9 +319,6 @@ package final class FolderBackend: PhotoLibraryBackend {
     package func discard(_ staged: Staged) async {
         staged.media.discard()
     }
-
-    /// Companions (sidecars, the raw of a pair) are placed beside the photo, named after it.
-    package var keepsCompanions: Bool { true }
 
     package func commit(_ staged: [Staged], to album: AlbumRequest?) async throws -> CommitReceipt {
         try await Blocking.run { try self.commitNow(staged, to: album) }

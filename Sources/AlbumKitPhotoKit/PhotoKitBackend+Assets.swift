@@ -12,7 +12,7 @@ import Foundation
 /// Photos does not publish when an asset was added to the library, so both orders use its
 /// creation date (when it was taken); deleting asks the user to confirm and keeps the assets in
 /// "Recently Deleted" — a refusal is `.cancelled`.
-extension PhotoKitBackend {
+extension PhotoKitBackend: AssetDeleting {
     package func assets(in order: AssetOrder, after cursor: AssetCursor?, limit: Int) async throws -> AssetPage {
         try await assets(in: order, matching: .all, after: cursor, limit: limit)
     }

@@ -14,7 +14,7 @@ import Foundation
 
 /// Thumbnails through `PHImageManager`: Photos decodes the asset (a video's frame too), orients it
 /// and scales it to fit, downloading from iCloud when needed; AlbumKit encodes it as JPEG.
-extension PhotoKitBackend {
+extension PhotoKitBackend: PreviewRendering {
     package func thumbnail(ofAssetWithID id: String, maxPixelSize: Int) async throws -> AssetThumbnail? {
         let fetched = PHAsset.fetchAssets(withLocalIdentifiers: [id], options: nil)
         guard fetched.count > 0 else {

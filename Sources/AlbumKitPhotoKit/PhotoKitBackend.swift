@@ -17,7 +17,12 @@ import Foundation
 /// One `performChanges` per save: the album's creation request (when needed), the asset creation
 /// requests from the original bytes or files, and the membership — one atomic change block. Results
 /// come from the placeholders; nothing is re-fetched to decide success.
-package final class PhotoKitBackend: PhotoLibraryBackend {
+///
+/// The raw of a pair and an `.AAE` are kept as resources of the asset (``CompanionKeeping``); other
+/// companions are reported as left out (``Staged/leftOut``).
+package final class PhotoKitBackend:
+    LibraryBackend, AccessControl, AlbumEditing, ChangeFeed, CompanionKeeping, LibraryVerifying
+{
     package let identity = "photokit"
     package let libraryName = "Photos"
 
@@ -201,10 +206,6 @@ package final class PhotoKitBackend: PhotoLibraryBackend {
     }
 
     package func discard(_ staged: Staged) async {}
-
-    /// The raw of a pair and an `.AAE` are kept as resources of the asset; other companions are
-    /// reported as left out (``Staged/leftOut``).
-    package var keepsCompanions: Bool { true }
 
     // MARK: Committing
 

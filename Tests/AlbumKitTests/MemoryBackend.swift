@@ -4,7 +4,7 @@ import Foundation
 
 /// An in-memory backend for testing the saver alone: albums, assets, remembered ids, and scripted
 /// trouble (an album that vanishes before the commit, a failing commit, refused albums).
-final class MemoryBackend: PhotoLibraryBackend {
+final class MemoryBackend: LibraryBackend, AlbumEditing, AssetDeleting, LibraryVerifying {
     struct State {
         var albums: [(id: String, title: AlbumTitle, members: [String])] = []
         var assets: [String: String] = [:]  // id → original name

@@ -68,7 +68,7 @@ extension PhotoLibrary {
     /// for notice in try await library.notices() { print(notice) }
     /// ```
     public func notices() async throws -> [String] {
-        guard let catalog = try await backend as? CatalogBackend else { return [] }
+        guard let catalog = try await backend as? any OpeningNotices else { return [] }
         return catalog.takeNotices()
     }
 }

@@ -13,7 +13,10 @@ extension PhotoLibrary {
     /// ```
     /// - Throws: what opening the library threw (a catalog that cannot be opened).
     public func access(for level: PhotoLibraryAccessLevel = .readWrite) async throws -> PhotoLibraryAccess {
-        try await Self.mapping { try await backend.access(for: level) }
+        try await Self.mapping {
+            guard let controlled = try await backend as? any AccessControl else { return .authorized }
+            return await controlled.access(for: level)
+        }
     }
 
     /// The access the app has at `level` now, read without waiting and without prompting: for a
@@ -43,6 +46,9 @@ extension PhotoLibrary {
     /// - Throws: what opening the library threw.
     @discardableResult
     public func requestAccess(for level: PhotoLibraryAccessLevel = .readWrite) async throws -> PhotoLibraryAccess {
-        try await Self.mapping { try await backend.requestAccess(for: level) }
+        try await Self.mapping {
+            guard let controlled = try await backend as? any AccessControl else { return .authorized }
+            return await controlled.requestAccess(for: level)
+        }
     }
 }

@@ -29,7 +29,7 @@ extension PhotoLibrary {
             if let dates = filter.dates, dates.isEmpty {
                 return AssetPage(assets: [], nextCursor: nil)
             }
-            return try await backend.assets(
+            return try await capability((any AlbumBrowsing).self, orThrow: .singleAssetsNotSupported).assets(
                 in: order, matching: filter, after: try cursor.map { try AssetCursor(token: $0, order: order) },
                 limit: limit)
         }
@@ -91,7 +91,7 @@ extension PhotoLibrary {
     /// - Throws: `.albumNotFound`.
     public func albumInfo(withID id: String) async throws -> AlbumInfo {
         try await Self.mapping {
-            guard let info = try await backend.album(withID: id) else {
+            guard let info = try await albumBrowsing().album(withID: id) else {
                 throw AlbumError(.albumNotFound, "There is no album with the identifier \(id).")
             }
             return info
@@ -131,7 +131,7 @@ extension PhotoLibrary {
     public func assets(inAlbumWithID id: String) async throws -> [AssetInfo] {
         try await Self.mapping {
             _ = try await albumInfo(withID: id)
-            return try await backend.assets(inAlbumWithID: id)
+            return try await albumBrowsing().assets(inAlbumWithID: id)
         }
     }
 
@@ -157,7 +157,7 @@ extension PhotoLibrary {
             }
             let position = try cursor.map(AssetCursor.init(albumToken:))
             _ = try await albumInfo(withID: id)
-            return try await backend.assets(inAlbumWithID: id, after: position, limit: limit)
+            return try await albumBrowsing().assets(inAlbumWithID: id, after: position, limit: limit)
         }
     }
 
@@ -170,7 +170,7 @@ extension PhotoLibrary {
         try await Self.mapping {
             let newTitle = try AlbumTitle(newTitle)
             _ = try await albumInfo(withID: id)
-            try await backend.renameAlbum(id: id, to: newTitle)
+            try await albumEditing().renameAlbum(id: id, to: newTitle)
         }
     }
 
@@ -185,7 +185,7 @@ extension PhotoLibrary {
     {
         try await Self.mapping {
             let info = try await albumInfo(withID: id)
-            let receipt = try await backend.deleteAlbum(id: id, force: force, permanently: permanently)
+            let receipt = try await albumEditing().deleteAlbum(id: id, force: force, permanently: permanently)
             return DeletedAlbum(
                 id: id, title: receipt.albums.first?.title ?? info.title,
                 trashURL: receipt.trashPath.map { URL(fileURLWithPath: $0) }, albums: receipt.albums)
@@ -204,7 +204,8 @@ extension PhotoLibrary {
     public func addAssets(withIDs ids: [String], toAlbumWithID albumID: String) async throws -> [String] {
         try await Self.mapping {
             guard !ids.isEmpty else { return [] }
-            return try await backend.addAssets(Self.unique(ids), toAlbumWithID: albumID)
+            return try await capability((any AlbumEditing).self, orThrow: .singleAssetsNotSupported).addAssets(
+                Self.unique(ids), toAlbumWithID: albumID)
         }
     }
 
@@ -227,7 +228,8 @@ extension PhotoLibrary {
     public func removeAssets(withIDs ids: [String], fromAlbumWithID albumID: String) async throws {
         try await Self.mapping {
             guard !ids.isEmpty else { return }
-            try await backend.removeAssets(Self.unique(ids), fromAlbumWithID: albumID)
+            try await capability((any AlbumEditing).self, orThrow: .singleAssetsNotSupported).removeAssets(
+                Self.unique(ids), fromAlbumWithID: albumID)
         }
     }
 
@@ -254,7 +256,8 @@ extension PhotoLibrary {
     public func deleteAssets(withIDs ids: [String]) async throws -> [AssetDeletion] {
         try await Self.mapping {
             guard !ids.isEmpty else { return [] }
-            return try await backend.deleteAssets(Self.unique(ids))
+            return try await capability((any AssetDeleting).self, orThrow: .singleAssetsNotSupported).deleteAssets(
+                Self.unique(ids))
         }
     }
 
@@ -271,7 +274,8 @@ extension PhotoLibrary {
         guard permanently else { return try await deleteAssets(withIDs: ids) }
         return try await Self.mapping {
             guard !ids.isEmpty else { return [] }
-            return try await backend.deleteAssetsPermanently(Self.unique(ids))
+            return try await capability((any PermanentDeleting).self, orThrow: .recentlyDeletedNotSupported)
+                .deleteAssetsPermanently(Self.unique(ids))
         }
     }
 
@@ -283,7 +287,7 @@ extension PhotoLibrary {
     /// - Throws: `.notSupported` where the library keeps no recently deleted of its own (a folder
     ///   library uses the desktop Trash, Photos its own album).
     public func recentlyDeletedAssets() async throws -> [RecentlyDeletedAsset] {
-        try await Self.mapping { try await backend.recentlyDeletedAssets() }
+        try await Self.mapping { try await recentlyDeletedKeeping().recentlyDeletedAssets() }
     }
 
     /// Brings recently deleted assets back, into the albums they were in.
@@ -295,7 +299,7 @@ extension PhotoLibrary {
     public func restoreAssets(withIDs ids: [String]) async throws {
         try await Self.mapping {
             guard !ids.isEmpty else { return }
-            try await backend.restoreAssets(Self.unique(ids))
+            try await recentlyDeletedKeeping().restoreAssets(Self.unique(ids))
         }
     }
 
@@ -308,7 +312,12 @@ extension PhotoLibrary {
     public func emptyRecentlyDeleted(deletedBefore date: Date = Date(timeIntervalSinceNow: -30 * 86_400))
         async throws -> Int
     {
-        try await Self.mapping { try await backend.purgeRecentlyDeleted(before: date) }
+        try await Self.mapping { try await recentlyDeletedKeeping().purgeRecentlyDeleted(before: date) }
+    }
+
+    /// The backend as a library that keeps recently deleted assets.
+    private func recentlyDeletedKeeping() async throws -> any RecentlyDeletedKeeping {
+        try await capability((any RecentlyDeletedKeeping).self, orThrow: .recentlyDeletedNotSupported)
     }
 
     /// `ids` without repeats, in their first order.

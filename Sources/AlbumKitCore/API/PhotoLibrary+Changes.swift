@@ -34,7 +34,15 @@ extension PhotoLibrary {
         let task = Task {
             do {
                 let backend = try await opening.backend()
-                for try await change in backend.changes(polling: interval) { continuation.yield(change) }
+                let changes: AsyncThrowingStream<LibraryChange, any Error>
+                if let feed = backend as? any ChangeFeed {
+                    changes = feed.changes(polling: interval)
+                } else if let browsing = backend as? any AlbumBrowsing {
+                    changes = browsing.polledChanges(every: interval)
+                } else {
+                    throw AlbumError(.notSupported, "This library cannot list its albums.")
+                }
+                for try await change in changes { continuation.yield(change) }
                 continuation.finish()
             } catch {
                 continuation.finish(throwing: AlbumError.wrap(error))

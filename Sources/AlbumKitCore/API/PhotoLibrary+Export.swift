@@ -43,12 +43,13 @@ extension PhotoLibrary {
         try await Self.mapping {
             let backend = try await backend
             try Self.refuseExport(into: directory, of: backend)
+            let store = backend as? any OriginalDownloading
             let assets = try await assets(inAlbumWithID: id)
             return try await Blocking.run {
                 var exporter = AlbumExporter(directory: directory.standardizedFileURL) { asset, file in
-                    try backend.copyOriginal(of: asset, into: file)
+                    try store?.copyOriginal(of: asset, into: file) ?? false
                 }
-                exporter.fetchCompanion = { try backend.copyCompanion($0, into: $1) }
+                exporter.fetchCompanion = { try store?.copyCompanion($0, into: $1) ?? false }
                 exporter.progress = progress
                 exporter.dryRun = dryRun
                 return try exporter.export(assets)
@@ -59,7 +60,7 @@ extension PhotoLibrary {
     /// Refuses an export folder inside the library's own folder (after symlinks and `..` are
     /// resolved): in a folder library the copies would become photos of the album exported, or of
     /// another album; in a catalog library they would be stray files among the catalog's own.
-    static func refuseExport(into directory: URL, of backend: any PhotoLibraryBackend) throws {
+    static func refuseExport(into directory: URL, of backend: any LibraryBackend) throws {
         // The system's photo library keeps no folder of its own here.
         guard let library = backend.libraryFolder else { return }
         let destination = FileSystem.resolvedPath(directory.path)

@@ -31,9 +31,8 @@ extension PhotoLibrary {
                 request.albumID = albumID
                 return request
             }
-            let backend = try await backend
-            guard backend.recognisesFiles else { return probes.map { _ in nil } }
-            return try await backend.recognise(probes, in: request)
+            guard let recognising = try await backend as? any FileRecognition else { return probes.map { _ in nil } }
+            return try await recognising.recognise(probes, in: request)
         }
     }
 }
@@ -46,13 +45,13 @@ extension PhotoLibrary {
     /// let intact = try await library.storedSHA256(ofAssetWithID: saved.assetID) == sourceSHA256
     /// ```
     package func storedSHA256(ofAssetWithID id: String) async throws -> String? {
-        try await Self.mapping { try await backend.storedSHA256(ofAssetWithID: id) }
+        try await Self.mapping { try await storedCopyReading()?.storedSHA256(ofAssetWithID: id) }
     }
 
     /// The SHA-256s of the files kept with asset `id` (sidecars, the raw of a pair), read back
     /// now: what `album import --move` checks before it removes them from the card.
     package func storedCompanionSHA256s(ofAssetWithID id: String) async throws -> Set<String> {
-        try await Self.mapping { try await backend.storedCompanionSHA256s(ofAssetWithID: id) }
+        try await Self.mapping { try await storedCopyReading()?.storedCompanionSHA256s(ofAssetWithID: id) ?? [] }
     }
 
     /// The asset's files as the library holds them, read back now (SHA-256, device and inode), and
@@ -64,6 +63,11 @@ extension PhotoLibrary {
     /// }
     /// ```
     package func storedCopies(ofAssetWithID id: String) async throws -> StoredCopies? {
-        try await Self.mapping { try await backend.storedCopies(ofAssetWithID: id) }
+        try await Self.mapping { try await storedCopyReading()?.storedCopies(ofAssetWithID: id) }
+    }
+
+    /// The backend when it reads back the copies it holds; `nil` for a kind that cannot.
+    private func storedCopyReading() async throws -> (any StoredCopyReading)? {
+        try await backend as? any StoredCopyReading
     }
 }

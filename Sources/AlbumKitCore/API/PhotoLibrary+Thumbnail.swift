@@ -35,7 +35,11 @@ extension PhotoLibrary {
             guard maxPixelSize >= 1 else {
                 throw AlbumError(.invalidArgument, "The thumbnail size must be 1 pixel or more, not \(maxPixelSize).")
             }
-            return try await backend.thumbnail(ofAssetWithID: id, maxPixelSize: maxPixelSize)
+            let backend = try await backend
+            if let rendering = backend as? any PreviewRendering {
+                return try await rendering.thumbnail(ofAssetWithID: id, maxPixelSize: maxPixelSize)
+            }
+            return try await (backend as? any OriginalReading)?.embeddedThumbnail(ofAssetWithID: id)
         }
     }
 
@@ -57,6 +61,12 @@ extension PhotoLibrary {
     /// - Throws: `.assetNotFound`; `.accessDenied` (Photos without read access); `.fileUnreadable`
     ///   when the asset's file cannot be read or Photos cannot render it.
     public func fullSizeImage(forAssetWithID id: String) async throws -> AssetImage? {
-        try await Self.mapping { try await backend.fullSizeImage(ofAssetWithID: id) }
+        try await Self.mapping {
+            let backend = try await backend
+            if let rendering = backend as? any PreviewRendering {
+                return try await rendering.fullSizeImage(ofAssetWithID: id)
+            }
+            return try await (backend as? any OriginalReading)?.originalImage(ofAssetWithID: id)
+        }
     }
 }

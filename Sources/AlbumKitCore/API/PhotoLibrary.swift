@@ -11,7 +11,7 @@ public struct PhotoLibrary: Sendable {
     let opening: BackendOpening
 
     /// The backend, once it is open (opening may still be running in the background).
-    package var backend: any PhotoLibraryBackend {
+    package var backend: any LibraryBackend {
         get async throws { try await opening.backend() }
     }
 
@@ -20,10 +20,10 @@ public struct PhotoLibrary: Sendable {
     package func opened() async throws { _ = try await backend }
 
     /// Wraps a backend (the PhotoKit module and tests use this).
-    package init(backend: some PhotoLibraryBackend) { self.opening = BackendOpening(backend) }
+    package init(backend: some LibraryBackend) { self.opening = BackendOpening(backend) }
 
     /// A library whose backend `open` opens on a background thread, started now.
-    package init(opening open: @escaping @Sendable () throws -> any PhotoLibraryBackend) {
+    package init(opening open: @escaping @Sendable () throws -> any LibraryBackend) {
         self.opening = BackendOpening(open)
     }
 
@@ -69,7 +69,7 @@ public struct PhotoLibrary: Sendable {
     /// for album in try await library.albums() { print(album.title, album.count) }
     /// ```
     public func albums() async throws -> [AlbumInfo] {
-        try await Self.mapping { try await backend.albums() }
+        try await Self.mapping { try await albumBrowsing().albums() }
     }
 
     /// Every album's title, oldest first: as ``albums()`` without counting each album's assets
@@ -79,7 +79,7 @@ public struct PhotoLibrary: Sendable {
     /// let titles = try await library.albumTitles()
     /// ```
     public func albumTitles() async throws -> [String] {
-        try await Self.mapping { try await backend.albumTitles() }
+        try await Self.mapping { try await albumBrowsing().albumTitles() }
     }
 
     /// The assets in the album titled `title`, in the order they were added.
@@ -91,7 +91,7 @@ public struct PhotoLibrary: Sendable {
     public func assets(inAlbumTitled title: String) async throws -> [AssetInfo] {
         try await Self.mapping {
             let id = try await existingAlbumID(title)
-            return try await backend.assets(inAlbumWithID: id)
+            return try await albumBrowsing().assets(inAlbumWithID: id)
         }
     }
 
@@ -104,8 +104,9 @@ public struct PhotoLibrary: Sendable {
     public func createAlbum(titled title: String) async throws -> AlbumInfo {
         try await Self.mapping {
             let title = try AlbumTitle(title)
-            let created = try await backend.createAlbum(titled: title)
-            return try await backend.album(withID: created.id) ?? AlbumInfo(id: created.id, title: title.text, count: 0)
+            let editing = try await albumEditing()
+            let created = try await editing.createAlbum(titled: title)
+            return try await editing.album(withID: created.id) ?? AlbumInfo(id: created.id, title: title.text, count: 0)
         }
     }
 
@@ -119,7 +120,7 @@ public struct PhotoLibrary: Sendable {
         try await Self.mapping {
             let newTitle = try AlbumTitle(newTitle)
             let id = try await existingAlbumID(title)
-            try await backend.renameAlbum(id: id, to: newTitle)
+            try await albumEditing().renameAlbum(id: id, to: newTitle)
         }
     }
 
@@ -140,7 +141,7 @@ public struct PhotoLibrary: Sendable {
     {
         try await Self.mapping {
             let id = try await existingAlbumID(title)
-            let receipt = try await backend.deleteAlbum(id: id, force: force, permanently: permanently)
+            let receipt = try await albumEditing().deleteAlbum(id: id, force: force, permanently: permanently)
             return DeletedAlbum(
                 id: id, title: receipt.albums.first?.title ?? title,
                 trashURL: receipt.trashPath.map { URL(fileURLWithPath: $0) },
@@ -155,7 +156,7 @@ public struct PhotoLibrary: Sendable {
     /// let report = try await library.verify()
     /// ```
     public func verify() async throws -> VerificationReport {
-        try await Self.mapping { try await backend.verify() }
+        try await Self.mapping { try await capability((any LibraryVerifying).self, for: "verify its files").verify() }
     }
 
     /// As ``verify()``, calling `progress` after each file is checked: files and bytes done of all
@@ -167,7 +168,9 @@ public struct PhotoLibrary: Sendable {
     public func verify(
         progress: @escaping @Sendable (VerificationProgress) -> Void
     ) async throws -> VerificationReport {
-        try await Self.mapping { try await backend.verify(progress: progress) }
+        try await Self.mapping {
+            try await capability((any LibraryVerifying).self, for: "verify its files").verify(progress: progress)
+        }
     }
 
     func existingAlbumID(_ title: String) async throws -> String {
@@ -190,7 +193,7 @@ public struct PhotoLibrary: Sendable {
         onResult: (@Sendable (Int, Result<SavedAsset, AlbumError>) -> Void)? = nil
     ) async -> [Result<SavedAsset, AlbumError>] {
         var title: AlbumTitle?
-        let backend: any PhotoLibraryBackend
+        let backend: any LibraryBackend
         do {
             if let album { title = try AlbumTitle(album) }
             backend = try await opening.backend()
@@ -202,7 +205,7 @@ public struct PhotoLibrary: Sendable {
         return await save(backend, media, title, albumID, policy, check, progress, onResult)
     }
 
-    private static func save<B: PhotoLibraryBackend>(
+    private static func save<B: LibraryBackend>(
         _ backend: B, _ media: [Media], _ title: AlbumTitle?, _ albumID: String?, _ policy: AlbumAccessPolicy,
         _ check: RecognitionCheck, _ progress: (@Sendable (SaveProgress) -> Void)?,
         _ onResult: (@Sendable (Int, Result<SavedAsset, AlbumError>) -> Void)?
@@ -214,17 +217,18 @@ public struct PhotoLibrary: Sendable {
 
     /// The library's backend: given, or being opened on a background thread.
     final class BackendOpening: Sendable {
-        private let task: Task<any PhotoLibraryBackend, any Error>
+        private let task: Task<any LibraryBackend, any Error>
         /// The backend's access now, without waiting; `nil` for AlbumKit's own libraries, which are
         /// opened in the background and always give access.
         let currentAccess: (@Sendable (PhotoLibraryAccessLevel) -> PhotoLibraryAccess)?
 
-        init(_ backend: some PhotoLibraryBackend) {
+        init(_ backend: some LibraryBackend) {
             task = Task { backend }
-            currentAccess = { backend.currentAccess(for: $0) }
+            let controlled = backend as? any AccessControl
+            currentAccess = { controlled?.currentAccess(for: $0) ?? .authorized }
         }
 
-        init(_ open: @escaping @Sendable () throws -> any PhotoLibraryBackend) {
+        init(_ open: @escaping @Sendable () throws -> any LibraryBackend) {
             currentAccess = nil
             // A Dispatch thread, not one of the few threads async code runs on: opening can wait
             // for another process's lock.
@@ -237,7 +241,7 @@ public struct PhotoLibrary: Sendable {
             }
         }
 
-        func backend() async throws -> any PhotoLibraryBackend {
+        func backend() async throws -> any LibraryBackend {
             do { return try await task.value } catch { throw AlbumError.wrap(error) }
         }
     }

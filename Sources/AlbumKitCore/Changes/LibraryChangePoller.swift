@@ -6,7 +6,7 @@
 /// kernel telling of file changes) the watch is asked every ``watchCheck`` and the library read
 /// only when it says something changed; when the watch cannot be opened, or breaks (events lost),
 /// the poller reads every `interval` from then on. It stops when the consumer stops iterating.
-package struct LibraryChangePoller<Backend: PhotoLibraryBackend>: Sendable {
+package struct LibraryChangePoller<Backend: AlbumBrowsing>: Sendable {
     package let backend: Backend
     package let interval: Duration
     /// Opens the watch, in the polling task (`nil`: read every interval).

@@ -18,7 +18,7 @@ package struct LibrarySnapshot: Sendable, Equatable {
 
     /// Reads `backend` whole: its albums and their members, and every asset (from the library's
     /// listing, or — where the library cannot list every asset — from the albums).
-    package static func read(_ backend: some PhotoLibraryBackend) async throws -> LibrarySnapshot {
+    package static func read(_ backend: some AlbumBrowsing) async throws -> LibrarySnapshot {
         var snapshot = LibrarySnapshot()
         for album in try await backend.albums() {
             let members = try await backend.assets(inAlbumWithID: album.id)

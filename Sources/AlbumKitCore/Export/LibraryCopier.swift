@@ -103,12 +103,13 @@ struct LibraryCopier {
 
     /// The original of `asset`, written into `folder` under its name and checked against its SHA-256,
     /// with its companions beside it (each checked by the exporter as it arrives), to save with it.
-    private func fetch(_ asset: AssetInfo, from backend: any PhotoLibraryBackend, into folder: URL) async throws
+    private func fetch(_ asset: AssetInfo, from backend: any LibraryBackend, into folder: URL) async throws
         -> (URL, [MediaCompanion])
     {
         let exported = try await Blocking.run {
-            var exporter = AlbumExporter(directory: folder) { try backend.copyOriginal(of: $0, into: $1) }
-            exporter.fetchCompanion = { try backend.copyCompanion($0, into: $1) }
+            let store = backend as? any OriginalDownloading
+            var exporter = AlbumExporter(directory: folder) { try store?.copyOriginal(of: $0, into: $1) ?? false }
+            exporter.fetchCompanion = { try store?.copyCompanion($0, into: $1) ?? false }
             return try exporter.export([asset])
         }
         if let failure = exported.failures.first {

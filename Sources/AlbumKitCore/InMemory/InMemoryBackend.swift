@@ -7,7 +7,9 @@ import Foundation
 /// every change as it happens. Each original's bytes are kept in memory (for its thumbnail).
 /// Nothing is written anywhere, except that a file saved with
 /// ``Media/movesFile`` is removed after a successful save, as Photos does.
-package final class InMemoryBackend: PhotoLibraryBackend {
+package final class InMemoryBackend:
+    LibraryBackend, AccessControl, AlbumEditing, AssetDeleting, ChangeFeed, LibraryVerifying, OriginalReading
+{
     package let identity = "memory:\(UUID().uuidString)"
     package let libraryName = "the in-memory library"
 

@@ -1,4 +1,4 @@
-/// A file the library already holds, found by ``PhotoLibraryBackend/recognise(_:in:)`` before
+/// A file the library already holds, found by ``FileRecognition/recognise(_:in:)`` before
 /// anything was copied: the asset, and whether it is in the album the save asked for.
 ///
 /// ```swift

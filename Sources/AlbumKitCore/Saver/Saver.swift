@@ -1,7 +1,7 @@
 /// The saving logic, done once for every backend: stage each item (a bad file fails alone),
 /// commit in batches under a per-album gate, retry once when the album vanished, apply the access
 /// policy, and report one result per item.
-package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
+package struct Saver<Backend: LibraryBackend>: Sendable {
     package let backend: Backend
     /// Items committed per transaction (bounds open files and transaction size).
     package var batchSize: Int
@@ -162,7 +162,7 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
                         committedAlbum = (id, row.albumOutcome)
                     }
                     let companions = media[start + item.offset].companions
-                    let keeps = backend.keepsCompanions
+                    let keeps = backend is any CompanionKeeping
                     let mapped = result.map { asset in
                         var saved = SavedAsset(
                             assetID: asset.committed.assetID, albumID: asset.albumID,
@@ -251,7 +251,7 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
         _ media: [Media], check: RecognitionCheck, in request: AlbumRequest?, refusals: [Int: AlbumError]
     ) async -> [RecognisedFile?] {
         let none = [RecognisedFile?](repeating: nil, count: media.count)
-        guard check != .content, backend.recognisesFiles, !media.isEmpty else { return none }
+        guard check != .content, let recognising = backend as? any FileRecognition, !media.isEmpty else { return none }
         let probes = Locked([FileProbe?](repeating: nil, count: media.count))
         await Blocking.forEach(media.count) { index in
             guard refusals[index] == nil else { return }
@@ -260,7 +260,8 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
         }
         // A library that cannot be read now is no reason to fail here: every file is then saved as
         // usual, and the save reports what is wrong with the library.
-        guard let found = try? await backend.recognise(probes.withLock { $0 }, in: request), found.count == media.count
+        guard let found = try? await recognising.recognise(probes.withLock { $0 }, in: request),
+            found.count == media.count
         else { return none }
         // A photo whose companions changed since it was saved is saved as usual: the library finds
         // the photo then, and updates its companions.
@@ -276,6 +277,10 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
         guard let request else { return .success(nil) }
         let backend = self.backend
         let key = "\(backend.identity)\u{0}\(request.title.key)"
+        // Only a library that recognises files finds them, and such a library edits its albums.
+        guard let editing = backend as? any AlbumEditing else {
+            return .failure(AlbumError(.notSupported, "\(backend.libraryName) cannot add assets to an album."))
+        }
         do {
             return .success(
                 try await TitleGate.shared.withExclusiveAccess(to: key) {
@@ -295,11 +300,11 @@ package struct Saver<Backend: PhotoLibraryBackend>: Sendable {
                         if let id = request.albumID {
                             target = (id, .found)
                         } else {
-                            let made = try await backend.createAlbum(titled: request.title)
+                            let made = try await editing.createAlbum(titled: request.title)
                             target = (made.id, made.outcome)
                         }
                     }
-                    _ = try await backend.addAssets(missing, toAlbumWithID: target!.id)
+                    _ = try await editing.addAssets(missing, toAlbumWithID: target!.id)
                     return target
                 })
         } catch {

@@ -25,12 +25,11 @@
             try await Self.mapping { try await sharedMembers().createMemberRoles() }
         }
 
-        private func sharedMembers() async throws -> SharedBackend {
-            guard let shared = try await backend as? SharedBackend else {
-                throw AlbumError(
-                    .notSupported, "Members and roles belong to a shared (postgres://) library; this is another kind.")
-            }
-            return shared
+        private func sharedMembers() async throws -> any SharedMembership {
+            try await capability(
+                (any SharedMembership).self,
+                orThrow: AlbumError(
+                    .notSupported, "Members and roles belong to a shared (postgres://) library; this is another kind."))
         }
     }
 #endif

@@ -11,7 +11,9 @@
         /// ```
         /// - Throws: `.notSupported` when this is not a shared library.
         public func recentlyDeleted() async throws -> [RecentlyDeletedItem] {
-            try await Self.mapping { try await sharedBackend("list recently deleted").recentlyDeleted() }
+            try await Self.mapping {
+                try await sharedBackend((any SharedRecentlyDeleted).self, "list recently deleted").recentlyDeleted()
+            }
         }
 
         /// Brings assets back into their albums and albums back with their photos; returns what was
@@ -22,7 +24,9 @@
         /// ```
         /// - Throws: `.assetNotFound` when an id is not in recently deleted (nothing restored).
         public func restoreDeleted(withIDs ids: [String]) async throws -> [RecentlyDeletedItem] {
-            try await Self.mapping { try await sharedBackend("restore").restoreDeleted(ids) }
+            try await Self.mapping {
+                try await sharedBackend((any SharedRecentlyDeleted).self, "restore").restoreDeleted(ids)
+            }
         }
 
         /// Removes assets and albums from recently deleted for good, with the originals no other
@@ -33,7 +37,9 @@
         /// ```
         /// - Throws: `.assetNotFound` when an id is not in recently deleted (nothing removed).
         public func removeDeletedPermanently(withIDs ids: [String]) async throws -> GarbageReport {
-            try await Self.mapping { try await sharedBackend("empty recently deleted").removeDeleted(ids) }
+            try await Self.mapping {
+                try await sharedBackend((any SharedRecentlyDeleted).self, "empty recently deleted").removeDeleted(ids)
+            }
         }
 
         /// Removes everything in recently deleted for good, with its originals.
@@ -42,7 +48,9 @@
         /// let report = try await library.emptyRecentlyDeleted()
         /// ```
         public func emptyRecentlyDeleted() async throws -> GarbageReport {
-            try await Self.mapping { try await sharedBackend("empty recently deleted").removeDeleted(nil) }
+            try await Self.mapping {
+                try await sharedBackend((any SharedRecentlyDeleted).self, "empty recently deleted").removeDeleted(nil)
+            }
         }
 
         /// What a shared library records: its object store and retention.
@@ -51,7 +59,9 @@
         /// print(try await library.sharedSettings().store.region)
         /// ```
         public func sharedSettings() async throws -> SharedLibrarySettings {
-            try await Self.mapping { try await sharedBackend("read the settings").settings() }
+            try await Self.mapping {
+                try await sharedBackend((any SharedSettingsEditing).self, "read the settings").settings()
+            }
         }
 
         /// Changes where a shared library reaches its store (endpoint, region, addressing; the
@@ -68,19 +78,20 @@
             retentionDays: Int? = nil
         ) async throws -> SharedLibrarySettings {
             try await Self.mapping {
-                try await sharedBackend("change the settings").changeSettings(
+                try await sharedBackend((any SharedSettingsEditing).self, "change the settings").changeSettings(
                     endpoint: endpoint, region: region, addressing: addressing, retentionDays: retentionDays)
             }
         }
 
-        private func sharedBackend(_ what: String) async throws -> SharedBackend {
-            guard let shared = try await backend as? SharedBackend else {
-                throw AlbumError(
+        /// The backend as `capability`, which only a shared library has.
+        private func sharedBackend<Capability>(_ capability: Capability.Type, _ what: String) async throws -> Capability
+        {
+            try await self.capability(
+                capability,
+                orThrow: AlbumError(
                     .notSupported,
                     "Cannot \(what): this works on a shared (postgres://) library; a catalog library's deletions are final, a folder library's go to the desktop Trash."
-                )
-            }
-            return shared
+                ))
         }
     }
 #endif

@@ -101,9 +101,9 @@
         /// ```
         /// - Throws: `.ioFailure` when this is not a shared library.
         public func collectGarbage() async throws -> GarbageReport {
-            guard let shared = try await backend as? SharedBackend else {
-                throw AlbumError(.ioFailure, "Only a shared (postgres://) library has objects to collect.")
-            }
+            let shared = try await capability(
+                (any GarbageCollecting).self,
+                orThrow: AlbumError(.ioFailure, "Only a shared (postgres://) library has objects to collect."))
             return try await PhotoLibrary.mapping { try await shared.collectGarbage() }
         }
     }

@@ -2,7 +2,7 @@
     import AlbumKitCore
     import Foundation
 
-    extension SharedBackend {
+    extension SharedBackend: AlbumBrowsing, AlbumEditing {
         package func albums() async throws -> [AlbumInfo] {
             try await Blocking.run {
                 try self.withDatabase("list the albums") { db in

@@ -2,7 +2,7 @@
     import AlbumKitCore
     import Foundation
 
-    extension SharedBackend {
+    extension SharedBackend: AssetDeleting {
         /// Every asset of the library in `order`, paged by ``AssetCursor`` (the rule all backends share).
         package func assets(in order: AssetOrder, after cursor: AssetCursor?, limit: Int) async throws -> AssetPage {
             let all = try await Blocking.run {

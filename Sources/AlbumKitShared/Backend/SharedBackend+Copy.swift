@@ -3,7 +3,7 @@
     import AlbumKitCore
     import Foundation
 
-    extension SharedBackend {
+    extension SharedBackend: CatalogImporting {
         /// Copies a catalog library's assets, albums and memberships (ids, dates, original names and
         /// positions kept) with the save protocol: intents, uploads, then one transaction per batch.
         /// Already-copied assets (same SHA-256), albums (same id) and memberships are skipped, so
@@ -137,9 +137,9 @@
         /// let report = try await PhotoLibrary.sharedCatalog(at: libraryURL).copy(fromCatalogAt: catalogURL)
         /// ```
         public func copy(fromCatalogAt url: URL) async throws -> CopyReport {
-            guard let shared = try await backend as? SharedBackend else {
-                throw AlbumError(.ioFailure, "Copying into a library works for shared (postgres://) libraries.")
-            }
+            let shared = try await capability(
+                (any CatalogImporting).self,
+                orThrow: AlbumError(.ioFailure, "Copying into a library works for shared (postgres://) libraries."))
             return try await PhotoLibrary.mapping {
                 let catalog = try CatalogBackend.open(at: url, create: false)
                 return try await shared.copy(try await catalog.exportContents())

@@ -2,7 +2,7 @@
     import AlbumKitCore
     import Foundation
 
-    extension SharedBackend {
+    extension SharedBackend: LibraryVerifying, GarbageCollecting {
         // MARK: Verification
 
         /// Checks every asset row against its object: present, the recorded size, the recorded

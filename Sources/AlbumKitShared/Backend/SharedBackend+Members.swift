@@ -1,7 +1,7 @@
 #if os(Linux)
     import AlbumKitCore
 
-    extension SharedBackend {
+    extension SharedBackend: SharedMembership {
         /// The member roles of this library's database (`DATABASE_reader`, `DATABASE_writer`) and
         /// their SQL.
         package func memberRoles() async throws -> MemberRoles {

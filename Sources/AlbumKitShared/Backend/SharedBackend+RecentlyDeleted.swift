@@ -2,7 +2,7 @@
     import AlbumKitCore
     import Foundation
 
-    extension SharedBackend {
+    extension SharedBackend: SharedRecentlyDeleted {
         /// Everything in recently deleted, most recently deleted first.
         package func recentlyDeleted() async throws -> [RecentlyDeletedItem] {
             try await Blocking.run {

@@ -2,7 +2,7 @@
     import AlbumKitCore
     import Foundation
 
-    extension SharedBackend {
+    extension SharedBackend: SharedSettingsEditing, OriginalReading, OriginalDownloading {
         /// The recorded store and retention.
         package func settings() async throws -> SharedLibrarySettings {
             try await Blocking.run {

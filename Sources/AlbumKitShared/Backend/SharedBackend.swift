@@ -17,7 +17,9 @@
     ///
     /// A row therefore never exists without its object; an object without a row (a saver that died
     /// after uploading) is collected by ``collectGarbage()`` once its intent's session is gone.
-    package final class SharedBackend: PhotoLibraryBackend {
+    ///
+    /// Companions (sidecars, the raw of a pair) are kept with the asset, as objects (``CompanionKeeping``).
+    package final class SharedBackend: LibraryBackend, CompanionKeeping {
         package let identity: String
         package let preferredBatchSize = 64
         /// The library URL without any password, for messages.
@@ -373,9 +375,6 @@
                 return made
             }
         }
-
-        /// Companions (sidecars, the raw of a pair) are kept with the asset, as objects.
-        package var keepsCompanions: Bool { true }
 
         /// Albums can always be used; a member who may only read is refused here, before anything
         /// is staged or uploaded.

@@ -1,0 +1,15 @@
+/// A library that renders its own previews of an asset (Photos). Other kinds give the thumbnail
+/// stored in the original and the original itself (``OriginalReading/embeddedThumbnail(ofAssetWithID:)``,
+/// ``OriginalReading/originalImage(ofAssetWithID:)``).
+///
+/// ```swift
+/// let image = try await rendering.thumbnail(ofAssetWithID: id, maxPixelSize: 256)
+/// ```
+package protocol PreviewRendering: LibraryBackend {
+    /// A small image of asset `id` at most about `maxPixelSize` on its longest side, or `nil`
+    /// when the library has none.
+    func thumbnail(ofAssetWithID id: String, maxPixelSize: Int) async throws -> AssetThumbnail?
+
+    /// The photo of asset `id` at full size, or `nil` when the library has none to give.
+    func fullSizeImage(ofAssetWithID id: String) async throws -> AssetImage?
+}
