@@ -79,7 +79,7 @@ let package = Package(
         .target(
             name: "AlbumKitShared",
             dependencies: [
-                "AlbumKitCore", "AlbumKitCatalog",
+                "AlbumKitCore",
                 .target(name: "CLibPQ", condition: .when(platforms: [.linux])),
                 .target(name: "CCurl", condition: .when(platforms: [.linux])),
                 .target(name: "COpenSSL", condition: .when(platforms: [.linux])),

@@ -2,6 +2,8 @@
     import Foundation
     import Testing
 
+    // copy(fromCatalogAt:) lives in the facade, which knows both the catalog and the shared library.
+    import AlbumKit
     @testable import AlbumKitCore
     @testable import AlbumKitShared
 

@@ -81,7 +81,7 @@
                                 [title.text, title.key, id]) == "1"
                         else { throw AlbumError(.albumNotFound, "The album was deleted while renaming it.") }
                         try db.execute("DELETE FROM remembered_album WHERE album_id = $1", [id])
-                        try Self.remember(db, title, id)
+                        try SharedAlbumDirectory(db: db).remember(id, for: title)
                     }
                 }
             }
@@ -98,12 +98,5 @@
                 }
             }
         }
-    }
-
-    /// Albums made and remembered inside the caller's transaction (after the title's lock), for
-    /// ``AlbumRequest/findOrCreate(in:)``: `createAlbum` and a save's transaction B.
-    extension SharedAlbumDirectory: AlbumStore {
-        func createAlbum(titled title: AlbumTitle) throws -> String { try SharedBackend.insertAlbum(db, title) }
-        func remember(_ id: String, for title: AlbumTitle) throws { try SharedBackend.remember(db, title, id) }
     }
 #endif

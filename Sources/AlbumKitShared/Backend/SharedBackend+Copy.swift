@@ -1,18 +1,17 @@
 #if os(Linux)
-    import AlbumKitCatalog
     import AlbumKitCore
     import Foundation
 
-    extension SharedBackend: CatalogImporting {
+    extension SharedBackend: LibraryImporting {
         /// Copies a catalog library's assets, albums and memberships (ids, dates, original names and
         /// positions kept) with the save protocol: intents, uploads, then one transaction per batch.
         /// Already-copied assets (same SHA-256), albums (same id) and memberships are skipped, so
         /// running it again after an interruption finishes the copy.
-        package func copy(_ source: CatalogExport) async throws -> CopyReport {
+        package func copy(_ source: LibraryContents) async throws -> CopyReport {
             try await Blocking.run { try self.copyNow(source) }
         }
 
-        private func copyNow(_ source: CatalogExport) throws -> CopyReport {
+        private func copyNow(_ source: LibraryContents) throws -> CopyReport {
             try requireWriter("copy into the library")
             var report = CopyReport()
             var assetIDs: [String: String] = [:]  // catalog id → shared id
@@ -59,46 +58,26 @@
                     }
                 }
                 let photoIntents = try upload(
-                    zip(batch, opened).map { ($0.0.sha256, $0.1, UInt64($0.0.byteSize)) }
+                    zip(batch, opened).map { ($0.0.sha256, $0.1, UInt64($0.0.byteSize)) }, "upload the photos"
                 ).intents
-                let intents = photoIntents + (try uploadCompanionObjects(companionFiles))
-                try withDatabase("copy the photos", retrying: false) { db in
-                    try db.transaction {
-                        for asset in batch {
-                            let inserted = try db.execute(
-                                """
-                                INSERT INTO asset (id, sha256, kind, format, original_name, byte_size, added_at, metadata,
-                                    favorite, saved_user, saved_host, saved_role)
-                                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, current_user)
-                                ON CONFLICT DO NOTHING RETURNING id
-                                """,
-                                [
-                                    asset.id, asset.sha256, asset.kind, asset.format, asset.originalName,
-                                    String(asset.byteSize), String(asset.addedAt), asset.metadata,
-                                    asset.isFavorite ? "t" : "f", saver.user, saver.host,
-                                ])
-                            if inserted.isEmpty {
-                                report.existingAssets += 1
-                                assetIDs[asset.id] = try db.value(
-                                    "SELECT id FROM asset WHERE sha256 = $1", [asset.sha256])
-                            } else {
-                                report.copiedAssets += 1
-                                assetIDs[asset.id] = asset.id
-                                for (position, companion) in asset.companions.enumerated() {
-                                    try db.execute(
-                                        """
-                                        INSERT INTO asset_companion (asset_id, name, role, sha256, byte_size, position)
-                                        VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING
-                                        """,
-                                        [
-                                            asset.id, companion.name, companion.role, companion.sha256,
-                                            String(companion.size), String(position + 1),
-                                        ])
-                                }
-                            }
-                        }
-                        try Self.forget(intents, in: db)
-                    }
+                let intents: [String]
+                do {
+                    intents =
+                        try photoIntents
+                        + upload(
+                            companionFiles.map { ($0.sha256, $0.file, UInt64($0.byteSize)) },
+                            "upload the files kept with the photos"
+                        ).intents
+                } catch {
+                    forgetIntents(photoIntents)
+                    throw error
+                }
+                do {
+                    try commitCopied(batch, intents: intents, into: &report, assetIDs: &assetIDs)
+                } catch {
+                    // Nothing of the batch was committed: `gc` may reclaim what was uploaded.
+                    forgetIntents(intents)
+                    throw error
                 }
             }
             try withDatabase("copy the albums") { db in
@@ -127,22 +106,51 @@
             }
             return report
         }
-    }
 
-    extension PhotoLibrary {
-        /// Copies the catalog library at `url` into this shared library: assets, albums, memberships,
-        /// dates and original names. Safe to run again: it copies only what is missing.
-        ///
-        /// ```swift
-        /// let report = try await PhotoLibrary.sharedCatalog(at: libraryURL).copy(fromCatalogAt: catalogURL)
-        /// ```
-        public func copy(fromCatalogAt url: URL) async throws -> CopyReport {
-            let shared = try await capability(
-                (any CatalogImporting).self,
-                orThrow: AlbumError(.ioFailure, "Copying into a library works for shared (postgres://) libraries."))
-            return try await PhotoLibrary.mapping {
-                let catalog = try CatalogBackend.open(at: url, create: false)
-                return try await shared.copy(try await catalog.exportContents())
+        /// One batch of a copy in one transaction: its assets with their ids, dates added and
+        /// companions (an asset whose bytes the library holds is counted, not added), and its
+        /// upload records forgotten.
+        private func commitCopied(
+            _ batch: [LibraryContents.Asset], intents: [String], into report: inout CopyReport,
+            assetIDs: inout [String: String]
+        ) throws {
+            try withDatabase("copy the photos", retrying: false) { db in
+                try db.transaction {
+                    for asset in batch {
+                        let inserted = try db.execute(
+                            """
+                            INSERT INTO asset (id, sha256, kind, format, original_name, byte_size, added_at, metadata,
+                                favorite, saved_user, saved_host, saved_role)
+                            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, current_user)
+                            ON CONFLICT DO NOTHING RETURNING id
+                            """,
+                            [
+                                asset.id, asset.sha256, asset.kind, asset.format, asset.originalName,
+                                String(asset.byteSize), String(asset.addedAt), asset.metadata,
+                                asset.isFavorite ? "t" : "f", saver.user, saver.host,
+                            ])
+                        if inserted.isEmpty {
+                            report.existingAssets += 1
+                            assetIDs[asset.id] = try db.value(
+                                "SELECT id FROM asset WHERE sha256 = $1", [asset.sha256])
+                        } else {
+                            report.copiedAssets += 1
+                            assetIDs[asset.id] = asset.id
+                            for (position, companion) in asset.companions.enumerated() {
+                                try db.execute(
+                                    """
+                                    INSERT INTO asset_companion (asset_id, name, role, sha256, byte_size, position)
+                                    VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING
+                                    """,
+                                    [
+                                        asset.id, companion.name, companion.role, companion.sha256,
+                                        String(companion.size), String(position + 1),
+                                    ])
+                            }
+                        }
+                    }
+                    try Self.forget(intents, in: db)
+                }
             }
         }
     }

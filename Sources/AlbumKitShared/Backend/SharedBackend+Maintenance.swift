@@ -6,7 +6,8 @@
         // MARK: Verification
 
         /// Checks every asset row against its object: present, the recorded size, the recorded
-        /// SHA-256 (each object is read back); then lists objects no row or live upload names.
+        /// SHA-256 (each object is read back, through ``readObject(_:record:doing:_:)``); then lists
+        /// objects no row or live upload names.
         package func verify() async throws -> VerificationReport {
             try await Blocking.run { try self.verifyNow() }
         }
@@ -25,28 +26,23 @@
                     problems.append(SharedSchema.damagedRow(sha, of: "asset \(id)\(name)").message)
                     continue
                 }
-                let key = store.key(try SharedSchema.objectName(sha256: sha))
                 let remedy =
                     "To repair it, save the photo\(name) again (`album save`), or `album copy --from` a library that has it; the save puts intact bytes back."
-                do {
-                    guard let stored = try store.size(of: key) else {
-                        problems.append("asset \(id)\(name): its original \(key) is missing from the store. \(remedy)")
-                        continue
-                    }
-                    guard Int64(stored) == size else {
-                        problems.append(
-                            "asset \(id)\(name): its original \(key) is \(stored) bytes, the library says \(size). \(remedy)"
-                        )
-                        continue
-                    }
-                    let actual = try store.storedSHA256(of: key)
-                    if actual != sha {
-                        problems.append(
-                            "asset \(id)\(name): its original \(key) is damaged (SHA-256 \(actual), the library says \(sha)). \(remedy)"
-                        )
-                    }
-                } catch {
-                    throw Self.map(error, "verify the library", library: displayURL, store: store)
+                let (key, read) = try readObject(sha, record: "asset \(id)\(name)", doing: "verify the library") {
+                    try store.get(key: $0, into: nil)
+                }
+                guard let read else {
+                    problems.append("asset \(id)\(name): its original \(key) is missing from the store. \(remedy)")
+                    continue
+                }
+                if Int64(read.size) != size {
+                    problems.append(
+                        "asset \(id)\(name): its original \(key) is \(read.size) bytes, the library says \(size). \(remedy)"
+                    )
+                } else if read.sha256 != sha {
+                    problems.append(
+                        "asset \(id)\(name): its original \(key) is damaged (SHA-256 \(read.sha256), the library says \(sha)). \(remedy)"
+                    )
                 }
             }
             // The files kept with the assets: each object there, of its size and SHA-256.
@@ -60,21 +56,18 @@
                     problems.append(SharedSchema.damagedRow(sha, of: "asset \(id): its \(name)").message)
                     continue
                 }
-                let key = store.key(try SharedSchema.objectName(sha256: sha))
                 let remedy = "To repair it, save the photo again with \(name) beside it."
-                do {
-                    guard let stored = try store.size(of: key) else {
-                        problems.append("asset \(id): its \(name) (\(key)) is missing from the store. \(remedy)")
-                        continue
-                    }
-                    let actual = Int64(stored) == size ? try store.storedSHA256(of: key) : nil
-                    if actual != sha {
-                        problems.append(
-                            "asset \(id): its \(name) (\(key)) is damaged (\(stored) bytes, SHA-256 \(actual ?? "not read"); the library says \(size) bytes, \(sha)). \(remedy)"
-                        )
-                    }
-                } catch {
-                    throw Self.map(error, "verify the library", library: displayURL, store: store)
+                let (key, read) = try readObject(sha, record: "asset \(id): its \(name)", doing: "verify the library") {
+                    try store.get(key: $0, into: nil)
+                }
+                guard let read else {
+                    problems.append("asset \(id): its \(name) (\(key)) is missing from the store. \(remedy)")
+                    continue
+                }
+                if Int64(read.size) != size || read.sha256 != sha {
+                    problems.append(
+                        "asset \(id): its \(name) (\(key)) is damaged (\(read.size) bytes, SHA-256 \(read.sha256); the library says \(size) bytes, \(sha)). \(remedy)"
+                    )
                 }
             }
             for stray in try strayObjects() {

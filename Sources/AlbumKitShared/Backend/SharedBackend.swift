@@ -443,12 +443,7 @@
             await Blocking.forEach(1) { _ in
                 // Its upload reads the file: it must end first. Its intent, if any, is forgotten (else
                 // it expires with this session and `gc` reclaims the object).
-                if let intent = staged.upload.wait().intent {
-                    // Best effort: an intent left behind only keeps an orphan until its session ends.
-                    _ = try? self.withDatabase("forget an upload") { db in
-                        try db.execute("DELETE FROM upload_intent WHERE id = ANY($1::uuid[])", [Self.array([intent])])
-                    }
-                }
+                if let intent = staged.upload.wait().intent { self.forgetIntents([intent]) }
                 for companion in staged.companions { FileSystem.abandon(companion.file) }
                 self.discardNow(staged.file)
             }
@@ -463,12 +458,17 @@
             try await Blocking.run {
                 var attempt = 1
                 while true {
-                    // The first attempt uses the intents and uploads started at staging; any other
-                    // runs the whole protocol again, on the connection there is now.
-                    let isPipelined = attempt == 1 && staged.map { $0.upload.claim() }.allSatisfy { $0 }
+                    // The first attempt waits for the intents and uploads started at staging; any
+                    // other starts them again, on the connection there is now.
+                    let isFirst = attempt == 1 && staged.map { $0.upload.claim() }.allSatisfy { $0 }
+                    let uploads = staged.map { item in
+                        isFirst
+                            ? item.upload
+                            : self.uploads().submit(
+                                sha256: item.sha256, file: item.file.descriptor, size: UInt64(item.byteSize))
+                    }
                     do {
-                        return try isPipelined
-                            ? self.commitUploaded(staged, to: album) : self.commitNow(staged, to: album)
+                        return try self.commitUploaded(staged, uploads, to: album)
                     } catch
                         where (error as? AlbumError)?.underlying is IntentsCollected
                         && attempt < Self.commitAttempts
@@ -489,49 +489,24 @@
         /// How many times one batch's commit runs when its database connection keeps being lost.
         static let commitAttempts = 5
 
-        /// Waits for the uploads started when `staged` were staged, then transaction B. A lost
-        /// database connection is thrown as such (``commit(_:to:)`` then runs the whole protocol
-        /// again); any other failure forgets the intents and is thrown.
-        private func commitUploaded(_ staged: [Staged], to album: AlbumRequest?) throws -> CommitReceipt {
-            var intents: [String] = []
-            var restored = Set<String>()
-            var failure: (any Error)?
-            for item in staged {
-                let (intent, outcome) = item.upload.wait()
-                if let intent { intents.append(intent) }
-                switch outcome {
-                case .success(let putBack): if putBack { restored.insert(item.sha256) }
-                case .failure(let error): failure = failure ?? error
-                }
-            }
-            if let failure {
-                // Undo after a failure; the error thrown is what matters: an intent left expires with its owner.
-                _ = try? withDatabase("undo the save") { db in
-                    try db.execute("DELETE FROM upload_intent WHERE id = ANY($1::uuid[])", [Self.array(intents)])
-                }
-                if isConnectionLost(failure) { throw failure }
-                throw Self.map(failure, "upload the photos", library: url, store: store)
-            }
-            return try commitRecorded(staged, to: album, intents: intents, restored: restored)
-        }
-
-        private func commitNow(_ staged: [Staged], to album: AlbumRequest?) throws -> CommitReceipt {
-            let (intents, restored) = try upload(staged.map { ($0.sha256, $0.file.descriptor, UInt64($0.byteSize)) })
-            return try commitRecorded(staged, to: album, intents: intents, restored: restored)
-        }
-
-        /// Transaction B once every original of `staged` is stored under `photoIntents` and its
-        /// companions' objects are uploaded (their own step, durable before the commit that names
-        /// them); closes the staged files when it committed.
-        private func commitRecorded(
-            _ staged: [Staged], to album: AlbumRequest?, intents photoIntents: [String], restored: Set<String>
-        ) throws -> CommitReceipt {
+        /// The one commit of a save, a batch of one or of many: waits for the photos' `uploads`
+        /// (step 2 and 3, ``UploadPipeline``), uploads their companions (their own step, durable
+        /// before the commit that names them), then transaction B; closes the staged files when it
+        /// committed. A lost database connection is thrown as such (``commit(_:to:)`` then runs the
+        /// whole protocol again); any failure forgets the upload records made for it.
+        private func commitUploaded(_ staged: [Staged], _ uploads: [UploadTicket], to album: AlbumRequest?) throws
+            -> CommitReceipt
+        {
+            let (photoIntents, restored) = try collect(
+                zip(staged.map(\.sha256), uploads).map { $0 }, "upload the photos")
             let companionIntents: [String]
-            do { companionIntents = try uploadCompanions(staged) } catch {
-                // (as below)
-                _ = try? withDatabase("undo the save") { db in
-                    try db.execute("DELETE FROM upload_intent WHERE id = ANY($1::uuid[])", [Self.array(photoIntents)])
-                }
+            do {
+                companionIntents = try upload(
+                    staged.flatMap(\.companions).map { ($0.sha256, $0.file.descriptor, UInt64($0.byteSize)) },
+                    "upload the files kept with the photos"
+                ).intents
+            } catch {
+                forgetIntents(photoIntents)
                 throw error
             }
             let intents = photoIntents + companionIntents
@@ -545,9 +520,7 @@
             } catch {
                 // Nothing was committed: forget the intents (if the session still exists) so `gc` can
                 // reclaim what was uploaded.
-                _ = try? withDatabase("undo the save") { db in
-                    try db.execute("DELETE FROM upload_intent WHERE id = ANY($1::uuid[])", [Self.array(intents)])
-                }
+                forgetIntents(intents)
                 throw error
             }
             // Test hook only (pid 0 when the server cannot say).
@@ -591,15 +564,13 @@
                             ),
                             (SharedAlbumDirectory.factsQuery, [album.title.key, album.albumID]),
                         ])[2]
-                        let directory = SharedAlbumDirectory(db: db, facts: facts.first ?? [])
-                        switch try album.resolve(in: directory) {
-                        case .existing(let id): (albumID, outcome) = (id, .found)
-                        case .create(let created):
-                            let id = UUID().uuidString.lowercased()
-                            (albumID, outcome) = (id, created)
-                            changes.append(Self.insertAlbum(id, album.title))
-                        }
-                        changes.append(Self.remember(album.title, albumID!))
+                        // The album's creation and remembering join this transaction's one round trip
+                        // of changes.
+                        let queued = SharedAlbumDirectory.Queue()
+                        let found = try album.findOrCreate(
+                            in: SharedAlbumDirectory(db: db, facts: facts.first ?? [], queued: queued))
+                        (albumID, outcome) = (found.id, found.outcome)
+                        changes += queued.statements
                     } else {
                         changes.append(begin)
                     }
@@ -695,8 +666,9 @@
             }
         }
 
-        /// Records an intent per original (`intent`, a new UUID) under each object's lock, in one
-        /// transaction and one round trip; returns the SHA-256s the library already holds.
+        /// Step 2: records an intent per object (`intent`, a new UUID) under each object's lock, in
+        /// one transaction and one round trip; returns the SHA-256s the library already holds (as
+        /// an original or a companion).
         func recordIntents(_ originals: [(sha256: String, intent: String)]) throws -> Set<String> {
             let shas = Self.arrayLiteral(originals.map(\.sha256))
             return try withDatabase("save the photos", retrying: false) { db in
@@ -717,7 +689,13 @@
                             (SELECT pid, backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid()) a
                         """, [Self.arrayLiteral(originals.map(\.intent)), shas]
                     ),
-                    ("SELECT sha256 FROM asset WHERE sha256 = ANY($1::text[])", [shas]),
+                    // An original or a companion: the same object whichever names it.
+                    (
+                        """
+                        SELECT sha256 FROM asset WHERE sha256 = ANY($1::text[])
+                        UNION SELECT sha256 FROM asset_companion WHERE sha256 = ANY($1::text[])
+                        """, [shas]
+                    ),
                     ("COMMIT", []),
                 ])
                 return Set(results[3].compactMap { $0[0] })
@@ -740,40 +718,52 @@
             return present
         }
 
-        /// Steps A and 3 of the save protocol for `originals` (SHA-256, file, size): records an upload
-        /// intent per original under its object's lock, then uploads those the library does not hold
-        /// yet. Returns the intents, which the committing transaction must ``forget(_:in:)``, and the
-        /// SHA-256 of originals the library held whose objects were missing or cut short (uploaded
-        /// again).
-        func upload(
-            _ originals: [(sha256: String, file: FileSystem.Descriptor, size: UInt64)]
-        ) throws -> (intents: [String], restored: Set<String>) {
-            let intents = originals.map { _ in UUID().uuidString.lowercased() }
-            let present = try recordIntents(zip(originals, intents).map { ($0.sha256, $1) })
-            // The store's acknowledgement makes an original durable. A committed one is there already,
-            // unless its object was deleted or cut short in the store: then this save puts it back
-            // (a reuse would have stored nothing, and saving the photo again could never restore it).
-            TestPause.at("before-upload", pid: (try? self.serverProcessID()) ?? 0)
-            let restored = Locked(Set<String>())
-            do {
-                var seen = Set<String>()
-                let distinct = originals.filter { seen.insert($0.sha256).inserted }
-                try Parallel.forEach(distinct, workers: Self.uploadConnections) { original in
-                    if try self.store(
-                        sha256: original.sha256, file: original.file, size: original.size,
-                        present: present.contains(original.sha256))
-                    {
-                        restored.withLock { _ = $0.insert(original.sha256) }
-                    }
+        /// Steps 2 and 3 for `objects` (SHA-256, open file, size), each distinct one once, through
+        /// the ``UploadPipeline`` a save's staged files go through (companions, a copy's batches).
+        /// Returns what ``collect(_:_:)`` does.
+        func upload(_ objects: [(sha256: String, file: FileSystem.Descriptor, size: UInt64)], _ what: String)
+            throws -> (intents: [String], restored: Set<String>)
+        {
+            var seen = Set<String>()
+            let distinct = objects.filter { seen.insert($0.sha256).inserted }
+            let tickets = distinct.map { uploads().submit(sha256: $0.sha256, file: $0.file, size: $0.size) }
+            return try collect(zip(distinct.map(\.sha256), tickets).map { $0 }, what)
+        }
+
+        /// Waits for each upload (the object `sha256` under way in the ``UploadPipeline``). Returns
+        /// the upload records, which the committing transaction must forget (``forgetting(_:)``),
+        /// and the SHA-256 of objects the library held whose objects were missing or damaged in the
+        /// store and were put back. When one failed, the records are forgotten and the failure is
+        /// thrown (a lost database connection as such, for ``commit(_:to:)`` to run again).
+        func collect(_ uploads: [(sha256: String, ticket: UploadTicket)], _ what: String) throws
+            -> (intents: [String], restored: Set<String>)
+        {
+            var intents: [String] = []
+            var restored = Set<String>()
+            var failure: (any Error)?
+            for (sha256, ticket) in uploads {
+                let (intent, outcome) = ticket.wait()
+                if let intent { intents.append(intent) }
+                switch outcome {
+                case .success(let putBack): if putBack { restored.insert(sha256) }
+                case .failure(let error): failure = failure ?? error
                 }
-            } catch {
-                // Undo after a failure; the error thrown is what matters: an intent left expires with its owner.
-                _ = try? withDatabase("undo the save") { db in
-                    try db.execute("DELETE FROM upload_intent WHERE id = ANY($1::uuid[])", [Self.array(intents)])
-                }
-                throw Self.map(error, "upload the photos", library: url, store: store)
             }
-            return (intents, restored.withLock { $0 })
+            guard let failure else { return (intents, restored) }
+            forgetIntents(intents)
+            if isConnectionLost(failure) { throw failure }
+            throw Self.map(failure, what, library: url, store: store)
+        }
+
+        /// Forgets upload records outside a commit: the save failed or its file was discarded. Best
+        /// effort: a record left behind expires with this database session, and `gc` then reclaims
+        /// its object.
+        func forgetIntents(_ intents: [String]) {
+            guard !intents.isEmpty else { return }
+            let statement = Self.forgetting(intents)
+            _ = try? withDatabase("forget the upload records") { db in
+                try db.execute(statement.sql, statement.parameters)
+            }
         }
 
         /// Deletes the intents inside the committing transaction, failing it when one is gone.
@@ -782,7 +772,8 @@
             try checkForgotten(try db.execute(statement.sql, statement.parameters), intents)
         }
 
-        /// The statement that deletes `intents` and counts them; ``checkForgotten(_:_:)`` checks its rows.
+        /// The one statement that forgets upload records: deletes `intents` and counts them (in a
+        /// commit, ``checkForgotten(_:_:)`` checks the count).
         static func forgetting(_ intents: [String]) -> (sql: String, parameters: [String?]) {
             (
                 "WITH gone AS (DELETE FROM upload_intent WHERE id = ANY($1::uuid[]) RETURNING 1) SELECT count(*) FROM gone",
@@ -826,78 +817,6 @@
                         + value.replacingOccurrences(of: "\\", with: "\\\\")
                         .replacingOccurrences(of: "\"", with: "\\\"") + "\""
                 }.joined(separator: ",") + "}"
-        }
-
-        static func insertAlbum(_ db: PostgresConnection, _ title: AlbumTitle) throws -> String {
-            let id = UUID().uuidString.lowercased()
-            let statement = insertAlbum(id, title)
-            try db.execute(statement.sql, statement.parameters)
-            return id
-        }
-
-        /// The statement that creates album `id` titled `title`.
-        static func insertAlbum(_ id: String, _ title: AlbumTitle) -> (sql: String, parameters: [String?]) {
-            (
-                "INSERT INTO album (id, title, title_key, created_at) VALUES ($1, $2, $3, extract(epoch FROM clock_timestamp()))",
-                [id, title.text, title.key]
-            )
-        }
-
-        static func remember(_ db: PostgresConnection, _ title: AlbumTitle, _ albumID: String) throws {
-            let statement = remember(title, albumID)
-            try db.execute(statement.sql, statement.parameters)
-        }
-
-        /// The statement that makes `albumID` the album `title` resolves to.
-        static func remember(_ title: AlbumTitle, _ albumID: String) -> (sql: String, parameters: [String?]) {
-            (
-                """
-                INSERT INTO remembered_album (title_key, album_id) VALUES ($1, $2)
-                ON CONFLICT (title_key) DO UPDATE SET album_id = excluded.album_id
-                """, [title.key, albumID]
-            )
-        }
-
-        static func lastPosition(_ db: PostgresConnection, album: String) throws -> Int {
-            Int(try db.value("SELECT coalesce(max(position), 0) FROM album_asset WHERE album_id = $1", [album]) ?? "0")
-                ?? 0
-        }
-    }
-
-    /// The resolution rule's lookups, answered inside the shared library's transaction B: from
-    /// ``factsQuery``'s row when it was read (one round trip for the whole rule), else one query each.
-    struct SharedAlbumDirectory: AlbumDirectory {
-        let db: PostgresConnection
-        /// ``factsQuery``'s row for the title resolved, if read.
-        var facts: [String?] = []
-
-        /// For title key `$1` and requested album id `$2` (or NULL): the remembered album, whether
-        /// it exists, whether the requested one exists, the oldest album of the title.
-        static let factsQuery = """
-            SELECT r.album_id,
-                EXISTS (SELECT 1 FROM album WHERE id = r.album_id AND deleted_at IS NULL),
-                EXISTS (SELECT 1 FROM album WHERE id = $2 AND deleted_at IS NULL),
-                (SELECT id FROM album WHERE title_key = $1 AND deleted_at IS NULL ORDER BY created_at, sequence LIMIT 1),
-                $2
-            FROM (SELECT (SELECT album_id FROM remembered_album WHERE title_key = $1) AS album_id) r
-            """
-
-        func rememberedAlbumID(for title: AlbumTitle) throws -> String? {
-            if facts.count == 5 { return facts[0] }
-            return try db.value("SELECT album_id FROM remembered_album WHERE title_key = $1", [title.key])
-        }
-
-        func albumExists(id: String) throws -> Bool {
-            if facts.count == 5, id == facts[0] { return facts[1] == "t" }
-            if facts.count == 5, id == facts[4] { return facts[2] == "t" }
-            return try db.value("SELECT 1 FROM album WHERE id = $1 AND deleted_at IS NULL", [id]) != nil
-        }
-
-        func oldestAlbum(titled title: AlbumTitle) throws -> String? {
-            if facts.count == 5 { return facts[3] }
-            return try db.value(
-                "SELECT id FROM album WHERE title_key = $1 AND deleted_at IS NULL ORDER BY created_at, sequence LIMIT 1",
-                [title.key])
         }
     }
 #endif

@@ -9,7 +9,9 @@
     /// Staged files wait for an intent; the one recorder records every file waiting at once, in
     /// one statement, then hands them to ``SharedBackend/uploadConnections`` upload threads.
     /// ``SharedBackend/commit(_:to:)`` waits for each file's ``UploadTicket`` before its
-    /// transaction B. Threads exist only while there is work.
+    /// transaction B. Every object the library stores goes this way: a save's photos as they are
+    /// staged (again, when a commit runs again), their companions, a copy's batches
+    /// (``SharedBackend/upload(_:_:)``). Threads exist only while there is work.
     ///
     /// ```swift
     /// let ticket = pipeline.submit(sha256: staged.sha256, file: descriptor, size: size)

@@ -80,13 +80,14 @@
             return response.status == 200
         }
 
-        /// Streams the object into `file`, hashing it as it arrives; returns its size and SHA-256 (hex).
+        /// Streams the object into `file` (or only through the hash, with none), hashing it as it
+        /// arrives; returns its size and SHA-256 (hex).
         @discardableResult
-        func get(key: String, into file: FileSystem.Descriptor) throws -> (size: UInt64, sha256: String) {
+        func get(key: String, into file: FileSystem.Descriptor?) throws -> (size: UInt64, sha256: String) {
             let hasher = try StreamingSHA256()
             let response = try send("GET", key: key, sink: file, hasher: hasher, accept: [200]) { _ in
                 // A retry starts the file over.
-                try FileSystem.truncate(file, to: 0)
+                if let file { try FileSystem.truncate(file, to: 0) }
             }
             return (UInt64(response.headers["content-length"] ?? "") ?? 0, hasher.finish())
         }
