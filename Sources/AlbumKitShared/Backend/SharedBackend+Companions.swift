@@ -50,7 +50,7 @@
                 }
             }
             do {
-                try Parallel.forEach(companions, workers: Self.uploadConnections) { companion in
+                try Blocking.forEach(companions, threads: Self.uploadConnections) { companion in
                     let key = self.store.key(try SharedSchema.objectName(sha256: companion.sha256))
                     var replace = false
                     if present.contains(companion.sha256) {

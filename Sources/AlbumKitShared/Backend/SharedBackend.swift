@@ -759,7 +759,7 @@
             do {
                 var seen = Set<String>()
                 let distinct = originals.filter { seen.insert($0.sha256).inserted }
-                try Parallel.forEach(distinct, workers: Self.uploadConnections) { original in
+                try Blocking.forEach(distinct, threads: Self.uploadConnections) { original in
                     if try self.store(
                         sha256: original.sha256, file: original.file, size: original.size,
                         present: present.contains(original.sha256))
