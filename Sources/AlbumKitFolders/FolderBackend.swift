@@ -137,7 +137,9 @@ package final class FolderBackend: PhotoLibraryBackend {
     }
 
     /// The system library: the XDG Pictures folder (`$HOME/Pictures` is created when missing).
-    package static func system(environment: [String: String] = ProcessInfo.processInfo.environment) -> FolderBackend {
+    package static func system(environment: [String: String] = LibraryConfiguration.current.environment)
+        -> FolderBackend
+    {
         let directories = XDGUserDirectories(environment: environment)
         let pictures = directories.picturesDirectory
         let insideHome = pictures.deletingLastPathComponent().standardizedFileURL.path == directories.homeDirectory

@@ -15,13 +15,10 @@ import Foundation
 /// ```
 package enum BootSession {
     /// The boot's identifier (Linux: `/proc/sys/kernel/random/boot_id`; Darwin:
-    /// `kern.bootsessionuuid`; `ALBUMKIT_BOOT_SESSION` when set, for tests that simulate a restart);
-    /// `"unknown"` where neither can be read, which every boot shares.
+    /// `kern.bootsessionuuid`; the configuration's ``LibraryConfiguration/bootSession`` when set, for
+    /// tests that simulate a restart); `"unknown"` where neither can be read, which every boot shares.
     package static let id: String = {
-        // A test that recreates the disk as a power loss leaves it also restarts the machine.
-        if let simulated = ProcessInfo.processInfo.environment["ALBUMKIT_BOOT_SESSION"], !simulated.isEmpty {
-            return simulated
-        }
+        if let simulated = LibraryConfiguration.current.bootSession, !simulated.isEmpty { return simulated }
         #if canImport(Darwin)
             var size = 0
             guard sysctlbyname("kern.bootsessionuuid", nil, &size, nil, 0) == 0, size > 1 else { return "unknown" }

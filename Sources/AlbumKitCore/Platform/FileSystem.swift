@@ -285,8 +285,8 @@ package enum FileSystem {
     }
 
     /// Whether staging must use hidden `.partial` files even where `O_TMPFILE` works
-    /// (`ALBUMKIT_STAGING=partial`: file systems that claim `O_TMPFILE` but mishandle it, and tests).
-    static let forcesPartialFiles = ProcessInfo.processInfo.environment["ALBUMKIT_STAGING"] == "partial"
+    /// (``LibraryConfiguration/Staging/hiddenFiles``).
+    static var forcesPartialFiles: Bool { LibraryConfiguration.current.staging == .hiddenFiles }
 
     /// Creates an invisible file in `directory`: an unnamed `O_TMPFILE` inode on Linux, else the
     /// hidden file `name` (a ``StagingName``), which recovery can attribute to its owner;

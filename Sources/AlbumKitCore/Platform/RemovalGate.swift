@@ -32,11 +32,11 @@ package struct RemovalGate: Sendable {
     /// The library's folder.
     package let root: String
     /// Opens level by level even where `openat2` works (tests of the fallback;
-    /// `ALBUMKIT_BENEATH=levels` for the whole process).
+    /// ``LibraryConfiguration/FolderWalk/levelByLevel`` for the whole process).
     package let levelByLevel: Bool
 
-    /// Whether this process opens level by level everywhere (`ALBUMKIT_BENEATH=levels`).
-    package static let forcesLevelByLevel = ProcessInfo.processInfo.environment["ALBUMKIT_BENEATH"] == "levels"
+    /// Whether this process opens level by level everywhere.
+    package static var forcesLevelByLevel: Bool { LibraryConfiguration.current.folderWalk == .levelByLevel }
 
     package init(root: String, levelByLevel: Bool = RemovalGate.forcesLevelByLevel) {
         self.root = root

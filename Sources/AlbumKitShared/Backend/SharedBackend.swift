@@ -61,7 +61,7 @@
         /// Opens the initialised shared library at `url`.
         ///
         /// - Throws: `.libraryNotFound` (no server, not initialised), `.accessDenied` (credentials).
-        package static func open(url: String, environment: [String: String] = ProcessInfo.processInfo.environment)
+        package static func open(url: String, environment: [String: String] = LibraryConfiguration.current.environment)
             throws -> SharedBackend
         {
             try checkNoPassword(in: url)
@@ -173,7 +173,7 @@
         /// - Throws: `.libraryCorrupt` when the library already uses another store.
         package static func initialize(
             url: String, location: ObjectStoreLocation,
-            environment: [String: String] = ProcessInfo.processInfo.environment
+            environment: [String: String] = LibraryConfiguration.current.environment
         ) throws -> SharedBackend {
             try checkNoPassword(in: url)
             try SHA256Hasher.requireLibrary(to: "create the shared library")
