@@ -30,7 +30,6 @@ package enum BootSession {
             guard let (file, size) = try? FileSystem.openForReading("/proc/sys/kernel/random/boot_id") else {
                 return "unknown"
             }
-            defer { FileSystem.close(file) }
             // (as above)
             let bytes = (try? FileSystem.readAll(file, from: 0, size: max(size, 64))) ?? []
             let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -58,7 +57,6 @@ package enum BootSession {
                 // (as above)
                 let (file, _) = try? FileSystem.openForReading("/proc/self/mountinfo")
             else { return id }
-            defer { FileSystem.close(file) }
             // Unreadable mounts: the boot session and no device (still this boot's).
             let bytes = (try? FileSystem.readToEnd(file)) ?? []
             let device = "\(major(status.st_dev)):\(minor(status.st_dev))"
