@@ -30,8 +30,8 @@ extension CatalogBackend {
         /// Named before its data is flushed, the file's name and its data reach the disk in one
         /// commit of a file system that journals metadata (ext4: one journal commit, not two), and
         /// the folder's flush finds nothing left to commit.
-        let listing: BackgroundWork?
-        let flushing: BackgroundWork?
+        let listing: Blocking.Work?
+        let flushing: Blocking.Work?
         /// Its name is given while it is staged (``flushing``), not by its commit.
         var isNamedWhenStaged: Bool { flushing != nil }
         var file: FileSystem.StagedFile { media.file }
@@ -103,7 +103,7 @@ extension CatalogBackend {
     private func stageNow(_ media: Media, into folders: ShardFolders, alone: Bool) throws -> Staged {
         let id = RandomID.make()
         var createdShard = false
-        var listing: (work: BackgroundWork, path: String)?
+        var listing: (work: Blocking.Work, path: String)?
         // A failed staging leaves its name listed by mistake for no longer than the listing takes.
         func unlist() {
             guard let listing else { return }
@@ -117,7 +117,7 @@ extension CatalogBackend {
                 inspected: { [ownersPath] metadata in
                     guard alone, media.companions.isEmpty else { return }
                     let path = "originals/\(folders.name)/\(id).\(metadata.format.fileExtension)"
-                    listing = (BackgroundWork { try ProcessOwner.notePublishing([path], in: ownersPath) }, path)
+                    listing = (Blocking.start { try ProcessOwner.notePublishing([path], in: ownersPath) }, path)
                 },
                 in: {
                     do throws(SystemError) {
@@ -150,7 +150,7 @@ extension CatalogBackend {
             fileName: fileName, shard: folders.name, createdShard: createdShard, request: media,
             listing: listing?.work,
             flushing: listing.map { listing in
-                BackgroundWork { [self] in
+                Blocking.start { [self] in
                     try listing.work.wait()
                     try FileSystem.publish(file, as: fileName)
                     try Self.flush([file.descriptor], ofChunk: false)
@@ -197,7 +197,7 @@ extension CatalogBackend {
         let paths = staged.flatMap(\.relativePaths)
         // A lone save's data flush and listing started while it was staged (``Staged/listing``).
         let unflushed = staged.filter { $0.flushing == nil }
-        let flushingRest = unflushed.isEmpty ? nil : BackgroundWork { [self] in try flushData(unflushed) }
+        let flushingRest = unflushed.isEmpty ? nil : Blocking.start { [self] in try flushData(unflushed) }
         let flushingData = {
             for item in staged { try item.flushing?.wait() }
             try flushingRest?.wait()
@@ -209,7 +209,7 @@ extension CatalogBackend {
         let toName = staged.filter { !$0.isNamedWhenStaged }
         let published = Locked<[Staged]>(namedWhenStaged)
         let publication = Milestone()
-        let publishing = BackgroundWork { [self] in
+        let publishing = Blocking.start { [self] in
             do {
                 for item in namedWhenStaged { try item.flushing?.wait() }
                 for item in toName { try item.listing?.wait() }

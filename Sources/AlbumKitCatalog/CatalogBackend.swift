@@ -78,7 +78,7 @@ package final class CatalogBackend: LibraryBackend, CompanionKeeping {
         self.journal = LibraryJournal(libraryRoot: root.path)
         self.catalogPath = Self.catalogPath(root)
         self.connection = Locked(Connection())
-        let interval = ProcessInfo.processInfo.environment["ALBUMKIT_SNAPSHOT_INTERVAL"].flatMap { Int($0) }
+        let interval = LibraryConfiguration.current.snapshotInterval
         self.snapshotInterval = Locked(max(1, interval ?? 10_000))
     }
 

@@ -47,7 +47,6 @@ final class FileHashCache: Sendable {
         if let identity, let cached = digests.withLock({ $0[Key(file: identity, full: full)] }) { return cached }
         // A file that cannot be read has no digest (`nil`): it is not recognised, and a save copies.
         guard let file = try? FileSystem.openFile(name, in: directory) else { return nil }
-        defer { FileSystem.close(file) }
         // Unreadable (as above): no digest.
         guard let opened = try? FileSystem.fileStatus(of: file), opened.kind == .regular,
             let digest = try? compute(file, opened.size)

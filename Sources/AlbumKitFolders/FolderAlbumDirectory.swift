@@ -176,7 +176,6 @@ final class FolderAlbumDirectory: AlbumDirectory {
                         try FileSystem.openDirectory(name, in: folder)
                     })
                 else { continue }
-                defer { FileSystem.close(child) }
                 let entries =
                     try FileSystem.unlessOutOfDescriptors { () throws(SystemError) in try FileSystem.names(in: child) }
                     ?? []
@@ -285,10 +284,8 @@ final class FolderAlbumDirectory: AlbumDirectory {
                 try FileSystem.openDirectory(path, in: root)
             })
         else { return nil }
-        defer { FileSystem.close(folder) }
         // A data file in the folder or any folder above it keeps the listing out of it.
         var level = try FileSystem.reopen(folder)
-        defer { FileSystem.close(level) }
         for _ in path.components {
             for name in FolderExclusions.dataFiles where FileSystem.status(of: name, in: level) != nil {
                 return nil
@@ -329,7 +326,6 @@ final class FolderAlbumDirectory: AlbumDirectory {
                         try FileSystem.openDirectory(name, in: folder)
                     })
                 else { continue }
-                defer { FileSystem.close(child) }
                 let listing =
                     try FileSystem.unlessOutOfDescriptors { () throws(SystemError) in try FileSystem.entries(in: child)
                     }

@@ -15,7 +15,6 @@ extension FolderBackend: AlbumBrowsing, AlbumEditing, LibraryVerifying {
         _ what: String, _ body: (FileSystem.Descriptor, FolderAlbumDirectory) throws -> T
     ) throws -> T {
         let root = try openRoot(creating: false)
-        defer { FileSystem.close(root) }
         // No readable state folder: no remembered titles (a hint); albums are found by their folders.
         let state = try? FolderLibraryState.open(root: root)
         defer { state.map(FileSystem.close) }
@@ -63,7 +62,6 @@ extension FolderBackend: AlbumBrowsing, AlbumEditing, LibraryVerifying {
             try FileSystem.openDirectory(album.path, in: root)
         }
         let count = try opened.map { folder throws(SystemError) in
-            defer { FileSystem.close(folder) }
             return try Self.mediaFileCount(in: folder)
         }
         return AlbumInfo(id: album.id, title: album.title, count: count ?? 0, createdAt: album.createdAt)
@@ -87,7 +85,6 @@ extension FolderBackend: AlbumBrowsing, AlbumEditing, LibraryVerifying {
                 do throws(SystemError) { folder = try FileSystem.openDirectory(album.path, in: root) } catch {
                     throw error.errno == ENOENT ? self.notFound(id) : error.libraryError("list the album")
                 }
-                defer { FileSystem.close(folder) }
                 let folderURL = self.url(of: album.path)
                 return try Self.mediaFiles(in: folder).map { file in
                     let url = folderURL.appendingPathComponent(file.name)
@@ -173,7 +170,6 @@ extension FolderBackend: AlbumBrowsing, AlbumEditing, LibraryVerifying {
                 {
                     // A plain folder at the title's path: mark it, so it is listed from now on.
                     let folder = try self.openAlbumFolderForChange(album, in: root)
-                    defer { FileSystem.close(folder) }
                     do throws(SystemError) { try self.settle(album, folder: folder, state: state) } catch {
                         throw error.libraryError("mark the album folder")
                     }
@@ -196,7 +192,6 @@ extension FolderBackend: AlbumBrowsing, AlbumEditing, LibraryVerifying {
                     throw self.notFound(id)
                 }
                 let folder = try self.openAlbumFolderForChange(album, in: root)
-                defer { FileSystem.close(folder) }
                 let wanted = try FolderAlbumPath.creating(title)
                 if wanted.components.starts(with: album.path.components), wanted != album.path {
                     throw AlbumError(
@@ -213,7 +208,6 @@ extension FolderBackend: AlbumBrowsing, AlbumEditing, LibraryVerifying {
                 do throws(SystemError) { oldParent = try FileSystem.openDirectory(album.path.parent, in: root) } catch {
                     throw error.libraryError("rename the album folder")
                 }
-                defer { FileSystem.close(oldParent) }
                 let newParent = try self.openParentCreating(wanted, title: title, in: root)
                 defer { FileSystem.close(newParent.descriptor) }
                 let newPath = FolderAlbumPath(components: newParent.path.components + [wanted.components.last!])
@@ -289,7 +283,6 @@ extension FolderBackend: AlbumBrowsing, AlbumEditing, LibraryVerifying {
                             .albumNotFound, "The album \"\(album.title)\" was deleted meanwhile.",
                             albumTitle: album.title) : error.libraryError("delete the album folder")
                 }
-                defer { FileSystem.close(parent) }
                 let name = album.path.components.last!
                 let aside = try self.moveAside(album, name: name, in: parent, state: state)
                 var restored = false
@@ -302,7 +295,6 @@ extension FolderBackend: AlbumBrowsing, AlbumEditing, LibraryVerifying {
                     let folder = try self.mapping("delete the album") {
                         try FileSystem.openDirectory(aside.name, in: parent)
                     }
-                    defer { FileSystem.close(folder) }
                     let listed = try self.mapping("delete the album") {
                         try FileSystem.unlessOutOfDescriptors { () throws(SystemError) in
                             // Every name, those that are not UTF-8 too: a folder holding only
@@ -396,7 +388,6 @@ extension FolderBackend: AlbumBrowsing, AlbumEditing, LibraryVerifying {
         let hidden = FolderAlbumPath(components: album.path.parent.components + [aside.name] + below.components)
         // The count is informational (as above): a hidden folder that cannot be read counts 0.
         let count = (try? FileSystem.openDirectory(hidden, in: root)).map { folder in
-            defer { FileSystem.close(folder) }
             // Informational count (as above).
             return (try? Self.mediaFileCount(in: folder)) ?? 0
         }
@@ -433,7 +424,6 @@ extension FolderBackend: AlbumBrowsing, AlbumEditing, LibraryVerifying {
             note: FolderLibraryState.stagingName(kind: "aside"), parent: album.path.parent.relative)
         do {
             let staging = try FolderLibraryState.openStaging(state: state)
-            defer { FileSystem.close(staging) }
             try FileSystem.createFile(aside.note, in: staging, bytes: aside.encoded(folder: name))
             try FileSystem.fsync(staging)
             do {
@@ -615,7 +605,6 @@ struct FolderAside {
     func finish(state: FileSystem.Descriptor) {
         // The note stays if it cannot be removed: the next open finds nothing aside and drops it.
         guard let staging = try? FolderLibraryState.openStaging(state: state) else { return }
-        defer { FileSystem.close(staging) }
         // An unremovable note stays: the next open finds nothing aside and drops it.
         try? FileSystem.unlink(note, in: staging)
     }

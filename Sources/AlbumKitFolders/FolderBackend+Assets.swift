@@ -26,7 +26,6 @@ extension FolderBackend: AssetDeleting, PermanentDeleting {
     /// The photos and videos at the library's top (saved without an album).
     private func topLevelAssets() throws -> [AssetInfo] {
         let root = try openRoot(creating: false)
-        defer { FileSystem.close(root) }
         return try Self.mediaFiles(in: root).map { file in
             let url = self.root.appendingPathComponent(file.name)
             // A file that is not readable media is listed by its name alone; `verify` reports it.
@@ -89,7 +88,6 @@ extension FolderBackend: AssetDeleting, PermanentDeleting {
                 let sources = try self.resolveFiles(ids, directory, root: root)
                 defer { for item in sources { FileSystem.close(item.folder) } }
                 let folder = try self.open(target, in: root)
-                defer { FileSystem.close(folder) }
                 var made: [String] = []
                 var result: [String] = []
                 do {
@@ -187,7 +185,6 @@ extension FolderBackend: AssetDeleting, PermanentDeleting {
                 let files = try self.resolveFiles(ids, directory, root: root)
                 defer { for item in files { FileSystem.close(item.folder) } }
                 let top = try self.mapping("open the library folder") { try FileSystem.reopen(root) }
-                defer { FileSystem.close(top) }
                 // Files with more than one name: their other names may be in another album, or
                 // outside the library (the Trash, a `cp -al` backup), where they do not count.
                 let identities = files.map { file in
@@ -251,7 +248,6 @@ extension FolderBackend: AssetDeleting, PermanentDeleting {
                     try FileSystem.openDirectory(path, in: root)
                 })
             else { continue }
-            defer { FileSystem.close(folder) }
             let names =
                 try FileSystem.unlessOutOfDescriptors { () throws(SystemError) in try FileSystem.names(in: folder) }
                 ?? []

@@ -20,7 +20,6 @@ extension FolderBackend: FileRecognition {
             // Reads only. A library or album folder that is not there (yet) holds nothing; a save
             // reports what is wrong with it.
             guard let root = try? FileSystem.openRoot(self.root.path) else { return none }
-            defer { FileSystem.close(root) }
             // No readable state folder: no remembered titles (a hint); albums are found by their folders.
             let state = try? FolderLibraryState.open(root: root)
             defer { state.map(FileSystem.close) }
@@ -40,7 +39,6 @@ extension FolderBackend: FileRecognition {
                 guard let opened = try? FileSystem.reopen(root) else { return none }
                 folder = opened
             }
-            defer { FileSystem.close(folder) }
             var contents: FolderContents?
             var found = none
             for index in probes.indices {
@@ -116,7 +114,6 @@ extension FolderBackend: OriginalReading {
     /// - Throws: `.assetNotFound` when the id names no album or no file.
     private func withAssetFile<T>(_ id: String, _ body: (FileSystem.Descriptor) throws -> T) throws -> T {
         let root = try mapping("open the library folder") { try FileSystem.openRoot(self.root.path) }
-        defer { FileSystem.close(root) }
         // Without AlbumKit's state folder the remembered albums are only hints gone: the
         // asset is still found by its folder.
         let state = try? FolderLibraryState.open(root: root)
@@ -127,21 +124,18 @@ extension FolderBackend: OriginalReading {
         let file: FileSystem.Descriptor
         do {
             let folder = try album.map { try FileSystem.openDirectory($0.path, in: root) } ?? FileSystem.reopen(root)
-            defer { FileSystem.close(folder) }
             file = try FileSystem.openFile(name, in: folder)
         } catch let error as SystemError where error.errno == ENOENT {
             throw AlbumError(.assetNotFound, "There is no asset with the identifier \(id) in \(self.root.path).")
         } catch let error as SystemError {
             throw error.libraryError("read the library's copy back")
         }
-        defer { FileSystem.close(file) }
         return try mapping("read the library's copy back") { try body(file) }
     }
 
     package func storedCompanionSHA256s(ofAssetWithID id: String) async throws -> Set<String> {
         try await Blocking.run {
             let root = try self.mapping("open the library folder") { try FileSystem.openRoot(self.root.path) }
-            defer { FileSystem.close(root) }
             // (as in ``storedSHA256(ofAssetWithID:)``)
             let state = try? FolderLibraryState.open(root: root)
             defer { state.map(FileSystem.close) }
@@ -151,11 +145,9 @@ extension FolderBackend: OriginalReading {
             return try self.mapping("read the library's copy back") {
                 let folder =
                     try album.map { try FileSystem.openDirectory($0.path, in: root) } ?? FileSystem.reopen(root)
-                defer { FileSystem.close(folder) }
                 var found = Set<String>()
                 for companion in FolderSidecars.names(for: name, among: try FileSystem.names(in: folder)) {
                     let file = try FileSystem.openFile(companion, in: folder)
-                    defer { FileSystem.close(file) }
                     found.insert(try FileSystem.sha256(of: file))
                 }
                 return found
@@ -169,7 +161,6 @@ extension FolderBackend: StoredCopyReading {
     package func storedCopies(ofAssetWithID id: String) async throws -> StoredCopies? {
         try await Blocking.run {
             let root = try self.mapping("open the library folder") { try FileSystem.openRoot(self.root.path) }
-            defer { FileSystem.close(root) }
             // (as in ``storedSHA256(ofAssetWithID:)``)
             let state = try? FolderLibraryState.open(root: root)
             defer { state.map(FileSystem.close) }
@@ -179,10 +170,8 @@ extension FolderBackend: StoredCopyReading {
             return try self.mapping("read the library's copy back") {
                 let folder =
                     try album.map { try FileSystem.openDirectory($0.path, in: root) } ?? FileSystem.reopen(root)
-                defer { FileSystem.close(folder) }
                 func copy(_ name: String) throws -> StoredCopy {
                     let file = try FileSystem.openFile(name, in: folder)
-                    defer { FileSystem.close(file) }
                     return StoredCopy(
                         sha256: try FileSystem.sha256(of: file), file: try FileSystem.version(of: file).id)
                 }

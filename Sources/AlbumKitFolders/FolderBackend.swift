@@ -139,7 +139,9 @@ package final class FolderBackend: LibraryBackend, CompanionKeeping {
     }
 
     /// The system library: the XDG Pictures folder (`$HOME/Pictures` is created when missing).
-    package static func system(environment: [String: String] = ProcessInfo.processInfo.environment) -> FolderBackend {
+    package static func system(environment: [String: String] = LibraryConfiguration.current.environment)
+        -> FolderBackend
+    {
         let directories = XDGUserDirectories(environment: environment)
         let pictures = directories.picturesDirectory
         let insideHome = pictures.deletingLastPathComponent().standardizedFileURL.path == directories.homeDirectory
@@ -155,7 +157,6 @@ package final class FolderBackend: LibraryBackend, CompanionKeeping {
         } catch  where error.errno == ENOENT && creating && createsMissingRoot {
             do {
                 let parent = try FileSystem.openRoot(root.deletingLastPathComponent().path)
-                defer { FileSystem.close(parent) }
                 if try FileSystem.makeDirectory(root.lastPathComponent, in: parent) { try FileSystem.fsync(parent) }
                 return try FileSystem.openRoot(root.path)
             } catch {
@@ -184,7 +185,6 @@ package final class FolderBackend: LibraryBackend, CompanionKeeping {
     /// Runs `body` with the root, `.albumkit/` and the library lock held.
     func withLock<T>(_ what: String, _ body: (FileSystem.Descriptor, FileSystem.Descriptor) throws -> T) throws -> T {
         let root = try openRoot(creating: true)
-        defer { FileSystem.close(root) }
         let state: FileSystem.Descriptor
         let lock: FileSystem.Descriptor
         do {
@@ -227,7 +227,6 @@ package final class FolderBackend: LibraryBackend, CompanionKeeping {
             let digest: String? = {
                 // No head digest (unreadable) only means the file is not recognised as already there: it is saved.
                 guard let file = try? FileSystem.openStagedForReading(self.file) else { return nil }
-                defer { FileSystem.close(file) }
                 // Unreadable (as above): not recognised, saved.
                 return try? FileSystem.headDigest(size: byteSize) { offset, count in
                     var bytes = [UInt8](repeating: 0, count: count)
@@ -242,8 +241,8 @@ package final class FolderBackend: LibraryBackend, CompanionKeeping {
 
     package func albumUnavailableReason(needsAlbum: Bool) async throws -> String? {
         try await Blocking.run {
-            let root = try self.openRoot(creating: true)
-            defer { FileSystem.close(root) }
+            // The folder made when missing, and found to be a folder (closed at once).
+            _ = try self.openRoot(creating: true)
             do throws(SystemError) { try FileSystem.checkWritable(self.root.path) } catch {
                 throw error.libraryError("save into the folder library")
             }
@@ -289,10 +288,8 @@ package final class FolderBackend: LibraryBackend, CompanionKeeping {
     /// Opens `.albumkit/staging/` (creating the root when allowed, and the folders).
     private func openStaging() throws -> FileSystem.Descriptor {
         let root = try openRoot(creating: true)
-        defer { FileSystem.close(root) }
         do throws(SystemError) {
             let state = try FolderLibraryState.openOrCreate(root: root)
-            defer { FileSystem.close(state) }
             return try FolderLibraryState.openStaging(state: state)
         } catch {
             throw error.libraryError("stage the photo")
@@ -417,7 +414,6 @@ package final class FolderBackend: LibraryBackend, CompanionKeeping {
                 let copy = try FileSystem.stage(in: target, as: StagingName(kind: "partial"))
                 do {
                     let source = try FileSystem.openStagedForReading(file)
-                    defer { FileSystem.close(source) }
                     try FileSystem.forEachChunk(of: source) { try FileSystem.write(copy.descriptor, $0) }
                     if let modified { try FileSystem.setModificationTime(copy.descriptor, to: modified) }
                 } catch {
@@ -718,7 +714,6 @@ package final class FolderBackend: LibraryBackend, CompanionKeeping {
             }
             let hiding =
                 sameDevice ? try FolderLibraryState.openStaging(state: state) : try FileSystem.reopen(parent.descriptor)
-            defer { FileSystem.close(hiding) }
             let temporary = FolderLibraryState.stagingName(kind: "album")
             // An album folder in the user's Pictures is as open as the folder it is made in.
             try FileSystem.makeDirectory(
@@ -727,7 +722,6 @@ package final class FolderBackend: LibraryBackend, CompanionKeeping {
             // Cleanup of the folder this call staged.
             defer { if !moved { try? FileSystem.removeTree(temporary, in: hiding) } }
             let newFolder = try FileSystem.openDirectory(temporary, in: hiding)
-            defer { FileSystem.close(newFolder) }
             for attempt in 1...Self.maximumNameAttempts {
                 let name = FolderNaming.folderName(base, attempt: attempt)
                 // Never a name that would not be listed (`x.albumlibrary`, `@eaDir`): `x.albumlibrary 2`.

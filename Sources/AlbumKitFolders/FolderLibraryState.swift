@@ -114,7 +114,6 @@ package enum FolderLibraryState {
         state: FileSystem.Descriptor
     ) throws(SystemError) {
         let staging = try openStaging(state: state)
-        defer { FileSystem.close(staging) }
         var hiding = staging
         if try FileSystem.fileStatus(of: directory).device != FileSystem.fileStatus(of: staging).device {
             guard let folder else { throw SystemError("rename", path: directory.path + "/" + name, errno: EXDEV) }
@@ -173,7 +172,6 @@ package enum FolderLibraryState {
         in folder: FileSystem.Descriptor, at path: FolderAlbumPath, state: FileSystem.Descriptor
     ) throws(SystemError) {
         let staging = try openStaging(state: state)
-        defer { FileSystem.close(staging) }
         if try FileSystem.fileStatus(of: folder).device != FileSystem.fileStatus(of: staging).device {
             try recordForeignStaging(in: folder, at: path, staging: staging, state: state)
         }
@@ -199,10 +197,8 @@ package enum FolderLibraryState {
         // Best effort at open (each `try?` below): what it cannot read or remove stays for the next
         // open to retry, and `verify` reports it as a leftover.
         guard let state = try? open(root: root) else { return [] }
-        defer { FileSystem.close(state) }
         // (best effort, as above)
         guard let staging = try? FileSystem.openDirectory(stagingName, in: state) else { return [] }
-        defer { FileSystem.close(staging) }
         var removed: [String] = []
         // (best effort, as above)
         for name in (try? FileSystem.names(in: staging)) ?? [] where !isOwnedByLiveProcess(name, state: state) {
@@ -237,7 +233,6 @@ package enum FolderLibraryState {
         let parentPath = FolderAlbumPath(components: record.parent.split(separator: "/").map(String.init))
         // The parent cannot be opened: keep the note, the next sweep retries.
         guard let parent = try? FileSystem.openDirectory(parentPath, in: root) else { return false }
-        defer { FileSystem.close(parent) }
         guard FileSystem.fileStatus(of: record.aside, in: parent) != nil else { return true }
         for attempt in 1...10_000 {
             let target = FolderNaming.folderName(record.folder, attempt: attempt)
@@ -270,7 +265,6 @@ package enum FolderLibraryState {
             // Gone (deleted, or replaced by a symlink AlbumKit never follows): nothing to reach.
             return error.errno == ENOENT || error.errno == ENOTDIR || error.errno == ELOOP
         }
-        defer { FileSystem.close(folder) }
         // Cannot list it: keep the note (`false`), the next sweep retries.
         guard let names = try? FileSystem.names(in: folder) else { return false }
         var clean = true
@@ -288,14 +282,12 @@ package enum FolderLibraryState {
     /// `verify` says so instead of reporting no leftovers it did not look for.
     static func leftovers(root: FileSystem.Descriptor) throws(SystemError) -> [String] {
         guard let state = try open(root: root) else { return [] }
-        defer { FileSystem.close(state) }
         let staging: FileSystem.Descriptor
         do {
             staging = try FileSystem.openDirectory(stagingName, in: state)
         } catch  where error.errno == ENOENT {
             return []
         }
-        defer { FileSystem.close(staging) }
         return try FileSystem.names(in: staging).filter { !isOwnedByLiveProcess($0, state: state) }.sorted()
     }
 }

@@ -21,7 +21,7 @@ import Foundation
 /// `.trashinfo` file is created first (its exclusive creation reserves `NAME`), as the spec asks.
 ///
 /// ```swift
-/// let trash = FolderTrash(environment: ProcessInfo.processInfo.environment)
+/// let trash = FolderTrash(environment: ["HOME": "/home/me"])
 /// let place = try trash.move("Trips", in: parent, from: "/home/me/Pictures/Trips")
 /// ```
 package struct FolderTrash: Sendable {
@@ -29,7 +29,7 @@ package struct FolderTrash: Sendable {
     package let homeTrash: String
     let userID: UInt32
 
-    package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(environment: [String: String] = LibraryConfiguration.current.environment) {
         let directories = XDGUserDirectories(environment: environment)
         let dataHome =
             environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
@@ -64,13 +64,10 @@ package struct FolderTrash: Sendable {
             + (absolutePath as NSString).lastPathComponent
         let (trash, pathInInfo) = try trashDirectory(forDevice: device, absolutePath: realPath)
         let trashRoot = try FileSystem.openDirectory(atPathFollowing: trash)
-        defer { FileSystem.close(trashRoot) }
         try FileSystem.makeDirectory("files", in: trashRoot, mode: 0o700)
         try FileSystem.makeDirectory("info", in: trashRoot, mode: 0o700)
         let files = try FileSystem.openDirectory("files", in: trashRoot)
-        defer { FileSystem.close(files) }
         let info = try FileSystem.openDirectory("info", in: trashRoot)
-        defer { FileSystem.close(info) }
         guard try FileSystem.fileStatus(of: files).device == device else {
             throw SystemError("trash", path: trash, errno: EXDEV)
         }

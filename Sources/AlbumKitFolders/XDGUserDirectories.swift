@@ -30,8 +30,9 @@ package struct XDGUserDirectories: Sendable {
     /// The environment variables used (`HOME`, `XDG_CONFIG_HOME`, `XDG_PICTURES_DIR`).
     package let environment: [String: String]
 
-    /// Reads the given environment (the process's by default).
-    package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    /// Reads the given environment (by default the one the program configured,
+    /// ``LibraryConfiguration/environment``).
+    package init(environment: [String: String] = LibraryConfiguration.current.environment) {
         self.environment = environment
     }
 

@@ -1,3 +1,4 @@
+import AlbumKitCore
 import Foundation
 
 #if canImport(Glibc)
@@ -49,7 +50,7 @@ final class LatencyProxy: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
         }
         port = Int(UInt16(bigEndian: address.sin_port))
-        Thread.detachNewThread { [self] in acceptLoop() }
+        Blocking.detach { [self] in acceptLoop() }
     }
 
     /// Round trips (client turns) and connections seen since the last call.
@@ -127,7 +128,7 @@ final class LatencyProxy: @unchecked Sendable {
         from source: Int32, to destination: Int32, side: Side, isClient: Bool, then: @escaping @Sendable () -> Void
     ) {
         let queue = DelayQueue()
-        Thread.detachNewThread { [self] in
+        Blocking.detach { [self] in
             var buffer = [UInt8](repeating: 0, count: 256 << 10)
             // The kernel completed the client's TCP handshake with the relay at once; over a network
             // it costs a round trip before the first byte can go: the client's first bytes wait for it.
@@ -151,7 +152,7 @@ final class LatencyProxy: @unchecked Sendable {
                 handshake = 0
             }
         }
-        Thread.detachNewThread {
+        Blocking.detach {
             while true {
                 let (due, chunk) = queue.pop()
                 let wait = due - Statistics.now()

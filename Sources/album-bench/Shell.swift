@@ -1,3 +1,4 @@
+import AlbumKitCore
 import Foundation
 
 /// Runs external programs (cp, sync, exiftool, git) for baselines and machine facts.
@@ -37,7 +38,7 @@ enum Shell {
             try process.run()
             // Drain stderr on another thread so neither pipe can fill up and block the child.
             let errData = Mailbox<Data>()
-            Thread.detachNewThread { errData.put(err.fileHandleForReading.readDataToEndOfFile()) }
+            Blocking.detach { errData.put(err.fileHandleForReading.readDataToEndOfFile()) }
             let outData = out.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
             return Outcome(

@@ -64,7 +64,11 @@ enum AlbumCommand {
         do {
             try arguments.check(for: spec)
             // Read where the shared library's store options are read, as AWS_CA_BUNDLE is.
-            if let bundle = arguments.value(.caBundle) { setenv("ALBUMKIT_S3_CA_BUNDLE", bundle, 1) }
+            if let bundle = arguments.value(.caBundle) {
+                var configuration = LibraryConfiguration.current
+                configuration.environment["ALBUMKIT_S3_CA_BUNDLE"] = bundle
+                LibraryConfiguration.use(configuration)
+            }
             if let title = arguments.album { try arguments.checkTitle(title) }
             if [.show, .create, .rename, .delete].contains(command) {
                 for title in arguments.positional { try arguments.checkTitle(title) }

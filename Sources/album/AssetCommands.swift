@@ -413,7 +413,7 @@ struct AssetTable {
     private var listed = 0
     // A narrow terminal gets the minute a photo was taken (`2024-05-01 10:20`), not the
     // seconds and offset: with the name, size and id that fits 80 columns.
-    private let terminal = FileSystem.terminalColumns()
+    private let terminal = FileSystem.terminalColumns(chosen: ProgramEnvironment.columns)
     private let added = ISO8601DateFormatter()
 
     /// The table the command line asks for; checked before the library is opened.

@@ -103,7 +103,8 @@ enum Output {
     @discardableResult
     static func table(
         _ rows: [[String]], header: [String], rightAligned: Set<Int> = [], droppable: [Int] = [],
-        columns terminal: Int? = FileSystem.terminalColumns(), more: Bool = false, continuing: TableLayout? = nil
+        columns terminal: Int? = FileSystem.terminalColumns(chosen: ProgramEnvironment.columns), more: Bool = false,
+        continuing: TableLayout? = nil
     ) -> TableLayout {
         let rows = rows.map { $0.map(shown) }
         if let continuing {

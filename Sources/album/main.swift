@@ -2,6 +2,8 @@ import AlbumKit
 import Foundation
 
 /// `album`: save photos and videos into named albums from the command line.
+// The libraries read no environment: the settings this command honours are handed over first.
+LibraryConfiguration.use(ProgramEnvironment.configuration)
 // A large batch must not fail on a low default open-file limit.
 FileSystem.raiseOpenFileLimit()
 // The arguments' bytes as given: file names need not be valid UTF-8.

@@ -69,10 +69,10 @@
                     #expect(try store.size(of: key) == size)
                     let copyPath = directory.appendingPathComponent("back.bin").path
                     _ = FileManager.default.createFile(atPath: copyPath, contents: nil)
-                    let back = open(copyPath, O_RDWR)
-                    defer { close(back) }
-                    try store.get(key: key, into: FileSystem.Descriptor(fd: back, path: copyPath))
-                    #expect(try FileSystem.sha256(of: FileSystem.Descriptor(fd: back, path: copyPath)) == sha)
+                    // The descriptor owns the file it was given: closed once, when `back` goes.
+                    let back = FileSystem.Descriptor(fd: open(copyPath, O_RDWR), path: copyPath)
+                    try store.get(key: key, into: back)
+                    #expect(try FileSystem.sha256(of: back) == sha)
                     try store.delete(key: key)
                     #expect(try store.size(of: key) == nil)
                 }

@@ -63,4 +63,63 @@ import Testing
         #expect(throws: Refused.self) { try failed.wait() }
         #expect(throws: Refused.self) { try failed.wait() }
     }
+
+    /// Work started on a thread of its own runs while the caller goes on, and its error reaches
+    /// every wait.
+    @Test func startedWorkRunsWhileTheCallerGoesOnAndRethrowsAtEveryWait() throws {
+        let release = DispatchSemaphore(value: 0)
+        let ran = Locked(false)
+        let work = Blocking.start {
+            release.wait()  // held until the caller has gone on
+            ran.withLock { $0 = true }
+            throw Refused()
+        }
+        #expect(!ran.withLock { $0 })
+        release.signal()
+        #expect(throws: Refused.self) { try work.wait() }
+        #expect(ran.withLock { $0 })
+        #expect(throws: Refused.self) { try work.wait() }
+        work.finish()
+    }
+
+    /// Items on threads of their own: every item once, on more than one thread at a time.
+    @Test func itemsOnThreadsOfTheirOwnRunEachOnceAndTogether() throws {
+        let seen = Locked([Int: Int]())
+        let running = Locked((now: 0, most: 0))
+        try Blocking.forEach(Array(0..<40), threads: 4) { item in
+            running.withLock {
+                $0.now += 1
+                $0.most = max($0.most, $0.now)
+            }
+            usleep(2_000)  // an upload waiting on the network
+            seen.withLock { $0[item, default: 0] += 1 }
+            running.withLock { $0.now -= 1 }
+        }
+        #expect(seen.withLock { $0 } == Dictionary(uniqueKeysWithValues: (0..<40).map { ($0, 1) }))
+        #expect(running.withLock { $0.most } > 1)
+        #expect(running.withLock { $0.most } <= 4)
+    }
+
+    /// The first error is thrown, once every thread has stopped; items not started are skipped.
+    @Test func itemsOnThreadsStopAtTheFirstError() throws {
+        let started = Locked(0)
+        #expect(throws: Refused.self) {
+            try Blocking.forEach(Array(0..<1_000), threads: 3) { item in
+                started.withLock { $0 += 1 }
+                if item == 5 { throw Refused() }
+                usleep(1_000)
+            }
+        }
+        let count = started.withLock { $0 }
+        #expect(count < 1_000)
+        usleep(20_000)
+        #expect(started.withLock { $0 } == count)  // nothing ran after the throw returned
+    }
+
+    /// A detached worker runs without anyone waiting for it.
+    @Test func aDetachedWorkerRuns() {
+        let done = DispatchSemaphore(value: 0)
+        Blocking.detach { done.signal() }
+        #expect(done.wait(timeout: .now() + 10) == .success)
+    }
 }

@@ -39,6 +39,23 @@ package enum CatalogChange: Equatable, Sendable {
     /// file, if any): `verify` no longer reports it.
     case acknowledgeDamage(offset: Int64)
 
+    /// The kind of a record: its `op` in the journal, as written on disk (never renamed: a library
+    /// written before must read the same).
+    package enum Operation: String, CaseIterable, Sendable {
+        case save
+        case createAlbum
+        case renameAlbum
+        case deleteAlbum
+        case rememberAlbum
+        case addToAlbum
+        case removeFromAlbum
+        case deleteAssets
+        case restoreAssets
+        case purgeAssets
+        case setCompanions
+        case acknowledgeDamage
+    }
+
     /// A saved asset's values.
     package struct SavedAsset: Equatable, Sendable {
         package var id: String
@@ -90,52 +107,52 @@ package enum CatalogChange: Equatable, Sendable {
             object.add("kind", asset.kind)
             object.add("meta", asset.metadata)
             object.add("name", asset.originalName)
-            object.add("op", "save")
+            object.add("op", Operation.save.rawValue)
             object.add("path", asset.path)
             object.add("sha256", asset.sha256)
             object.add("size", asset.byteSize)
         case .createAlbum(let id, let title, let createdAt):
             object.add("at", createdAt)
             object.add("id", id)
-            object.add("op", "createAlbum")
+            object.add("op", Operation.createAlbum.rawValue)
             object.add("title", title)
         case .renameAlbum(let id, let title):
             object.add("id", id)
-            object.add("op", "renameAlbum")
+            object.add("op", Operation.renameAlbum.rawValue)
             object.add("title", title)
         case .deleteAlbum(let id):
             object.add("id", id)
-            object.add("op", "deleteAlbum")
+            object.add("op", Operation.deleteAlbum.rawValue)
         case .rememberAlbum(let id, let title):
             object.add("id", id)
-            object.add("op", "rememberAlbum")
+            object.add("op", Operation.rememberAlbum.rawValue)
             object.add("title", title)
         case .addToAlbum(let album, let assets, let at):
             object.add("assets", Self.list(assets))
             object.add("at", at)
             object.add("id", album)
-            object.add("op", "addToAlbum")
+            object.add("op", Operation.addToAlbum.rawValue)
         case .removeFromAlbum(let album, let assets):
             object.add("assets", Self.list(assets))
             object.add("id", album)
-            object.add("op", "removeFromAlbum")
+            object.add("op", Operation.removeFromAlbum.rawValue)
         case .deleteAssets(let assets, let at):
             object.add("assets", Self.list(assets))
             object.add("at", at)
-            object.add("op", "deleteAssets")
+            object.add("op", Operation.deleteAssets.rawValue)
         case .restoreAssets(let assets):
             object.add("assets", Self.list(assets))
-            object.add("op", "restoreAssets")
+            object.add("op", Operation.restoreAssets.rawValue)
         case .purgeAssets(let assets):
             object.add("assets", Self.list(assets))
-            object.add("op", "purgeAssets")
+            object.add("op", Operation.purgeAssets.rawValue)
         case .setCompanions(let asset, let companions):
             object.add("companions", CatalogCompanion.jsonText(companions) ?? "[]")
             object.add("id", asset)
-            object.add("op", "setCompanions")
+            object.add("op", Operation.setCompanions.rawValue)
         case .acknowledgeDamage(let offset):
             object.add("offset", offset)
-            object.add("op", "acknowledgeDamage")
+            object.add("op", Operation.acknowledgeDamage.rawValue)
         }
         return object.bytes
     }
@@ -154,8 +171,8 @@ package enum CatalogChange: Equatable, Sendable {
             func ids() throws(JSONObjectReader.TypeMismatch) -> [String]? {
                 try object.string("assets").map { $0.split(separator: " ").map(String.init) }
             }
-            switch try object.string("op") {
-            case "save":
+            switch Operation(rawValue: try object.string("op") ?? "") {
+            case .save:
                 guard let id = try text("id"), let path = try text("path"), let size = try object.int64("size"),
                     let sha256 = try text("sha256"), let kind = try text("kind"), let format = try text("format"),
                     let added = try object.double("added")
@@ -171,46 +188,46 @@ package enum CatalogChange: Equatable, Sendable {
                         sha256: sha256, kind: kind, format: format, addedAt: added,
                         metadata: try object.string("meta"), isFavorite: try object.int64("favorite") == 1,
                         companions: companions))
-            case "createAlbum":
+            case .createAlbum:
                 guard let id = try text("id"), let title = try object.string("title"),
                     let at = try object.double("at")
                 else { return nil }
                 self = .createAlbum(id: id, title: title, createdAt: at)
-            case "renameAlbum":
+            case .renameAlbum:
                 guard let id = try text("id"), let title = try object.string("title") else { return nil }
                 self = .renameAlbum(id: id, title: title)
-            case "deleteAlbum":
+            case .deleteAlbum:
                 guard let id = try text("id") else { return nil }
                 self = .deleteAlbum(id: id)
-            case "rememberAlbum":
+            case .rememberAlbum:
                 guard let id = try text("id"), let title = try object.string("title") else { return nil }
                 self = .rememberAlbum(id: id, title: title)
-            case "addToAlbum":
+            case .addToAlbum:
                 guard let id = try text("id"), let assets = try ids(), let at = try object.double("at") else {
                     return nil
                 }
                 self = .addToAlbum(album: id, assets: assets, at: at)
-            case "removeFromAlbum":
+            case .removeFromAlbum:
                 guard let id = try text("id"), let assets = try ids() else { return nil }
                 self = .removeFromAlbum(album: id, assets: assets)
-            case "deleteAssets":
+            case .deleteAssets:
                 guard let assets = try ids(), let at = try object.double("at") else { return nil }
                 self = .deleteAssets(assets, at: at)
-            case "restoreAssets":
+            case .restoreAssets:
                 guard let assets = try ids() else { return nil }
                 self = .restoreAssets(assets)
-            case "purgeAssets":
+            case .purgeAssets:
                 guard let assets = try ids() else { return nil }
                 self = .purgeAssets(assets)
-            case "setCompanions":
+            case .setCompanions:
                 guard let id = try text("id"), let text = try object.string("companions"),
                     let companions = CatalogCompanion.list(fromJSON: text)
                 else { return nil }
                 self = .setCompanions(asset: id, companions: companions)
-            case "acknowledgeDamage":
+            case .acknowledgeDamage:
                 guard let offset = try object.int64("offset") else { return nil }
                 self = .acknowledgeDamage(offset: offset)
-            default:
+            case nil:
                 return nil
             }
         } catch {

@@ -230,15 +230,9 @@ public struct PhotoLibrary: Sendable {
 
         init(_ open: @escaping @Sendable () throws -> any LibraryBackend) {
             currentAccess = nil
-            // A Dispatch thread, not one of the few threads async code runs on: opening can wait
-            // for another process's lock.
-            task = Task {
-                try await withCheckedThrowingContinuation { continuation in
-                    DispatchQueue.global(qos: .userInitiated).async {
-                        continuation.resume(with: Result { try open() })
-                    }
-                }
-            }
+            // On the blocking queue, not one of the few threads async code runs on: opening can
+            // wait for another process's lock.
+            task = Task { try await Blocking.run(open) }
         }
 
         func backend() async throws -> any LibraryBackend {

@@ -44,7 +44,6 @@ struct AlbumExporter {
         do { folder = try FileSystem.openDirectory(directory.path) } catch {
             throw error.libraryError("open the export folder")
         }
-        defer { FileSystem.close(folder) }
         let existing: Set<String>
         do { existing = Set(try FileSystem.names(in: folder)) } catch {
             throw error.libraryError("list the export folder")
@@ -164,7 +163,6 @@ struct AlbumExporter {
             let found: String
             do {
                 let file = try FileSystem.openFile(name, in: folder)
-                defer { FileSystem.close(file) }
                 found = try FileSystem.sha256(of: file)
             } catch let error as SystemError {
                 throw error.libraryError("read \(name) in the export folder")
@@ -299,7 +297,6 @@ struct AlbumExporter {
             // A probe: unreadable means not a copy (the asset is written under another name).
             let there = try? FileSystem.openFile(name, in: folder)
         else { return false }
-        defer { FileSystem.close(there) }
         // (As above.)
         guard let found = try? FileSystem.sha256(of: there), let ours = try? FileSystem.sha256(of: file) else {
             return false
@@ -380,7 +377,6 @@ struct AlbumExporter {
                 "The original of \(base) (\(source.path)) cannot be read: \(error). Run `album verify`.",
                 file: source.path)
         }
-        defer { FileSystem.close(input) }
         var hasher = SHA256Hasher()
         let copied = try FileSystem.forEachChunk(of: input) { chunk in
             hasher.update(chunk)

@@ -122,7 +122,6 @@ struct LibraryCopier {
         let file = folder.appendingPathComponent(name)
         let sha256 = try await Blocking.run { () throws -> String in
             let (descriptor, _) = try FileSystem.openForReading(file.path)
-            defer { FileSystem.close(descriptor) }
             return try FileSystem.sha256(of: descriptor)
         }
         guard sha256 == asset.sha256 else {

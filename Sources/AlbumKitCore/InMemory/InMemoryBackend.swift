@@ -166,7 +166,6 @@ package final class InMemoryBackend:
     private static func read(_ url: URL) throws -> Data {
         do throws(SystemError) {
             let (file, size) = try FileSystem.openForReading(url.path)
-            defer { FileSystem.close(file) }
             return Data(try FileSystem.readAll(file, from: 0, size: size))
         } catch {
             throw error.inputError(file: url.path)

@@ -7,8 +7,15 @@ import Dispatch
     import Darwin
 #endif
 
-/// Runs blocking work (SQLite, `fsync`, file copies) on a Dispatch queue instead of the
-/// cooperative thread pool, and resumes the caller with its result.
+/// The one way AlbumKit runs blocking work (SQLite, `fsync`, file copies, uploads) off the
+/// cooperative thread pool: ``run(_:)`` awaits one piece of work on the blocking queue,
+/// ``forEach(_:_:)`` a batch split over one thread per core, ``start(_:)`` begins work on a thread
+/// of its own that the caller waits for later, ``forEach(_:threads:_:)`` runs items on threads
+/// of their own (network waits), and ``detach(_:)`` starts a worker nothing waits for.
+///
+/// ```swift
+/// let rows = try await Blocking.run { try index.rows() }
+/// ```
 package enum Blocking {
     private static let queue = DispatchQueue(
         label: "AlbumKit.blocking", qos: .userInitiated, attributes: .concurrent)
@@ -45,6 +52,7 @@ package enum Blocking {
         }
     }
 
+    /// Runs `body` on the blocking queue and resumes the caller with its result or error.
     package static func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             queue.async { continuation.resume(with: Result { try body() }) }

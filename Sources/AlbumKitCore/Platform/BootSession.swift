@@ -15,13 +15,10 @@ import Foundation
 /// ```
 package enum BootSession {
     /// The boot's identifier (Linux: `/proc/sys/kernel/random/boot_id`; Darwin:
-    /// `kern.bootsessionuuid`; `ALBUMKIT_BOOT_SESSION` when set, for tests that simulate a restart);
-    /// `"unknown"` where neither can be read, which every boot shares.
+    /// `kern.bootsessionuuid`; the configuration's ``LibraryConfiguration/bootSession`` when set, for
+    /// tests that simulate a restart); `"unknown"` where neither can be read, which every boot shares.
     package static let id: String = {
-        // A test that recreates the disk as a power loss leaves it also restarts the machine.
-        if let simulated = ProcessInfo.processInfo.environment["ALBUMKIT_BOOT_SESSION"], !simulated.isEmpty {
-            return simulated
-        }
+        if let simulated = LibraryConfiguration.current.bootSession, !simulated.isEmpty { return simulated }
         #if canImport(Darwin)
             var size = 0
             guard sysctlbyname("kern.bootsessionuuid", nil, &size, nil, 0) == 0, size > 1 else { return "unknown" }
@@ -33,7 +30,6 @@ package enum BootSession {
             guard let (file, size) = try? FileSystem.openForReading("/proc/sys/kernel/random/boot_id") else {
                 return "unknown"
             }
-            defer { FileSystem.close(file) }
             // (as above)
             let bytes = (try? FileSystem.readAll(file, from: 0, size: max(size, 64))) ?? []
             let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -61,7 +57,6 @@ package enum BootSession {
                 // (as above)
                 let (file, _) = try? FileSystem.openForReading("/proc/self/mountinfo")
             else { return id }
-            defer { FileSystem.close(file) }
             // Unreadable mounts: the boot session and no device (still this boot's).
             let bytes = (try? FileSystem.readToEnd(file)) ?? []
             let device = "\(major(status.st_dev)):\(minor(status.st_dev))"

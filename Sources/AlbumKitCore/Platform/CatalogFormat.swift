@@ -12,7 +12,6 @@ package enum CatalogFormat {
             let (file, size) = try? FileSystem.openForReading(path),
             size >= 72
         else { return false }
-        defer { FileSystem.close(file) }
         // (as above)
         guard let header = try? FileSystem.readAll(file, from: 0, size: 72), header.count == 72 else { return false }
         let id = header[68..<72].reduce(Int64(0)) { $0 << 8 | Int64($1) }

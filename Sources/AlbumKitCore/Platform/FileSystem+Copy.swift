@@ -81,16 +81,11 @@ extension FileSystem {
         let fd = path.withCString { name in retrying { open(name, flags) } }
         guard fd >= 0 else { throw SystemError("open", path: shown, errno: errno) }
         let file = Descriptor(fd: fd, path: shown)
-        do throws(SystemError) {
-            let version = try version(of: file)
-            guard version.isRegularFile else {
-                throw SystemError("open", path: shown, errno: version.isDirectory ? EISDIR : EINVAL)
-            }
-            return (file, version)
-        } catch {
-            close(file)
-            throw error
+        let version = try version(of: file)
+        guard version.isRegularFile else {
+            throw SystemError("open", path: shown, errno: version.isDirectory ? EISDIR : EINVAL)
         }
+        return (file, version)
     }
 
     /// Makes `destination` share `source`'s blocks (a reflink: no data is copied or written).

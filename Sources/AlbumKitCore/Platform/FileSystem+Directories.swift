@@ -165,7 +165,6 @@ extension FileSystem {
         do throws(SystemError) { file = try openFile(name, in: directory) } catch  where error.errno == ENOENT {
             return nil
         }
-        defer { close(file) }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: limit, alignment: 8)
         defer { buffer.deallocate() }
         let n = try read(file, into: buffer, at: 0)
@@ -189,11 +188,10 @@ extension FileSystem {
             if let failure { throw failure }
             try fsync(file)
         } catch {
-            close(file)
+            close(file)  // before its name goes
             _ = unlinkat(directory.fd, name, 0)
             throw error
         }
-        close(file)
     }
 
     /// Renames `name` in `from` to `newName` in `to` without ever replacing an existing entry.
@@ -271,19 +269,14 @@ extension FileSystem {
         if unlinkat(parent.fd, name, 0) == 0 || errno == ENOENT { return }
         guard errno == EISDIR || errno == EPERM else { throw SystemError("unlink", path: path, errno: errno) }
         let directory = try openDirectory(name, in: parent)
-        do {
-            for entry in try names(in: directory) {
-                if let info = status(of: entry, in: directory), (info.st_mode & S_IFMT) == S_IFDIR {
-                    try removeTree(entry, in: directory)
-                } else {
-                    try unlink(entry, in: directory)
-                }
+        for entry in try names(in: directory) {
+            if let info = status(of: entry, in: directory), (info.st_mode & S_IFMT) == S_IFDIR {
+                try removeTree(entry, in: directory)
+            } else {
+                try unlink(entry, in: directory)
             }
-        } catch {
-            close(directory)
-            throw error
         }
-        close(directory)
+        close(directory)  // before the folder goes
         guard unlinkat(parent.fd, name, AT_REMOVEDIR) == 0 || errno == ENOENT else {
             throw SystemError("rmdir", path: path, errno: errno)
         }
@@ -299,14 +292,7 @@ extension FileSystem {
     package static func openDirectory(components: [String], in root: Descriptor) throws(SystemError) -> Descriptor {
         var current = try reopen(root)
         for name in components {
-            do {
-                let next = try openDirectory(name, in: current)
-                close(current)
-                current = next
-            } catch {
-                close(current)
-                throw error
-            }
+            current = try openDirectory(name, in: current)
         }
         return current
     }

@@ -44,7 +44,8 @@ extension FileSystem {
                 }
                 return dropped
             }
-            for file in dropped { close(file) }
+            // The spares dropped close as `dropped` goes.
+            _ = dropped
         #endif
     }
 
@@ -67,7 +68,7 @@ extension FileSystem {
         private static let spares = Locked<(files: [SpareFolder: Descriptor], order: [SpareFolder])>(([:], []))
 
         /// The spare staged file made in `directory` itself, if any; it is no longer a spare.
-        static func takeSpareStagedFile(for directory: Descriptor) -> Int32? {
+        static func takeSpareStagedFile(for directory: Descriptor) -> Descriptor? {
             guard !spares.withLock({ $0.files.isEmpty }),
                 // A folder that cannot be examined: a fresh file.
                 let folder = try? version(of: directory)
@@ -75,7 +76,7 @@ extension FileSystem {
             return spares.withLock { spares in
                 let key = SpareFolder(folder)
                 spares.order.removeAll { $0 == key }
-                return spares.files.removeValue(forKey: key)?.fd
+                return spares.files.removeValue(forKey: key)
             }
         }
 

@@ -60,7 +60,6 @@ extension FileSystem {
             do {
                 let folder = try openWalkedFolder(
                     relative.isEmpty ? root.bytes : base + relative, following: relative.isEmpty)
-                defer { close(folder) }
                 if !relative.isEmpty && holdsCatalogLibrary(folder.fd) {
                     found.append(Found(bytes: base + relative, relative: relative, kind: .catalogLibrary))
                     continue

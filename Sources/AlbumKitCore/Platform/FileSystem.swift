@@ -1,3 +1,4 @@
+import AlbumKitMedia
 import Foundation
 
 #if canImport(Glibc)
@@ -12,10 +13,46 @@ import Foundation
 /// The system calls AlbumKit's file writes are made of, each checked, retried on `EINTR`, and
 /// open to fault injection in debug builds. Paths travel with descriptors for messages and mocking.
 package enum FileSystem {
-    /// An open file descriptor and the path it refers to.
-    package struct Descriptor: Sendable {
+    /// An open file descriptor and the path it refers to, which closes itself exactly once: when
+    /// its last reference goes, or earlier at ``FileSystem/close(_:)`` (a lock to release now, a
+    /// file another process must see closed). Every descriptor the libraries open is one of these,
+    /// so a function that opens a file and returns or throws has nothing to close by hand.
+    ///
+    /// ```swift
+    /// let folder = try FileSystem.openDirectory("/data/Photos")
+    /// let names = try FileSystem.names(in: folder)   // closed when `folder` goes
+    /// ```
+    ///
+    /// A final class rather than a `~Copyable` struct: descriptors are shared by staged files,
+    /// batches, upload queues and closures that run on other threads, which a non-copyable value
+    /// cannot be without borrowing through every one of them. The cost is one allocation per open
+    /// file, next to the `open` system call itself.
+    package final class Descriptor: Sendable {
         package let fd: Int32
         package let path: String
+        /// `false` once closed: the descriptor's number may then belong to another file.
+        private let isOpen = Locked(true)
+
+        /// Takes ownership of `fd`, an open descriptor no one else closes.
+        package init(fd: Int32, path: String) {
+            self.fd = fd
+            self.path = path
+        }
+
+        deinit { close() }
+
+        /// Closes the descriptor now unless it was closed already.
+        package func close() {
+            let wasOpen = isOpen.withLock { isOpen -> Bool in
+                defer { isOpen = false }
+                return isOpen
+            }
+            guard wasOpen else { return }
+            let closed = Glibc_close(fd)
+            // A descriptor closed behind this owner's back (by its number) may have been another
+            // thread's file that took the number: always a bug, so debug builds (the tests) stop on it.
+            assert(closed == 0 || errno != EBADF, "\(path) (descriptor \(fd)) was closed by someone else")
+        }
     }
 
     private static func fail(_ call: String, _ path: String, _ code: Int32 = errno) -> SystemError {
@@ -177,11 +214,10 @@ package enum FileSystem {
         }
     }
 
+    /// Closes `file` now, before its last reference goes (``Descriptor``): to release a lock, or
+    /// where the moment matters. Closing it again does nothing.
     package static func close(_ file: Descriptor) {
-        let closed = Glibc_close(file.fd)
-        // Closing a descriptor twice may close another thread's file that took its number: always
-        // a bug, so debug builds (the tests) stop on it.
-        assert(closed == 0 || errno != EBADF, "\(file.path) (descriptor \(file.fd)) was closed twice")
+        file.close()
     }
 
     /// A second descriptor for the same open file (closed on exec), to be closed on its own.
@@ -285,8 +321,8 @@ package enum FileSystem {
     }
 
     /// Whether staging must use hidden `.partial` files even where `O_TMPFILE` works
-    /// (`ALBUMKIT_STAGING=partial`: file systems that claim `O_TMPFILE` but mishandle it, and tests).
-    static let forcesPartialFiles = ProcessInfo.processInfo.environment["ALBUMKIT_STAGING"] == "partial"
+    /// (``LibraryConfiguration/Staging/hiddenFiles``).
+    static var forcesPartialFiles: Bool { LibraryConfiguration.current.staging == .hiddenFiles }
 
     /// Creates an invisible file in `directory`: an unnamed `O_TMPFILE` inode on Linux, else the
     /// hidden file `name` (a ``StagingName``), which recovery can attribute to its owner;
@@ -301,7 +337,7 @@ package enum FileSystem {
                     errno = code
                     anonymous = -1
                 } else if let spare = takeSpareStagedFile(for: directory) {
-                    anonymous = spare
+                    return StagedFile(descriptor: spare, directory: directory, temporaryName: nil)
                 } else {
                     anonymous = retrying { albumkit_open_tmpfile(directory.fd, fileMode(for: directory.path)) }
                 }
@@ -545,7 +581,6 @@ package enum FileSystem {
     /// The names in the directory at `path`, without `.` and `..` (names that are not UTF-8 skipped).
     package static func names(inDirectoryAt path: String) throws(SystemError) -> [String] {
         let directory = try openDirectory(path)
-        defer { close(directory) }
         return try names(in: directory)
     }
 

@@ -110,7 +110,6 @@ package enum ProcessOwner {
                 try FileSystem.write(file, hiddenStagingLine)
                 try FileSystem.fsync(file)
                 let folder = try FileSystem.openDirectory(directory)
-                defer { FileSystem.close(folder) }
                 try FileSystem.fsync(folder)  // the owner file's name, too
                 noted.insert(directory)
                 return nil
@@ -129,7 +128,6 @@ package enum ProcessOwner {
         do { (file, size) = try FileSystem.openForReading(directory + "/" + token) } catch {
             return error.errno != ENOENT
         }
-        defer { FileSystem.close(file) }
         // Unreadable or torn: assume it may have staged files (`true`), the safe answer.
         guard let bytes = try? FileSystem.readAll(file, from: 0, size: min(size, 4096)),
             bytes.starts(with: formatLine)
@@ -176,7 +174,6 @@ package enum ProcessOwner {
                     // The list's name, too (recovery finds a dead owner by it when its owner file's
                     // name did not survive a power loss: ``owners(in:)``); tried again until it is.
                     let folder = try FileSystem.openDirectory(directory)
-                    defer { FileSystem.close(folder) }
                     try FileSystem.fsync(folder)
                     entry.isNamed = true
                 }
@@ -219,7 +216,6 @@ package enum ProcessOwner {
             // An unreadable list names nothing: none of its files is removed (nothing lost).
             let (file, size) = try? FileSystem.openForReading(directory + "/\(token).publishing")
         else { return [] }
-        defer { FileSystem.close(file) }
         // (as above)
         guard let bytes = try? FileSystem.readAll(file, from: 0, size: min(size, 16 << 20)) else { return [] }
         return bytes.split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }

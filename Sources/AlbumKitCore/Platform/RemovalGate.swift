@@ -32,11 +32,11 @@ package struct RemovalGate: Sendable {
     /// The library's folder.
     package let root: String
     /// Opens level by level even where `openat2` works (tests of the fallback;
-    /// `ALBUMKIT_BENEATH=levels` for the whole process).
+    /// ``LibraryConfiguration/FolderWalk/levelByLevel`` for the whole process).
     package let levelByLevel: Bool
 
-    /// Whether this process opens level by level everywhere (`ALBUMKIT_BENEATH=levels`).
-    package static let forcesLevelByLevel = ProcessInfo.processInfo.environment["ALBUMKIT_BENEATH"] == "levels"
+    /// Whether this process opens level by level everywhere.
+    package static var forcesLevelByLevel: Bool { LibraryConfiguration.current.folderWalk == .levelByLevel }
 
     package init(root: String, levelByLevel: Bool = RemovalGate.forcesLevelByLevel) {
         self.root = root
@@ -95,21 +95,14 @@ package struct RemovalGate: Sendable {
         let path = root + "/" + relative
         #if os(Linux) || os(Android)
             if !levelByLevel {
-                do throws(SystemError) { try FileSystem.injected(.open, path) } catch {
-                    FileSystem.close(base)
-                    throw error
-                }
+                try FileSystem.injected(.open, path)
                 let fd = FileSystem.retrying {
                     albumkit_open_beneath(base.fd, relative, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
                 }
-                if fd >= 0 {
-                    FileSystem.close(base)
-                    return (FileSystem.Descriptor(fd: fd, path: path), false)
-                }
+                if fd >= 0 { return (FileSystem.Descriptor(fd: fd, path: path), false) }
                 let code = errno
                 // Missing levels are made one at a time below; without `openat2`, levels are opened so.
                 guard code == ENOSYS || (code == ENOENT && creatingMissing) else {
-                    FileSystem.close(base)
                     throw SystemError("openat2", path: path, errno: code)
                 }
             }
@@ -118,19 +111,11 @@ package struct RemovalGate: Sendable {
         var created = false
         for name in parts {
             do throws(SystemError) {
-                let next: FileSystem.Descriptor
-                do throws(SystemError) {
-                    next = try FileSystem.openDirectory(name, in: current)
-                    created = false
-                } catch  where error.errno == ENOENT && creatingMissing {
-                    created = try FileSystem.makeDirectory(name, in: current)
-                    next = try FileSystem.openDirectory(name, in: current)
-                }
-                FileSystem.close(current)
-                current = next
-            } catch {
-                FileSystem.close(current)
-                throw error
+                current = try FileSystem.openDirectory(name, in: current)
+                created = false
+            } catch  where error.errno == ENOENT && creatingMissing {
+                created = try FileSystem.makeDirectory(name, in: current)
+                current = try FileSystem.openDirectory(name, in: current)
             }
         }
         return (current, created)
@@ -141,14 +126,8 @@ package struct RemovalGate: Sendable {
     package func openFileForReading(_ relative: String) throws(SystemError) -> (FileSystem.Descriptor, size: UInt64) {
         guard let parts = Self.components(of: relative) else { throw refusal(relative) }
         let folder = try openFolder(parts.dropLast().joined(separator: "/"))
-        defer { FileSystem.close(folder) }
         let file = try FileSystem.openFile(parts[parts.count - 1], in: folder)
-        do throws(SystemError) {
-            return (file, UInt64(try FileSystem.size(of: file)))
-        } catch {
-            FileSystem.close(file)
-            throw error
-        }
+        return (file, UInt64(try FileSystem.size(of: file)))
     }
 
     /// Opens the regular file `file` for reading: beneath `folder` through the gate when it is
@@ -174,7 +153,6 @@ package struct RemovalGate: Sendable {
             // A folder that cannot be opened beneath the library's folder: nothing to say (`nil`).
             let folder = try? openFolder(parts.dropLast().joined(separator: "/"))
         else { return nil }
-        defer { FileSystem.close(folder) }
         return FileSystem.fileStatus(of: parts[parts.count - 1], in: folder)
     }
 
@@ -195,7 +173,6 @@ package struct RemovalGate: Sendable {
         {
             return false
         }
-        defer { FileSystem.close(folder) }
         return try Self.removeFile(named: parts[parts.count - 1], in: folder)
     }
 
@@ -232,7 +209,6 @@ package struct RemovalGate: Sendable {
         guard let from = Self.components(of: relative) else { throw refusal(relative) }
         guard let to = Self.components(of: target) else { throw refusal(target) }
         let source = try openFolder(from.dropLast().joined(separator: "/"))
-        defer { FileSystem.close(source) }
         let name = from[from.count - 1]
         guard let status = FileSystem.fileStatus(of: name, in: source) else {
             throw SystemError("rename", path: source.path + "/" + name, errno: ENOENT)
@@ -241,7 +217,6 @@ package struct RemovalGate: Sendable {
             try Self.requireRegular(status, source.path + "/" + name, "rename")
         }
         let destination = try makeFolder(to.dropLast().joined(separator: "/")).folder
-        defer { FileSystem.close(destination) }
         try FileSystem.renameWithoutReplacing(name, in: source, to: to[to.count - 1], in: destination)
     }
 

@@ -65,7 +65,6 @@ package struct FileProbe: Sendable, Hashable {
         guard !hashing else {
             // (as above)
             guard let (file, size) = try? FileSystem.openForReading(path) else { return nil }
-            defer { FileSystem.close(file) }
             // The time and size of the very file hashed, even if another one takes its name meanwhile.
             guard let status = try? FileSystem.fileStatus(of: file), status.kind == .regular,
                 status.size == Int64(size), let sha256 = try? FileSystem.sha256(of: file),
@@ -99,7 +98,6 @@ package struct FileProbe: Sendable, Hashable {
             if hashing {
                 // Unreadable: left to the save, which reports why (see above).
                 guard let (file, _) = try? FileSystem.openForReading(companion.path) else { return nil }
-                defer { FileSystem.close(file) }
                 // (as above)
                 guard let sha256 = try? FileSystem.sha256(of: file) else { return nil }
                 probe.sha256 = sha256

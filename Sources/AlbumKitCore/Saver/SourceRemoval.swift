@@ -90,7 +90,6 @@ package enum SourceRemoval {
             default: return .kept(String(cString: strerror(error.errno)).lowercased())
             }
         }
-        defer { FileSystem.close(file) }
         if copies.contains(where: { $0.file == before.id }) { return .isLibraryFile }
         do throws(SystemError) {
             let folders = try FileSystem.folders(above: path)

@@ -150,7 +150,6 @@ package struct StagedMedia: Sendable {
         do { (source, version) = try FileSystem.openForCopying(companion.path) } catch {
             throw error.inputError(file: shown)
         }
-        defer { FileSystem.close(source) }
         guard version.isRegularFile else {
             throw AlbumError(
                 .notMedia,

@@ -9,8 +9,9 @@
         ///
         /// Returns at once, as ``catalog(at:createIfMissing:onNotice:)`` does: the connection is made on a
         /// background thread, and the first call that uses the library waits for it and throws what
-        /// connecting threw. Credentials come from the environment, never from the URL: libpq's
-        /// `PGPASSWORD`, `~/.pgpass` or service file, and `AWS_ACCESS_KEY_ID` / `AWS_SECRET_ACCESS_KEY`.
+        /// connecting threw. Credentials never come from the URL: libpq's `PGPASSWORD`, `~/.pgpass` or
+        /// service file, and the object store's from `~/.aws/credentials` (or `AWS_ACCESS_KEY_ID` /
+        /// `AWS_SECRET_ACCESS_KEY` given with ``sharedCatalog(at:environment:)``).
         ///
         /// ```swift
         /// let library = try PhotoLibrary.sharedCatalog(at: URL(string: "postgres://family@db.example.net/photos")!)
@@ -28,6 +29,26 @@
                     "\(location) is not a shared library's address; give postgres://USER@HOST[:PORT]/DATABASE.")
             }
             return PhotoLibrary(opening: { try SharedBackend.open(url: location) })
+        }
+
+        /// The shared library at `url`, as ``sharedCatalog(at:)`` opens it, with the object store's
+        /// credentials and options taken from `environment` (AlbumKit reads no environment variable
+        /// itself): `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_SESSION_TOKEN`, `AWS_PROFILE`,
+        /// `AWS_SHARED_CREDENTIALS_FILE`, `AWS_CONFIG_FILE`, `AWS_CA_BUNDLE`, `HOME`, `USER`.
+        ///
+        /// ```swift
+        /// let library = try PhotoLibrary.sharedCatalog(
+        ///     at: URL(string: "postgres://family@db.example.net/photos")!,
+        ///     environment: ProcessInfo.processInfo.environment)
+        /// ```
+        public static func sharedCatalog(at url: URL, environment: [String: String]) throws -> PhotoLibrary {
+            let location = url.absoluteString
+            guard isSharedLibraryURL(location) else {
+                throw AlbumError(
+                    .invalidArgument,
+                    "\(location) is not a shared library's address; give postgres://USER@HOST[:PORT]/DATABASE.")
+            }
+            return PhotoLibrary(opening: { try SharedBackend.open(url: location, environment: environment) })
         }
 
         /// A library shared by many machines: renamed ``sharedCatalog(at:)``, a name that cannot be

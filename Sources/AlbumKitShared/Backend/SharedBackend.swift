@@ -63,7 +63,7 @@
         /// Opens the initialised shared library at `url`.
         ///
         /// - Throws: `.libraryNotFound` (no server, not initialised), `.accessDenied` (credentials).
-        package static func open(url: String, environment: [String: String] = ProcessInfo.processInfo.environment)
+        package static func open(url: String, environment: [String: String] = LibraryConfiguration.current.environment)
             throws -> SharedBackend
         {
             try checkNoPassword(in: url)
@@ -83,35 +83,49 @@
                 try upgrade(connection, url)
                 settings = try readSettings(connection, url)
             }
-            let location = try recordedLocation(settings, url)
+            let location = try recordedLocation(settings.values, url)
             let backend = try SharedBackend(
                 url: url, connection: connection, store: makeStore(location, environment),
                 stagingPath: stagingPath(environment), lockTimeout: lockTimeout(environment), environment: environment)
-            if settings[writerKey] == "true" { backend.isWriterKnown.withLock { $0 = true } }
+            if settings.roleMaySave { backend.isWriterKnown.withLock { $0 = true } }
             return backend
         }
 
-        /// The `albumkit_setting` table as a dictionary.
-        static func readSettings(_ connection: PostgresConnection, _ url: String) throws -> [String: String] {
+        /// The `albumkit_setting` table, and whether this connection's role may save.
+        struct Settings {
+            /// The table's rows, by name.
+            var values: [String: String] = [:]
+            /// The role may insert into every table a save writes (``requireWriter()``).
+            var roleMaySave = false
+
+            subscript(name: String) -> String? { values[name] }
+        }
+
+        /// The `albumkit_setting` table, with whether this role may save: one query, one round trip
+        /// less for every save.
+        static func readSettings(_ connection: PostgresConnection, _ url: String) throws -> Settings {
             do {
-                // With whether this role may save (`requireWriter`), under a name no setting has: one
-                // round trip less for every save.
-                return Dictionary(
-                    try connection.execute(
-                        """
-                        SELECT name, value FROM albumkit_setting
-                        UNION ALL SELECT '\(writerKey)', (SELECT count(*) = 4
-                            FROM unnest(ARRAY['asset', 'upload_intent', 'album_asset', 'album']) t
-                            WHERE has_table_privilege(to_regclass(t), 'INSERT'))::text
-                        """
-                    ).map { ($0[0]!, $0[1]!) }, uniquingKeysWith: { first, _ in first })
+                // The role's rights come in the one row without a name (`name` is never NULL in the table).
+                let rows = try connection.execute(
+                    """
+                    SELECT name, value FROM albumkit_setting
+                    UNION ALL SELECT NULL, (SELECT count(*) = 4
+                        FROM unnest(ARRAY['asset', 'upload_intent', 'album_asset', 'album']) t
+                        WHERE has_table_privilege(to_regclass(t), 'INSERT'))::text
+                    """)
+                var settings = Settings()
+                for row in rows {
+                    guard let name = row[0] else {
+                        settings.roleMaySave = row[1] == "true"
+                        continue
+                    }
+                    if settings.values[name] == nil, let value = row[1] { settings.values[name] = value }
+                }
+                return settings
             } catch {
                 throw error.albumError("open the library", library: url)
             }
         }
-
-        /// The entry of ``readSettings(_:_:)`` that says whether the role may save (`"true"`).
-        static let writerKey = " may save"
 
         /// The object store that `settings` record.
         static func recordedLocation(_ settings: [String: String], _ url: String) throws -> ObjectStoreLocation {
@@ -161,7 +175,7 @@
         /// - Throws: `.libraryCorrupt` when the library already uses another store.
         package static func initialize(
             url: String, location: ObjectStoreLocation,
-            environment: [String: String] = ProcessInfo.processInfo.environment
+            environment: [String: String] = LibraryConfiguration.current.environment
         ) throws -> SharedBackend {
             try checkNoPassword(in: url)
             try SHA256Hasher.requireLibrary(to: "create the shared library")

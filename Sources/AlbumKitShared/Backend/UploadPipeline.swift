@@ -62,7 +62,7 @@
                 state.isRecording = true
                 return true
             }
-            if startRecorder { Thread.detachNewThread { self.recordIntents() } }
+            if startRecorder { Blocking.detach { self.recordIntents() } }
             return ticket
         }
 
@@ -94,7 +94,7 @@
                     state.uploaders += more
                     return max(0, more)
                 }
-                for _ in 0..<starting { Thread.detachNewThread { self.uploadWhileWaiting() } }
+                for _ in 0..<starting { Blocking.detach { self.uploadWhileWaiting() } }
             }
         }
 

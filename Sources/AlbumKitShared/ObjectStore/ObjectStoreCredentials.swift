@@ -12,7 +12,7 @@
         var secretKey: String
         var sessionToken: String?
 
-        static func resolve(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws
+        static func resolve(_ environment: [String: String] = LibraryConfiguration.current.environment) throws
             -> ObjectStoreCredentials
         {
             if let access = environment["AWS_ACCESS_KEY_ID"], !access.isEmpty,

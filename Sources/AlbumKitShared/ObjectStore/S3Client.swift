@@ -200,7 +200,7 @@
                 // asset's, checked by `verify`.
                 let ranges = parts(of: length)
                 let etags = Locked([String](repeating: "", count: ranges.count))
-                try Parallel.forEach(Array(ranges.enumerated()), workers: Self.partConnections) { number, range in
+                try Blocking.forEach(Array(ranges.enumerated()), threads: Self.partConnections) { number, range in
                     let md5 = try Digests.md5(of: file, offset: range.offset, length: range.length)
                     let etag = try self.putPart(
                         number + 1, of: uploadID, key: key, file: file, range: range, md5: md5)

@@ -14,6 +14,8 @@ typedef struct albumkit_sha256_cpu {
 
 // 1 when this processor has the instructions.
 int albumkit_sha256_cpu_available(void);
+// From now on, albumkit_sha256_cpu_available() says 0: libcrypto hashes.
+void albumkit_sha256_cpu_refuse(void);
 
 void albumkit_sha256_cpu_init(albumkit_sha256_cpu *context);
 void albumkit_sha256_cpu_update(albumkit_sha256_cpu *context, const void *bytes, size_t count);

@@ -1,0 +1,47 @@
+import AlbumKit
+import Foundation
+
+/// The environment variables `album` honours, read here and nowhere else: the libraries take
+/// them as a ``LibraryConfiguration`` (listed in Docs/development.md, "Configuration").
+///
+/// ```swift
+/// LibraryConfiguration.use(ProgramEnvironment.configuration)   // first thing in main
+/// ```
+enum ProgramEnvironment {
+    /// The variables the libraries' conventions read (the Pictures folder and the Trash, who saves,
+    /// the object store's credentials and certificate authorities, the shared library's limits),
+    /// passed on as they are.
+    static let passedOn = [
+        "HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_PICTURES_DIR", "USER", "LOGNAME",
+        "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_PROFILE",
+        "AWS_SHARED_CREDENTIALS_FILE", "AWS_CONFIG_FILE", "AWS_CA_BUNDLE", "CURL_CA_BUNDLE", "SSL_CERT_FILE",
+        "ALBUMKIT_S3_CA_BUNDLE", "ALBUMKIT_LOCK_TIMEOUT_MS", "ALBUMKIT_PG_RETRY_SECONDS",
+        "ALBUMKIT_S3_RETRY_SECONDS", "ALBUMKIT_SHARED_STAGING_DIR",
+    ]
+
+    /// The configuration the environment asks for: `ALBUMKIT_STAGING=partial` (hidden `.partial`
+    /// files in place of `O_TMPFILE`), `ALBUMKIT_BENEATH=levels` (the removal gate opens folders
+    /// level by level), `ALBUMKIT_SHA256=libcrypto`, `ALBUMKIT_BOOT_SESSION` (a simulated restart),
+    /// `ALBUMKIT_SNAPSHOT_INTERVAL` (journal records between index snapshots), and ``passedOn``.
+    static var configuration: LibraryConfiguration {
+        var configuration = LibraryConfiguration()
+        if variable("ALBUMKIT_STAGING") == "partial" { configuration.staging = .hiddenFiles }
+        if variable("ALBUMKIT_BENEATH") == "levels" { configuration.folderWalk = .levelByLevel }
+        if variable("ALBUMKIT_SHA256") == "libcrypto" { configuration.hashing = .libcrypto }
+        configuration.bootSession = variable("ALBUMKIT_BOOT_SESSION").flatMap { $0.isEmpty ? nil : $0 }
+        configuration.snapshotInterval = variable("ALBUMKIT_SNAPSHOT_INTERVAL").flatMap { Int($0) }
+        for name in passedOn {
+            if let value = variable(name) { configuration.environment[name] = value }
+        }
+        return configuration
+    }
+
+    /// `$COLUMNS` when it is a number: the user's choice of width over the terminal's.
+    static let columns: Int? = variable("COLUMNS").flatMap { Int($0) }
+
+    /// One variable (`ProcessInfo.environment` copies all of them into a dictionary at every call:
+    /// 0.15 ms of every command).
+    static func variable(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+}
