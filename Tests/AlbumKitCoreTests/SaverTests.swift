@@ -4,9 +4,9 @@ import Testing
 
 @testable import AlbumKitCore
 
-/// The saver's rules, against an in-memory backend.
+/// The saver's rules, against a backend that scripts its trouble.
 @Suite struct SaverTests {
-    let backend = MemoryBackend()
+    let backend = ScriptedSaverBackend()
     var library: PhotoLibrary { PhotoLibrary(backend: backend) }
 
     @Test func missingAlbumIsCreatedThenFound() async throws {

@@ -2,9 +2,13 @@ import Foundation
 
 @testable import AlbumKitCore
 
-/// An in-memory backend for testing the saver alone: albums, assets, remembered ids, and scripted
-/// trouble (an album that vanishes before the commit, a failing commit, refused albums).
-final class MemoryBackend: PhotoLibraryBackend {
+/// A backend that scripts trouble for the saver's own rules: an album that vanishes between its
+/// lookup and the commit, a failing commit, refused albums, and counts of commits and albums made.
+/// Not a second in-memory library (that is `InMemoryBackend`, which the conformance kit runs): like
+/// Photos, it resolves the album outside its commit, so the saver's retry after
+/// ``AlbumVanished`` is reachable, which a library finding its album inside its transaction never
+/// reaches.
+final class ScriptedSaverBackend: PhotoLibraryBackend {
     struct State {
         var albums: [(id: String, title: AlbumTitle, members: [String])] = []
         var assets: [String: String] = [:]  // id → original name
