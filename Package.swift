@@ -152,24 +152,60 @@ let package = Package(
             path: "Tests/AlbumKitMediaTests",
             resources: [.copy("Fixtures")]
         ),
+        // The behaviours every library kind must show, as functions over a kind's factory (`LibraryKind`),
+        // and the fixtures every library test uses (temporary folders, example and made-up media).
+        // Each kind's test target runs the kit for its kind (`LibraryConformanceSuite`).
+        .target(
+            name: "AlbumKitConformance", dependencies: ["AlbumKitCore", "AlbumKitMedia", "AlbumTestSupport"],
+            path: "Tests/AlbumKitConformance"
+        ),
+        // The folder library's test helpers (a Pictures folder with its own Trash, folder checks), for
+        // the folder tests and the tests where a folder library meets a catalog.
+        .target(
+            name: "AlbumKitFoldersTestSupport",
+            dependencies: ["AlbumKitCore", "AlbumKitFolders", "AlbumKitMedia"],
+            path: "Tests/AlbumKitFoldersTestSupport"
+        ),
+
+        // One test target per module, each running the conformance kit for its kind.
+        .testTarget(
+            name: "AlbumKitCoreTests",
+            dependencies: ["AlbumKitCore", "CLoading", "AlbumTestSupport", "AlbumKitConformance"],
+            path: "Tests/AlbumKitCoreTests"
+        ),
+        .testTarget(
+            name: "AlbumKitCatalogTests",
+            dependencies: ["AlbumKitCore", "AlbumKitCatalog", "AlbumTestSupport", "AlbumKitConformance"],
+            path: "Tests/AlbumKitCatalogTests",
+            // A library written by the previous release, opened from its source folder.
+            exclude: ["PreviousRelease"]
+        ),
+        .testTarget(
+            name: "AlbumKitFoldersTests",
+            dependencies: [
+                "AlbumKitCore", "AlbumKitFolders", "AlbumKitMedia", "AlbumTestSupport", "AlbumKitConformance",
+                "AlbumKitFoldersTestSupport",
+            ],
+            path: "Tests/AlbumKitFoldersTests"
+        ),
+        // What no one module owns: the public API through the `AlbumKit` facade, a catalog and a folder
+        // library side by side (exports between them, a folder inside a catalog, copies), the DocC
+        // examples, and checks over all of Sources.
         .testTarget(
             name: "AlbumKitTests",
             dependencies: [
-                "AlbumKitCore", "AlbumKitCatalog", "AlbumKitFolders", "AlbumKit", "CLoading", "AlbumTestSupport",
+                "AlbumKitCore", "AlbumKitCatalog", "AlbumKitFolders", "AlbumKit", "AlbumTestSupport",
+                "AlbumKitConformance", "AlbumKitFoldersTestSupport",
             ],
-            path: "Tests/AlbumKitTests",
-            // A library written by the previous release, opened from its source folder.
-            exclude: ["PreviousRelease"]
+            path: "Tests/AlbumKitTests"
         ),
         .testTarget(
             name: "AlbumKitSharedTests",
             dependencies: [
                 "AlbumKitCore", "AlbumKitCatalog", "AlbumKitFolders", "AlbumKit", "AlbumTestSupport",
+                "AlbumKitConformance",
                 .target(name: "AlbumKitShared", condition: .when(platforms: [.linux])),
                 .target(name: "album", condition: .when(platforms: [.linux])),
-                // The conformance suite runs on every library kind, Photos through the simulator.
-                .target(name: "AlbumKitPhotoKit", condition: .when(platforms: [.linux])),
-                .target(name: "PhotoKitSimulator", condition: .when(platforms: [.linux])),
             ],
             path: "Tests/AlbumKitSharedTests"
         ),
@@ -177,7 +213,7 @@ let package = Package(
             name: "AlbumCLITests",
             dependencies: [
                 "album", "AlbumKitCore", "AlbumKitCatalog", "AlbumKitFolders", "readme-snippet-runner",
-                "AlbumTestSupport",
+                "AlbumTestSupport", "AlbumKitConformance",
             ],
             path: "Tests/AlbumCLITests"
         ),
@@ -199,6 +235,7 @@ let package = Package(
             name: "AlbumKitPhotoKitTests",
             dependencies: [
                 "AlbumKitPhotoKit", "AlbumKitCore", "AlbumKitCatalog", "AlbumKitFolders", "AlbumTestSupport",
+                "AlbumKitConformance",
                 .target(name: "PhotoKitSimulator", condition: .when(platforms: [.linux, .android, .windows])),
             ],
             path: "Tests/AlbumKitPhotoKitTests"

@@ -1,3 +1,4 @@
+import AlbumKitConformance
 import Foundation
 import Testing
 
@@ -216,10 +217,8 @@ import Testing
             let lib = dir.appendingPathComponent("Crash.albumlibrary").path
             // 60 distinct files so every save is its own asset.
             let sources = try (0..<60).map { i -> String in
-                var bytes = try Data(contentsOf: CLI.examples.appendingPathComponent("harbour.jpg"))
-                bytes.append(contentsOf: Array("pad\(i)".utf8))  // after EOI: still a valid JPEG, distinct bytes
                 let url = dir.appendingPathComponent("IMG_\(i).jpg")
-                try bytes.write(to: url)
+                try Fixture.uniqueJPEG("pad\(i)").write(to: url)
                 return url.path
             }
             var acknowledged: [String: String] = [:]  // asset id → source file
@@ -357,10 +356,8 @@ import Testing
             // Distinct files per process, so none is a duplicate of another.
             let processes = try (0..<8).map { p -> Process in
                 let files = try (0..<4).map { i -> String in
-                    var bytes = try Data(contentsOf: CLI.examples.appendingPathComponent("harbour.jpg"))
-                    bytes.append(contentsOf: Array("p\(p)i\(i)".utf8))
                     let url = dir.appendingPathComponent("P\(p)_\(i).jpg")
-                    try bytes.write(to: url)
+                    try Fixture.uniqueJPEG("p\(p)i\(i)").write(to: url)
                     return url.path
                 }
                 return try CLI.start(["save", "--json", "--album", "Together", "--library", root.path] + files)

@@ -1,3 +1,4 @@
+import AlbumKitConformance
 import AlbumTestSupport
 import Foundation
 import Testing
@@ -9,12 +10,11 @@ import Testing
 /// `album` as people use it: results streamed as they are saved, interruption, stdin with NUL
 /// separators, whole-folder import, refused options, suggestions, JSON for every command.
 @Suite struct CLIUsabilityTests {
-    /// `count` distinct JPEGs in `dir` (the example photo with different bytes after its end).
+    /// `count` distinct JPEGs in `dir` (the example photo made unique by a comment).
     static func photos(_ count: Int, in dir: URL, prefix: String = "IMG_") throws -> [String] {
-        let base = try Data(contentsOf: CLI.examples.appendingPathComponent("harbour.jpg"))
         return try (0..<count).map { i in
             let url = dir.appendingPathComponent(prefix + String(format: "%04d", i) + ".jpg")
-            try (base + Data("pad\(i)".utf8)).write(to: url)
+            try Fixture.uniqueJPEG("pad\(i)").write(to: url)
             return url.path
         }
     }

@@ -1,3 +1,4 @@
+import AlbumKitConformance
 import Foundation
 import Testing
 
@@ -7,8 +8,7 @@ import Testing
 @Suite struct ClockCLITests {
     static func saved(_ tag: String, in dir: URL, _ library: [String], clock: String? = nil) throws -> String {
         let source = dir.appendingPathComponent("\(tag).jpg")
-        try (try Data(contentsOf: CLI.examples.appendingPathComponent("harbour.jpg")) + Data(tag.utf8)).write(
-            to: source)
+        try Fixture.uniqueJPEG(tag).write(to: source)
         let run = try CLI.run(
             ["save", "--json", source.path] + library, environment: clock.map { ["ALBUMKIT_NOW": $0] } ?? [:])
         #expect(run.status == 0, "\(run.stderr)")

@@ -1,3 +1,4 @@
+import AlbumKitConformance
 import Foundation
 import Testing
 
@@ -11,9 +12,8 @@ import Testing
         let card = dir.appendingPathComponent("card")
         let folder = card.appendingPathComponent("DCIM/100CANON")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let base = try Data(contentsOf: CLI.examples.appendingPathComponent("harbour.jpg"))
         for i in 1...3 {
-            try (base + Data("pair\(i)".utf8)).write(to: folder.appendingPathComponent("IMG_000\(i).JPG"))
+            try Fixture.uniqueJPEG("pair\(i)").write(to: folder.appendingPathComponent("IMG_000\(i).JPG"))
         }
         // Not a raw AlbumKit can read: kept as it is, beside its JPEG.
         try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31) }).write(

@@ -1,3 +1,4 @@
+import AlbumKitConformance
 import AlbumKitCatalog
 import AlbumKitCore
 import Foundation
@@ -11,14 +12,8 @@ import Testing
 /// opening, every asset is either whole (record, file, albums) or gone — never an asset without
 /// its file or a file left behind — and the library verifies.
 @Suite(.serialized) struct DeleteCrashTests {
-    /// A distinct valid JPEG (1×1, with a comment holding `tag`).
-    static func jpeg(_ tag: String) -> Data {
-        var bytes = try! Data(contentsOf: CLI.examples.appendingPathComponent("harbour.jpg"))
-        let text = Array(tag.utf8)
-        bytes.insert(
-            contentsOf: [0xFF, 0xFE, UInt8((text.count + 2) >> 8), UInt8((text.count + 2) & 0xFF)] + text, at: 2)
-        return bytes
-    }
+    /// A distinct valid JPEG (the example photo with a comment holding `tag`).
+    static func jpeg(_ tag: String) -> Data { Fixture.uniqueJPEG(tag) }
 
     /// 12 rounds of 200 photos deleted and killed at a random moment (about 28 s on 2 loaded cores):
     /// fewer rounds would try fewer moments of the deletion.

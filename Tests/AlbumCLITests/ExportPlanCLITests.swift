@@ -1,3 +1,4 @@
+import AlbumKitConformance
 import Foundation
 import Testing
 
@@ -116,9 +117,8 @@ import Testing
             // Two photos copied into the library by hand: repair reads and adopts them, and says so.
             let shard = dir.appendingPathComponent("L.albumlibrary/originals/00")
             try FileManager.default.createDirectory(at: shard, withIntermediateDirectories: true)
-            let base = try Data(contentsOf: CLI.examples.appendingPathComponent("harbour.jpg"))
             for index in 1...2 {
-                try (base + Data("stray \(index)".utf8)).write(to: shard.appendingPathComponent("stray\(index).jpg"))
+                try Fixture.uniqueJPEG("stray \(index)").write(to: shard.appendingPathComponent("stray\(index).jpg"))
             }
             let repair = try Self.onTerminal(["repair"] + library, home: dir)
             #expect(repair.status == 0, "\(repair.lines)")

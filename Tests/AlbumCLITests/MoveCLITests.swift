@@ -1,3 +1,4 @@
+import AlbumKitConformance
 import Foundation
 import Testing
 
@@ -11,15 +12,14 @@ import Testing
         let card = dir.appendingPathComponent("card")
         let folder = card.appendingPathComponent("DCIM/100CANON")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let base = try Data(contentsOf: CLI.examples.appendingPathComponent("harbour.jpg"))
         var hashes: [String: String] = [:]
         for i in 1...3 {
             let url = folder.appendingPathComponent("IMG_000\(i).JPG")
-            try (base + Data("card\(i)".utf8)).write(to: url)
+            try Fixture.uniqueJPEG("card\(i)").write(to: url)
             hashes[url.lastPathComponent] = CLI.sha256(url)
         }
-        try (base + Data("card1".utf8)).write(to: folder.appendingPathComponent("COPY_0001.JPG"))
-        try base.prefix(300).write(to: folder.appendingPathComponent("BROKEN.JPG"))
+        try Fixture.uniqueJPEG("card1").write(to: folder.appendingPathComponent("COPY_0001.JPG"))
+        try Fixture.jpegBytes.prefix(300).write(to: folder.appendingPathComponent("BROKEN.JPG"))
         try Data("notes".utf8).write(to: folder.appendingPathComponent("notes.txt"))
         return (card, hashes)
     }

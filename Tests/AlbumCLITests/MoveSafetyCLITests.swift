@@ -1,3 +1,4 @@
+import AlbumKitConformance
 import Foundation
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 /// file whose bytes were not saved.
 @Suite struct MoveSafetyCLITests {
     static func photo(_ tag: String) throws -> Data {
-        try Data(contentsOf: CLI.examples.appendingPathComponent("harbour.jpg")) + Data(tag.utf8)
+        Fixture.uniqueJPEG(tag)
     }
 
     /// The SHA-256 of every regular file under `folder` (hidden ones too).

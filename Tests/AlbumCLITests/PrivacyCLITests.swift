@@ -1,3 +1,4 @@
+import AlbumKitConformance
 import Foundation
 import Testing
 
@@ -11,7 +12,7 @@ import Testing
 
     static func photo(_ tag: String, mode: Int, in dir: URL) throws -> URL {
         let url = dir.appendingPathComponent("\(tag).jpg")
-        try (try Data(contentsOf: CLI.examples.appendingPathComponent("harbour.jpg")) + Data(tag.utf8)).write(to: url)
+        try Fixture.uniqueJPEG(tag).write(to: url)
         try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: url.path)
         return url
     }

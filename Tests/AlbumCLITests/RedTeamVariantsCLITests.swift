@@ -1,3 +1,4 @@
+import AlbumKitConformance
 import Foundation
 import Testing
 
@@ -5,7 +6,7 @@ import Testing
 /// `album`: each test here failed before its fix.
 @Suite struct RedTeamVariantsCLITests {
     static func photo(_ tag: String) throws -> Data {
-        try Data(contentsOf: CLI.examples.appendingPathComponent("harbour.jpg")) + Data(tag.utf8)
+        Fixture.uniqueJPEG(tag)
     }
 
     /// A library shared with its group (`chmod 2770`): a member of the group may rename entries in

@@ -1,3 +1,4 @@
+import AlbumKitConformance
 import Foundation
 import Testing
 
@@ -13,8 +14,7 @@ import Testing
     static func saved(in dir: URL) throws -> ([String], URL, URL) {
         let library = ["--library", dir.appendingPathComponent("L.albumlibrary").path]
         let source = dir.appendingPathComponent("IMG_1.JPG")
-        try (try Data(contentsOf: CLI.examples.appendingPathComponent("harbour.jpg")) + Data("remedy".utf8)).write(
-            to: source)
+        try Fixture.uniqueJPEG("remedy").write(to: source)
         let run = try CLI.run(["save", "--json", "--album", "Trips", source.path] + library)
         let id = try #require(run.jsonLines().first?["asset"] as? String, "\(run.stderr)")
         let show = try CLI.run(["show", "Trips", "--json"] + library)

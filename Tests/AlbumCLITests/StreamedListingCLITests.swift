@@ -1,18 +1,12 @@
+import AlbumKitConformance
 import Foundation
 import Testing
 
 /// `album assets` and `album show` print a page as soon as it is read, not the whole listing at
 /// the end: a user with a million photos gets the first line at once, in bounded memory.
 @Suite struct StreamedListingCLITests {
-    static let plain = CLI.packageRoot.appendingPathComponent("Tests/AlbumKitMediaTests/Fixtures/corpus/jpeg-plain.jpg")
-
-    /// `jpeg-plain.jpg` with a comment segment holding `tag`: bytes of their own, still a JPEG.
-    static func jpeg(_ tag: String) throws -> Data {
-        let bytes = [UInt8](try Data(contentsOf: plain))
-        let comment = Array(tag.utf8)
-        let length = comment.count + 2
-        return Data(bytes[0..<2] + [0xFF, 0xFE, UInt8(length >> 8), UInt8(length & 0xFF)] + comment + bytes[2...])
-    }
+    /// A 1×1 JPEG with a comment segment holding `tag`: bytes of their own, still a JPEG.
+    static func jpeg(_ tag: String) -> Data { Fixture.tinyJPEG(tag) }
 
     /// A catalog with 501 photos in "Big" (more than a page of 500), saved by one `album save`.
     static func library(in dir: URL) throws -> [String] {

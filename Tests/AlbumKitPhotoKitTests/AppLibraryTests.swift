@@ -1,16 +1,16 @@
 import AlbumKitCatalog
+import AlbumKitConformance
 import AlbumKitCore
 import Foundation
 import Testing
 
-/// What an app's own tests meet beyond the conformance suite (`LibraryConformanceTests`, which
-/// runs the in-memory library and Photos through the simulator with every other library kind): the
+/// What an app's own tests meet beyond the conformance kit (which `InMemoryConformanceTests` and
+/// `PhotoKitConformanceTests` run on the in-memory library and Photos through the simulator): the
 /// in-memory library's access prompts and policy, progress, capture dates.
 @Suite struct AppLibraryTests {
-    static let jpeg = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Examples/harbour.jpg")
-    static let heic = jpeg.deletingLastPathComponent().appendingPathComponent("sky.heic")
-    static let video = jpeg.deletingLastPathComponent().appendingPathComponent("clip.mp4")
+    static let jpeg = Fixture.jpeg
+    static let heic = Fixture.heic
+    static let video = Fixture.video
 
     @Test func theInMemoryLibraryAsksLikePhotosAndAppliesThePolicy() async throws {
         let never = PhotoLibrary.inMemory(access: .notDetermined, answer: .denied)

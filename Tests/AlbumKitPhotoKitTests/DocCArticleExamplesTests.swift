@@ -1,3 +1,4 @@
+import AlbumKitConformance
 import AlbumKitCore
 import Foundation
 import Testing
@@ -115,7 +116,7 @@ import Testing
     @Test(.timeLimit(.minutes(1))) func anAlbumsChangesRebuildItsGrid() async throws {
         let library = PhotoLibrary.inMemory()
         let album = library.album(titled: "Trips")
-        let first = try await album.save(.data(try Self.uniqueJPEG("first"), filename: "1.jpg"))
+        let first = try await album.save(.data(Fixture.uniqueJPEG("first"), filename: "1.jpg"))
         var items: [AssetInfo] = []
         var changes = album.changes(orderedBy: .dateAdded).makeAsyncIterator()
         // What the article's batch update does to a grid's items.
@@ -135,7 +136,7 @@ import Testing
         }
         apply(try #require(try await changes.next()))
         #expect(items.map(\.id) == [first.assetID])
-        let second = try await album.save(.data(try Self.uniqueJPEG("second"), filename: "2.jpg"))
+        let second = try await album.save(.data(Fixture.uniqueJPEG("second"), filename: "2.jpg"))
         apply(try #require(try await changes.next()))
         #expect(items.map(\.id) == [first.assetID, second.assetID])
         try await library.deleteAssets(withIDs: [first.assetID])
@@ -150,14 +151,5 @@ import Testing
         var resumed = album.changes(since: token).makeAsyncIterator()
         let catchUp = try #require(try await resumed.next())
         #expect(catchUp.isAlbumDeleted && catchUp.removedAssetIDs == [second.assetID])
-    }
-
-    /// The example JPEG with a comment that makes its bytes differ for each `tag`.
-    static func uniqueJPEG(_ tag: String) throws -> Data {
-        let bytes = try Data(contentsOf: AppLibraryTests.jpeg)
-        let comment = Array(tag.utf8)
-        let length = comment.count + 2
-        return bytes.prefix(2) + Data([0xFF, 0xFE, UInt8(length >> 8), UInt8(length & 0xFF)] + comment)
-            + bytes.dropFirst(2)
     }
 }

@@ -258,13 +258,6 @@
         }
     }
 
-    extension Result {
-        var error: Failure? {
-            if case .failure(let error) = self { return error }
-            return nil
-        }
-    }
-
     @Suite struct PhotoKitUndocumentedBehaviourTests {
         /// If Photos committed the assets but dropped the membership because the album vanished during
         /// the commit (`staleReferencePolicy = .ignore`), the assets still end up in an album.

@@ -242,10 +242,4 @@
         }
     }
 
-    extension Result where Failure == AlbumError {
-        var error: AlbumError? {
-            if case .failure(let error) = self { return error }
-            return nil
-        }
-    }
 #endif

@@ -1,6 +1,7 @@
 // The simulator exists only where Photos does not (Linux): on Apple platforms this target is empty,
 // and the backend is tried on a device with Docs/apple.md's manual test plan.
 #if !canImport(ObjectiveC)
+    import AlbumKitConformance
     import AlbumKitCore
     import Foundation
     import PhotoKitSimulator
@@ -13,11 +14,9 @@
         let store = InMemoryAlbumStore()
         var library: PhotoLibrary { PhotoLibrary(backend: PhotoKitBackend(store: store)) }
 
-        static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Examples")
-        static let jpeg = examples.appendingPathComponent("harbour.jpg")
-        static let heic = examples.appendingPathComponent("sky.heic")
-        static let video = examples.appendingPathComponent("clip.mp4")
+        static let jpeg = Fixture.jpeg
+        static let heic = Fixture.heic
+        static let video = Fixture.video
 
         /// A harness whose user answers `status` to every prompt.
         init(answering status: PHAuthorizationStatus = .authorized) {

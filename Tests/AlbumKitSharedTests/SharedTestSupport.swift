@@ -1,4 +1,5 @@
 #if os(Linux)
+    import AlbumKitConformance
     import AlbumTestSupport
     import Foundation
     import Testing
@@ -148,13 +149,9 @@
             try backend.store.list(prefix: prefix).map(\.key).sorted()
         }
 
-        /// A valid JPEG whose bytes are unique (an example photo with a trailer after its end).
+        /// A valid JPEG whose bytes are unique, `label.jpg` in `directory`.
         static func uniqueJPEG(in directory: URL, _ label: String) throws -> URL {
-            var bytes = try Data(contentsOf: SharedServers.examples.appendingPathComponent("harbour.jpg"))
-            bytes.append(Data("\(label)-\(UUID().uuidString)".utf8))
-            let url = directory.appendingPathComponent("\(label).jpg")
-            try bytes.write(to: url)
-            return url
+            try Fixture.uniqueJPEGFile(label, in: directory)
         }
     }
 
@@ -262,13 +259,5 @@
             _ = try await body()
             return nil
         } catch { return (error as? AlbumError)?.code ?? AlbumError.Code(rawValue: "not an AlbumError: \(error)") }
-    }
-
-    extension Result {
-        var error: Failure? {
-            if case .failure(let error) = self { return error }
-            return nil
-        }
-        var value: Success? { try? get() }
     }
 #endif

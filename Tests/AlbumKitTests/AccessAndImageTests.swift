@@ -1,3 +1,4 @@
+import AlbumKitConformance
 import AlbumKit
 import Foundation
 import Testing

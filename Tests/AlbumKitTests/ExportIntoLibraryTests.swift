@@ -1,3 +1,5 @@
+import AlbumKitConformance
+import AlbumKitFoldersTestSupport
 import Foundation
 import Testing
 
@@ -13,9 +15,9 @@ struct ExportIntoLibraryTests {
             // Given an album of two photos and a symlink outside the library that points into it
             for tag in ["a", "b"] {
                 _ = try await library.album(titled: "Trips").save(
-                    .data(FolderFixture.jpeg(tag), filename: "\(tag).jpg"))
+                    .data(Fixture.tinyJPEG(tag), filename: "\(tag).jpg"))
             }
-            _ = try await library.album(titled: "Other").save(.data(FolderFixture.jpeg("o"), filename: "o.jpg"))
+            _ = try await library.album(titled: "Other").save(.data(Fixture.tinyJPEG("o"), filename: "o.jpg"))
             try FileManager.default.createSymbolicLink(
                 at: parent.appendingPathComponent("into"), withDestinationURL: root.appendingPathComponent("Other"))
             // When it is exported into its own folder, another album's, a new folder, the root,
@@ -48,9 +50,9 @@ struct ExportIntoLibraryTests {
         try await FolderFixture.withRoot { _, parent in
             let catalogURL = parent.appendingPathComponent("P.albumlibrary")
             let catalog = try PhotoLibrary.catalog(at: catalogURL)
-            _ = try await catalog.album(titled: "T").save(.data(FolderFixture.jpeg("c"), filename: "c.jpg"))
+            _ = try await catalog.album(titled: "T").save(.data(Fixture.tinyJPEG("c"), filename: "c.jpg"))
             for destination in [catalogURL, catalogURL.appendingPathComponent("originals")] {
-                let code = await FolderFixture.errorCode {
+                let code = await Fixture.errorCode {
                     try await catalog.exportAlbum(titled: "T", to: destination)
                 }
                 #expect(code == .invalidArgument)
@@ -67,7 +69,7 @@ extension ExportIntoLibraryTests {
     func exportingIntoTheLibraryThroughABindMountIsRefused() async throws {
         try await FolderFixture.withRoot { root, parent in
             let library = try FolderFixture.library(root)
-            _ = try await library.album(titled: "Trips").save(.data(FolderFixture.jpeg("a"), filename: "a.jpg"))
+            _ = try await library.album(titled: "Trips").save(.data(Fixture.tinyJPEG("a"), filename: "a.jpg"))
             let bound = parent.appendingPathComponent("bound")
             try FileManager.default.createDirectory(at: bound, withIntermediateDirectories: true)
             try #require(FolderFixture.run("/bin/mount", "--bind", root.path, bound.path) == 0)

@@ -1,3 +1,5 @@
+import AlbumKitConformance
+import AlbumKitFoldersTestSupport
 import Foundation
 import Testing
 
@@ -15,7 +17,7 @@ import Testing
             let trips = library.album(titled: "Trips")
             // Given two photos both named IMG.jpg (one taken 2024-05-01 10:20:30 +02:00) and a video
             let dated = try Data(contentsOf: Self.corpus.appendingPathComponent("jpeg-orientation-1.jpg"))
-            let other = FolderFixture.jpeg("other")
+            let other = Fixture.tinyJPEG("other")
             try await trips.save(.data(dated, filename: "IMG.jpg"))
             try await trips.save(.data(other, filename: "IMG.jpg"))
             try await trips.save(.file(Self.corpus.appendingPathComponent("webm-vp9.webm")))
@@ -55,9 +57,9 @@ import Testing
                     try FileManager.default.url(
                         for: .itemReplacementDirectory, in: .userDomainMask, appropriateFor: dir, create: true))
             // Given an album of three photos, two of them named IMG.jpg, exported once
-            try await library.album(titled: "A").save(.data(FolderFixture.jpeg("x"), filename: "x.jpg"))
-            try await library.album(titled: "A").save(.data(FolderFixture.jpeg("one"), filename: "IMG.jpg"))
-            try await library.album(titled: "A").save(.data(FolderFixture.jpeg("two"), filename: "IMG.jpg"))
+            try await library.album(titled: "A").save(.data(Fixture.tinyJPEG("x"), filename: "x.jpg"))
+            try await library.album(titled: "A").save(.data(Fixture.tinyJPEG("one"), filename: "IMG.jpg"))
+            try await library.album(titled: "A").save(.data(Fixture.tinyJPEG("two"), filename: "IMG.jpg"))
             let out = dir.appendingPathComponent("Out")
             let first = try await library.exportAlbum(titled: "A", to: out)
             #expect(first.exported.count == 3 && first.alreadyThere.isEmpty)
@@ -78,7 +80,7 @@ import Testing
             #expect(third.exported.map(\.name) == ["x 2.jpg"])
             #expect(third.alreadyThere.count == 2)
             #expect(try Data(contentsOf: changed) == bytes)
-            #expect(try Data(contentsOf: out.appendingPathComponent("x 2.jpg")) == FolderFixture.jpeg("x"))
+            #expect(try Data(contentsOf: out.appendingPathComponent("x 2.jpg")) == Fixture.tinyJPEG("x"))
         }
     }
 
@@ -86,8 +88,8 @@ import Testing
         try await Fixture.withTemporaryDirectory { dir in
             let library = try PhotoLibrary.catalog(at: dir.appendingPathComponent("Test.albumlibrary"))
             let album = library.album(titled: "A")
-            let lost = try await album.save(.data(FolderFixture.jpeg("lost"), filename: "lost.jpg"))
-            try await album.save(.data(FolderFixture.jpeg("kept"), filename: "kept.jpg"))
+            let lost = try await album.save(.data(Fixture.tinyJPEG("lost"), filename: "lost.jpg"))
+            try await album.save(.data(Fixture.tinyJPEG("kept"), filename: "kept.jpg"))
             let file = try #require(
                 try await library.assets(inAlbumTitled: "A").first { $0.id == lost.assetID }?.fileURL)
             try FileManager.default.removeItem(at: file)
@@ -101,19 +103,19 @@ import Testing
     @Test func folderLibraryAlbumsExportToo() async throws {
         try await FolderFixture.withRoot { root, parent in
             let library = try PhotoLibrary.folders(at: root)
-            try await library.album(titled: "Trips").save(.data(FolderFixture.jpeg("a"), filename: "a.jpg"))
+            try await library.album(titled: "Trips").save(.data(Fixture.tinyJPEG("a"), filename: "a.jpg"))
             try await library.album(titled: "Trips").save(.file(Self.corpus.appendingPathComponent("ts-mpeg2.ts")))
             let out = parent.appendingPathComponent("Out")
             let report = try await library.exportAlbum(titled: "Trips", to: out)
             #expect(Set(report.exported.map(\.name)) == ["a.jpg", "ts-mpeg2.ts"])
-            #expect(try Data(contentsOf: out.appendingPathComponent("a.jpg")) == FolderFixture.jpeg("a"))
+            #expect(try Data(contentsOf: out.appendingPathComponent("a.jpg")) == Fixture.tinyJPEG("a"))
         }
     }
 
     @Test func aFileInPlaceOfTheFolderIsRefused() async throws {
         try await Fixture.withTemporaryDirectory { dir in
             let library = try PhotoLibrary.catalog(at: dir.appendingPathComponent("Test.albumlibrary"))
-            try await library.album(titled: "A").save(.data(FolderFixture.jpeg(), filename: "a.jpg"))
+            try await library.album(titled: "A").save(.data(Fixture.tinyJPEG(), filename: "a.jpg"))
             let file = Fixture.write(Data("x".utf8), named: "Out", in: dir)
             await expectCode(.invalidArgument) { try await library.exportAlbum(titled: "A", to: file) }
             // A file on the way to the folder is the target's problem, not a library gone missing.

@@ -1,3 +1,5 @@
+import AlbumKitConformance
+import AlbumKitFoldersTestSupport
 import Foundation
 import Testing
 
@@ -13,7 +15,7 @@ struct FolderInsideCatalogTests {
             // Given a catalog library with a photo, and a copy of it under another name
             let catalogURL = parent.appendingPathComponent("P.albumlibrary")
             let catalog = try PhotoLibrary.catalog(at: catalogURL)
-            _ = try await catalog.album(titled: "T").save(.data(FolderFixture.jpeg("c"), filename: "c.jpg"))
+            _ = try await catalog.album(titled: "T").save(.data(Fixture.tinyJPEG("c"), filename: "c.jpg"))
             // The index's commit ends before the folder is copied: a rollback journal cut short while
             // Foundation copies it makes that copy loop forever.
             await Blocking.acknowledgedWorkFinished()

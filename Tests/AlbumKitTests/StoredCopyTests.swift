@@ -1,3 +1,5 @@
+import AlbumKitConformance
+import AlbumKitFoldersTestSupport
 import Foundation
 import Testing
 

@@ -1,0 +1,354 @@
+import AlbumKitConformance
+import Foundation
+import Testing
+
+@testable import AlbumKitCatalog
+@testable import AlbumKitCore
+
+/// The catalog's listings seek in its indexes: pages by raw key columns (date added, date taken,
+/// each filtered by kind and dates), album pages by place, counts kept as memberships change,
+/// recognition by name. Results are held against the order every other library computes
+/// (``AssetOrder/sortKey(of:)``), and each query's plan against a scan of the whole table.
+@Suite struct CatalogListingTests {
+    static let base: TimeInterval = 1_700_000_000
+
+    /// A new catalog library in `dir` (empty).
+    static func library(_ dir: URL) throws -> URL {
+        let url = dir.appendingPathComponent("Listing.albumlibrary")
+        _ = try CatalogBackend.open(at: url)
+        return url
+    }
+
+    /// The record of a saved asset (its file is not made: listings do not read files).
+    static func save(
+        _ n: Int, added: TimeInterval, taken: String? = nil, video: Bool = false
+    ) -> CatalogChange {
+        var metadata = #"{"format":"\#(video ? "mp4" : "jpeg")","kind":"\#(video ? "video" : "photo")""#
+        if let taken { metadata += #","captureDate":"\#(taken)""# }
+        metadata += "}"
+        return .save(
+            .init(
+                id: id(n), path: "originals/00/\(n).jpg",
+                originalName: "IMG_\(n).JPG", byteSize: 100, sha256: String(format: "%064x", n),
+                kind: video ? "video" : "photo", format: video ? "mp4" : "jpeg", addedAt: added, metadata: metadata))
+    }
+
+    /// The id of the asset ``save(_:added:taken:video:)`` records: the first 40 in an order
+    /// unlike their dates'.
+    static func id(_ n: Int) -> String {
+        n < 40 ? String(format: "asset-%03d", (n * 37) % 101) : "asset-late-\(n)"
+    }
+
+    /// 40 assets whose dates tie in both orders (a date added a fraction of a microsecond away
+    /// from another's ties with it, as its key does), a third of them videos, some taken with a
+    /// time zone, some without a capture date.
+    static var records: [CatalogChange] {
+        (0..<40).map { n in
+            let added = base + Double(n % 7) + (n % 5 == 0 ? 0.000_000_4 : 0)
+            let taken: String? =
+                n % 4 == 0 ? nil : String(format: "2024-05-%02dT10:20:30", 1 + n % 3) + (n % 8 == 1 ? "+02:00" : "")
+            return save(n, added: added, taken: taken, video: n % 3 == 0)
+        }
+    }
+
+    /// Every asset passing `filter`, in `order`, as every library sorts them.
+    static func reference(_ all: [AssetInfo], _ order: AssetOrder, _ filter: AssetFilter) -> [String] {
+        all.filter { filter.matches($0, in: order) }
+            .sorted { (order.sortKey(of: $0), $0.id) < (order.sortKey(of: $1), $1.id) }.map(\.id)
+    }
+
+    /// Every page of the listing, `limit` at a time.
+    static func paged(
+        _ library: PhotoLibrary, _ order: AssetOrder, _ filter: AssetFilter, limit: Int
+    ) async throws -> [String] {
+        var ids: [String] = []
+        var cursor: String?
+        repeat {
+            let page = try await library.assets(orderedBy: order, matching: filter, after: cursor, limit: limit)
+            #expect(page.assets.count <= limit)
+            ids += page.assets.map(\.id)
+            cursor = page.nextCursor
+            if let cursor { _ = try AssetCursor(token: cursor, order: order) }
+        } while cursor != nil
+        return ids
+    }
+
+    static var filters: [AssetFilter] {
+        let from = Date(timeIntervalSince1970: base + 2)
+        let to = Date(timeIntervalSince1970: base + 5)
+        let may2 = ISO8601DateFormatter().date(from: "2024-05-02T00:00:00Z")!
+        return [
+            .all, .photos, .videos, AssetFilter(dates: from..<to), AssetFilter(kinds: [.video], dates: from..<to),
+            AssetFilter(dates: may2..<may2.addingTimeInterval(86_400)), AssetFilter(kinds: []),
+        ]
+    }
+
+    @Test func everyOrderAndFilterPagesAsEveryLibrarySorts() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = try Self.library(dir)
+            try LibraryJournal(libraryRoot: url.path).append(Self.records)
+            let library = PhotoLibrary(backend: try CatalogBackend.open(at: url))
+            let all = try await library.assets(orderedBy: .dateAdded, limit: 1000).assets
+            #expect(Set(all.map(\.id)).count == 40)
+            for order in AssetOrder.allCases {
+                for filter in Self.filters {
+                    let expected = Self.reference(all, order, filter)
+                    for limit in [1, 3, 7, 100] {
+                        let listed = try await Self.paged(library, order, filter, limit: limit)
+                        #expect(listed == expected, "\(order) \(filter) by \(limit)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// The catalog's cursor is the one every library makes (`key|id`, the key of
+    /// ``AssetOrder/sortKey(of:)``): a cursor of one listing reads the same anywhere.
+    @Test func cursorsAreTheSortKeyAndId() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = try Self.library(dir)
+            try LibraryJournal(libraryRoot: url.path).append(Self.records)
+            let library = PhotoLibrary(backend: try CatalogBackend.open(at: url))
+            for order in AssetOrder.allCases {
+                let page = try await library.assets(orderedBy: order, limit: 5)
+                let last = try #require(page.assets.last)
+                #expect(page.nextCursor == AssetCursor(key: order.sortKey(of: last), id: last.id).token)
+            }
+            await #expect(throws: AlbumError.self) {
+                _ = try await library.assets(orderedBy: .dateAdded, after: "12.5|asset-001", limit: 5)
+            }
+        }
+    }
+
+    /// Assets saved between two pages: none listed twice, none that stays skipped; those after
+    /// the cursor come in their place, those before it are not listed.
+    @Test func pagesAcrossInsertsNeitherRepeatNorSkip() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = try Self.library(dir)
+            let journal = LibraryJournal(libraryRoot: url.path)
+            try journal.append(Self.records)
+            let library = PhotoLibrary(backend: try CatalogBackend.open(at: url))
+            for order in AssetOrder.allCases {
+                let before = try await library.assets(orderedBy: order, limit: 1000).assets.map(\.id)
+                let first = try await library.assets(orderedBy: order, limit: 10)
+                let offset = order == .dateAdded ? 100 : 200
+                try journal.append([
+                    Self.save(offset + 1, added: Self.base - 50, taken: "2000-01-01T00:00:00"),
+                    Self.save(offset + 2, added: Self.base + 50, taken: "2030-01-01T00:00:00"),
+                ])
+                var listed = first.assets.map(\.id)
+                var cursor = first.nextCursor
+                while let next = cursor {
+                    let page = try await library.assets(orderedBy: order, after: next, limit: 10)
+                    listed += page.assets.map(\.id)
+                    cursor = page.nextCursor
+                }
+                #expect(listed == before + [Self.id(offset + 2)], "\(order)")
+            }
+        }
+    }
+
+    @Test func albumPagesFollowTheAlbumAndSkipDeletedAssets() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = try Self.library(dir)
+            let journal = LibraryJournal(libraryRoot: url.path)
+            let ids = (0..<40).map(Self.id)
+            try journal.append(
+                Self.records + [
+                    .createAlbum(id: "album-1", title: "Trips", createdAt: Self.base),
+                    .addToAlbum(album: "album-1", assets: Array(ids.reversed()), at: Self.base),
+                    .deleteAssets([ids[3], ids[20]], at: Self.base + 100),
+                ])
+            let library = PhotoLibrary(backend: try CatalogBackend.open(at: url))
+            let whole = try await library.assets(inAlbumWithID: "album-1").map(\.id)
+            #expect(whole == ids.reversed().filter { $0 != ids[3] && $0 != ids[20] })
+            for limit in [1, 4, 38, 100] {
+                var listed: [String] = []
+                var cursor: String?
+                repeat {
+                    let page = try await library.assets(inAlbumWithID: "album-1", after: cursor, limit: limit)
+                    listed += page.assets.map(\.id)
+                    cursor = page.nextCursor
+                } while cursor != nil
+                #expect(listed == whole, "by \(limit)")
+            }
+            await #expect(throws: AlbumError.self) {
+                _ = try await library.assets(inAlbumWithID: "album-1", after: "2024-05-01T10:20:30|x", limit: 5)
+            }
+            await #expect(throws: AlbumError.self) {
+                _ = try await library.assets(inAlbumWithID: "no-such-album", after: nil, limit: 5)
+            }
+        }
+    }
+
+    /// The grouped count of each album's assets not recently deleted, from the index itself.
+    static func countedInIndex(_ url: URL) throws -> [String: Int] {
+        let db = try Database(path: url.appendingPathComponent("catalog.sqlite").path, mode: .readOnly)
+        var counts: [String: Int] = [:]
+        for row in try db.rows(
+            """
+            SELECT a.title, a.ready_count, (SELECT count(*) FROM album_asset m JOIN asset s ON s.id = m.asset_id
+                WHERE m.album_id = a.id AND s.state = 'ready') FROM album a
+            """)
+        {
+            #expect(row.integer(1) == row.integer(2), "kept count of \(row.text(0) ?? "")")
+            counts[row.text(0) ?? ""] = Int(row.integer(2) ?? -1)
+        }
+        return counts
+    }
+
+    static func listedCounts(_ library: PhotoLibrary) async throws -> [String: Int] {
+        Dictionary(uniqueKeysWithValues: try await library.albums().map { ($0.title, $0.count) })
+    }
+
+    @Test func keptCountsFollowAddRemoveDeleteRestorePurgeAndARebuild() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = dir.appendingPathComponent("Counts.albumlibrary")
+            let library = PhotoLibrary(backend: try CatalogBackend.open(at: url))
+            let media = (0..<6).map { Media.data(Fixture.uniqueJPEG("count\($0)"), filename: "IMG_\($0).JPG") }
+            let saved = try await library.album(titled: "A").save(media).map { try $0.get() }
+            let ids = saved.map(\.assetID)
+            _ = try await library.createAlbum(titled: "B")
+            let b = try await library.albumInfo(titled: "B").id
+            let a = try await library.albumInfo(titled: "A").id
+            func expect(_ counts: [String: Int], _ step: String) async throws {
+                await Blocking.acknowledgedWorkFinished()
+                #expect(try await Self.listedCounts(library) == counts, "\(step)")
+                #expect(try Self.countedInIndex(url) == counts, "\(step)")
+            }
+            try await expect(["A": 6, "B": 0], "saved")
+            try await library.addAssets(withIDs: [ids[0], ids[1], ids[2]], toAlbumWithID: b)
+            try await library.addAssets(withIDs: [ids[0]], toAlbumWithID: b)
+            try await expect(["A": 6, "B": 3], "added")
+            try await library.removeAssets(withIDs: [ids[2]], fromAlbumWithID: b)
+            try await expect(["A": 6, "B": 2], "removed")
+            try await library.deleteAssets(withIDs: [ids[0], ids[5]])
+            try await expect(["A": 4, "B": 1], "deleted")
+            try await library.restoreAssets(withIDs: [ids[0]])
+            try await expect(["A": 5, "B": 2], "restored")
+            // Purged: one in recently deleted (counted nowhere already), one listed in both.
+            try await library.deleteAssets(withIDs: [ids[5], ids[1]], permanently: true)
+            try await expect(["A": 4, "B": 1], "purged")
+            try await library.removeAssets(withIDs: [ids[3]], fromAlbumWithID: a)
+            try await library.addAssets(withIDs: [ids[3]], toAlbumWithID: a)
+            try await expect(["A": 4, "B": 1], "removed and added back")
+            // Rebuilt from the journal alone: the same counts.
+            for suffix in ["", "-journal"] {
+                try? FileManager.default.removeItem(atPath: url.appendingPathComponent("catalog.sqlite" + suffix).path)
+            }
+            try? FileManager.default.removeItem(at: url.appendingPathComponent("snapshots"))
+            let rebuilt = PhotoLibrary(backend: try CatalogBackend.open(at: url))
+            #expect(try await Self.listedCounts(rebuilt) == ["A": 4, "B": 1])
+            #expect(try Self.countedInIndex(url) == ["A": 4, "B": 1])
+            #expect(try await rebuilt.verify().problems.isEmpty)
+        }
+    }
+
+    /// An index of the earlier layout (and a snapshot of it) is rebuilt with the listing keys and
+    /// kept counts: the library reads as before, from the journal.
+    @Test func anIndexAndSnapshotOfTheEarlierLayoutAreRebuilt() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = dir.appendingPathComponent("Earlier.albumlibrary")
+            let backend = try CatalogBackend.open(at: url)
+            let library = PhotoLibrary(backend: backend)
+            let media = (0..<4).map { Media.data(Fixture.uniqueJPEG("earlier\($0)"), filename: "IMG_\($0).JPG") }
+            _ = await library.album(titled: "Trips").save(media)
+            await Blocking.acknowledgedWorkFinished()
+            try backend.takeSnapshot()
+            let catalog = url.appendingPathComponent("catalog.sqlite").path
+            for path in [catalog, backend.snapshotPath] {
+                let db = try Database(path: path, create: false)
+                try db.execute("PRAGMA user_version = 4")
+            }
+            let again = PhotoLibrary(backend: try CatalogBackend.open(at: url))
+            #expect(try await again.albums().map(\.count) == [4])
+            #expect(try await again.assets(orderedBy: .captureDate, limit: 10).assets.count == 4)
+            let db = try Database(path: catalog, mode: .readOnly)
+            #expect(try db.row("PRAGMA user_version")?.integer(0) == CatalogSchema.version)
+            #expect(try await again.verify().problems.isEmpty)
+        }
+    }
+
+    /// The plan of each listing query, of recognition by name and of verify's pages: a search in
+    /// an index, never a scan of the asset or membership table (plans, unlike timings, are stable).
+    @Test func listingsAndRecognitionSeekInAnIndex() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = try Self.library(dir)
+            try LibraryJournal(libraryRoot: url.path).append(Self.records)
+            _ = try await PhotoLibrary(backend: try CatalogBackend.open(at: url)).albums()
+            let db = try Database(path: url.appendingPathComponent("catalog.sqlite").path, mode: .readOnly)
+            func plan(_ sql: String) throws -> [String] {
+                try db.rows("EXPLAIN QUERY PLAN " + sql).compactMap { $0.text(3) }
+            }
+            func expectSeek(_ sql: String, _ index: String, _ what: String) throws {
+                let steps = try plan(sql)
+                #expect(steps.contains { $0.hasPrefix("SEARCH") && $0.contains("USING INDEX \(index)") }, "\(what)")
+                let scans = steps.filter { $0.hasPrefix("SCAN") && !$0.hasPrefix("SCAN (subquery") }
+                #expect(scans.allSatisfy { $0.hasPrefix("SCAN json_each") }, "\(what): \(steps)")
+            }
+            try expectSeek(CatalogBackend.byNameSQL, "asset_by_name", "recognition by name")
+            let cursors: [AssetOrder: AssetCursor] = [
+                .dateAdded: AssetCursor(key: AssetOrder.dateAddedKey(Self.base), id: "asset-001"),
+                .captureDate: AssetCursor(key: "2024-05-01T10:20:30", id: "asset-001"),
+            ]
+            for order in AssetOrder.allCases {
+                for filter in Self.filters where filter.kinds != [] {
+                    for cursor in [nil, cursors[order]] {
+                        let query = try CatalogListing(order: order, filter: filter, after: cursor)
+                        let index = order == .dateAdded ? "asset_by_added" : "asset_by_taken"
+                        try expectSeek(query.sql, index, "\(order) \(filter) \(cursor == nil ? "first" : "next") page")
+                    }
+                }
+            }
+            try expectSeek(CatalogListing.albumPageSQL, "album_asset_order", "an album's page")
+            try expectSeek(CatalogBackend.verifyPageSQL, "sqlite_autoindex_asset_2", "verify's page of assets")
+        }
+    }
+
+    /// Verify's comparison of the index with the journal replayed: a kept count or a place in an
+    /// album that differs is found, as a fact of each side.
+    @Test func theIndexAndTheReplayedJournalAreComparedSideBySide() throws {
+        func index(_ changes: [CatalogChange]) throws -> CatalogIndex {
+            let index = try CatalogIndex.open(at: ":memory:", journalID: nil, create: true, busyTimeout: 1000)
+            try index.db.immediateTransaction { for change in changes { try index.apply(change) } }
+            return index
+        }
+        let changes =
+            Self.records + [
+                .createAlbum(id: "album-1", title: "Trips", createdAt: Self.base),
+                .addToAlbum(album: "album-1", assets: [Self.id(0), Self.id(1), Self.id(2)], at: Self.base),
+            ]
+        let journal = try index(changes)
+        let same = try index(changes)
+        let none = try CatalogDifference(index: same.db, journal: journal.db)
+        #expect(none.lacking == 0 && none.extra == 0 && none.example == nil)
+        try same.db.run("UPDATE album SET ready_count = 7")
+        let count = try CatalogDifference(index: same.db, journal: journal.db)
+        #expect(count.lacking == 1 && count.extra == 1)
+        #expect(count.example?.hasPrefix("album album-1 Trips") == true)
+        let swapped = try index(changes)
+        try swapped.db.run("UPDATE album_asset SET position = 10 - position")
+        #expect(try CatalogDifference(index: swapped.db, journal: journal.db).lacking == 2)
+        let extra = try index(changes + [.createAlbum(id: "album-2", title: "More", createdAt: Self.base)])
+        let more = try CatalogDifference(index: extra.db, journal: journal.db)
+        #expect(more.extra == 1 && more.lacking == 0)
+    }
+
+    /// A record longer than a read (an album add of many assets) is read whole.
+    @Test func aRecordLongerThanAReadIsReadWhole() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = try Self.library(dir)
+            let journal = LibraryJournal(libraryRoot: url.path)
+            try journal.append(Self.records)
+            let reading = try journal.read(limit: 64)
+            #expect(!reading.entries.isEmpty)
+            var count = 0
+            var next = reading
+            while !next.entries.isEmpty {
+                count += next.entries.count
+                next = try journal.read(from: next.end, limit: 64)
+            }
+            #expect(count == 40)
+        }
+    }
+}
