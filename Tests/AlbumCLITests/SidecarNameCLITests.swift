@@ -64,6 +64,11 @@ import Testing
                     "\(name)")
             }
 
+            // Imported again: found with their sidecars where they are, nothing to update.
+            let again = try CLI.run(["import", "--album", "Trip", card.path] + library)
+            #expect(again.stderr.contains("0 saved, 2 already in the library"), "\(again.stderr)")
+            #expect(!again.stderr.contains("updated") && !again.stdout.contains("updated"), "\(again.stdout)")
+
             // A second card's photos of the same names are numbered with every file of their group.
             let second = try Self.card(in: dir, named: "card2", mark: "second")
             let more = try CLI.run(["import", "--album", "Trip", second.path] + library)
