@@ -63,7 +63,8 @@ struct XMPPacket: Equatable {
     }
 
     /// The other prefixes `text` declares (`xmlns:xap="http://ns.adobe.com/xap/1.0/"`) for the
-    /// namespaces of ``namespaces``, by their usual prefix; at most 16 declarations each.
+    /// namespaces of ``namespaces``, by their usual prefix: at most 16 each, among the first 256
+    /// declarations, each URI at most 256 bytes (a packet's cost stays bounded whatever it holds).
     static func declaredPrefixes(in text: [UInt8]) -> [String: [String]] {
         var found: [String: [String]] = [:]
         let byURI = Dictionary(uniqueKeysWithValues: namespaces.map { ($0.value, $0.key) })
@@ -81,9 +82,11 @@ struct XMPPacket: Equatable {
             guard !name.isEmpty, i < text.count, text[i] == UInt8(ascii: "=") else { continue }
             i += 1
             while i < text.count, text[i] == 0x20 || text[i] == 0x09 || text[i] == 0x0A || text[i] == 0x0D { i += 1 }
-            guard i < text.count, text[i] == UInt8(ascii: "\"") || text[i] == UInt8(ascii: "'"),
-                let end = find([text[i]], in: text, from: i + 1), end - i <= 256
-            else { continue }
+            guard i < text.count, text[i] == UInt8(ascii: "\"") || text[i] == UInt8(ascii: "'") else { continue }
+            let quote = text[i]
+            var end = i + 1
+            while end < min(text.count, i + 258), text[end] != quote { end += 1 }
+            guard end < text.count, text[end] == quote else { continue }
             let uri = String(decoding: text[i + 1..<end], as: UTF8.self)
             if let usual = byURI[uri], name != usual, (found[usual]?.count ?? 0) < 16,
                 !(found[usual] ?? []).contains(name)

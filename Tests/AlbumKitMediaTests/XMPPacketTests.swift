@@ -72,6 +72,12 @@ import Testing
         let whole = Array("xmlns:xap='http://ns.adobe.com/xap/1.0/' xap:CreateDate='2009-03-06T22:15:00'".utf8)
         for cut in 0...whole.count { _ = XMPPacket.declaredPrefixes(in: Array(whole[0..<cut])) }
         #expect(XMPPacket.declaredPrefixes(in: whole) == ["xmp": ["xap"]])
+        // Unclosed URIs and thousands of declarations cost a bounded search each; the 16 prefixes
+        // kept for a namespace are the first ones declared.
+        let unclosed = Array(String(repeating: "xmlns:a='http://ns.adobe.com/xap/1.0/", count: 5000).utf8)
+        #expect(XMPPacket.declaredPrefixes(in: unclosed).isEmpty)
+        let many = Array((0..<300).map { "xmlns:p\($0)='http://ns.adobe.com/xap/1.0/' " }.joined().utf8)
+        #expect(XMPPacket.declaredPrefixes(in: many)["xmp"] == (0..<16).map { "p\($0)" })
     }
 
     @Test func truncatedPacketsEndQuietly() {
