@@ -207,6 +207,24 @@
                 }
             }
 
+            /// A photo a camera left empty is a photo lost, in every kind: damaged, named with its cause.
+            @Test(arguments: LibraryKind.allCases)
+            func anEmptyPhotoIsDamagedNamingItsCause(kind: LibraryKind) async throws {
+                try await withLibrary(kind) { fixture in
+                    let empty = fixture.directory.appendingPathComponent("IMG_0203.JPG")
+                    try Data().write(to: empty)
+                    let notes = fixture.directory.appendingPathComponent("notes.txt")
+                    try Data().write(to: notes)
+                    let results = await fixture.library.album(titled: "Card").save([
+                        .file(empty), .file(notes), .file(try fixture.uniqueJPEG("good")),
+                    ])
+                    #expect(results.map { $0.error?.code } == [.corruptMedia, .notMedia, nil])
+                    #expect(
+                        results[0].error?.message.hasSuffix(
+                            "IMG_0203.JPG: empty file (0 bytes). Nothing was saved for it.") == true)
+                }
+            }
+
             @Test(arguments: LibraryKind.allCases)
             func identicalBytesAreStoredAsTheyCame(kind: LibraryKind) async throws {
                 try await withLibrary(kind) { fixture in
