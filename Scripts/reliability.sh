@@ -11,7 +11,7 @@
 # --keep: keep the scratch directory for inspection.
 # --only: run only these scenarios (kill9, race, diskfull, readonly, removed, corrupt, reset, sqlite3,
 #   oldcatalog, garbled, pidns, fifo, walk, badnumbers, resave, verifyrace, fulljournal, ulimit,
-#   partial, quickexit, nolib, newlib, powerloss, ackkill, shutdown, remount, journal, rebuildkill, convert, convertbad,
+#   partial, quickexit, nolib, newlib, powerloss, ackkill, shutdown, remount, journal, rebuildkill, convert, convertbad, cardcut,
 #   repairrace, movekill, companionkill, companionupdate, movechange, moveself, exportrace, and the folder library's fkill9, frace, fdiskfull, freadonly, fmoved, fstaging,
 #   fslash, fdelete, fcard, flinks, ffifo, fcatalog, fdrop, fforged, and the shared library's
 #   sdelete, srestore, sexport, scopy, ssave, shostile, srestart, and the hostile library's hostile-index,
@@ -55,6 +55,10 @@
 #   badnumbers  a WebM whose duration is infinite among photos: all saved, in a catalog and in a
 #               folder library (before, the batch failed in a catalog).
 #   resave      an asset's file cut short and another deleted: saving the photos again restores them.
+#   cardcut     a card whose camera lost power mid-write (photos of 0 bytes, cut in the header, cut
+#               in half) imported into a catalog and a folder library: each named with its cause and
+#               counted as failed (exit 1), the whole ones saved, verify passes; once whole, the
+#               next import saves them.
 #   verifyrace  `album verify` in a loop during a batch: never a false problem.
 #   fulljournal a batch into small disks of 54 sizes a page apart, so that at some the files fit but
 #               the journal's record does not: the album holds exactly what was reported saved, every
@@ -170,6 +174,7 @@ ONLY+=",fkill9,frace,fdiskfull,freadonly,fmoved,fstaging,fslash,fdelete,fcard,fl
 ONLY+=",sdelete,srestore,sexport,scopy,ssave,shostile,srestart"
 ONLY+=",hostile-index,hostile-snapshot"
 ONLY+=",hostile-records,hostile-lists"
+ONLY+=",cardcut"
 while [ $# -gt 0 ]; do
     argument=$1
     shift
@@ -1241,6 +1246,38 @@ scenario_remount() {
     done
     umount "$mnt" 2>/dev/null
     summary remount "$trials" "$failures" "a disk mounted again in the same boot: its index rebuilt at the first opening, never on the same mount"
+}
+
+# cardcut: a camera that lost power mid-write leaves photos of 0 bytes or cut short on its card
+# (before: an empty one was counted among "not photos or videos" and named only with -v).
+scenario_cardcut() {
+    echo "== cardcut"
+    local dir=$WORK/cardcut kind lib status bad=0 trials=0 f size
+    make_jpegs "$dir/whole" 6 IMG
+    for kind in catalog folders; do
+        trials=$((trials + 1))
+        rm -rf "$dir/card" && mkdir -p "$dir/card/DCIM/100CANON" && cp "$dir/whole"/*.jpg "$dir/card/DCIM/100CANON/"
+        : >"$dir/card/DCIM/100CANON/IMG_0000.jpg"
+        head -c 300 "$dir/whole/IMG_0001.jpg" >"$dir/card/DCIM/100CANON/IMG_0001.jpg"
+        size=$(stat -c %s "$dir/whole/IMG_0002.jpg")
+        head -c $((size / 2)) "$dir/whole/IMG_0002.jpg" >"$dir/card/DCIM/100CANON/IMG_0002.jpg"
+        if [ "$kind" = catalog ]; then lib=(--library "$dir/$kind.albumlibrary"); else lib=(--folders --library "$dir/Pictures"); fi
+        "$ALBUM" import --album Card "${lib[@]}" "$dir/card" >"$dir/out" 2>"$dir/err"
+        status=$?
+        [ "$status" = 1 ] || { fail "cardcut $kind: exit $status, not 1: $(tail -1 "$dir/err")"; bad=$((bad + 1)); }
+        grep -q "IMG_0000.jpg: empty file (0 bytes)" "$dir/err" || { fail "cardcut $kind: the empty photo is not named: $(cat "$dir/err")"; bad=$((bad + 1)); }
+        for f in IMG_0001 IMG_0002; do
+            grep -q "$f.jpg is damaged: .*" "$dir/err" || { fail "cardcut $kind: $f (cut short) is not named: $(cat "$dir/err")"; bad=$((bad + 1)); }
+        done
+        grep -q "album: 3 saved, 3 failed" "$dir/err" || { fail "cardcut $kind: summary: $(tail -1 "$dir/err")"; bad=$((bad + 1)); }
+        "$ALBUM" verify "${lib[@]}" >"$dir/verify" 2>&1 || { fail "cardcut $kind: verify: $(head -3 "$dir/verify")"; bad=$((bad + 1)); }
+        # The photos recovered whole (from the camera's buffer, another copy): the next import saves them.
+        cp "$dir/whole"/IMG_000[012].jpg "$dir/card/DCIM/100CANON/"
+        "$ALBUM" import --album Card "${lib[@]}" "$dir/card" >"$dir/out" 2>"$dir/err" ||
+            { fail "cardcut $kind: the import of the whole photos failed: $(tail -2 "$dir/err")"; bad=$((bad + 1)); }
+        grep -q "album: 3 saved, 3 already in the library" "$dir/err" || { fail "cardcut $kind: again: $(tail -1 "$dir/err")"; bad=$((bad + 1)); }
+    done
+    summary cardcut "$trials" "$bad" "photos of 0 bytes and cut short on a card: named with their cause, failed, the rest saved (catalog, folders)"
 }
 
 START=$(date +%s)

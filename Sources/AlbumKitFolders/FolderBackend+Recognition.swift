@@ -64,14 +64,14 @@ extension FolderBackend: FileRecognition {
     /// as they are (under the name a save gives them): by content when the probe was read, else by
     /// size and modification time, which a save keeps.
     private func companionsToUpdate(_ probe: FileProbe, photo: String, in folder: FileSystem.Descriptor) -> [String] {
-        probe.companions.filter { companion in
-            let name = AssetCompanion.name(of: companion.name, photo: probe.name, as: photo)
+        let names = AssetCompanion.names(of: probe.companions.map(\.name), photo: probe.name, as: photo)
+        return zip(probe.companions, names).filter { companion, name in
             guard let status = FileSystem.fileStatus(of: name, in: folder), status.kind == .regular,
                 status.size == companion.size
             else { return true }
             if let sha256 = companion.sha256 { return hashCache.sha256(of: name, in: folder) != sha256 }
             return status.modified != companion.modified
-        }.map(\.name)
+        }.map { companion, _ in companion.name }
     }
 
     /// The photo or video file in `folder` a save of `probe` made: its name, or that name numbered

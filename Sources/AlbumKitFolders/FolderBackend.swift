@@ -543,9 +543,8 @@ package final class FolderBackend: LibraryBackend, CompanionKeeping {
                 let name = FolderNaming.fileName(item.fileName, attempt: attempt)
                 // Its companions are named after it (`IMG_1 2.JPG`, `IMG_1 2.CR2`, `IMG_1 2.xmp`):
                 // a name is free only when theirs are too.
-                let companionNames = item.media.companions.map {
-                    AssetCompanion.name(of: $0.originalName, photo: item.media.originalFilename, as: name)
-                }
+                let companionNames = AssetCompanion.names(
+                    of: item.media.companions.map(\.originalName), photo: item.media.originalFilename, as: name)
                 if contents.isTaken(name) || companionNames.contains(where: contents.isTaken) {
                     attempt += 1
                     continue
@@ -615,9 +614,11 @@ package final class FolderBackend: LibraryBackend, CompanionKeeping {
     /// The offsets of `item`'s companions that the photo `photo` in `folder` does not have beside
     /// it as they are: no file of the name it would have there, or one of other bytes.
     private func companionsToUpdate(_ item: Staged, photo: String, in folder: FileSystem.Descriptor) -> [Int] {
-        item.media.companions.indices.filter { offset in
+        let names = AssetCompanion.names(
+            of: item.media.companions.map(\.originalName), photo: item.media.originalFilename, as: photo)
+        return item.media.companions.indices.filter { offset in
             let companion = item.media.companions[offset]
-            let name = AssetCompanion.name(of: companion.originalName, photo: item.media.originalFilename, as: photo)
+            let name = names[offset]
             guard let status = FileSystem.fileStatus(of: name, in: folder) else { return true }
             return status.kind != .regular || status.size != companion.byteSize
                 || hashCache.sha256(of: name, in: folder) != companion.sha256
@@ -638,9 +639,11 @@ package final class FolderBackend: LibraryBackend, CompanionKeeping {
         in target: FileSystem.Descriptor, contents: inout FolderContents
     ) throws -> [String] {
         var updated: [String] = []
+        let names = AssetCompanion.names(
+            of: item.media.companions.map(\.originalName), photo: item.media.originalFilename, as: photo)
         for offset in offsets {
             let companion = item.media.companions[offset]
-            let name = AssetCompanion.name(of: companion.originalName, photo: item.media.originalFilename, as: photo)
+            let name = names[offset]
             let file = files[offset]
             do throws(SystemError) {
                 if FileSystem.fileStatus(of: name, in: target) == nil {

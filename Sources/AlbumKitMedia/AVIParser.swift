@@ -4,7 +4,7 @@
 /// Each must fit in the file; inside the first, the chunks must tile it and the header list
 /// (`hdrl`: `avih`, one `strl` per stream with `strh` and `strf`) and the frames (`movi`) must be
 /// present. Frames are never read: the `movi` list costs one 12-byte read whatever its size. The
-/// capture date is the `IDIT` chunk's, as cameras write it.
+/// capture date is the `IDIT` chunk's, as cameras write it, else the `INFO` list's `ICRD`.
 struct AVIParser {
     static let maxChunks = 100_000
 
@@ -12,6 +12,8 @@ struct AVIParser {
     private var chunks = 0
     /// The `IDIT` chunk's date (cameras write it in the header list).
     private var captureDate: String?
+    /// The `INFO` list's `ICRD` date (editors and some cameras), used when there is no `IDIT`.
+    private var infoDate: String?
 
     init(reader: ByteReader) { self.reader = reader }
 
@@ -48,6 +50,8 @@ struct AVIParser {
                 hasFrames = true
             } else if item.id == "IDIT", captureDate == nil {
                 captureDate = Self.date(try payload(item, max: 64))
+            } else if item.id == "LIST", item.listType == "INFO", infoDate == nil {
+                infoDate = try readInfoDate(item)
             }
             offset = item.next
         }
@@ -64,7 +68,7 @@ struct AVIParser {
         guard hasFrames else { throw corrupt("has no frame list (movi)") }
 
         var metadata = MediaMetadata(format: .avi)
-        metadata.captureDate = captureDate
+        metadata.captureDate = captureDate ?? infoDate
         guard let video = streams.first(where: { $0.header.fourCC(0) == "vids" }) else {
             if streams.contains(where: { $0.header.fourCC(0) == "auds" }) {
                 throw MediaInspectionError(.notMedia, "it is audio-only AVI")
@@ -129,6 +133,18 @@ struct AVIParser {
             offset = item.next
         }
         return (header, streams)
+    }
+
+    /// The `ICRD` (creation date) of a `LIST 'INFO'`, when it holds a time of day: `2024-05-01
+    /// 10:20:30`, EXIF's form or C's `ctime` form (a day alone, `2024-05-01`, is not used).
+    private mutating func readInfoDate(_ list: Chunk) throws(MediaInspectionError) -> String? {
+        var offset = list.payload + 4
+        while offset < list.end {
+            let item = try chunk(at: offset, limit: list.end, parent: "LIST 'INFO'")
+            if item.id == "ICRD" { return Self.date(try payload(item, max: 64)) }
+            offset = item.next
+        }
+        return nil
     }
 
     /// An `IDIT` date: C's `ctime` text (`Mon Mar  3 10:20:30 2008`) or EXIF's (`2008:03:03 10:20:30`),

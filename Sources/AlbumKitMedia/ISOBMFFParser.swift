@@ -641,6 +641,15 @@ final class ISOBMFFParser {
                 userData.xmp = XMPPacket(try payload(box, max: XMPPacket.maxBytes))
                 continue
             }
+            if box.type == "TAGS", userData.make == nil {
+                // Pentax cameras' block of settings: the make first, a 24-byte C string (exiftool's
+                // Pentax MOV tags).
+                let data = try payload(box, max: 24)
+                if data.starts(with: Array("PENTAX ".utf8), at: 0), let make = data.cString(0..<data.count) {
+                    userData.make = make.trimmingSpaces.nilIfEmpty
+                }
+                continue
+            }
             if ["?mak", "?mod", "?day"].contains(box.type),
                 try reader.byte(at: box.start + 4) == 0xA9
             {

@@ -8,9 +8,8 @@
     import ucrt
 #endif
 
-/// Walks the segments of a JPEG up to its first scan, reads the frame size, the EXIF block and the
-/// XMP packet,
-/// and checks that the image ends with an end-of-image marker.
+/// Walks the segments of a JPEG up to its first scan, reads the frame size, the EXIF block, the
+/// XMP packet and the IPTC record (APP13), and checks that the image ends with an end-of-image marker.
 ///
 /// Reads the headers and the last two bytes; only when the file does not end with EOI (a trailer
 /// after the image, or a cut) does it scan the entropy-coded data for the marker.
@@ -24,6 +23,7 @@ struct JPEGParser {
         var metadata = MediaMetadata(format: .jpeg)
         var exif: EXIFInfo?
         var xmp: XMPPacket?
+        var iptc: IPTCRecord?
         var frame: (width: Int, height: Int)?
         var offset: UInt64 = 2
         for _ in 0..<Self.maxSegments {
@@ -67,6 +67,11 @@ struct JPEGParser {
                 } else if xmp == nil, data.starts(with: XMPPacket.jpegSignature, at: 0) {
                     xmp = XMPPacket(Array(data[XMPPacket.jpegSignature.count...]))
                 }
+            case 0xED where iptc == nil && payloadLength > IPTCRecord.photoshopSignature.count:
+                let data = try reader.require(at: payload, count: payloadLength, what: "JPEG APP13 segment")
+                if data.starts(with: IPTCRecord.photoshopSignature, at: 0) {
+                    iptc = IPTCRecord(imageResources: Array(data[IPTCRecord.photoshopSignature.count...]))
+                }
             case let sofMarker where frame == nil && Self.isStartOfFrame(sofMarker):
                 let sof = try reader.require(at: payload, count: min(payloadLength, 6), what: "JPEG frame header")
                 guard sof.count == 6 else {
@@ -79,9 +84,10 @@ struct JPEGParser {
                 }
                 try findEndOfImage(after: payload + UInt64(payloadLength))
                 let orientation = exif?.orientation
-                if exif != nil || xmp != nil {
+                if exif != nil || xmp != nil || iptc != nil {
                     var info = exif ?? EXIFInfo()
                     info.merge(xmp)
+                    info.merge(iptc)
                     info.apply(to: &metadata)
                 }
                 metadata.setSize(

@@ -102,6 +102,18 @@ struct TIFFReader {
         {
             info.merge(XMPPacket(packet))
         }
+        // Then IPTC: bare (IPTC-NAA, 33723; a LONG array as often as UNDEFINED) or in Photoshop's
+        // image resources (34377).
+        if info.captureDate == nil, let entry = ifd0.entries[0x83BB], [1, 4, 7].contains(entry.type),
+            let record = value(entry, limit: 1 << 20)
+        {
+            info.merge(IPTCRecord(iim: record))
+        }
+        if info.captureDate == nil, let entry = ifd0.entries[0x8649], [1, 7].contains(entry.type),
+            let resources = value(entry, limit: 1 << 20)
+        {
+            info.merge(IPTCRecord(imageResources: resources))
+        }
         return info
     }
 

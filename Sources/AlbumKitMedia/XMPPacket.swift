@@ -11,7 +11,8 @@
 /// The fields AlbumKit reads from an XMP packet (Adobe's RDF/XML metadata, as Lightroom, Photoshop
 /// and cameras embed it in JPEG, PNG, TIFF, HEIF and MP4 files).
 ///
-/// Properties are found by their usual prefixes (`exif:`, `photoshop:`, `xmp:`, `tiff:`), written
+/// Properties are found by their usual prefixes (`exif:`, `photoshop:`, `xmp:`, `tiff:`) or by the
+/// prefix the packet declares for their namespace (`xap:` in Photoshop CS's packets), written
 /// either as attributes (`exif:DateTimeOriginal="…"`) or as elements
 /// (`<exif:DateTimeOriginal>…</exif:DateTimeOriginal>`); no XML tree is built. A packet is read
 /// only up to ``maxBytes``. XMP's `tiff:Orientation` is not read: viewers turn a picture by its
@@ -32,18 +33,69 @@ struct XMPPacket: Equatable {
         0xBE, 0x7A, 0xCF, 0xCB, 0x97, 0xA9, 0x42, 0xE8, 0x9C, 0x71, 0x99, 0x94, 0x91, 0xE3, 0xAF, 0xAC,
     ]
 
+    /// The namespaces of the properties read, by their usual prefix.
+    static let namespaces = [
+        "exif": "http://ns.adobe.com/exif/1.0/", "photoshop": "http://ns.adobe.com/photoshop/1.0/",
+        "xmp": "http://ns.adobe.com/xap/1.0/", "tiff": "http://ns.adobe.com/tiff/1.0/",
+    ]
+
     /// Reads `bytes` (an XMP packet in UTF-8); `nil` when it holds none of the fields.
     init?(_ bytes: [UInt8]) {
         let text = bytes.count > Self.maxBytes ? Array(bytes[0..<Self.maxBytes]) : bytes
-        for name in ["exif:DateTimeOriginal", "photoshop:DateCreated", "xmp:CreateDate"] {
-            if let value = Self.property(name, in: text).flatMap(Self.isoDate) {
+        let prefixes = Self.declaredPrefixes(in: text)
+        // A property under its usual prefix, else under the one the packet declares for its
+        // namespace (Photoshop CS and older write `xap:CreateDate`).
+        func property(_ prefix: String, _ name: String) -> String? {
+            for declared in [prefix] + (prefixes[prefix] ?? []) {
+                if let value = Self.property(declared + ":" + name, in: text) { return value }
+            }
+            return nil
+        }
+        for (prefix, name) in [("exif", "DateTimeOriginal"), ("photoshop", "DateCreated"), ("xmp", "CreateDate")] {
+            if let value = property(prefix, name).flatMap(Self.isoDate) {
                 captureDate = value
                 break
             }
         }
-        make = Self.property("tiff:Make", in: text)?.trimmingSpaces.nilIfEmpty
-        model = Self.property("tiff:Model", in: text)?.trimmingSpaces.nilIfEmpty
+        make = property("tiff", "Make")?.trimmingSpaces.nilIfEmpty
+        model = property("tiff", "Model")?.trimmingSpaces.nilIfEmpty
         if captureDate == nil && make == nil && model == nil { return nil }
+    }
+
+    /// The other prefixes `text` declares (`xmlns:xap="http://ns.adobe.com/xap/1.0/"`) for the
+    /// namespaces of ``namespaces``, by their usual prefix: at most 16 each, among the first 256
+    /// declarations, each URI at most 256 bytes (a packet's cost stays bounded whatever it holds).
+    static func declaredPrefixes(in text: [UInt8]) -> [String: [String]] {
+        var found: [String: [String]] = [:]
+        let byURI = Dictionary(uniqueKeysWithValues: namespaces.map { ($0.value, $0.key) })
+        let key = Array("xmlns:".utf8)
+        var from = 0
+        var declarations = 0
+        while declarations < 256, let at = find(key, in: text, from: from) {
+            declarations += 1
+            var i = at + key.count
+            let nameStart = i
+            while i < text.count, isNameByte(text[i]), text[i] != UInt8(ascii: ":") { i += 1 }
+            from = i
+            let name = String(decoding: text[nameStart..<i], as: UTF8.self)
+            while i < text.count, text[i] == 0x20 || text[i] == 0x09 || text[i] == 0x0A || text[i] == 0x0D { i += 1 }
+            guard !name.isEmpty, i < text.count, text[i] == UInt8(ascii: "=") else { continue }
+            i += 1
+            while i < text.count, text[i] == 0x20 || text[i] == 0x09 || text[i] == 0x0A || text[i] == 0x0D { i += 1 }
+            guard i < text.count, text[i] == UInt8(ascii: "\"") || text[i] == UInt8(ascii: "'") else { continue }
+            let quote = text[i]
+            var end = i + 1
+            while end < min(text.count, i + 258), text[end] != quote { end += 1 }
+            guard end < text.count, text[end] == quote else { continue }
+            let uri = String(decoding: text[i + 1..<end], as: UTF8.self)
+            if let usual = byURI[uri], name != usual, (found[usual]?.count ?? 0) < 16,
+                !(found[usual] ?? []).contains(name)
+            {
+                found[usual, default: []].append(name)
+            }
+            from = end
+        }
+        return found
     }
 
     /// The text value of property `name`, from its attribute or its element.
@@ -161,7 +213,11 @@ struct XMPPacket: Equatable {
                 while isDigit(i) { i += 1 }
             }
         }
-        let zone = String(decoding: c[i...], as: UTF8.self)
+        var zone = String(decoding: c[i...], as: UTF8.self)
+        // Apple writes `GMT+02:00` (and `GMT` alone for UTC).
+        if zone.hasPrefix("GMT") || zone.hasPrefix("UTC") {
+            zone = zone.count == 3 ? "Z" : String(zone.dropFirst(3))
+        }
         let offset: String
         if zone.isEmpty {
             offset = ""

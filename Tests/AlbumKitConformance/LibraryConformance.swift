@@ -145,6 +145,23 @@
             }
         }
 
+        /// A photo a camera left empty is a photo lost, in every kind: damaged, named with its cause.
+        public func anEmptyPhotoIsDamagedNamingItsCause() async throws {
+            try await kind.withLibrary { fixture in
+                let empty = fixture.directory.appendingPathComponent("IMG_0203.JPG")
+                try Data().write(to: empty)
+                let notes = fixture.directory.appendingPathComponent("notes.txt")
+                try Data().write(to: notes)
+                let results = await fixture.library.album(titled: "Card").save([
+                    .file(empty), .file(notes), .file(try fixture.uniqueJPEG("good")),
+                ])
+                #expect(results.map { $0.error?.code } == [.corruptMedia, .notMedia, nil])
+                #expect(
+                    results[0].error?.message.hasSuffix(
+                        "IMG_0203.JPG: empty file (0 bytes). Nothing was saved for it.") == true)
+            }
+        }
+
         public func identicalBytesAreStoredAsTheyCame() async throws {
             try await kind.withLibrary { fixture in
                 let file = try fixture.uniqueJPEG("same")

@@ -23,6 +23,7 @@
         func aRenamedAlbumKeepsItsIDAndADeletedOneIsMadeAgain() async throws
         func duplicateTitlesResolveToTheOldest() async throws
         func aBadFileFailsAloneAndTheRestOfTheBatchSaves() async throws
+        func anEmptyPhotoIsDamagedNamingItsCause() async throws
         func identicalBytesAreStoredAsTheyCame() async throws
         func renameKeepsTheID() async throws
         func invalidTitlesAreRefused() async throws

@@ -32,4 +32,36 @@ import Testing
         #expect(AssetCompanion.name(of: "IMG_1.CR2", photo: "IMG_1.JPG", as: "IMG_1 2.JPG") == "IMG_1 2.CR2")
         #expect(AssetCompanion.name(of: "IMG_1.AAE", photo: "IMG_1.HEIC", as: "IMG_1.HEIC") == "IMG_1.AAE")
     }
+
+    /// darktable names its sidecar after the raw (`IMG_0003.CR2.xmp`) and reads no other name: beside
+    /// the raw of a pair it keeps that name, numbered with the pair when the name is taken.
+    @Test func aSidecarNamedAfterTheRawOfAPairFollowsTheRaw() {
+        let companions = ["IMG_0003.CR2", "IMG_0003.CR2.xmp", "IMG_0003.xmp", "IMG_0003.JPG.xmp"]
+        #expect(
+            AssetCompanion.names(of: companions, photo: "IMG_0003.JPG", as: "IMG_0003.JPG") == companions)
+        #expect(
+            AssetCompanion.names(of: companions, photo: "IMG_0003.JPG", as: "IMG_0003 2.JPG") == [
+                "IMG_0003 2.CR2", "IMG_0003 2.CR2.xmp", "IMG_0003 2.xmp", "IMG_0003 2.JPG.xmp",
+            ])
+        // Any case, as cameras and editors write it; a sidecar of a sidecar follows it too.
+        #expect(
+            AssetCompanion.names(
+                of: ["img_1.cr2", "IMG_1.CR2.XMP", "IMG_1.CR2.XMP.bak"], photo: "IMG_1.JPG", as: "B.JPG")
+                == ["B.cr2", "B.cr2.XMP", "B.cr2.XMP.bak"])
+        // Without the raw among the companions, the stem rule names it.
+        #expect(AssetCompanion.names(of: ["IMG_1.CR2.xmp"], photo: "IMG_1.JPG", as: "B.JPG") == ["B.xmp"])
+    }
+
+    /// Lightroom and Bridge write `IMG_1.xmp` for a raw only (a JPEG's edits go inside it): with
+    /// both files of that stem, it is the raw's, whatever the order of the names.
+    @Test func aStemSidecarBelongsToTheRaw() {
+        let separate = CompanionGrouping(
+            ["IMG_1.JPG.xmp", "IMG_1.xmp", "IMG_1.JPG", "IMG_1.CR2"], pairingRaws: false)
+        #expect(separate.groups.map(\.primary) == ["IMG_1.JPG", "IMG_1.CR2"])
+        #expect(separate.groups[0].companions.map(\.name) == ["IMG_1.JPG.xmp"])
+        #expect(separate.groups[1].companions.map(\.name) == ["IMG_1.xmp"])
+        let paired = CompanionGrouping(["IMG_1.JPG.xmp", "IMG_1.xmp", "IMG_1.JPG", "IMG_1.CR2"])
+        #expect(paired.groups.map(\.primary) == ["IMG_1.JPG"])
+        #expect(paired.groups[0].companions.map(\.name) == ["IMG_1.CR2", "IMG_1.JPG.xmp", "IMG_1.xmp"])
+    }
 }

@@ -114,8 +114,14 @@ import Testing
             } onResult: { index, result in
                 streamed.withLock { $0.append((index, result)) }
             }
-            #expect(results.map { $0.error?.code } == [nil, .notMedia, .fileNotFound, .notMedia, .fileUnreadable, nil])
+            // An empty file named as a photo is a photo lost (a camera that did not finish writing):
+            // damaged, not "not a photo".
+            #expect(
+                results.map { $0.error?.code } == [nil, .notMedia, .fileNotFound, .corruptMedia, .fileUnreadable, nil])
             #expect(results[1].error?.file?.hasSuffix("note.jpg") == true)
+            #expect(
+                results[3].error?.message.hasSuffix("empty.jpg: empty file (0 bytes). Nothing was saved for it.")
+                    == true)
             // Each result is handed over once, in input order, and equals the returned one.
             let handed = streamed.withLock { $0 }
             #expect(handed.map(\.0) == Array(0..<6))

@@ -43,6 +43,43 @@ import Testing
         #expect(XMPPacket(Self.packet("<rdf:Description tiff:MakeNote='x' xtiff:Make='y'/>")) == nil)
     }
 
+    /// Photoshop CS wrote the `xmp` namespace as `xap:`; any declared prefix of a known namespace
+    /// counts, an undeclared one or another namespace's does not. Apple's `GMT+02:00` zone is read.
+    @Test func declaredPrefixesAndApplesZone() throws {
+        let xap = try #require(
+            XMPPacket(
+                Self.packet(
+                    "<rdf:Description rdf:about='' xmlns:xap='http://ns.adobe.com/xap/1.0/'><xap:CreateDate>2009-03-06T22:15:00+01:00</xap:CreateDate></rdf:Description>"
+                )))
+        #expect(xap.captureDate == "2009-03-06T22:15:00+01:00")
+        let cam = try #require(
+            XMPPacket(
+                Self.packet(
+                    "<rdf:Description xmlns:t = \"http://ns.adobe.com/tiff/1.0/\" t:Make='Canon'/>")))
+        #expect(cam.make == "Canon")
+        #expect(XMPPacket(Self.packet("<rdf:Description xap:CreateDate='2009-03-06T22:15:00'/>")) == nil)
+        #expect(
+            XMPPacket(
+                Self.packet(
+                    "<rdf:Description xmlns:xap='http://example.com/other/' xap:CreateDate='2009-03-06T22:15:00'/>"))
+                == nil)
+        let apple = XMPPacket(Self.packet("<rdf:Description xmp:CreateDate='2024-04-22T14:38:09.526GMT+02:00'/>"))
+        #expect(apple?.captureDate == "2024-04-22T14:38:09+02:00")
+        #expect(
+            XMPPacket(Self.packet("<rdf:Description xmp:CreateDate='2024-04-22T14:38:09GMT'/>"))?.captureDate
+                == "2024-04-22T14:38:09Z")
+        // Declarations cut anywhere end quietly.
+        let whole = Array("xmlns:xap='http://ns.adobe.com/xap/1.0/' xap:CreateDate='2009-03-06T22:15:00'".utf8)
+        for cut in 0...whole.count { _ = XMPPacket.declaredPrefixes(in: Array(whole[0..<cut])) }
+        #expect(XMPPacket.declaredPrefixes(in: whole) == ["xmp": ["xap"]])
+        // Unclosed URIs and thousands of declarations cost a bounded search each; the 16 prefixes
+        // kept for a namespace are the first ones declared.
+        let unclosed = Array(String(repeating: "xmlns:a='http://ns.adobe.com/xap/1.0/", count: 5000).utf8)
+        #expect(XMPPacket.declaredPrefixes(in: unclosed).isEmpty)
+        let many = Array((0..<300).map { "xmlns:p\($0)='http://ns.adobe.com/xap/1.0/' " }.joined().utf8)
+        #expect(XMPPacket.declaredPrefixes(in: many)["xmp"] == (0..<16).map { "p\($0)" })
+    }
+
     @Test func truncatedPacketsEndQuietly() {
         let whole = Self.packet("<rdf:Description exif:DateTimeOriginal='2024-05-01T10:20:30'><tiff:Make>Canon")
         for cut in stride(from: 0, through: whole.count, by: 7) {

@@ -69,6 +69,10 @@
         @Test func aBadFileFailsAloneAndTheRestOfTheBatchSaves() async throws {
             try await conformance.aBadFileFailsAloneAndTheRestOfTheBatchSaves()
         }
+
+        @Test func anEmptyPhotoIsDamagedNamingItsCause() async throws {
+            try await conformance.anEmptyPhotoIsDamagedNamingItsCause()
+        }
         @Test func identicalBytesAreStoredAsTheyCame() async throws {
             try await conformance.identicalBytesAreStoredAsTheyCame()
         }

@@ -35,6 +35,31 @@
                 Set(try shared.objects().map { String($0.split(separator: "/").last ?? "") })
             }
 
+            /// darktable's `IMG_1.CR2.xmp` beside the raw of a pair is exported under that name, the
+            /// only one darktable reads (not `IMG_1.xmp`, which would be Lightroom's for the pair).
+            @Test func aSidecarNamedAfterTheRawIsExportedUnderItsName() async throws {
+                try await withTemporaryDirectory { directory in
+                    let card = directory.appendingPathComponent("card")
+                    try FileManager.default.createDirectory(at: card, withIntermediateDirectories: true)
+                    let (photo, raw, _, _) = try Self.pair(in: card)
+                    let darktable = card.appendingPathComponent("IMG_1.CR2.xmp")
+                    try Data("<x:xmpmeta>darktable \(UUID().uuidString)</x:xmpmeta>".utf8).write(to: darktable)
+                    let shared = try SharedTestLibrary()
+                    let saved = try await shared.library.album(titled: "Pairs").save(
+                        Media.file(photo).with(companions: [.raw(raw), .sidecar(darktable)]))
+                    let listed = try #require(try await shared.library.assets(inAlbumTitled: "Pairs").first)
+                    #expect(listed.companions.map(\.originalFilename) == ["IMG_1.CR2", "IMG_1.CR2.xmp"])
+                    let out = directory.appendingPathComponent("out")
+                    _ = try await shared.library.exportAlbum(
+                        withID: try #require(saved.albumID), to: out, progress: nil)
+                    #expect(
+                        try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == [
+                            "IMG_1.CR2", "IMG_1.CR2.xmp", "IMG_1.JPG",
+                        ])
+                    #expect(try Self.sha256(out.appendingPathComponent("IMG_1.CR2.xmp")) == Self.sha256(darktable))
+                }
+            }
+
             @Test func companionsAreSavedListedExportedUpdatedAndCollected() async throws {
                 try await withTemporaryDirectory { directory in
                     let card = directory.appendingPathComponent("card")

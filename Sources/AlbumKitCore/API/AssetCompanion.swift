@@ -43,24 +43,53 @@ public struct AssetCompanion: Sendable, Hashable {
 
     /// The name this companion takes beside its photo when the photo is named `photoName`: a
     /// sidecar named after the whole file (`IMG_1.CR2.xmp`) follows the photo's whole name, one named
-    /// after the stem (`IMG_1.xmp`, `IMG_1.AAE`, the raw `IMG_1.CR2`) follows its stem.
+    /// after the stem (`IMG_1.xmp`, `IMG_1.AAE`, the raw `IMG_1.CR2`) follows its stem. A sidecar
+    /// named after another companion (darktable's `IMG_1.CR2.xmp` beside the raw of a pair) needs
+    /// the others: see ``names(of:photo:as:)``.
     ///
     /// ```swift
     /// AssetCompanion.name(of: "IMG_1.JPG.xmp", photo: "IMG_1.JPG", as: "IMG_1 2.JPG")  // "IMG_1 2.JPG.xmp"
     /// AssetCompanion.name(of: "IMG_1.CR2", photo: "IMG_1.JPG", as: "IMG_1 2.JPG")      // "IMG_1 2.CR2"
     /// ```
     public static func name(of companion: String, photo original: String?, as photoName: String) -> String {
-        let companionName = (companion as NSString).lastPathComponent
-        let ext = (companionName as NSString).pathExtension
-        if let original, !original.isEmpty {
-            let originalName = (original as NSString).lastPathComponent
-            if companionName.lowercased().hasPrefix(originalName.lowercased() + "."),
-                companionName.count == originalName.count + 1 + ext.count
-            {
-                return photoName + "." + ext
-            }
-        }
+        names(of: [companion], photo: original, as: photoName)[0]
+    }
+
+    /// The names a photo's companions take beside it when the photo is named `photoName`, each as
+    /// the editor that wrote it named it: a file named after the photo's whole name (`IMG_1.JPG.xmp`)
+    /// or after another companion's (`IMG_1.CR2.xmp`, darktable's sidecar of the raw of a pair)
+    /// follows that file's new name; one named after the stem (`IMG_1.xmp`, `IMG_1.AAE`, the raw
+    /// `IMG_1.CR2`) follows the photo's stem. With `photoName` the original name, every name stays.
+    ///
+    /// ```swift
+    /// AssetCompanion.names(of: ["IMG_1.CR2", "IMG_1.CR2.xmp"], photo: "IMG_1.JPG", as: "IMG_1 2.JPG")
+    /// // ["IMG_1 2.CR2", "IMG_1 2.CR2.xmp"]
+    /// ```
+    public static func names(of companions: [String], photo original: String?, as photoName: String) -> [String] {
+        let given = companions.map { ($0 as NSString).lastPathComponent }
+        let originalName = original.map { ($0 as NSString).lastPathComponent } ?? ""
         let stem = (photoName as NSString).deletingPathExtension
-        return ext.isEmpty ? stem : stem + "." + ext
+        // Each companion's new name, found once.
+        var names = [String?](repeating: nil, count: given.count)
+        func name(_ index: Int) -> String {
+            if let known = names[index] { return known }
+            let companion = given[index]
+            let ext = (companion as NSString).pathExtension
+            let described = (companion as NSString).deletingPathExtension.lowercased()
+            var result = ext.isEmpty ? stem : stem + "." + ext
+            if !originalName.isEmpty, !ext.isEmpty, described == originalName.lowercased() {
+                result = photoName + "." + ext
+            } else if !ext.isEmpty,
+                // A shorter name only: the search ends, whatever the names.
+                let other = given.indices.first(where: {
+                    $0 != index && given[$0].count < companion.count && given[$0].lowercased() == described
+                })
+            {
+                result = name(other) + "." + ext
+            }
+            names[index] = result
+            return result
+        }
+        return given.indices.map(name)
     }
 }

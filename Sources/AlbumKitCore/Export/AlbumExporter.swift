@@ -306,10 +306,11 @@ struct AlbumExporter {
 
     /// The names `asset`'s companions take beside its file `name`.
     private func companionNames(of asset: AssetInfo, beside name: String) -> [String] {
-        asset.companions.map { companion in
+        let names = AssetCompanion.names(
+            of: asset.companions.map(\.originalFilename), photo: asset.originalFilename, as: name)
+        return zip(asset.companions, names).map { companion, companionName in
             FolderNaming.safeComponent(
-                AssetCompanion.name(of: companion.originalFilename, photo: asset.originalFilename, as: name),
-                fallback: name + "." + (companion.originalFilename as NSString).pathExtension)
+                companionName, fallback: name + "." + (companion.originalFilename as NSString).pathExtension)
         }
     }
 

@@ -2,8 +2,8 @@
 /// write them: the raw of a RAW+JPEG pair (`IMG_1.CR2` beside `IMG_1.JPG`) goes with the JPEG (or
 /// HEIC), the photo shown; a sidecar goes with the photo it is named after, `IMG_1.CR2.xmp`
 /// (darktable, digiKam) with that file, `IMG_1.xmp` or `IMG_1.AAE` (Lightroom, exiftool, Apple)
-/// with the stem's photo. `album import` saves each group as one asset; a folder library lists it
-/// as one.
+/// with the stem's raw when there is one (the pair holding it), else with the stem's photo.
+/// `album import` saves each group as one asset; a folder library lists it as one.
 ///
 /// ```swift
 /// let grouping = CompanionGrouping(["IMG_1.CR2", "IMG_1.JPG", "IMG_1.xmp", "notes.xmp"])
@@ -87,9 +87,12 @@ package struct CompanionGrouping: Sendable {
             if present.contains(described) {
                 owner = pairedTo[described] ?? described  // `IMG_1.CR2.xmp`: that file (or its pair's JPEG)
             } else if let files = byStem[described] {
-                // `IMG_1.xmp`: the stem's photo shown (the JPEG of a pair), else its first photo.
+                // `IMG_1.xmp`: the raw's (Lightroom and Bridge write one for raws only, and keep a
+                // JPEG's edits inside it): the pair holding the raw, else the raw kept as a photo of its
+                // own; without a raw, the stem's first photo.
                 owner =
-                    files.first { index[$0] != nil && !groups[index[$0]!].companions.isEmpty }
+                    files.first { index[$0] != nil && groups[index[$0]!].companions.contains { $0.role == .raw } }
+                    ?? files.first { index[$0] != nil && Self.isRaw($0) }
                     ?? files.first { index[$0] != nil && FolderNaming.kind(ofFileNamed: $0) == .photo }
                     ?? files.first { index[$0] != nil }
             } else {

@@ -91,6 +91,9 @@ package final class MediaReader {
             return try MediaInspector().inspect(source)
         } catch {
             switch error.kind {
+            case .notMedia where source.size == 0 && Self.isNamedAsMedia(name):
+                // A camera that did not finish writing leaves such a file: a photo lost, not a stray file.
+                throw AlbumError(.corruptMedia, "\(name): empty file (0 bytes). Nothing was saved for it.", file: name)
             case .notMedia:
                 throw AlbumError(.notMedia, "\(name) is not a photo or video: \(error.reason).", file: name)
             case .corrupt:
@@ -100,6 +103,13 @@ package final class MediaReader {
                 throw AlbumError(.fileUnreadable, "\(name) cannot be read: \(error.reason).", file: name)
             }
         }
+    }
+
+    /// Whether `name` (a path or a file name) ends in a photo, video or camera raw extension
+    /// (`IMG_0203.JPG`, `MVI_1.MOV`, `IMG_1.NEF`).
+    static func isNamedAsMedia(_ name: String) -> Bool {
+        let last = FolderNaming.lastComponent(name)
+        return FolderNaming.isMediaFileName(last) || CompanionGrouping.isRaw(last)
     }
 
     /// Copies the whole input into `destination` (see ``HashingCopy``), returning its SHA-256 (hex).
