@@ -22,6 +22,11 @@
         var staleReferencePolicy: StaleReferencePolicy = .fail(.identifierNotFound)
         var albumFetchOrder: AlbumFetchOrder = .shuffled
         var limitedAccessAlbums: LimitedAccessAlbums = .refused
+        /// The persistent change history (`fetchPersistentChanges(since:)`).
+        var history = ChangeHistory()
+        /// Change details describing more inserted, removed and changed objects than this are not
+        /// incremental (``PhotoKitSimulation/incrementalChangeLimit``); `nil`: always incremental.
+        var incrementalChangeLimit: Int?
 
         /// How the app may read the library.
         enum ReadAccess {

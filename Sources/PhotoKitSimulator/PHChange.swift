@@ -20,7 +20,12 @@
             var state = after
             let current = PHFetchResult<T>(objects: refetch(&state), refetch: refetch)
             let details = PHFetchResultChangeDetails(from: fetchResult, to: current, changedObjects: [])
-            return details.isEmpty ? nil : details
+            if details.isEmpty { return nil }
+            if let limit = after.incrementalChangeLimit, details.describedCount > limit {
+                // Too many changes to describe: the app reloads from the result after them.
+                return PHFetchResultChangeDetails(withoutDetailsFrom: fetchResult, to: current)
+            }
+            return details
         }
     }
 #endif

@@ -25,9 +25,13 @@
         /// The objects whose content or metadata changed (their new snapshots).
         public let changedObjects: [ObjectType]
         private let moves: [(Int, Int)]
+        private let isIncremental: Bool
 
-        /// Always `true`: the simulator describes every change incrementally.
-        public var hasIncrementalChanges: Bool { true }
+        /// Whether the indexes and objects describe the change. `false` when the change was too
+        /// large to describe (the simulator: more objects than ``PhotoKitSimulation/incrementalChangeLimit``);
+        /// the index sets are then `nil`, the object lists empty and no moves are enumerated: reload
+        /// from ``fetchResultAfterChanges``.
+        public var hasIncrementalChanges: Bool { isIncremental }
 
         /// Whether objects that stayed changed places.
         public var hasMoves: Bool { !moves.isEmpty }
@@ -43,6 +47,20 @@
             changedObjects: [ObjectType]
         ) {
             self.init(before: fromResult, after: toResult, noted: Set(changedObjects.map(\.localIdentifier)))
+        }
+
+        /// Details that describe nothing but the results before and after (not incremental).
+        init(withoutDetailsFrom before: PHFetchResult<ObjectType>, to after: PHFetchResult<ObjectType>) {
+            fetchResultBeforeChanges = before
+            fetchResultAfterChanges = after
+            removedIndexes = nil
+            removedObjects = []
+            insertedIndexes = nil
+            insertedObjects = []
+            changedIndexes = nil
+            changedObjects = []
+            moves = []
+            isIncremental = false
         }
 
         private init(before: PHFetchResult<ObjectType>, after: PHFetchResult<ObjectType>, noted: Set<String>) {
@@ -84,7 +102,11 @@
             changedIndexes = changed
             changedObjects = changed.map { new[$0] }
             self.moves = moves
+            isIncremental = true
         }
+
+        /// How many objects the details describe as removed, inserted or changed.
+        var describedCount: Int { removedObjects.count + insertedObjects.count + changedObjects.count }
 
         /// Whether nothing differs.
         var isEmpty: Bool {

@@ -148,8 +148,14 @@
         }
 
         /// Tells every registered observer that the library changed, with the state as it is now.
+        ///
+        /// Every publication first records what changed in the persistent change history, whether
+        /// or not an observer is registered.
         func publishChange() {
-            let after = state.withLock { $0 }
+            let after = state.withLock { state in
+                state.history.record(assets: state.assets, albums: state.albums)
+                return state
+            }
             let observers = self.observers.withLock { $0.compactMap(\.observer) }
             guard !observers.isEmpty else { return }
             let box = ObserverList(observers: observers)
@@ -158,6 +164,33 @@
                     for observer in box.observers { observer.photoLibraryDidChange(PHChange(after: after)) }
                 }
             }
+        }
+
+        // MARK: Persistent changes
+
+        /// The position of the library's persistent change history now (iOS 16, macOS 13).
+        public var currentChangeToken: PHPersistentChangeToken {
+            state.withLock {
+                PHPersistentChangeToken(libraryIdentifier: $0.history.libraryIdentifier, position: $0.history.position)
+            }
+        }
+
+        /// The changes made since `token`, oldest first, whoever made them and whether or not the
+        /// app was running (iOS 16, macOS 13).
+        ///
+        /// Throws `persistentChangeTokenExpired` when the history no longer reaches back to the
+        /// token (the app then reloads what it shows), and `accessUserDenied` without read access.
+        /// Assumption: Apple does not say which error comes without read access, nor whether limited
+        /// access filters the history; the simulator reports every change to an app with limited access.
+        public func fetchPersistentChanges(since token: PHPersistentChangeToken) throws -> PHPersistentChangeFetchResult
+        {
+            let (entries, library) = try state.withLock { state -> ([ChangeHistory.Entry], String) in
+                let status = state.authorization.status(for: .readWrite)
+                guard status == .authorized || status == .limited else { throw PHPhotosError(.accessUserDenied) }
+                return (try state.history.changes(since: token), state.history.libraryIdentifier)
+            }
+            return PHPersistentChangeFetchResult(
+                changes: entries.map { PHPersistentChange(entry: $0, libraryIdentifier: library) })
         }
 
         /// Why the library is unavailable, or `nil` (the simulated library is always available).

@@ -284,6 +284,39 @@
             }
         }
 
+        /// The user edits an asset's picture in Photos now (crops it, applies a filter): nothing an
+        /// app lists changes, but change details and the persistent history report the asset as
+        /// changed; `false` when it is missing.
+        @discardableResult
+        public func userEditsAsset(withLocalIdentifier id: String) -> Bool {
+            defer { library.publishChange() }
+            return library.state.withLock { state in
+                guard let index = state.assets.firstIndex(where: { $0.localIdentifier == id }) else { return false }
+                state.assets[index].modificationDate = Date()
+                state.assets[index].revision += 1
+                return true
+            }
+        }
+
+        // MARK: Persistent change history and change details
+
+        /// Forgets the persistent change history recorded so far, as Photos does after a while:
+        /// `fetchPersistentChanges(since:)` with a token made before throws `persistentChangeTokenExpired`.
+        public func forgetPersistentChangeHistory() {
+            library.state.withLock { state in
+                state.history.record(assets: state.assets, albums: state.albums)
+                state.history.forget()
+            }
+        }
+
+        /// Change details describing more removed, inserted and changed objects than this have
+        /// `hasIncrementalChanges` `false` (Photos gives up describing large changes; Apple does not
+        /// say where). `nil` (default): every change is described.
+        public var incrementalChangeLimit: Int? {
+            get { library.state.withLock { $0.incrementalChangeLimit } }
+            nonmutating set { library.state.withLock { $0.incrementalChangeLimit = newValue } }
+        }
+
         /// The user deletes an asset now (from the library and every album); `false` when missing.
         @discardableResult
         public func userDeletesAsset(withLocalIdentifier id: String) -> Bool {

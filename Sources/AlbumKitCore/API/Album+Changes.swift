@@ -32,6 +32,23 @@ extension Album {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: AlbumChange.self)
         let album = self
         let task = Task {
+            if token == nil || token?.order == order,
+                let source = try? await album.library.backend as? any AlbumChangeSource
+            {
+                // The library describes the album's changes itself (Photos).
+                do {
+                    let changes = source.albumChanges(orderedBy: order, since: token) { last in
+                        try await album.currentAlbumID(after: last)
+                    }
+                    for try await change in changes { continuation.yield(change) }
+                    continuation.finish()
+                } catch is CancellationError {
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: AlbumError.wrap(error))
+                }
+                return
+            }
             // Every library change asks for one more listing; changes arriving during a listing
             // are covered by a single next one.
             let (triggers, trigger) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
@@ -84,17 +101,7 @@ extension Album {
     /// The album listed now, compared with `last`. The album listed before is followed while it
     /// exists (renamed or not); else the album the title resolves to, as saves resolve it.
     package func change(since last: AlbumChangeToken, order: AssetOrder) async throws -> AlbumChange {
-        var id: String?
-        if let boundID {
-            id = try await exists(boundID) ? boundID : nil
-        } else if let previous = last.albumID, try await exists(previous) {
-            id = previous
-            learnt.withLock { $0 = previous }
-        } else {
-            do { id = try await resolvedID() } catch let error as AlbumError where error.code == .albumNotFound {
-                id = nil
-            }
-        }
+        var id = try await currentAlbumID(after: last)
         var assets: [AssetInfo] = []
         if let found = id {
             do {
@@ -104,6 +111,20 @@ extension Album {
             }
         }
         return AlbumListingDiff.change(from: last, to: assets, albumID: id, order: order)
+    }
+
+    /// The album's identifier now, for a change stream whose last listing was `last`: the album it
+    /// was named by while it exists; else the album listed before while it exists (renamed or
+    /// not); else the album the title resolves to, as saves resolve it; `nil` when none does.
+    package func currentAlbumID(after last: AlbumChangeToken) async throws -> String? {
+        if let boundID { return try await exists(boundID) ? boundID : nil }
+        if let previous = last.albumID, try await exists(previous) {
+            learnt.withLock { $0 = previous }
+            return previous
+        }
+        do { return try await resolvedID() } catch let error as AlbumError where error.code == .albumNotFound {
+            return nil
+        }
     }
 
     /// Whether the album with identifier `id` exists now.

@@ -58,12 +58,16 @@ public struct AlbumChange: Sendable, Hashable {
     public let isAlbumDeleted: Bool
     /// Where this listing stands, to keep for ``Album/changes(orderedBy:since:interval:)`` after a restart.
     public let token: AlbumChangeToken
+    /// `false` when the library could not say what changed (Photos: too many changes at once, or
+    /// its history no longer reaching back to a restart's token): every index list is then empty.
+    private let isIncremental: Bool
 
-    init(
+    package init(
         albumID: String?, assets: [AssetInfo], removedIndexes: [Int], removedAssetIDs: [String],
         insertedIndexes: [Int], changedIndexes: [Int], moves: [Move], isAlbumDeleted: Bool,
-        token: AlbumChangeToken
+        token: AlbumChangeToken, isIncremental: Bool = true
     ) {
+        self.isIncremental = isIncremental
         self.albumID = albumID
         self.assets = assets
         self.removedIndexes = removedIndexes
@@ -89,13 +93,22 @@ public struct AlbumChange: Sendable, Hashable {
     /// ```
     public var changedAssets: [AssetInfo] { changedIndexes.map { assets[$0] } }
 
-    /// Whether the indexes describe the change (`false` when the album was deleted or replaced by
-    /// another: show ``assets`` afresh).
-    public var hasIncrementalChanges: Bool { !isAlbumDeleted }
+    /// Whether the indexes describe the change: `false` when the album was deleted or replaced by
+    /// another, and when the library could not describe it (Photos reports too many changes at once
+    /// without details, or a restart's token is older than the history Photos keeps): show
+    /// ``assets`` afresh.
+    public var hasIncrementalChanges: Bool { isIncremental && !isAlbumDeleted }
 
     /// Whether nothing changed (such changes are never reported, except as a stream's first element).
     public var isEmpty: Bool {
         removedIndexes.isEmpty && insertedIndexes.isEmpty && changedIndexes.isEmpty && moves.isEmpty
-            && !isAlbumDeleted
+            && hasIncrementalChanges
+    }
+
+    /// The change that says only "show ``assets`` afresh" (``hasIncrementalChanges`` is `false`).
+    package static func reload(albumID: String?, assets: [AssetInfo], token: AlbumChangeToken) -> AlbumChange {
+        AlbumChange(
+            albumID: albumID, assets: assets, removedIndexes: [], removedAssetIDs: [], insertedIndexes: [],
+            changedIndexes: [], moves: [], isAlbumDeleted: false, token: token, isIncremental: false)
     }
 }

@@ -24,13 +24,22 @@ public struct AlbumChangeToken: Sendable, Hashable, Codable {
     public let order: AssetOrder
     /// The listing, in `order`.
     let entries: [Entry]
+    /// Where the library's own change history stood when the listing was made, where it keeps one
+    /// (Photos' `PHPersistentChangeToken`, archived): on a restart the library says what changed
+    /// since, beyond what the listing shows. `nil` in tokens of other libraries and older tokens.
+    package let libraryPosition: Data?
 
-    /// The token of `assets`, the listing of album `albumID` in `order`.
-    package init(albumID: String?, order: AssetOrder, assets: [AssetInfo]) {
+    /// The token of `assets`, the listing of album `albumID` in `order`, made when the library's
+    /// history stood at `libraryPosition`.
+    package init(albumID: String?, order: AssetOrder, assets: [AssetInfo], libraryPosition: Data? = nil) {
         self.albumID = albumID
         self.order = order
         self.entries = assets.map { Entry(id: $0.id, fingerprint: Self.fingerprint(of: $0)) }
+        self.libraryPosition = libraryPosition
     }
+
+    /// The identifiers of the listed assets, in `order`.
+    package var assetIDs: [String] { entries.map(\.id) }
 
     /// The number of assets the listing had.
     ///
@@ -47,7 +56,7 @@ public struct AlbumChangeToken: Sendable, Hashable, Codable {
     public var data: Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        // Every field is a string, an optional string or an array of them: encoding cannot fail.
+        // Every field is a string, bytes, an optional of them or an array of them: encoding cannot fail.
         return (try? encoder.encode(self)) ?? Data()
     }
 

@@ -1,12 +1,17 @@
+import Foundation
+
 /// The one place where two listings of an album become an ``AlbumChange``, for every library kind:
 /// which assets left, which came, which changed their description and which changed place.
 package enum AlbumListingDiff {
     /// The change from `before` (a token's listing) to `after` (the album `albumID` listed now, in
-    /// `order`; `nil` when no album resolves).
+    /// `order`; `nil` when no album resolves). `alsoChanged` names assets the library reports
+    /// changed whatever their descriptions show (Photos' history: an edit of the picture);
+    /// `libraryPosition` goes into the new token.
     package static func change(
-        from before: AlbumChangeToken, to after: [AssetInfo], albumID: String?, order: AssetOrder
+        from before: AlbumChangeToken, to after: [AssetInfo], albumID: String?, order: AssetOrder,
+        alsoChanged: Set<String> = [], libraryPosition: Data? = nil
     ) -> AlbumChange {
-        let token = AlbumChangeToken(albumID: albumID, order: order, assets: after)
+        let token = AlbumChangeToken(albumID: albumID, order: order, assets: after, libraryPosition: libraryPosition)
         let albumGone = before.albumID != nil && before.albumID != albumID
         // Another album (or none): everything before left, everything now is new.
         let old = albumGone ? [] : before.entries
@@ -24,7 +29,7 @@ package enum AlbumListingDiff {
                 continue
             }
             stayed.append((was, index))
-            if old[was].fingerprint != entry.fingerprint { changed.append(index) }
+            if old[was].fingerprint != entry.fingerprint || alsoChanged.contains(entry.id) { changed.append(index) }
         }
         // The assets that stayed in their relative order are the longest increasing run of their
         // positions before; the others moved.
