@@ -226,8 +226,11 @@ enum AlbumCommand {
         return 0
     }
 
+    /// `album show TITLE [--order added|taken] [filters]`: the album in its own order (as its assets
+    /// were added), or by when they were taken; what the filters (``AssetQuery``) keep of it.
     static func show(_ arguments: Arguments) async throws -> Int32 {
         var table = try AssetTable(arguments)
+        let query = try AssetQuery(arguments, defaultOrder: .dateAdded)
         let album = AlbumReference(arguments.positional[0])
         let library = try LibraryChoice.open(arguments, create: false)
         let id: String
@@ -237,12 +240,24 @@ enum AlbumCommand {
         }
         // Printed page by page as the album is read: the first line at once, whatever its size.
         var cursor: String?
+        // By date taken, the whole album is read before the first line (it is sorted).
+        var taken: [AssetInfo] = []
         repeat {
             let page = try await library.assets(inAlbumWithID: id, after: cursor, limit: 500)
             cursor = page.nextCursor
-            table.add(page.assets, more: cursor != nil)
+            let kept = page.assets.filter { query.filter.matches($0, in: .captureDate) }
+            if query.order == .captureDate {
+                taken += kept
+            } else {
+                table.add(kept, more: cursor != nil)
+            }
         } while cursor != nil
-        if table.finish() == 0 && !arguments.json { Output.out("The album \(album.shown) is empty.") }
+        if query.order == .captureDate { table.add(query.sorted(taken, in: .captureDate), more: false) }
+        if table.finish() == 0 && !arguments.json {
+            Output.out(
+                query.filter == .all
+                    ? "The album \(album.shown) is empty." : "Nothing in the album \(album.shown) matches.")
+        }
         return 0
     }
 

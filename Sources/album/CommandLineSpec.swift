@@ -63,6 +63,11 @@ enum CommandLineSpec {
         case size = "--size"
         case titles = "--titles"
         case columns = "--columns"
+        case camera = "--camera"
+        case kind = "--kind"
+        case near = "--near"
+        case box = "--box"
+        case name = "--name"
 
         /// `--album`, in messages.
         var description: String { rawValue }
@@ -157,7 +162,7 @@ enum CommandLineSpec {
         Option(
             name: .album, short: "-a", value: "TITLE",
             help:
-                "Save into the album TITLE: found by its remembered id, then by title, created when missing (id:ID: exactly that album).",
+                "Save into the album TITLE: found by its remembered id, then by title, created when missing (id:ID: exactly that album); assets: list only the album's.",
             completion: .album),
         Option(
             name: .albumByDate, value: "FORMAT",
@@ -231,14 +236,20 @@ enum CommandLineSpec {
             help: "Create the library's reader and writer roles and grant their rights (a role that may do so)."),
         Option(name: .all, help: "Everything in recently deleted."),
         Option(
-            name: .from, value: "LIBRARY", help: "The library to copy from (a path or postgres://...).",
+            name: .from, value: "LIBRARY|DATE",
+            help:
+                "copy: the library to copy from (a path or postgres://...); show, assets: list only what was taken from DATE on (YYYY, YYYY-MM or YYYY-MM-DD).",
             completion: .file),
         Option(
-            name: .to, value: "LIBRARY",
-            help: "The library to copy into (a path or postgres://...; default: --library or ALBUMKIT_LIBRARY)."),
+            name: .to, value: "LIBRARY|DATE",
+            help:
+                "copy: the library to copy into (a path or postgres://...; default: --library or ALBUMKIT_LIBRARY); show, assets: list only what was taken up to the end of DATE."
+        ),
         Option(
             name: .order, value: "added|taken",
-            help: "List by when assets were added (default) or when they were taken (then added), oldest first."),
+            help:
+                "List by when assets were added (default; show: to the album) or when they were taken (then added), oldest first; those of one time by name."
+        ),
         Option(
             name: .limit, value: "N", help: "List at most N assets; the next page's --after is printed on stderr."),
         Option(name: .after, value: "CURSOR", help: "Start after this point of a listing (printed by --limit)."),
@@ -262,6 +273,22 @@ enum CommandLineSpec {
             help:
                 "The columns to print, comma-separated, in order: \(AssetTable.Column.allCases.map(\.rawValue).joined(separator: ",")) (ids in full)."
         ),
+        Option(
+            name: .camera, value: "TEXT",
+            help: "List only what a camera whose make and model contain TEXT took (case aside: --camera 'eos r6')."),
+        Option(
+            name: .kind, value: "photo|video|raw",
+            help: "List only photos, only videos, or only camera raws (raw formats and DNG, kept alone or with a JPEG)."
+        ),
+        Option(
+            name: .near, value: "LAT,LON[,KM]",
+            help: "List only what was taken within KM kilometres (default 1) of a place, in decimal degrees."),
+        Option(
+            name: .box, value: "SOUTH,WEST,NORTH,EAST",
+            help: "List only what was taken between two latitudes and two longitudes, in decimal degrees."),
+        Option(
+            name: .name, value: "GLOB",
+            help: "List only files whose original name matches, case aside (* any text, ? one character: 'IMG_00*')."),
     ]
 
     static let allOptions = globalOptions + commandOptions
@@ -350,13 +377,19 @@ enum CommandLineSpec {
                 """,
             arity: 0...0),
         Command(
-            name: .show, arguments: "TITLE", options: [.columns], summary: "List the photos and videos of an album.",
+            name: .show, arguments: "TITLE",
+            options: [.order, .columns, .from, .to, .camera, .kind, .near, .box, .name],
+            summary: "List the photos and videos of an album.",
             details: """
                 Lists the assets of the album TITLE in the order they were added: name, kind, size, when it
                 was taken (or added), format and dimensions, camera, GPS position and id (its first
                 characters, enough to name it; in a shared library also who saved it). On a terminal,
                 columns that do not fit are left out, saying so. -v adds where the file is and prints
-                every id in full; --columns chooses the columns; --json prints every field.
+                every id in full; --columns chooses the columns; --json prints every field. Times are
+                the camera's clock, their zone said once in the header when they share one.
+                --order taken lists by when they were taken. --from and --to (YYYY, YYYY-MM or
+                YYYY-MM-DD: the whole year, month or day), --camera, --kind, --near or --box and --name
+                list only what matches every one of them.
                 """,
             takesAlbumFirst: true, arity: 1...1),
         Command(
@@ -378,13 +411,16 @@ enum CommandLineSpec {
                 """,
             takesAlbumFirst: true, arity: 1...1),
         Command(
-            name: .assets, arguments: "", options: [.order, .limit, .after, .columns],
+            name: .assets, arguments: "",
+            options: [.order, .limit, .after, .columns, .album, .from, .to, .camera, .kind, .near, .box, .name],
             summary: "List every photo and video of the library, in albums or not.",
             details: """
                 Lists every asset of the library, whether or not it is in an album, by when it was added
                 (--order added, the default) or when it was taken (--order taken; assets without a capture
-                date come by when they were added), oldest first, with the columns of show. --limit N
-                prints one page and, on stderr, the --after CURSOR of the next one.
+                date come by when they were added), oldest first, those of one time by name, with the
+                columns of show. --limit N prints one page and, on stderr, the --after CURSOR of the next
+                one. The filters of show (--from, --to, --camera, --kind, --near, --box, --name) and
+                --album TITLE list only what matches every one of them.
                 """,
             arity: 0...0),
         Command(
