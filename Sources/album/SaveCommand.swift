@@ -62,8 +62,13 @@ enum SaveCommand {
         var orphans = 0
         /// Catalog libraries found in a folder walked: left out, reported.
         var libraries = 0
-        /// The albums this save created (the text says so on the first line into each).
+        /// The albums this save created.
         var created: Set<String> = []
+        /// The albums whose outcome (created, found) a line has said: each is said once.
+        var told: Set<String> = []
+        /// Files already in the library with nothing else to say, left out of the text unless `-v`:
+        /// the summary counts them.
+        var folded = 0
     }
 
     /// What happened to an input before the library saw it: refused (a folder without `-r`, a
@@ -397,12 +402,25 @@ enum SaveCommand {
             case .kept?: tally.withLock { $0.notMoved += 1 }
             case .isLibraryFile?, .notSaved?, nil: break
             }
-            // The album is created once: text says so on the first line only.
-            let createdNow = tally.withLock { tally -> Bool in
+            // A file already in the library with nothing else to tell (not moved, restored, updated,
+            // or with files left out) is one of the summary's count, unless -v lists it.
+            var isLibraryFile = false
+            if case .isLibraryFile? = removal { isLibraryFile = true }
+            let folded =
+                already && !arguments.verbose && !moved && saved.companionsUpdated.isEmpty
+                && saved.companionsLeftOut.isEmpty && !isLibraryFile
+            let tellsAlbum = tally.withLock { tally -> Bool in
                 if already { tally.already += 1 } else { tally.saved += 1 }
                 if saved.isExisting && !saved.companionsUpdated.isEmpty { tally.updated += 1 }
-                guard saved.albumOutcome == .created, let title else { return false }
-                return tally.created.insert(title).inserted
+                if saved.albumOutcome == .created, let title { tally.created.insert(title) }
+                if folded && !arguments.json {
+                    tally.folded += 1
+                    return false
+                }
+                // The album's outcome is said on the first line into it only (a save in batches
+                // finds the album its first batch created: that is not news).
+                guard let title, saved.albumOutcome != .notRequested else { return false }
+                return tally.told.insert(title).inserted
             }
             if arguments.json {
                 Output.json(
@@ -414,15 +432,15 @@ enum SaveCommand {
                         companions: input.companions.isEmpty ? nil : input.companions.map(\.path.description),
                         companionsLeftOut: saved.companionsLeftOut.isEmpty ? nil : saved.companionsLeftOut,
                         companionsUpdated: saved.companionsUpdated.isEmpty ? nil : saved.companionsUpdated))
-            } else if !arguments.quiet {
+            } else if !arguments.quiet && !folded {
                 let verb =
                     already ? (moved ? "already in the library (moved): " : alreadyPrefix) : moved ? "moved " : "saved "
-                var line = verb + "\(Output.shown(input.path)) as \(saved.assetID)"
+                // Ids only with -v: a photographer reads names.
+                var line = verb + Output.shown(input.path) + (arguments.verbose ? " as \(saved.assetID)" : "")
                 if !already { line += input.withCompanions }
                 if let title, saved.albumOutcome != .notRequested {
-                    let outcome = saved.albumOutcome
                     line += " in \"\(Output.shown(title))\""
-                    if outcome != .created || createdNow { line += " (album \(outcome))" }
+                    if tellsAlbum { line += " (album \(saved.albumOutcome))" }
                 }
                 if saved.isRestored { line += " (restored: the library's copy was missing or damaged)" }
                 if case .isLibraryFile? = removal { line += " (it is the library's own file: left where it is)" }
@@ -499,7 +517,7 @@ enum SaveCommand {
         }
         let wanted =
             walked || arguments.verbose || t.skipped > 0 || t.skippedLinks > 0 || t.orphans > 0 || t.libraries > 0
-            || (t.failed > 0 && total > 1)
+            || t.folded > 0 || (t.failed > 0 && total > 1)
         if wanted && (!arguments.quiet || t.failed > 0) {
             Output.err("album: " + parts.joined(separator: ", "))
         }
@@ -773,21 +791,24 @@ enum SaveCommand {
             _ input: Input, _ title: String?, as asset: String?, in album: String? = nil, sameAs first: String? = nil,
             updating: [String] = []
         ) {
+            // As the real run: nothing else to tell, counted in the summary unless -v.
+            let folded = !arguments.verbose && updating.isEmpty && !arguments.has(.move) && !arguments.json
             tally.withLock {
                 $0.already += 1
                 if !updating.isEmpty { $0.updated += 1 }
+                if folded { $0.folded += 1 }
             }
             if arguments.json {
                 Output.json(
                     SaveLine(
                         file: input.path, fileBytes: input.exactBytes, asset: asset, album: album, existing: true,
                         companionsUpdated: updating.isEmpty ? nil : updating))
-            } else if !arguments.quiet {
+            } else if !arguments.quiet && !folded {
                 // --move: a file the library holds is removed too, once its copy is checked.
                 var line =
                     (arguments.has(.move) ? "already in the library (would move): " : alreadyPrefix)
                     + Output.shown(input.path)
-                if let asset { line += " as \(asset)" }
+                if let asset, arguments.verbose { line += " as \(asset)" }
                 if let title { line += " in \"\(Output.shown(title))\"" }
                 if let first { line += " (the same as \(Output.shown(first)))" }
                 if !updating.isEmpty {
