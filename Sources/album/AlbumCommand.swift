@@ -213,15 +213,39 @@ enum AlbumCommand {
             }
             return 0
         }
-        let albums = try await LibraryChoice.open(arguments, create: false).albums()
+        let library = try LibraryChoice.open(arguments, create: false)
+        let albums = try await library.albums()
+        let summaries = Dictionary(
+            try await library.albumSummaries().map { ($0.albumID, $0) }, uniquingKeysWith: { first, _ in first })
         if arguments.json {
-            Output.json(albums.map(AlbumLine.init))
+            Output.json(
+                albums.map { album in
+                    var line = AlbumLine(album)
+                    if let summary = summaries[album.id] {
+                        line.size = summary.byteSize
+                        line.firstTaken = summary.firstTaken
+                        line.lastTaken = summary.lastTaken
+                    }
+                    return line
+                })
         } else if albums.isEmpty {
             if !arguments.quiet { Output.out("No albums.") }
         } else {
+            // The days its photos were taken, as the camera's clock showed them.
+            func taken(_ summary: AlbumSummary?) -> String {
+                guard let first = summary?.firstTaken?.prefix(10), let last = summary?.lastTaken?.prefix(10) else {
+                    return ""
+                }
+                return first == last ? String(first) : "\(first) – \(last)"
+            }
             Output.table(
-                albums.map { [$0.id, String($0.count), $0.title] }, header: ["ID", "COUNT", "TITLE"],
-                rightAligned: [1])
+                albums.map { album in
+                    let summary = summaries[album.id]
+                    return [
+                        album.id, String(album.count), summary.map { Output.size($0.byteSize) } ?? "", taken(summary),
+                        album.title,
+                    ]
+                }, header: ["ID", "COUNT", "SIZE", "TAKEN", "TITLE"], rightAligned: [1, 2])
         }
         return 0
     }

@@ -262,27 +262,38 @@ enum AssetCommands {
             return 0
         }
         let items = try await library.recentlyDeletedAssets()
+        // When `album deleted --empty` (30 days by default) removes it for good.
+        let removedAfter = { (item: RecentlyDeletedAsset) in item.deletedAt.addingTimeInterval(30 * 86_400) }
         if arguments.json {
             struct Line: Encodable {
                 let id: String
                 var originalFilename: String?
                 let deletedAt: Date
+                let removedAfter: Date
+                let albums: [String]
                 let file: String?
             }
             Output.json(
                 items.map {
                     Line(
                         id: $0.asset.id, originalFilename: $0.asset.originalFilename, deletedAt: $0.deletedAt,
-                        file: $0.asset.fileURL?.path)
+                        removedAfter: removedAfter($0), albums: $0.albumTitles, file: $0.asset.fileURL?.path)
                 })
+        } else if items.isEmpty {
+            if !arguments.quiet { Output.out("Nothing in recently deleted.") }
         } else {
             let formatter = ISO8601DateFormatter()
-            Output.out("DELETED               ID                                    NAME")
-            for item in items {
-                Output.out(
-                    "\(formatter.string(from: item.deletedAt))  \(item.asset.id)  \(Output.shown(item.asset.originalFilename ?? "-"))"
-                )
+            let minute = { (date: Date) in
+                String(formatter.string(from: date).prefix(16)).replacingOccurrences(of: "T", with: " ")
             }
+            Output.table(
+                items.map { item in
+                    [
+                        Output.shown(item.asset.originalFilename ?? "-"), minute(item.deletedAt),
+                        minute(removedAfter(item)), item.asset.id,
+                        item.albumTitles.map(Output.shown).joined(separator: ", "),
+                    ]
+                }, header: ["NAME", "DELETED (UTC)", "EXPIRES (UTC)", "ID", "FROM ALBUMS"])
         }
         return 0
     }

@@ -183,7 +183,9 @@ enum CommandLineSpec {
             help: "In folders, skip files and folders whose name (with a /, the end of the path) matches."),
         Option(
             name: .dryRun, short: "-n",
-            help: "Report, file by file, what would be saved or is already in the library; write nothing."),
+            help:
+                "Report, file by file, what would be done (import, save: saved or already in the library; export: exported or already there); write nothing."
+        ),
         Option(
             name: .checksum,
             help:
@@ -370,10 +372,12 @@ enum CommandLineSpec {
                 """,
             completion: .directory, arity: 1...Int.max),
         Command(
-            name: .albums, arguments: "", options: [.titles], summary: "List the albums: id, asset count, title.",
+            name: .albums, arguments: "", options: [.titles],
+            summary: "List the albums: id, asset count, size, dates taken, title.",
             details: """
-                Lists every album, oldest first: id, number of photos and videos, title. With --titles, only
-                the titles, one a line (what shell completion offers).
+                Lists every album, oldest first: id, number of photos and videos, the size of their
+                originals, the days the first and the last were taken (the camera's clock), title. With
+                --titles, only the titles, one a line (what shell completion offers).
                 """,
             arity: 0...0),
         Command(
@@ -551,8 +555,10 @@ enum CommandLineSpec {
             details: """
                 Lists what was deleted and can still be restored, most recent first. A shared library: kind,
                 name, when it was deleted, when album gc removes it for good, id, and the albums a photo goes
-                back to. A catalog library: when, id and name; with --empty, deletes for good (files and all)
-                those deleted more than --days days ago (default 30; 0: all).
+                back to. A catalog library: name, when it was deleted, when it expires (30 days later: from
+                then on album deleted --empty removes it; nothing is removed by itself), id, and the albums
+                restore puts it back into; with --empty, deletes for good (files and all) those deleted more
+                than --days days ago (default 30; 0: all).
                 """,
             arity: 0...0),
         Command(
