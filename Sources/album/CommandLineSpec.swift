@@ -68,6 +68,7 @@ enum CommandLineSpec {
         case near = "--near"
         case box = "--box"
         case name = "--name"
+        case replace = "--replace"
 
         /// `--album`, in messages.
         var description: String { rawValue }
@@ -291,6 +292,11 @@ enum CommandLineSpec {
         Option(
             name: .name, value: "GLOB",
             help: "List only files whose original name matches, case aside (* any text, ? one character: 'IMG_00*')."),
+        Option(
+            name: .replace,
+            help:
+                "A new version of a photo in the album (same name and capture time, other bytes) replaces it: the earlier goes to recently deleted."
+        ),
     ]
 
     static let allOptions = globalOptions + commandOptions
@@ -308,7 +314,7 @@ enum CommandLineSpec {
             name: .save, arguments: "FILE...",
             options: [
                 .album, .albumByDate, .recursive, .null, .include, .exclude, .dryRun, .checksum, .move,
-                .separateRaw, .date, .location, .favorite,
+                .separateRaw, .date, .location, .favorite, .replace,
             ],
             summary: "Save photos and videos (into an album with --album).",
             details: """
@@ -332,7 +338,9 @@ enum CommandLineSpec {
             completion: .file, arity: 1...Int.max),
         Command(
             name: .import, arguments: "FOLDER...",
-            options: [.album, .albumByDate, .include, .exclude, .dryRun, .checksum, .move, .separateRaw, .null],
+            options: [
+                .album, .albumByDate, .include, .exclude, .dryRun, .checksum, .move, .separateRaw, .null, .replace,
+            ],
             summary: "Save every photo and video in folder trees (save -r).",
             details: """
                 Saves every photo and video under each FOLDER (and in sub-folders), like save -r. Hidden files

@@ -69,6 +69,19 @@ enum SaveCommand {
         /// Files already in the library with nothing else to say, left out of the text unless `-v`:
         /// the summary counts them.
         var folded = 0
+        /// The album's assets before the save, by original name (case aside) and capture date: a
+        /// file saved with the same name and capture date is a new version of one of them.
+        var earlier: [String: [String]] = [:]
+        /// Files saved that are a new version of one in the album, and the assets they are new
+        /// versions of (`--replace` deletes them afterwards).
+        var newVersions = 0
+        var replaced: [String] = []
+    }
+
+    /// The key of ``Tally/earlier``: `nil` without a capture date (no version is claimed then).
+    private static func versionKey(name: String?, captureDate: String?) -> String? {
+        guard let name, let captureDate else { return nil }
+        return name.lowercased() + "|" + captureDate
     }
 
     /// What happened to an input before the library saw it: refused (a folder without `-r`, a
@@ -271,6 +284,20 @@ enum SaveCommand {
         case .id(let id): album = try await library.album(withID: id, accessPolicy: .requireAlbum)
         case nil: album = nil
         }
+        // The album's photos before the save: a file saved with the name and capture date of one of
+        // them (other bytes: edited in place) is told as a new version of it.
+        if let reference = arguments.album.map(AlbumReference.init), byDate == nil,
+            let albumID = try? await reference.id(in: library)
+        {
+            let earlier = try await library.assets(inAlbumWithID: albumID)
+            tally.withLock { tally in
+                for asset in earlier {
+                    if let key = versionKey(name: asset.originalFilename, captureDate: asset.metadata?.captureDate) {
+                        tally.earlier[key, default: []].append(asset.id)
+                    }
+                }
+            }
+        }
         let target = album
         let task = Task {
             if let target {
@@ -336,6 +363,11 @@ enum SaveCommand {
         }
         reportEarly(.max)
         ProgressLine.shared.stop()
+        // --replace: the earlier versions go to recently deleted (restore brings them back).
+        let replaced = tally.withLock { $0.replaced }
+        if arguments.has(.replace) && !replaced.isEmpty {
+            _ = try await library.deleteAssets(withIDs: replaced)
+        }
         if let title = arguments.album, tally.withLock({ !$0.created.isEmpty }), !arguments.quiet {
             await warnAboutSimilarTitle(title, in: library)
         }
@@ -409,18 +441,26 @@ enum SaveCommand {
             let folded =
                 already && !arguments.verbose && !moved && saved.companionsUpdated.isEmpty
                 && saved.companionsLeftOut.isEmpty && !isLibraryFile
-            let tellsAlbum = tally.withLock { tally -> Bool in
+            let name = input.path.split(separator: "/").last.map(String.init)
+            let key = versionKey(name: name, captureDate: saved.metadata?.captureDate)
+            let (tellsAlbum, earlier) = tally.withLock { tally -> (Bool, String?) in
                 if already { tally.already += 1 } else { tally.saved += 1 }
+                var earlier: String?
+                if !already, let key, let ids = tally.earlier[key]?.filter({ $0 != saved.assetID }), !ids.isEmpty {
+                    earlier = ids.joined(separator: " ")
+                    tally.newVersions += 1
+                    tally.replaced += ids
+                }
                 if saved.isExisting && !saved.companionsUpdated.isEmpty { tally.updated += 1 }
                 if saved.albumOutcome == .created, let title { tally.created.insert(title) }
                 if folded && !arguments.json {
                     tally.folded += 1
-                    return false
+                    return (false, nil)
                 }
                 // The album's outcome is said on the first line into it only (a save in batches
                 // finds the album its first batch created: that is not news).
-                guard let title, saved.albumOutcome != .notRequested else { return false }
-                return tally.told.insert(title).inserted
+                guard let title, saved.albumOutcome != .notRequested else { return (false, earlier) }
+                return (tally.told.insert(title).inserted, earlier)
             }
             if arguments.json {
                 Output.json(
@@ -441,6 +481,12 @@ enum SaveCommand {
                 if let title, saved.albumOutcome != .notRequested {
                     line += " in \"\(Output.shown(title))\""
                     if tellsAlbum { line += " (album \(saved.albumOutcome))" }
+                }
+                if let earlier {
+                    line +=
+                        " (a new version of the one already in the album, taken at the same time"
+                        + (arguments.verbose ? ", \(earlier)" : "")
+                        + (arguments.has(.replace) ? ": that one goes to recently deleted)" : ")")
                 }
                 if saved.isRestored { line += " (restored: the library's copy was missing or damaged)" }
                 if case .isLibraryFile? = removal { line += " (it is the library's own file: left where it is)" }
@@ -490,6 +536,12 @@ enum SaveCommand {
         if t.already > 0 {
             let updated = t.updated > 0 ? " (\(t.updated) with sidecars updated)" : ""
             parts.append("\(t.already) already in the library" + updated)
+        }
+        if t.newVersions > 0 {
+            let count = t.newVersions
+            parts.append(
+                "\(count) new version\(count == 1 ? "" : "s") of \(count == 1 ? "a photo" : "photos") already in the album"
+                    + (arguments.has(.replace) ? " (the earlier in recently deleted)" : ""))
         }
         if arguments.has(.move) && !arguments.dryRun { parts.append("\(t.moved) moved (removed from where they were)") }
         if t.notMoved > 0 { parts.append("\(t.notMoved) not moved (kept where they are)") }
