@@ -103,12 +103,18 @@ extension CatalogBackend: AssetDeleting, PermanentDeleting, RecentlyDeletedKeepi
             try self.withIndex("list recently deleted") { connection in
                 try connection.index!.db.rows(
                     """
-                    SELECT s.id, s.original_name, s.kind, s.byte_size, s.added_at, s.sha256, s.path, s.metadata, s.favorite, s.companions, s.deleted_at
+                    SELECT s.id, s.original_name, s.kind, s.byte_size, s.added_at, s.sha256, s.path, s.metadata, s.favorite, s.companions, s.deleted_at,
+                    (SELECT json_group_array(a.title) FROM album_asset m JOIN album a ON a.id = m.album_id
+                     WHERE m.asset_id = s.id)
                     FROM asset s WHERE s.state = 'deleted' ORDER BY s.deleted_at DESC, s.id
                     """
-                ).map {
-                    RecentlyDeletedAsset(
-                        asset: try self.assetInfo($0), deletedAt: Date(timeIntervalSince1970: $0.real(10) ?? 0))
+                ).map { row in
+                    var item = RecentlyDeletedAsset(
+                        asset: try self.assetInfo(row), deletedAt: Date(timeIntervalSince1970: row.real(10) ?? 0))
+                    // The albums it keeps its place in (restoring puts it back there).
+                    item.albumTitles =
+                        row.text(11).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
+                    return item
                 }
             }
         }

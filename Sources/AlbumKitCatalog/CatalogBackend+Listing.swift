@@ -9,21 +9,58 @@ extension CatalogBackend {
         try await assets(in: order, matching: .all, after: cursor, limit: limit)
     }
 
+    /// The kinds, the order's dates and the album are conditions of the query; what only the asset
+    /// itself tells (the camera, the place, the name, …) is judged on each row read, a scan that goes
+    /// on until the page is full or the listing ends.
     package func assets(in order: AssetOrder, matching filter: AssetFilter, after cursor: AssetCursor?, limit: Int)
         async throws -> AssetPage
     {
-        let query = try CatalogListing(order: order, filter: filter, after: cursor)
-        return try await Blocking.run {
-            try self.withIndex("list the library") { connection in
-                let rows = try connection.index!.db.rows(query.sql, query.arguments(limit: limit + 1))
-                let page = Array(rows.prefix(limit))
-                var next: String?
-                if rows.count > limit, let last = page.last, let id = last.text(0) {
-                    next = AssetCursor(key: CatalogListing.key(from: last.values[10], in: order), id: id).token
+        guard filter.readsEachAsset else {
+            let query = try CatalogListing(order: order, filter: filter, after: cursor)
+            return try await Blocking.run {
+                try self.withIndex("list the library") { connection in
+                    let rows = try connection.index!.db.rows(query.sql, query.arguments(limit: limit + 1))
+                    let page = Array(rows.prefix(limit))
+                    var next: String?
+                    if rows.count > limit, let last = page.last, let id = last.text(0) {
+                        next = AssetCursor(key: CatalogListing.key(from: last.values[10], in: order), id: id).token
+                    }
+                    return AssetPage(assets: try page.map(self.assetInfo), nextCursor: next)
                 }
-                return AssetPage(assets: try page.map(self.assetInfo), nextCursor: next)
             }
         }
+        var found: [(asset: AssetInfo, cursor: AssetCursor)] = []
+        var position = cursor
+        // Read in chunks, each its own short hold of the index, so a scan of a large library lets
+        // saves in between.
+        let chunk = max(limit + 1, 500)
+        while found.count <= limit {
+            let query = try CatalogListing(order: order, filter: filter, after: position)
+            let (rows, last) = try await Blocking.run {
+                try self.withIndex("list the library") { connection in
+                    let rows = try connection.index!.db.rows(query.sql, query.arguments(limit: chunk))
+                    let last = rows.last.flatMap { row in
+                        row.text(0).map {
+                            AssetCursor(key: CatalogListing.key(from: row.values[10], in: order), id: $0)
+                        }
+                    }
+                    return (
+                        try rows.map { row in
+                            (asset: try self.assetInfo(row), key: CatalogListing.key(from: row.values[10], in: order))
+                        }, last
+                    )
+                }
+            }
+            for row in rows where filter.matches(row.asset, in: order) {
+                found.append((row.asset, AssetCursor(key: row.key, id: row.asset.id)))
+                if found.count > limit { break }
+            }
+            guard rows.count == chunk, let last else { break }
+            position = last
+        }
+        let page = found.prefix(limit)
+        let next = found.count > limit ? page.last?.cursor.token : nil
+        return AssetPage(assets: page.map(\.asset), nextCursor: next)
     }
 
     package func assets(inAlbumWithID id: String, after cursor: AssetCursor?, limit: Int) async throws -> AssetPage {
@@ -55,6 +92,7 @@ struct CatalogListing {
     let sql: String
     private let cursor: (key: SQLValue, id: String)?
     private let bounds: (lower: SQLValue, upper: SQLValue)?
+    private let albumID: String?
 
     /// The columns of every listing row: ``CatalogBackend/assetInfo(_:)``'s ten, then the key.
     static let columns =
@@ -78,6 +116,11 @@ struct CatalogListing {
         var conditions = ["s.state = 'ready'"]
         if self.cursor != nil { conditions.append("(\(column), s.id) > (?1, ?2)") }
         if bounds != nil { conditions.append("\(column) >= ?3 AND \(column) < ?4") }
+        albumID = filter.albumID
+        if albumID != nil {
+            // A lookup in `album_asset`'s primary key per asset read.
+            conditions.append("EXISTS (SELECT 1 FROM album_asset m WHERE m.album_id = ?6 AND m.asset_id = s.id)")
+        }
         let kinds = MediaKind.allCases.filter { filter.kinds?.contains($0) ?? true }.map(\.rawValue)
         // One seek per kind, each at most a page; their merge is sorted (at most two pages).
         let parts = kinds.map { kind in
@@ -98,7 +141,7 @@ struct CatalogListing {
         [
             cursor?.key ?? .null, .text(cursor?.id ?? ""), bounds?.lower ?? .null, bounds?.upper ?? .null,
             .integer(Int64(limit)),
-        ]
+        ] + (albumID.map { [.text($0)] } ?? [])
     }
 
     /// A sort key of `order` (``AssetOrder/sortKey(of:)``) as its column holds it: the date added's

@@ -40,7 +40,11 @@ extension PhotoKitBackend: AssetDeleting {
             options?.predicate = NSPredicate(format: conditions.joined(separator: " AND "), argumentArray: arguments)
         }
         let fetched = PHAsset.fetchAssets(with: options)
-        let all = (0..<fetched.count).map { Self.info(fetched.object(at: $0)) }.filter { filter.matches($0, in: order) }
+        let members = try filter.albumID.map {
+            Self.identifiers(in: PHAsset.fetchAssets(in: try Self.existingCollection($0), options: nil))
+        }
+        let all = (0..<fetched.count).map { Self.info(fetched.object(at: $0)) }
+            .filter { filter.matches($0, in: order, albumMembers: members) }
         return AssetCursor.page(of: all, in: order, after: cursor, limit: limit)
     }
 

@@ -217,21 +217,48 @@ enum AlbumCommand {
             }
             return 0
         }
-        let albums = try await LibraryChoice.open(arguments, create: false).albums()
+        let library = try LibraryChoice.open(arguments, create: false)
+        let albums = try await library.albums()
+        let summaries = Dictionary(
+            try await library.albumSummaries().map { ($0.albumID, $0) }, uniquingKeysWith: { first, _ in first })
         if arguments.json {
-            Output.json(albums.map(AlbumLine.init))
+            Output.json(
+                albums.map { album in
+                    var line = AlbumLine(album)
+                    if let summary = summaries[album.id] {
+                        line.size = summary.byteSize
+                        line.firstTaken = summary.firstTaken
+                        line.lastTaken = summary.lastTaken
+                    }
+                    return line
+                })
         } else if albums.isEmpty {
             if !arguments.quiet { Output.out("No albums.") }
         } else {
+            // The days its photos were taken, as the camera's clock showed them.
+            func taken(_ summary: AlbumSummary?) -> String {
+                guard let first = summary?.firstTaken?.prefix(10), let last = summary?.lastTaken?.prefix(10) else {
+                    return ""
+                }
+                return first == last ? String(first) : "\(first) – \(last)"
+            }
             Output.table(
-                albums.map { [$0.id, String($0.count), $0.title] }, header: ["ID", "COUNT", "TITLE"],
-                rightAligned: [1])
+                albums.map { album in
+                    let summary = summaries[album.id]
+                    return [
+                        album.id, String(album.count), summary.map { Output.size($0.byteSize) } ?? "", taken(summary),
+                        album.title,
+                    ]
+                }, header: ["ID", "COUNT", "SIZE", "TAKEN", "TITLE"], rightAligned: [1, 2])
         }
         return 0
     }
 
+    /// `album show TITLE [--order added|taken] [filters]`: the album in its own order (as its assets
+    /// were added), or by when they were taken; what the filters (``AssetQuery``) keep of it.
     static func show(_ arguments: Arguments) async throws -> Int32 {
         var table = try AssetTable(arguments)
+        let query = try AssetQuery(arguments, defaultOrder: .dateAdded)
         let album = AlbumReference(arguments.positional[0])
         let library = try LibraryChoice.open(arguments, create: false)
         let id: String
@@ -241,12 +268,24 @@ enum AlbumCommand {
         }
         // Printed page by page as the album is read: the first line at once, whatever its size.
         var cursor: String?
+        // By date taken, the whole album is read before the first line (it is sorted).
+        var taken: [AssetInfo] = []
         repeat {
             let page = try await library.assets(inAlbumWithID: id, after: cursor, limit: 500)
             cursor = page.nextCursor
-            table.add(page.assets, more: cursor != nil)
+            let kept = page.assets.filter { query.filter.matches($0, in: .captureDate) }
+            if query.order == .captureDate {
+                taken += kept
+            } else {
+                table.add(kept, more: cursor != nil)
+            }
         } while cursor != nil
-        if table.finish() == 0 && !arguments.json { Output.out("The album \(album.shown) is empty.") }
+        if query.order == .captureDate { table.add(query.sorted(taken, in: .captureDate), more: false) }
+        if table.finish() == 0 && !arguments.json {
+            Output.out(
+                query.filter == .all
+                    ? "The album \(album.shown) is empty." : "Nothing in the album \(album.shown) matches.")
+        }
         return 0
     }
 

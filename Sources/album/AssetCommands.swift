@@ -3,16 +3,12 @@ import Foundation
 
 /// `assets`, `add`, `remove`, `delete-asset`, `export` and `thumbnail`: assets by identifier, across albums.
 enum AssetCommands {
-    /// `album assets [--order added|taken] [--limit N] [--after CURSOR]`: the whole library.
+    /// `album assets [--order added|taken] [--limit N] [--after CURSOR] [filters]`: the whole library,
+    /// or what the filters (``AssetQuery``) keep of it.
     static func assets(_ arguments: Arguments) async throws -> Int32 {
         var table = try AssetTable(arguments)
-        let order: AssetOrder
-        switch arguments.value(.order) ?? "added" {
-        case "added": order = .dateAdded
-        case "taken": order = .captureDate
-        case let other:
-            throw AlbumCommand.UsageFailure(message: "--order takes 'added' or 'taken', not '\(other)'")
-        }
+        var query = try AssetQuery(arguments, defaultOrder: .dateAdded)
+        let order = query.order
         var limit: Int?
         if let text = arguments.value(.limit) {
             guard let value = Int(text), value >= 1 else {
@@ -22,17 +18,27 @@ enum AssetCommands {
         }
         // The options are checked first: a usage error is one whether or not the library exists.
         let library = try LibraryChoice.open(arguments, create: false)
+        try await query.resolveAlbum(in: library)
         // Printed page by page as the library is read: the first line at once, whatever its size.
         var listed = 0
         var cursor = arguments.value(.after)
+        // The assets of the page's last time, printed with the next page (it may hold more of them).
+        var held: [AssetInfo] = []
         repeat {
             let wanted = limit.map { min(500, $0 - listed) } ?? 500
-            let page = try await library.assets(orderedBy: order, after: cursor, limit: wanted)
+            let page = try await library.assets(orderedBy: order, matching: query.filter, after: cursor, limit: wanted)
             listed += page.assets.count
             cursor = page.nextCursor
-            table.add(page.assets, more: cursor != nil && listed < (limit ?? Int.max))
+            let more = cursor != nil && listed < (limit ?? Int.max)
+            // A page cut by --limit is printed whole: its cursor starts the next one.
+            let (shown, rest) =
+                more && limit == nil ? query.heldBack(held + page.assets, in: order) : (held + page.assets, [])
+            held = rest
+            table.add(query.sorted(shown, in: order), more: more)
         } while cursor != nil && listed < (limit ?? Int.max)
-        if table.finish() == 0 && !arguments.json && !arguments.quiet { Output.out("No photos or videos.") }
+        if table.finish() == 0 && !arguments.json && !arguments.quiet {
+            Output.out(query.filter == .all ? "No photos or videos." : "No photos or videos match.")
+        }
         // A page cut short by --limit says where the next one starts.
         if let cursor, let limit {
             // The whole command again, so that it can be run as printed.
@@ -40,6 +46,9 @@ enum AssetCommands {
             if let library = arguments.library { next += ["--library", Output.shellQuoted(library)] }
             if arguments.system { next.append("--system") }
             if order == .captureDate { next += ["--order", "taken"] }
+            for option: CommandLineSpec.OptionName in [.album, .from, .to, .camera, .kind, .near, .box, .name] {
+                if let value = arguments.value(option) { next += [option.rawValue, Output.shellQuoted(value)] }
+            }
             next += ["--limit", "\(limit)", "--after", Output.shellQuoted(cursor)]
             Output.err("next page: " + next.joined(separator: " "))
         }
@@ -253,27 +262,38 @@ enum AssetCommands {
             return 0
         }
         let items = try await library.recentlyDeletedAssets()
+        // When `album deleted --empty` (30 days by default) removes it for good.
+        let removedAfter = { (item: RecentlyDeletedAsset) in item.deletedAt.addingTimeInterval(30 * 86_400) }
         if arguments.json {
             struct Line: Encodable {
                 let id: String
                 var originalFilename: String?
                 let deletedAt: Date
+                let removedAfter: Date
+                let albums: [String]
                 let file: String?
             }
             Output.json(
                 items.map {
                     Line(
                         id: $0.asset.id, originalFilename: $0.asset.originalFilename, deletedAt: $0.deletedAt,
-                        file: $0.asset.fileURL?.path)
+                        removedAfter: removedAfter($0), albums: $0.albumTitles, file: $0.asset.fileURL?.path)
                 })
+        } else if items.isEmpty {
+            if !arguments.quiet { Output.out("Nothing in recently deleted.") }
         } else {
             let formatter = ISO8601DateFormatter()
-            Output.out("DELETED               ID                                    NAME")
-            for item in items {
-                Output.out(
-                    "\(formatter.string(from: item.deletedAt))  \(item.asset.id)  \(Output.shown(item.asset.originalFilename ?? "-"))"
-                )
+            let minute = { (date: Date) in
+                String(formatter.string(from: date).prefix(16)).replacingOccurrences(of: "T", with: " ")
             }
+            Output.table(
+                items.map { item in
+                    [
+                        Output.shown(item.asset.originalFilename ?? "-"), minute(item.deletedAt),
+                        minute(removedAfter(item)), item.asset.id,
+                        item.albumTitles.map(Output.shown).joined(separator: ", "),
+                    ]
+                }, header: ["NAME", "DELETED (UTC)", "EXPIRES (UTC)", "ID", "FROM ALBUMS"])
         }
         return 0
     }
@@ -414,7 +434,9 @@ struct AssetTable {
     // A narrow terminal gets the minute a photo was taken (`2024-05-01 10:20`), not the
     // seconds and offset: with the name, size and id that fits 80 columns.
     private let terminal = FileSystem.terminalColumns(chosen: ProgramEnvironment.columns)
-    private let added = ISO8601DateFormatter()
+    /// The time zone of the first page's capture dates when they share one (`+02:00`, `Z`): said
+    /// once, in the header, and left out of each time in it.
+    private var zone: String?
 
     /// The table the command line asks for; checked before the library is opened.
     ///
@@ -451,6 +473,8 @@ struct AssetTable {
             return
         }
         if layout == nil {
+            let zones = Set(assets.compactMap { $0.metadata?.captureDate.flatMap { Self.wallClock($0).zone } })
+            zone = zones.count == 1 ? zones.first : nil
             let shared = assets.contains { $0.savedBy != nil }
             chosen =
                 named ?? [.name, .kind, .size, .taken, .format, .camera, .gps, .id] + (shared ? [.savedBy] : [])
@@ -462,15 +486,29 @@ struct AssetTable {
         let ids = fullIDs ? assets.map(\.id) : Self.shortIDs(assets.map(\.id))
         let rows = zip(assets, ids).map { asset, id in row(asset, id: id) }
         if let layout {
-            Output.table(rows, header: chosen.map(\.header), continuing: layout)
+            Output.table(rows, header: header, continuing: layout)
             return
         }
         // Left out first when a terminal is too narrow (never what the user asked for by name).
         let dropOrder: [Column] = [.gps, .camera, .format, .kind]
         let droppable = named == nil && !verbose ? dropOrder.compactMap { chosen.firstIndex(of: $0) } : []
         layout = Output.table(
-            rows, header: chosen.map(\.header), rightAligned: Set(chosen.indices.filter { chosen[$0] == .size }),
+            rows, header: header, rightAligned: Set(chosen.indices.filter { chosen[$0] == .size }),
             droppable: droppable, columns: terminal, more: more)
+    }
+
+    /// The column headers, the capture dates' zone in TAKEN's when they share one.
+    private var header: [String] {
+        chosen.map { $0 == .taken && zone != nil ? "TAKEN (\(zone == "Z" ? "UTC" : zone!))" : $0.header }
+    }
+
+    /// A capture date (`2024-05-01T10:20:30.5+02:00`) as the time the camera showed, to the second
+    /// (`2024-05-01 10:20:30`), and its zone when it has one.
+    static func wallClock(_ captureDate: String) -> (time: String, zone: String?) {
+        let time = String(captureDate.prefix(19)).replacingOccurrences(of: "T", with: " ")
+        var rest = captureDate.dropFirst(19)
+        if rest.first == "." { rest = rest.drop { $0 == "." || $0.isNumber } }
+        return (time, rest.isEmpty ? nil : String(rest))
     }
 
     /// Ends the listing (closes the JSON array); returns how many assets it listed.
@@ -490,12 +528,48 @@ struct AssetTable {
         let cells: [Column: String] = [
             .name: asset.originalFilename ?? "-", .kind: asset.kind.rawValue,
             .size: asset.byteSize.map(Output.size) ?? "?",
-            .taken: m?.captureDate.map { taken($0.replacingOccurrences(of: "T", with: " ")) }
-                ?? taken(added.string(from: asset.addedAt).replacingOccurrences(of: "T", with: " ")) + " (added)",
+            .taken: m?.captureDate.map { date in
+                let (time, own) = Self.wallClock(date)
+                return taken(time) + (own != nil && own != zone ? " " + own! : "")
+            } ?? addedTime(asset.addedAt),
             .format: details.joined(separator: " "), .camera: m?.camera ?? "", .gps: gps, .id: id,
             .path: asset.fileURL?.path ?? "", .savedBy: asset.savedBy?.description ?? "",
         ]
         return chosen.map { cells[$0] ?? "" }
+    }
+
+    /// When an asset without a capture date was added, in the header's zone (else this computer's),
+    /// in the style of the capture dates.
+    private func addedTime(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        var shownZone = ""
+        if let zone, let seconds = Self.seconds(ofZone: zone), let timeZone = TimeZone(secondsFromGMT: seconds) {
+            formatter.timeZone = timeZone
+        } else {
+            formatter.timeZone = TimeZone.current
+            let seconds = TimeZone.current.secondsFromGMT(for: date)
+            shownZone = zone == nil && seconds == 0 ? "" : " " + Self.zone(seconds: seconds)
+        }
+        let text = formatter.string(from: date)
+        return ((terminal ?? .max) < 100 ? String(text.prefix(16)) : text + shownZone) + " (added)"
+    }
+
+    /// `+02:00` as seconds east of UTC (`Z`: 0).
+    private static func seconds(ofZone zone: String) -> Int? {
+        if zone == "Z" { return 0 }
+        let bytes = Array(zone.utf8)
+        guard bytes.count == 6, let hours = Int(String(zone.dropFirst().prefix(2))),
+            let minutes = Int(String(zone.suffix(2)))
+        else { return nil }
+        return (hours * 3600 + minutes * 60) * (bytes[0] == UInt8(ascii: "-") ? -1 : 1)
+    }
+
+    /// Seconds east of UTC as `+02:00`.
+    private static func zone(seconds: Int) -> String {
+        let two: (Int) -> String = { $0 < 10 ? "0\($0)" : "\($0)" }
+        return (seconds < 0 ? "-" : "+") + two(abs(seconds) / 3600) + ":" + two(abs(seconds) % 3600 / 60)
     }
 
     /// Each id cut to its first 8 characters, or more where two listed ids start alike; ids that do

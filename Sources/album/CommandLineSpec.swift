@@ -63,6 +63,12 @@ enum CommandLineSpec {
         case size = "--size"
         case titles = "--titles"
         case columns = "--columns"
+        case camera = "--camera"
+        case kind = "--kind"
+        case near = "--near"
+        case box = "--box"
+        case name = "--name"
+        case replace = "--replace"
 
         /// `--album`, in messages.
         var description: String { rawValue }
@@ -157,7 +163,7 @@ enum CommandLineSpec {
         Option(
             name: .album, short: "-a", value: "TITLE",
             help:
-                "Save into the album TITLE: found by its remembered id, then by title, created when missing (id:ID: exactly that album).",
+                "Save into the album TITLE: found by its remembered id, then by title, created when missing (id:ID: exactly that album); assets: list only the album's.",
             completion: .album),
         Option(
             name: .albumByDate, value: "FORMAT",
@@ -178,7 +184,9 @@ enum CommandLineSpec {
             help: "In folders, skip files and folders whose name (with a /, the end of the path) matches."),
         Option(
             name: .dryRun, short: "-n",
-            help: "Report, file by file, what would be saved or is already in the library; write nothing."),
+            help:
+                "Report, file by file, what would be done (import, save: saved or already in the library; export: exported or already there); write nothing."
+        ),
         Option(
             name: .checksum,
             help:
@@ -231,14 +239,20 @@ enum CommandLineSpec {
             help: "Create the library's reader and writer roles and grant their rights (a role that may do so)."),
         Option(name: .all, help: "Everything in recently deleted."),
         Option(
-            name: .from, value: "LIBRARY", help: "The library to copy from (a path or postgres://...).",
+            name: .from, value: "LIBRARY|DATE",
+            help:
+                "copy: the library to copy from (a path or postgres://...); show, assets: list only what was taken from DATE on (YYYY, YYYY-MM or YYYY-MM-DD).",
             completion: .file),
         Option(
-            name: .to, value: "LIBRARY",
-            help: "The library to copy into (a path or postgres://...; default: --library or ALBUMKIT_LIBRARY)."),
+            name: .to, value: "LIBRARY|DATE",
+            help:
+                "copy: the library to copy into (a path or postgres://...; default: --library or ALBUMKIT_LIBRARY); show, assets: list only what was taken up to the end of DATE."
+        ),
         Option(
             name: .order, value: "added|taken",
-            help: "List by when assets were added (default) or when they were taken (then added), oldest first."),
+            help:
+                "List by when assets were added (default; show: to the album) or when they were taken (then added), oldest first; those of one time by name."
+        ),
         Option(
             name: .limit, value: "N", help: "List at most N assets; the next page's --after is printed on stderr."),
         Option(name: .after, value: "CURSOR", help: "Start after this point of a listing (printed by --limit)."),
@@ -262,6 +276,27 @@ enum CommandLineSpec {
             help:
                 "The columns to print, comma-separated, in order: \(AssetTable.Column.allCases.map(\.rawValue).joined(separator: ",")) (ids in full)."
         ),
+        Option(
+            name: .camera, value: "TEXT",
+            help: "List only what a camera whose make and model contain TEXT took (case aside: --camera 'eos r6')."),
+        Option(
+            name: .kind, value: "photo|video|raw",
+            help: "List only photos, only videos, or only camera raws (raw formats and DNG, kept alone or with a JPEG)."
+        ),
+        Option(
+            name: .near, value: "LAT,LON[,KM]",
+            help: "List only what was taken within KM kilometres (default 1) of a place, in decimal degrees."),
+        Option(
+            name: .box, value: "SOUTH,WEST,NORTH,EAST",
+            help: "List only what was taken between two latitudes and two longitudes, in decimal degrees."),
+        Option(
+            name: .name, value: "GLOB",
+            help: "List only files whose original name matches, case aside (* any text, ? one character: 'IMG_00*')."),
+        Option(
+            name: .replace,
+            help:
+                "A new version of a photo in the album (same name and capture time, other bytes) replaces it: the earlier goes to recently deleted."
+        ),
     ]
 
     static let allOptions = globalOptions + commandOptions
@@ -279,7 +314,7 @@ enum CommandLineSpec {
             name: .save, arguments: "FILE...",
             options: [
                 .album, .albumByDate, .recursive, .null, .include, .exclude, .dryRun, .checksum, .move,
-                .separateRaw, .date, .location, .favorite,
+                .separateRaw, .date, .location, .favorite, .replace,
             ],
             summary: "Save photos and videos (into an album with --album).",
             details: """
@@ -303,7 +338,9 @@ enum CommandLineSpec {
             completion: .file, arity: 1...Int.max),
         Command(
             name: .import, arguments: "FOLDER...",
-            options: [.album, .albumByDate, .include, .exclude, .dryRun, .checksum, .move, .separateRaw, .null],
+            options: [
+                .album, .albumByDate, .include, .exclude, .dryRun, .checksum, .move, .separateRaw, .null, .replace,
+            ],
             summary: "Save every photo and video in folder trees (save -r).",
             details: """
                 Saves every photo and video under each FOLDER (and in sub-folders), like save -r. Hidden files
@@ -343,20 +380,28 @@ enum CommandLineSpec {
                 """,
             completion: .directory, arity: 1...Int.max),
         Command(
-            name: .albums, arguments: "", options: [.titles], summary: "List the albums: id, asset count, title.",
+            name: .albums, arguments: "", options: [.titles],
+            summary: "List the albums: id, asset count, size, dates taken, title.",
             details: """
-                Lists every album, oldest first: id, number of photos and videos, title. With --titles, only
-                the titles, one a line (what shell completion offers).
+                Lists every album, oldest first: id, number of photos and videos, the size of their
+                originals, the days the first and the last were taken (the camera's clock), title. With
+                --titles, only the titles, one a line (what shell completion offers).
                 """,
             arity: 0...0),
         Command(
-            name: .show, arguments: "TITLE", options: [.columns], summary: "List the photos and videos of an album.",
+            name: .show, arguments: "TITLE",
+            options: [.order, .columns, .from, .to, .camera, .kind, .near, .box, .name],
+            summary: "List the photos and videos of an album.",
             details: """
                 Lists the assets of the album TITLE in the order they were added: name, kind, size, when it
                 was taken (or added), format and dimensions, camera, GPS position and id (its first
                 characters, enough to name it; in a shared library also who saved it). On a terminal,
                 columns that do not fit are left out, saying so. -v adds where the file is and prints
-                every id in full; --columns chooses the columns; --json prints every field.
+                every id in full; --columns chooses the columns; --json prints every field. Times are
+                the camera's clock, their zone said once in the header when they share one.
+                --order taken lists by when they were taken. --from and --to (YYYY, YYYY-MM or
+                YYYY-MM-DD: the whole year, month or day), --camera, --kind, --near or --box and --name
+                list only what matches every one of them.
                 """,
             takesAlbumFirst: true, arity: 1...1),
         Command(
@@ -378,13 +423,16 @@ enum CommandLineSpec {
                 """,
             takesAlbumFirst: true, arity: 1...1),
         Command(
-            name: .assets, arguments: "", options: [.order, .limit, .after, .columns],
+            name: .assets, arguments: "",
+            options: [.order, .limit, .after, .columns, .album, .from, .to, .camera, .kind, .near, .box, .name],
             summary: "List every photo and video of the library, in albums or not.",
             details: """
                 Lists every asset of the library, whether or not it is in an album, by when it was added
                 (--order added, the default) or when it was taken (--order taken; assets without a capture
-                date come by when they were added), oldest first, with the columns of show. --limit N
-                prints one page and, on stderr, the --after CURSOR of the next one.
+                date come by when they were added), oldest first, those of one time by name, with the
+                columns of show. --limit N prints one page and, on stderr, the --after CURSOR of the next
+                one. The filters of show (--from, --to, --camera, --kind, --near, --box, --name) and
+                --album TITLE list only what matches every one of them.
                 """,
             arity: 0...0),
         Command(
@@ -515,8 +563,10 @@ enum CommandLineSpec {
             details: """
                 Lists what was deleted and can still be restored, most recent first. A shared library: kind,
                 name, when it was deleted, when album gc removes it for good, id, and the albums a photo goes
-                back to. A catalog library: when, id and name; with --empty, deletes for good (files and all)
-                those deleted more than --days days ago (default 30; 0: all).
+                back to. A catalog library: name, when it was deleted, when it expires (30 days later: from
+                then on album deleted --empty removes it; nothing is removed by itself), id, and the albums
+                restore puts it back into; with --empty, deletes for good (files and all) those deleted more
+                than --days days ago (default 30; 0: all).
                 """,
             arity: 0...0),
         Command(

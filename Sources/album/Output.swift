@@ -232,6 +232,10 @@ struct AlbumLine: Encodable {
     var trash: String?
     /// `delete` in a folder library: the albums inside it that went with it.
     var albums: [AlbumLine]?
+    /// `albums`: the bytes of its originals, and when its first and last photos were taken.
+    var size: Int64?
+    var firstTaken: String?
+    var lastTaken: String?
 
     init(_ info: AlbumInfo) {
         id = info.id

@@ -62,8 +62,26 @@ enum SaveCommand {
         var orphans = 0
         /// Catalog libraries found in a folder walked: left out, reported.
         var libraries = 0
-        /// The albums this save created (the text says so on the first line into each).
+        /// The albums this save created.
         var created: Set<String> = []
+        /// The albums whose outcome (created, found) a line has said: each is said once.
+        var told: Set<String> = []
+        /// Files already in the library with nothing else to say, left out of the text unless `-v`:
+        /// the summary counts them.
+        var folded = 0
+        /// The album's assets before the save, by original name (case aside) and capture date: a
+        /// file saved with the same name and capture date is a new version of one of them.
+        var earlier: [String: [String]] = [:]
+        /// Files saved that are a new version of one in the album, and the assets they are new
+        /// versions of (`--replace` deletes them afterwards).
+        var newVersions = 0
+        var replaced: [String] = []
+    }
+
+    /// The key of ``Tally/earlier``: `nil` without a capture date (no version is claimed then).
+    private static func versionKey(name: String?, captureDate: String?) -> String? {
+        guard let name, let captureDate else { return nil }
+        return name.lowercased() + "|" + captureDate
     }
 
     /// What happened to an input before the library saw it: refused (a folder without `-r`, a
@@ -266,6 +284,20 @@ enum SaveCommand {
         case .id(let id): album = try await library.album(withID: id, accessPolicy: .requireAlbum)
         case nil: album = nil
         }
+        // The album's photos before the save: a file saved with the name and capture date of one of
+        // them (other bytes: edited in place) is told as a new version of it.
+        if let reference = arguments.album.map(AlbumReference.init), byDate == nil,
+            let albumID = try? await reference.id(in: library)
+        {
+            let earlier = try await library.assets(inAlbumWithID: albumID)
+            tally.withLock { tally in
+                for asset in earlier {
+                    if let key = versionKey(name: asset.originalFilename, captureDate: asset.metadata?.captureDate) {
+                        tally.earlier[key, default: []].append(asset.id)
+                    }
+                }
+            }
+        }
         let target = album
         let task = Task {
             if let target {
@@ -331,6 +363,11 @@ enum SaveCommand {
         }
         reportEarly(.max)
         ProgressLine.shared.stop()
+        // --replace: the earlier versions go to recently deleted (restore brings them back).
+        let replaced = tally.withLock { $0.replaced }
+        if arguments.has(.replace) && !replaced.isEmpty {
+            _ = try await library.deleteAssets(withIDs: replaced)
+        }
         if let title = arguments.album, tally.withLock({ !$0.created.isEmpty }), !arguments.quiet {
             await warnAboutSimilarTitle(title, in: library)
         }
@@ -397,12 +434,33 @@ enum SaveCommand {
             case .kept?: tally.withLock { $0.notMoved += 1 }
             case .isLibraryFile?, .notSaved?, nil: break
             }
-            // The album is created once: text says so on the first line only.
-            let createdNow = tally.withLock { tally -> Bool in
+            // A file already in the library with nothing else to tell (not moved, restored, updated,
+            // or with files left out) is one of the summary's count, unless -v lists it.
+            var isLibraryFile = false
+            if case .isLibraryFile? = removal { isLibraryFile = true }
+            let folded =
+                already && !arguments.verbose && !moved && saved.companionsUpdated.isEmpty
+                && saved.companionsLeftOut.isEmpty && !isLibraryFile
+            let name = input.path.split(separator: "/").last.map(String.init)
+            let key = versionKey(name: name, captureDate: saved.metadata?.captureDate)
+            let (tellsAlbum, earlier) = tally.withLock { tally -> (Bool, String?) in
                 if already { tally.already += 1 } else { tally.saved += 1 }
+                var earlier: String?
+                if !already, let key, let ids = tally.earlier[key]?.filter({ $0 != saved.assetID }), !ids.isEmpty {
+                    earlier = ids.joined(separator: " ")
+                    tally.newVersions += 1
+                    tally.replaced += ids
+                }
                 if saved.isExisting && !saved.companionsUpdated.isEmpty { tally.updated += 1 }
-                guard saved.albumOutcome == .created, let title else { return false }
-                return tally.created.insert(title).inserted
+                if saved.albumOutcome == .created, let title { tally.created.insert(title) }
+                if folded && !arguments.json {
+                    tally.folded += 1
+                    return (false, nil)
+                }
+                // The album's outcome is said on the first line into it only (a save in batches
+                // finds the album its first batch created: that is not news).
+                guard let title, saved.albumOutcome != .notRequested else { return (false, earlier) }
+                return (tally.told.insert(title).inserted, earlier)
             }
             if arguments.json {
                 Output.json(
@@ -414,15 +472,21 @@ enum SaveCommand {
                         companions: input.companions.isEmpty ? nil : input.companions.map(\.path.description),
                         companionsLeftOut: saved.companionsLeftOut.isEmpty ? nil : saved.companionsLeftOut,
                         companionsUpdated: saved.companionsUpdated.isEmpty ? nil : saved.companionsUpdated))
-            } else if !arguments.quiet {
+            } else if !arguments.quiet && !folded {
                 let verb =
                     already ? (moved ? "already in the library (moved): " : alreadyPrefix) : moved ? "moved " : "saved "
-                var line = verb + "\(Output.shown(input.path)) as \(saved.assetID)"
+                // Ids only with -v: a photographer reads names.
+                var line = verb + Output.shown(input.path) + (arguments.verbose ? " as \(saved.assetID)" : "")
                 if !already { line += input.withCompanions }
                 if let title, saved.albumOutcome != .notRequested {
-                    let outcome = saved.albumOutcome
                     line += " in \"\(Output.shown(title))\""
-                    if outcome != .created || createdNow { line += " (album \(outcome))" }
+                    if tellsAlbum { line += " (album \(saved.albumOutcome))" }
+                }
+                if let earlier {
+                    line +=
+                        " (a new version of the one already in the album, taken at the same time"
+                        + (arguments.verbose ? ", \(earlier)" : "")
+                        + (arguments.has(.replace) ? ": that one goes to recently deleted)" : ")")
                 }
                 if saved.isRestored { line += " (restored: the library's copy was missing or damaged)" }
                 if case .isLibraryFile? = removal { line += " (it is the library's own file: left where it is)" }
@@ -473,6 +537,12 @@ enum SaveCommand {
             let updated = t.updated > 0 ? " (\(t.updated) with sidecars updated)" : ""
             parts.append("\(t.already) already in the library" + updated)
         }
+        if t.newVersions > 0 {
+            let count = t.newVersions
+            parts.append(
+                "\(count) new version\(count == 1 ? "" : "s") of \(count == 1 ? "a photo" : "photos") already in the album"
+                    + (arguments.has(.replace) ? " (the earlier in recently deleted)" : ""))
+        }
         if arguments.has(.move) && !arguments.dryRun { parts.append("\(t.moved) moved (removed from where they were)") }
         if t.notMoved > 0 { parts.append("\(t.notMoved) not moved (kept where they are)") }
         if t.skipped > 0 { parts.append("\(t.skipped) skipped (not photos or videos)") }
@@ -499,7 +569,7 @@ enum SaveCommand {
         }
         let wanted =
             walked || arguments.verbose || t.skipped > 0 || t.skippedLinks > 0 || t.orphans > 0 || t.libraries > 0
-            || (t.failed > 0 && total > 1)
+            || t.folded > 0 || (t.failed > 0 && total > 1)
         if wanted && (!arguments.quiet || t.failed > 0) {
             Output.err("album: " + parts.joined(separator: ", "))
         }
@@ -773,21 +843,24 @@ enum SaveCommand {
             _ input: Input, _ title: String?, as asset: String?, in album: String? = nil, sameAs first: String? = nil,
             updating: [String] = []
         ) {
+            // As the real run: nothing else to tell, counted in the summary unless -v.
+            let folded = !arguments.verbose && updating.isEmpty && !arguments.has(.move) && !arguments.json
             tally.withLock {
                 $0.already += 1
                 if !updating.isEmpty { $0.updated += 1 }
+                if folded { $0.folded += 1 }
             }
             if arguments.json {
                 Output.json(
                     SaveLine(
                         file: input.path, fileBytes: input.exactBytes, asset: asset, album: album, existing: true,
                         companionsUpdated: updating.isEmpty ? nil : updating))
-            } else if !arguments.quiet {
+            } else if !arguments.quiet && !folded {
                 // --move: a file the library holds is removed too, once its copy is checked.
                 var line =
                     (arguments.has(.move) ? "already in the library (would move): " : alreadyPrefix)
                     + Output.shown(input.path)
-                if let asset { line += " as \(asset)" }
+                if let asset, arguments.verbose { line += " as \(asset)" }
                 if let title { line += " in \"\(Output.shown(title))\"" }
                 if let first { line += " (the same as \(Output.shown(first)))" }
                 if !updating.isEmpty {

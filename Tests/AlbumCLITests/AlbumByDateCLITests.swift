@@ -84,7 +84,7 @@ import Testing
                 }
             }
             // Again: each file already there, in its album, and no album made twice.
-            let again = try CLI.run(["import", card.path] + format + library, environment: Self.environment)
+            let again = try CLI.run(["import", "-v", card.path] + format + library, environment: Self.environment)
             #expect(again.lines.allSatisfy { $0.hasPrefix("already in the library") }, "\(again.stdout)")
             let albums = try CLI.run(["albums", "--json"] + library)
             #expect(((albums.json() as? [[String: Any]]) ?? []).count == 3, "\(albums.stdout)")

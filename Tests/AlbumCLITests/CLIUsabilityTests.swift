@@ -554,8 +554,8 @@ import Testing
             let text = try CLI.run(["save", "--album", "Esc", "--library", lib, newline, escape])
             #expect(text.status == 0, "\(text.stderr)")
             #expect(text.lines.count == 2)
-            #expect(text.stdout.contains("new\\nline.jpg as "))
-            #expect(text.stdout.contains("esc\\x1B[31mred\\u{202E}gpj.jpg as "))
+            #expect(text.stdout.contains("new\\nline.jpg in "))
+            #expect(text.stdout.contains("esc\\x1B[31mred\\u{202E}gpj.jpg in "))
             #expect(!text.stdout.contains("\u{1B}"))
             // The album is created once: said on the first line only.
             #expect(text.stdout.components(separatedBy: "(album created)").count == 2)

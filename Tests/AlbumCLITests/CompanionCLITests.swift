@@ -55,9 +55,9 @@ import Testing
             #expect(dry.lines.count == 3, "\(dry.stdout)")
             #expect(dry.lines.contains { $0.hasSuffix("(with IMG_0001.CR2, IMG_0001.xmp)") }, "\(dry.stdout)")
 
-            let run = try CLI.run(["import", "--album", "Trip", card.path] + library)
+            let run = try CLI.run(["import", "-v", "--album", "Trip", card.path] + library)
             #expect(run.status == 0, "\(run.stderr)")
-            // The dry run said the same, line for line (but for the verb).
+            // The dry run said the same, line for line (but for the verb and the id -v adds).
             #expect(
                 run.lines.map { $0.components(separatedBy: " as ")[0] }
                     == dry.lines.map { "saved " + $0.dropFirst("would save ".count).components(separatedBy: " (")[0] },

@@ -29,7 +29,8 @@ import Testing
             let added = folder.appendingPathComponent("IMG_0003.xmp")
             try Data("<x:xmpmeta xmlns:x='adobe:ns:meta/'>keyword</x:xmpmeta>".utf8).write(to: added)
 
-            let dry = try album(["import", "--album", "Trip", card.path, "-n"])
+            // -v: the photo with nothing new is listed too.
+            let dry = try album(["import", "-v", "--album", "Trip", card.path, "-n"])
             #expect(dry.status == 0, "\(dry.stderr)")
             #expect(
                 dry.lines.contains { $0.contains("IMG_0001.JPG") && $0.hasSuffix("(would update: IMG_0001.xmp)") },
@@ -41,7 +42,7 @@ import Testing
                 dry.lines.contains { $0.contains("IMG_0002.JPG") && !$0.contains("update") }, "\(dry.stdout)")
             #expect(dry.stderr.contains("0 would be saved, 3 already in the library (2 with sidecars updated)"))
 
-            let run = try album(["import", "--album", "Trip", card.path])
+            let run = try album(["import", "-v", "--album", "Trip", card.path])
             #expect(run.status == 0, "\(run.stderr)")
             #expect(
                 run.lines.map { $0.components(separatedBy: " as ")[0] }

@@ -76,8 +76,9 @@ import Testing
         try CLI.withTemporaryDirectory { dir in
             let card = try Self.card(in: dir)
             let library = Self.library(kind, in: dir)
-            // The first import: the copy under another name is the same photo, not a sixth one.
-            let first = try CLI.run(["import", "--album", "Trip", card.path] + library)
+            // The first import: the copy under another name is the same photo, not a sixth one; -v
+            // lists it (and ids).
+            let first = try CLI.run(["import", "-v", "--album", "Trip", card.path] + library)
             #expect(first.status == 0, "\(first.stderr)")
             #expect(Self.verdicts(first).filter { $0.hasPrefix("new ") }.count == 5)
             #expect(
@@ -86,13 +87,21 @@ import Testing
                 ])
             #expect(first.stderr.contains("album: 5 saved, 1 already in the library, 1 skipped (not photos or videos)"))
             #expect(try Self.albumAssets("Trip", library).count == 5)
-            // Again: every photo already there, nothing stored, the album unchanged.
+            // Again: every photo already there, nothing stored, the album unchanged; said in the
+            // summary alone.
             let again = try CLI.run(["import", "--album", "Trip", card.path] + library)
             #expect(again.status == 0, "\(again.stderr)")
-            #expect(again.lines.count == 6)
-            #expect(again.lines.allSatisfy { $0.hasPrefix("already in the library: ") && $0.contains(" in \"Trip\"") })
-            #expect(!again.stdout.contains("saved "))
+            #expect(again.stdout.isEmpty, "\(again.stdout)")
             #expect(again.stderr.contains("album: 0 saved, 6 already in the library, 1 skipped (not photos or videos)"))
+            // -v lists each, with its id, the album's outcome said once.
+            let listed = try CLI.run(["import", "-v", "--album", "Trip", card.path] + library)
+            #expect(listed.lines.count == 6)
+            #expect(
+                listed.lines.allSatisfy {
+                    $0.hasPrefix("already in the library: ") && $0.contains(" in \"Trip\"") && $0.contains(" as ")
+                })
+            #expect(listed.stdout.components(separatedBy: "(album found)").count == 2, "\(listed.stdout)")
+            #expect(!listed.stdout.contains("saved "))
             #expect(try Self.albumAssets("Trip", library).count == 5)
             let json = try CLI.run(["import", "--json", "--album", "Trip", card.path] + library)
             #expect(json.jsonLines().count == 6)
@@ -243,6 +252,36 @@ import Testing
                 errors.last == "album: 0 saved, 6 already in the library, 1 skipped (not photos or videos), 1 failed")
         }
     }
+
+    /// An import of more files than a save commits at once (128) names each file without its id
+    /// and says the album's outcome once: "(album created)" on the first line, never "(album
+    /// found)" for the batches after it.
+    @Test func theAlbumIsToldOnceAndIdsOnlyWithVerbose() throws {
+        try CLI.withTemporaryDirectory { dir in
+            let card = dir.appendingPathComponent("DCIM/100CANON")
+            try FileManager.default.createDirectory(at: card, withIntermediateDirectories: true)
+            let base = try Data(contentsOf: CLI.examples.appendingPathComponent("harbour.jpg"))
+            for n in 1...140 {
+                let tag = withUnsafeBytes(of: UInt32(n)) { Data($0) }
+                let bytes = base.prefix(2) + Data([0xFF, 0xFE, 0x00, 0x06]) + tag + base.dropFirst(2)
+                try bytes.write(to: card.appendingPathComponent(String(format: "IMG_%04d.JPG", n)))
+            }
+            let library = Self.library("catalog", in: dir)
+            let first = try CLI.run(["import", "--album", "Big", dir.path] + library)
+            #expect(first.status == 0, "\(first.stderr)")
+            #expect(first.lines.count == 140)
+            #expect(first.stdout.components(separatedBy: "(album created)").count == 2)
+            #expect(!first.stdout.contains("(album found)"), "\(first.stdout)")
+            #expect(first.lines.allSatisfy { !$0.contains(" as ") })
+            #expect(first.lines.first?.hasPrefix("saved \(card.path)/IMG_0001.JPG in \"Big\" (album created)") == true)
+            let again = try CLI.run(["import", "--album", "Big", dir.path] + library)
+            #expect(again.stdout.isEmpty)
+            #expect(again.stderr.contains("album: 0 saved, 140 already in the library"), "\(again.stderr)")
+            let dry = try CLI.run(["import", "--dry-run", "--album", "Big", dir.path] + library)
+            #expect(dry.stdout.isEmpty)
+            #expect(dry.stderr.contains("0 would be saved, 140 already in the library"), "\(dry.stderr)")
+        }
+    }
 }
 
 /// A catalog whose copies carry the time they were saved (as the previous release kept them): the
@@ -275,8 +314,8 @@ import Testing
             // The card's renamed copy is found by its bytes once copied (as always): not here.
             try FileManager.default.removeItem(at: card.appendingPathComponent("DCIM/101CANON/COPY_0002.JPG"))
             let before = try folderTimes()
-            let dry = try CLI.run(["import", "-n", "--album", "Card", card.path] + library)
-            let run = try CLI.run(["import", "--album", "Card", card.path] + library)
+            let dry = try CLI.run(["import", "-v", "-n", "--album", "Card", card.path] + library)
+            let run = try CLI.run(["import", "-v", "--album", "Card", card.path] + library)
             #expect(run.status == 0, "\(run.stderr)")
             let verdicts = ReimportCLITests.verdicts(run)
             #expect(verdicts.count == 5 && verdicts.allSatisfy { $0.hasPrefix("already ") }, "\(run.stdout)")

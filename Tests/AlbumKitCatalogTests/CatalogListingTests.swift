@@ -25,6 +25,8 @@ import Testing
     ) -> CatalogChange {
         var metadata = #"{"format":"\#(video ? "mp4" : "jpeg")","kind":"\#(video ? "video" : "photo")""#
         if let taken { metadata += #","captureDate":"\#(taken)""# }
+        // Some with a camera and a place, for the filters that read each asset.
+        if n % 5 == 1 { metadata += #","make":"Canon","model":"Canon EOS R6","latitude":48.85,"longitude":2.35"# }
         metadata += "}"
         return .save(
             .init(
@@ -80,6 +82,13 @@ import Testing
         return [
             .all, .photos, .videos, AssetFilter(dates: from..<to), AssetFilter(kinds: [.video], dates: from..<to),
             AssetFilter(dates: may2..<may2.addingTimeInterval(86_400)), AssetFilter(kinds: []),
+            // Filters the catalog judges on each row it reads, alone and with those it seeks by.
+            AssetFilter(taken: may2..<may2.addingTimeInterval(86_400)),
+            AssetFilter(kinds: [.photo], taken: may2..<may2.addingTimeInterval(86_400), camera: "eos"),
+            AssetFilter(camera: "canon"), AssetFilter(name: "img_1?.jpg"), AssetFilter(name: "*[27]*"),
+            AssetFilter(area: .near(GeoLocation(latitude: 48.86, longitude: 2.35), kilometres: 2)),
+            AssetFilter(dates: from..<to, area: .box(south: 48, west: 2, north: 49, east: 3)),
+            AssetFilter(kinds: [.video], camera: "Canon"), AssetFilter.raws,
         ]
     }
 
@@ -90,6 +99,9 @@ import Testing
             let library = PhotoLibrary(backend: try CatalogBackend.open(at: url))
             let all = try await library.assets(orderedBy: .dateAdded, limit: 1000).assets
             #expect(Set(all.map(\.id)).count == 40)
+            // The filters that read each asset keep some, not all nor none.
+            #expect(Self.reference(all, .dateAdded, AssetFilter(camera: "canon")).count == 8)
+            #expect(Self.reference(all, .dateAdded, AssetFilter(name: "img_1?.jpg")).count == 10)
             for order in AssetOrder.allCases {
                 for filter in Self.filters {
                     let expected = Self.reference(all, order, filter)

@@ -13,7 +13,7 @@ extension PhotoLibrary {
     /// ```
     /// - Parameters:
     ///   - order: ``AssetOrder/dateAdded`` or ``AssetOrder/captureDate``, oldest first.
-    ///   - filter: which kinds and which dates (of the order's date) to list; every asset by default.
+    ///   - filter: which kinds, dates, cameras, formats, places, names and album to list; every asset by default.
     ///   - cursor: the previous page's ``AssetPage/nextCursor``, from the same order and filter;
     ///     `nil` for the first page.
     ///   - limit: the page size, 1 or more.
@@ -26,7 +26,7 @@ extension PhotoLibrary {
             guard limit >= 1 else {
                 throw AlbumError(.invalidArgument, "The page size must be 1 or more, not \(limit).")
             }
-            if let dates = filter.dates, dates.isEmpty {
+            if filter.isEmpty {
                 return AssetPage(assets: [], nextCursor: nil)
             }
             return try await capability((any AlbumBrowsing).self, orThrow: .singleAssetsNotSupported).assets(

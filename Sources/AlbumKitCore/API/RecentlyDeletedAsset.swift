@@ -9,6 +9,9 @@ import Foundation
 public struct RecentlyDeletedAsset: Sendable, Hashable {
     public let asset: AssetInfo
     public let deletedAt: Date
+    /// The titles of the albums it was in, which ``PhotoLibrary/restoreAssets(withIDs:)`` puts it
+    /// back into (empty when it was in none, or the library does not keep them).
+    public var albumTitles: [String] = []
 
     public init(asset: AssetInfo, deletedAt: Date) {
         self.asset = asset

@@ -60,6 +60,8 @@ extension AlbumBrowsing {
     {
         guard !filter.isEverything else { return try await assets(in: order, after: cursor, limit: limit) }
         let bounds = filter.keyBounds(in: order)
+        var members: Set<String>?
+        if let albumID = filter.albumID { members = Set(try await assets(inAlbumWithID: albumID).map(\.id)) }
         var position = cursor
         if let bounds, position.map({ $0.key < bounds.lower }) ?? true {
             // Everything before the first date is skipped without being listed.
@@ -72,7 +74,7 @@ extension AlbumBrowsing {
                 if let bounds, order.sortKey(of: asset) >= bounds.upper {
                     return AssetPage(assets: found, nextCursor: nil)
                 }
-                guard filter.matches(asset, in: order) else { continue }
+                guard filter.matches(asset, in: order, albumMembers: members) else { continue }
                 found.append(asset)
                 if found.count == limit {
                     let more = index < page.assets.count - 1 || page.nextCursor != nil
