@@ -1,3 +1,4 @@
+import AlbumKitConformance
 import Foundation
 import Testing
 

@@ -38,10 +38,3 @@ public struct AlbumSummary: Sendable, Hashable {
             firstTaken: keys.min(), lastTaken: keys.max())
     }
 }
-
-/// A library kind that summarises its albums in one query (the catalog); others are summarised
-/// from each album's listing.
-package protocol AlbumSummarizing: Sendable {
-    /// Every album's summary (an empty album may be left out: it is summarised as empty).
-    func albumSummaries() async throws -> [AlbumSummary]
-}

@@ -12,7 +12,7 @@ extension PhotoLibrary {
     /// - Throws: what ``albums()`` throws.
     public func albumSummaries() async throws -> [AlbumSummary] {
         try await Self.mapping {
-            let backend = try await backend
+            let backend = try await albumBrowsing()
             let albums = try await backend.albums()
             if let summarizing = backend as? any AlbumSummarizing {
                 let byID = Dictionary(
