@@ -44,7 +44,7 @@ extension FileSystem {
                 }
                 return dropped
             }
-            // The spares dropped close as `dropped` goes.
+            // Handed out of the lock so that the spares dropped close here, as `dropped` goes.
             _ = dropped
         #endif
     }
