@@ -112,8 +112,9 @@ extension CatalogBackend: AssetDeleting, PermanentDeleting, RecentlyDeletedKeepi
                     var item = RecentlyDeletedAsset(
                         asset: try self.assetInfo(row), deletedAt: Date(timeIntervalSince1970: row.real(10) ?? 0))
                     // The albums it keeps its place in (restoring puts it back there).
-                    item.albumTitles =
-                        row.text(11).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
+                    let titles = row.text(11).map { Data($0.utf8) }
+                    // A damaged list of titles only loses where the photo came from, never the photo.
+                    item.albumTitles = titles.flatMap { try? JSONDecoder().decode([String].self, from: $0) } ?? []
                     return item
                 }
             }

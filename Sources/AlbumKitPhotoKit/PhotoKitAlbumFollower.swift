@@ -124,11 +124,13 @@ struct PhotoKitAlbumFollower {
     /// Photos' token as bytes for ``AlbumChangeToken`` (`NSKeyedArchiver`, secure coding);
     /// `nil` if it cannot be archived (the next start then compares listings alone).
     static func archive(_ token: PHPersistentChangeToken) -> Data? {
+        // Without the bytes, the next start compares listings alone (documented above).
         try? NSKeyedArchiver.archivedData(withRootObject: token, requiringSecureCoding: true)
     }
 
     /// A token read back from ``archive(_:)``'s bytes; `nil` for bytes that hold none.
     static func unarchive(_ data: Data) -> PHPersistentChangeToken? {
+        // Forged or foreign bytes are no token: the stream starts with a reload.
         try? NSKeyedUnarchiver.unarchivedObject(ofClass: PHPersistentChangeToken.self, from: data)
     }
 }

@@ -8,13 +8,9 @@ import Foundation
 /// LibraryConfiguration.use(ProgramEnvironment.configuration)   // first thing in main
 /// ```
 enum ProgramEnvironment {
-    /// The variables the libraries' conventions read (the Pictures folder and the Trash, who saves,
-    /// the object store's credentials and certificate authorities, the shared library's limits),
-    /// passed on as they are.
+    /// The shared library's limits and staging folder, passed on as they are (the libraries take the
+    /// user's conventional variables, `HOME`, `XDG_*`, `AWS_*`, themselves).
     static let passedOn = [
-        "HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_PICTURES_DIR", "USER", "LOGNAME",
-        "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_PROFILE",
-        "AWS_SHARED_CREDENTIALS_FILE", "AWS_CONFIG_FILE", "AWS_CA_BUNDLE", "CURL_CA_BUNDLE", "SSL_CERT_FILE",
         "ALBUMKIT_S3_CA_BUNDLE", "ALBUMKIT_LOCK_TIMEOUT_MS", "ALBUMKIT_PG_RETRY_SECONDS",
         "ALBUMKIT_S3_RETRY_SECONDS", "ALBUMKIT_SHARED_STAGING_DIR",
     ]

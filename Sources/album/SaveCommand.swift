@@ -287,6 +287,7 @@ enum SaveCommand {
         // The album's photos before the save: a file saved with the name and capture date of one of
         // them (other bytes: edited in place) is told as a new version of it.
         if let reference = arguments.album.map(AlbumReference.init), byDate == nil,
+            // An album not found yet has no versions to tell; the save itself reports any error.
             let albumID = try? await reference.id(in: library)
         {
             let earlier = try await library.assets(inAlbumWithID: albumID)

@@ -134,7 +134,8 @@ import Testing
                 ["save", "--json", "--album", "A", "--library", lib] + [text, empty, folder, missing, good].map(\.path))
             #expect(run.status == 1)
             let codes = run.jsonLines().map { ($0["error"] as? [String: Any])?["code"] as? String }
-            #expect(codes == ["notMedia", "notMedia", "fileUnreadable", "fileNotFound", nil])
+            // An empty file named as a photo is one a camera did not finish: damaged, not "not media".
+            #expect(codes == ["notMedia", "corruptMedia", "fileUnreadable", "fileNotFound", nil])
             // Messages on stderr name each file.
             for file in [text, empty, folder, missing] { #expect(run.stderr.contains(file.lastPathComponent)) }
             let show = try CLI.run(["show", "A", "--json", "--library", lib])

@@ -2,9 +2,13 @@ import AlbumKitConformance
 import Foundation
 import Testing
 
+@testable import AlbumKitCore
+
 /// The libraries read no environment variable in release builds: a program hands them its
 /// settings as a `LibraryConfiguration` (the `album` command reads its environment at its start,
-/// `ProgramEnvironment`). Debug-only test seams (`#if DEBUG`) may read one.
+/// `ProgramEnvironment`). Debug-only test seams (`#if DEBUG`) may read one, and
+/// `LibraryConfiguration.conventionalEnvironment()` reads the user's conventional variables
+/// (`HOME`, `XDG_*`, `AWS_*`) by name, as every freedesktop or AWS client does.
 @Suite("Libraries read no environment variable")
 struct LibraryEnvironmentTests {
     /// The library targets: everything a program linking AlbumKit runs.
@@ -12,6 +16,8 @@ struct LibraryEnvironmentTests {
         "AlbumKit", "AlbumKitCore", "AlbumKitCatalog", "AlbumKitFolders", "AlbumKitShared", "AlbumKitPhotoKit",
         "AlbumKitMedia", "CChecksumVFS", "CCurl", "CLibPQ", "CLoading", "COpenSSL", "CShims", "CSQLite",
     ]
+    /// The one read allowed: the conventional variables, by name.
+    static let conventions = "AlbumKitCore/Platform/LibraryConfiguration.swift:"
     static let reads = ["ProcessInfo.processInfo.environment", "getenv(", "secure_getenv(", "environ["]
 
     /// `file:line: code` for each read outside an `#if DEBUG` block of `text`.
@@ -44,10 +50,22 @@ struct LibraryEnvironmentTests {
             while let url = files?.nextObject() as? URL {
                 guard ["swift", "c", "h"].contains(url.pathExtension) else { continue }
                 let relative = String(url.path.dropFirst(sources.path.count + 1))
-                found += Self.reads(in: try String(contentsOf: url, encoding: .utf8), file: relative)
+                found += Self.reads(in: try String(contentsOf: url, encoding: .utf8), file: relative).filter {
+                    !$0.hasPrefix(Self.conventions)
+                }
             }
         }
         #expect(found.isEmpty, "environment read in a library target:\n\(found.joined(separator: "\n"))")
+    }
+
+    /// The one place reading the environment takes only the user's conventions, never a setting of
+    /// AlbumKit's own.
+    @Test func theConventionalVariablesAreNoAlbumKitSetting() {
+        #expect(LibraryConfiguration.conventionalVariables.allSatisfy { !$0.hasPrefix("ALBUMKIT") })
+        #expect(
+            LibraryConfiguration.conventionalEnvironment().keys.allSatisfy {
+                LibraryConfiguration.conventionalVariables.contains($0)
+            })
     }
 
     @Test func theCheckFindsAReadOutsideADebugBlock() {

@@ -33,6 +33,7 @@ extension Album {
         let album = self
         let task = Task {
             if token == nil || token?.order == order,
+                // A library that cannot open fails the listing below, with its error.
                 let source = try? await album.library.backend as? any AlbumChangeSource
             {
                 // The library describes the album's changes itself (Photos).

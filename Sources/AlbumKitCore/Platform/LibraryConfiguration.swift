@@ -1,4 +1,5 @@
 import AlbumKitMedia
+import Foundation
 
 #if os(Linux) || os(Android)
     internal import COpenSSL
@@ -52,11 +53,28 @@ package struct LibraryConfiguration: Sendable {
     package var snapshotInterval: Int?
     /// The variables of the user's environment that the conventions libraries follow read:
     /// `HOME` and `XDG_*` (the Pictures folder, the Trash), `USER`, the object store's credentials
-    /// and certificate authorities (`AWS_*`), and the shared library's timeouts and staging
-    /// folder (`ALBUMKIT_LOCK_TIMEOUT_MS`, `ALBUMKIT_PG_RETRY_SECONDS`,
-    /// `ALBUMKIT_S3_RETRY_SECONDS`, `ALBUMKIT_SHARED_STAGING_DIR`, `ALBUMKIT_S3_CA_BUNDLE`). Empty:
-    /// the home folder from the password database and every default.
-    package var environment: [String: String] = [:]
+    /// and certificate authorities (`AWS_*`), and, when a program passes them, the shared library's
+    /// timeouts and staging folder (`ALBUMKIT_LOCK_TIMEOUT_MS`, `ALBUMKIT_PG_RETRY_SECONDS`,
+    /// `ALBUMKIT_S3_RETRY_SECONDS`, `ALBUMKIT_SHARED_STAGING_DIR`, `ALBUMKIT_S3_CA_BUNDLE`). By
+    /// default the ``conventionalVariables`` of this process, as every freedesktop or AWS client
+    /// reads them; no AlbumKit setting is read unless the program passes it.
+    package var environment: [String: String] = LibraryConfiguration.conventionalEnvironment()
+
+    /// The variables of the user's conventions (freedesktop's base and user folders, the login, the
+    /// AWS credentials and certificate authorities): the only ones a library takes from its process
+    /// unless the program hands over others.
+    package static let conventionalVariables = [
+        "HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_PICTURES_DIR", "USER", "LOGNAME",
+        "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_PROFILE",
+        "AWS_SHARED_CREDENTIALS_FILE", "AWS_CONFIG_FILE", "AWS_CA_BUNDLE", "CURL_CA_BUNDLE", "SSL_CERT_FILE",
+    ]
+
+    /// This process's ``conventionalVariables`` that are set. The one place a library reads its
+    /// environment, and only these names (`LibraryEnvironmentTests`).
+    package static func conventionalEnvironment() -> [String: String] {
+        let process = ProcessInfo.processInfo.environment
+        return process.filter { conventionalVariables.contains($0.key) }
+    }
 
     package init() {}
 

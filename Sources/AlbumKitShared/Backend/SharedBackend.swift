@@ -775,6 +775,7 @@
         func forgetIntents(_ intents: [String]) {
             guard !intents.isEmpty else { return }
             let statement = Self.forgetting(intents)
+            // Best effort after a failure: a record left expires with its owner's session, and gc removes it.
             _ = try? withDatabase("forget the upload records") { db in
                 try db.execute(statement.sql, statement.parameters)
             }
