@@ -122,7 +122,7 @@ extension CatalogBackend: FileRecognition {
         // Unreadable: not recognised, saved as usual (see above).
         guard let (file, _) = try? FileSystem.openForReading(path) else { return nil }
         defer { FileSystem.close(file) }
-        // (as above)
+        // A read that fails half-way is unreadable too: not recognised, saved as usual.
         return try? FileSystem.sha256(of: file)
     }
 

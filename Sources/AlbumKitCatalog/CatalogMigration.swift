@@ -142,7 +142,7 @@ struct CatalogMigration {
         for name in names where FileSystem.fileStatus(atPath: root + "/" + name, following: false) != nil {
             // A file that cannot be moved stays where it is: the new library no longer reads it.
             _ = try? FileSystem.makeDirectory(atPath: folder)
-            // (as above)
+            // A file that cannot be moved aside stays in place, unread by the new library.
             try? FileSystem.rename(root + "/" + name, to: folder + "/" + (name as NSString).lastPathComponent)
         }
     }

@@ -72,7 +72,7 @@ struct TIFFReader {
 
         // DateTimeOriginal, then CreateDate: in the EXIF directory, else in IFD0 (some writers put them there).
         let exif = ints(ifd0, 0x8769, limit: 1).first.flatMap {
-            // (as above)
+            // A damaged EXIF directory loses its dates, not the photo.
             try? directory(at: $0, what: "EXIF directory", required: false)
         }
         for (dateTag, offsetTag) in [(UInt16(0x9003), UInt16(0x9011)), (0x9004, 0x9012)] where info.captureDate == nil {
@@ -84,13 +84,13 @@ struct TIFFReader {
             }
         }
         if let gpsOffset = ints(ifd0, 0x8825, limit: 1).first,
-            // (as above)
+            // A damaged GPS directory loses the place, not the photo.
             let gps = try? directory(at: gpsOffset, what: "GPS directory", required: false)
         {
             readGPS(gps, into: &info)
         }
         if let fujiOffset = ints(ifd0, 0xF000, limit: 1).first,
-            // (as above)
+            // A damaged Fuji directory loses the raw's size, not the photo.
             let fuji = try? directory(at: fujiOffset, what: "Fuji raw directory", required: false)
         {
             info.rawWidth = int(fuji, 0xF001)

@@ -62,7 +62,7 @@
                     // As PhotoKit: a file that cannot be read fails the request (`nil` here, an error for the caller).
                     let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
                     attributes[.type] as? FileAttributeType == .typeRegular,
-                    // (as above)
+                    // Unreadable bytes fail the request the same way.
                     let bytes = try? Data(contentsOf: url), !bytes.isEmpty
                 else { return nil }
                 if resource.shouldMoveFile, let links = attributes[.referenceCount] as? NSNumber, links.intValue > 1 {

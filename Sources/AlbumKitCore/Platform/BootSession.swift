@@ -30,7 +30,7 @@ package enum BootSession {
             guard let (file, size) = try? FileSystem.openForReading("/proc/sys/kernel/random/boot_id") else {
                 return "unknown"
             }
-            // (as above)
+            // An unreadable boot id is "unknown" too.
             let bytes = (try? FileSystem.readAll(file, from: 0, size: max(size, 64))) ?? []
             let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             return text.isEmpty ? "unknown" : text
@@ -54,7 +54,7 @@ package enum BootSession {
                 // Unknown mount: the boot session alone (see above).
                 let (status, onMount) = try? FileSystem.status(atPath: path).map({ ($0, path) })
                     ?? FileSystem.status(atPath: folder).map({ ($0, folder) }),
-                // (as above)
+                // No mount table: the boot session alone, as for an unknown mount.
                 let (file, _) = try? FileSystem.openForReading("/proc/self/mountinfo")
             else { return id }
             // Unreadable mounts: the boot session and no device (still this boot's).

@@ -12,7 +12,7 @@ package enum CatalogFormat {
             let (file, size) = try? FileSystem.openForReading(path),
             size >= 72
         else { return false }
-        // (as above)
+        // A header that cannot be read is not known to be a catalog's either.
         guard let header = try? FileSystem.readAll(file, from: 0, size: 72), header.count == 72 else { return false }
         let id = header[68..<72].reduce(Int64(0)) { $0 << 8 | Int64($1) }
         return header.starts(with: Array("SQLite format 3\u{0}".utf8)) && id == CatalogFormat.applicationID

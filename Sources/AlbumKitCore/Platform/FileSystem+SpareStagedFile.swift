@@ -86,7 +86,7 @@ extension FileSystem {
             guard let folder = try? version(of: directory),
                 let file = spares.withLock({ $0.files[SpareFolder(folder)] })
             else { return nil }
-            // (as above)
+            // A staged file that cannot be examined is reported as none.
             return try? version(of: file).inode
         }
     #endif

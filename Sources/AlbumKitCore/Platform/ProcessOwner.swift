@@ -216,7 +216,7 @@ package enum ProcessOwner {
             // An unreadable list names nothing: none of its files is removed (nothing lost).
             let (file, size) = try? FileSystem.openForReading(directory + "/\(token).publishing")
         else { return [] }
-        // (as above)
+        // A list that cannot be read names nothing either: nothing is removed.
         guard let bytes = try? FileSystem.readAll(file, from: 0, size: min(size, 16 << 20)) else { return [] }
         return bytes.split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
             .filter { $0.hasPrefix("originals/") && !$0.contains("..") }
@@ -251,7 +251,7 @@ package enum ProcessOwner {
             return
         }
         defer { FileSystem.close(file) }
-        // (as above)
+        // A lock that cannot be taken: the owner may be alive, so nothing of it is forgotten.
         guard (try? FileSystem.lock(file, wait: false)) != nil, FileSystem.isSameFile(file, path) else { return }
         _ = try? removeOwnFile(token + ".publishing", in: directory)  // its list, when it left one
         _ = try? removeOwnFile(token, in: directory)

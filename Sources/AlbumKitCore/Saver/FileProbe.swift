@@ -63,7 +63,7 @@ package struct FileProbe: Sendable, Hashable {
         // A file that cannot be read here is left to the save, which reports why: dropping the
         // error loses nothing.
         guard !hashing else {
-            // (as above)
+            // Unreadable: left to the save, which reports why.
             guard let (file, size) = try? FileSystem.openForReading(path) else { return nil }
             // The time and size of the very file hashed, even if another one takes its name meanwhile.
             guard let status = try? FileSystem.fileStatus(of: file), status.kind == .regular,
@@ -98,7 +98,7 @@ package struct FileProbe: Sendable, Hashable {
             if hashing {
                 // Unreadable: left to the save, which reports why (see above).
                 guard let (file, _) = try? FileSystem.openForReading(companion.path) else { return nil }
-                // (as above)
+                // A read failing half-way: left to the save too.
                 guard let sha256 = try? FileSystem.sha256(of: file) else { return nil }
                 probe.sha256 = sha256
             }
