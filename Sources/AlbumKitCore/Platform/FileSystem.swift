@@ -300,8 +300,8 @@ package enum FileSystem {
                 if let code = FaultInjector.check(.openTemporary, directory.path) {
                     errno = code
                     anonymous = -1
-                } else if let spare = takeSpareStagedFile(for: directory) {
-                    anonymous = spare
+                } else if let madeAhead = takeStagedFileMadeAhead(for: directory) {
+                    anonymous = madeAhead
                 } else {
                     anonymous = retrying { albumkit_open_tmpfile(directory.fd, fileMode(for: directory.path)) }
                 }
