@@ -55,6 +55,9 @@ extension CatalogBackend {
                     transaction.commitIndex()
                     connection.purgedFiles += transaction.recorder.purged
                 } else {
+                    // Nothing of it was journaled: the index goes back to where it was, and the
+                    // purges it caught up with are applied (their files removed) next time. Safe
+                    // to drop: a rollback fails only when SQLite already rolled back.
                     try? index.db.execute("ROLLBACK")
                     connection.purgedFiles.removeSubrange(purgesBefore...)
                 }

@@ -116,8 +116,9 @@ final class CatalogTransaction {
         precondition(isDurable, "The index commits only what the journal holds.")
         guard !isIndexCommitted else { return }
         isIndexCommitted = true
+        // Dropped: the journal holds the change, and the index's next use replays it.
         if (try? index.db.execute("COMMIT")) == nil {
-            // Nothing more to lose: the journal holds the change, and the index replays it.
+            // Rolled back so that the next change can begin its own transaction (as above).
             _ = try? index.db.execute("ROLLBACK")
         }
     }
