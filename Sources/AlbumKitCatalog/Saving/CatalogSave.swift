@@ -14,7 +14,7 @@ import Foundation
 /// 1. **Stage** (``stage(_:into:alone:in:)``): each photo (and its companions) is copied and
 ///    hashed into an invisible file in its shard folder (`originals/XX/`): an `O_TMPFILE` inode,
 ///    or a hidden `.OWNER.ID.partial` file where that is missing.
-/// 2. **Publish** (``startPublishing()``, on other threads, while steps 3 begins): the final names
+/// 2. **Publish** (``startPublishing()``, on other threads, while step 3 begins): the final names
 ///    are listed in `owners/TOKEN.publishing` and the list flushed *before* any of them exists (so
 ///    the next opening can prove an unrecorded name is this process's and remove it); each file
 ///    gets its name (`linkat`, never replacing anything); the shard folders are flushed
@@ -22,7 +22,7 @@ import Foundation
 ///    `syncfs` for a chunk on Linux, the file's `fsync` for a lone save). A lone save (one photo
 ///    without companions) starts all of this while it is staged: its name is listed while it is
 ///    copied, and it is named, its data flushed and then its folder, as soon as the copy ends.
-/// 3. **Decide** (``decide(_:)``, under the journal's lock, the index caught up with the journal
+/// 3. **Decide** (``decide(_:named:)``, under the journal's lock, the index caught up with the journal
 ///    inside one SQLite transaction): the album found or created; for each photo a new asset, or
 ///    the asset that already holds its bytes (this copy removed, or put in place of that asset's
 ///    missing file, only once step 2 has named it). Each record is applied to the index at once;
