@@ -13,16 +13,31 @@ import Foundation
 extension CatalogBackend {
     /// Records what `decide` records, in one step: under the journal's lock, with the index up to
     /// date, `decide` reads the index and records changes (each applied to the index at once, in
-    /// one transaction); once `whenDecided` returns, the records are appended to the journal and
-    /// flushed — the commit point, where `whenDurable` is told what `decide` returned — and the
-    /// transaction committed (without a flush). Nothing is recorded when `decide` or
-    /// `whenDecided` throws.
+    /// one transaction); the records are appended to the journal and flushed — the commit point —
+    /// and the transaction committed (without a flush). Nothing is recorded when `decide` throws.
+    ///
+    /// ```swift
+    /// try record("create the album") { recorder in try recorder.record(.createAlbum(…)) }
+    /// ```
     ///
     /// - Returns: what `decide` returned.
-    func record<T>(
-        _ what: String, whenDecided: () throws -> Void = {}, whenDurable: (T) -> Void = { _ in },
-        _ decide: (ChangeRecorder) throws -> T
-    ) throws -> T {
+    func record<T>(_ what: String, _ decide: (ChangeRecorder) throws -> T) throws -> T {
+        try withTransaction(what) { transaction in
+            let result = try decide(transaction.recorder)
+            try transaction.appendAndFlush()
+            transaction.commitIndex()
+            return result
+        }
+    }
+
+    /// Runs `body` with a ``CatalogTransaction`` begun: the journal locked, the index caught up
+    /// with it inside a `BEGIN IMMEDIATE` transaction. What `body` leaves undone is finished
+    /// here: a transaction not durable rolls back (nothing of it was journaled: the index goes
+    /// back to where it was, and the purges it caught up with are applied next time); one durable
+    /// but not committed commits. A snapshot due is taken once the lock is released.
+    ///
+    /// - Returns: what `body` returned.
+    func withTransaction<T>(_ what: String, _ body: (CatalogTransaction) throws -> T) throws -> T {
         guard !isReadOnly else {
             throw AlbumError(
                 .libraryUnwritable, "Cannot \(what): the library \(root.path) is on read-only media or not writable.")
@@ -33,12 +48,16 @@ extension CatalogBackend {
                 throw AlbumError(.ioFailure, "Cannot \(what): the library's index is not open.")
             }
             try index.db.execute("BEGIN IMMEDIATE")
-            var committed = false
             let purgesBefore = connection.purgedFiles.count
+            var transaction: CatalogTransaction?
             defer {
-                if !committed {
+                if let transaction, transaction.isDurable {
+                    transaction.commitIndex()
+                    connection.purgedFiles += transaction.recorder.purged
+                } else {
                     // Nothing of it was journaled: the index goes back to where it was, and the
-                    // purges it caught up with are applied (and their files removed) next time.
+                    // purges it caught up with are applied (their files removed) next time. Safe
+                    // to drop: a rollback fails only when SQLite already rolled back.
                     try? index.db.execute("ROLLBACK")
                     connection.purgedFiles.removeSubrange(purgesBefore...)
                 }
@@ -47,64 +66,12 @@ extension CatalogBackend {
             let caughtUp = try index.catchUp(with: journal, through: journalFile)
             connection.purgedFiles += caughtUp.purged
             let end = try endOfRecords(journalFile, caughtUp: caughtUp.end)
-            let recorder = ChangeRecorder(index: index)
-            let result = try decide(recorder)
-            guard !recorder.changes.isEmpty else {
-                try whenDecided()
-                try index.db.execute("COMMIT")
-                committed = true
-                whenDurable(result)
-                return result
-            }
-            var bytes: [UInt8] = []
-            var lastLine: [UInt8] = []
-            for change in recorder.changes {
-                lastLine = LibraryJournal.line(for: change)
-                bytes += lastLine
-            }
-            // The position the records take the index to, in its transaction before they are
-            // appended (a failed append rolls it back); after the append, only the COMMIT is left.
-            // The index only mirrors the journal: a position or COMMIT that fails leaves it behind,
-            // and the next use replays from its position (applying is idempotent).
-            var digest = caughtUp.digest
-            digest.update(bytes)
-            let newEnd = end + Int64(bytes.count)
-            // Dropped: the index is left behind its journal and catches up at its next use.
-            try? index.setPosition(
-                newEnd, applied: recorder.changes.count, digest: digest,
-                lastLine: (newEnd - Int64(lastLine.count), JournalDigest(of: lastLine)))
-            // Dropped: without the note, the next opening checks the journal file in full again.
-            try? index.noteJournalFile(of: journal)
-            // Read in this transaction, not in another one after it (a save's critical path);
-            // unreadable: not due now, the next change asks again.
-            snapshotDue = (try? index.isSnapshotDue(every: snapshotInterval.withLock { $0 })) ?? false
-            // What the change needs durable before it is journaled (a save's files, flushed while
-            // it was decided).
-            try whenDecided()
-            do {
-                try FileSystem.write(journalFile, bytes)
-                try FileSystem.flushData(journalFile)
-            } catch {
-                // Never acknowledged: the journal is cut back to where it ended (this process holds
-                // its lock, so no one appended after), and the transaction rolls back.
-                let failure = AlbumError.library(error, what, path: journal.path)
-                do throws(SystemError) { try FileSystem.truncate(journalFile, to: end) } catch {
-                    // The record may stay and be read back: the change may show, its files gone.
-                    throw AlbumError(
-                        failure.code,
-                        failure.message
-                            + " The journal \(journal.path) could not be cut back either (\(error)), so this change may still show; `album verify` then lists what it lacks.",
-                        file: failure.file, albumTitle: failure.albumTitle, underlying: failure.underlying)
-                }
-                throw failure
-            }
-            // Durable now: from here on the change stands, whatever happens to the index.
-            whenDurable(result)
-            connection.purgedFiles += recorder.purged
-            // A commit that failed (the index's disk full, say) leaves the index behind the
-            // journal: the next use catches up. The change is saved either way.
-            _ = try? index.db.execute("COMMIT")
-            committed = true
+            let begun = CatalogTransaction(
+                what, recorder: ChangeRecorder(index: index), journal: journal, journalFile: journalFile, end: end,
+                digest: caughtUp.digest, snapshotInterval: snapshotInterval.withLock { $0 })
+            transaction = begun
+            let result = try body(begun)
+            snapshotDue = begun.isSnapshotDue
             return result
         }
         if snapshotDue { takeDueSnapshot() }
@@ -130,7 +97,7 @@ extension CatalogBackend {
     }
 
     /// Runs `body` with the index open and up to date with the journal (for reads); `locked`
-    /// also takes the journal's lock and leaves catching up to `body` (for ``record(_:whenDecided:whenDurable:_:)``). An
+    /// also takes the journal's lock and leaves catching up to `body` (for ``withTransaction(_:_:)``). An
     /// index that turns out damaged is rebuilt and `body` runs again, once.
     func withIndex<T>(_ what: String, locked: Bool = false, _ body: (inout Connection) throws -> T) throws -> T {
         // Files of assets purged by records this call applied: removed after the connection is
@@ -318,15 +285,15 @@ extension CatalogBackend {
             connection.indexFile = replaced
             return
         }
-        let aside = DamagedFolder(root: root.path)
+        let damaged = DamagedFolder(root: root.path)
         let temporary = root.path + "/catalog.rebuild.sqlite"
         // A rebuild's own leftovers (a rebuild killed before it finished); anything but a file there
         // is set aside, never followed.
-        for suffix in ["", "-journal"] { try removeOwnFile(temporary + suffix, aside: aside) }
+        for suffix in ["", "-journal"] { try removeOwnFile(temporary + suffix, damaged: damaged) }
         let (fromSnapshot, refusedSnapshot) = try startFromSnapshot(
-            temporary, journalID: journalID, recordsStart: identity.recordsStart, aside: aside,
+            temporary, journalID: journalID, recordsStart: identity.recordsStart, damaged: damaged,
             use: !fromJournalAlone)
-        if !fromSnapshot { for suffix in ["", "-journal"] { try removeOwnFile(temporary + suffix, aside: aside) } }
+        if !fromSnapshot { for suffix in ["", "-journal"] { try removeOwnFile(temporary + suffix, damaged: damaged) } }
         do {
             let index = try CatalogIndex.open(
                 at: temporary, journalID: journalID, create: true, busyTimeout: busyTimeout)
@@ -352,16 +319,16 @@ extension CatalogBackend {
         defer { guardConnection = nil }  // closing it ends the (empty) transaction and its lock
         var keptCatalogIn: String?
         if let unusable, FileSystem.fileStatus(atPath: catalogPath, following: false) != nil {
-            keptCatalogIn = try setAside(unusable, aside: aside)
+            keptCatalogIn = try setAside(unusable, damaged: damaged)
         }
         // SQLite's own files of the old index go; anything else in their place is set aside.
-        for suffix in ["-journal", "-wal", "-shm"] { try removeOwnFile(catalogPath + suffix, aside: aside) }
+        for suffix in ["-journal", "-wal", "-shm"] { try removeOwnFile(catalogPath + suffix, damaged: damaged) }
         try FileSystem.unlink(temporary + "-journal")
         // The journal may lack records the old index or the snapshot held: what dead savers listed
         // is no proof that a file was never recorded (their lists are set aside, and nothing of
         // them is removed).
         let mayHaveLostRecords = unusable?.mayHaveLostRecords == true || refusedSnapshot?.mayHaveLostRecords == true
-        if mayHaveLostRecords { try setAsideDeadSaversLists(aside: aside) }
+        if mayHaveLostRecords { try setAsideDeadSaversLists(damaged: damaged) }
         try FileSystem.rename(temporary, to: catalogPath)
         connection.index = try CatalogIndex.open(
             at: catalogPath, journalID: journalID, create: false, busyTimeout: busyTimeout)
@@ -377,7 +344,7 @@ extension CatalogBackend {
         guard !parts.isEmpty else { return }
         let kept =
             keptCatalogIn.map { "; the old catalog is kept in \($0)" }
-            ?? aside.made.map { "; what was set aside is kept in \($0)" } ?? ""
+            ?? damaged.made.map { "; what was set aside is kept in \($0)" } ?? ""
         let outcome =
             mayHaveLostRecords
             ? " The journal may lack records the catalog held: photos saved since are not shown, and no file was removed; `album repair` adds the files under originals/ that no record names to the album \"\(CatalogRepair.recoveredAlbumTitle)\"."
@@ -394,16 +361,16 @@ extension CatalogBackend {
     ///
     /// - Returns: whether the snapshot was copied, and why it was refused when it was.
     private func startFromSnapshot(
-        _ temporary: String, journalID: String, recordsStart: Int64, aside: DamagedFolder, use: Bool
+        _ temporary: String, journalID: String, recordsStart: Int64, damaged: DamagedFolder, use: Bool
     ) throws -> (Bool, CatalogIndex.Unusable?) {
         let folder = root.path + "/snapshots"
         if let status = FileSystem.fileStatus(atPath: folder, following: false), status.kind != .directory {
-            try aside.keep(folder, as: "snapshots")
+            try damaged.keep(folder, as: "snapshots")
             return (false, .init(reason: "snapshots is \(Self.describe(status.kind)), not a folder"))
         }
         guard let status = FileSystem.fileStatus(atPath: snapshotPath, following: false) else { return (false, nil) }
         guard status.kind == .regular else {
-            try aside.keep(snapshotPath, as: "snapshot-index.sqlite")
+            try damaged.keep(snapshotPath, as: "snapshot-index.sqlite")
             return (false, .init(reason: "snapshots/index.sqlite is \(Self.describe(status.kind)), not a file"))
         }
         guard use else { return (false, nil) }
@@ -411,10 +378,10 @@ extension CatalogBackend {
             try copySnapshot(to: temporary, journalID: journalID, recordsStart: recordsStart)
             return (true, nil)
         } catch let refusal as CatalogIndex.Unusable {
-            if refusal.keepsOldFile { try aside.keep(snapshotPath, as: "snapshot-index.sqlite") }
+            if refusal.keepsOldFile { try damaged.keep(snapshotPath, as: "snapshot-index.sqlite") }
             return (false, refusal)
         } catch let error as SQLiteError where error.meansDamage {
-            try aside.keep(snapshotPath, as: "snapshot-index.sqlite")
+            try damaged.keep(snapshotPath, as: "snapshot-index.sqlite")
             return (false, .init(reason: "it is damaged (\(error.message))"))
         } catch {
             // It cannot be read now (no memory, a full disk for the copy): the rebuild reads the
@@ -426,12 +393,12 @@ extension CatalogBackend {
     /// Removes a file SQLite or a rebuild of this library made at `path` (its rollback journal, a
     /// rebuild's leftover); anything else found there (a folder, a FIFO, a link) is moved under
     /// `damaged/`, never removed nor followed.
-    private func removeOwnFile(_ path: String, aside: DamagedFolder) throws {
+    private func removeOwnFile(_ path: String, damaged: DamagedFolder) throws {
         guard let status = FileSystem.fileStatus(atPath: path, following: false) else { return }
         if status.kind == .regular {
             try FileSystem.unlink(path)
         } else {
-            try aside.keep(path, as: (path as NSString).lastPathComponent)
+            try damaged.keep(path, as: (path as NSString).lastPathComponent)
         }
     }
 
@@ -439,11 +406,11 @@ extension CatalogBackend {
     /// lock when the journal may have lost records): recovery then removes none of their files,
     /// which stay in `originals/` for `album repair` to adopt. Their owner files stay for recovery
     /// to forget.
-    private func setAsideDeadSaversLists(aside: DamagedFolder) throws {
+    private func setAsideDeadSaversLists(damaged: DamagedFolder) throws {
         for owner in ProcessOwner.owners(in: ownersPath) where !ProcessOwner.isAlive(owner, in: ownersPath) {
             let list = ownersPath + "/" + owner + ".publishing"
             guard FileSystem.fileStatus(atPath: list, following: false) != nil else { continue }
-            try aside.keep(list, as: owner + ".publishing")
+            try damaged.keep(list, as: owner + ".publishing")
         }
     }
 
@@ -453,13 +420,13 @@ extension CatalogBackend {
     /// Anything but a file in its place (a folder, FIFO or link) is always moved, never removed.
     ///
     /// - Returns: the folder it was kept in.
-    private func setAside(_ unusable: CatalogIndex.Unusable, aside: DamagedFolder) throws -> String? {
+    private func setAside(_ unusable: CatalogIndex.Unusable, damaged: DamagedFolder) throws -> String? {
         let isFile = FileSystem.fileStatus(atPath: catalogPath, following: false)?.kind == .regular
         if !unusable.keepsOldFile, isFile {
             try FileSystem.unlink(catalogPath)
             return nil
         }
-        let target = unusable.isPreviousRelease ? DamagedFolder(root: root.path, previousRelease: true) : aside
+        let target = unusable.isPreviousRelease ? DamagedFolder(root: root.path, previousRelease: true) : damaged
         for suffix in ["", "-wal", "-shm", "-journal", "-checked"] {
             // Gone meanwhile (another program's rollback journal, say): nothing to keep.
             try target.keep(catalogPath + suffix, as: "catalog.sqlite" + suffix)
@@ -581,7 +548,7 @@ extension CatalogBackend {
     }
 }
 
-/// Collects the changes one ``CatalogBackend/record(_:whenDecided:whenDurable:_:)`` step makes, applying each to the
+/// Collects the changes one ``CatalogBackend/record(_:_:)`` step makes, applying each to the
 /// index at once so the step's later reads see it.
 final class ChangeRecorder {
     let index: CatalogIndex

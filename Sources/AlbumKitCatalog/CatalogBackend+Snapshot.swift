@@ -41,13 +41,13 @@ extension CatalogBackend {
         do {
             // Never written through nor over: a file, link or FIFO where the folder goes, or anything
             // but a file where the snapshot goes, is set aside under `damaged/`.
-            let aside = DamagedFolder(root: root.path)
+            let damaged = DamagedFolder(root: root.path)
             if let status = FileSystem.fileStatus(atPath: folder, following: false), status.kind != .directory {
-                try aside.keep(folder, as: "snapshots")
+                try damaged.keep(folder, as: "snapshots")
             }
             _ = try FileSystem.makeDirectory(atPath: folder)
             if let status = FileSystem.fileStatus(atPath: snapshotPath, following: false), status.kind != .regular {
-                try aside.keep(snapshotPath, as: "snapshot-index.sqlite")
+                try damaged.keep(snapshotPath, as: "snapshot-index.sqlite")
             }
         } catch {
             throw AlbumError.library(error, "take a snapshot of the catalog into \(snapshotPath)", path: snapshotPath)

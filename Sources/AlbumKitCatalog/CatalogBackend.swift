@@ -17,7 +17,7 @@ import Foundation
 ///   so that a rebuild replays only the journal's tail;
 /// - `owners/`: one locked file per process writing here (``ProcessOwner``).
 ///
-/// Every change has one write order (``record(_:whenDecided:whenDurable:_:)``): its files are durable, then its record
+/// Every change has one write order (``record(_:_:)``): its files are durable, then its record
 /// is appended to the journal and flushed — the commit point — and only then is it acknowledged;
 /// the index is updated in the same step without a flush of its own. One process at a time
 /// appends (a `flock` on the journal), and it decides (which album a title leads to, whether the

@@ -82,7 +82,7 @@ final class DamagedFolder {
     private func open() throws -> FileSystem.Descriptor {
         let top = isPreviousRelease ? "previous-release" : "damaged"
         if let status = gate.status(of: top), status.kind != .directory {
-            try gate.moveFile(top, to: top + "." + RandomID.make() + ".not-a-folder", settingAside: true)
+            try gate.moveFile(top, to: top + "." + RandomID.make() + ".not-a-folder", evenIfNotARegularFile: true)
         }
         do {
             let folder = try gate.makeFolder(relative).folder

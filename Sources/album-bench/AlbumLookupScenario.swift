@@ -61,7 +61,7 @@ extension Bench {
         }
 
         // Whole durable saves, round-robin over the libraries so disk noise hits all alike.
-        Statistics.settle()
+        Statistics.flushAllFileSystems()
         for round in 0..<saves {
             // Rotate the order each round, so no library always runs first (or right after another).
             for offset in subjects.indices {

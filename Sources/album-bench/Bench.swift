@@ -34,7 +34,7 @@ struct Bench: Sendable {
         {
             try? FileManager.default.removeItem(at: url)
         }
-        Statistics.settle()
+        Statistics.flushAllFileSystems()
     }
 
     /// Where ``discard(_:now:)`` moves outputs.

@@ -36,7 +36,7 @@ extension Bench {
             result.add("\(count) assets: read every page, checksums verified", verified * 1000, "ms")
             subjects.append((count, url, album, []))
         }
-        Statistics.settle()
+        Statistics.flushAllFileSystems()
         for round in 1...saves {
             for offset in subjects.indices {
                 let index = (offset + round) % subjects.count

@@ -49,7 +49,7 @@ extension Bench {
         var times = [[[Double]]](repeating: [[Double]](repeating: [], count: sizes.count), count: commands.count)
         var peaks = times
         let photos = try directory("listing-photos")
-        Statistics.settle()
+        Statistics.flushAllFileSystems()
         for round in 0..<rounds {
             for (index, command) in commands.enumerated() {
                 for offset in libraries.indices {

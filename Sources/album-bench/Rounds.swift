@@ -10,7 +10,7 @@ enum Rounds {
         for round in 0..<count {
             for offset in 0..<sides.count {
                 let side = (round + offset) % sides.count
-                Statistics.settle()
+                Statistics.flushAllFileSystems()
                 times[side].append(try sides[side](round))
             }
         }

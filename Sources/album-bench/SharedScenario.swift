@@ -160,7 +160,7 @@ extension Bench {
         var databaseTurns: [Double] = []
         var storeTurns: [Double] = []
         for file in files.prefix(max(rounds, 5)) {
-            Statistics.settle()
+            Statistics.flushAllFileSystems()
             _ = databaseProxy.takeCounts()
             _ = storeProxy.takeCounts()
             single.append(try Spawn.timed(album, ["--library", url, "save", "--album", "Single", file.path]))

@@ -36,7 +36,7 @@ extension Bench {
         var roundMedians: (ours: [Double], copy: [Double]) = ([], [])
         var floorMedians = [[Double]](repeating: [], count: floors.count)
         for round in 0..<rounds {
-            Statistics.settle()
+            Statistics.flushAllFileSystems()
             var roundOurs: [Double] = []
             var roundCopies: [Double] = []
             var roundFloors = [[Double]](repeating: [], count: floors.count)

@@ -43,7 +43,7 @@ enum Statistics {
     }
 
     /// Flushes every file system, so one measurement does not pay for the last one's dirty pages.
-    static func settle() {
+    static func flushAllFileSystems() {
         sync()
     }
 }

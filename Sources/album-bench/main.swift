@@ -65,7 +65,7 @@ if options.runs("video") || options.runs("memory") {
         finish(1)
     }
 }
-Statistics.settle()
+Statistics.flushAllFileSystems()
 
 let scenarios: [(id: String, run: () async throws -> ScenarioResult)] = [
     ("catalog", { try bench.catalogBatch(corpus, counts: [300, 1_000]) }),

@@ -365,11 +365,11 @@ import Testing
                 ((try? String(contentsOfFile: list, encoding: .utf8)) ?? "").trimmingCharacters(in: .newlines)
             }
             let lone = try await backend.stage([.data(Fixture.uniqueJPEG("lone"), filename: "lone.jpg")]) {}[0].get()
-            #expect(lone.listing != nil && lone.flushing != nil && lone.isNamedWhenStaged)
+            #expect(lone.listing != nil && lone.publishing != nil && lone.isPublishedWhileStaged)
             try lone.listing?.wait()
             #expect(listed() == lone.relativePath)
             // Named while staged, once listed: its name and data flushed before its commit.
-            try lone.flushing?.wait()
+            try lone.publishing?.wait()
             let named = backend.root.path + "/" + lone.relativePath
             #expect(FileManager.default.fileExists(atPath: named))
             await backend.discard(lone)
@@ -380,7 +380,7 @@ import Testing
             ]) {}
             for item in chunk {
                 let staged = try item.get()
-                #expect(staged.listing == nil && staged.flushing == nil)
+                #expect(staged.listing == nil && staged.publishing == nil)
                 await backend.discard(staged)
             }
             #expect(listed() == "")

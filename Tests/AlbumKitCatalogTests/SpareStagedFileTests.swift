@@ -8,7 +8,7 @@ import Testing
 #if os(Linux)
     /// The staged file made ahead for the next lone save: taken only in the folder it was made in,
     /// never while a fault is injected into staging, and used by the catalog's next lone save.
-    @Suite struct SpareStagedFileTests {
+    @Suite struct StagedFileMadeAheadTests {
         /// Writes `text` into `staged`, publishes it as `name`, and reads it back from `folder`.
         func publish(_ staged: FileSystem.StagedFile, as name: String, writing text: String, in folder: URL) throws
             -> String
@@ -25,26 +25,26 @@ import Testing
             return try FileSystem.openDirectory(url.path)
         }
 
-        @Test func theSpareIsTakenInItsOwnFolderAndNowhereElse() async throws {
+        @Test func theFileMadeAheadIsTakenInItsOwnFolderAndNowhereElse() async throws {
             try await Fixture.withTemporaryDirectory { dir in
                 let first = try folder(dir, "a")
                 defer { FileSystem.close(first) }
                 let second = try folder(dir, "b")
                 defer { FileSystem.close(second) }
 
-                FileSystem.prepareSpareStagedFile(in: first)
-                let spare = try #require(FileSystem.spareStagedFileInode(in: first))
-                // Another folder: a fresh file there; the spare stays for its own folder.
+                FileSystem.prepareStagedFileAhead(in: first)
+                let madeAhead = try #require(FileSystem.stagedFileMadeAheadInode(in: first))
+                // Another folder: a fresh file there; the file made ahead stays for its own folder.
                 let elsewhere = try FileSystem.stage(in: second, as: StagingName(kind: "partial"))
-                #expect(try FileSystem.version(of: elsewhere.descriptor).inode != spare)
-                #expect(FileSystem.spareStagedFileInode(in: first) == spare)
+                #expect(try FileSystem.version(of: elsewhere.descriptor).inode != madeAhead)
+                #expect(FileSystem.stagedFileMadeAheadInode(in: first) == madeAhead)
                 #expect(try publish(elsewhere, as: "b.txt", writing: "b", in: dir.appendingPathComponent("b")) == "b")
 
-                // Its own folder: the spare itself, published like any staged file.
+                // Its own folder: the file made ahead itself, published like any staged file.
                 let taken = try FileSystem.stage(in: first, as: StagingName(kind: "partial"))
-                #expect(try FileSystem.version(of: taken.descriptor).inode == spare)
+                #expect(try FileSystem.version(of: taken.descriptor).inode == madeAhead)
                 #expect(taken.temporaryName == nil)
-                #expect(FileSystem.spareStagedFileInode(in: first) == nil)
+                #expect(FileSystem.stagedFileMadeAheadInode(in: first) == nil)
                 #expect(try publish(taken, as: "a.txt", writing: "a", in: dir.appendingPathComponent("a")) == "a")
             }
         }
@@ -54,8 +54,8 @@ import Testing
         @Test func aFolderMadeAgainAtTheSamePathStagesAsAnyOther() async throws {
             try await Fixture.withTemporaryDirectory { dir in
                 let old = try folder(dir, "shard")
-                FileSystem.prepareSpareStagedFile(in: old)
-                #expect(FileSystem.spareStagedFileInode(in: old) != nil)
+                FileSystem.prepareStagedFileAhead(in: old)
+                #expect(FileSystem.stagedFileMadeAheadInode(in: old) != nil)
                 FileSystem.close(old)
                 try FileManager.default.removeItem(at: dir.appendingPathComponent("shard"))
                 let new = try folder(dir, "shard")
@@ -66,53 +66,53 @@ import Testing
         }
 
         /// With `O_TMPFILE` refused (a fault injected), staging takes the fallback it was armed for,
-        /// even with a spare waiting; and no spare is made meanwhile.
-        @Test func anInjectedStagingFaultIsSeenEvenWithASpareWaiting() async throws {
+        /// even with a file made ahead waiting; and none is made meanwhile.
+        @Test func anInjectedStagingFaultIsSeenEvenWithAFileMadeAhead() async throws {
             try await Fixture.withTemporaryDirectory { dir in
                 let shard = try folder(dir, "shard")
                 defer { FileSystem.close(shard) }
-                FileSystem.prepareSpareStagedFile(in: shard)
-                let spare = try #require(FileSystem.spareStagedFileInode(in: shard))
+                FileSystem.prepareStagedFileAhead(in: shard)
+                let madeAhead = try #require(FileSystem.stagedFileMadeAheadInode(in: shard))
                 let rule = FaultInjector.inject(.openTemporary, under: shard.path, errno: EOPNOTSUPP)
                 defer { FaultInjector.remove(rule) }
                 let staged = try FileSystem.stage(in: shard, as: StagingName(kind: "partial"))
                 #expect(staged.temporaryName != nil)
                 FileSystem.abandon(staged)
-                #expect(FileSystem.spareStagedFileInode(in: shard) == spare)
+                #expect(FileSystem.stagedFileMadeAheadInode(in: shard) == madeAhead)
                 FileSystem.abandon(try FileSystem.stage(in: shard, as: StagingName(kind: "partial")))
-                #expect(FileSystem.spareStagedFileInode(in: shard) == spare)
+                #expect(FileSystem.stagedFileMadeAheadInode(in: shard) == madeAhead)
                 let other = try folder(dir, "shard/inner")
                 defer { FileSystem.close(other) }
-                FileSystem.prepareSpareStagedFile(in: other)
-                #expect(FileSystem.spareStagedFileInode(in: other) == nil)
+                FileSystem.prepareStagedFileAhead(in: other)
+                #expect(FileSystem.stagedFileMadeAheadInode(in: other) == nil)
             }
         }
 
-        /// A lone save leaves a spare in its shard folder once acknowledged, and the next lone save
+        /// A lone save leaves a file made ahead in its shard folder once acknowledged, and the next lone save
         /// into that folder is written into it: the file the library keeps is that inode.
-        @Test func theCatalogsNextLoneSaveIsWrittenIntoTheSpare() async throws {
+        @Test func theCatalogsNextLoneSaveIsWrittenIntoTheFileMadeAhead() async throws {
             try await Fixture.withTemporaryDirectory { dir in
-                let backend = try CatalogBackend.open(at: dir.appendingPathComponent("Spare.albumlibrary"))
+                let backend = try CatalogBackend.open(at: dir.appendingPathComponent("MadeAhead.albumlibrary"))
                 let library = PhotoLibrary(backend: backend)
                 let album = library.album(titled: "A")
-                var wroteIntoSpare = false
+                var wroteIntoFileMadeAhead = false
                 // The shard folder follows the clock (16 s): tried again should it change between saves.
-                // Other tests' libraries saving meanwhile may push its spare out (a few are kept).
-                for attempt in 0..<10 where !wroteIntoSpare {
+                // Other tests' libraries saving meanwhile may push its file made ahead out (a few are kept).
+                for attempt in 0..<10 where !wroteIntoFileMadeAhead {
                     let first = try await album.save(.data(Fixture.uniqueJPEG("first \(attempt)"), filename: "1.jpg"))
                     await Blocking.acknowledgedWorkFinished()
                     let firstPath = try #require(
                         try await library.assets(inAlbumTitled: "A").first { $0.id == first.assetID }?.fileURL)
                     let shard = try FileSystem.openDirectory(firstPath.deletingLastPathComponent().path)
                     defer { FileSystem.close(shard) }
-                    guard let spare = FileSystem.spareStagedFileInode(in: shard) else { continue }
+                    guard let madeAhead = FileSystem.stagedFileMadeAheadInode(in: shard) else { continue }
                     let second = try await album.save(.data(Fixture.uniqueJPEG("second \(attempt)"), filename: "2.jpg"))
                     let secondPath = try #require(
                         try await library.assets(inAlbumTitled: "A").first { $0.id == second.assetID }?.fileURL)
                     let kept = try #require(FileSystem.fileStatus(atPath: secondPath.path, following: false))
-                    wroteIntoSpare = kept.inode == spare
+                    wroteIntoFileMadeAhead = kept.inode == madeAhead
                 }
-                #expect(wroteIntoSpare)
+                #expect(wroteIntoFileMadeAhead)
                 #expect(try await library.verify().isHealthy)
             }
         }

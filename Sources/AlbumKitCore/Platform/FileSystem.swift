@@ -336,8 +336,8 @@ package enum FileSystem {
                 if let code = FaultInjector.check(.openTemporary, directory.path) {
                     errno = code
                     anonymous = -1
-                } else if let spare = takeSpareStagedFile(for: directory) {
-                    return StagedFile(descriptor: spare, directory: directory, temporaryName: nil)
+                } else if let madeAhead = takeStagedFileMadeAhead(for: directory) {
+                    return StagedFile(descriptor: madeAhead, directory: directory, temporaryName: nil)
                 } else {
                     anonymous = retrying { albumkit_open_tmpfile(directory.fd, fileMode(for: directory.path)) }
                 }

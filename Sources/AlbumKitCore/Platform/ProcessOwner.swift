@@ -139,7 +139,7 @@ package enum ProcessOwner {
 
     /// The files this process is publishing in each library and has not recorded yet, the open
     /// `TOKEN.publishing` file that lists them, where its next line goes (the file may be longer,
-    /// its rest blank), and whether its name is durable.
+    /// its rest empty lines), and whether its name is durable.
     private static let publishing = Locked<
         [String: (file: FileSystem.Descriptor, paths: [String], length: Int64, isNamed: Bool)]
     >([:])
@@ -152,8 +152,8 @@ package enum ProcessOwner {
     /// files would then be strays no one could prove were never a user's.)
     ///
     /// The list only grows while saves are in flight (each call appends and flushes its lines) and
-    /// is blanked once none is (``clearPublishing(_:in:)``): it never holds fewer names than are
-    /// being published. A name it still holds whose save was recorded is kept by recovery.
+    /// is emptied in place once none is (``clearPublishing(_:in:)``): it never holds fewer names
+    /// than are being published. A name it still holds whose save was recorded is kept by recovery.
     package static func notePublishing(_ paths: [String], in directory: String) throws(SystemError) {
         try register(in: directory)
         let failure = publishing.withLock { state -> SystemError? in
@@ -188,8 +188,9 @@ package enum ProcessOwner {
         if let failure { throw failure }
     }
 
-    /// Takes `paths` off the list once their save is recorded or undone; the file is blanked (it
-    /// then names nothing) when nothing is being published any more.
+    /// Takes `paths` off the list once their save is recorded or undone; the file is emptied in
+    /// place (overwritten with empty lines: it then names nothing) when nothing is being published
+    /// any more.
     package static func clearPublishing(_ paths: [String], in directory: String) {
         publishing.withLock { state in
             guard var entry = state[directory] else { return }
@@ -197,14 +198,14 @@ package enum ProcessOwner {
                 if let index = entry.paths.firstIndex(of: path) { entry.paths.remove(at: index) }
             }
             if entry.paths.isEmpty, entry.length > 0 {
-                let blank = [UInt8](repeating: 0x0A, count: Int(entry.length))
-                // Blanked (its lines made empty), not truncated: the file keeps its size and its
+                let emptyLines = [UInt8](repeating: 0x0A, count: Int(entry.length))
+                // Emptied in place (every byte a line feed), not truncated: the file keeps its size and its
                 // blocks, so the next listing overwrites it in place and its flush writes one page,
                 // with no allocation or size change for the file system to commit first (a lone
                 // save waits for that flush). Dropping a failure is safe: a list left longer than
                 // it is names files that are recorded or undone, and recovery keeps or ignores
                 // those; the next call appends.
-                if (try? FileSystem.write(entry.file, blank, at: 0)) != nil { entry.length = 0 }
+                if (try? FileSystem.write(entry.file, emptyLines, at: 0)) != nil { entry.length = 0 }
             }
             state[directory] = entry
         }

@@ -200,12 +200,14 @@ package struct RemovalGate: Sendable {
 
     /// Renames the regular file `relative` to `target` (both beneath the library's folder; the
     /// folders of `target` made when missing), never replacing an existing entry.
-    /// `settingAside` also moves a link, FIFO, socket or device found there (the entry itself,
+    /// `evenIfNotARegularFile` also moves a link, FIFO, socket or device found there (the entry itself,
     /// never what a link leads to: moving it aside to `damaged/` frees its place); a folder never.
     ///
     /// - Throws: as ``removeFile(_:)``; `EEXIST` when `target` is taken; `ENOENT` when `relative`
     ///   is missing.
-    package func moveFile(_ relative: String, to target: String, settingAside: Bool = false) throws(SystemError) {
+    package func moveFile(_ relative: String, to target: String, evenIfNotARegularFile: Bool = false)
+        throws(SystemError)
+    {
         guard let from = Self.components(of: relative) else { throw refusal(relative) }
         guard let to = Self.components(of: target) else { throw refusal(target) }
         let source = try openFolder(from.dropLast().joined(separator: "/"))
@@ -213,7 +215,7 @@ package struct RemovalGate: Sendable {
         guard let status = FileSystem.fileStatus(of: name, in: source) else {
             throw SystemError("rename", path: source.path + "/" + name, errno: ENOENT)
         }
-        if !settingAside || status.kind == .directory {
+        if !evenIfNotARegularFile || status.kind == .directory {
             try Self.requireRegular(status, source.path + "/" + name, "rename")
         }
         let destination = try makeFolder(to.dropLast().joined(separator: "/")).folder

@@ -16,31 +16,31 @@ import Foundation
 /// fault is injected into staging (tests see the call they armed).
 ///
 /// ```swift
-/// FileSystem.prepareSpareStagedFile(in: shard)        // after a save, off its critical path
+/// FileSystem.prepareStagedFileAhead(in: shard)        // after a save, off its critical path
 /// let staged = try FileSystem.stage(in: shard, as: StagingName(kind: "partial"))   // takes it
 /// ```
 extension FileSystem {
-    /// Makes a spare staged file in `directory` for the next ``stage(in:as:beforeNaming:)`` there,
+    /// Makes a staged file ahead of time in `directory` for the next ``stage(in:as:beforeNaming:)`` there,
     /// unless one is waiting already. Does nothing where `O_TMPFILE` is not used; a failure only
     /// means the next save makes its own.
-    package static func prepareSpareStagedFile(in directory: Descriptor) {
+    package static func prepareStagedFileAhead(in directory: Descriptor) {
         #if os(Linux) || os(Android)
             guard !forcesPartialFiles, FaultInjector.check(.openTemporary, directory.path) == nil,
-                // A folder that cannot be examined gets no spare.
+                // A folder that cannot be examined gets none.
                 let folder = try? version(of: directory),
-                spares.withLock({ $0.files[SpareFolder(folder)] == nil })
+                madeAhead.withLock({ $0.files[FolderKey(folder)] == nil })
             else { return }
             let fd = retrying { albumkit_open_tmpfile(directory.fd, fileMode(for: directory.path)) }
             guard fd >= 0 else { return }
             let made = Descriptor(fd: fd, path: directory.path + "/(staged)")
-            let dropped = spares.withLock { spares -> [Descriptor] in
-                let key = SpareFolder(folder)
-                var dropped = spares.files[key].map { [$0] } ?? []
-                spares.files[key] = made
-                spares.order.removeAll { $0 == key }
-                spares.order.append(key)
-                while spares.order.count > maximumSpares {
-                    if let file = spares.files.removeValue(forKey: spares.order.removeFirst()) { dropped.append(file) }
+            let dropped = madeAhead.withLock { kept -> [Descriptor] in
+                let key = FolderKey(folder)
+                var dropped = kept.files[key].map { [$0] } ?? []
+                kept.files[key] = made
+                kept.order.removeAll { $0 == key }
+                kept.order.append(key)
+                while kept.order.count > maximumMadeAhead {
+                    if let file = kept.files.removeValue(forKey: kept.order.removeFirst()) { dropped.append(file) }
                 }
                 return dropped
             }
@@ -51,7 +51,7 @@ extension FileSystem {
 
     #if os(Linux) || os(Android)
         /// A folder, by device and inode.
-        private struct SpareFolder: Hashable {
+        private struct FolderKey: Hashable {
             let device: UInt64
             let inode: UInt64
             init(_ version: FileVersion) {
@@ -60,31 +60,31 @@ extension FileSystem {
             }
         }
 
-        /// Spares kept at once: one per folder a process saves into, the latest few (several
+        /// Files made ahead kept at once: one per folder a process saves into, the latest few (several
         /// libraries open in one process).
-        private static let maximumSpares = 8
+        private static let maximumMadeAhead = 8
 
-        /// The spares, by the folder each was made in, and the folders from oldest to newest.
-        private static let spares = Locked<(files: [SpareFolder: Descriptor], order: [SpareFolder])>(([:], []))
+        /// The files made ahead, by the folder each was made in, and the folders from oldest to newest.
+        private static let madeAhead = Locked<(files: [FolderKey: Descriptor], order: [FolderKey])>(([:], []))
 
-        /// The spare staged file made in `directory` itself, if any; it is no longer a spare.
-        static func takeSpareStagedFile(for directory: Descriptor) -> Descriptor? {
-            guard !spares.withLock({ $0.files.isEmpty }),
+        /// The staged file made ahead in `directory` itself, if any; it is no longer kept.
+        static func takeStagedFileMadeAhead(for directory: Descriptor) -> Descriptor? {
+            guard !madeAhead.withLock({ $0.files.isEmpty }),
                 // A folder that cannot be examined: a fresh file.
                 let folder = try? version(of: directory)
             else { return nil }
-            return spares.withLock { spares in
-                let key = SpareFolder(folder)
-                spares.order.removeAll { $0 == key }
-                return spares.files.removeValue(forKey: key)
+            return madeAhead.withLock { kept in
+                let key = FolderKey(folder)
+                kept.order.removeAll { $0 == key }
+                return kept.files.removeValue(forKey: key)
             }
         }
 
-        /// The inode of the spare staged file waiting in `directory`, if any (for tests).
-        package static func spareStagedFileInode(in directory: Descriptor) -> UInt64? {
-            // A folder that cannot be examined has no spare.
+        /// The inode of the staged file made ahead waiting in `directory`, if any (for tests).
+        package static func stagedFileMadeAheadInode(in directory: Descriptor) -> UInt64? {
+            // A folder that cannot be examined has none.
             guard let folder = try? version(of: directory),
-                let file = spares.withLock({ $0.files[SpareFolder(folder)] })
+                let file = madeAhead.withLock({ $0.files[FolderKey(folder)] })
             else { return nil }
             // A staged file that cannot be examined is reported as none.
             return try? version(of: file).inode

@@ -1,0 +1,102 @@
+import AlbumTestSupport
+import Foundation
+import Testing
+
+@testable import AlbumKitCatalog
+@testable import AlbumKitCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The catalog save's steps keep their order (``CatalogSave``): nothing is journaled before the
+/// files it names are durable, and a change recorded through a ``CatalogTransaction`` is in the
+/// journal and the index together, or in neither.
+@Suite struct CatalogSaveStepsTests {
+    func library(_ dir: URL) -> URL { dir.appendingPathComponent("Steps.albumlibrary") }
+
+    func journalSize(_ backend: CatalogBackend) throws -> Int {
+        try #require(try FileManager.default.attributesOfItem(atPath: backend.journal.path)[.size] as? Int)
+    }
+
+    func originals(_ url: URL) -> [String] {
+        Fixture.files(under: url.appendingPathComponent("originals")).filter { !$0.contains("/.") }
+    }
+
+    /// A flush of the photos' data or names that fails (the disk failing under `originals/`) fails
+    /// the save before its record is appended, for a lone save (flushed while it is staged) and a
+    /// batch (flushed while it is decided): the journal is not one byte longer, the names given are
+    /// gone, and the next save works.
+    @Test(arguments: [1, 3])
+    func aFailedFlushOfThePhotosFailsTheSaveBeforeItsRecord(photos: Int) async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = library(dir)
+            let backend = try CatalogBackend.open(at: url)
+            let library = PhotoLibrary(backend: backend)
+            _ = try await library.album(titled: "A").save(.data(Fixture.uniqueJPEG("first"), filename: "IMG_1.JPG"))
+            await Blocking.acknowledgedWorkFinished()
+            let before = try journalSize(backend)
+            let rule = FaultInjector.inject(.fsync, under: backend.originalsPath, errno: EIO)
+            let media = (0..<photos).map { Media.data(Fixture.uniqueJPEG("flush\($0)"), filename: "IMG_F\($0).JPG") }
+            let results = await library.album(titled: "A").save(media)
+            #expect(FaultInjector.hits(rule) >= 1)
+            FaultInjector.remove(rule)
+            #expect(results.allSatisfy { (try? $0.get()) == nil })
+            #expect(try journalSize(backend) == before)
+            #expect(originals(url).count == 1)
+            #expect(try await library.assets(inAlbumTitled: "A").count == 1)
+            _ = try await library.album(titled: "A").save(.data(Fixture.uniqueJPEG("after"), filename: "IMG_2.JPG"))
+            #expect(try await library.assets(inAlbumTitled: "A").count == 2)
+            #expect(try await library.verify().isHealthy)
+        }
+    }
+
+    /// A transaction whose body fails after deciding, before its append, leaves the journal and the
+    /// index as they were (the index's transaction rolled back), and the next change goes on.
+    @Test func aTransactionThatFailsBeforeItsAppendLeavesNothing() async throws {
+        struct Refused: Error {}
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = library(dir)
+            let backend = try CatalogBackend.open(at: url)
+            let library = PhotoLibrary(backend: backend)
+            _ = try await library.createAlbum(titled: "Kept")
+            let before = try journalSize(backend)
+            #expect(throws: (any Error).self) {
+                try backend.withTransaction("test a refusal") { transaction in
+                    try transaction.recorder.record(.createAlbum(id: RandomID.make(), title: "Never", createdAt: 0))
+                    transaction.encodeRecords()
+                    throw Refused()
+                }
+            }
+            #expect(try journalSize(backend) == before)
+            #expect(try await library.albums().map(\.title) == ["Kept"])
+            _ = try await library.createAlbum(titled: "Next")
+            #expect(try await library.albums().map(\.title).sorted() == ["Kept", "Next"])
+            let reopened = PhotoLibrary(backend: try CatalogBackend.open(at: url))
+            #expect(try await reopened.albums().map(\.title).sorted() == ["Kept", "Next"])
+        }
+    }
+
+    /// A transaction whose records were appended and flushed but whose body did not commit the
+    /// index (it returned, or failed, after the commit point) is committed on its way out: the
+    /// change shows at once in this process, and in the journal for the next one.
+    @Test(arguments: [false, true])
+    func aDurableTransactionIsCommittedEvenWhenItsBodyDidNot(bodyFails: Bool) async throws {
+        struct AfterwardsFailure: Error {}
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = library(dir)
+            let backend = try CatalogBackend.open(at: url)
+            let library = PhotoLibrary(backend: backend)
+            let before = try journalSize(backend)
+            _ = try? backend.withTransaction("test a commit") { transaction in
+                try transaction.recorder.record(.createAlbum(id: RandomID.make(), title: "Durable", createdAt: 0))
+                try transaction.appendAndFlush()
+                if bodyFails { throw AfterwardsFailure() }
+            }
+            #expect(try journalSize(backend) > before)
+            #expect(try await library.albums().map(\.title) == ["Durable"])
+            let reopened = PhotoLibrary(backend: try CatalogBackend.open(at: url))
+            #expect(try await reopened.albums().map(\.title) == ["Durable"])
+        }
+    }
+}
