@@ -1,3 +1,4 @@
+import AlbumKitConformance
 import AlbumTestSupport
 import Foundation
 import Testing
