@@ -465,10 +465,12 @@ scenario_race() {
         statuses=0
         for pid in "${pids[@]}"; do wait "$pid" || statuses=$((statuses + 1)); done
         albums=$("$ALBUM" albums --json --library "$lib" 2>/dev/null)
-        count=$(grep -o "\"count\":[0-9]*,\"id\":\"[^\"]*\",\"title\":\"Race $race\"" <<<"$albums" | wc -l)
+        # The albums titled so, and the first one's count, read as JSON (whatever else each album says).
         local assets
-        assets=$(grep -o "\"count\":[0-9]*,\"id\":\"[^\"]*\",\"title\":\"Race $race\"" <<<"$albums" |
-            head -1 | sed 's/"count":\([0-9]*\).*/\1/')
+        read -r count assets < <(python3 -c '
+import json, sys
+found = [a for a in json.loads(sys.stdin.read() or "[]") if a.get("title") == sys.argv[1]]
+print(len(found), found[0]["count"] if found else 0)' "Race $race" <<<"$albums")
         errors=$(cat "$WORK/race/$race"/*.out | grep -c '"error"')
         created=$(cat "$WORK/race/$race"/*.out | grep -c '"albumOutcome":"created"')
         local ok=1
