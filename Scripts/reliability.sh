@@ -1058,7 +1058,9 @@ scenario_quickexit() {
         status=$?
         [ "$status" = 2 ] || { fail "quickexit trial $trial: a usage error exited $status"; failures=$((failures + 1)); }
         ((trial % 10 == 0)) || continue
-        "$ALBUM" save --album Quick --library "$lib" "$dir/media"/*.jpg >/dev/full 2>/dev/null
+        # `--json`: a line per photo, those already in the library included (text output folds them
+        # into the summary on stderr, and would write nothing to the full stdout).
+        "$ALBUM" save --json --album Quick --library "$lib" "$dir/media"/*.jpg >/dev/full 2>/dev/null
         status=$?
         [ "$status" = 1 ] || { fail "quickexit trial $trial: stdout on /dev/full exited $status"; failures=$((failures + 1)); }
     done
