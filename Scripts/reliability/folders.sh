@@ -450,7 +450,7 @@ scenario_flinks() {
     make_jpegs "$WORK/flk/media" 4 flk
     XDG_DATA_HOME=$data "$ALBUM" save --album Trips --library "$lib" "$WORK/flk/media"/*.jpg >/dev/null 2>&1 ||
         { fail "flinks: the save failed"; failures=$trials; }
-    id=$("$ALBUM" albums --library "$lib" | awk '$3=="Trips"{print $1}')
+    id=$("$ALBUM" albums --library "$lib" | awk '$NF=="Trips"{print $1}')
     # flk_0000: its second name goes to the Trash with the album Best; flk_0001: a backup link;
     # flk_0002: a link in a hidden folder of the library; flk_0003: also in the album Keep.
     for album in Best Keep; do "$ALBUM" create "$album" --library "$lib" >/dev/null 2>&1; done
