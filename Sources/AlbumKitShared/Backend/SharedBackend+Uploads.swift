@@ -1,0 +1,165 @@
+#if os(Linux)
+    import AlbumKitCore
+    import Foundation
+
+    /// Intents and uploads (steps 2 and 3 of the save): the ``UploadPipeline`` of this library,
+    /// recording intents, putting objects into the store, waiting for them, and the one statement
+    /// that forgets upload records.
+    extension SharedBackend {
+        /// The pipeline of this library, made at the first save.
+        func uploads() -> UploadPipeline {
+            pipeline.withLock { pipeline in
+                if let pipeline { return pipeline }
+                // Weak: the library may be closed while a save is under way; its uploads then fail.
+                let made = UploadPipeline(
+                    workers: Self.uploadConnections,
+                    record: { [weak self] originals in
+                        guard let self else { throw AlbumError(.cancelled, "The library was closed.") }
+                        return try self.recordIntents(originals)
+                    },
+                    upload: { [weak self] sha256, file, size, present in
+                        guard let self else { throw AlbumError(.cancelled, "The library was closed.") }
+                        // Test hook only (pid 0 when the server cannot say).
+                        TestPause.at("before-upload", pid: (try? self.serverProcessID()) ?? 0)
+                        return try self.store(sha256: sha256, file: file, size: size, present: present)
+                    })
+                pipeline = made
+                return made
+            }
+        }
+
+        /// Step 2: records an intent per object (`intent`, a new UUID) under each object's lock, in
+        /// one transaction and one round trip; returns the SHA-256s the library already holds (as
+        /// an original or a companion).
+        func recordIntents(_ originals: [(sha256: String, intent: String)]) throws -> Set<String> {
+            let shas = Self.arrayLiteral(originals.map(\.sha256))
+            return try withDatabase("save the photos", retrying: false) { db in
+                let results = try db.pipeline([
+                    ("BEGIN ISOLATION LEVEL READ COMMITTED", []),
+                    // Each object's lock, in lock-key order so two savers never wait on each other in a cycle.
+                    (
+                        """
+                        SELECT pg_advisory_xact_lock(\(SharedSchema.objectLock), key)
+                        FROM (SELECT DISTINCT hashtext(s) AS key FROM unnest($1::text[]) s ORDER BY key) k
+                        """, [shas]
+                    ),
+                    (
+                        """
+                        INSERT INTO upload_intent (id, sha256, owner_pid, owner_start, expires_at)
+                        SELECT t.id, t.sha256, a.pid, a.backend_start, now() + interval '1 day'
+                        FROM unnest($1::uuid[], $2::text[]) AS t(id, sha256),
+                            (SELECT pid, backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid()) a
+                        """, [Self.arrayLiteral(originals.map(\.intent)), shas]
+                    ),
+                    // An original or a companion: the same object whichever names it.
+                    (
+                        """
+                        SELECT sha256 FROM asset WHERE sha256 = ANY($1::text[])
+                        UNION SELECT sha256 FROM asset_companion WHERE sha256 = ANY($1::text[])
+                        """, [shas]
+                    ),
+                    ("COMMIT", []),
+                ])
+                return Set(results[3].compactMap { $0[0] })
+            }
+        }
+
+        /// Step 3 for one original: uploads it unless the library holds it (`present`) and its object
+        /// is intact. Returns `true` when a held original's object was missing or damaged and was
+        /// put back.
+        func store(sha256: String, file: FileSystem.Descriptor, size: UInt64, present: Bool) throws -> Bool {
+            let key = store.key(try SharedSchema.objectName(sha256: sha256))
+            var replace = false
+            if present {
+                // The store's checksum (or the bytes read back) must match, not only the size.
+                let state = try store.condition(of: key, size: size, sha256: sha256, file: file)
+                if state == .intact { return false }
+                replace = state == .damaged
+            }
+            try store.put(key: key, file: file, length: size, sha256: sha256, replacing: replace)
+            return present
+        }
+
+        /// Steps 2 and 3 for `objects` (SHA-256, open file, size), each distinct one once, through
+        /// the ``UploadPipeline`` a save's staged files go through (companions, a copy's batches).
+        /// Returns what ``collect(_:_:)`` does.
+        func upload(_ objects: [(sha256: String, file: FileSystem.Descriptor, size: UInt64)], _ what: String)
+            throws -> (intents: [String], restored: Set<String>)
+        {
+            var seen = Set<String>()
+            let distinct = objects.filter { seen.insert($0.sha256).inserted }
+            let tickets = distinct.map { uploads().submit(sha256: $0.sha256, file: $0.file, size: $0.size) }
+            return try collect(zip(distinct.map(\.sha256), tickets).map { $0 }, what)
+        }
+
+        /// Waits for each upload (the object `sha256` under way in the ``UploadPipeline``). Returns
+        /// the upload records, which the committing transaction must forget (``forgetting(_:)``),
+        /// and the SHA-256 of objects the library held whose objects were missing or damaged in the
+        /// store and were put back. When one failed, the records are forgotten and the failure is
+        /// thrown (a lost database connection as such, for ``commit(_:to:)`` to run again).
+        func collect(_ uploads: [(sha256: String, ticket: UploadTicket)], _ what: String) throws
+            -> (intents: [String], restored: Set<String>)
+        {
+            var intents: [String] = []
+            var restored = Set<String>()
+            var failure: (any Error)?
+            for (sha256, ticket) in uploads {
+                let (intent, outcome) = ticket.wait()
+                if let intent { intents.append(intent) }
+                switch outcome {
+                case .success(let putBack): if putBack { restored.insert(sha256) }
+                case .failure(let error): failure = failure ?? error
+                }
+            }
+            guard let failure else { return (intents, restored) }
+            forgetIntents(intents)
+            if isConnectionLost(failure) { throw failure }
+            throw Self.map(failure, what, library: url, store: store)
+        }
+
+        /// Forgets upload records outside a commit: the save failed or its file was discarded. Best
+        /// effort: a record left behind expires with this database session, and `gc` then reclaims
+        /// its object.
+        func forgetIntents(_ intents: [String]) {
+            guard !intents.isEmpty else { return }
+            let statement = Self.forgetting(intents)
+            // Best effort after a failure: a record left expires with its owner's session, and gc removes it.
+            _ = try? withDatabase("forget the upload records") { db in
+                try db.execute(statement.sql, statement.parameters)
+            }
+        }
+
+        /// Deletes the intents inside the committing transaction, failing it when one is gone.
+        static func forget(_ intents: [String], in db: PostgresConnection) throws {
+            let statement = forgetting(intents)
+            try checkForgotten(try db.execute(statement.sql, statement.parameters), intents)
+        }
+
+        /// The one statement that forgets upload records: deletes `intents` and counts them (in a
+        /// commit, ``checkForgotten(_:_:)`` checks the count).
+        static func forgetting(_ intents: [String]) -> (sql: String, parameters: [String?]) {
+            (
+                "WITH gone AS (DELETE FROM upload_intent WHERE id = ANY($1::uuid[]) RETURNING 1) SELECT count(*) FROM gone",
+                [array(intents)]
+            )
+        }
+
+        /// Why ``checkForgotten(_:_:)`` failed a commit: `gc` took this save's intents for abandoned.
+        struct IntentsCollected: Error {}
+
+        /// Fails the committing transaction unless ``forgetting(_:)`` deleted every intent.
+        static func checkForgotten(_ rows: [[String?]], _ intents: [String]) throws {
+            guard rows.first?.first ?? nil == String(intents.count) else {
+                // `gc` judged this session dead (its connection was cut) and may have removed an
+                // object: acknowledge nothing.
+                throw AlbumError(
+                    .ioFailure,
+                    "The upload records of this save were collected while it ran (its database connection was interrupted); nothing was saved, try again.",
+                    underlying: IntentsCollected())
+            }
+        }
+
+        /// Uploads in flight at once for one batch (each on its own kept-alive connection).
+        static let uploadConnections = 8
+    }
+#endif
