@@ -159,9 +159,11 @@ struct ExportMirror {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let bytes = Array(try encoder.encode(record))
-        let temporary = Self.recordName + ".new"
+        // This process's own name: two exports into one folder at once never write the same file
+        // (the last one's record stands; a name missing from it is only never removed).
+        let temporary = Self.recordName + ".\(getpid()).new"
         do {
-            _ = try RemovalGate.removeFile(named: temporary, in: folder)  // a run stopped before renaming
+            _ = try RemovalGate.removeFile(named: temporary, in: folder)  // an earlier run of this id stopped
             try FileSystem.createFile(temporary, in: folder, bytes: bytes)
             try FileSystem.renameReplacing(temporary, in: folder, to: Self.recordName, in: folder)
             try FileSystem.fsync(folder)
