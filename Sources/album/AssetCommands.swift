@@ -327,6 +327,9 @@ enum AssetCommands {
         for kept in mirror.kept {
             Output.err("album: kept \(Output.shown(kept.name)), no longer in the album: \(kept.reason)")
         }
+        for failed in mirror.failed {
+            Output.err("album: could not remove \(Output.shown(failed.name)): \(Output.shown(failed.reason))")
+        }
         if !arguments.json {
             for removed in mirror.removed {
                 if arguments.dryRun {
@@ -340,7 +343,7 @@ enum AssetCommands {
         }
         if arguments.dryRun {
             struct DryLine: Encodable {
-                let asset: String
+                var asset: String?
                 let file: String
                 var companions: [String]?
                 var wouldExport: Bool?
@@ -371,7 +374,7 @@ enum AssetCommands {
             }
             if arguments.json {
                 for removed in mirror.removed {
-                    Output.json(DryLine(asset: "", file: removed.name, wouldRemove: true))
+                    Output.json(DryLine(file: removed.name, wouldRemove: true))
                 }
             }
             if !arguments.quiet {
@@ -420,17 +423,18 @@ enum AssetCommands {
                 for file in report.alreadyThere { Output.out("already there: \(Output.shown(file.name))") }
             }
             for failure in report.failures { Output.err("album: \(Output.shown(failure.message))") }
-            if !arguments.quiet || !report.failures.isEmpty {
+            if !arguments.quiet || !report.failures.isEmpty || !mirror.failed.isEmpty {
                 let total = report.exported.count + report.alreadyThere.count + report.failures.count
                 var summary = "exported \(report.exported.count) of \(total) to \(Output.shown(report.directory.path))"
                 if !report.alreadyThere.isEmpty { summary += ", \(report.alreadyThere.count) already there" }
                 if arguments.has(.delete) { summary += ", \(mirror.removed.count) removed" }
                 if !mirror.kept.isEmpty { summary += ", \(mirror.kept.count) kept (see above)" }
+                if !mirror.failed.isEmpty { summary += ", \(mirror.failed.count) not removed (see above)" }
                 if !report.failures.isEmpty { summary += ", \(report.failures.count) failed" }
                 Output.out(summary)
             }
         }
-        return report.failures.isEmpty ? 0 : 1
+        return report.failures.isEmpty && mirror.failed.isEmpty ? 0 : 1
     }
 }
 

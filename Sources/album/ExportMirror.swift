@@ -44,6 +44,8 @@ struct ExportMirror {
         var kept: [(name: String, reason: String)] = []
         /// Problems that did not stop the export (an unreadable record), each said once.
         var warnings: [String] = []
+        /// Names that were to go but could not be moved or removed, each with the error.
+        var failed: [(name: String, reason: String)] = []
     }
 
     let directory: URL
@@ -86,10 +88,10 @@ struct ExportMirror {
             held.formUnion(file.companions)
         }
         // An asset that failed to export still has its earlier copy here: nothing is removed then.
-        let removing = removing && report.failures.isEmpty
-        if !removing, report.failures.isEmpty == false {
+        if removing, !report.failures.isEmpty {
             outcome.warnings.append("nothing was removed from \(directory.path): not every asset was exported.")
         }
+        let removing = removing && report.failures.isEmpty
         var kept: [Record.Entry] = []
         for entry in previous where !held.contains(entry.name) {
             guard removing else {
@@ -125,7 +127,7 @@ struct ExportMirror {
                 }
             } catch {
                 kept.append(entry)  // still the export's: a later --delete tries again
-                outcome.kept.append((entry.name, "could not be removed: \(error)"))
+                outcome.failed.append((entry.name, "\(error)"))
             }
         }
         if dryRun { return outcome }
