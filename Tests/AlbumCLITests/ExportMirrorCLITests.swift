@@ -135,6 +135,30 @@ import Testing
         }
     }
 
+    /// An asset that cannot be exported this time still has its earlier copy in the folder: a run
+    /// with a failure removes nothing.
+    @Test func aFailedExportRemovesNothing() throws {
+        try CLI.withTemporaryDirectory { dir in
+            let (library, out) = try Self.exported("catalog", in: dir)
+            #expect(try CLI.run(["remove", "Trip", "IMG_0003.JPG"] + library).status == 0)
+            let originals = dir.appendingPathComponent("L.albumlibrary/originals")
+            let files =
+                FileManager.default.enumerator(at: originals, includingPropertiesForKeys: nil)?
+                .compactMap { $0 as? URL }.filter { $0.pathExtension.uppercased() == "JPG" } ?? []
+            #expect(!files.isEmpty)
+            for file in files { try Data("damaged".utf8).write(to: file) }
+            // A copy already there is recognised by its recorded SHA-256; one gone must be read.
+            try FileManager.default.removeItem(at: out.appendingPathComponent("IMG_0001.JPG"))
+            let data = dir.appendingPathComponent("data")
+            let run = try CLI.run(
+                ["export", "--delete", "Trip", out.path] + library, environment: ["XDG_DATA_HOME": data.path])
+            #expect(run.status == 1, "\(run.stdout)\n\(run.stderr)")
+            #expect(run.stderr.contains("nothing was removed"), "\(run.stderr)")
+            #expect(Self.exists(out.appendingPathComponent("IMG_0003.JPG")))
+            #expect(Self.exists(out.appendingPathComponent("IMG_0003.AAE")))
+        }
+    }
+
     @Test func renameNamesEachPhotoAndItsCompanionsFollow() throws {
         try CLI.withTemporaryDirectory { dir in
             let card = try CompanionCLITests.card(in: dir)
