@@ -304,6 +304,9 @@ enum AssetCommands {
         let album = AlbumReference(arguments.positional[0])
         let directory = URL(fileURLWithPath: arguments.positional[1])
         let draw = ProgressLine.drawer(enabled: Output.isTerminal && !arguments.quiet && !arguments.dryRun)
+        if arguments.permanently, !arguments.has(.delete) {
+            throw AlbumCommand.UsageFailure(message: "export --permanently goes with --delete (what it removes)")
+        }
         let albumID = try await album.id(in: library)
         let namesBefore = ExportMirror.names(in: directory)
         let naming: (@Sendable (AssetInfo, Int) -> String)?

@@ -82,6 +82,8 @@ import Testing
             #expect(!Self.exists(out.appendingPathComponent("IMG_0003.JPG")))
             #expect(!Self.exists(out.appendingPathComponent("IMG_0003.AAE")))
             #expect(!Self.exists(data.appendingPathComponent("Trash/files/IMG_0003.JPG")), "for good, not trashed")
+            let alone = try CLI.run(["export", "--permanently", "Trip", out.path] + library)
+            #expect(alone.status == 2 && alone.stderr.contains("--permanently goes with --delete"), "\(alone.stderr)")
         }
     }
 
