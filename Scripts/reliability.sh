@@ -11,7 +11,7 @@
 # --keep: keep the scratch directory for inspection.
 # --only: run only these scenarios (kill9, race, diskfull, readonly, removed, corrupt, reset, sqlite3,
 #   oldcatalog, garbled, pidns, fifo, walk, badnumbers, resave, verifyrace, fulljournal, ulimit,
-#   partial, quickexit, nolib, newlib, powerloss, ackkill, shutdown, remount, journal, rebuildkill, convert, convertbad, cardcut,
+#   partial, quickexit, nolib, newlib, powerloss, ackkill, shutdown, remount, journal, rebuildkill, convert, convertbad, cardcut, mirrorforge,
 #   repairrace, movekill, companionkill, companionupdate, movechange, moveself, exportrace, and the folder library's fkill9, frace, fdiskfull, freadonly, fmoved, fstaging,
 #   fslash, fdelete, fcard, flinks, ffifo, fcatalog, fdrop, fforged, and the shared library's
 #   sdelete, srestore, sexport, scopy, ssave, shostile, srestart, and the hostile library's hostile-index,
@@ -55,6 +55,10 @@
 #   badnumbers  a WebM whose duration is infinite among photos: all saved, in a catalog and in a
 #               folder library (before, the batch failed in a catalog).
 #   resave      an asset's file cut short and another deleted: saving the photos again restores them.
+#   mirrorforge `export --delete` into a folder whose record (.albumkit-export) was forged to name a
+#               file outside it (../, an absolute path), a link to it and a folder, each with the
+#               victim's size and SHA-256: nothing outside is removed, the link and folder stay; a
+#               photo removed from the album goes to the Trash, the user's own file stays.
 #   cardcut     a card whose camera lost power mid-write (photos of 0 bytes, cut in the header, cut
 #               in half) imported into a catalog and a folder library: each named with its cause and
 #               counted as failed (exit 1), the whole ones saved, verify passes; once whole, the
@@ -174,7 +178,7 @@ ONLY+=",fkill9,frace,fdiskfull,freadonly,fmoved,fstaging,fslash,fdelete,fcard,fl
 ONLY+=",sdelete,srestore,sexport,scopy,ssave,shostile,srestart"
 ONLY+=",hostile-index,hostile-snapshot"
 ONLY+=",hostile-records,hostile-lists"
-ONLY+=",cardcut"
+ONLY+=",cardcut,mirrorforge"
 while [ $# -gt 0 ]; do
     argument=$1
     shift
@@ -1282,6 +1286,39 @@ scenario_cardcut() {
         grep -q "album: 3 saved, 3 already in the library" "$dir/err" || { fail "cardcut $kind: again: $(tail -1 "$dir/err")"; bad=$((bad + 1)); }
     done
     summary cardcut "$trials" "$bad" "photos of 0 bytes and cut short on a card: named with their cause, failed, the rest saved (catalog, folders)"
+}
+
+# mirrorforge: export --delete trusts nothing of its record in the export folder.
+scenario_mirrorforge() {
+    echo "== mirrorforge"
+    local dir=$WORK/mirrorforge lib bad=0 id sum size
+    make_jpegs "$dir/card" 3 IMG
+    lib=(--library "$dir/L.albumlibrary")
+    mkdir -p "$dir/out" && printf mine >"$dir/out/notes.txt" && printf precious >"$dir/victim.txt"
+    "$ALBUM" import --album Trip "${lib[@]}" "$dir/card" >/dev/null 2>&1 || { fail "mirrorforge: import"; bad=$((bad + 1)); }
+    "$ALBUM" export Trip "$dir/out" "${lib[@]}" >/dev/null 2>"$dir/err" || { fail "mirrorforge: export: $(cat "$dir/err")"; bad=$((bad + 1)); }
+    id=$(python3 -c 'import json,sys; print(next(iter(json.load(open(sys.argv[1]))["albums"])))' "$dir/out/.albumkit-export")
+    sum=$(sha256sum "$dir/victim.txt" | cut -d" " -f1)
+    size=$(stat -c %s "$dir/victim.txt")
+    ln -s "$dir/victim.txt" "$dir/out/link.jpg" && mkdir "$dir/out/folder.jpg"
+    python3 - "$dir/out/.albumkit-export" "$id" "$sum" "$size" "$dir/victim.txt" <<'PY'
+import json, sys
+path, album, digest, size, victim = sys.argv[1:]
+record = json.load(open(path))
+forged = ["../victim.txt", victim, "link.jpg", "folder.jpg", ".", ""]
+record["albums"][album] += [{"name": n, "size": int(size), "sha256": digest} for n in forged]
+json.dump(record, open(path, "w"))
+PY
+    "$ALBUM" remove Trip IMG_0002.jpg "${lib[@]}" >/dev/null 2>&1 || { fail "mirrorforge: remove"; bad=$((bad + 1)); }
+    XDG_DATA_HOME=$dir/data "$ALBUM" export --delete Trip "$dir/out" "${lib[@]}" >"$dir/out.txt" 2>"$dir/err" ||
+        { fail "mirrorforge: export --delete: $(cat "$dir/err")"; bad=$((bad + 1)); }
+    [ "$(cat "$dir/victim.txt" 2>/dev/null)" = precious ] || { fail "mirrorforge: the file outside was removed"; bad=$((bad + 1)); }
+    [ -L "$dir/out/link.jpg" ] && [ -d "$dir/out/folder.jpg" ] || { fail "mirrorforge: the link or folder went"; bad=$((bad + 1)); }
+    [ "$(cat "$dir/out/notes.txt")" = mine ] || { fail "mirrorforge: the user's file went"; bad=$((bad + 1)); }
+    [ ! -e "$dir/out/IMG_0002.jpg" ] && [ -f "$dir/data/Trash/files/IMG_0002.jpg" ] ||
+        { fail "mirrorforge: the removed photo is not in the Trash: $(cat "$dir/out.txt")"; bad=$((bad + 1)); }
+    grep -q ", 1 removed" "$dir/out.txt" || { fail "mirrorforge: summary: $(tail -1 "$dir/out.txt")"; bad=$((bad + 1)); }
+    summary mirrorforge 1 "$bad" "a forged export record (../, absolute, link, folder): nothing outside removed; the photo left the album goes to the Trash"
 }
 
 START=$(date +%s)

@@ -32,11 +32,11 @@ struct AlbumDateFormat {
         "November", "December",
     ]
 
-    /// Parses `format`; refuses an empty one, an unknown `%` field and one that gives an empty title
-    /// (or an empty level between two `/`).
-    init(_ format: String) throws(AlbumCommand.UsageFailure) {
+    /// Parses `format`, given as `option`; refuses an empty one, an unknown `%` field and one that
+    /// gives an empty title (or an empty level between two `/`).
+    init(_ format: String, option: String = "--album-by-date") throws(AlbumCommand.UsageFailure) {
         guard !format.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw AlbumCommand.UsageFailure(message: "--album-by-date needs a FORMAT, such as %Y/%m or \"%Y-%m-%d\"")
+            throw AlbumCommand.UsageFailure(message: "\(option) needs a FORMAT, such as %Y/%m or \"%Y-%m-%d\"")
         }
         var pieces: [Piece] = []
         var characters = format.makeIterator()
@@ -47,7 +47,7 @@ struct AlbumDateFormat {
             }
             guard let field = characters.next() else {
                 throw AlbumCommand.UsageFailure(
-                    message: "--album-by-date \(format): a % at the end; write %% for a percent sign")
+                    message: "\(option) \(format): a % at the end; write %% for a percent sign")
             }
             if field == "%" {
                 pieces.append(.text("%"))
@@ -55,7 +55,7 @@ struct AlbumDateFormat {
                 pieces.append(.field(field))
             } else {
                 throw AlbumCommand.UsageFailure(
-                    message: "--album-by-date \(format): %\(field) is not known; use %Y %m %d %B %b %H %M or %%")
+                    message: "\(option) \(format): %\(field) is not known; use %Y %m %d %B %b %H %M or %%")
             }
         }
         self.pieces = pieces
@@ -64,7 +64,7 @@ struct AlbumDateFormat {
         if levels.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
             throw AlbumCommand.UsageFailure(
                 message:
-                    "--album-by-date \(format) gives the album title \"\(sample)\", with an empty name; every level between / needs one"
+                    "\(option) \(format) gives the album title \"\(sample)\", with an empty name; every level between / needs one"
             )
         }
     }

@@ -304,19 +304,54 @@ enum AssetCommands {
         let album = AlbumReference(arguments.positional[0])
         let directory = URL(fileURLWithPath: arguments.positional[1])
         let draw = ProgressLine.drawer(enabled: Output.isTerminal && !arguments.quiet && !arguments.dryRun)
+        if arguments.permanently, !arguments.has(.delete) {
+            throw AlbumCommand.UsageFailure(message: "export --permanently goes with --delete (what it removes)")
+        }
+        let albumID = try await album.id(in: library)
+        let namesBefore = ExportMirror.names(in: directory)
+        let naming: (@Sendable (AssetInfo, Int) -> String)?
+        if let text = arguments.value(.rename) {
+            let template = try ExportNameTemplate(text)
+            let count = try await library.assets(inAlbumWithID: albumID).count
+            naming = { asset, number in template.name(for: asset, number: number, of: count) }
+        } else {
+            naming = nil
+        }
         let report = try await library.exportAlbum(
-            withID: try await album.id(in: library), to: directory, dryRun: arguments.dryRun
+            withID: albumID, to: directory, dryRun: arguments.dryRun, naming: naming
         ) { progress in
             draw(progress.completed, progress.total, progress.bytes, progress.totalBytes)
         }
         ProgressLine.shared.stop()
+        let mirror = try ExportMirror(directory: directory, albumID: albumID).update(
+            after: report, namesBefore: namesBefore, removing: arguments.has(.delete),
+            permanently: arguments.permanently, dryRun: arguments.dryRun)
+        for warning in mirror.warnings { Output.err("album: \(Output.shown(warning))") }
+        for kept in mirror.kept {
+            Output.err("album: kept \(Output.shown(kept.name)), no longer in the album: \(kept.reason)")
+        }
+        for failed in mirror.failed {
+            Output.err("album: could not remove \(Output.shown(failed.name)): \(Output.shown(failed.reason))")
+        }
+        if !arguments.json {
+            for removed in mirror.removed {
+                if arguments.dryRun {
+                    Output.out("would remove \(Output.shown(removed.name))")
+                } else if let place = removed.trashPath {
+                    Output.out("removed \(Output.shown(removed.name)) (to the Trash: \(Output.shown(place)))")
+                } else {
+                    Output.out("removed \(Output.shown(removed.name))")
+                }
+            }
+        }
         if arguments.dryRun {
             struct DryLine: Encodable {
-                let asset: String
+                var asset: String?
                 let file: String
                 var companions: [String]?
                 var wouldExport: Bool?
                 var alreadyThere: Bool?
+                var wouldRemove: Bool?
             }
             for file in report.exported {
                 let companions =
@@ -340,9 +375,15 @@ enum AssetCommands {
                     Output.out("already there: \(Output.shown(file.name))")
                 }
             }
+            if arguments.json {
+                for removed in mirror.removed {
+                    Output.json(DryLine(file: removed.name, wouldRemove: true))
+                }
+            }
             if !arguments.quiet {
+                let removals = arguments.has(.delete) ? ", \(mirror.removed.count) would be removed" : ""
                 Output.err(
-                    "album: dry run, nothing written: \(report.exported.count) would be exported, \(report.alreadyThere.count) already there"
+                    "album: dry run, nothing written: \(report.exported.count) would be exported, \(report.alreadyThere.count) already there\(removals)"
                 )
             }
             return 0
@@ -364,6 +405,7 @@ enum AssetCommands {
                 let directory: String
                 let exported: [File]
                 let failed: [Failure]
+                var removed: [String]?
             }
             func line(_ file: ExportReport.File) -> File {
                 File(
@@ -377,22 +419,25 @@ enum AssetCommands {
                     exported: report.exported.map(line),
                     failed: report.failures.map {
                         Failure(asset: $0.assetID, error: SaveLine.Failure(code: $0.code.rawValue, message: $0.message))
-                    }))
+                    }, removed: arguments.has(.delete) ? mirror.removed.map(\.name) : nil))
         } else {
             if arguments.verbose {
                 for file in report.exported { Output.out("exported \(Output.shown(file.name))") }
                 for file in report.alreadyThere { Output.out("already there: \(Output.shown(file.name))") }
             }
             for failure in report.failures { Output.err("album: \(Output.shown(failure.message))") }
-            if !arguments.quiet || !report.failures.isEmpty {
+            if !arguments.quiet || !report.failures.isEmpty || !mirror.failed.isEmpty {
                 let total = report.exported.count + report.alreadyThere.count + report.failures.count
                 var summary = "exported \(report.exported.count) of \(total) to \(Output.shown(report.directory.path))"
                 if !report.alreadyThere.isEmpty { summary += ", \(report.alreadyThere.count) already there" }
+                if arguments.has(.delete) { summary += ", \(mirror.removed.count) removed" }
+                if !mirror.kept.isEmpty { summary += ", \(mirror.kept.count) kept (see above)" }
+                if !mirror.failed.isEmpty { summary += ", \(mirror.failed.count) not removed (see above)" }
                 if !report.failures.isEmpty { summary += ", \(report.failures.count) failed" }
                 Output.out(summary)
             }
         }
-        return report.failures.isEmpty ? 0 : 1
+        return report.failures.isEmpty && mirror.failed.isEmpty ? 0 : 1
     }
 }
 

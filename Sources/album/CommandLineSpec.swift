@@ -41,6 +41,8 @@ enum CommandLineSpec {
         case favorite = "--favorite"
         case force = "--force"
         case permanently = "--permanently"
+        case delete = "--delete"
+        case rename = "--rename"
         case empty = "--empty"
         case days = "--days"
         case endpoint = "--endpoint"
@@ -214,7 +216,17 @@ enum CommandLineSpec {
         Option(
             name: .permanently,
             help:
-                "Delete for good: a folder album's folder instead of moving it to the Trash; assets of a catalog instead of keeping them in recently deleted."
+                "Delete for good: a folder album's folder instead of moving it to the Trash; assets of a catalog instead of keeping them in recently deleted; files export --delete removes."
+        ),
+        Option(
+            name: .delete,
+            help:
+                "Mirror: remove from DIR the files an earlier export of the album wrote that the album no longer holds (to the Trash)."
+        ),
+        Option(
+            name: .rename, value: "TEMPLATE",
+            help:
+                "Name each exported photo by TEMPLATE: %Y %m %d %B %b %H %M of its capture time, {name} its original name, {n} its place; extension kept."
         ),
         Option(name: .empty, help: "Delete for good what was deleted more than --days days ago (default 30)."),
         Option(
@@ -466,7 +478,7 @@ enum CommandLineSpec {
                 """,
             arity: 1...Int.max),
         Command(
-            name: .export, arguments: "TITLE DIR", options: [.dryRun],
+            name: .export, arguments: "TITLE DIR", options: [.dryRun, .delete, .permanently, .rename],
             summary: "Copy an album's originals into a folder.",
             details: """
                 Copies the original of every asset of the album TITLE into the folder DIR (created when
@@ -479,6 +491,13 @@ enum CommandLineSpec {
                 --dry-run prints, asset by asset, the name each would be written under or that it is already
                 there, and writes nothing (not even DIR). On a terminal a progress line shows files and bytes.
                 DIR may not lie inside the library itself (an album folder of a folder library, a catalog's folder).
+                Each export records in DIR/.albumkit-export the files it wrote, with size and SHA-256. --delete
+                makes DIR a mirror: a recorded file the album no longer holds is moved to the Trash (--permanently:
+                removed), but only while it is still the same regular file; a file edited since, a link, a folder
+                and every file the export did not write are kept. Each removal is said on its own line.
+                --rename TEMPLATE names each photo by its capture time (the date added when it has none), in
+                strftime fields %Y %m %d %B %b %H %M %%, with {name} its original name without extension and {n}
+                its place in the album (zero-padded); the extension is kept and sidecars and raw follow it.
                 """,
             completion: .directory, takesAlbumFirst: true, arity: 2...2),
         Command(

@@ -108,7 +108,9 @@ enum SaveCommand {
         }
         guard !named.isEmpty else { throw AlbumCommand.UsageFailure(message: "no FILE given") }
         let described = try CreationDescription(arguments)
-        let byDate = try arguments.value(.albumByDate).map(AlbumDateFormat.init)
+        let byDate = try arguments.value(.albumByDate).map { format throws(AlbumCommand.UsageFailure) in
+            try AlbumDateFormat(format)
+        }
         if byDate != nil && arguments.album != nil {
             throw AlbumCommand.UsageFailure(
                 message: "--album and --album-by-date both name the album; give one of them")

@@ -53,7 +53,8 @@ import Testing
             let out = dir.appendingPathComponent("out")
             let export = try CLI.run(["export", "Trip", out.path] + library)
             #expect(export.status == 0, "\(export.stderr)")
-            let exported = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+            let exported = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { !$0.hasPrefix(".") }
+                .sorted()
             #expect(
                 exported == [
                     "IMG_0003.CR2", "IMG_0003.CR2.xmp", "IMG_0003.JPG", "IMG_0004.CR2", "IMG_0004.JPG", "IMG_0004.xmp",

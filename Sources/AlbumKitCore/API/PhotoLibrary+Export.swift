@@ -36,8 +36,17 @@ extension PhotoLibrary {
     /// let plan = try await library.exportAlbum(withID: info.id, to: folder, dryRun: true, progress: nil)
     /// for file in plan.exported { print("would write", file.name) }
     /// ```
+    ///
+    /// `naming`, when given, names each asset (before any ` 2` for a taken name) from the asset and
+    /// its place in the album (1 for the first); its sidecars and raw follow that name:
+    ///
+    /// ```swift
+    /// let report = try await library.exportAlbum(
+    ///     withID: info.id, to: folder, naming: { asset, n in "Trip \(n).jpg" }, progress: nil)
+    /// ```
     public func exportAlbum(
         withID id: String, to directory: URL, dryRun: Bool = false,
+        naming: (@Sendable (AssetInfo, Int) -> String)? = nil,
         progress: (@Sendable (ExportProgress) -> Void)?
     ) async throws -> ExportReport {
         try await Self.mapping {
@@ -52,6 +61,7 @@ extension PhotoLibrary {
                 exporter.fetchCompanion = { try store?.copyCompanion($0, into: $1) ?? false }
                 exporter.progress = progress
                 exporter.dryRun = dryRun
+                exporter.naming = naming
                 return try exporter.export(assets)
             }
         }

@@ -28,8 +28,19 @@ struct AlbumExporter {
     var progress: (@Sendable (ExportProgress) -> Void)?
     /// Predicts the report (names, files already there) and writes nothing, not even the folder.
     var dryRun = false
+    /// The name each asset is exported under before any numbering, given the asset and its place
+    /// in the album (1 for the first); its original name when `nil`. Its companions follow it.
+    var naming: (@Sendable (AssetInfo, Int) -> String)?
+    /// The names `naming` gave, by asset identifier (made once per export).
+    var givenNames: [String: String]?
 
     func export(_ assets: [AssetInfo]) throws -> ExportReport {
+        if let naming, givenNames == nil {
+            var named = self
+            named.givenNames = Dictionary(
+                assets.enumerated().map { ($1.id, naming($1, $0 + 1)) }, uniquingKeysWith: { first, _ in first })
+            return try named.export(assets)
+        }
         if dryRun {
             guard let status = FileSystem.fileStatus(atPath: directory.path) else {
                 return predicted(assets, existing: [], folder: nil)
@@ -111,7 +122,7 @@ struct AlbumExporter {
                     alreadyThere.append(found)
                     continue
                 }
-                let base = Self.baseName(of: asset)
+                let base = baseName(of: asset)
                 var attempt = 1
                 var name = base
                 while true {
@@ -144,7 +155,7 @@ struct AlbumExporter {
     private func identicalCopy(
         of asset: AssetInfo, in folder: FileSystem.Descriptor, existing: Set<String>, claimed: Set<String>
     ) throws -> ExportReport.File? {
-        let base = Self.baseName(of: asset)
+        let base = baseName(of: asset)
         var attempt = 1
         while true {
             let name = FolderNaming.fileName(base, attempt: attempt)
@@ -187,15 +198,16 @@ struct AlbumExporter {
         } catch let error as SystemError {
             throw AlbumError(
                 error.errno == ENOENT ? .fileNotFound : .fileUnreadable,
-                "The original of \(Self.baseName(of: asset)) (\(source.path)) cannot be read: \(error). Run `album verify`.",
+                "The original of \(baseName(of: asset)) (\(source.path)) cannot be read: \(error). Run `album verify`.",
                 file: source.path)
         }
     }
 
     /// The name an asset is exported under before any numbering.
-    private static func baseName(of asset: AssetInfo) -> String {
+    private func baseName(of asset: AssetInfo) -> String {
         let fallback = asset.fileURL?.lastPathComponent ?? asset.id
-        return FolderNaming.safeComponent(asset.originalFilename ?? fallback, fallback: fallback)
+        return FolderNaming.safeComponent(
+            givenNames?[asset.id] ?? asset.originalFilename ?? fallback, fallback: fallback)
     }
 
     /// Creates the folder (and its parents); refuses a file in its place.
@@ -227,7 +239,7 @@ struct AlbumExporter {
     private func copy(
         _ asset: AssetInfo, into folder: FileSystem.Descriptor, taken: inout Set<String>
     ) throws -> (file: ExportReport.File, wasThere: Bool) {
-        let base = Self.baseName(of: asset)
+        let base = baseName(of: asset)
         let staged: FileSystem.StagedFile
         do { staged = try FileSystem.stage(in: folder, as: StagingName(kind: "partial")) } catch {
             throw error.libraryError("write into the export folder")
