@@ -53,8 +53,10 @@ struct ExportMirror {
 
     /// The names in `directory` now (empty when it does not exist).
     static func names(in directory: URL) -> Set<String> {
+        // A folder that cannot be opened holds no names the export could claim as its own.
         guard let folder = try? FileSystem.openDirectory(directory.path) else { return [] }
         defer { FileSystem.close(folder) }
+        // Nor does one that cannot be listed: nothing is recorded, nothing removed.
         return Set((try? FileSystem.names(in: folder)) ?? [])
     }
 
@@ -107,6 +109,7 @@ struct ExportMirror {
                 outcome.kept.append((entry.name, "not a regular file (a link, folder or other special file)"))
                 continue
             }
+            // A file that cannot be read is not proven the export's: kept.
             guard Int64(status.size) == entry.size, (try? hash(entry.name, in: folder)) == entry.sha256 else {
                 outcome.kept.append((entry.name, "changed since it was exported"))
                 continue
@@ -135,6 +138,7 @@ struct ExportMirror {
         var entries = kept
         for name in held.sorted() {
             guard let status = FileSystem.fileStatus(of: name, in: folder), status.kind == .regular,
+                // An unreadable file is left out of the record, so never removed later.
                 let sha256 = try? hash(name, in: folder)
             else { continue }
             let size = Int64(status.size)
