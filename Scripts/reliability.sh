@@ -236,6 +236,8 @@ MOUNTS=()
 cleanup() {
     local mount
     for mount in "${MOUNTS[@]}"; do umount -l "$mount" 2>/dev/null; done
+    # The shared-library servers the s* scenarios started (left running before).
+    if [ -n "${SHARED_ENV_READY:-}" ]; then bash "$ROOT/Scripts/shared-library.sh" release $$ >/dev/null 2>&1; fi
     if [ "$KEEP" = 1 ]; then echo "scratch kept in $WORK"; else rm -rf "$WORK"; fi
 }
 trap cleanup EXIT

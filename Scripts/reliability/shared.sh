@@ -33,7 +33,10 @@ SHARED_TRIALS=${SHARED_TRIALS:-6}  # SHARED_TRIALS=N: as many trials in --short
 shared_up() {
     [ -n "$SHARED_ENV_READY" ] && return 0
     local exports
-    exports=$(ALBUMKIT_SKIP_INIT=1 bash "$ROOT/Scripts/shared-library.sh" up 2>"$WORK/shared-up.err") || return 1
+    # As the tests do: the servers this harness starts are its own, stopped when it ends (`release`
+    # in cleanup, or the script's watcher should the harness be killed); ones already running stay.
+    exports=$(ALBUMKIT_SHARED_USER_PID=$$ ALBUMKIT_SKIP_INIT=1 bash "$ROOT/Scripts/shared-library.sh" up \
+        2>"$WORK/shared-up.err") || return 1
     eval "$(grep '^export ' <<<"$exports")"
     command -v psql >/dev/null 2>&1 || return 1
     SHARED_ENV_READY=1
