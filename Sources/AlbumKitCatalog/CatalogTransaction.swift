@@ -97,11 +97,9 @@ final class CatalogTransaction {
                 let failure = AlbumError.library(error, what, path: journal.path)
                 do throws(SystemError) { try FileSystem.truncate(journalFile, to: end) } catch {
                     // The record may stay and be read back: the change may show, its files gone.
-                    throw AlbumError(
-                        failure.code,
-                        failure.message
-                            + " The journal \(journal.path) could not be cut back either (\(error)), so this change may still show; `album verify` then lists what it lacks.",
-                        file: failure.file, albumTitle: failure.albumTitle, underlying: failure.underlying)
+                    throw failure.appending(
+                        "The journal \(journal.path) could not be cut back either (\(error)), so this change may still show; `album verify` then lists what it lacks."
+                    )
                 }
                 throw failure
             }

@@ -426,11 +426,9 @@ struct CatalogSave {
             do { try item.unpublish() } catch { kept += 1 }
         }
         guard kept == 0 else {
-            throw AlbumError(
-                cause.code,
-                cause.message
-                    + " Undoing the save left \(kept) published file(s), removed when the library is opened after this process has exited.",
-                file: cause.file, albumTitle: cause.albumTitle, underlying: cause.underlying)
+            throw cause.appending(
+                "Undoing the save left \(kept) published file(s), removed when the library is opened after this process has exited."
+            )
         }
         throw cause
     }

@@ -115,6 +115,12 @@ public struct AlbumError: Error, Sendable, CustomStringConvertible, LocalizedErr
         return AlbumError(code, named, file: file, albumTitle: albumTitle, underlying: underlying)
     }
 
+    /// A copy whose message goes on with `sentence` (what else happened while handling it); the
+    /// code, file, album and underlying error stay.
+    package func appending(_ sentence: String) -> AlbumError {
+        AlbumError(code, message + " " + sentence, file: file, albumTitle: albumTitle, underlying: underlying)
+    }
+
     /// Wraps any error into an `AlbumError`, keeping AlbumErrors as they are.
     package static func wrap(_ error: any Error, file: String? = nil) -> AlbumError {
         if let error = error as? AlbumError { return file.map { error.naming(file: $0) } ?? error }
