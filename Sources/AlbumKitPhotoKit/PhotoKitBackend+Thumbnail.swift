@@ -16,42 +16,30 @@ import Foundation
 /// and scales it to fit, downloading from iCloud when needed; AlbumKit encodes it as JPEG.
 extension PhotoKitBackend: PreviewRendering {
     package func thumbnail(ofAssetWithID id: String, maxPixelSize: Int) async throws -> AssetThumbnail? {
-        let fetched = PHAsset.fetchAssets(withLocalIdentifiers: [id], options: nil)
-        guard fetched.count > 0 else {
-            throw AlbumError(.assetNotFound, "There is no asset with the identifier \(id) in Photos.")
-        }
-        let asset = fetched.object(at: 0)
-        let options = PHImageRequestOptions()
-        // One result, fitted to the size (not a degraded one first), from iCloud when it is there.
-        options.deliveryMode = .highQualityFormat
-        options.resizeMode = .exact
-        options.isNetworkAccessAllowed = true
         let side = CGFloat(maxPixelSize)
-        let answered = Locked(false)
-        return try await withCheckedThrowingContinuation { continuation in
-            PHImageManager.default().requestImage(
-                for: asset, targetSize: CGSize(width: side, height: side), contentMode: .aspectFit, options: options
-            ) { image, info in
-                // Photos calls once for a high-quality request; a second call is never resumed.
-                guard
-                    answered.withLock({ done in
-                        defer { done = true }
-                        return !done
-                    })
-                else { return }
-                if let image, let thumbnail = Self.thumbnail(of: image) {
-                    continuation.resume(returning: thumbnail)
-                } else if let error = info?[PHImageErrorKey] as? any Error {
-                    continuation.resume(throwing: Self.thumbnailError(error, id: id))
-                } else {
-                    continuation.resume(returning: nil)
-                }
-            }
-        }
+        // Fitted to the size: Photos scales exactly, keeping the aspect ratio.
+        return try await requestImage(
+            ofAssetWithID: id, targetSize: CGSize(width: side, height: side), contentMode: .aspectFit,
+            resizeMode: .exact)
     }
 
     /// The asset rendered at its full size (`PHImageManagerMaximumSize`, not resized), as JPEG.
     package func fullSizeImage(ofAssetWithID id: String) async throws -> AssetImage? {
+        guard
+            let encoded = try await requestImage(
+                ofAssetWithID: id, targetSize: PHImageManagerMaximumSize, contentMode: .default, resizeMode: .none)
+        else { return nil }
+        return AssetImage(
+            data: encoded.data, format: encoded.format, pixelWidth: encoded.pixelWidth,
+            pixelHeight: encoded.pixelHeight, isOriginal: false)
+    }
+
+    /// One high-quality image request (not a degraded one first, from iCloud when it is there),
+    /// encoded as JPEG; `nil` when Photos gives no image and no error.
+    private func requestImage(
+        ofAssetWithID id: String, targetSize: CGSize, contentMode: PHImageContentMode,
+        resizeMode: PHImageRequestOptionsResizeMode
+    ) async throws -> AssetThumbnail? {
         let fetched = PHAsset.fetchAssets(withLocalIdentifiers: [id], options: nil)
         guard fetched.count > 0 else {
             throw AlbumError(.assetNotFound, "There is no asset with the identifier \(id) in Photos.")
@@ -59,12 +47,12 @@ extension PhotoKitBackend: PreviewRendering {
         let asset = fetched.object(at: 0)
         let options = PHImageRequestOptions()
         options.deliveryMode = .highQualityFormat
-        options.resizeMode = .none
+        options.resizeMode = resizeMode
         options.isNetworkAccessAllowed = true
         let answered = Locked(false)
         return try await withCheckedThrowingContinuation { continuation in
             PHImageManager.default().requestImage(
-                for: asset, targetSize: PHImageManagerMaximumSize, contentMode: .default, options: options
+                for: asset, targetSize: targetSize, contentMode: contentMode, options: options
             ) { image, info in
                 // Photos calls once for a high-quality request; a second call is never resumed.
                 guard
@@ -74,10 +62,7 @@ extension PhotoKitBackend: PreviewRendering {
                     })
                 else { return }
                 if let image, let encoded = Self.thumbnail(of: image) {
-                    continuation.resume(
-                        returning: AssetImage(
-                            data: encoded.data, format: encoded.format, pixelWidth: encoded.pixelWidth,
-                            pixelHeight: encoded.pixelHeight, isOriginal: false))
+                    continuation.resume(returning: encoded)
                 } else if let error = info?[PHImageErrorKey] as? any Error {
                     continuation.resume(throwing: Self.thumbnailError(error, id: id))
                 } else {
