@@ -149,7 +149,9 @@ let package = Package(
         ),
         .executableTarget(
             name: "album-bench",
-            dependencies: ["AlbumKitCore", "AlbumKitCatalog", "AlbumKitFolders", "AlbumKitMedia", "CShims"],
+            dependencies: [
+                "AlbumKitCore", "AlbumKitCatalog", "AlbumKitFolders", "AlbumKitMedia", "AlbumKitPreviews", "CShims",
+            ],
             path: "Sources/album-bench"
         ),
 

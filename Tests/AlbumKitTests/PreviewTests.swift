@@ -130,6 +130,39 @@ import Testing
         }
     }
 
+    @Test func aJPEGsMPFPreviewIsTheSourceWhenBigEnough() async throws {
+        try await Fixture.withTemporaryDirectory { folder in
+            // A red 4000 × 3000 photo storing a blue 1024 × 768 preview in its MPF segment (as cameras do).
+            let photo = folder.appendingPathComponent("mpf.jpg")
+            try ExternalTool.python(
+                """
+                import sys
+                from PIL import Image
+                photo = Image.new('RGB', (4000, 3000), (220, 20, 20))
+                photo.save(sys.argv[1], format='MPO', save_all=True, append_images=[Image.new('RGB', (1024, 768), (20, 20, 220))])
+                """, modules: ["PIL"], arguments: [photo.path])
+            let library = PhotoLibrary.inMemory()
+            let saved = try await library.album(titled: "MPF").save(.file(photo))
+            let colour = { (thumbnail: AssetThumbnail) throws -> [Int] in
+                let file = folder.appendingPathComponent("thumb-\(thumbnail.pixelWidth).jpg")
+                try thumbnail.data.write(to: file)
+                return try ExternalTool.python(
+                    "import sys\nfrom PIL import Image\nprint(*Image.open(sys.argv[1]).convert('RGB').getpixel((5, 5)))",
+                    modules: ["PIL"], arguments: [file.path]
+                ).split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            }
+            // 512 fits in the stored 1024: made from it (blue); 2048 does not: made from the photo (red).
+            let small = try #require(try await library.thumbnail(forAssetWithID: saved.assetID, maxPixelSize: 512))
+            #expect((small.pixelWidth, small.pixelHeight) == (512, 384))
+            let blue = try colour(small)
+            #expect(blue.count == 3 && blue[2] > 150 && blue[0] < 80, "\(blue)")
+            let large = try #require(try await library.preview(forAssetWithID: saved.assetID))
+            #expect((large.pixelWidth, large.pixelHeight) == (2048, 1536))
+            let red = try colour(large)
+            #expect(red.count == 3 && red[0] > 150 && red[2] < 80, "\(red)")
+        }
+    }
+
     @Test func theInMemoryLibraryRendersRealThumbnails() async throws {
         let library = PhotoLibrary.inMemory()
         let album = library.album(titled: "Grid")

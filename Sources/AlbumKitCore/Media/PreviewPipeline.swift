@@ -51,6 +51,19 @@ package enum PreviewPipeline {
                     .bytes(stored.jpeg), maxPixelSize: maxPixelSize, orientation: metadata.orientation ?? 1,
                     encoding: encoding)
             }
+            if metadata.format == .raw || metadata.format == .dng {
+                // Raw sensor data is not decoded (no LibRaw yet): the largest stored preview, smaller
+                // than asked for, beats a mosaic read as a TIFF.
+                guard let stored = try storedPreview(in: source, metadata: metadata, atLeast: 1) else {
+                    throw AlbumError(
+                        .notSupported,
+                        "\(file) is a raw file without a stored preview, and AlbumKit does not decode raw sensor data yet.",
+                        file: file)
+                }
+                return try renderer.render(
+                    .bytes(stored.jpeg), maxPixelSize: maxPixelSize, orientation: metadata.orientation ?? 1,
+                    encoding: encoding)
+            }
             if let file = source as? FileByteSource {
                 return try renderer.render(.descriptor(file.file.fd), maxPixelSize: maxPixelSize, encoding: encoding)
             }
