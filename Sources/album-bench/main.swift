@@ -44,7 +44,7 @@ Table.header(report)
 // The listing row makes its own photos (small ones, by the 100 000): the corpus only for the others.
 let corpus: [URL]
 do {
-    if options.only == ["listing"] {
+    if !options.only.isEmpty, options.only.isSubset(of: ["listing", "previews"]) {
         corpus = []
     } else {
         Table.progress("generating 1000 JPEGs of ~140 KB")
@@ -83,6 +83,7 @@ let scenarios: [(id: String, run: () async throws -> ScenarioResult)] = [
     ("reimport", { try bench.reimport() }),
     ("sidecars", { try bench.sidecars() }),
     ("listing", { try bench.listing() }),
+    ("previews", { try bench.previews() }),
 ]
 for scenario in scenarios where options.runs(scenario.id) {
     Table.progress("running \(scenario.id)…")
