@@ -27,6 +27,9 @@ let package = Package(
         .target(name: "CLibPQ", dependencies: ["CLoading"], path: "Sources/CLibPQ"),
         // libcurl for the shared library's object store, loaded at run time (no development files needed).
         .target(name: "CCurl", dependencies: ["CLoading"], path: "Sources/CCurl"),
+        // libvips for thumbnails and previews, loaded at run time (no development files needed, and
+        // `album` starts without loading it).
+        .target(name: "CVips", dependencies: ["CLoading"], path: "Sources/CVips"),
         // _GNU_SOURCE calls Swift cannot see through Glibc (renameat2, O_TMPFILE, syncfs).
         .target(name: "CShims", path: "Sources/CShims"),
         // The catalog's page checksums: a SQLite VFS in C, on every platform (sqlite3.h from
@@ -40,6 +43,13 @@ let package = Package(
         // Media: format sniffing, structural validation and metadata, no pixel decoding.
         .target(name: "AlbumKitMedia", path: "Sources/AlbumKitMedia"),
 
+        // Pixels: thumbnails, previews and grey pixel grids of photos, decoded by libvips (Linux).
+        .target(
+            name: "AlbumKitPreviews",
+            dependencies: ["AlbumKitMedia", .target(name: "CVips", condition: .when(platforms: [.linux]))],
+            path: "Sources/AlbumKitPreviews"
+        ),
+
         // libFuzzer target over the media parsers (Scripts/media/fuzz.sh builds it with -sanitize=fuzzer,address).
         .executableTarget(
             name: "AlbumKitMediaFuzz", dependencies: ["AlbumKitMedia"], path: "Sources/AlbumKitMediaFuzz"),
@@ -48,7 +58,7 @@ let package = Package(
         .target(
             name: "AlbumKitCore",
             dependencies: [
-                "AlbumKitMedia",
+                "AlbumKitMedia", "AlbumKitPreviews",
                 .target(name: "COpenSSL", condition: .when(platforms: [.linux, .android, .windows])),
                 .target(name: "CShims", condition: .when(platforms: [.linux, .android])),
             ],
@@ -146,6 +156,11 @@ let package = Package(
         // closing summary line (`TestRunReport`).
         .target(name: "AlbumTestSupport", path: "Tests/AlbumTestSupport"),
 
+        .testTarget(
+            name: "AlbumKitPreviewsTests",
+            dependencies: ["AlbumKitPreviews", "AlbumKitMedia", "AlbumTestSupport"],
+            path: "Tests/AlbumKitPreviewsTests"
+        ),
         .testTarget(
             name: "AlbumKitMediaTests",
             dependencies: ["AlbumKitMedia", "AlbumTestSupport"],

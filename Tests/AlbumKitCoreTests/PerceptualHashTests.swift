@@ -65,9 +65,8 @@ import Testing
 
     @Test func hashesMatchImagehashBitForBitOnTheSamePixels() throws {
         // Given 200 varied pictures reduced by Pillow, and imagehash's hashes of them.
-        try PythonOracle.require(["PIL", "imagehash"])
-        let output = try PythonOracle.run(Self.oracle, arguments: ["44", "200"])
-        let rows = try JSONDecoder().decode([Row].self, from: output)
+        let output = try ExternalTool.python(Self.oracle, modules: ["PIL", "imagehash"], arguments: ["44", "200"])
+        let rows = try JSONDecoder().decode([Row].self, from: Data(output.utf8))
         #expect(rows.count == 200)
         var differentBits = (difference: 0, perceptual: 0)
         for row in rows {

@@ -21,6 +21,7 @@
             "tiffcp": "libtiff-tools", "ffmpeg": "ffmpeg", "ffprobe": "ffmpeg", "exiftool": "libimage-exiftool-perl",
             "dcraw": "dcraw", "raw-identify": "libraw-bin", "giftext": "giflib-tools", "convert": "imagemagick",
             "zsh": "zsh", "fish": "fish", "groff": "groff-base", "sqlite3": "sqlite3", "openssl": "openssl",
+            "vips": "libvips-tools", "vipsthumbnail": "libvips-tools",
         ]
 
         /// The folders searched, where Debian's packages put them: the tests depend neither on the

@@ -6,8 +6,9 @@
 /// so a search looks up, in each band, the values within `radius / 4` bits of the query's band (1,
 /// 17 or 137 of them for 0, 1 or 2 bits) and checks the whole hash of each hash found there.
 ///
-/// Over 1 000 000 random hashes a bucket holds about 15 hashes: all pairs within 7 bits are found in
-/// well under a second on two cores (`album-bench`'s near-duplicate row).
+/// Over 1 000 000 random hashes a bucket holds about 15 hashes: for all pairs within 7 bits each hash
+/// is compared with about 1 000 others (17 buckets in 4 bands), within 8 to 11 bits with about 8 000
+/// (137 buckets): `album-bench`'s near-duplicate row measures both.
 ///
 /// ```swift
 /// let index = NearDuplicateIndex(hashes)
@@ -21,6 +22,9 @@ package struct NearDuplicateIndex: Sendable {
     private let starts: [[Int32]]
     /// For each band, the hash numbers in order of their band value.
     private let members: [[Int32]]
+    /// For each band, the hashes themselves in the order of ``members``, so a bucket's hashes are
+    /// compared reading memory in order.
+    private let bucketHashes: [[UInt64]]
 
     /// The largest radius searched: two bits in a band (137 values a band).
     package static let largestRadius = 11
@@ -31,22 +35,27 @@ package struct NearDuplicateIndex: Sendable {
         self.hashes = hashes
         var starts: [[Int32]] = []
         var members: [[Int32]] = []
+        var bucketHashes: [[UInt64]] = []
         for band in 0..<4 {
             var counts = [Int32](repeating: 0, count: 65_537)
             for hash in hashes { counts[Int(Self.band(band, of: hash)) + 1] += 1 }
             for value in 0..<65_536 { counts[value + 1] += counts[value] }
             var next = counts
             var list = [Int32](repeating: 0, count: hashes.count)
+            var values = [UInt64](repeating: 0, count: hashes.count)
             for (number, hash) in hashes.enumerated() {
                 let value = Int(Self.band(band, of: hash))
                 list[Int(next[value])] = Int32(number)
+                values[Int(next[value])] = hash
                 next[value] += 1
             }
             starts.append(counts)
             members.append(list)
+            bucketHashes.append(values)
         }
         self.starts = starts
         self.members = members
+        self.bucketHashes = bucketHashes
     }
 
     /// The numbers of every indexed hash within `radius` bits of `hash` (itself included when indexed).
@@ -80,14 +89,17 @@ package struct NearDuplicateIndex: Sendable {
         let bandRadius = radius / 4
         for band in 0..<4 {
             let value = Self.band(band, of: hash)
+            let bandStarts = starts[band]
+            let bandHashes = bucketHashes[band]
+            let bandMembers = members[band]
             Self.forEachValue(near: value, within: bandRadius) { probe in
-                let bucketStart = Int(starts[band][Int(probe)])
-                let bucketEnd = Int(starts[band][Int(probe) + 1])
+                let bucketStart = Int(bandStarts[Int(probe)])
+                let bucketEnd = Int(bandStarts[Int(probe) + 1])
                 for slot in bucketStart..<bucketEnd {
-                    let number = Int(members[band][slot])
-                    let other = hashes[number]
+                    let other = bandHashes[slot]
                     let distance = (other ^ hash).nonzeroBitCount
                     guard distance <= radius else { continue }
+                    let number = Int(bandMembers[slot])
                     // Found once: in the first band where it is within the band radius.
                     var earlier = false
                     for previous in 0..<band
