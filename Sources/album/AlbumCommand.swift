@@ -109,6 +109,7 @@ enum AlbumCommand {
             case .deleteAsset: return try await AssetCommands.deleteAsset(arguments)
             case .export: return try await AssetCommands.export(arguments)
             case .thumbnail: return try await AssetCommands.thumbnail(arguments)
+            case .duplicates: return try await DuplicateCommand.run(arguments)
             case .repair: return try await repair(arguments)
             case .completions: return try completions(arguments)
             case .man:

@@ -130,14 +130,15 @@ package struct DuplicateFinder: Sendable {
     }
 
     /// Whether `a` is the better copy to keep: more pixels, then the camera's metadata kept, then
-    /// added earlier (the original, usually), then more bytes, then by identifier.
+    /// more bytes (a copy recompressed or converted to another format is smaller than the original it
+    /// was made from), then added earlier, then by identifier.
     package static func isBetter(_ a: DuplicateCandidate, than b: DuplicateCandidate) -> Bool {
         if a.pixelCount != b.pixelCount { return a.pixelCount > b.pixelCount }
         let cameraA = a.camera != nil || a.capturedAt != nil
         let cameraB = b.camera != nil || b.capturedAt != nil
         if cameraA != cameraB { return cameraA }
-        if a.addedAt != b.addedAt { return a.addedAt < b.addedAt }
         if (a.byteSize ?? 0) != (b.byteSize ?? 0) { return (a.byteSize ?? 0) > (b.byteSize ?? 0) }
+        if a.addedAt != b.addedAt { return a.addedAt < b.addedAt }
         return a.id < b.id
     }
 }

@@ -64,7 +64,7 @@ package struct LibraryConfiguration: Sendable {
     /// AWS credentials and certificate authorities): the only ones a library takes from its process
     /// unless the program hands over others.
     package static let conventionalVariables = [
-        "HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_PICTURES_DIR", "USER", "LOGNAME",
+        "HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_PICTURES_DIR", "USER", "LOGNAME",
         "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_PROFILE",
         "AWS_SHARED_CREDENTIALS_FILE", "AWS_CONFIG_FILE", "AWS_CA_BUNDLE", "CURL_CA_BUNDLE", "SSL_CERT_FILE",
     ]
