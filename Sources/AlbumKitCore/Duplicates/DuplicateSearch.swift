@@ -174,7 +174,26 @@ package struct DuplicateSearch: Sendable {
             }
             thumbnail = rendered
         }
-        let source = PreviewSource.bytes(thumbnail ?? [])
+        return try hash(ofThumbnail: thumbnail ?? [], name: name, renderer: renderer)
+    }
+
+    /// The hashes of a picture file's bytes (`encoded`): rendered to a thumbnail as the library
+    /// renders one, then hashed.
+    package static func hash(ofPicture encoded: [UInt8], name: String, renderer: PreviewRenderer) throws
+        -> PerceptualHash
+    {
+        let thumbnail: [UInt8]
+        do { thumbnail = try renderer.render(.bytes(encoded), maxPixelSize: thumbnailSize).bytes } catch {
+            throw AlbumError(.corruptMedia, "\(name) cannot be decoded: \(error.reason)", file: name)
+        }
+        return try hash(ofThumbnail: thumbnail, name: name, renderer: renderer)
+    }
+
+    /// The hashes of a rendered thumbnail: reduced to 9 × 8 and 32 × 32 grey pixels by libvips.
+    static func hash(ofThumbnail thumbnail: [UInt8], name: String, renderer: PreviewRenderer) throws
+        -> PerceptualHash
+    {
+        let source = PreviewSource.bytes(thumbnail)
         do {
             let small = try renderer.greyscale(source, width: 9, height: 8)
             let large = try renderer.greyscale(source, width: 32, height: 32)
