@@ -41,10 +41,11 @@ var report = Report(
     isLarge: options.large, machine: Machine.describe(scratch: scratch.path))
 Table.header(report)
 
-// The listing row makes its own photos (small ones, by the 100 000): the corpus only for the others.
+// The listing row makes its own photos (small ones, by the 100 000) and the near-duplicate row its own
+// hashes: the corpus only for the others.
 let corpus: [URL]
 do {
-    if !options.only.isEmpty, options.only.isSubset(of: ["listing", "previews"]) {
+    if !options.only.isEmpty, options.only.isSubset(of: ["listing", "previews", "nearduplicates"]) {
         corpus = []
     } else {
         Table.progress("generating 1000 JPEGs of ~140 KB")
@@ -84,6 +85,7 @@ let scenarios: [(id: String, run: () async throws -> ScenarioResult)] = [
     ("sidecars", { try bench.sidecars() }),
     ("listing", { try bench.listing() }),
     ("previews", { try bench.previews() }),
+    ("nearduplicates", { try await bench.nearDuplicates() }),
 ]
 for scenario in scenarios where options.runs(scenario.id) {
     Table.progress("running \(scenario.id)…")

@@ -71,6 +71,7 @@ enum CommandLineSpec {
         case box = "--box"
         case name = "--name"
         case replace = "--replace"
+        case removeExtra = "--remove-extra"
 
         /// `--album`, in messages.
         var description: String { rawValue }
@@ -82,6 +83,7 @@ enum CommandLineSpec {
         case save, `import`, albums, show, create, rename, delete, assets, add, remove
         case deleteAsset = "delete-asset"
         case export, thumbnail, previews, verify, watch, access
+        case duplicates
         case initialize = "init"
         case config, deleted, restore, purge, gc, copy, repair, completions, man, help
 
@@ -165,7 +167,7 @@ enum CommandLineSpec {
         Option(
             name: .album, short: "-a", value: "TITLE",
             help:
-                "Save into the album TITLE: found by its remembered id, then by title, created when missing (id:ID: exactly that album); assets: list only the album's.",
+                "Save into the album TITLE: found by its remembered id, then by title, created when missing (id:ID: exactly that album); assets, duplicates: only the album's.",
             completion: .album),
         Option(
             name: .albumByDate, value: "FORMAT",
@@ -308,6 +310,11 @@ enum CommandLineSpec {
             name: .replace,
             help:
                 "A new version of a photo in the album (same name and capture time, other bytes) replaces it: the earlier goes to recently deleted."
+        ),
+        Option(
+            name: .removeExtra,
+            help:
+                "duplicates: delete every copy but the best of each same-file and same-picture group (into recently deleted)."
         ),
     ]
 
@@ -554,6 +561,23 @@ enum CommandLineSpec {
                 or not determined. AlbumKit's own libraries (catalog, folders, shared) are always authorized;
                 Photos answers what the user chose, and --request shows the system prompt when the user was
                 never asked.
+                """,
+            arity: 0...0),
+        Command(
+            name: .duplicates, arguments: "", options: [.album, .removeExtra, .dryRun],
+            summary: "List duplicate photos: the same file, the same picture, similar pictures.",
+            details: """
+                Compares every photo of the library (--album TITLE: of that album) and lists three classes kept
+                apart: the same file (the same bytes twice), the same picture (one shot resized, recompressed,
+                stripped of its EXIF or converted between JPEG and HEIC) and similar pictures (frames of a burst,
+                shots a moment apart: listed only). Frames of a burst are never the same picture. Each group
+                names its files with their pixel size, file size, dates and albums, the one to keep first (the
+                most pixels, then the one with its camera's metadata, then the most bytes, then the oldest).
+                Nothing is deleted unless --remove-extra is given: then every other copy of same-file and
+                same-picture groups goes to recently deleted (a folder library: the Trash); --dry-run only
+                says which. The first run
+                decodes each photo's thumbnail (libvips, Debian's libvips42) and keeps its perceptual hashes
+                in a cache (Docs/duplicates.md); later runs reuse them.
                 """,
             arity: 0...0),
         Command(
