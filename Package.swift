@@ -27,6 +27,9 @@ let package = Package(
         .target(name: "CLibPQ", dependencies: ["CLoading"], path: "Sources/CLibPQ"),
         // libcurl for the shared library's object store, loaded at run time (no development files needed).
         .target(name: "CCurl", dependencies: ["CLoading"], path: "Sources/CCurl"),
+        // GNU libmicrohttpd for `album serve`, loaded at run time (no development files needed, and
+        // `album` starts without loading it).
+        .target(name: "CMicroHTTPD", dependencies: ["CLoading"], path: "Sources/CMicroHTTPD"),
         // _GNU_SOURCE calls Swift cannot see through Glibc (renameat2, O_TMPFILE, syncfs).
         .target(name: "CShims", path: "Sources/CShims"),
         // The catalog's page checksums: a SQLite VFS in C, on every platform (sqlite3.h from
@@ -111,6 +114,17 @@ let package = Package(
             path: "Sources/AlbumKit"
         ),
 
+        // `album serve`: an HTTP server (libmicrohttpd) with the album pages and the upload API over any
+        // library kind, through the public API and the libraries' capabilities. Linux only.
+        .target(
+            name: "AlbumServer",
+            dependencies: [
+                "AlbumKit", "AlbumKitCore", "AlbumKitMedia",
+                .target(name: "CMicroHTTPD", condition: .when(platforms: [.linux])),
+            ],
+            path: "Sources/AlbumServer"
+        ),
+
         // The CLI links the Swift runtime and Foundation statically in release builds on Linux:
         // loading and relocating ~20 shared libraries (Foundation, ICU) was most of `album --help`'s
         // start-up (Docs/performance.md). GCC's C++ runtime and unwinder are linked statically too
@@ -121,7 +135,9 @@ let package = Package(
         // the loader applies them in a few pages (lld, the toolchain's own linker: gold has no packed
         // relocations). Debug builds and the test bundles stay dynamic.
         .executableTarget(
-            name: "album", dependencies: ["AlbumKit"], path: "Sources/album", exclude: ["Linking"],
+            name: "album",
+            dependencies: ["AlbumKit", .target(name: "AlbumServer", condition: .when(platforms: [.linux]))],
+            path: "Sources/album", exclude: ["Linking"],
             swiftSettings: [
                 .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))
             ],
