@@ -16,7 +16,7 @@ package enum HTTPExchange: Sendable {
 /// Exactly one of ``finish()`` (the body arrived whole) and ``abandon()`` (the connection went away
 /// before the response was queued) is called last; ``receive(_:)`` is never called after either.
 package protocol HTTPBodyReceiver: AnyObject, Sendable {
-    /// A piece of the body; `false` when no more is wanted (the response is then asked for at once).
+    /// A piece of the body; `false` when no more is wanted (the rest is dropped, then ``finish()`` is asked).
     func receive(_ bytes: UnsafeRawBufferPointer) -> Bool
     /// The body has ended, or no more was wanted: the response.
     func finish() -> HTTPResponse

@@ -9,8 +9,9 @@ package struct HTTPResponse: Sendable {
     package enum Body: Sendable {
         /// Bytes held whole (pages, JSON, thumbnails).
         case bytes([UInt8])
-        /// `size` bytes given by `read(offset, count)` as they are sent; an empty answer before
-        /// `size` bytes is an error that cuts the response.
+        /// `size` bytes given by `read(offset, count)` as they are sent (`UInt64.max`: as many as
+        /// it gives, sent in chunks); an empty answer before `size` bytes is an error that cuts the
+        /// response.
         case stream(size: UInt64, read: @Sendable (_ offset: UInt64, _ count: Int) throws -> [UInt8])
     }
 

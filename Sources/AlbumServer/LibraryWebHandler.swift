@@ -128,6 +128,13 @@ package final class LibraryWebHandler: HTTPHandler {
         switch (method, api.count, api.first) {
         case ("GET", 1, "albums"):
             return .respond(try albums())
+        case ("GET", 1, "events"):
+            let live = LiveChanges(library: library)
+            return .respond(
+                HTTPResponse(
+                    status: 200, size: UInt64.max,
+                    headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store")]
+                ) { _, _ in live.next() })
         case ("GET", 3, "albums") where api[2] == "assets":
             return .respond(try albumAssets(api[1], request))
         case ("GET", 3, "albums") where api[2] == "cover":

@@ -59,7 +59,8 @@ enum Pages {
         .cell .badge { position: relative; top: -1.6rem; left: .3rem; color: #fff; font-size: .75rem;
           text-shadow: 0 0 3px #000; }
         .photo { display: grid; gap: 1rem; grid-template-columns: minmax(0, 3fr) minmax(12rem, 1fr); }
-        .photo img, .photo video { max-width: 100%; max-height: calc(100vh - 8rem); background: #eee; }
+        .photo img, .photo video { width: 100%; max-height: calc(100vh - 8rem); object-fit: contain; background: #eee; }
+        .uploads { margin-top: .4rem; }
         .photo dl { display: grid; grid-template-columns: auto 1fr; gap: .3rem .8rem; margin: 0; }
         .photo dt { color: #666; }
         .photo dd { margin: 0; overflow-wrap: anywhere; }
@@ -129,6 +130,9 @@ enum Pages {
           const go = el('button', { type: 'button' }, 'Open');
           go.onclick = () => { if (title.value.trim()) location.hash = '#/new/' + encodeURIComponent(title.value.trim()); };
           show(el('h1', {}, 'Albums'), list, el('p', { class: 'tools' }, title, go));
+          const live = new EventSource('/api/events');
+          live.onmessage = () => { live.close(); albumsPage(); };
+          teardown = () => live.close();
         }
 
         function uploader(albumTitle, done) {
@@ -236,7 +240,10 @@ enum Pages {
           show(heading, el('div', { class: 'tools' }, uploader(album.title, refresh), count), scroller);
           grid.reset();
           const tick = setInterval(() => { count.textContent = album.count + (album.count === 1 ? ' item' : ' items'); }, 300);
-          teardown = () => { clearInterval(tick); grid.stop(); };
+          // Live: a save by the CLI, another server or another machine shows without reloading.
+          const live = new EventSource('/api/events');
+          live.onmessage = (event) => { const change = JSON.parse(event.data); if (change.reload) location.reload(); else refresh(); };
+          teardown = () => { clearInterval(tick); grid.stop(); live.close(); };
         }
 
         // The grid draws only the rows in view. Its scroll height is mapped, not summed: a spacer of at
@@ -315,6 +322,8 @@ enum Pages {
           const media = asset.kind === 'video'
             ? el('video', { src: original, controls: true, preload: 'metadata' })
             : el('img', { src: original, alt: asset.name || '' });
+          // A format the browser cannot show (HEIC, a raw file): its thumbnail, and the download link.
+          if (asset.kind !== 'video') media.onerror = () => { media.onerror = null; media.src = '/api/assets/' + encodeURIComponent(asset.id) + '/thumbnail'; };
           const details = el('dl');
           const add = (label, value) => { if (value) details.append(el('dt', {}, label), el('dd', {}, String(value))); };
           add('Name', asset.name); add('Taken', asset.taken && asset.taken.replace('T', ' ').replace('Z', ' UTC'));

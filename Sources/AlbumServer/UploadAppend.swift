@@ -29,7 +29,10 @@ final class UploadAppend: HTTPBodyReceiver {
         self.id = id
         self.complete = complete
         self.location = location
-        self.state = State(file: file, description: description, offset: offset)
+        // The first bytes of the file, for judging whether it is a photo or video (those already
+        // received, when this piece is not the first; judged once 512 are there).
+        let head = offset > 0 && offset < 512 ? try FileSystem.readAll(file, from: 0, size: offset) : []
+        self.state = State(file: file, description: description, offset: offset, head: head)
     }
 
     func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
@@ -43,11 +46,9 @@ final class UploadAppend: HTTPBodyReceiver {
             return false
         }
         // The first bytes tell a photo or video from anything else: anything else is refused now.
-        if state.offset < 4096 {
+        if state.offset < 512 {
             state.head += bytes.prefix(4096 - Int(state.offset))
-            if state.head.count >= 512, state.offset == 0 || state.head.count == 4096,
-                !UploadStore.looksLikeMedia(state.head)
-            {
+            if state.head.count >= 512, !UploadStore.looksLikeMedia(state.head) {
                 state.refusal = LibraryWebHandler.json(
                     [
                         "name": state.description.name, "result": "not a photo or video",

@@ -87,10 +87,15 @@ int albumkit_mhd_load(void) { return albumkit_library_load(&library, load); }
 
 const char *albumkit_mhd_load_error(void) { return albumkit_library_error(&library); }
 
+// The most of a refused body read and dropped before the connection is closed instead (64 MiB).
+#define DROPPED_BODY_LIMIT ((uint64_t)64 << 20)
+
 // The state kept per request between the access handler's calls.
 typedef struct {
     void *request;
     int answered;
+    int refused;
+    uint64_t dropped;
 } request_state;
 
 // Whether the request announces a body (a length above zero, or chunks).
@@ -125,10 +130,17 @@ static int answer(void *cls, void *connection, const char *url, const char *meth
         return RESULT_YES;
     }
     if (*uploadSize > 0) {
-        int enough = handlers->body(state->request, upload, *uploadSize);
+        // libmicrohttpd takes a response only before the body or after all of it: a body no longer
+        // wanted (refused, too large) is read and dropped, up to a limit past which the connection
+        // is closed without an answer.
+        if (state->refused) {
+            state->dropped += *uploadSize;
+            *uploadSize = 0;
+            return state->dropped <= DROPPED_BODY_LIMIT ? RESULT_YES : RESULT_NO;
+        }
+        state->refused = handlers->body(state->request, upload, *uploadSize);
         *uploadSize = 0;
-        if (!enough) return RESULT_YES;
-        // The rest of the body is not wanted (too large, or not writable): answered now.
+        return RESULT_YES;
     }
     state->answered = 1;
     return handlers->end(state->request, connection) == 0 ? RESULT_YES : RESULT_NO;

@@ -38,8 +38,8 @@ typedef struct {
                    const char *version);
     /// 1 when the request is answered on its headers alone (refused, or it has no body to read).
     int (*refused)(void *request);
-    /// A piece of the body: 0 to go on reading, 1 when the request has had enough (its response is
-    /// then made by `end` at once, the rest of the body is not read).
+    /// A piece of the body: 0 to go on reading, 1 when the request has had enough (the rest of the
+    /// body is read and dropped, then `end` makes the response).
     int (*body)(void *request, const char *data, size_t size);
     /// The body has ended (or was refused): queue the response with `albumkit_mhd_queue`; 0 on
     /// success, -1 to close the connection.
