@@ -3,6 +3,7 @@
 
     check-serve.py http    ALBUM LIBRARY STATE_DIR WORK_DIR
     check-serve.py browser ALBUM LIBRARY STATE_DIR WORK_DIR SCREENSHOTS_DIR
+    check-serve.py kill    ALBUM LIBRARY STATE_DIR WORK_DIR TRIALS
 
 `http` needs only Python: the access token and its cookie, refusals (no cookie, no CSRF header, a
 foreign Origin, traversal, a header too large, a cut body), byte ranges, the resumable upload
@@ -10,6 +11,8 @@ protocol, and a server killed with SIGKILL in the middle of an upload (nothing h
 upload resumes on the next server from its offset and is saved with its SHA-256).
 `browser` drives Debian's Chromium with Playwright: albums, an album, a photo, uploads through the
 file input (photos and a video), seen afterwards by `album show`; screenshots kept.
+`kill` (the reliability harness's servekill) kills the server with SIGKILL at random moments of
+uploads, TRIALS times, and checks the library after each.
 Each check prints one line; the first failure ends the run with status 1.
 """
 import hashlib
@@ -138,28 +141,28 @@ def http_checks(album, library, state, work):
               "the page is sent with a Content-Security-Policy allowing only its own scripts")
         status, _, _ = server.request("GET", "/?token=" + "0" * 64, owner=False)
         check(status == 403, "a link with another token is refused (403)")
-        for path in ("/api/albums", "/", "/app.js", "/api/assets/x/original"):
+        for path in ("/api/albums", "/", "/app.js", "/api/original?asset=x"):
             status, _, _ = server.request("GET", path, owner=False)
             check(status == 401, "GET %s without the owner cookie is refused (401)" % path)
         status, _, body = server.request("GET", "/api/albums")
         albums = json.loads(body)["albums"]
         check(status == 200 and any(a["title"] == "Trip" for a in albums), "the owner lists the albums")
         trip = next(a for a in albums if a["title"] == "Trip")
-        status, _, body = server.request("GET", "/api/albums/%s/assets?offset=0&limit=10" % trip["id"])
+        status, _, body = server.request("GET", "/api/album-assets?album=%s&offset=0&limit=10" % urllib.parse.quote(trip["id"], safe=""))
         assets = json.loads(body)["assets"]
         check(status == 200 and len(assets) == trip["count"], "the album's assets are listed")
-        status, _, body = server.request("GET", "/api/albums/%s/assets?offset=1&limit=1" % trip["id"])
+        status, _, body = server.request("GET", "/api/album-assets?album=%s&offset=1&limit=1" % urllib.parse.quote(trip["id"], safe=""))
         check(json.loads(body)["assets"][0]["id"] == assets[1]["id"], "a position of the album is reached by offset")
         photo = assets[0]
-        status, headers, whole = server.request("GET", "/api/assets/%s/original" % photo["id"])
+        status, headers, whole = server.request("GET", "/api/original?asset=%s" % urllib.parse.quote(photo["id"], safe=""))
         check(status == 200 and headers.get("accept-ranges") == "bytes" and len(whole) == photo["size"],
               "the original is sent whole, with Accept-Ranges")
-        status, headers, part = server.request("GET", "/api/assets/%s/original" % photo["id"], headers={"Range": "bytes=4-13"})
+        status, headers, part = server.request("GET", "/api/original?asset=%s" % urllib.parse.quote(photo["id"], safe=""), headers={"Range": "bytes=4-13"})
         check(status == 206 and part == whole[4:14] and headers.get("content-range") == "bytes 4-13/%d" % len(whole),
               "a byte range is answered 206 with those bytes")
-        status, _, _ = server.request("GET", "/api/assets/%s/original" % photo["id"], headers={"Range": "bytes=%d-" % (len(whole) + 5)})
+        status, _, _ = server.request("GET", "/api/original?asset=%s" % urllib.parse.quote(photo["id"], safe=""), headers={"Range": "bytes=%d-" % (len(whole) + 5)})
         check(status == 416, "a range past the end is answered 416")
-        status, headers, _ = server.request("GET", "/api/assets/%s/thumbnail" % photo["id"])
+        status, headers, _ = server.request("GET", "/api/thumbnail?asset=%s" % urllib.parse.quote(photo["id"], safe=""))
         check(status == 200 and headers.get("content-type", "").startswith("image/"), "a thumbnail (or the placeholder) is an image")
 
         # Changes need the CSRF header and this server's origin.
@@ -173,8 +176,9 @@ def http_checks(album, library, state, work):
         check(status == 401, "a POST without the owner cookie is refused (401)")
 
         # Hostile requests: clean 4xx, and the server still answers after each.
-        for path in ("/api/../../etc/passwd", "/api/%2e%2e/%2e%2e/etc/passwd", "/api/assets/..%2f..%2fetc%2fpasswd/original",
-                     "/api/assets/%2e%2e/original", "/..", "/api/albums/..%5c..%5cx/assets", "/a%00b"):
+        for path in ("/api/../../etc/passwd", "/api/%2e%2e/%2e%2e/etc/passwd", "/api/original?asset=..%2f..%2fetc%2fpasswd",
+                     "/api/original?asset=%2e%2e/%2e%2e/etc/passwd", "/api/original?asset=/etc/passwd", "/..",
+                     "/api/album-assets?album=..%5c..%5cx", "/api/thumbnail?asset=x%00/../../etc/passwd", "/a%00b"):
             status = server.raw(("GET %s HTTP/1.1\r\nHost: x\r\nCookie: %s\r\n\r\n" % (path, server.cookie)).encode())
             check(status is not None and 400 <= status < 500, "traversal %s is refused (%s)" % (path, status))
         status = server.raw(b"GET /api/albums HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 200_000 + b"\r\n\r\n")
@@ -239,7 +243,9 @@ def http_checks(album, library, state, work):
         code, shown = album_show(album, library, "Killed")
         check(hashlib.sha256(big).hexdigest()[:12] in shown or "big.jpg" in shown, "album show lists it")
         listed = json.loads(subprocess.run([album, "assets", "--library", library, "--json", "--album", "Killed"], capture_output=True, text=True).stdout or "[]")
-        sums = [entry.get("sha256") for entry in (listed if isinstance(listed, list) else listed.get("assets", []))]
+        # A catalog lists each asset's SHA-256; a folder library lists its file, hashed here.
+        sums = [entry.get("sha256") or (entry.get("path") and hashlib.sha256(open(entry["path"], "rb").read()).hexdigest())
+                for entry in (listed if isinstance(listed, list) else listed.get("assets", []))]
         check(hashlib.sha256(big).hexdigest() in sums, "the saved asset has the SHA-256 of the bytes sent")
     finally:
         server.stop()
@@ -304,7 +310,7 @@ def browser_checks(album, library, state, work, shots):
             check(True, "the photo saved by the CLI appears in the open page without a reload")
             # The video plays from the original, with range requests.
             trip = next(a for a in json.loads(server.request("GET", "/api/albums")[2])["albums"] if a["title"] == "Trip")
-            listing = json.loads(server.request("GET", "/api/albums/%s/assets?offset=0&limit=100" % trip["id"])[2])
+            listing = json.loads(server.request("GET", "/api/album-assets?album=%s&offset=0&limit=100" % urllib.parse.quote(trip["id"], safe=""))[2])
             index = next(i for i, a in enumerate(listing["assets"]) if a["name"] == "clip.mp4")
             ranges = []
             page.on("request", lambda r: ranges.append(r.headers.get("range")) if "/original" in r.url else None)
@@ -324,10 +330,68 @@ def browser_checks(album, library, state, work, shots):
         server.stop()
 
 
+def asset_sums(album, library, title):
+    """The SHA-256 of every asset of album `title` (a folder library's files hashed here)."""
+    run = subprocess.run([album, "assets", "--library", library, "--json", "--album", title], capture_output=True, text=True)
+    if run.returncode != 0:
+        return set()
+    return {entry.get("sha256") or hashlib.sha256(open(entry["path"], "rb").read()).hexdigest() for entry in json.loads(run.stdout)}
+
+
+def kill_trials(album, library, state, work, trials):
+    """SIGKILL of the server at random moments of uploads (while bytes arrive, while the last piece is
+    saved): after each, `album verify` passes, every acknowledged upload is in the album with its
+    SHA-256, and the upload cut is either whole in the album or not there at all."""
+    import random
+    corpus = os.path.join(os.path.dirname(__file__), "../../Tests/AlbumKitMediaTests/Fixtures/corpus")
+    acknowledged = set()
+    failures = 0
+    for trial in range(trials):
+        server = Server(album, library, state)
+        for index in range(2):
+            photo = unique_jpeg(os.path.join(corpus, "jpeg-plain.jpg"), "servekill %d %d %f" % (trial, index, time.time()))
+            status, _, body = server.request("POST", "/api/uploads", body=photo, headers={
+                "X-Album-Title": "Kill", "X-File-Name": "ack-%d-%d.jpg" % (trial, index), "Upload-Length": str(len(photo)), "Upload-Complete": "?1"})
+            if status == 200 and json.loads(body)["result"] == "saved":
+                acknowledged.add(hashlib.sha256(photo).hexdigest())
+        big = large_jpeg(os.path.join(corpus, "jpeg-plain.jpg"), random.choice([1, 4, 12]), "servekill big %d %f" % (trial, time.time()))
+        sock = socket.create_connection((server.host, server.port), timeout=30)
+        sock.sendall(("POST /api/uploads HTTP/1.1\r\nHost: x\r\nCookie: %s\r\nX-CSRF-Token: %s\r\nX-Album-Title: Kill\r\n"
+                      "X-File-Name: cut-%d.jpg\r\nUpload-Length: %d\r\nUpload-Complete: ?1\r\nContent-Length: %d\r\n\r\n"
+                      % (server.cookie, server.csrf, trial, len(big), len(big))).encode())
+        sent = random.randint(0, len(big))
+        sock.sendall(big[:sent])
+        if sent == len(big):
+            time.sleep(random.random() * 0.05)  # into the save itself
+        server.kill()
+        sock.close()
+        verify = subprocess.run([album, "verify", "--library", library], capture_output=True, text=True)
+        sums = asset_sums(album, library, "Kill")
+        problems = []
+        if verify.returncode != 0:
+            problems.append("album verify: " + (verify.stdout + verify.stderr)[:300])
+        missing = acknowledged - sums
+        if missing:
+            problems.append("%d acknowledged uploads missing" % len(missing))
+        extra = sums - acknowledged - {hashlib.sha256(big).hexdigest()}
+        if extra:
+            problems.append("assets that are no upload whole: %d" % len(extra))
+        if hashlib.sha256(big).hexdigest() in sums:
+            acknowledged.add(hashlib.sha256(big).hexdigest())
+        if problems:
+            failures += 1
+            print("trial %d (killed after %d of %d bytes): %s" % (trial, sent, len(big), "; ".join(problems)), flush=True)
+    print("kill trials=%d failures=%d acknowledged=%d" % (trials, failures, len(acknowledged)), flush=True)
+    if failures:
+        sys.exit(1)
+
+
 if __name__ == "__main__":
     mode, album, library, state, work = sys.argv[1:6]
     if mode == "http":
         http_checks(album, library, state, work)
+    elif mode == "kill":
+        kill_trials(album, library, state, work, int(sys.argv[6]))
     else:
         browser_checks(album, library, state, work, sys.argv[6])
     print("all checks passed", flush=True)

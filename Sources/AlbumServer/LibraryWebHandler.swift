@@ -135,14 +135,15 @@ package final class LibraryWebHandler: HTTPHandler {
                     status: 200, size: UInt64.max,
                     headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store")]
                 ) { _, _ in live.next() })
-        case ("GET", 3, "albums") where api[2] == "assets":
-            return .respond(try albumAssets(api[1], request))
-        case ("GET", 3, "albums") where api[2] == "cover":
-            return .respond(try cover(api[1]))
-        case ("GET", 3, "assets") where api[2] == "thumbnail":
-            return .respond(try thumbnail(api[1]))
-        case ("GET", 3, "assets") where api[2] == "original", ("HEAD", 3, "assets") where api[2] == "original":
-            return .respond(try original(api[1], range: request.header("Range")))
+        // Albums and assets are named by their identifiers in the query: a folder library's have slashes.
+        case ("GET", 1, "album-assets"):
+            return .respond(try albumAssets(request.query["album"] ?? "", request))
+        case ("GET", 1, "cover"):
+            return .respond(try cover(request.query["album"] ?? ""))
+        case ("GET", 1, "thumbnail"):
+            return .respond(try thumbnail(request.query["asset"] ?? ""))
+        case ("GET", 1, "original"), ("HEAD", 1, "original"):
+            return .respond(try original(request.query["asset"] ?? "", range: request.header("Range")))
         case ("POST", 1, "uploads"):
             return try createUpload(request)
         case ("HEAD", 2, "uploads"):
@@ -421,11 +422,15 @@ package final class LibraryWebHandler: HTTPHandler {
         }
     }
 
-    /// Identifiers the libraries give: letters, digits and `-_.:`, never `..`, at most 200 bytes.
+    /// Whether `id` can be an identifier a library gave (a folder library's hold its album folder and
+    /// file name: `3f2c…/IMG_0001.JPG`): at most 1024 bytes, no control character or backslash, and
+    /// no empty, `.` or `..` part between slashes. The library resolves it; this only keeps out what
+    /// no library makes.
     static func isIdentifier(_ id: String) -> Bool {
-        !id.isEmpty && id.utf8.count <= 200 && !id.contains("..")
-            && id.unicodeScalars.allSatisfy {
-                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.:".unicodeScalars.contains($0))
+        !id.isEmpty && id.utf8.count <= 1024
+            && !id.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || $0 == "\\" }
+            && !id.split(separator: "/", omittingEmptySubsequences: false).contains {
+                $0.isEmpty || $0 == "." || $0 == ".."
             }
     }
 

@@ -104,7 +104,7 @@ enum Pages {
           where.textContent = '';
           const { albums } = await api('/api/albums');
           const card = (album, label) => el('a', { href: '#/album/' + encodeURIComponent(album.id) },
-            el('img', { src: '/api/albums/' + encodeURIComponent(album.id) + '/cover', alt: '', loading: 'lazy', width: 160, height: 160 }),
+            el('img', { src: '/api/cover?album=' + encodeURIComponent(album.id), alt: '', loading: 'lazy', width: 160, height: 160 }),
             el('div', {}, label || album.title),
             el('div', { class: 'meta' }, album.count + (album.count === 1 ? ' item' : ' items') +
               (album.first ? ' · ' + day(album.first) + (album.last && day(album.last) !== day(album.first) ? ' – ' + day(album.last) : '') : '')));
@@ -221,7 +221,7 @@ enum Pages {
           if (titleIfNew) {
             album = { id: null, title: titleIfNew, count: 0 };
           } else {
-            album = (await api('/api/albums/' + encodeURIComponent(id) + '/assets?offset=0&limit=1')).album;
+            album = (await api('/api/album-assets?album=' + encodeURIComponent(id) + '&offset=0&limit=1')).album;
           }
           where.textContent = album.title;
           const heading = el('h1', {}, album.title);
@@ -265,7 +265,7 @@ enum Pages {
           const fetchPage = (page) => {
             if (pages.has(page) || !current().id) return;
             pages.set(page, null);
-            api('/api/albums/' + encodeURIComponent(current().id) + '/assets?offset=' + page * PAGE + '&limit=' + PAGE)
+            api('/api/album-assets?album=' + encodeURIComponent(current().id) + '&offset=' + page * PAGE + '&limit=' + PAGE)
               .then((body) => { pages.set(page, body.assets); schedule(); })
               .catch(() => pages.delete(page));
           };
@@ -294,7 +294,7 @@ enum Pages {
                   'aria-label': asset ? (asset.name || 'item ' + (index + 1)) : 'item ' + (index + 1) });
                 cell.style.width = size + 'px'; cell.style.height = size + 'px';
                 if (asset) {
-                  cell.append(el('img', { src: '/api/assets/' + encodeURIComponent(asset.id) + '/thumbnail', alt: asset.name || '', width: size, height: size, decoding: 'async' }));
+                  cell.append(el('img', { src: '/api/thumbnail?asset=' + encodeURIComponent(asset.id), alt: asset.name || '', width: size, height: size, decoding: 'async' }));
                   if (asset.kind === 'video') cell.append(el('span', { class: 'badge' }, '▶ video'));
                 }
                 row.append(cell);
@@ -314,16 +314,16 @@ enum Pages {
         }
 
         async function assetPage(albumID, index) {
-          const body = await api('/api/albums/' + encodeURIComponent(albumID) + '/assets?offset=' + index + '&limit=1');
+          const body = await api('/api/album-assets?album=' + encodeURIComponent(albumID) + '&offset=' + index + '&limit=1');
           const asset = body.assets[0];
           if (!asset) throw new Error('There is no item ' + (index + 1) + ' in this album.');
           where.textContent = body.album.title;
-          const original = '/api/assets/' + encodeURIComponent(asset.id) + '/original';
+          const original = '/api/original?asset=' + encodeURIComponent(asset.id);
           const media = asset.kind === 'video'
             ? el('video', { src: original, controls: true, preload: 'metadata' })
             : el('img', { src: original, alt: asset.name || '' });
           // A format the browser cannot show (HEIC, a raw file): its thumbnail, and the download link.
-          if (asset.kind !== 'video') media.onerror = () => { media.onerror = null; media.src = '/api/assets/' + encodeURIComponent(asset.id) + '/thumbnail'; };
+          if (asset.kind !== 'video') media.onerror = () => { media.onerror = null; media.src = '/api/thumbnail?asset=' + encodeURIComponent(asset.id); };
           const details = el('dl');
           const add = (label, value) => { if (value) details.append(el('dt', {}, label), el('dd', {}, String(value))); };
           add('Name', asset.name); add('Taken', asset.taken && asset.taken.replace('T', ' ').replace('Z', ' UTC'));

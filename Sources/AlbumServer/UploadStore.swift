@@ -152,6 +152,25 @@ package struct UploadStore: Sendable {
         FileSystem.removeEmptyDirectory(id, in: root)
     }
 
+    /// Removes the uploads nothing was appended to for `age` seconds (default a week): a phone that
+    /// never came back. Returns how many went.
+    @discardableResult
+    package func removeAbandoned(olderThan age: Int = 7 * 86_400, now: Int = Int(time(nil))) -> Int {
+        // An unreadable uploads folder has nothing this server can resume either: nothing to remove.
+        let names = (try? FileSystem.names(inDirectoryAt: folder)) ?? []
+        var removed = 0
+        for id in names where Self.isWellFormed(Substring(id)) {
+            guard let (description, _) = state(of: id),
+                let own = try? FileSystem.openDirectory(folder + "/" + id),  // gone meanwhile: nothing to do
+                let status = FileSystem.status(of: description.name, in: own),
+                now - Int(status.st_mtim.tv_sec) > age
+            else { continue }
+            remove(id)
+            removed += 1
+        }
+        return removed
+    }
+
     /// Whether the first bytes of an upload are those of a photo or video AlbumKit reads: `false`
     /// only when they are certainly not (a cut-short file is not judged here; the save judges it).
     package static func looksLikeMedia(_ head: [UInt8]) -> Bool {

@@ -22,6 +22,7 @@
             let token = try OwnerToken.load(stateFolder: state, library: identity)
             let libraryKey = Array(identity.utf8).withUnsafeBytes { SHA256Hasher.hash($0) }.prefix(32)
             let uploads = try UploadStore(folder: state + "/uploads/" + libraryKey)
+            uploads.removeAbandoned()
             var settings = LibraryWebHandler.Settings()
             settings.trustsProxy = arguments.has(.trustProxy)
             settings.nestsAlbums = kind == .folders

@@ -20,14 +20,16 @@ struct ServeCLITests {
         try ExternalTool.requireAvailable(found, "libmicrohttpd", install: "apt-get install libmicrohttpd12")
     }
 
-    /// A temporary catalog with an album "Trip" of three photos; the folders for the server's state
-    /// and the script's files.
-    static func withLibrary(_ body: (_ library: String, _ state: String, _ work: String) throws -> Void) throws {
+    /// A temporary library of `kind` (`catalog` or `folders`) with an album "Trip" of three photos;
+    /// the folders for the server's state and the script's files.
+    static func withLibrary(
+        _ kind: String = "catalog", _ body: (_ library: String, _ state: String, _ work: String) throws -> Void
+    ) throws {
         try CLI.withTemporaryDirectory { folder in
             let corpus = CLI.packageRoot.appendingPathComponent("Tests/AlbumKitMediaTests/Fixtures/corpus")
-            let library = folder.appendingPathComponent("Photos.albumlibrary").path
+            let library = folder.appendingPathComponent(kind == "catalog" ? "Photos.albumlibrary" : "Pictures").path
             let saved = try CLI.run(
-                ["save", "--library", library, "--album", "Trip"]
+                ["save", "--library", library, kind == "catalog" ? "--catalog" : "--folders", "--album", "Trip"]
                     + ["jpeg-gps-ne-be.jpg", "jpeg-thumbnail.jpg", "png-plain.png"].map {
                         corpus.appendingPathComponent($0).path
                     })
@@ -55,11 +57,12 @@ struct ServeCLITests {
     }
 
     @Test(
-        "Over HTTP: the token, refusals (no cookie, no CSRF header, another origin, traversal, huge headers, cut bodies), ranges, resumable uploads, SIGKILL mid-upload (about 10 s: a 24 MB upload and two server starts)"
+        "Over HTTP: the token, refusals (no cookie, no CSRF header, another origin, traversal, huge headers, cut bodies), ranges, resumable uploads, SIGKILL mid-upload (about 10 s: a 24 MB upload and two server starts)",
+        arguments: ["catalog", "folders"]
     )
-    func overHTTP() throws {
+    func overHTTP(kind: String) throws {
         try Self.requireMicroHTTPD()
-        try Self.withLibrary { library, state, work in
+        try Self.withLibrary(kind) { library, state, work in
             let (passed, output) = try Self.check("/usr/bin/python3", ["http", CLI.binary.path, library, state, work])
             #expect(passed, "\(output.split(separator: "\n").last { $0.hasPrefix("FAILED") } ?? "")")
         }
