@@ -4,6 +4,7 @@
     check-serve.py http    ALBUM LIBRARY STATE_DIR WORK_DIR
     check-serve.py browser ALBUM LIBRARY STATE_DIR WORK_DIR SCREENSHOTS_DIR
     check-serve.py kill    ALBUM LIBRARY STATE_DIR WORK_DIR TRIALS
+    check-serve.py tls     ALBUM LIBRARY STATE_DIR WORK_DIR OPENSSL
 
 `http` needs only Python: the access token and its cookie, refusals (no cookie, no CSRF header, a
 foreign Origin, traversal, a header too large, a cut body), byte ranges, the resumable upload
@@ -42,11 +43,11 @@ def check(condition, message):
 class Server:
     """`album serve` on a free loopback port, as a child process of this script."""
 
-    def __init__(self, album, library, state):
+    def __init__(self, album, library, state, extra=()):
         self.album, self.library, self.state = album, library, state
         env = dict(os.environ, XDG_STATE_HOME=state, HOME=state)
         self.process = subprocess.Popen(
-            [album, "serve", "--library", library, "--listen", "127.0.0.1:0"],
+            [album, "serve", "--library", library, "--listen", "127.0.0.1:0"] + list(extra),
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
         deadline = time.time() + 30
         self.link = None
@@ -54,7 +55,7 @@ class Server:
             line = self.process.stdout.readline()
             if not line:
                 fail("album serve printed no link: " + self.process.stderr.read())
-            found = re.search(r"(http://\S+/\?token=([0-9a-f]{64}))", line)
+            found = re.search(r"(https?://\S+/\?token=([0-9a-f]{64}))", line)
             if found:
                 self.link, self.token = found.group(1), found.group(2)
         if self.link is None:
@@ -63,10 +64,15 @@ class Server:
         self.host, self.port = parsed.hostname, parsed.port
         self.cookie = "albumkit_owner=" + self.token
         self.csrf = hashlib.sha256(("albumkit-serve-csrf\n" + self.token).encode()).hexdigest()
-        self.origin = "http://%s:%d" % (self.host, self.port)
+        self.scheme = parsed.scheme
+        self.origin = "%s://%s:%d" % (self.scheme, self.host, self.port)
 
     def request(self, method, path, body=None, headers=None, owner=True, csrf=True):
-        connection = http.client.HTTPConnection(self.host, self.port, timeout=30)
+        if self.scheme == "https":
+            import ssl
+            connection = http.client.HTTPSConnection(self.host, self.port, timeout=30, context=ssl._create_unverified_context())
+        else:
+            connection = http.client.HTTPConnection(self.host, self.port, timeout=30)
         sent = dict(headers or {})
         if owner:
             sent["Cookie"] = self.cookie
@@ -322,12 +328,69 @@ def browser_checks(album, library, state, work, shots):
             check(any(ranges), "the player asks for the video with a Range header (%s)" % ranges)
             status = page.evaluate("fetch('/api/albums').then(r => r.status)")
             check(status == 200, "the page's own requests carry the cookie")
+            # A connection cut in the middle of a large upload: the page asks the server for the offset
+            # and goes on from there, sending again at most the piece that was cut.
+            large = os.path.join(work, "large.jpg")
+            open(large, "wb").write(large_jpeg(os.path.join(corpus, "jpeg-gps-ne-be.jpg"), 20, "check-serve cut"))
+            sent, cut = [], []
+
+            def patch(route):
+                request = route.request
+                if request.method == "PATCH" and not cut and request.headers.get("upload-offset") == str(8 * 1024 * 1024):
+                    cut.append(len(request.post_data_buffer or b""))
+                    route.abort("connectionreset")
+                    return
+                if request.method == "PATCH":
+                    sent.append(len(request.post_data_buffer or b""))
+                route.continue_()
+
+            page.route("**/api/uploads/*", patch)
+            page.goto(server.origin + "/#/album/" + urllib.parse.quote(trip["id"], safe=""))
+            page.wait_for_selector("input[type=file]")
+            page.set_input_files("input[type=file]", [large])
+            page.wait_for_function("[...document.querySelectorAll('.uploads li')].some(li => /large.jpg .* (saved|not saved.*)$/.test(li.textContent))", timeout=120000)
+            result = [text for text in page.locator(".uploads li").all_inner_texts() if "large.jpg" in text]
+            check(cut and result and result[0].rstrip().endswith(" saved"), "a 20 MB upload cut at 8 MB resumes and is saved: %s" % result)
+            size = os.path.getsize(large)
+            check(sum(sent) + cut[0] <= size + 8 * 1024 * 1024 and sum(sent) >= size - 8 * 1024 * 1024,
+                  "after the cut at most one piece is sent again (%d bytes for a %d-byte file)" % (sum(sent) + cut[0], size))
+            check(hashlib.sha256(open(large, "rb").read()).hexdigest() in asset_sums(album, library, "Trip"),
+                  "the resumed upload is saved with the SHA-256 of the file")
+            page.unroute("**/api/uploads/*")
             outsider = browser.new_context().new_page()
             response = outsider.goto(server.origin + "/api/albums")
             check(response.status == 401, "a browser without the cookie is refused")
             browser.close()
     finally:
         server.stop()
+
+
+def tls_checks(album, library, state, work, openssl):
+    """`--tls-cert` and `--tls-key`: HTTPS with a certificate made here, the cookie marked Secure."""
+    key, certificate = os.path.join(work, "key.pem"), os.path.join(work, "cert.pem")
+    subprocess.run([openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
+                    "-days", "2", "-subj", "/CN=localhost"], check=True, capture_output=True)
+    server = Server(album, library, state, ["--tls-cert", certificate, "--tls-key", key])
+    try:
+        check(server.link.startswith("https://"), "album serve prints an https:// link")
+        status, headers, _ = server.request("GET", "/?token=" + server.token, owner=False)
+        check(status == 303 and "Secure" in headers.get("set-cookie", ""), "over HTTPS the cookie is marked Secure")
+        status, _, body = server.request("GET", "/api/albums")
+        check(status == 200 and json.loads(body)["albums"], "the albums are served over HTTPS")
+        try:
+            plain = http.client.HTTPConnection(server.host, server.port, timeout=10)
+            plain.request("GET", "/api/albums", headers={"Cookie": server.cookie})
+            answered = plain.getresponse().status == 200
+        except (http.client.HTTPException, OSError):
+            answered = False
+        check(not answered, "plain HTTP to the HTTPS port gets no albums")
+    finally:
+        server.stop()
+    mismatched = subprocess.run([album, "serve", "--library", library, "--listen", "127.0.0.1:0", "--tls-cert", key,
+                                 "--tls-key", certificate], capture_output=True, text=True, timeout=30,
+                                env=dict(os.environ, XDG_STATE_HOME=state, HOME=state))
+    check(mismatched.returncode != 0 and "certificate" in mismatched.stderr,
+          "a key given as the certificate is refused with a message: %s" % mismatched.stderr.strip()[:200])
 
 
 def asset_sums(album, library, title):
@@ -390,6 +453,8 @@ if __name__ == "__main__":
     mode, album, library, state, work = sys.argv[1:6]
     if mode == "http":
         http_checks(album, library, state, work)
+    elif mode == "tls":
+        tls_checks(album, library, state, work, sys.argv[6])
     elif mode == "kill":
         kill_trials(album, library, state, work, int(sys.argv[6]))
     else:

@@ -68,6 +68,17 @@ struct ServeCLITests {
         }
     }
 
+    @Test("HTTPS with --tls-cert and --tls-key: an https link, a Secure cookie, a mismatched pair refused")
+    func overHTTPS() throws {
+        try Self.requireMicroHTTPD()
+        let openssl = try ExternalTool.require("openssl")
+        try Self.withLibrary { library, state, work in
+            let (passed, output) = try Self.check(
+                "/usr/bin/python3", ["tls", CLI.binary.path, library, state, work, openssl])
+            #expect(passed, "\(output.split(separator: "\n").last { $0.hasPrefix("FAILED") } ?? "")")
+        }
+    }
+
     /// The Python that has Playwright: the one `.ci/run` installs it into, else one on the PATH.
     static func playwrightPython() -> String? {
         let candidates =
@@ -87,7 +98,7 @@ struct ServeCLITests {
     }
 
     @Test(
-        "In Chromium: open the link, the albums, an album, a photo, upload photos and a video through the file input, seen by album show (about 15 s: a browser)"
+        "In Chromium: open the link, the albums, an album, a photo, upload photos and a video through the file input, seen by album show; a CLI save shown live; the video played with ranges; a 20 MB upload cut and resumed (about 15 s: a browser)"
     )
     func inChromium() throws {
         try Self.requireMicroHTTPD()
