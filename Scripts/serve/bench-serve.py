@@ -2,6 +2,7 @@
 """Measures `album serve` (Docs/serve.md, Docs/performance.md):
 
     bench-serve.py ALBUM WORK_DIR [PHOTOS]
+    bench-serve.py grid ALBUM WORK_DIR COUNT
 
 - thumbnails served per second from a warm page cache: 8 keep-alive connections asking for the
   thumbnails of an album's assets for 5 s (the client is Python: it is part of what is measured);
@@ -116,5 +117,58 @@ def main():
         server.stop()
 
 
+
+
+def grid(album, work, count):
+    """An album of `count` photos in headless Chromium: the first screen of thumbnails, the grid
+    scrolled to its end (the last photo reached), and the page's long tasks (over 50 ms)."""
+    corpus = os.path.join(os.path.dirname(__file__), "../../Tests/AlbumKitMediaTests/Fixtures/corpus")
+    folder = os.path.join(work, "grid-%d" % count)
+    library = os.path.join(work, "Grid-%d.albumlibrary" % count)
+    if not os.path.exists(library):
+        os.makedirs(folder, exist_ok=True)
+        template = os.path.join(corpus, "jpeg-thumbnail.jpg")
+        for index in range(count):
+            with open(os.path.join(folder, "IMG_%07d.jpg" % index), "wb") as file:
+                file.write(check.unique_jpeg(template, "grid %d" % index))
+        start = time.time()
+        subprocess.run([album, "import", "--library", library, "--catalog", "--album", "Big", folder], check=True,
+                       capture_output=True)
+        print("import of %d photos: %.1f s" % (count, time.time() - start), flush=True)
+    server = check.Server(album, library, os.path.join(work, "state"))
+    try:
+        from playwright.sync_api import sync_playwright
+        _, _, body = server.request("GET", "/api/albums")
+        big = next(a for a in json.loads(body)["albums"] if a["title"] == "Big")
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=["--no-sandbox"])
+            page = browser.new_context(viewport={"width": 1200, "height": 900}, bypass_csp=True).new_page()
+            page.goto(server.link)
+            page.evaluate("window.longTasks = []; new PerformanceObserver((list) => { for (const e of list.getEntries()) window.longTasks.push(e.duration); }).observe({ entryTypes: ['longtask'] });")
+            start = time.time()
+            page.goto(server.origin + "/#/album/" + urllib.parse.quote(big["id"], safe=""))
+            page.wait_for_function("document.querySelectorAll('.cell img').length > 0 && [...document.querySelectorAll('.cell img')].every(i => i.complete)")
+            first = time.time() - start
+            print("album of %d: first screen of thumbnails in %.0f ms (from the album's address, server and browser)" % (count, first * 1000), flush=True)
+            cells = page.evaluate("document.querySelectorAll('.cell').length")
+            print("cells in the page: %d" % cells, flush=True)
+            for fraction in (0.25, 0.5, 0.75, 1.0):
+                start = time.time()
+                page.evaluate("(f) => { const s = document.querySelector('.scroller'); s.scrollTop = f * (s.scrollHeight - s.clientHeight); }", fraction)
+                if fraction == 1.0:
+                    page.wait_for_function("[...document.querySelectorAll('.cell')].some(c => c.getAttribute('aria-label') === 'IMG_%07d.jpg')" % (count - 1), timeout=120000)
+                else:
+                    page.wait_for_function("document.querySelectorAll('.cell img').length > 0 && [...document.querySelectorAll('.cell img')].every(i => i.complete)", timeout=120000)
+                print("scrolled to %d%%: thumbnails in %.0f ms" % (fraction * 100, (time.time() - start) * 1000), flush=True)
+            long_tasks = page.evaluate("window.longTasks")
+            print("the last photo (IMG_%07d.jpg) reached; long tasks over 50 ms: %d %s" % (count - 1, len(long_tasks), long_tasks[:5]), flush=True)
+            browser.close()
+    finally:
+        server.stop()
+
+
 if __name__ == "__main__":
-    main()
+    if sys.argv[1] == "grid":
+        grid(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+    else:
+        main()

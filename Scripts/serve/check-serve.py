@@ -5,6 +5,7 @@
     check-serve.py browser ALBUM LIBRARY STATE_DIR WORK_DIR SCREENSHOTS_DIR
     check-serve.py kill    ALBUM LIBRARY STATE_DIR WORK_DIR TRIALS
     check-serve.py tls     ALBUM LIBRARY STATE_DIR WORK_DIR OPENSSL
+    check-serve.py two     ALBUM LIBRARY STATE_DIR WORK_DIR        (a shared library)
 
 `http` needs only Python: the access token and its cookie, refusals (no cookie, no CSRF header, a
 foreign Origin, traversal, a header too large, a cut body), byte ranges, the resumable upload
@@ -25,6 +26,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.parse
 
@@ -393,6 +395,42 @@ def tls_checks(album, library, state, work, openssl):
           "a key given as the certificate is refused with a message: %s" % mismatched.stderr.strip()[:200])
 
 
+def two_servers(album, library, work):
+    """Two servers (their own state: other tokens, other upload folders, as on two machines) over one
+    shared library: each serves the albums the other saves into, and uploads through both at once
+    into one new album make one album holding every photo."""
+    corpus = os.path.join(os.path.dirname(__file__), "../../Tests/AlbumKitMediaTests/Fixtures/corpus")
+    servers = [Server(album, library, os.path.join(work, "machine-%d" % index)) for index in range(2)]
+    try:
+        check(servers[0].token != servers[1].token, "each machine has its own token")
+        photos = [[unique_jpeg(os.path.join(corpus, "jpeg-plain.jpg"), "two servers %d %d" % (s, i)) for i in range(6)]
+                  for s in range(2)]
+        results = [[], []]
+
+        def upload(index):
+            for number, photo in enumerate(photos[index]):
+                status, _, body = servers[index].request("POST", "/api/uploads", body=photo, headers={
+                    "X-Album-Title": "Both", "X-File-Name": "s%d-%d.jpg" % (index, number),
+                    "Upload-Length": str(len(photo)), "Upload-Complete": "?1"})
+                results[index].append((status, json.loads(body).get("result")))
+
+        threads = [threading.Thread(target=upload, args=(index,)) for index in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        check(all(result == (200, "saved") for result in results[0] + results[1]), "uploads through both servers are saved: %s" % results)
+        for server in servers:
+            _, _, body = server.request("GET", "/api/albums")
+            both = [a for a in json.loads(body)["albums"] if a["title"] == "Both"]
+            check(len(both) == 1 and both[0]["count"] == 12, "each server sees one album Both of 12 photos: %s" % both)
+        sums = asset_sums(album, library, "Both")
+        check(sums == {hashlib.sha256(photo).hexdigest() for photo in photos[0] + photos[1]}, "the album holds every photo, by SHA-256")
+    finally:
+        for server in servers:
+            server.stop()
+
+
 def asset_sums(album, library, title):
     """The SHA-256 of every asset of album `title` (a folder library's files hashed here)."""
     run = subprocess.run([album, "assets", "--library", library, "--json", "--album", title], capture_output=True, text=True)
@@ -455,6 +493,8 @@ if __name__ == "__main__":
         http_checks(album, library, state, work)
     elif mode == "tls":
         tls_checks(album, library, state, work, sys.argv[6])
+    elif mode == "two":
+        two_servers(album, library, work)
     elif mode == "kill":
         kill_trials(album, library, state, work, int(sys.argv[6]))
     else:
