@@ -43,7 +43,9 @@ package final class AlbumPositions: Sendable {
         var cursor = known[wanted]
         var skip = offset - wanted * stride
         while found.count < limit {
-            let page = try await library.assets(inAlbumWithID: id, after: cursor, limit: stride)
+            // Only as many as are wanted from here (the first screen reads 100, not 500).
+            let page = try await library.assets(
+                inAlbumWithID: id, after: cursor, limit: min(stride, skip + limit - found.count))
             found += page.assets.dropFirst(skip).prefix(limit - found.count)
             skip = max(0, skip - page.assets.count)
             guard let next = page.nextCursor, !page.assets.isEmpty else { break }

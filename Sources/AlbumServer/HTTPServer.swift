@@ -1,5 +1,6 @@
 #if os(Linux)
     import AlbumKitCore
+    import AlbumKitMedia
     import CMicroHTTPD
     import Foundation
 
@@ -80,13 +81,20 @@
             self.port = Int(albumkit_mhd_port(started))
         }
 
-        /// Stops listening, ends every connection and waits for their threads.
+        /// Whether the daemon was stopped (it is stopped once: libmicrohttpd frees it then).
+        private let stopped = Locked(false)
+
+        /// Stops listening, ends every connection and waits for their threads; again does nothing.
         package func stop() {
-            albumkit_mhd_stop(daemon)
+            let first = stopped.withLock { stopped in
+                defer { stopped = true }
+                return !stopped
+            }
+            if first { albumkit_mhd_stop(daemon) }
         }
 
         deinit {
-            albumkit_mhd_stop(daemon)
+            stop()
             handlers.deinitialize(count: 1)
             handlers.deallocate()
             core.release()

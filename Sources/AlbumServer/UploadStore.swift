@@ -163,7 +163,7 @@ package struct UploadStore: Sendable {
             guard let (description, _) = state(of: id),
                 let own = try? FileSystem.openDirectory(folder + "/" + id),  // gone meanwhile: nothing to do
                 let status = FileSystem.status(of: description.name, in: own),
-                now - Int(status.st_mtim.tv_sec) > age
+                now - Int(status.modificationTime.tv_sec) > age
             else { continue }
             remove(id)
             removed += 1

@@ -30,7 +30,8 @@ struct BenchOptions: Sendable {
           --large        full sizes for lookup, size, metadata and listing (10 000 albums, 1 M assets, …)
           --json PATH    where to write the results (default bench/results.json)
           --only IDS     run only these scenarios: catalog, video, folders, samesize, single, start,
-                         lookup, size, rebuild, memory, metadata, shared, reimport, sidecars, listing
+                         lookup, size, rebuild, memory, metadata, shared, reimport, sidecars, listing,
+                         serve
           --tmp DIR      scratch directory parent (default: the system temporary directory); its
                          file system is what is measured
           --libraries DIR  where the listing row keeps the libraries it builds through the CLI

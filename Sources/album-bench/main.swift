@@ -41,10 +41,10 @@ var report = Report(
     isLarge: options.large, machine: Machine.describe(scratch: scratch.path))
 Table.header(report)
 
-// The listing row makes its own photos (small ones, by the 100 000): the corpus only for the others.
+// The listing and serve rows make their own photos: the corpus only for the others.
 let corpus: [URL]
 do {
-    if options.only == ["listing"] {
+    if options.only.isSubset(of: ["listing", "serve"]) && !options.only.isEmpty {
         corpus = []
     } else {
         Table.progress("generating 1000 JPEGs of ~140 KB")
@@ -83,6 +83,7 @@ let scenarios: [(id: String, run: () async throws -> ScenarioResult)] = [
     ("reimport", { try bench.reimport() }),
     ("sidecars", { try bench.sidecars() }),
     ("listing", { try bench.listing() }),
+    ("serve", { try bench.serve() }),
 ]
 for scenario in scenarios where options.runs(scenario.id) {
     Table.progress("running \(scenario.id)…")
