@@ -230,6 +230,7 @@ let package = Package(
             dependencies: [
                 "album", "AlbumKitCore", "AlbumKitCatalog", "AlbumKitFolders", "readme-snippet-runner",
                 "AlbumTestSupport", "AlbumKitConformance",
+                .target(name: "AlbumServer", condition: .when(platforms: [.linux])),
             ],
             path: "Tests/AlbumCLITests"
         ),

@@ -202,6 +202,14 @@ def http_checks(album, library, state, work):
         status, headers, body = server.request("POST", "/api/uploads", body=text, headers={
             "X-Album-Title": "Trip", "X-File-Name": "notes.txt", "Upload-Length": str(len(text)), "Upload-Complete": "?1"})
         check(status == 415 and json.loads(body)["result"] == "not a photo or video", "a text file is refused as not a photo or video")
+        # A photo cut short: judged by the save, as `album save` judges it.
+        cut = unique_jpeg(os.path.join(corpus, "jpeg-gps-ne-be.jpg"), "check-serve damaged " * 30)
+        cut = cut[:len(cut) - 200]
+        status, _, body = server.request("POST", "/api/uploads", body=cut, headers={
+            "X-Album-Title": "Trip", "X-File-Name": "cut.jpg", "Upload-Length": str(len(cut)), "Upload-Complete": "?1"})
+        answer = json.loads(body)
+        check(status == 415 and answer["result"] == "damaged" and "cut.jpg" in answer["error"] and "/uploads/" not in answer["error"],
+              "a photo cut short is refused as damaged, naming the file and not the server's folders: %s" % answer.get("error"))
         # Resumable upload: created empty, appended in two pieces, a wrong offset refused with the real one.
         jpeg = unique_jpeg(os.path.join(corpus, "jpeg-plain.jpg"), "check-serve resumable")
         status, headers, _ = server.request("POST", "/api/uploads", headers={

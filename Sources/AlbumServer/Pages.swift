@@ -39,6 +39,7 @@ enum Pages {
           padding: .6rem 1rem; display: flex; gap: 1rem; align-items: baseline; }
         header a { font-weight: 600; text-decoration: none; color: #0b57d0; }
         main { padding: .5rem 1rem; }
+        main:focus { outline: none; }
         .albums { list-style: none; padding: 0; display: grid; gap: 1rem;
           grid-template-columns: repeat(auto-fill, minmax(10rem, 1fr)); }
         .albums li a { display: block; color: inherit; text-decoration: none; }

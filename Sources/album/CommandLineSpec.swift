@@ -564,8 +564,8 @@ enum CommandLineSpec {
             summary: "Show the library's albums in a browser, and save into them from a phone.",
             details: """
                 Serves the library's albums as web pages (built into album: nothing is fetched from elsewhere)
-                until Ctrl-C, and prints the link to open: it holds the owner's access token, which the first
-                visit turns into a cookie. Anyone with the link sees every album and can save into them, so
+                until Ctrl-C, and prints the link to open (on a terminal also as a QR code, for a phone's
+                camera): it holds the owner's access token, which the first visit turns into a cookie. Anyone with the link sees every album and can save into them, so
                 share it as you would a password. Photos and videos added in the page (any number, picked,
                 dropped, or taken with a phone's camera) are uploaded in pieces that resume after a dropped
                 connection, and each is saved into the album as `album save` would. Listens on this machine

@@ -35,9 +35,13 @@
             Output.out(
                 "Serving \(libraryName(kind, identity)) on \(address.isLoopback ? "this machine only" : "the network"). Open:"
             )
-            for host in hosts.isEmpty ? ["127.0.0.1"] : hosts {
-                let shown = host.contains(":") ? "[\(host)]" : host
-                Output.out("  \(scheme)://\(shown):\(server.port)/?token=\(token.value)")
+            let links = (hosts.isEmpty ? ["127.0.0.1"] : hosts).map { host in
+                "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(server.port)/?token=\(token.value)"
+            }
+            for link in links { Output.out("  " + link) }
+            // On a terminal, the first link as a QR code too, for a phone's camera (not into a pipe or file).
+            if isatty(1) == 1, let code = try? QRCode(text: links[0]) {  // a link too long for a code: the text alone
+                Output.out(code.terminalText)
             }
             Output.out(
                 "The link holds the access token: anyone who has it can see and add to every album. Ctrl-C stops.")
