@@ -79,6 +79,37 @@ struct ServeCLITests {
         }
     }
 
+    @Test(
+        "Without libmicrohttpd, album serve says to install libmicrohttpd12 and every other command works (as root: the library hidden in a mount namespace)",
+        .enabled(if: getuid() == 0, "hiding the library needs a mount namespace (root)"))
+    func withoutMicroHTTPD() throws {
+        try Self.requireMicroHTTPD()
+        // `mount` follows the link to the library's file and binds /dev/null over that.
+        let hidden = ["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib"].map {
+            $0 + "/libmicrohttpd.so.12"
+        }.first { FileManager.default.fileExists(atPath: $0) }!
+        try Self.withLibrary { library, state, _ in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+            process.arguments = [
+                "-m", "sh", "-c",
+                "mount --bind /dev/null \"$1\" && \"$2\" serve --library \"$3\"; echo \"serve=$?\"; \"$2\" albums --library \"$3\"",
+                "sh", hidden, CLI.binary.path, library,
+            ]
+            process.environment = ["PATH": "/usr/bin:/bin", "HOME": state, "XDG_STATE_HOME": state]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = pipe
+            try process.run()
+            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(output.contains("album serve needs GNU libmicrohttpd"), "\(output)")
+            #expect(output.contains("install libmicrohttpd12"), "\(output)")
+            #expect(output.contains("serve=1"), "\(output)")
+            #expect(output.contains("Trip"), "album albums works without it: \(output)")
+        }
+    }
+
     /// The Python that has Playwright: the one `.ci/run` installs it into, else one on the PATH.
     static func playwrightPython() -> String? {
         let candidates =
