@@ -144,6 +144,12 @@ def http_checks(album, library, state, work):
         cookie = headers.get("set-cookie", "")
         check("HttpOnly" in cookie and "SameSite=Strict" in cookie and server.token in cookie,
               "the token becomes an HttpOnly, SameSite=Strict cookie")
+        status, headers, _ = server.request("GET", "/?token=" + server.token, owner=False,
+                                            headers={"X-Forwarded-Proto": "https", "X-Forwarded-Host": "evil.example"})
+        check("Secure" not in headers.get("set-cookie", ""), "X-Forwarded-Proto is not believed without --trust-proxy")
+        status, _, _ = server.request("POST", "/api/uploads", headers={
+            "X-Album-Title": "Trip", "Origin": "http://evil.example", "X-Forwarded-Host": "evil.example"})
+        check(status == 403, "X-Forwarded-Host is not believed without --trust-proxy (a foreign Origin stays refused)")
         status, headers, _ = server.request("GET", "/")
         check(status == 200 and "script-src 'self'" in headers.get("content-security-policy", ""),
               "the page is sent with a Content-Security-Policy allowing only its own scripts")
@@ -265,6 +271,20 @@ def http_checks(album, library, state, work):
         check(hashlib.sha256(big).hexdigest() in sums, "the saved asset has the SHA-256 of the bytes sent")
     finally:
         server.stop()
+    # Behind a reverse proxy, told with --trust-proxy: its X-Forwarded-Host and -Proto are believed.
+    proxied = Server(album, library, state, ["--trust-proxy"])
+    try:
+        forwarded = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "photos.example.org"}
+        status, headers, _ = proxied.request("GET", "/?token=" + proxied.token, owner=False, headers=forwarded)
+        check(status == 303 and "Secure" in headers.get("set-cookie", ""), "with --trust-proxy, X-Forwarded-Proto: https makes the cookie Secure")
+        status, _, _ = proxied.request("DELETE", "/api/uploads/00000000-0000-4000-8000-000000000000",
+                                       headers=dict(forwarded, Origin="https://photos.example.org"))
+        check(status == 204, "with --trust-proxy, a change from the proxy's origin (X-Forwarded-Host) is accepted")
+        status, _, _ = proxied.request("DELETE", "/api/uploads/00000000-0000-4000-8000-000000000000",
+                                       headers=dict(forwarded, Origin="https://evil.example"))
+        check(status == 403, "with --trust-proxy, a change from another origin is still refused")
+    finally:
+        proxied.stop()
 
 
 def browser_checks(album, library, state, work, shots):

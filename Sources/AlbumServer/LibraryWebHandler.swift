@@ -15,7 +15,8 @@ import Foundation
 package final class LibraryWebHandler: HTTPHandler {
     /// How the server behaves.
     package struct Settings: Sendable {
-        /// Whether `X-Forwarded-Host` and `X-Forwarded-Proto` (from a reverse proxy in front) are believed.
+        /// Whether `X-Forwarded-Host` (the origin check of changes) and `X-Forwarded-Proto` (a `Secure`
+        /// cookie behind HTTPS) from a reverse proxy in front are believed.
         package var trustsProxy = false
         /// Whether the library's albums are folders that nest (the folder library): the albums page shows a tree.
         package var nestsAlbums = false
@@ -67,7 +68,8 @@ package final class LibraryWebHandler: HTTPHandler {
                 return Self.problem(403, "This link's access token is not this server's.")
             }
             return HTTPResponse(
-                status: 303, headers: [("Location", "/"), ("Set-Cookie", cookie), ("Cache-Control", "no-store")])
+                status: 303,
+                headers: [("Location", "/"), ("Set-Cookie", cookie(for: request)), ("Cache-Control", "no-store")])
         }
         let bearer = request.header("Authorization").flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
         guard token.matches(request.cookies[Self.cookieName]) || token.matches(bearer) else {
@@ -95,9 +97,14 @@ package final class LibraryWebHandler: HTTPHandler {
         return nil
     }
 
-    var cookie: String {
-        "\(Self.cookieName)=\(token.value); Path=/; HttpOnly; SameSite=Strict; Max-Age=31536000"
-            + (settings.secureCookie ? "; Secure" : "")
+    /// The owner cookie, `Secure` when served over HTTPS: this server's own, or a trusted proxy's
+    /// (`X-Forwarded-Proto: https` with `--trust-proxy`).
+    func cookie(for request: HTTPRequest) -> String {
+        let secure =
+            settings.secureCookie
+            || (settings.trustsProxy && request.header("X-Forwarded-Proto")?.lowercased() == "https")
+        return "\(Self.cookieName)=\(token.value); Path=/; HttpOnly; SameSite=Strict; Max-Age=31536000"
+            + (secure ? "; Secure" : "")
     }
 
     // MARK: - What each path answers
