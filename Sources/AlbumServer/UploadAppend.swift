@@ -8,7 +8,11 @@ import Foundation
 /// return .receive(try UploadAppend(handler: self, id: id, offset: 0, complete: true, location: "/api/uploads/\(id)"))
 /// ```
 final class UploadAppend: HTTPBodyReceiver {
-    // Touched only by the request's connection thread, one call after another (HTTPBodyReceiver's rule).
+    // Safe without a lock: `HTTPServer` runs each connection on a thread of its own (libmicrohttpd's
+    // thread per connection) and reaches a request's receiver only from that connection's callbacks,
+    // one after another: `receive`, then `finish` or `abandon` (HTTPBodyReceiver's rule). The
+    // receiver is made on that thread and never handed to another, so `state` is never touched by
+    // two threads.
     private nonisolated(unsafe) var state: State
     private let handler: LibraryWebHandler
     private let id: String
