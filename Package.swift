@@ -30,6 +30,9 @@ let package = Package(
         // libvips for thumbnails and previews, loaded at run time (no development files needed, and
         // `album` starts without loading it).
         .target(name: "CVips", dependencies: ["CLoading"], path: "Sources/CVips"),
+        // GNU libmicrohttpd for `album serve`, loaded at run time (no development files needed, and
+        // `album` starts without loading it).
+        .target(name: "CMicroHTTPD", dependencies: ["CLoading"], path: "Sources/CMicroHTTPD"),
         // _GNU_SOURCE calls Swift cannot see through Glibc (renameat2, O_TMPFILE, syncfs).
         .target(name: "CShims", path: "Sources/CShims"),
         // The catalog's page checksums: a SQLite VFS in C, on every platform (sqlite3.h from
@@ -123,6 +126,17 @@ let package = Package(
             path: "Sources/AlbumKit"
         ),
 
+        // `album serve`: an HTTP server (libmicrohttpd) with the album pages and the upload API over any
+        // library kind, through the public API and the libraries' capabilities. Linux only.
+        .target(
+            name: "AlbumServer",
+            dependencies: [
+                "AlbumKit", "AlbumKitCore", "AlbumKitMedia",
+                .target(name: "CMicroHTTPD", condition: .when(platforms: [.linux])),
+            ],
+            path: "Sources/AlbumServer"
+        ),
+
         // The CLI links the Swift runtime and Foundation statically in release builds on Linux:
         // loading and relocating ~20 shared libraries (Foundation, ICU) was most of `album --help`'s
         // start-up (Docs/performance.md). GCC's C++ runtime and unwinder are linked statically too
@@ -133,7 +147,9 @@ let package = Package(
         // the loader applies them in a few pages (lld, the toolchain's own linker: gold has no packed
         // relocations). Debug builds and the test bundles stay dynamic.
         .executableTarget(
-            name: "album", dependencies: ["AlbumKit"], path: "Sources/album", exclude: ["Linking"],
+            name: "album",
+            dependencies: ["AlbumKit", .target(name: "AlbumServer", condition: .when(platforms: [.linux]))],
+            path: "Sources/album", exclude: ["Linking"],
             swiftSettings: [
                 .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))
             ],
@@ -233,6 +249,7 @@ let package = Package(
             dependencies: [
                 "album", "AlbumKitCore", "AlbumKitCatalog", "AlbumKitFolders", "readme-snippet-runner",
                 "AlbumTestSupport", "AlbumKitConformance",
+                .target(name: "AlbumServer", condition: .when(platforms: [.linux])),
             ],
             path: "Tests/AlbumCLITests"
         ),

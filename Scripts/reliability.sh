@@ -15,7 +15,7 @@
 #   repairrace, movekill, companionkill, companionupdate, movechange, moveself, exportrace, and the folder library's fkill9, frace, fdiskfull, freadonly, fmoved, fstaging,
 #   fslash, fdelete, fcard, flinks, ffifo, fcatalog, fdrop, fforged, and the shared library's
 #   sdelete, srestore, sexport, scopy, ssave, shostile, srestart, and the hostile library's hostile-index,
-#   hostile-snapshot, hostile-records, hostile-lists).
+#   hostile-snapshot, hostile-records, hostile-lists; servekill).
 #
 # The catalog library (issue 27): journal/library.journal is the library; catalog.sqlite is an
 # index derived from it, rebuilt when it is missing, damaged, foreign or written by another
@@ -166,6 +166,9 @@
 #               shard folder that is a link out (hostile-lists), run through `albums`, `save`,
 #               `export`, `verify`, `repair` and `deleted --empty`: nothing outside the library is
 #               removed, changed or exported; see Scripts/reliability/hostile.sh.
+#   servekill   `album serve` killed with SIGKILL at random moments of uploads (bytes arriving, the
+#               last piece being saved), catalog and folders: verify passes, every acknowledged
+#               upload is in the album with its SHA-256, the cut one whole or absent.
 # Every data-safety scenario ends with: every acknowledged save is present with its SHA-256, and
 # nothing in originals/ was deleted (folder library: no file the user put there was removed).
 # A scenario that cannot run here (no mount or namespace rights) FAILS, unless ALBUM_ALLOW_SKIP
@@ -182,6 +185,7 @@ ONLY+=",sdelete,srestore,sexport,scopy,ssave,shostile,srestart"
 ONLY+=",hostile-index,hostile-snapshot"
 ONLY+=",hostile-records,hostile-lists"
 ONLY+=",cardcut,mirrorforge,forgedpreview"
+ONLY+=",servekill"
 while [ $# -gt 0 ]; do
     argument=$1
     shift
@@ -1352,6 +1356,24 @@ scenario_forgedpreview() {
     fi
     verify_ok "$lib" || bad=1
     summary forgedpreview 1 "$bad" "kept thumbnails cut short, turned to text and to a link outside: made again, nothing outside touched, verify healthy"
+# servekill: `album serve` killed with SIGKILL at random moments of uploads (while the bytes arrive,
+# while the last piece is saved), in a catalog and a folder library (Scripts/serve/check-serve.py kill).
+scenario_servekill() {
+    local trials=$((PARTIAL_TRIALS / 2 + 2)) dir=$WORK/servekill bad=0 kind lib
+    echo "== servekill: $trials trials per library kind"
+    if ! ls /usr/lib/*/libmicrohttpd.so.12 >/dev/null 2>&1; then
+        skip servekill "libmicrohttpd is not installed (apt-get install libmicrohttpd12)"
+        return
+    fi
+    for kind in catalog folders; do
+        mkdir -p "$dir/$kind/work"
+        make_jpegs "$dir/$kind/card" 1 IMG
+        if [ "$kind" = catalog ]; then lib=$dir/$kind/L.albumlibrary; else lib=$dir/$kind/Pictures; fi
+        "$ALBUM" save --library "$lib" "--$kind" --album Trip "$dir/$kind/card"/*.jpg >/dev/null 2>&1 || { fail "servekill $kind: the first save"; bad=$((bad + 1)); }
+        python3 "$ROOT/Scripts/serve/check-serve.py" kill "$ALBUM" "$lib" "$dir/$kind/state" "$dir/$kind/work" "$trials" >"$dir/$kind/out" 2>&1 ||
+            { fail "servekill $kind: $(tail -3 "$dir/$kind/out")"; bad=$((bad + 1)); }
+    done
+    summary servekill $((trials * 2)) "$bad" "album serve killed mid-upload and mid-save: verify passes, every acknowledged upload whole, no part of the cut one (catalog, folders)"
 }
 
 START=$(date +%s)

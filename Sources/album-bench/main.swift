@@ -41,11 +41,11 @@ var report = Report(
     isLarge: options.large, machine: Machine.describe(scratch: scratch.path))
 Table.header(report)
 
-// The listing row makes its own photos (small ones, by the 100 000) and the near-duplicate row its own
-// hashes: the corpus only for the others.
+// The listing and serve rows make their own photos (small ones, by the 100 000) and the near-duplicate
+// row its own hashes: the corpus only for the others.
 let corpus: [URL]
 do {
-    if !options.only.isEmpty, options.only.isSubset(of: ["listing", "previews", "nearduplicates"]) {
+    if !options.only.isEmpty, options.only.isSubset(of: ["listing", "previews", "nearduplicates", "serve"]) {
         corpus = []
     } else {
         Table.progress("generating 1000 JPEGs of ~140 KB")
@@ -86,6 +86,7 @@ let scenarios: [(id: String, run: () async throws -> ScenarioResult)] = [
     ("listing", { try bench.listing() }),
     ("previews", { try bench.previews() }),
     ("nearduplicates", { try await bench.nearDuplicates() }),
+    ("serve", { try bench.serve() }),
 ]
 for scenario in scenarios where options.runs(scenario.id) {
     Table.progress("running \(scenario.id)…")

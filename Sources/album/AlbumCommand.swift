@@ -84,6 +84,11 @@ enum AlbumCommand {
             case .verify: return try await verify(arguments)
             case .watch: return try await LibraryWatch.watch(arguments)
             case .access: return try await LibraryWatch.access(arguments)
+            #if os(Linux)
+                case .serve: return try await ServeCommand.run(arguments)
+            #else
+                case .serve: throw AlbumError(.notSupported, "album serve is available on Linux only.")
+            #endif
             // Recently deleted: a shared library's (photos and albums) or a catalog library's.
             case .deleted where !SharedCommands.targetsSharedLibrary(arguments):
                 return try await AssetCommands.recentlyDeleted(arguments)

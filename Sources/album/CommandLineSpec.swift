@@ -72,6 +72,10 @@ enum CommandLineSpec {
         case name = "--name"
         case replace = "--replace"
         case removeExtra = "--remove-extra"
+        case listen = "--listen"
+        case trustProxy = "--trust-proxy"
+        case tlsCert = "--tls-cert"
+        case tlsKey = "--tls-key"
 
         /// `--album`, in messages.
         var description: String { rawValue }
@@ -82,7 +86,7 @@ enum CommandLineSpec {
     enum CommandName: String, CaseIterable, CustomStringConvertible {
         case save, `import`, albums, show, create, rename, delete, assets, add, remove
         case deleteAsset = "delete-asset"
-        case export, thumbnail, previews, verify, watch, access
+        case export, thumbnail, previews, verify, watch, access, serve
         case duplicates
         case initialize = "init"
         case config, deleted, restore, purge, gc, copy, repair, completions, man, help
@@ -316,6 +320,17 @@ enum CommandLineSpec {
             help:
                 "duplicates: delete every copy but the best of each same-file and same-picture group (into recently deleted)."
         ),
+            name: .listen, value: "ADDRESS:PORT",
+            help:
+                "Where the server listens (default 127.0.0.1:8080, this machine only; 0.0.0.0:8080 for the local network; PORT 0: any free port)."
+        ),
+        Option(
+            name: .trustProxy,
+            help: "Believe X-Forwarded-Host and X-Forwarded-Proto (only behind a reverse proxy that sets them)."),
+        Option(
+            name: .tlsCert, value: "FILE", help: "Serve HTTPS with this PEM certificate (with --tls-key).",
+            completion: .file),
+        Option(name: .tlsKey, value: "FILE", help: "The PEM private key of --tls-cert.", completion: .file),
     ]
 
     static let allOptions = globalOptions + commandOptions
@@ -578,6 +593,17 @@ enum CommandLineSpec {
                 says which. The first run
                 decodes each photo's thumbnail (libvips, Debian's libvips42) and keeps its perceptual hashes
                 in a cache (Docs/duplicates.md); later runs reuse them.
+            name: .serve, arguments: "", options: [.listen, .trustProxy, .tlsCert, .tlsKey],
+            summary: "Show the library's albums in a browser, and save into them from a phone.",
+            details: """
+                Serves the library's albums as web pages (built into album: nothing is fetched from elsewhere)
+                until Ctrl-C, and prints the link to open (on a terminal also as a QR code, for a phone's
+                camera): it holds the owner's access token, which the first visit turns into a cookie. Anyone with the link sees every album and can save into them, so
+                share it as you would a password. Photos and videos added in the page (any number, picked,
+                dropped, or taken with a phone's camera) are uploaded in pieces that resume after a dropped
+                connection, and each is saved into the album as `album save` would. Listens on this machine
+                only unless --listen says otherwise. Needs GNU libmicrohttpd (Debian: libmicrohttpd12).
+                Docs/serve.md has the security model and how to run it behind a reverse proxy.
                 """,
             arity: 0...0),
         Command(

@@ -14,7 +14,9 @@ struct LibraryEnvironmentTests {
     /// The library targets: everything a program linking AlbumKit runs.
     static let libraryTargets = [
         "AlbumKit", "AlbumKitCore", "AlbumKitCatalog", "AlbumKitFolders", "AlbumKitShared", "AlbumKitPhotoKit",
-        "AlbumKitMedia", "CChecksumVFS", "CCurl", "CLibPQ", "CLoading", "COpenSSL", "CShims", "CSQLite",
+        "AlbumKitMedia", "AlbumServer", "CChecksumVFS", "CCurl", "CLibPQ", "CLoading", "CMicroHTTPD", "COpenSSL",
+        "CShims",
+        "CSQLite",
     ]
     /// The one read allowed: the conventional variables, by name.
     static let conventions = "AlbumKitCore/Platform/LibraryConfiguration.swift:"

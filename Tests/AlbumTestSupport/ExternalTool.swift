@@ -22,6 +22,7 @@
             "dcraw": "dcraw", "raw-identify": "libraw-bin", "giftext": "giflib-tools", "convert": "imagemagick",
             "zsh": "zsh", "fish": "fish", "groff": "groff-base", "sqlite3": "sqlite3", "openssl": "openssl",
             "vips": "libvips-tools", "vipsthumbnail": "libvips-tools",
+            "chromium": "chromium",
         ]
 
         /// The folders searched, where Debian's packages put them: the tests depend neither on the
@@ -54,6 +55,31 @@
             if inCI { throw Missing(tool: tool) }
             TestRunReport.shared.skipped("test", because: reason(tool))
             try Test.cancel("skipped: \(reason(tool)); CI runs it", sourceLocation: sourceLocation)
+        }
+
+        /// Ends the current test, as ``require(_:sourceLocation:)`` does for a missing program, when
+        /// something else it needs is missing: a library loaded at run time, a Python module.
+        /// `what` names it and `install` says how to install it.
+        ///
+        /// ```
+        /// try ExternalTool.requireAvailable(found, "libmicrohttpd", install: "apt-get install libmicrohttpd12")
+        /// ```
+        public static func requireAvailable(
+            _ available: Bool, _ what: String, install: String, sourceLocation: SourceLocation = #_sourceLocation
+        ) throws {
+            if available {
+                TestRunReport.shared.used(what)
+                return
+            }
+            let reason = "\(what) is not installed (\(install))"
+            if inCI { throw MissingDependency(description: reason + "; .ci/run installs it") }
+            TestRunReport.shared.skipped("test", because: reason)
+            try Test.cancel("skipped: \(reason); CI runs it", sourceLocation: sourceLocation)
+        }
+
+        /// Something other than a program that a test needed was missing in CI.
+        public struct MissingDependency: Error, CustomStringConvertible {
+            public var description: String
         }
 
         /// Whether `tool` is installed, for a check that a longer test makes only when it is. Missing,

@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""Measures `album serve` (Docs/serve.md, Docs/performance.md):
+
+    bench-serve.py ALBUM WORK_DIR [PHOTOS]
+    bench-serve.py grid ALBUM WORK_DIR COUNT
+
+- thumbnails served per second from a warm page cache: 8 keep-alive connections asking for the
+  thumbnails of an album's assets for 5 s (the client is Python: it is part of what is measured);
+- PHOTOS photos (default 300, about 200 KB each) uploaded through the page's file input in headless
+  Chromium, against `curl` sending the same files to the same server (one connection, one request
+  per file, the upload protocol's single-request form), both into a new album of a new catalog.
+"""
+import http.client
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+import urllib.parse
+
+sys.path.insert(0, os.path.dirname(__file__))
+check = __import__("check-serve")
+
+
+def thumbnails_per_second(server, seconds=5, connections=8):
+    status, _, body = server.request("GET", "/api/albums")
+    album = json.loads(body)["albums"][0]
+    _, _, body = server.request("GET", "/api/album-assets?album=%s&offset=0&limit=100" % urllib.parse.quote(album["id"], safe=""))
+    paths = ["/api/thumbnail?asset=" + urllib.parse.quote(a["id"], safe="") for a in json.loads(body)["assets"]]
+    for path in paths:  # warm
+        server.request("GET", path)
+    counts = []
+    stop = time.time() + seconds
+
+    def worker():
+        connection = http.client.HTTPConnection(server.host, server.port)
+        done = 0
+        while time.time() < stop:
+            connection.request("GET", paths[done % len(paths)], headers={"Cookie": server.cookie})
+            response = connection.getresponse()
+            response.read()
+            assert response.status == 200
+            done += 1
+        counts.append(done)
+
+    threads = [threading.Thread(target=worker) for _ in range(connections)]
+    start = time.time()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return sum(counts) / (time.time() - start), len(paths)
+
+
+def main():
+    album, work = sys.argv[1], sys.argv[2]
+    count = int(sys.argv[3]) if len(sys.argv) > 3 else 300
+    corpus = os.path.join(os.path.dirname(__file__), "../../Tests/AlbumKitMediaTests/Fixtures/corpus")
+    os.makedirs(work, exist_ok=True)
+    template = os.path.join(corpus, "jpeg-gps-ne-be.jpg")
+    sets = {}
+    for name in ("browser", "curl"):
+        folder = os.path.join(work, name)
+        os.makedirs(folder, exist_ok=True)
+        sets[name] = []
+        for index in range(count):
+            path = os.path.join(folder, "IMG_%04d.jpg" % index)
+            with open(path, "wb") as file:
+                file.write(check.large_jpeg(template, 0.2, "bench %s %d" % (name, index)))
+            sets[name].append(path)
+    library = os.path.join(work, "Bench.albumlibrary")
+    subprocess.run([album, "save", "--library", library, "--catalog", "--album", "Trip"] + sets["curl"][:100], check=True,
+                   capture_output=True)
+    sets["curl"] = sets["curl"][100:] + [os.path.join(work, "curl", "extra-%d.jpg" % i) for i in range(100)]
+    for index, path in enumerate(sets["curl"][-100:]):
+        with open(path, "wb") as file:
+            file.write(check.large_jpeg(template, 0.2, "bench curl extra %d" % index))
+    server = check.Server(album, library, os.path.join(work, "state"))
+    try:
+        rate, assets = thumbnails_per_second(server)
+        print("thumbnails served per second (warm, 8 connections, %d assets): %.0f" % (assets, rate), flush=True)
+
+        arguments = ["curl", "-s"]
+        for index, path in enumerate(sets["curl"]):
+            if index:
+                arguments.append("--next")
+            arguments += ["-o", "/dev/null", "-H", "Cookie: " + server.cookie, "-H", "X-CSRF-Token: " + server.csrf, "-H", "X-Album-Title: Curl",
+                          "-H", "X-File-Name: " + os.path.basename(path), "-H", "Upload-Complete: ?1",
+                          "-H", "Upload-Length: %d" % os.path.getsize(path), "--data-binary", "@" + path,
+                          "http://%s:%d/api/uploads" % (server.host, server.port)]
+        start = time.time()
+        subprocess.run(arguments, check=True)
+        curl_seconds = time.time() - start
+        size = sum(os.path.getsize(p) for p in sets["curl"]) / 1e6
+        print("curl: %d photos (%.0f MB) in %.2f s" % (count, size, curl_seconds), flush=True)
+
+        from playwright.sync_api import sync_playwright
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=["--no-sandbox"])
+            page = browser.new_context(bypass_csp=True).new_page()
+            page.goto(server.link)
+            page.goto(server.origin + "/#/new/Browser")
+            page.wait_for_selector("input[type=file]")
+            start = time.time()
+            page.set_input_files("input[type=file]", sets["browser"])
+            page.wait_for_function(
+                "[...document.querySelectorAll('.uploads li')].filter(li => / (saved|already in the library|not saved.*)$/.test(li.textContent)).length === %d" % count,
+                timeout=600000)
+            browser_seconds = time.time() - start
+            results = page.locator(".uploads li").all_inner_texts()
+            browser.close()
+        saved = sum(1 for text in results if text.rstrip().endswith(" saved"))
+        print("browser: %d photos in %.2f s (%d saved)" % (count, browser_seconds, saved), flush=True)
+        print("browser / curl speed: %.2f" % (curl_seconds / browser_seconds), flush=True)
+    finally:
+        server.stop()
+
+
+
+
+def grid(album, work, count):
+    """An album of `count` photos in headless Chromium: the first screen of thumbnails, the grid
+    scrolled to its end (the last photo reached), and the page's long tasks (over 50 ms)."""
+    corpus = os.path.join(os.path.dirname(__file__), "../../Tests/AlbumKitMediaTests/Fixtures/corpus")
+    folder = os.path.join(work, "grid-%d" % count)
+    library = os.path.join(work, "Grid-%d.albumlibrary" % count)
+    if not os.path.exists(library):
+        os.makedirs(folder, exist_ok=True)
+        template = os.path.join(corpus, "jpeg-thumbnail.jpg")
+        for index in range(count):
+            with open(os.path.join(folder, "IMG_%07d.jpg" % index), "wb") as file:
+                file.write(check.unique_jpeg(template, "grid %d" % index))
+        start = time.time()
+        subprocess.run([album, "import", "--library", library, "--catalog", "--album", "Big", folder], check=True,
+                       capture_output=True)
+        print("import of %d photos: %.1f s" % (count, time.time() - start), flush=True)
+    server = check.Server(album, library, os.path.join(work, "state"))
+    try:
+        from playwright.sync_api import sync_playwright
+        _, _, body = server.request("GET", "/api/albums")
+        big = next(a for a in json.loads(body)["albums"] if a["title"] == "Big")
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=["--no-sandbox"])
+            page = browser.new_context(viewport={"width": 1200, "height": 900}, bypass_csp=True).new_page()
+            page.goto(server.link)
+            page.evaluate("window.longTasks = []; new PerformanceObserver((list) => { for (const e of list.getEntries()) window.longTasks.push(e.duration); }).observe({ entryTypes: ['longtask'] });")
+            start = time.time()
+            page.goto(server.origin + "/#/album/" + urllib.parse.quote(big["id"], safe=""))
+            page.wait_for_function("document.querySelectorAll('.cell img').length > 0 && [...document.querySelectorAll('.cell img')].every(i => i.complete)")
+            first = time.time() - start
+            print("album of %d: first screen of thumbnails in %.0f ms (from the album's address, server and browser)" % (count, first * 1000), flush=True)
+            cells = page.evaluate("document.querySelectorAll('.cell').length")
+            print("cells in the page: %d" % cells, flush=True)
+            for fraction in (0.25, 0.5, 0.75, 1.0):
+                start = time.time()
+                page.evaluate("(f) => { const s = document.querySelector('.scroller'); s.scrollTop = f * (s.scrollHeight - s.clientHeight); }", fraction)
+                if fraction == 1.0:
+                    page.wait_for_function("[...document.querySelectorAll('.cell')].some(c => c.getAttribute('aria-label') === 'IMG_%07d.jpg')" % (count - 1), timeout=120000)
+                else:
+                    page.wait_for_function("document.querySelectorAll('.cell img').length > 0 && [...document.querySelectorAll('.cell img')].every(i => i.complete)", timeout=120000)
+                print("scrolled to %d%%: thumbnails in %.0f ms" % (fraction * 100, (time.time() - start) * 1000), flush=True)
+            long_tasks = page.evaluate("window.longTasks")
+            print("the last photo (IMG_%07d.jpg) reached; long tasks over 50 ms: %d %s" % (count - 1, len(long_tasks), long_tasks[:5]), flush=True)
+            browser.close()
+    finally:
+        server.stop()
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "grid":
+        grid(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+    else:
+        main()

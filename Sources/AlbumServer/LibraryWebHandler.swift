@@ -1,0 +1,472 @@
+import AlbumKit
+import AlbumKitCore
+import AlbumKitMedia
+import Foundation
+
+/// The pages and the JSON API of `album serve` over one library: who may ask (the owner's token,
+/// as a cookie once the printed link was opened), what a change must carry (the CSRF token and a
+/// matching origin), and what each path answers. Assets are reached by their identifiers only: no
+/// path of a request ever names a file.
+///
+/// ```swift
+/// let handler = LibraryWebHandler(library: library, token: token, uploads: store, settings: .init())
+/// let server = try HTTPServer(listening: address, handler: handler)
+/// ```
+package final class LibraryWebHandler: HTTPHandler {
+    /// How the server behaves.
+    package struct Settings: Sendable {
+        /// Whether `X-Forwarded-Host` (the origin check of changes) and `X-Forwarded-Proto` (a `Secure`
+        /// cookie behind HTTPS) from a reverse proxy in front are believed.
+        package var trustsProxy = false
+        /// Whether the library's albums are folders that nest (the folder library): the albums page shows a tree.
+        package var nestsAlbums = false
+        /// Whether the cookie is marked `Secure` (served over HTTPS).
+        package var secureCookie = false
+        /// The longest path and query accepted.
+        package var longestTarget = 2048
+        package init() {}
+    }
+
+    package static let cookieName = "albumkit_owner"
+    let library: PhotoLibrary
+    let token: OwnerToken
+    let uploads: UploadStore
+    let settings: Settings
+    let positions = AlbumPositions()
+
+    package init(library: PhotoLibrary, token: OwnerToken, uploads: UploadStore, settings: Settings) {
+        self.library = library
+        self.token = token
+        self.uploads = uploads
+        self.settings = settings
+    }
+
+    package func begin(_ request: HTTPRequest) -> HTTPExchange {
+        if let refusal = refusal(of: request) { return .respond(refusal) }
+        do { return try route(request) } catch { return .respond(Self.failure(error)) }
+    }
+
+    // MARK: - Who may ask
+
+    /// The answer to a request refused before it is routed: malformed, not the owner's, or a change
+    /// without its CSRF token and a matching origin. `nil` when it may go on.
+    func refusal(of request: HTTPRequest) -> HTTPResponse? {
+        let path = request.path
+        if path.utf8.count > settings.longestTarget || !path.hasPrefix("/") || path.contains("\0")
+            || path.contains("\\") || request.segments.contains(where: { $0 == ".." || $0 == "." })
+            || path.contains("%")
+        {
+            return Self.problem(400, "This address is not one the album server makes.")
+        }
+        guard ["GET", "HEAD", "POST", "PATCH", "DELETE"].contains(request.method) else {
+            return Self.problem(405, "\(request.method) is not a method the album server answers.")
+                .adding("Allow", "GET, HEAD, POST, PATCH, DELETE")
+        }
+        // The printed link: its token becomes the owner cookie and the address loses it.
+        if path == "/", request.method == "GET", let given = request.query["token"] {
+            guard token.matches(given) else {
+                return Self.problem(403, "This link's access token is not this server's.")
+            }
+            return HTTPResponse(
+                status: 303,
+                headers: [("Location", "/"), ("Set-Cookie", cookie(for: request)), ("Cache-Control", "no-store")])
+        }
+        let bearer = request.header("Authorization").flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
+        guard token.matches(request.cookies[Self.cookieName]) || token.matches(bearer) else {
+            if path == "/" {
+                return HTTPResponse(
+                    status: 401, contentType: "text/html; charset=utf-8", text: Pages.signIn,
+                    headers: Self.pageHeaders)
+            }
+            return Self.problem(401, "Open the link `album serve` printed: it holds the access token.")
+        }
+        if ["POST", "PATCH", "DELETE"].contains(request.method) {
+            guard token.matchesCSRF(request.header("X-CSRF-Token")) else {
+                return Self.problem(403, "A change needs the page's X-CSRF-Token header.")
+            }
+            if let origin = request.header("Origin") {
+                let host =
+                    (settings.trustsProxy ? request.header("X-Forwarded-Host") : nil) ?? request.header("Host") ?? ""
+                guard let url = URL(string: origin), let originHost = url.host,
+                    originHost + (url.port.map { ":\($0)" } ?? "") == host || (url.port == nil && originHost == host)
+                else {
+                    return Self.problem(403, "A change must come from a page of this server (Origin \(origin)).")
+                }
+            }
+        }
+        return nil
+    }
+
+    /// The owner cookie, `Secure` when served over HTTPS: this server's own, or a trusted proxy's
+    /// (`X-Forwarded-Proto: https` with `--trust-proxy`).
+    func cookie(for request: HTTPRequest) -> String {
+        let secure =
+            settings.secureCookie
+            || (settings.trustsProxy && request.header("X-Forwarded-Proto")?.lowercased() == "https")
+        return "\(Self.cookieName)=\(token.value); Path=/; HttpOnly; SameSite=Strict; Max-Age=31536000"
+            + (secure ? "; Secure" : "")
+    }
+
+    // MARK: - What each path answers
+
+    func route(_ request: HTTPRequest) throws -> HTTPExchange {
+        let parts = request.segments.map(String.init)
+        let method = request.method == "HEAD" && parts.first != "api" ? "GET" : request.method
+        switch (method, parts.count) {
+        case ("GET", 0):
+            let page = Pages.index.replacingOccurrences(of: "{{csrf}}", with: token.csrf)
+                .replacingOccurrences(of: "{{nested}}", with: settings.nestsAlbums ? "true" : "false")
+            return .respond(
+                HTTPResponse(
+                    status: 200, contentType: "text/html; charset=utf-8", text: page, headers: Self.pageHeaders))
+        case ("GET", 1) where parts[0] == "app.js":
+            return .respond(
+                HTTPResponse(
+                    status: 200, contentType: "text/javascript; charset=utf-8", text: Pages.script,
+                    headers: Self.pageHeaders))
+        case ("GET", 1) where parts[0] == "app.css":
+            return .respond(
+                HTTPResponse(
+                    status: 200, contentType: "text/css; charset=utf-8", text: Pages.style, headers: Self.pageHeaders))
+        default: break
+        }
+        guard parts.first == "api" else { return .respond(Self.problem(404, "There is no page here.")) }
+        let api = Array(parts.dropFirst())
+        switch (method, api.count, api.first) {
+        case ("GET", 1, "albums"):
+            return .respond(try albums())
+        case ("GET", 1, "events"):
+            let live = LiveChanges(library: library)
+            return .respond(
+                HTTPResponse(
+                    status: 200, size: UInt64.max,
+                    headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store")]
+                ) { _, _ in live.next() })
+        // Albums and assets are named by their identifiers in the query: a folder library's have slashes.
+        case ("GET", 1, "album-assets"):
+            return .respond(try albumAssets(request.query["album"] ?? "", request))
+        case ("GET", 1, "cover"):
+            return .respond(try cover(request.query["album"] ?? ""))
+        case ("GET", 1, "thumbnail"):
+            return .respond(try thumbnail(request.query["asset"] ?? ""))
+        case ("GET", 1, "original"), ("HEAD", 1, "original"):
+            return .respond(try original(request.query["asset"] ?? "", range: request.header("Range")))
+        case ("POST", 1, "uploads"):
+            return try createUpload(request)
+        case ("HEAD", 2, "uploads"):
+            return .respond(uploadOffset(api[1]))
+        case ("PATCH", 2, "uploads"):
+            return appendUpload(api[1], request)
+        case ("DELETE", 2, "uploads"):
+            uploads.remove(api[1])
+            return .respond(HTTPResponse(status: 204))
+        default:
+            return .respond(Self.problem(404, "There is nothing at \(request.method) \(request.path)."))
+        }
+    }
+
+    func albums() throws -> HTTPResponse {
+        let library = self.library
+        let (albums, summaries) = try Waiting.result {
+            let albums = try await library.albums()
+            // Date ranges where the library has them; a kind without summaries lists its albums without.
+            let summaries = (try? await library.albumSummaries()) ?? []
+            return (albums, summaries)
+        }
+        let ranges = Dictionary(summaries.map { ($0.albumID, $0) }, uniquingKeysWith: { first, _ in first })
+        let list: [[String: Any]] = albums.map { album in
+            var entry: [String: Any] = ["id": album.id, "title": album.title, "count": album.count]
+            if let summary = ranges[album.id] {
+                entry["first"] = summary.firstTaken ?? NSNull()
+                entry["last"] = summary.lastTaken ?? NSNull()
+            }
+            return entry
+        }
+        return Self.json(["albums": list])
+    }
+
+    func albumInfo(_ id: String) throws -> AlbumInfo {
+        guard Self.isIdentifier(id) else { throw AlbumError(.albumNotFound, "There is no album \(id).") }
+        let library = self.library
+        return try Waiting.result { try await library.albumInfo(withID: id) }
+    }
+
+    func albumAssets(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        let album = try albumInfo(id)
+        let offset = max(0, Int(request.query["offset"] ?? "0") ?? 0)
+        let limit = min(500, max(1, Int(request.query["limit"] ?? "100") ?? 100))
+        let (library, positions) = (self.library, self.positions)
+        let assets = try Waiting.result {
+            try await positions.assets(of: library, album: album.id, count: album.count, from: offset, limit: limit)
+        }
+        return Self.json([
+            "album": ["id": album.id, "title": album.title, "count": album.count],
+            "offset": offset, "assets": assets.map(Self.describe),
+        ])
+    }
+
+    static func describe(_ asset: AssetInfo) -> [String: Any] {
+        let iso = ISO8601DateFormatter()
+        var entry: [String: Any] = [
+            "id": asset.id, "kind": asset.kind == .video ? "video" : "photo",
+            "name": asset.originalFilename ?? NSNull(), "width": asset.pixelWidth ?? NSNull(),
+            "height": asset.pixelHeight ?? NSNull(), "size": asset.byteSize ?? NSNull(),
+            "added": asset.dateAdded.map(iso.string(from:)) ?? NSNull(),
+            "taken": asset.capturedAt.map(iso.string(from:)) ?? NSNull(),
+            "duration": asset.duration ?? NSNull(),
+            "camera": asset.metadata?.camera ?? NSNull(),
+            "format": asset.metadata?.format.rawValue ?? NSNull(),
+        ]
+        if let location = asset.location {
+            entry["place"] = String(format: "%.5f, %.5f", location.latitude, location.longitude)
+        }
+        return entry
+    }
+
+    func cover(_ id: String) throws -> HTTPResponse {
+        guard Self.isIdentifier(id) else { return Self.problem(404, "There is no album \(id).") }
+        let library = self.library
+        let first = try Waiting.result {
+            try await library.assets(inAlbumWithID: id, after: nil, limit: 1).assets.first
+        }
+        guard let first else { return Self.placeholder }
+        return try thumbnail(first.id)
+    }
+
+    func thumbnail(_ id: String) throws -> HTTPResponse {
+        guard Self.isIdentifier(id) else { return Self.problem(404, "There is no asset \(id).") }
+        let library = self.library
+        let found = try Waiting.result { try await library.thumbnail(forAssetWithID: id, maxPixelSize: 256) }
+        guard let found else { return Self.placeholder }
+        return HTTPResponse(
+            status: 200,
+            headers: [("Content-Type", Self.mimeType(found.format)), ("Cache-Control", "private, max-age=86400")],
+            body: .bytes(Array(found.data)))
+    }
+
+    func original(_ id: String, range: String?) throws -> HTTPResponse {
+        guard Self.isIdentifier(id) else { return Self.problem(404, "There is no asset \(id).") }
+        let library = self.library
+        let reading = try Waiting.result {
+            try await library.capability((any OriginalReading).self, for: "give its originals")
+        }
+        let found = try Waiting.result {
+            try await reading.readOriginal(ofAssetWithID: id) { source -> (UInt64, MediaFormat?) in
+                // The type is only for the browser: a file AlbumKit cannot name is sent as bytes.
+                (source.size, try? MediaInspector().inspect(source).format)
+            }
+        }
+        guard let (size, format) = found else {
+            return Self.problem(404, "This library cannot give that asset's original.")
+        }
+        var first: UInt64 = 0
+        var last = size == 0 ? 0 : size - 1
+        var status = 200
+        if let range, size > 0 {
+            guard let (start, end) = Self.byteRange(range, size: size) else {
+                return HTTPResponse(status: 416, headers: [("Content-Range", "bytes */\(size)")])
+            }
+            (first, last, status) = (start, end, 206)
+        }
+        var headers: [(name: String, value: String)] = [
+            ("Content-Type", format.map(Self.mimeType) ?? "application/octet-stream"), ("Accept-Ranges", "bytes"),
+            ("Cache-Control", "private, max-age=86400"), ("X-Content-Type-Options", "nosniff"),
+            ("Content-Security-Policy", "sandbox; default-src 'none'"),
+        ]
+        if status == 206 { headers.append(("Content-Range", "bytes \(first)-\(last)/\(size)")) }
+        let length = size == 0 ? 0 : last - first + 1
+        let start = first
+        return HTTPResponse(status: status, size: length, headers: headers) { offset, count in
+            try Waiting.result {
+                let bytes = try await reading.readOriginal(ofAssetWithID: id) { source in
+                    try source.read(at: start + offset, count: count)
+                }
+                return bytes ?? []
+            }
+        }
+    }
+
+    /// The first range of a `Range: bytes=…` header within `size` bytes; `nil` when unsatisfiable.
+    static func byteRange(_ header: String, size: UInt64) -> (UInt64, UInt64)? {
+        guard header.hasPrefix("bytes="), let first = header.dropFirst(6).split(separator: ",").first else {
+            return nil
+        }
+        let bounds = first.trimmingCharacters(in: .whitespaces).split(separator: "-", omittingEmptySubsequences: false)
+        guard bounds.count == 2 else { return nil }
+        if bounds[0].isEmpty {
+            guard let suffix = UInt64(bounds[1]), suffix > 0 else { return nil }
+            return (size - min(suffix, size), size - 1)
+        }
+        guard let start = UInt64(bounds[0]), start < size else { return nil }
+        if bounds[1].isEmpty { return (start, size - 1) }
+        guard let end = UInt64(bounds[1]), end >= start else { return nil }
+        return (start, min(end, size - 1))
+    }
+
+    // MARK: - Uploads (draft-ietf-httpbis-resumable-upload)
+
+    static let uploadHeaders: [(name: String, value: String)] = [
+        ("Upload-Draft-Interop-Version", "6"), ("Cache-Control", "no-store"),
+    ]
+
+    /// `POST /api/uploads`: `X-Album-Title` (percent-encoded), `X-File-Name` (percent-encoded),
+    /// `Upload-Length` when known, `Upload-Complete`; the body is the first piece (may be empty).
+    func createUpload(_ request: HTTPRequest) throws -> HTTPExchange {
+        guard let title = request.header("X-Album-Title")?.removingPercentEncoding, !title.isEmpty else {
+            return .respond(Self.problem(400, "An upload needs the album's title (X-Album-Title)."))
+        }
+        let name = request.header("X-File-Name")?.removingPercentEncoding ?? "upload"
+        var length: UInt64?
+        if let given = request.header("Upload-Length") {
+            guard let parsed = UInt64(given) else {
+                return .respond(Self.problem(400, "Upload-Length is not a number."))
+            }
+            length = parsed
+        }
+        let id = try uploads.create(UploadStore.Description(albumTitle: title, name: name, length: length))
+        let location = "/api/uploads/\(id)"
+        let appending = try UploadAppend(
+            handler: self, id: id, offset: 0, complete: request.header("Upload-Complete") == "?1", location: location)
+        return .receive(appending)
+    }
+
+    func uploadOffset(_ id: String) -> HTTPResponse {
+        guard let (description, offset) = uploads.state(of: id) else {
+            return Self.problem(404, "There is no upload \(id) (finished, cancelled, or never started).")
+        }
+        var headers = Self.uploadHeaders + [("Upload-Offset", "\(offset)"), ("Upload-Complete", "?0")]
+        if let length = description.length { headers.append(("Upload-Length", "\(length)")) }
+        return HTTPResponse(status: 204, headers: headers)
+    }
+
+    func appendUpload(_ id: String, _ request: HTTPRequest) -> HTTPExchange {
+        guard let given = request.header("Upload-Offset"), let offset = UInt64(given) else {
+            return .respond(Self.problem(400, "An append needs Upload-Offset."))
+        }
+        do {
+            return .receive(
+                try UploadAppend(
+                    handler: self, id: id, offset: offset, complete: request.header("Upload-Complete") == "?1",
+                    location: nil))
+        } catch let conflict as UploadStore.Conflict {
+            return .respond(
+                Self.problem(409, "This piece does not follow the upload's end: \(conflict.reason).")
+                    .adding("Upload-Offset", "\(conflict.offset)"))
+        } catch {
+            return .respond(Self.failure(error))
+        }
+    }
+
+    /// Saves a complete upload into its album and removes it; the result as the browser shows it.
+    func finishUpload(_ id: String) -> HTTPResponse {
+        guard let (description, size) = uploads.state(of: id) else {
+            return Self.problem(404, "There is no upload \(id).")
+        }
+        if let length = description.length, length != size {
+            return Self.problem(400, "\(description.name) is incomplete: \(size) of its \(length) bytes arrived.")
+                .adding("Upload-Offset", "\(size)")
+        }
+        let path = uploads.dataPath(id, description)
+        let library = self.library
+        let outcome: [String: Any]
+        do {
+            let saved = try Waiting.result {
+                try await library.album(titled: description.albumTitle).save(.file(URL(fileURLWithPath: path)))
+            }
+            outcome = [
+                "name": description.name, "result": saved.isExisting ? "already in the library" : "saved",
+                "asset": saved.assetID, "album": saved.albumID ?? NSNull(),
+            ]
+        } catch let error as AlbumError {
+            uploads.remove(id)
+            let result =
+                switch error.code {
+                case .notMedia, .unsupportedMedia: "not a photo or video"
+                case .corruptMedia: "damaged"
+                default: "not saved"
+                }
+            let status = [.notMedia, .unsupportedMedia, .corruptMedia].contains(error.code) ? 415 : 500
+            let message = error.message.replacingOccurrences(of: uploads.folder + "/" + id + "/", with: "")
+            return Self.json(["name": description.name, "result": result, "error": message], status: status)
+        } catch {
+            uploads.remove(id)
+            return Self.failure(error)
+        }
+        uploads.remove(id)
+        return Self.json(outcome).adding("Upload-Complete", "?1").adding("Upload-Offset", "\(size)")
+    }
+
+    // MARK: - Answers
+
+    static let pageHeaders: [(name: String, value: String)] = [
+        (
+            "Content-Security-Policy",
+            "default-src 'self'; img-src 'self' blob:; media-src 'self'; style-src 'self'; script-src 'self'; frame-ancestors 'none'"
+        ),
+        ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer"), ("Cache-Control", "no-store"),
+    ]
+
+    static func json(_ value: Any, status: Int = 200) -> HTTPResponse {
+        // Every value put in is a string, number, null, array or dictionary of those.
+        let data = (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return HTTPResponse(
+            status: status, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")],
+            body: .bytes(Array(data)))
+    }
+
+    static func problem(_ status: Int, _ message: String) -> HTTPResponse {
+        json(["error": message], status: status)
+    }
+
+    /// An error from the library as an answer: the asset or album missing is 404, the rest 500.
+    static func failure(_ error: any Error) -> HTTPResponse {
+        guard let error = error as? AlbumError else { return problem(500, "\(error)") }
+        switch error.code {
+        case .assetNotFound, .albumNotFound, .fileNotFound: return problem(404, error.message)
+        case .invalidArgument, .invalidAlbumTitle: return problem(400, error.message)
+        case .notSupported: return problem(501, error.message)
+        default: return problem(500, error.message)
+        }
+    }
+
+    /// Whether `id` can be an identifier a library gave (a folder library's hold its album folder and
+    /// file name: `3f2c…/IMG_0001.JPG`): at most 1024 bytes, no control character or backslash, and
+    /// no empty, `.` or `..` part between slashes. The library resolves it; this only keeps out what
+    /// no library makes.
+    static func isIdentifier(_ id: String) -> Bool {
+        !id.isEmpty && id.utf8.count <= 1024
+            && !id.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || $0 == "\\" }
+            && !id.split(separator: "/", omittingEmptySubsequences: false).contains {
+                $0.isEmpty || $0 == "." || $0 == ".."
+            }
+    }
+
+    /// The neutral image shown where a library has no thumbnail to give.
+    static let placeholder = HTTPResponse(
+        status: 200, contentType: "image/svg+xml",
+        text:
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 4 3\"><rect width=\"4\" height=\"3\" fill=\"#d8d8d8\"/></svg>",
+        headers: [("Cache-Control", "private, max-age=60")])
+
+    static func mimeType(_ format: MediaFormat) -> String {
+        switch format {
+        case .jpeg: "image/jpeg"
+        case .png: "image/png"
+        case .gif: "image/gif"
+        case .webp: "image/webp"
+        case .heic: "image/heic"
+        case .heif: "image/heif"
+        case .avif: "image/avif"
+        case .tiff, .dng: "image/tiff"
+        case .bmp: "image/bmp"
+        case .raw: "application/octet-stream"
+        case .mp4, .m4v: "video/mp4"
+        case .mov: "video/quicktime"
+        case .threeGP: "video/3gpp"
+        case .webm: "video/webm"
+        case .mkv: "video/x-matroska"
+        case .avi: "video/x-msvideo"
+        case .mpegTS, .m2ts: "video/mp2t"
+        }
+    }
+}

@@ -1,0 +1,364 @@
+/// The pages `album serve` sends, kept in the binary: plain HTML, CSS and JavaScript with no build
+/// step and nothing fetched from elsewhere. The index page gets the CSRF token and whether albums
+/// nest put in when it is sent.
+///
+/// ```swift
+/// let html = Pages.index.replacingOccurrences(of: "{{csrf}}", with: token.csrf)
+/// ```
+enum Pages {
+    static let index = """
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="csrf" content="{{csrf}}">
+        <meta name="nested" content="{{nested}}">
+        <title>Albums</title>
+        <link rel="stylesheet" href="/app.css">
+        </head>
+        <body>
+        <header><a href="#/" id="home">Albums</a> <span id="where"></span></header>
+        <main id="main" tabindex="-1"></main>
+        <script src="/app.js"></script>
+        </body>
+        </html>
+        """
+
+    static let signIn = """
+        <!doctype html>
+        <html lang="en"><head><meta charset="utf-8"><title>Albums</title></head>
+        <body><h1>Albums</h1><p>Open the link <code>album serve</code> printed: it holds the access token.</p></body>
+        </html>
+        """
+
+    static let style = """
+        :root { font-family: system-ui, sans-serif; color: #222; background: #fafafa; }
+        body { margin: 0; }
+        header { position: sticky; top: 0; z-index: 2; background: #fff; border-bottom: 1px solid #ddd;
+          padding: .6rem 1rem; display: flex; gap: 1rem; align-items: baseline; }
+        header a { font-weight: 600; text-decoration: none; color: #0b57d0; }
+        main { padding: .5rem 1rem; }
+        main:focus { outline: none; }
+        .albums { list-style: none; padding: 0; display: grid; gap: 1rem;
+          grid-template-columns: repeat(auto-fill, minmax(10rem, 1fr)); }
+        .albums li a { display: block; color: inherit; text-decoration: none; }
+        .albums img { width: 100%; aspect-ratio: 1; object-fit: cover; background: #ddd; border-radius: .4rem; }
+        .albums .meta, .muted { color: #666; font-size: .85rem; }
+        .tree ul { list-style: none; padding-left: 1.2rem; }
+        .tree a { text-decoration: none; }
+        .tools { display: flex; flex-wrap: wrap; gap: .8rem; align-items: center; margin-bottom: .5rem; }
+        .drop { border: 2px dashed #aaa; border-radius: .4rem; padding: .4rem .8rem; }
+        .drop.over { border-color: #0b57d0; background: #eef3fd; }
+        .uploads { list-style: none; padding: 0; margin: 0 0 .5rem; font-size: .9rem; }
+        .uploads progress { width: 8rem; vertical-align: middle; }
+        .scroller { position: relative; overflow-y: auto; height: calc(100vh - 9rem); }
+        .rows { position: sticky; top: 0; overflow: hidden; }
+        .row { position: absolute; left: 0; right: 0; display: flex; gap: 4px; }
+        .cell { display: block; flex: 0 0 auto; background: #ddd; overflow: hidden; }
+        .cell img { width: 100%; height: 100%; object-fit: cover; display: block; }
+        .cell .badge { position: relative; top: -1.6rem; left: .3rem; color: #fff; font-size: .75rem;
+          text-shadow: 0 0 3px #000; }
+        .photo { display: grid; gap: 1rem; grid-template-columns: minmax(0, 3fr) minmax(12rem, 1fr); }
+        .photo img, .photo video { width: 100%; max-height: calc(100vh - 8rem); object-fit: contain; background: #eee; }
+        .uploads { margin-top: .4rem; }
+        .photo dl { display: grid; grid-template-columns: auto 1fr; gap: .3rem .8rem; margin: 0; }
+        .photo dt { color: #666; }
+        .photo dd { margin: 0; overflow-wrap: anywhere; }
+        .nav { display: flex; gap: 1rem; margin: .5rem 0; }
+        @media (max-width: 40rem) { .photo { grid-template-columns: 1fr; } }
+        """
+
+    static let script = """
+        'use strict';
+        const csrf = document.querySelector('meta[name=csrf]').content;
+        const nested = document.querySelector('meta[name=nested]').content === 'true';
+        const main = document.getElementById('main');
+        const where = document.getElementById('where');
+        const CHUNK = 8 * 1024 * 1024;
+        let teardown = () => {};
+
+        function el(tag, props = {}, ...children) {
+          const node = document.createElement(tag);
+          for (const [key, value] of Object.entries(props)) {
+            if (key === 'class') node.className = value; else if (key in node) node[key] = value; else node.setAttribute(key, value);
+          }
+          for (const child of children) node.append(child);
+          return node;
+        }
+        async function api(path) {
+          const response = await fetch(path, { credentials: 'same-origin' });
+          const body = await response.json();
+          if (!response.ok) throw new Error(body.error || response.statusText);
+          return body;
+        }
+        function day(iso) { return iso ? iso.slice(0, 10) : ''; }
+        function bytes(n) {
+          if (n == null) return '';
+          const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
+          let i = 0; while (n >= 1000 && i < units.length - 1) { n /= 1000; i++; }
+          return (i ? n.toFixed(1) : n) + ' ' + units[i];
+        }
+        function show(...nodes) { teardown(); teardown = () => {}; main.replaceChildren(...nodes); }
+
+        async function albumsPage() {
+          where.textContent = '';
+          const { albums } = await api('/api/albums');
+          const card = (album, label) => el('a', { href: '#/album/' + encodeURIComponent(album.id) },
+            el('img', { src: '/api/cover?album=' + encodeURIComponent(album.id), alt: '', loading: 'lazy', width: 160, height: 160 }),
+            el('div', {}, label || album.title),
+            el('div', { class: 'meta' }, album.count + (album.count === 1 ? ' item' : ' items') +
+              (album.first ? ' · ' + day(album.first) + (album.last && day(album.last) !== day(album.first) ? ' – ' + day(album.last) : '') : '')));
+          let list;
+          if (nested) {
+            const root = { children: new Map() };
+            for (const album of albums) {
+              let node = root;
+              for (const part of album.title.split('/')) {
+                if (!node.children.has(part)) node.children.set(part, { children: new Map() });
+                node = node.children.get(part);
+              }
+              node.album = album;
+            }
+            const render = (node) => el('ul', {}, ...[...node.children].map(([name, child]) =>
+              el('li', {}, child.album ? el('a', { href: '#/album/' + encodeURIComponent(child.album.id) }, name + ' (' + child.album.count + ')') : name,
+                child.children.size ? render(child) : '')));
+            list = el('div', { class: 'tree' }, render(root));
+          } else {
+            list = el('ul', { class: 'albums' }, ...albums.map((album) => el('li', {}, card(album))));
+          }
+          const title = el('input', { type: 'text', placeholder: 'New album', 'aria-label': 'New album title' });
+          const go = el('button', { type: 'button' }, 'Open');
+          go.onclick = () => { if (title.value.trim()) location.hash = '#/new/' + encodeURIComponent(title.value.trim()); };
+          show(el('h1', {}, 'Albums'), list, el('p', { class: 'tools' }, title, go));
+          const live = new EventSource('/api/events');
+          live.onmessage = () => { live.close(); albumsPage(); };
+          teardown = () => live.close();
+        }
+
+        function uploader(albumTitle, done) {
+          const input = el('input', { type: 'file', multiple: true, accept: 'image/*,video/*', 'aria-label': 'Add photos and videos' });
+          const drop = el('label', { class: 'drop' }, 'Add photos or videos ', input);
+          const list = el('ul', { class: 'uploads' });
+          const queue = [];
+          let running = 0;
+          const pump = () => {
+            while (running < 3 && queue.length) {
+              const job = queue.shift(); running++;
+              upload(job).finally(() => { running--; pump(); if (!running && !queue.length) done(); });
+            }
+          };
+          const add = (files) => {
+            for (const file of files) {
+              const bar = el('progress', { max: 1, value: 0 });
+              const state = el('span', {}, ' waiting');
+              list.append(el('li', {}, file.name + ' ', bar, state));
+              queue.push({ file, bar, state });
+            }
+            pump();
+          };
+          input.onchange = () => { add(input.files); input.value = ''; };
+          drop.ondragover = (event) => { event.preventDefault(); drop.classList.add('over'); };
+          drop.ondragleave = () => drop.classList.remove('over');
+          drop.ondrop = (event) => { event.preventDefault(); drop.classList.remove('over'); add(event.dataTransfer.files); };
+          async function upload({ file, bar, state }) {
+            state.textContent = ' uploading';
+            try {
+              const created = await send('POST', '/api/uploads', null, {
+                'X-Album-Title': encodeURIComponent(albumTitle), 'X-File-Name': encodeURIComponent(file.name),
+                'Upload-Length': String(file.size), 'Upload-Complete': '?0' });
+              if (created.status !== 201) throw new Error(message(created));
+              const where = created.getResponseHeader('Location');
+              let offset = 0, failures = 0, last = created;
+              while (true) {
+                const end = Math.min(file.size, offset + CHUNK);
+                const final = end === file.size;
+                let response;
+                try {
+                  response = await send('PATCH', where, file.slice(offset, end), {
+                    'Upload-Offset': String(offset), 'Upload-Complete': final ? '?1' : '?0',
+                    'Content-Type': 'application/partial-upload' }, (sent) => { bar.value = (offset + sent) / Math.max(1, file.size); });
+                } catch (cut) {
+                  // The connection dropped: ask the server where the upload stands and go on from there.
+                  if (++failures > 8) throw cut;
+                  await new Promise((resolve) => setTimeout(resolve, 500 * failures));
+                  const head = await send('HEAD', where, null, {});
+                  if (head.status !== 204) throw new Error('the upload was lost');
+                  offset = Number(head.getResponseHeader('Upload-Offset'));
+                  continue;
+                }
+                if (response.status === 409) { offset = Number(response.getResponseHeader('Upload-Offset')); continue; }
+                if (!final || response.status >= 300) { last = response; if (response.status >= 300) break; offset = end; continue; }
+                last = response; break;
+              }
+              bar.value = 1;
+              state.textContent = ' ' + message(last);
+            } catch (error) {
+              state.textContent = ' not saved: ' + error.message;
+            }
+          }
+          return el('div', {}, drop, list);
+        }
+        function message(response) {
+          try { const body = JSON.parse(response.responseText); return body.result ? body.result + (body.error ? ': ' + body.error : '') : body.error; }
+          catch { return response.statusText || String(response.status); }
+        }
+        function send(method, url, body, headers, progress) {
+          return new Promise((resolve, reject) => {
+            const request = new XMLHttpRequest();
+            request.open(method, url);
+            request.setRequestHeader('X-CSRF-Token', csrf);
+            request.setRequestHeader('Upload-Draft-Interop-Version', '6');
+            for (const [name, value] of Object.entries(headers)) request.setRequestHeader(name, value);
+            if (progress) request.upload.onprogress = (event) => progress(event.loaded);
+            request.onload = () => resolve(request);
+            request.onerror = () => reject(new Error('the connection was cut'));
+            request.send(body);
+          });
+        }
+
+        async function albumPage(id, titleIfNew) {
+          let album;
+          if (titleIfNew) {
+            album = { id: null, title: titleIfNew, count: 0 };
+          } else {
+            album = (await api('/api/album-assets?album=' + encodeURIComponent(id) + '&offset=0&limit=1')).album;
+          }
+          where.textContent = album.title;
+          const heading = el('h1', {}, album.title);
+          const count = el('span', { class: 'muted' });
+          const scroller = el('div', { class: 'scroller', tabindex: 0, 'aria-label': 'Photos and videos' });
+          const spacer = el('div');
+          const rows = el('div', { class: 'rows' });
+          scroller.append(rows, spacer);
+          const grid = virtualGrid(scroller, spacer, rows, () => album);
+          const refresh = async () => {
+            const albums = (await api('/api/albums')).albums;
+            const found = albums.find((a) => a.id === album.id) || albums.find((a) => a.title === album.title);
+            if (found) { album = found; if (titleIfNew) { history.replaceState(null, '', '#/album/' + encodeURIComponent(found.id)); titleIfNew = null; } }
+            grid.reset();
+          };
+          show(heading, el('div', { class: 'tools' }, uploader(album.title, refresh), count), scroller);
+          grid.reset();
+          const tick = setInterval(() => { count.textContent = album.count + (album.count === 1 ? ' item' : ' items'); }, 300);
+          // Live: a save by the CLI, another server or another machine shows without reloading.
+          const live = new EventSource('/api/events');
+          live.onmessage = (event) => { const change = JSON.parse(event.data); if (change.reload) location.reload(); else refresh(); };
+          teardown = () => { clearInterval(tick); grid.stop(); live.close(); };
+        }
+
+        // The grid draws only the rows in view. Its scroll height is mapped, not summed: a spacer of at
+        // most MAX pixels stands for every row, and a scroll position is a fraction of the whole album, so
+        // the last asset of a million is as reachable as the first.
+        function virtualGrid(scroller, spacer, rows, current) {
+          const MAX = 4000000, PAGE = 100, GAP = 4;
+          const pages = new Map();
+          let columns = 1, size = 120, rowCount = 0, frame = 0, stopped = false;
+          const layout = () => {
+            const width = scroller.clientWidth;
+            columns = Math.max(2, Math.floor(width / 130));
+            size = Math.floor((width - GAP * (columns - 1)) / columns);
+            rowCount = Math.ceil(current().count / columns);
+            spacer.style.height = Math.min(MAX, rowCount * (size + GAP)) + 'px';
+            rows.style.height = scroller.clientHeight + 'px';
+            rows.style.marginBottom = -scroller.clientHeight + 'px';
+          };
+          const fetchPage = (page) => {
+            if (pages.has(page) || !current().id) return;
+            pages.set(page, null);
+            api('/api/album-assets?album=' + encodeURIComponent(current().id) + '&offset=' + page * PAGE + '&limit=' + PAGE)
+              .then((body) => { pages.set(page, body.assets); schedule(); })
+              .catch(() => pages.delete(page));
+          };
+          const draw = () => {
+            frame = 0;
+            if (stopped) return;
+            const view = scroller.clientHeight, rowHeight = size + GAP;
+            const total = rowCount * rowHeight;
+            const room = Math.max(0, parseFloat(spacer.style.height) - view);
+            const fraction = room > 0 ? Math.min(1, scroller.scrollTop / room) : 0;
+            const top = fraction * Math.max(0, total - view);
+            const first = Math.floor(top / rowHeight);
+            const shift = -(top - first * rowHeight);
+            const visible = Math.ceil(view / rowHeight) + 1;
+            const nodes = [];
+            for (let r = first; r < Math.min(rowCount, first + visible); r++) {
+              const row = el('div', { class: 'row' });
+              row.style.top = (shift + (r - first) * rowHeight) + 'px';
+              for (let c = 0; c < columns; c++) {
+                const index = r * columns + c;
+                if (index >= current().count) break;
+                const page = Math.floor(index / PAGE);
+                const asset = (pages.get(page) || [])[index - page * PAGE];
+                if (!pages.has(page)) fetchPage(page);
+                const cell = el('a', { class: 'cell', href: '#/asset/' + encodeURIComponent(current().id) + '/' + index,
+                  'aria-label': asset ? (asset.name || 'item ' + (index + 1)) : 'item ' + (index + 1) });
+                cell.style.width = size + 'px'; cell.style.height = size + 'px';
+                if (asset) {
+                  cell.append(el('img', { src: '/api/thumbnail?asset=' + encodeURIComponent(asset.id), alt: asset.name || '', width: size, height: size, decoding: 'async' }));
+                  if (asset.kind === 'video') cell.append(el('span', { class: 'badge' }, '▶ video'));
+                }
+                row.append(cell);
+              }
+              nodes.push(row);
+            }
+            rows.replaceChildren(...nodes);
+          };
+          const schedule = () => { if (!frame) frame = requestAnimationFrame(draw); };
+          scroller.addEventListener('scroll', schedule, { passive: true });
+          const resized = () => { layout(); schedule(); };
+          window.addEventListener('resize', resized);
+          return {
+            reset() { pages.clear(); layout(); schedule(); },
+            stop() { stopped = true; window.removeEventListener('resize', resized); },
+          };
+        }
+
+        async function assetPage(albumID, index) {
+          const body = await api('/api/album-assets?album=' + encodeURIComponent(albumID) + '&offset=' + index + '&limit=1');
+          const asset = body.assets[0];
+          if (!asset) throw new Error('There is no item ' + (index + 1) + ' in this album.');
+          where.textContent = body.album.title;
+          const original = '/api/original?asset=' + encodeURIComponent(asset.id);
+          const media = asset.kind === 'video'
+            ? el('video', { src: original, controls: true, preload: 'metadata' })
+            : el('img', { src: original, alt: asset.name || '' });
+          // A format the browser cannot show (HEIC, a raw file): its thumbnail, and the download link.
+          if (asset.kind !== 'video') media.onerror = () => { media.onerror = null; media.src = '/api/thumbnail?asset=' + encodeURIComponent(asset.id); };
+          const details = el('dl');
+          const add = (label, value) => { if (value) details.append(el('dt', {}, label), el('dd', {}, String(value))); };
+          add('Name', asset.name); add('Taken', asset.taken && asset.taken.replace('T', ' ').replace('Z', ' UTC'));
+          add('Added', asset.added && asset.added.replace('T', ' ').replace('Z', ' UTC'));
+          add('Camera', asset.camera); add('Place', asset.place);
+          add('Size', (asset.width && asset.height ? asset.width + ' × ' + asset.height + ', ' : '') + bytes(asset.size));
+          add('Format', asset.format); add('Length', asset.duration && asset.duration.toFixed(1) + ' s');
+          const link = (i, text) => i >= 0 && i < body.album.count
+            ? el('a', { href: '#/asset/' + encodeURIComponent(albumID) + '/' + i, rel: text === 'Previous' ? 'prev' : 'next' }, text) : el('span', { class: 'muted' }, text);
+          const nav = el('div', { class: 'nav' }, link(index - 1, 'Previous'),
+            el('a', { href: '#/album/' + encodeURIComponent(albumID) }, 'Album'), link(index + 1, 'Next'),
+            el('a', { href: original, download: asset.name || '' }, 'Download original'));
+          show(nav, el('div', { class: 'photo' }, media, details));
+          const keys = (event) => {
+            if (event.key === 'ArrowLeft' && index > 0) location.hash = '#/asset/' + encodeURIComponent(albumID) + '/' + (index - 1);
+            if (event.key === 'ArrowRight' && index + 1 < body.album.count) location.hash = '#/asset/' + encodeURIComponent(albumID) + '/' + (index + 1);
+          };
+          document.addEventListener('keydown', keys);
+          teardown = () => document.removeEventListener('keydown', keys);
+        }
+
+        async function route() {
+          const parts = location.hash.replace(/^#\\/?/, '').split('/').map(decodeURIComponent);
+          try {
+            if (parts[0] === 'album' && parts[1]) await albumPage(parts[1]);
+            else if (parts[0] === 'new' && parts[1]) await albumPage(null, parts[1]);
+            else if (parts[0] === 'asset' && parts[1]) await assetPage(parts[1], Number(parts[2] || 0));
+            else await albumsPage();
+          } catch (error) {
+            show(el('p', { role: 'alert' }, error.message));
+          }
+          main.focus({ preventScroll: true });
+        }
+        window.addEventListener('hashchange', route);
+        route();
+        """
+}

@@ -1,0 +1,106 @@
+import AlbumKitCore
+import Foundation
+
+/// One request's piece of an upload, written to the upload's file as it arrives (never held whole
+/// in memory), then flushed; the last piece saves the upload into its album.
+///
+/// ```swift
+/// return .receive(try UploadAppend(handler: self, id: id, offset: 0, complete: true, location: "/api/uploads/\(id)"))
+/// ```
+final class UploadAppend: HTTPBodyReceiver {
+    // Safe without a lock: `HTTPServer` runs each connection on a thread of its own (libmicrohttpd's
+    // thread per connection) and reaches a request's receiver only from that connection's callbacks,
+    // one after another: `receive`, then `finish` or `abandon` (HTTPBodyReceiver's rule). The
+    // receiver is made on that thread and never handed to another, so `state` is never touched by
+    // two threads.
+    private nonisolated(unsafe) var state: State
+    private let handler: LibraryWebHandler
+    private let id: String
+    private let complete: Bool
+    private let location: String?
+
+    private struct State {
+        var file: FileSystem.Descriptor?
+        var description: UploadStore.Description
+        var offset: UInt64
+        var refusal: HTTPResponse?
+        var head: [UInt8] = []
+    }
+
+    init(handler: LibraryWebHandler, id: String, offset: UInt64, complete: Bool, location: String?) throws {
+        let (file, description) = try handler.uploads.openForAppending(id, at: offset)
+        self.handler = handler
+        self.id = id
+        self.complete = complete
+        self.location = location
+        // The first bytes of the file, for judging whether it is a photo or video (those already
+        // received, when this piece is not the first; judged once 512 are there).
+        let head = offset > 0 && offset < 512 ? try FileSystem.readAll(file, from: 0, size: offset) : []
+        self.state = State(file: file, description: description, offset: offset, head: head)
+    }
+
+    func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let file = state.file else { return false }
+        let limit = state.description.length ?? handler.uploads.limits.largestFile
+        if state.offset + UInt64(bytes.count) > limit {
+            state.refusal = LibraryWebHandler.problem(
+                413,
+                "\(state.description.name) is larger than \(state.description.length == nil ? "the largest file this server takes" : "the length announced") (\(UploadStore.size(limit)))."
+            )
+            return false
+        }
+        // The first bytes tell a photo or video from anything else: anything else is refused now.
+        if state.offset < 512 {
+            state.head += bytes.prefix(4096 - Int(state.offset))
+            if state.head.count >= 512, !UploadStore.looksLikeMedia(state.head) {
+                state.refusal = LibraryWebHandler.json(
+                    [
+                        "name": state.description.name, "result": "not a photo or video",
+                        "error": "\(state.description.name) is not a photo or video.",
+                    ], status: 415)
+                return false
+            }
+        }
+        do { try FileSystem.write(file, bytes) } catch {
+            state.refusal = LibraryWebHandler.problem(507, "The upload cannot be written: \(error).")
+            return false
+        }
+        state.offset += UInt64(bytes.count)
+        return true
+    }
+
+    func finish() -> HTTPResponse {
+        let flushed = close()
+        if let refusal = state.refusal {
+            if refusal.status == 415 { handler.uploads.remove(id) }
+            return refusal.adding("Upload-Offset", "\(state.offset)")
+        }
+        guard flushed else { return LibraryWebHandler.problem(507, "The upload cannot be flushed to disk.") }
+        if complete {
+            if state.offset < 512, !UploadStore.looksLikeMedia(state.head) {
+                handler.uploads.remove(id)
+                return LibraryWebHandler.json(
+                    [
+                        "name": state.description.name, "result": "not a photo or video",
+                        "error": "\(state.description.name) is not a photo or video.",
+                    ], status: 415)
+            }
+            return handler.finishUpload(id).adding("Location", location ?? "/api/uploads/\(id)")
+        }
+        var headers =
+            LibraryWebHandler.uploadHeaders + [("Upload-Offset", "\(state.offset)"), ("Upload-Complete", "?0")]
+        if let location { headers.append(("Location", location)) }
+        return HTTPResponse(status: location == nil ? 204 : 201, headers: headers)
+    }
+
+    func abandon() { _ = close() }
+
+    /// Flushes what arrived (an acknowledged offset survives a crash) and releases the lock.
+    private func close() -> Bool {
+        guard let file = state.file else { return true }
+        state.file = nil
+        defer { FileSystem.close(file) }
+        do { try FileSystem.fsync(file) } catch { return false }
+        return true
+    }
+}

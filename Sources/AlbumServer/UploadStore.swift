@@ -1,0 +1,188 @@
+import AlbumKit
+import AlbumKitCore
+import AlbumKitMedia
+import Foundation
+
+/// The uploads in progress of `album serve`, as files on disk (so a server restarted, or killed,
+/// still knows each upload's offset): one folder per upload, named by the server, holding the
+/// bytes received so far and a small description (album, original file name, expected length).
+///
+/// Every file is made, appended and removed through `FileSystem` and the ``RemovalGate`` of the
+/// uploads folder; no name of a folder comes from a request. Nothing of an upload is in the library
+/// until it is complete: then it is saved as any file is (album found or created, the same bytes
+/// the same asset) and its folder removed.
+///
+/// ```swift
+/// let store = try UploadStore(folder: "/home/me/.local/state/albumkit/serve/uploads/3f2c41d0")
+/// let upload = try store.create(UploadStore.Description(albumTitle: "Party", name: "IMG_1.JPG", length: 2_000_000))
+/// ```
+package struct UploadStore: Sendable {
+    /// What an upload is for, kept beside its bytes.
+    package struct Description: Codable, Sendable, Equatable {
+        package var albumTitle: String
+        package var name: String
+        /// The length announced (`Upload-Length`), or `nil` until the last piece says it is complete.
+        package var length: UInt64?
+    }
+
+    /// Limits on uploads, with the messages the browser shows.
+    package struct Limits: Sendable {
+        package var largestFile: UInt64 = 64 << 30
+        package var uploadsInProgress = 1000
+        package init() {}
+    }
+
+    package let folder: String
+    package let limits: Limits
+    private static let descriptionName = "upload.json"
+
+    package init(folder: String, limits: Limits = Limits()) throws {
+        self.folder = folder
+        self.limits = limits
+        do { _ = try FileSystem.makeDirectory(atPath: folder, mode: 0o700) } catch {
+            throw AlbumError(
+                .libraryUnwritable, "The uploads folder \(folder) cannot be made: \(error).", file: folder,
+                underlying: error)
+        }
+    }
+
+    /// Whether `id` has the shape of an upload's identifier (a request names uploads only by it).
+    package static func isWellFormed(_ id: Substring) -> Bool {
+        id.utf8.count == 36 && id.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) || $0 == 45 }
+    }
+
+    /// The file name an upload's bytes are kept under: the original name when it is a plain single
+    /// name (it becomes the asset's original file name), else `upload`.
+    static func fileName(_ given: String) -> String {
+        let last = given.split(separator: "/").last.map(String.init) ?? ""
+        let plain =
+            !last.isEmpty && !last.hasPrefix(".") && last.utf8.count <= 200 && last != Self.descriptionName
+            && last.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0 != "\\" && $0.value != 0x7F }
+        return plain ? last : "upload"
+    }
+
+    /// Starts an upload; its identifier.
+    ///
+    /// - Throws: `.invalidArgument` when the announced length is over the limit or too many uploads
+    ///   are in progress; `.libraryUnwritable` when its folder cannot be made.
+    package func create(_ description: Description) throws -> String {
+        if let length = description.length, length > limits.largestFile {
+            throw AlbumError(
+                .invalidArgument,
+                "\(description.name) is \(Self.size(length)), over the largest file this server takes (\(Self.size(limits.largestFile)))."
+            )
+        }
+        let existing = (try? FileSystem.names(inDirectoryAt: folder))?.count ?? 0  // an unreadable folder fails below
+        if existing >= limits.uploadsInProgress {
+            throw AlbumError(
+                .invalidArgument,
+                "\(limits.uploadsInProgress) uploads are already in progress; finish or cancel some first.")
+        }
+        let id = RandomID.make()
+        var stored = description
+        stored.name = Self.fileName(description.name)
+        do {
+            let root = try FileSystem.openDirectory(folder)
+            try FileSystem.makeDirectory(id, in: root, mode: 0o700)
+            let own = try FileSystem.openDirectory(id, in: root)
+            let json = try JSONEncoder().encode(stored)
+            try FileSystem.createFile(Self.descriptionName, in: own, bytes: Array(json))
+            try FileSystem.createFile(stored.name, in: own, bytes: [])
+        } catch {
+            remove(id)
+            throw AlbumError(
+                .libraryUnwritable, "The upload of \(description.name) cannot be started in \(folder): \(error).",
+                file: folder, underlying: error)
+        }
+        return id
+    }
+
+    /// An upload's description and the bytes received so far; `nil` when there is no such upload.
+    package func state(of id: String) -> (description: Description, offset: UInt64)? {
+        guard Self.isWellFormed(Substring(id)),
+            let own = try? FileSystem.openDirectory(folder + "/" + id),  // missing: no such upload
+            let bytes = try? FileSystem.readSmallFile(Self.descriptionName, in: own),  // unreadable: none
+            let description = try? JSONDecoder().decode(Description.self, from: Data(bytes)),
+            let status = FileSystem.status(of: description.name, in: own), (status.st_mode & S_IFMT) == S_IFREG
+        else { return nil }
+        return (description, UInt64(status.st_size))
+    }
+
+    /// The path of an upload's bytes (for the save, once complete).
+    package func dataPath(_ id: String, _ description: Description) -> String {
+        folder + "/" + id + "/" + description.name
+    }
+
+    /// Opens an upload's bytes to append at `offset`, locked against a second writer.
+    ///
+    /// - Throws: ``Conflict`` with the real offset when `offset` is not where the bytes end, or another
+    ///   request is appending.
+    package func openForAppending(_ id: String, at offset: UInt64) throws -> (FileSystem.Descriptor, Description) {
+        guard let (description, size) = state(of: id) else {
+            throw AlbumError(.fileNotFound, "There is no upload \(id) (finished, cancelled, or never started).")
+        }
+        let file = try FileSystem.openForReadingAndAppending(dataPath(id, description))
+        do { try FileSystem.lock(file, wait: false) } catch {
+            guard error.errno == EWOULDBLOCK else { throw error }
+            throw Conflict(offset: size, reason: "another request is appending to this upload")
+        }
+        let now = UInt64(try FileSystem.size(of: file))
+        guard now == offset else {
+            throw Conflict(offset: now, reason: "the upload holds \(now) bytes, not \(offset)")
+        }
+        return (file, description)
+    }
+
+    /// An append that does not start where the upload's bytes end (409, with the real offset).
+    package struct Conflict: Error {
+        package var offset: UInt64
+        package var reason: String
+    }
+
+    /// Removes an upload's folder and everything in it, through the uploads folder's removal gate.
+    package func remove(_ id: String) {
+        guard Self.isWellFormed(Substring(id)) else { return }
+        let gate = RemovalGate(root: folder)
+        guard let own = try? gate.openFolder(id) else { return }  // already gone
+        for name in (try? FileSystem.names(in: own)) ?? [] {
+            // An upload's folder holds only the files made above; anything else stays, and so does the folder.
+            _ = try? RemovalGate.removeFile(named: name, in: own)
+        }
+        guard let root = try? FileSystem.openDirectory(folder) else { return }  // the folder itself went away
+        FileSystem.removeEmptyDirectory(id, in: root)
+    }
+
+    /// Removes the uploads nothing was appended to for `age` seconds (default a week): a phone that
+    /// never came back. Returns how many went.
+    @discardableResult
+    package func removeAbandoned(olderThan age: Int = 7 * 86_400, now: Int = Int(time(nil))) -> Int {
+        // An unreadable uploads folder has nothing this server can resume either: nothing to remove.
+        let names = (try? FileSystem.names(inDirectoryAt: folder)) ?? []
+        var removed = 0
+        for id in names where Self.isWellFormed(Substring(id)) {
+            guard let (description, _) = state(of: id),
+                let own = try? FileSystem.openDirectory(folder + "/" + id),  // gone meanwhile: nothing to do
+                let status = FileSystem.status(of: description.name, in: own),
+                now - Int(status.modificationTime.tv_sec) > age
+            else { continue }
+            remove(id)
+            removed += 1
+        }
+        return removed
+    }
+
+    /// Whether the first bytes of an upload are those of a photo or video AlbumKit reads: `false`
+    /// only when they are certainly not (a cut-short file is not judged here; the save judges it).
+    package static func looksLikeMedia(_ head: [UInt8]) -> Bool {
+        do {
+            _ = try MediaInspector().inspect(BufferByteSource(bytes: head))
+            return true
+        } catch {
+            return error.kind != .notMedia
+        }
+    }
+
+    static func size(_ bytes: UInt64) -> String {
+        ByteCountFormatter.string(fromByteCount: Int64(clamping: bytes), countStyle: .file)
+    }
+}

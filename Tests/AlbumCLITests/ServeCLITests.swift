@@ -1,0 +1,147 @@
+import AlbumKitMedia
+import AlbumTestSupport
+import Foundation
+import Testing
+
+/// `album serve` from outside, as a phone or an attacker meets it: `Scripts/serve/check-serve.py`
+/// starts the built `album serve` on a free loopback port over a temporary catalog and checks it,
+/// over plain HTTP (any machine with libmicrohttpd) and in Debian's Chromium driven by Playwright.
+@Suite("album serve", .serialized)
+struct ServeCLITests {
+    static let script = CLI.packageRoot.appendingPathComponent("Scripts/serve/check-serve.py")
+
+    /// libmicrohttpd, where Debian's libmicrohttpd12 puts it (a regular file: CI's fresh-machine run
+    /// binds /dev/null over it).
+    static func requireMicroHTTPD() throws {
+        let found = ["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib"].contains {
+            var info = stat()
+            return stat($0 + "/libmicrohttpd.so.12", &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+        }
+        try ExternalTool.requireAvailable(found, "libmicrohttpd", install: "apt-get install libmicrohttpd12")
+    }
+
+    /// A temporary library of `kind` (`catalog` or `folders`) with an album "Trip" of three photos;
+    /// the folders for the server's state and the script's files.
+    static func withLibrary(
+        _ kind: String = "catalog", _ body: (_ library: String, _ state: String, _ work: String) throws -> Void
+    ) throws {
+        try CLI.withTemporaryDirectory { folder in
+            let corpus = CLI.packageRoot.appendingPathComponent("Tests/AlbumKitMediaTests/Fixtures/corpus")
+            let library = folder.appendingPathComponent(kind == "catalog" ? "Photos.albumlibrary" : "Pictures").path
+            let saved = try CLI.run(
+                ["save", "--library", library, kind == "catalog" ? "--catalog" : "--folders", "--album", "Trip"]
+                    + ["jpeg-gps-ne-be.jpg", "jpeg-thumbnail.jpg", "png-plain.png"].map {
+                        corpus.appendingPathComponent($0).path
+                    })
+            #expect(saved.status == 0, "\(saved.stderr)")
+            let state = folder.appendingPathComponent("state").path
+            let work = folder.appendingPathComponent("work").path
+            try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+            try body(library, state, work)
+        }
+    }
+
+    /// Runs the script with `python`; its output, and whether it passed.
+    static func check(_ python: String, _ arguments: [String]) throws -> (passed: Bool, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [script.path] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        print(output)
+        return (process.terminationStatus == 0 && output.contains("all checks passed"), output)
+    }
+
+    @Test(
+        "Over HTTP: the token, refusals (no cookie, no CSRF header, another origin, traversal, huge headers, cut bodies), ranges, resumable uploads, SIGKILL mid-upload (about 10 s: a 24 MB upload and two server starts)",
+        arguments: ["catalog", "folders"]
+    )
+    func overHTTP(kind: String) throws {
+        try Self.requireMicroHTTPD()
+        try Self.withLibrary(kind) { library, state, work in
+            let (passed, output) = try Self.check("/usr/bin/python3", ["http", CLI.binary.path, library, state, work])
+            #expect(passed, "\(output.split(separator: "\n").last { $0.hasPrefix("FAILED") } ?? "")")
+        }
+    }
+
+    @Test("HTTPS with --tls-cert and --tls-key: an https link, a Secure cookie, a mismatched pair refused")
+    func overHTTPS() throws {
+        try Self.requireMicroHTTPD()
+        let openssl = try ExternalTool.require("openssl")
+        try Self.withLibrary { library, state, work in
+            let (passed, output) = try Self.check(
+                "/usr/bin/python3", ["tls", CLI.binary.path, library, state, work, openssl])
+            #expect(passed, "\(output.split(separator: "\n").last { $0.hasPrefix("FAILED") } ?? "")")
+        }
+    }
+
+    @Test(
+        "Without libmicrohttpd, album serve says to install libmicrohttpd12 and every other command works (as root: the library hidden in a mount namespace)",
+        .enabled(if: getuid() == 0, "hiding the library needs a mount namespace (root)"))
+    func withoutMicroHTTPD() throws {
+        try Self.requireMicroHTTPD()
+        // `mount` follows the link to the library's file and binds /dev/null over that.
+        let hidden = ["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib"].map {
+            $0 + "/libmicrohttpd.so.12"
+        }.first { FileManager.default.fileExists(atPath: $0) }!
+        try Self.withLibrary { library, state, _ in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+            process.arguments = [
+                "-m", "sh", "-c",
+                "mount --bind /dev/null \"$1\" && \"$2\" serve --library \"$3\"; echo \"serve=$?\"; \"$2\" albums --library \"$3\"",
+                "sh", hidden, CLI.binary.path, library,
+            ]
+            process.environment = ["PATH": "/usr/bin:/bin", "HOME": state, "XDG_STATE_HOME": state]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = pipe
+            try process.run()
+            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(output.contains("album serve needs GNU libmicrohttpd"), "\(output)")
+            #expect(output.contains("install libmicrohttpd12"), "\(output)")
+            #expect(output.contains("serve=1"), "\(output)")
+            #expect(output.contains("Trip"), "album albums works without it: \(output)")
+        }
+    }
+
+    /// The Python that has Playwright: the one `.ci/run` installs it into, else one on the PATH.
+    static func playwrightPython() -> String? {
+        let candidates =
+            [CLI.packageRoot.appendingPathComponent(".build/playwright-venv/bin/python3").path]
+            + (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { $0 + "/python3" }
+        return candidates.first { path in
+            guard FileManager.default.isExecutableFile(atPath: path) else { return false }
+            let probe = Process()
+            probe.executableURL = URL(fileURLWithPath: path)
+            probe.arguments = ["-c", "import playwright.sync_api"]
+            probe.standardOutput = FileHandle.nullDevice
+            probe.standardError = FileHandle.nullDevice
+            guard (try? probe.run()) != nil else { return false }  // not runnable: not this one
+            probe.waitUntilExit()
+            return probe.terminationStatus == 0
+        }
+    }
+
+    @Test(
+        "In Chromium: open the link, the albums, an album, a photo, upload photos and a video through the file input, seen by album show; a CLI save shown live; the video played with ranges; a 20 MB upload cut and resumed (about 15 s: a browser)"
+    )
+    func inChromium() throws {
+        try Self.requireMicroHTTPD()
+        try ExternalTool.require("chromium")
+        let python = Self.playwrightPython()
+        try ExternalTool.requireAvailable(
+            python != nil, "Playwright for Python", install: "pip install playwright, in .build/playwright-venv")
+        try Self.withLibrary { library, state, work in
+            let shots = CLI.packageRoot.appendingPathComponent(".build/serve-screenshots").path
+            let (passed, output) = try Self.check(python!, ["browser", CLI.binary.path, library, state, work, shots])
+            print("screenshots: \(shots)")
+            #expect(passed, "\(output.split(separator: "\n").last { $0.hasPrefix("FAILED") } ?? "")")
+        }
+    }
+}
