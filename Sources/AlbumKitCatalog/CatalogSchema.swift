@@ -85,14 +85,6 @@ enum CatalogSchema {
         END, strftime('%Y-%m-%dT%H:%M:%S', max(?1, 0), 'unixepoch'), '1970-01-01T00:00:00')
         """
 
-    /// Every library file the index names, one `path` per row: assets' own files, their
-    /// companions' (sidecars, raws) and files of purged assets not removed yet.
-    static let libraryFilesSQL = """
-        SELECT path FROM asset
-        UNION ALL SELECT json_extract(c.value, '$.path') FROM asset a, json_each(a.companions) c
-        UNION ALL SELECT path FROM purged_file
-        """
-
     /// `1` when the library file `?1` is an asset's own or one of its companions'.
     static let isRecordedFileSQL = """
         SELECT 1 FROM asset WHERE path = ?1
