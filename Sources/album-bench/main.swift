@@ -82,7 +82,7 @@ let scenarios: [(id: String, run: () async throws -> ScenarioResult)] = [
     ("shared", { try bench.shared(Array(corpus.prefix(300))) }),
     ("reimport", { try bench.reimport() }),
     ("sidecars", { try bench.sidecars() }),
-    ("listing", { try bench.listing() }),
+    ("listing", { try await bench.listing() }),
 ]
 for scenario in scenarios where options.runs(scenario.id) {
     Table.progress("running \(scenario.id)…")
