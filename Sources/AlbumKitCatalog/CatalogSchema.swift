@@ -8,8 +8,10 @@ enum CatalogSchema {
     /// `PRAGMA user_version` of an index derived from a ``LibraryJournal``. Versions 1 and 2 were
     /// the previous release's catalog, which held the library's truth itself
     /// (``CatalogMigration`` converts such a library); version 4 lacked the listing keys and kept
-    /// counts, and is rebuilt from the journal like any index not of this version.
-    static let version: Int64 = 5
+    /// counts, version 5 the kept byte sizes and the memberships' capture keys (an album's summary
+    /// read every membership of the library); each is rebuilt from the journal like any index not
+    /// of this version.
+    static let version: Int64 = 6
 
     /// The oldest `user_version` of an index derived from the journal (older ones held the truth).
     static let firstDerivedVersion: Int64 = 3
@@ -41,7 +43,8 @@ enum CatalogSchema {
             title TEXT NOT NULL,
             title_key TEXT NOT NULL,
             created_at REAL NOT NULL,
-            ready_count INTEGER NOT NULL DEFAULT 0
+            ready_count INTEGER NOT NULL DEFAULT 0,
+            ready_bytes INTEGER NOT NULL DEFAULT 0
         ) STRICT;
         CREATE INDEX album_by_title ON album(title_key, created_at);
         CREATE TABLE album_asset (
@@ -49,10 +52,12 @@ enum CatalogSchema {
             asset_id TEXT NOT NULL REFERENCES asset(id) ON DELETE CASCADE,
             position INTEGER NOT NULL,
             added_at REAL NOT NULL,
+            taken_key TEXT NOT NULL,
             PRIMARY KEY (album_id, asset_id)
         ) STRICT, WITHOUT ROWID;
         CREATE INDEX album_asset_order ON album_asset(album_id, position);
         CREATE INDEX album_asset_asset ON album_asset(asset_id);
+        CREATE INDEX album_asset_taken ON album_asset(album_id, taken_key);
         CREATE TABLE remembered_album (
             title_key TEXT PRIMARY KEY,
             album_id TEXT NOT NULL

@@ -200,10 +200,13 @@ import Testing
         for row in try db.rows(
             """
             SELECT a.title, a.ready_count, (SELECT count(*) FROM album_asset m JOIN asset s ON s.id = m.asset_id
+                WHERE m.album_id = a.id AND s.state = 'ready'), a.ready_bytes,
+                (SELECT coalesce(sum(s.byte_size), 0) FROM album_asset m JOIN asset s ON s.id = m.asset_id
                 WHERE m.album_id = a.id AND s.state = 'ready') FROM album a
             """)
         {
             #expect(row.integer(1) == row.integer(2), "kept count of \(row.text(0) ?? "")")
+            #expect(row.integer(3) == row.integer(4), "kept size of \(row.text(0) ?? "")")
             counts[row.text(0) ?? ""] = Int(row.integer(2) ?? -1)
         }
         return counts
@@ -211,6 +214,19 @@ import Testing
 
     static func listedCounts(_ library: PhotoLibrary) async throws -> [String: Int] {
         Dictionary(uniqueKeysWithValues: try await library.albums().map { ($0.title, $0.count) })
+    }
+
+    /// Each album's summary from the catalog's kept values and seeks, held against the summary of
+    /// its listing (what every other library computes).
+    static func expectSummariesAsListed(_ library: PhotoLibrary, _ step: String) async throws {
+        let summaries = try await library.albumSummaries()
+        for album in try await library.albums() {
+            let listed = AlbumSummary(albumID: album.id, assets: try await library.assets(inAlbumWithID: album.id))
+            let kept = try #require(summaries.first { $0.albumID == album.id }, "\(step): \(album.title)")
+            #expect(kept.count == listed.count && kept.byteSize == listed.byteSize, "\(step): \(album.title)")
+            #expect(
+                kept.firstTaken == listed.firstTaken && kept.lastTaken == listed.lastTaken, "\(step): \(album.title)")
+        }
     }
 
     @Test func keptCountsFollowAddRemoveDeleteRestorePurgeAndARebuild() async throws {
@@ -227,6 +243,7 @@ import Testing
                 await Blocking.acknowledgedWorkFinished()
                 #expect(try await Self.listedCounts(library) == counts, "\(step)")
                 #expect(try Self.countedInIndex(url) == counts, "\(step)")
+                try await Self.expectSummariesAsListed(library, step)
             }
             try await expect(["A": 6, "B": 0], "saved")
             try await library.addAssets(withIDs: [ids[0], ids[1], ids[2]], toAlbumWithID: b)
@@ -253,6 +270,36 @@ import Testing
             #expect(try await Self.listedCounts(rebuilt) == ["A": 4, "B": 1])
             #expect(try Self.countedInIndex(url) == ["A": 4, "B": 1])
             #expect(try await rebuilt.verify().problems.isEmpty)
+            try await Self.expectSummariesAsListed(rebuilt, "rebuilt")
+        }
+    }
+
+    static let indexVersion5 = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("IndexVersion5/Photos.albumlibrary")
+
+    /// A library whose index and snapshot the release before the kept sizes wrote (index version
+    /// 5, `IndexVersion5/README.md`) opens with its index rebuilt from the journal: the albums'
+    /// counts, sizes and capture dates as before, the new index there, nothing to report.
+    @Test func anIndexWrittenByTheReleaseBeforeGetsTheKeptSummaries() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = dir.appendingPathComponent("Photos.albumlibrary")
+            try FileManager.default.copyItem(at: Self.indexVersion5, to: url)
+            let catalog = url.appendingPathComponent("catalog.sqlite").path
+            #expect(try Database(path: catalog, mode: .readOnly).row("PRAGMA user_version")?.integer(0) == 5)
+            let library = PhotoLibrary(backend: try CatalogBackend.open(at: url))
+            #expect(try await Self.listedCounts(library) == ["Trips": 3, "Home": 2])
+            let summaries = Dictionary(
+                uniqueKeysWithValues: try await library.albumSummaries().map { ($0.albumID, $0) })
+            let trips = try await library.albumInfo(titled: "Trips").id
+            let kept = try #require(summaries[trips])
+            #expect(kept.byteSize == Int64(517 + 739 + 5390))
+            #expect(kept.firstTaken == "2023-12-31T23:59:59")
+            #expect(kept.lastTaken == "2026-05-01T08:20:30")
+            try await Self.expectSummariesAsListed(library, "opened")
+            let db = try Database(path: catalog, mode: .readOnly)
+            #expect(try db.row("PRAGMA user_version")?.integer(0) == CatalogSchema.version)
+            #expect(try db.row("SELECT 1 FROM sqlite_schema WHERE name = 'album_asset_taken'") != nil)
+            #expect(try await library.verify().problems.isEmpty)
         }
     }
 
@@ -317,6 +364,11 @@ import Testing
                 }
             }
             try expectSeek(CatalogListing.albumPageSQL, "album_asset_order", "an album's page")
+            // The summaries read every album (a scan of `album`), each a seek for its dates.
+            let summaries = try plan(CatalogBackend.albumSummariesSQL)
+            #expect(summaries.filter { $0.contains("INDEX album_asset_taken") }.count == 2, "\(summaries)")
+            #expect(summaries.filter { $0.hasPrefix("SCAN") } == ["SCAN a"], "\(summaries)")
+            #expect(!summaries.contains { $0.contains("TEMP B-TREE") }, "\(summaries)")
             try expectSeek(CatalogBackend.verifyPageSQL, "sqlite_autoindex_asset_2", "verify's page of assets")
         }
     }

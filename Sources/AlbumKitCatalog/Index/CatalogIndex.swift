@@ -324,17 +324,20 @@ struct CatalogIndex {
                 try db.row("SELECT coalesce(max(position), 0) FROM album_asset WHERE album_id = ?", [.text(album)])?
                 .integer(0) ?? 0
             for asset in assets {
+                // The asset's capture key goes with the membership (an asset's metadata never
+                // changes): an album's first and last capture dates are seeks.
                 let added = try db.run(
                     """
-                    INSERT OR IGNORE INTO album_asset (album_id, asset_id, position, added_at)
-                    SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM album WHERE id = ?1)
-                    AND EXISTS (SELECT 1 FROM asset WHERE id = ?2)
+                    INSERT OR IGNORE INTO album_asset (album_id, asset_id, position, added_at, taken_key)
+                    SELECT ?1, ?2, ?3, ?4, s.taken_key FROM asset s
+                    WHERE s.id = ?2 AND EXISTS (SELECT 1 FROM album WHERE id = ?1)
                     """, [.text(album), .text(asset), .integer(position + 1), .real(at)])
                 position += Int64(added)
                 if added == 1 {
                     try db.run(
                         """
-                        UPDATE album SET ready_count = ready_count + 1
+                        UPDATE album SET ready_count = ready_count + 1,
+                            ready_bytes = ready_bytes + (SELECT byte_size FROM asset WHERE id = ?2)
                         WHERE id = ?1 AND EXISTS (SELECT 1 FROM asset WHERE id = ?2 AND state = 'ready')
                         """, [.text(album), .text(asset)])
                 }
@@ -343,7 +346,8 @@ struct CatalogIndex {
             for asset in assets {
                 try db.run(
                     """
-                    UPDATE album SET ready_count = ready_count - 1
+                    UPDATE album SET ready_count = ready_count - 1,
+                        ready_bytes = ready_bytes - (SELECT byte_size FROM asset WHERE id = ?2)
                     WHERE id = ?1 AND EXISTS (SELECT 1 FROM album_asset m JOIN asset s ON s.id = m.asset_id
                         WHERE m.album_id = ?1 AND m.asset_id = ?2 AND s.state = 'ready')
                     """, [.text(album), .text(asset)])
@@ -425,11 +429,16 @@ struct CatalogIndex {
         return []
     }
 
-    /// Moves the kept count (`ready_count`) of every album holding `asset` by `change`: the asset
-    /// left or came back into the albums' listings (deleted, restored, purged).
+    /// Moves the kept count (`ready_count`) of every album holding `asset` by `change`, and its
+    /// kept size (`ready_bytes`) by the asset's size as much: the asset left or came back into
+    /// the albums' listings (deleted, restored).
     private func countInAlbums(of asset: String, by change: Int64) throws {
         try db.run(
-            "UPDATE album SET ready_count = ready_count + ?1 WHERE id IN (SELECT album_id FROM album_asset WHERE asset_id = ?2)",
+            """
+            UPDATE album SET ready_count = ready_count + ?1,
+                ready_bytes = ready_bytes + ?1 * (SELECT byte_size FROM asset WHERE id = ?2)
+            WHERE id IN (SELECT album_id FROM album_asset WHERE asset_id = ?2)
+            """,
             [.integer(change), .text(asset)])
     }
 
