@@ -96,27 +96,23 @@ extension CatalogBackend {
     /// process.
     ///
     /// Memory is bounded by the largest shard folder, not the library: each folder is listed and
-    /// held against the paths the index names in it (a seek in the index of paths for the assets'
-    /// and the purged files', in a temporary table of the companions' paths for theirs); only
-    /// the names no record names are kept, the candidates. Then, after every folder is listed,
-    /// the live owners' lists are read and each candidate is looked up again: a saver lists a file
-    /// before it names it, and records it before it takes it off its list, so a file listed, off
-    /// every list and named by no record read after that is a stray.
+    /// held against the paths the index names in it (seeks in the indexes of the assets', the
+    /// companions' and the purged files' paths); only the names no record names are kept, the
+    /// candidates. Then, after every folder is listed, the live owners' lists are read and each
+    /// candidate is looked up again: a saver lists a file before it names it, and records it
+    /// before it takes it off its list, so a file listed, off every list and named by no record
+    /// read after that is a stray.
     func strayFiles() throws -> [String] {
         var candidates: [String] = []
-        // Filled anew at the first folder, then kept while the connection is the same.
-        var filled = false
         try forEachOriginalFolder { shard, names in
             let prefix = "originals/\(shard)/"
             let listed = names.filter { !$0.hasPrefix(".") }
             guard !listed.isEmpty else { return }
             let known = Set(
                 try withIndex("read the catalog") { connection in
-                    let db = connection.index!.db
-                    try Self.prepareCompanionPaths(in: db, refilled: !filled)
-                    filled = true
-                    return try db.rows(Self.shardFilesSQL, [.text(prefix), .text(Self.end(ofPrefix: prefix))])
-                        .compactMap { $0.text(0) }
+                    try connection.index!.db.rows(
+                        Self.shardFilesSQL, [.text(prefix), .text(Self.end(ofPrefix: prefix))]
+                    ).compactMap { $0.text(0) }
                 })
             candidates += listed.map { prefix + $0 }.filter { !known.contains($0) }
         }
@@ -127,54 +123,27 @@ extension CatalogBackend {
                 .flatMap { ProcessOwner.publishedPaths(of: $0, in: owners) })
         let recorded = try withIndex("read the catalog") { connection in
             let db = connection.index!.db
-            try Self.prepareCompanionPaths(in: db, refilled: true)
-            defer {
-                // Dropped with the connection anyway; dropped now so the next look reads afresh.
-                try? db.execute("DROP TABLE IF EXISTS temp.companion_path")
-            }
-            return Set(try candidates.filter { try db.row(Self.recordedFileSQL, [.text($0)]) != nil })
+            return Set(
+                try candidates.filter {
+                    try db.row(CatalogSchema.isRecordedFileSQL, [.text($0)]) != nil
+                        || db.row("SELECT 1 FROM purged_file WHERE path = ?", [.text($0)]) != nil
+                })
         }
         return candidates.filter { !recorded.contains($0) && !inFlight.contains($0) }
     }
 
     /// The paths the index names under the prefix `?1` (up to `?2`, excluded): assets' own files,
-    /// purged files not removed yet, companions' files (`temp.companion_path`); each a seek.
+    /// companions' files, purged files not removed yet; each a seek.
     static let shardFilesSQL = """
         SELECT path FROM asset WHERE path >= ?1 AND path < ?2
+        UNION ALL SELECT path FROM companion_file WHERE path >= ?1 AND path < ?2
         UNION ALL SELECT path FROM purged_file WHERE path >= ?1 AND path < ?2
-        UNION ALL SELECT path FROM temp.companion_path WHERE path >= ?1 AND path < ?2
-        """
-
-    /// `1` when a record names the library file `?1` (an asset's own, a companion's in
-    /// `temp.companion_path`, a purged file's): seeks only.
-    static let recordedFileSQL = """
-        SELECT 1 FROM asset WHERE path = ?1
-        UNION ALL SELECT 1 FROM purged_file WHERE path = ?1
-        UNION ALL SELECT 1 FROM temp.companion_path WHERE path = ?1
-        LIMIT 1
         """
 
     /// The first string after every string that starts with `prefix` (which ends in `/`): `/`
     /// followed by `0` in byte order, as SQLite compares text.
     static func end(ofPrefix prefix: String) -> String {
         String(prefix.dropLast()) + "0"
-    }
-
-    /// Makes `temp.companion_path`, the paths of every asset's companions (SQLite's temporary
-    /// storage: kept in its cache and written to a temporary file beyond it, so its size is not
-    /// held in memory): filled anew when `refilled`, otherwise only when this connection has none
-    /// yet (the connection may be a new one since the last call).
-    static func prepareCompanionPaths(in db: Database, refilled: Bool) throws {
-        let exists = try db.row("SELECT 1 FROM temp.sqlite_schema WHERE name = 'companion_path'") != nil
-        if exists && !refilled { return }
-        try db.execute(
-            """
-            CREATE TEMP TABLE IF NOT EXISTS companion_path (path TEXT PRIMARY KEY) WITHOUT ROWID;
-            DELETE FROM temp.companion_path;
-            INSERT OR IGNORE INTO temp.companion_path
-                SELECT json_extract(c.value, '$.path') FROM asset a, json_each(a.companions) c
-                WHERE a.companions IS NOT NULL AND json_extract(c.value, '$.path') IS NOT NULL;
-            """)
     }
 
     /// The names in every shard folder of `originals/`, hidden ones or the others, sorted.

@@ -39,6 +39,7 @@ struct CatalogDifference {
             """
         ),
         (1, "SELECT 'remembered', title_key, album_id FROM remembered_album ORDER BY title_key"),
+        (2, "SELECT 'companion', path, asset_id FROM companion_file ORDER BY path, asset_id"),
     ]
 
     /// Compares `index` with `journal` (the journal replayed into a database of its own).

@@ -8,8 +8,9 @@ enum CatalogSchema {
     /// `PRAGMA user_version` of an index derived from a ``LibraryJournal``. Versions 1 and 2 were
     /// the previous release's catalog, which held the library's truth itself
     /// (``CatalogMigration`` converts such a library); version 4 lacked the listing keys and kept
-    /// counts, version 5 the kept byte sizes and the memberships' capture keys (an album's summary
-    /// read every membership of the library); each is rebuilt from the journal like any index not
+    /// counts, version 5 the kept byte sizes, the memberships' capture keys (an album's summary
+    /// read every membership of the library) and the companions' paths as rows (`companion_file`:
+    /// whether a file is recorded read every asset's companions); each is rebuilt from the journal like any index not
     /// of this version.
     static let version: Int64 = 6
 
@@ -58,6 +59,12 @@ enum CatalogSchema {
         CREATE INDEX album_asset_order ON album_asset(album_id, position);
         CREATE INDEX album_asset_asset ON album_asset(asset_id);
         CREATE INDEX album_asset_taken ON album_asset(album_id, taken_key);
+        CREATE TABLE companion_file (
+            path TEXT NOT NULL,
+            asset_id TEXT NOT NULL REFERENCES asset(id) ON DELETE CASCADE,
+            PRIMARY KEY (path, asset_id)
+        ) STRICT, WITHOUT ROWID;
+        CREATE INDEX companion_file_asset ON companion_file(asset_id);
         CREATE TABLE remembered_album (
             title_key TEXT PRIMARY KEY,
             album_id TEXT NOT NULL
@@ -90,10 +97,10 @@ enum CatalogSchema {
         END, strftime('%Y-%m-%dT%H:%M:%S', max(?1, 0), 'unixepoch'), '1970-01-01T00:00:00')
         """
 
-    /// `1` when the library file `?1` is an asset's own or one of its companions'.
+    /// `1` when the library file `?1` is an asset's own or one of its companions': two seeks.
     static let isRecordedFileSQL = """
         SELECT 1 FROM asset WHERE path = ?1
-        UNION ALL SELECT 1 FROM asset a, json_each(a.companions) c WHERE json_extract(c.value, '$.path') = ?1
+        UNION ALL SELECT 1 FROM companion_file WHERE path = ?1
         LIMIT 1
         """
 

@@ -376,7 +376,8 @@ import Testing
     /// Stray files are found folder by folder against the paths the index names in that folder:
     /// an asset's own file, a companion kept in another folder than its asset's, a purged file
     /// not removed yet are no strays; a folder whose name starts another's (`a`, `ab`) is told
-    /// apart from it; hidden files are not looked at. Each look at the index is a seek.
+    /// apart from it; hidden files are not looked at. Each look at the index is a seek, whether a
+    /// file is recorded (before a purge or a change of companions removes one) too.
     @Test func strayFilesAreFoundFolderByFolderWithSeeksOnly() async throws {
         try await Fixture.withTemporaryDirectory { dir in
             let url = try Self.library(dir)
@@ -413,17 +414,25 @@ import Testing
                 try backend.strayFiles().sorted() == [
                     "originals/a/stray.jpg", "originals/ab/4.jpg", "originals/b/1.jpg",
                 ])
-            // Asked again on the same connection (its table of companions' paths kept or made anew).
-            #expect(try backend.strayFiles().count == 3)
             _ = try backend.withIndex("test") { connection in
                 let db = connection.index!.db
-                try CatalogBackend.prepareCompanionPaths(in: db, refilled: true)
-                for sql in [CatalogBackend.shardFilesSQL, CatalogBackend.recordedFileSQL] {
+                for (sql, seeks) in [(CatalogBackend.shardFilesSQL, 3), (CatalogSchema.isRecordedFileSQL, 2)] {
                     let steps = try db.rows("EXPLAIN QUERY PLAN " + sql).compactMap { $0.text(3) }
                     #expect(steps.allSatisfy { !$0.hasPrefix("SCAN") && !$0.contains("TEMP B-TREE") }, "\(steps)")
-                    #expect(steps.filter { $0.hasPrefix("SEARCH") }.count == 3, "\(steps)")
+                    #expect(steps.filter { $0.hasPrefix("SEARCH") }.count == seeks, "\(steps)")
                 }
             }
+            // The companion let go is removed with the change or kept as a purged file: no stray.
+            try LibraryJournal(libraryRoot: url.path).append([.setCompanions(asset: "asset-2", companions: [])])
+            _ = try await PhotoLibrary(backend: backend).albums()
+            #expect(
+                try backend.strayFiles().sorted() == [
+                    "originals/a/stray.jpg", "originals/ab/4.jpg", "originals/b/1.jpg",
+                ])
+            let left = try backend.withIndex("test") { connection in
+                try connection.index!.db.row("SELECT 1 FROM companion_file")
+            }
+            #expect(left == nil)
         }
     }
 

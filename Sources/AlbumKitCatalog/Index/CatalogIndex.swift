@@ -291,7 +291,7 @@ struct CatalogIndex {
     func apply(_ change: CatalogChange, at offset: Int64? = nil) throws -> [String] {
         switch change {
         case .save(let asset):
-            try db.run(
+            let inserted = try db.run(
                 """
                 INSERT OR IGNORE INTO asset (id, state, kind, format, path, original_name, byte_size, sha256, added_at, metadata, favorite, companions, added_key, taken_key)
                 VALUES (?3, 'ready', ?4, ?5, ?6, ?7, ?8, ?9, ?1, ?2, ?10, ?11, \(CatalogSchema.addedKeySQL), \(CatalogSchema.takenKeySQL))
@@ -302,6 +302,7 @@ struct CatalogIndex {
                     SQLValue(asset.originalName), .integer(asset.byteSize), .text(asset.sha256),
                     .integer(asset.isFavorite ? 1 : 0), SQLValue(CatalogCompanion.jsonText(asset.companions)),
                 ])
+            if inserted == 1 { try recordCompanionFiles(of: asset.id, asset.companions) }
         case .createAlbum(let id, let title, let createdAt):
             try db.run(
                 "INSERT OR IGNORE INTO album (id, title, title_key, created_at) VALUES (?, ?, ?, ?)",
@@ -373,6 +374,8 @@ struct CatalogIndex {
             try db.run(
                 "UPDATE asset SET companions = ? WHERE id = ?",
                 [SQLValue(CatalogCompanion.jsonText(companions)), .text(asset)])
+            try db.run("DELETE FROM companion_file WHERE asset_id = ?", [.text(asset)])
+            try recordCompanionFiles(of: asset, companions)
             // The earlier files no longer listed go once this is committed, as a purge's do; a
             // replay that meets this record again finds nothing more to remove.
             let kept = Set(companions.map(\.path))
@@ -427,6 +430,16 @@ struct CatalogIndex {
             return files
         }
         return []
+    }
+
+    /// The companions' paths of `asset` as rows of `companion_file` (a seek tells whether a file is
+    /// one; the asset's row goes with them, a purge's delete taking them).
+    private func recordCompanionFiles(of asset: String, _ companions: [CatalogCompanion]) throws {
+        for companion in companions {
+            try db.run(
+                "INSERT OR IGNORE INTO companion_file (path, asset_id) VALUES (?, ?)",
+                [.text(companion.path), .text(asset)])
+        }
     }
 
     /// Moves the kept count (`ready_count`) of every album holding `asset` by `change`, and its
