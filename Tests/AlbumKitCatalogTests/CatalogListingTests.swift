@@ -436,6 +436,35 @@ import Testing
         }
     }
 
+    /// Verify checks the files of a page on every core: every file is counted once, and the
+    /// problems come in the order of the files' paths, as when they were checked one by one.
+    @Test func verifyChecksFilesOnEveryCoreAndReportsInPathOrder() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = dir.appendingPathComponent("Verify.albumlibrary")
+            let library = PhotoLibrary(backend: try CatalogBackend.open(at: url))
+            let media = (0..<60).map { Media.data(Fixture.uniqueJPEG("verify\($0)"), filename: "IMG_\($0).JPG") }
+            _ = try await library.album(titled: "A").save(media).map { try $0.get() }
+            await Blocking.acknowledgedWorkFinished()
+            let files = try await library.assets(orderedBy: .dateAdded, limit: 100).assets.compactMap(\.fileURL)
+            #expect(files.count == 60)
+            let damaged = files.sorted { $0.path < $1.path }.enumerated().filter { $0.offset % 9 == 0 }.map(\.element)
+            for file in damaged { try Data("not the photo".utf8).write(to: file) }
+            let seen = Locked((calls: 0, most: 0, total: 0))
+            let report = try await library.verify { progress in
+                seen.withLock {
+                    ($0.calls, $0.most, $0.total) = ($0.calls + 1, max($0.most, progress.completed), progress.total)
+                }
+            }
+            #expect(report.checkedAssets == 60)
+            let named = report.problems.compactMap { problem in damaged.first { problem.contains($0.lastPathComponent) }
+            }
+            #expect(named == damaged, "\(report.problems)")
+            #expect(report.problems.count == damaged.count)
+            let counted = seen.withLock { $0 }
+            #expect(counted.calls == 60 && counted.most == 60 && counted.total == 60)
+        }
+    }
+
     /// Verify's comparison of the index with the journal replayed: a kept count or a place in an
     /// album that differs is found, as a fact of each side.
     @Test func theIndexAndTheReplayedJournalAreComparedSideBySide() throws {
