@@ -82,7 +82,7 @@ extension CatalogBackend {
 
 /// One page's query of the whole library in an order, with a filter: per kind listed, a seek in
 /// that order's index (`asset_by_added` or `asset_by_taken`, whose first column is the kind),
-/// merged by key and id.
+/// merged by key and id as the rows are read (no sort, not even of a page).
 ///
 /// ```swift
 /// let query = try CatalogListing(order: .captureDate, filter: .videos, after: nil)
@@ -122,12 +122,12 @@ struct CatalogListing {
             conditions.append("EXISTS (SELECT 1 FROM album_asset m WHERE m.album_id = ?6 AND m.asset_id = s.id)")
         }
         let kinds = MediaKind.allCases.filter { filter.kinds?.contains($0) ?? true }.map(\.rawValue)
-        // One seek per kind, each at most a page; their merge is sorted (at most two pages).
+        // One seek per kind in its order, merged as they are read (SQLite's merge of a compound
+        // select, each side read only as far as the page needs): nothing is sorted.
         let parts = kinds.map { kind in
             """
-            SELECT * FROM (SELECT \(Self.columns), \(column) AS listing_key FROM asset s
+            SELECT \(Self.columns), \(column) AS listing_key FROM asset s
             WHERE s.kind = '\(kind)' AND \(conditions.joined(separator: " AND "))
-            ORDER BY \(column), s.id LIMIT ?5)
             """
         }
         sql =

@@ -94,38 +94,83 @@ extension CatalogBackend {
 
     /// Files under `originals/` that no record names: not hidden, not being published by a live
     /// process.
+    ///
+    /// Memory is bounded by the largest shard folder, not the library: each folder is listed and
+    /// held against the paths the index names in it (seeks in the indexes of the assets', the
+    /// companions' and the purged files' paths); only the names no record names are kept, the
+    /// candidates. Then, after every folder is listed, the live owners' lists are read and each
+    /// candidate is looked up again: a saver lists a file before it names it, and records it
+    /// before it takes it off its list, so a file listed, off every list and named by no record
+    /// read after that is a stray.
     func strayFiles() throws -> [String] {
-        // Listed first, then the live owners' lists and the index read: a saver lists a file
-        // before it names it, and records it before it takes it off its list.
-        let listed = originalNames(hidden: false).map { "originals/\($0.shard)/\($0.name)" }
-        guard !listed.isEmpty else { return [] }
+        var candidates: [String] = []
+        try forEachOriginalFolder { shard, names in
+            let prefix = "originals/\(shard)/"
+            let listed = names.filter { !$0.hasPrefix(".") }
+            guard !listed.isEmpty else { return }
+            let known = Set(
+                try withIndex("read the catalog") { connection in
+                    try connection.index!.db.rows(
+                        Self.shardFilesSQL, [.text(prefix), .text(Self.end(ofPrefix: prefix))]
+                    ).compactMap { $0.text(0) }
+                })
+            candidates += listed.map { prefix + $0 }.filter { !known.contains($0) }
+        }
+        guard !candidates.isEmpty else { return [] }
         let owners = ownersPath
         let inFlight = Set(
             ProcessOwner.owners(in: owners).filter { ProcessOwner.isAlive($0, in: owners) }
                 .flatMap { ProcessOwner.publishedPaths(of: $0, in: owners) })
-        let known = Set(
-            try withIndex("read the catalog") { connection in
-                try connection.index!.db.rows(CatalogSchema.libraryFilesSQL)
-                    .compactMap { $0.text(0) }
-            })
-        return listed.filter { !known.contains($0) && !inFlight.contains($0) }
+        let recorded = try withIndex("read the catalog") { connection in
+            let db = connection.index!.db
+            return Set(
+                try candidates.filter {
+                    try db.row(CatalogSchema.isRecordedFileSQL, [.text($0)]) != nil
+                        || db.row("SELECT 1 FROM purged_file WHERE path = ?", [.text($0)]) != nil
+                })
+        }
+        return candidates.filter { !recorded.contains($0) && !inFlight.contains($0) }
+    }
+
+    /// The paths the index names under the prefix `?1` (up to `?2`, excluded): assets' own files,
+    /// companions' files, purged files not removed yet; each a seek.
+    static let shardFilesSQL = """
+        SELECT path FROM asset WHERE path >= ?1 AND path < ?2
+        UNION ALL SELECT path FROM companion_file WHERE path >= ?1 AND path < ?2
+        UNION ALL SELECT path FROM purged_file WHERE path >= ?1 AND path < ?2
+        """
+
+    /// The first string after every string that starts with `prefix` (which ends in `/`): `/`
+    /// followed by `0` in byte order, as SQLite compares text.
+    static func end(ofPrefix prefix: String) -> String {
+        String(prefix.dropLast()) + "0"
     }
 
     /// The names in every shard folder of `originals/`, hidden ones or the others, sorted.
     func originalNames(hidden: Bool) -> [(shard: String, name: String)] {
+        var found: [(shard: String, name: String)] = []
         // A folder that cannot be listed holds nothing recovery can act on; `verify` reports it
         // (``unlistedOriginalFolders()``).
-        originalListing(hidden: hidden).names
+        forEachOriginalFolder { shard, names in
+            for name in names where name.hasPrefix(".") == hidden { found.append((shard, name)) }
+        }
+        return found
     }
 
     /// The folders of `originals/` that cannot be listed, each with why: what is in them (stray
     /// files, leftovers) is not checked. A missing `originals/` (nothing saved yet) is not one.
     func unlistedOriginalFolders() -> [String] {
-        originalListing(hidden: false).unlisted
+        forEachOriginalFolder { _, _ in }
     }
 
-    private func originalListing(hidden: Bool) -> (names: [(shard: String, name: String)], unlisted: [String]) {
-        var found: [(shard: String, name: String)] = []
+    /// Calls `body` with each shard folder of `originals/` and its names, sorted, one folder at a
+    /// time (the whole library's names are never held at once).
+    ///
+    /// - Returns: the folders that could not be listed, each with why.
+    @discardableResult
+    private func forEachOriginalFolder(_ body: (_ shard: String, _ names: [String]) throws -> Void) rethrows
+        -> [String]
+    {
         var unlisted: [String] = []
         func names(_ path: String) -> [String] {
             do { return try FileSystem.names(inDirectoryAt: path).sorted() } catch {
@@ -134,10 +179,8 @@ extension CatalogBackend {
             }
         }
         for shard in names(originalsPath) where !shard.hasPrefix(".") {
-            for name in names(originalsPath + "/" + shard) where name.hasPrefix(".") == hidden {
-                found.append((shard, name))
-            }
+            try body(shard, names(originalsPath + "/" + shard))
         }
-        return (found, unlisted)
+        return unlisted
     }
 }

@@ -9,49 +9,62 @@ extension CatalogBackend: LibraryVerifying {
 
     package func verify(progress: (@Sendable (VerificationProgress) -> Void)?) async throws -> VerificationReport {
         try SHA256Hasher.requireAvailable(to: "verify the library \(root.path)")
-        return try await Blocking.run { try self.verifyNow(progress: progress) }
-    }
-
-    private func verifyNow(progress: (@Sendable (VerificationProgress) -> Void)?) throws -> VerificationReport {
-        var problems = try indexDisagreements()
-        // Files and bytes to read, as the index records them (a companion list that cannot be read
-        // counts nothing: it is reported below).
-        let (files, bytes) = try withIndex("read the catalog") { connection -> (Int, Int64) in
-            var files = 0
-            var bytes: Int64 = 0
-            try connection.index!.db.forEachRow("SELECT byte_size, companions FROM asset") { row in
-                let companions = row.text(1).flatMap(CatalogCompanion.list(fromJSON:)) ?? []
-                files += 1 + companions.count
-                bytes += (row.integer(0) ?? 0) + companions.reduce(0) { $0 + $1.size }
+        var (problems, files, bytes) = try await Blocking.run { () throws -> ([String], Int, Int64) in
+            let problems = try self.indexDisagreements()
+            // Files and bytes to read, as the index records them (a companion list that cannot be
+            // read counts nothing: it is reported below).
+            let (files, bytes) = try self.withIndex("read the catalog") { connection -> (Int, Int64) in
+                var files = 0
+                var bytes: Int64 = 0
+                try connection.index!.db.forEachRow("SELECT byte_size, companions FROM asset") { row in
+                    let companions = row.text(1).flatMap(CatalogCompanion.list(fromJSON:)) ?? []
+                    files += 1 + companions.count
+                    bytes += (row.integer(0) ?? 0) + companions.reduce(0) { $0 + $1.size }
+                }
+                return (files, bytes)
             }
-            return (files, bytes)
+            return (problems, files, bytes)
         }
         let counter = VerificationCounter(total: files, totalBytes: bytes, report: progress)
         // The assets a page at a time, in the order of their paths (a seek per page, the index
-        // not held while files are read): memory bounded whatever the library's size.
+        // not held while files are read): memory bounded whatever the library's size. The files
+        // of a page are read and hashed on every core, their problems told in the page's order.
         var checked = 0
         var after = ""
         while true {
-            let assets = try withIndex("read the catalog") { connection in
-                try connection.index!.db.rows(Self.verifyPageSQL, [.text(after)])
+            let page = after
+            let assets = try await Blocking.run {
+                try self.withIndex("read the catalog") { connection in
+                    try connection.index!.db.rows(Self.verifyPageSQL, [.text(page)])
+                }
             }
             guard let last = assets.last?.text(1) else { break }
             after = last
             checked += assets.count
-            try check(assets, counter: counter, problems: &problems)
+            let found = Locked([Result<[String], any Error>](repeating: .success([]), count: assets.count))
+            await Blocking.forEach(assets.count) { index in
+                let result = Result { try self.problems(of: assets[index], counter: counter) }
+                found.withLock { $0[index] = result }
+            }
+            for result in found.withLock({ $0 }) { problems += try result.get() }
         }
-        for stray in try strayFiles() {
-            problems.append("stray file \(stray): no record names it (`album repair` adds it to the library)")
+        let more = try await Blocking.run { () throws -> [String] in
+            var problems: [String] = []
+            for stray in try self.strayFiles() {
+                problems.append("stray file \(stray): no record names it (`album repair` adds it to the library)")
+            }
+            for leftover in self.stagedLeftovers() {
+                problems.append(
+                    "leftover originals/\(leftover.path) from a save that crashed (`album repair` removes it)")
+            }
+            for folder in self.unlistedOriginalFolders() {
+                problems.append(
+                    "a folder of the library cannot be listed, so stray files and leftovers in it are not checked: \(folder)"
+                )
+            }
+            return problems
         }
-        for leftover in stagedLeftovers() {
-            problems.append("leftover originals/\(leftover.path) from a save that crashed (`album repair` removes it)")
-        }
-        for folder in unlistedOriginalFolders() {
-            problems.append(
-                "a folder of the library cannot be listed, so stray files and leftovers in it are not checked: \(folder)"
-            )
-        }
-        return VerificationReport(checkedAssets: checked, problems: problems)
+        return VerificationReport(checkedAssets: checked, problems: problems + more)
     }
 
     /// The assets after path `?1` in the order of their paths, a page of them: a seek in the
@@ -59,30 +72,31 @@ extension CatalogBackend: LibraryVerifying {
     static let verifyPageSQL =
         "SELECT id, path, byte_size, sha256, original_name, companions FROM asset WHERE path > ?1 ORDER BY path LIMIT 500"
 
-    /// Checks the files of `assets` (rows of `id, path, byte_size, sha256, original_name, companions`).
-    private func check(_ assets: [Row], counter: VerificationCounter, problems: inout [String]) throws {
-        for row in assets {
-            guard let id = row.text(0), let relative = row.text(1) else { throw Self.damagedRow(catalogPath) }
-            if let problem = fileProblem(relative, size: row.integer(2) ?? -1, sha256: row.text(3) ?? "") {
+    /// What is wrong with the files of the asset `row` (a row of `id, path, byte_size, sha256,
+    /// original_name, companions`), each as a line of the report.
+    private func problems(of row: Row, counter: VerificationCounter) throws -> [String] {
+        var problems: [String] = []
+        guard let id = row.text(0), let relative = row.text(1) else { throw Self.damagedRow(catalogPath) }
+        if let problem = fileProblem(relative, size: row.integer(2) ?? -1, sha256: row.text(3) ?? "") {
+            let known = try whatTheUserKnows(id, originalName: row.text(4))
+            problems.append("asset \(id)\(known): \(problem)\(Self.restoreHint(id))")
+        }
+        counter.checked(size: row.integer(2) ?? 0)
+        guard let text = row.text(5) else { return problems }
+        guard let companions = CatalogCompanion.list(fromJSON: text) else {
+            problems.append("asset \(id): its record of the files kept with it cannot be read")
+            return problems
+        }
+        for companion in companions {
+            defer { counter.checked(size: companion.size) }
+            if let problem = fileProblem(companion.path, size: companion.size, sha256: companion.sha256) {
                 let known = try whatTheUserKnows(id, originalName: row.text(4))
-                problems.append("asset \(id)\(known): \(problem)\(Self.restoreHint(id))")
-            }
-            counter.checked(size: row.integer(2) ?? 0)
-            guard let text = row.text(5) else { continue }
-            guard let companions = CatalogCompanion.list(fromJSON: text) else {
-                problems.append("asset \(id): its record of the files kept with it cannot be read")
-                continue
-            }
-            for companion in companions {
-                defer { counter.checked(size: companion.size) }
-                if let problem = fileProblem(companion.path, size: companion.size, sha256: companion.sha256) {
-                    let known = try whatTheUserKnows(id, originalName: row.text(4))
-                    problems.append(
-                        "asset \(id)\(known): its \(companion.role) \(companion.name): \(problem) (saving the photo again with it does not replace it; copy \(companion.name) back to \(companion.path) from a backup)"
-                    )
-                }
+                problems.append(
+                    "asset \(id)\(known): its \(companion.role) \(companion.name): \(problem) (saving the photo again with it does not replace it; copy \(companion.name) back to \(companion.path) from a backup)"
+                )
             }
         }
+        return problems
     }
 
     /// The asset as its user knows it, for a problem's line: ` (IMG_0001.JPG in "Trips", "Best")`,

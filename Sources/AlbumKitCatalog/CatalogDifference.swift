@@ -25,19 +25,21 @@ struct CatalogDifference {
         (
             1,
             """
-            SELECT 'album', a.id, a.title, a.created_at, a.ready_count,
-                (SELECT count(*) FROM album_asset m JOIN asset s ON s.id = m.asset_id WHERE m.album_id = a.id AND s.state = 'ready')
+            SELECT 'album', a.id, a.title, a.created_at, a.ready_count, a.ready_bytes,
+                (SELECT count(*) FROM album_asset m JOIN asset s ON s.id = m.asset_id WHERE m.album_id = a.id AND s.state = 'ready'),
+                (SELECT coalesce(sum(s.byte_size), 0) FROM album_asset m JOIN asset s ON s.id = m.asset_id WHERE m.album_id = a.id AND s.state = 'ready')
             FROM album a ORDER BY a.id
             """
         ),
         (
             2,
             """
-            SELECT 'in', album_id, asset_id, row_number() OVER (PARTITION BY album_id ORDER BY position) - 1
+            SELECT 'in', album_id, asset_id, row_number() OVER (PARTITION BY album_id ORDER BY position) - 1, taken_key
             FROM album_asset ORDER BY album_id, asset_id
             """
         ),
         (1, "SELECT 'remembered', title_key, album_id FROM remembered_album ORDER BY title_key"),
+        (2, "SELECT 'companion', path, asset_id FROM companion_file ORDER BY path, asset_id"),
     ]
 
     /// Compares `index` with `journal` (the journal replayed into a database of its own).

@@ -8,8 +8,11 @@ enum CatalogSchema {
     /// `PRAGMA user_version` of an index derived from a ``LibraryJournal``. Versions 1 and 2 were
     /// the previous release's catalog, which held the library's truth itself
     /// (``CatalogMigration`` converts such a library); version 4 lacked the listing keys and kept
-    /// counts, and is rebuilt from the journal like any index not of this version.
-    static let version: Int64 = 5
+    /// counts, version 5 the kept byte sizes, the memberships' capture keys (an album's summary
+    /// read every membership of the library) and the companions' paths as rows (`companion_file`:
+    /// whether a file is recorded read every asset's companions); each is rebuilt from the journal like any index not
+    /// of this version.
+    static let version: Int64 = 6
 
     /// The oldest `user_version` of an index derived from the journal (older ones held the truth).
     static let firstDerivedVersion: Int64 = 3
@@ -41,7 +44,8 @@ enum CatalogSchema {
             title TEXT NOT NULL,
             title_key TEXT NOT NULL,
             created_at REAL NOT NULL,
-            ready_count INTEGER NOT NULL DEFAULT 0
+            ready_count INTEGER NOT NULL DEFAULT 0,
+            ready_bytes INTEGER NOT NULL DEFAULT 0
         ) STRICT;
         CREATE INDEX album_by_title ON album(title_key, created_at);
         CREATE TABLE album_asset (
@@ -49,10 +53,18 @@ enum CatalogSchema {
             asset_id TEXT NOT NULL REFERENCES asset(id) ON DELETE CASCADE,
             position INTEGER NOT NULL,
             added_at REAL NOT NULL,
+            taken_key TEXT NOT NULL,
             PRIMARY KEY (album_id, asset_id)
         ) STRICT, WITHOUT ROWID;
         CREATE INDEX album_asset_order ON album_asset(album_id, position);
         CREATE INDEX album_asset_asset ON album_asset(asset_id);
+        CREATE INDEX album_asset_taken ON album_asset(album_id, taken_key);
+        CREATE TABLE companion_file (
+            path TEXT NOT NULL,
+            asset_id TEXT NOT NULL REFERENCES asset(id) ON DELETE CASCADE,
+            PRIMARY KEY (path, asset_id)
+        ) STRICT, WITHOUT ROWID;
+        CREATE INDEX companion_file_asset ON companion_file(asset_id);
         CREATE TABLE remembered_album (
             title_key TEXT PRIMARY KEY,
             album_id TEXT NOT NULL
@@ -85,18 +97,10 @@ enum CatalogSchema {
         END, strftime('%Y-%m-%dT%H:%M:%S', max(?1, 0), 'unixepoch'), '1970-01-01T00:00:00')
         """
 
-    /// Every library file the index names, one `path` per row: assets' own files, their
-    /// companions' (sidecars, raws) and files of purged assets not removed yet.
-    static let libraryFilesSQL = """
-        SELECT path FROM asset
-        UNION ALL SELECT json_extract(c.value, '$.path') FROM asset a, json_each(a.companions) c
-        UNION ALL SELECT path FROM purged_file
-        """
-
-    /// `1` when the library file `?1` is an asset's own or one of its companions'.
+    /// `1` when the library file `?1` is an asset's own or one of its companions': two seeks.
     static let isRecordedFileSQL = """
         SELECT 1 FROM asset WHERE path = ?1
-        UNION ALL SELECT 1 FROM asset a, json_each(a.companions) c WHERE json_extract(c.value, '$.path') = ?1
+        UNION ALL SELECT 1 FROM companion_file WHERE path = ?1
         LIMIT 1
         """
 

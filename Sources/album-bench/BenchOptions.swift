@@ -17,12 +17,15 @@ struct BenchOptions: Sendable {
     /// Where the listing row keeps the large libraries it builds, to use them again in later runs
     /// (`--libraries DIR`); by default they are built in the scratch directory and removed.
     var libraries: String?
+    /// The listing row's library sizes (`--sizes 10000,1000000`), the first the one the others are
+    /// compared with; `nil` for the defaults.
+    var sizes: [Int]?
     /// Internal: run as a measured child process (`--child KIND ARGS…`).
     var child: [String]?
 
     static let usage = """
         usage: album-bench [--check] [--rounds N] [--large] [--json PATH] [--only ID[,ID…]] [--tmp DIR]
-                           [--libraries DIR]
+                           [--libraries DIR] [--sizes N,N…]
 
           --check        exit 1 when a row misses its target by more than the run's own spread
                          (the max − min of its paired rounds)
@@ -36,6 +39,9 @@ struct BenchOptions: Sendable {
                          file system is what is measured
           --libraries DIR  where the listing row keeps the libraries it builds through the CLI
                          (10 000, 100 000, 1 000 000 photos), used again by later runs
+          --sizes N,N…   the listing row's library sizes in photos, multiples of 100, the first the
+                         base the others are compared with (default 10000,100000; with --large
+                         also 1000000); those over 100 000 are built through the API in one process
         """
 
     init(_ arguments: [String]) throws(UsageError) {
@@ -53,6 +59,18 @@ struct BenchOptions: Sendable {
             case "--json": jsonPath = try Self.value(for: argument, from: &rest)
             case "--tmp": scratchParent = try Self.value(for: argument, from: &rest)
             case "--libraries": libraries = try Self.value(for: argument, from: &rest)
+            case "--sizes":
+                let value = try Self.value(for: argument, from: &rest)
+                let counts = value.split(separator: ",").compactMap { Int($0) }
+                guard counts.count >= 2, counts.count == value.split(separator: ",").count,
+                    counts.allSatisfy({ $0 >= 100 && $0 % 100 == 0 })
+                else {
+                    throw UsageError(
+                        message:
+                            "--sizes needs two or more counts, multiples of 100, such as 10000,1000000\n\(Self.usage)",
+                        isHelp: false)
+                }
+                sizes = counts
             case "--only":
                 only = Set(try Self.value(for: argument, from: &rest).split(separator: ",").map(String.init))
             case "--child":

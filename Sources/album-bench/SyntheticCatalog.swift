@@ -98,8 +98,9 @@ final class SyntheticCatalog {
         _ = try database.immediateTransaction {
             try database.run(
                 """
-                INSERT INTO album_asset (album_id, asset_id, position, added_at)
-                VALUES (?1, ?2, (SELECT coalesce(max(position), 0) + 1 FROM album_asset WHERE album_id = ?1), ?3)
+                INSERT INTO album_asset (album_id, asset_id, position, added_at, taken_key)
+                VALUES (?1, ?2, (SELECT coalesce(max(position), 0) + 1 FROM album_asset WHERE album_id = ?1), ?3,
+                    (SELECT taken_key FROM asset WHERE id = ?2))
                 """, [.text(albumID), .text(assetID), .real(Date().timeIntervalSince1970)])
         }
     }

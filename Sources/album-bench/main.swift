@@ -83,7 +83,7 @@ let scenarios: [(id: String, run: () async throws -> ScenarioResult)] = [
     ("shared", { try bench.shared(Array(corpus.prefix(300))) }),
     ("reimport", { try bench.reimport() }),
     ("sidecars", { try bench.sidecars() }),
-    ("listing", { try bench.listing() }),
+    ("listing", { try await bench.listing() }),
     ("previews", { try bench.previews() }),
     ("nearduplicates", { try await bench.nearDuplicates() }),
     ("serve", { try bench.serve() }),

@@ -10,23 +10,36 @@ import AlbumKit
 /// ```
 enum AssetReference {
     /// The ids the arguments name, in their order. The arguments are tried as ids first (`attempt`
-    /// with them as given); only when one is unknown are the candidates listed to resolve prefixes
-    /// and file names, and `attempt` runs again with what they name.
+    /// with them as given); only when one is unknown are the candidates read, as they stream, to
+    /// resolve prefixes and file names (only the assets an argument could name are kept: memory
+    /// does not grow with the library), and `attempt` runs again with what they name.
     ///
     /// - Throws: `.assetNotFound` naming an argument that names no asset; `.invalidArgument`
     ///   naming the assets an argument could mean when it names several.
     static func resolving<T>(
-        _ arguments: [String], among candidates: () async throws -> [AssetInfo],
+        _ arguments: [String], among candidates: () -> AsyncThrowingStream<AssetInfo, any Error>,
         attempt: ([String]) async throws -> T
     ) async throws -> T {
         do {
             return try await attempt(arguments)
         } catch let error as AlbumError where error.code == .assetNotFound {
-            let assets = try await candidates()
-            let ids = try arguments.map { try resolve($0, among: assets) }
+            var named = [[AssetInfo]](repeating: [], count: arguments.count)
+            for try await asset in candidates() {
+                for (index, argument) in arguments.enumerated() where mayName(argument, asset) {
+                    named[index].append(asset)
+                }
+            }
+            let ids = try arguments.indices.map { try resolve(arguments[$0], among: named[$0]) }
             guard ids != arguments else { throw error }
             return try await attempt(ids)
         }
+    }
+
+    /// Whether `argument` could name `asset` (its id, the start of it, or its file name): what
+    /// ``resolve(_:among:)`` chooses among.
+    static func mayName(_ argument: String, _ asset: AssetInfo) -> Bool {
+        asset.id == argument || (argument.count >= 4 && asset.id.hasPrefix(argument))
+            || asset.originalFilename == argument || asset.fileURL?.lastPathComponent == argument
     }
 
     /// The one asset among `assets` that `argument` names.
@@ -52,10 +65,28 @@ enum AssetReference {
         }
     }
 
-    /// Every asset of the library, for resolving names.
-    static func all(in library: PhotoLibrary) async throws -> [AssetInfo] {
-        var assets: [AssetInfo] = []
-        for try await asset in library.allAssets() { assets.append(asset) }
-        return assets
+    /// Every asset of the library, a page at a time, for resolving names.
+    static func all(in library: PhotoLibrary) -> AsyncThrowingStream<AssetInfo, any Error> {
+        library.allAssets()
+    }
+
+    /// The assets of the album `albumID`, a page at a time, for resolving names.
+    static func album(_ albumID: String, in library: PhotoLibrary) -> AsyncThrowingStream<AssetInfo, any Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    var cursor: String?
+                    repeat {
+                        let page = try await library.assets(inAlbumWithID: albumID, after: cursor, limit: 500)
+                        for asset in page.assets { continuation.yield(asset) }
+                        cursor = page.nextCursor
+                    } while cursor != nil && !Task.isCancelled
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
     }
 }

@@ -200,10 +200,13 @@ import Testing
         for row in try db.rows(
             """
             SELECT a.title, a.ready_count, (SELECT count(*) FROM album_asset m JOIN asset s ON s.id = m.asset_id
+                WHERE m.album_id = a.id AND s.state = 'ready'), a.ready_bytes,
+                (SELECT coalesce(sum(s.byte_size), 0) FROM album_asset m JOIN asset s ON s.id = m.asset_id
                 WHERE m.album_id = a.id AND s.state = 'ready') FROM album a
             """)
         {
             #expect(row.integer(1) == row.integer(2), "kept count of \(row.text(0) ?? "")")
+            #expect(row.integer(3) == row.integer(4), "kept size of \(row.text(0) ?? "")")
             counts[row.text(0) ?? ""] = Int(row.integer(2) ?? -1)
         }
         return counts
@@ -211,6 +214,19 @@ import Testing
 
     static func listedCounts(_ library: PhotoLibrary) async throws -> [String: Int] {
         Dictionary(uniqueKeysWithValues: try await library.albums().map { ($0.title, $0.count) })
+    }
+
+    /// Each album's summary from the catalog's kept values and seeks, held against the summary of
+    /// its listing (what every other library computes).
+    static func expectSummariesAsListed(_ library: PhotoLibrary, _ step: String) async throws {
+        let summaries = try await library.albumSummaries()
+        for album in try await library.albums() {
+            let listed = AlbumSummary(albumID: album.id, assets: try await library.assets(inAlbumWithID: album.id))
+            let kept = try #require(summaries.first { $0.albumID == album.id }, "\(step): \(album.title)")
+            #expect(kept.count == listed.count && kept.byteSize == listed.byteSize, "\(step): \(album.title)")
+            #expect(
+                kept.firstTaken == listed.firstTaken && kept.lastTaken == listed.lastTaken, "\(step): \(album.title)")
+        }
     }
 
     @Test func keptCountsFollowAddRemoveDeleteRestorePurgeAndARebuild() async throws {
@@ -227,6 +243,7 @@ import Testing
                 await Blocking.acknowledgedWorkFinished()
                 #expect(try await Self.listedCounts(library) == counts, "\(step)")
                 #expect(try Self.countedInIndex(url) == counts, "\(step)")
+                try await Self.expectSummariesAsListed(library, step)
             }
             try await expect(["A": 6, "B": 0], "saved")
             try await library.addAssets(withIDs: [ids[0], ids[1], ids[2]], toAlbumWithID: b)
@@ -253,6 +270,36 @@ import Testing
             #expect(try await Self.listedCounts(rebuilt) == ["A": 4, "B": 1])
             #expect(try Self.countedInIndex(url) == ["A": 4, "B": 1])
             #expect(try await rebuilt.verify().problems.isEmpty)
+            try await Self.expectSummariesAsListed(rebuilt, "rebuilt")
+        }
+    }
+
+    static let indexVersion5 = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("IndexVersion5/Photos.albumlibrary")
+
+    /// A library whose index and snapshot the release before the kept sizes wrote (index version
+    /// 5, `IndexVersion5/README.md`) opens with its index rebuilt from the journal: the albums'
+    /// counts, sizes and capture dates as before, the new index there, nothing to report.
+    @Test func anIndexWrittenByTheReleaseBeforeGetsTheKeptSummaries() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = dir.appendingPathComponent("Photos.albumlibrary")
+            try FileManager.default.copyItem(at: Self.indexVersion5, to: url)
+            let catalog = url.appendingPathComponent("catalog.sqlite").path
+            #expect(try Database(path: catalog, mode: .readOnly).row("PRAGMA user_version")?.integer(0) == 5)
+            let library = PhotoLibrary(backend: try CatalogBackend.open(at: url))
+            #expect(try await Self.listedCounts(library) == ["Trips": 3, "Home": 2])
+            let summaries = Dictionary(
+                uniqueKeysWithValues: try await library.albumSummaries().map { ($0.albumID, $0) })
+            let trips = try await library.albumInfo(titled: "Trips").id
+            let kept = try #require(summaries[trips])
+            #expect(kept.byteSize == Int64(517 + 739 + 5390))
+            #expect(kept.firstTaken == "2023-12-31T23:59:59")
+            #expect(kept.lastTaken == "2026-05-01T08:20:30")
+            try await Self.expectSummariesAsListed(library, "opened")
+            let db = try Database(path: catalog, mode: .readOnly)
+            #expect(try db.row("PRAGMA user_version")?.integer(0) == CatalogSchema.version)
+            #expect(try db.row("SELECT 1 FROM sqlite_schema WHERE name = 'album_asset_taken'") != nil)
+            #expect(try await library.verify().problems.isEmpty)
         }
     }
 
@@ -282,7 +329,8 @@ import Testing
     }
 
     /// The plan of each listing query, of recognition by name and of verify's pages: a search in
-    /// an index, never a scan of the asset or membership table (plans, unlike timings, are stable).
+    /// an index, never a scan of the asset or membership table nor a sort (plans, unlike timings,
+    /// are stable).
     @Test func listingsAndRecognitionSeekInAnIndex() async throws {
         try await Fixture.withTemporaryDirectory { dir in
             let url = try Self.library(dir)
@@ -295,8 +343,11 @@ import Testing
             func expectSeek(_ sql: String, _ index: String, _ what: String) throws {
                 let steps = try plan(sql)
                 #expect(steps.contains { $0.hasPrefix("SEARCH") && $0.contains("USING INDEX \(index)") }, "\(what)")
-                let scans = steps.filter { $0.hasPrefix("SCAN") && !$0.hasPrefix("SCAN (subquery") }
+                let scans = steps.filter { $0.hasPrefix("SCAN") }
                 #expect(scans.allSatisfy { $0.hasPrefix("SCAN json_each") }, "\(what): \(steps)")
+                // Nothing sorted either: the rows come in the index's order (a sort of a page is
+                // bounded, but reads every row the page may hold before the first is given).
+                #expect(!steps.contains { $0.contains("TEMP B-TREE") }, "\(what): \(steps)")
             }
             try expectSeek(CatalogBackend.byNameSQL, "asset_by_name", "recognition by name")
             let cursors: [AssetOrder: AssetCursor] = [
@@ -313,7 +364,104 @@ import Testing
                 }
             }
             try expectSeek(CatalogListing.albumPageSQL, "album_asset_order", "an album's page")
+            // The summaries read every album (a scan of `album`), each a seek for its dates.
+            let summaries = try plan(CatalogBackend.albumSummariesSQL)
+            #expect(summaries.filter { $0.contains("INDEX album_asset_taken") }.count == 2, "\(summaries)")
+            #expect(summaries.filter { $0.hasPrefix("SCAN") } == ["SCAN a"], "\(summaries)")
+            #expect(!summaries.contains { $0.contains("TEMP B-TREE") }, "\(summaries)")
             try expectSeek(CatalogBackend.verifyPageSQL, "sqlite_autoindex_asset_2", "verify's page of assets")
+        }
+    }
+
+    /// Stray files are found folder by folder against the paths the index names in that folder:
+    /// an asset's own file, a companion kept in another folder than its asset's, a purged file
+    /// not removed yet are no strays; a folder whose name starts another's (`a`, `ab`) is told
+    /// apart from it; hidden files are not looked at. Each look at the index is a seek, whether a
+    /// file is recorded (before a purge or a change of companions removes one) too.
+    @Test func strayFilesAreFoundFolderByFolderWithSeeksOnly() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = try Self.library(dir)
+            func record(_ n: Int, shard: String, companions: [CatalogCompanion] = []) -> CatalogChange {
+                .save(
+                    .init(
+                        id: "asset-\(n)", path: "originals/\(shard)/\(n).jpg", originalName: "IMG_\(n).JPG",
+                        byteSize: 3, sha256: String(format: "%064x", n), kind: "photo", format: "jpeg",
+                        addedAt: Self.base + Double(n), metadata: nil, companions: companions))
+            }
+            let sidecar = CatalogCompanion(
+                role: "sidecar", name: "IMG_2.xmp", path: "originals/a/2-1.xmp", size: 3,
+                sha256: String(repeating: "0", count: 64))
+            try LibraryJournal(libraryRoot: url.path).append([
+                record(1, shard: "a"), record(2, shard: "ab", companions: [sidecar]), record(3, shard: "ab"),
+                .deleteAssets(["asset-3"], at: Self.base + 10),
+            ])
+            let backend = try CatalogBackend.open(at: url)
+            // Purged with its file left in place (as a removal cut short leaves it).
+            _ = try backend.withIndex("test") { connection in
+                try connection.index!.db.run("INSERT INTO purged_file (path) VALUES ('originals/ab/9.jpg')")
+            }
+            let files = [
+                "a/1.jpg", "a/2-1.xmp", "a/stray.jpg", "a/.hidden", "ab/2.jpg", "ab/3.jpg", "ab/9.jpg", "ab/4.jpg",
+                "b/1.jpg",
+            ]
+            for file in files {
+                let path = url.appendingPathComponent("originals/" + file)
+                try FileManager.default.createDirectory(
+                    at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data("abc".utf8).write(to: path)
+            }
+            #expect(
+                try backend.strayFiles().sorted() == [
+                    "originals/a/stray.jpg", "originals/ab/4.jpg", "originals/b/1.jpg",
+                ])
+            _ = try backend.withIndex("test") { connection in
+                let db = connection.index!.db
+                for (sql, seeks) in [(CatalogBackend.shardFilesSQL, 3), (CatalogSchema.isRecordedFileSQL, 2)] {
+                    let steps = try db.rows("EXPLAIN QUERY PLAN " + sql).compactMap { $0.text(3) }
+                    #expect(steps.allSatisfy { !$0.hasPrefix("SCAN") && !$0.contains("TEMP B-TREE") }, "\(steps)")
+                    #expect(steps.filter { $0.hasPrefix("SEARCH") }.count == seeks, "\(steps)")
+                }
+            }
+            // The companion let go is removed with the change or kept as a purged file: no stray.
+            try LibraryJournal(libraryRoot: url.path).append([.setCompanions(asset: "asset-2", companions: [])])
+            _ = try await PhotoLibrary(backend: backend).albums()
+            #expect(
+                try backend.strayFiles().sorted() == [
+                    "originals/a/stray.jpg", "originals/ab/4.jpg", "originals/b/1.jpg",
+                ])
+            let left = try backend.withIndex("test") { connection in
+                try connection.index!.db.row("SELECT 1 FROM companion_file")
+            }
+            #expect(left == nil)
+        }
+    }
+
+    /// Verify checks the files of a page on every core: every file is counted once, and the
+    /// problems come in the order of the files' paths, as when they were checked one by one.
+    @Test func verifyChecksFilesOnEveryCoreAndReportsInPathOrder() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = dir.appendingPathComponent("Verify.albumlibrary")
+            let library = PhotoLibrary(backend: try CatalogBackend.open(at: url))
+            let media = (0..<60).map { Media.data(Fixture.uniqueJPEG("verify\($0)"), filename: "IMG_\($0).JPG") }
+            _ = try await library.album(titled: "A").save(media).map { try $0.get() }
+            await Blocking.acknowledgedWorkFinished()
+            let files = try await library.assets(orderedBy: .dateAdded, limit: 100).assets.compactMap(\.fileURL)
+            #expect(files.count == 60)
+            let damaged = files.sorted { $0.path < $1.path }.enumerated().filter { $0.offset % 9 == 0 }.map(\.element)
+            for file in damaged { try Data("not the photo".utf8).write(to: file) }
+            let seen = Locked((calls: 0, most: 0, total: 0))
+            let report = try await library.verify { progress in
+                seen.withLock {
+                    ($0.calls, $0.most, $0.total) = ($0.calls + 1, max($0.most, progress.completed), progress.total)
+                }
+            }
+            #expect(report.checkedAssets == 60)
+            let named = report.problems.compactMap { problem in damaged.first { problem.contains($0.lastPathComponent) }
+            }
+            #expect(named == damaged, "\(report.problems)")
+            #expect(report.problems.count == damaged.count)
+            let counted = seen.withLock { $0 }
+            #expect(counted.calls == 60 && counted.most == 60 && counted.total == 60)
         }
     }
 

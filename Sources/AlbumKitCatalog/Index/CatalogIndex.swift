@@ -291,7 +291,7 @@ struct CatalogIndex {
     func apply(_ change: CatalogChange, at offset: Int64? = nil) throws -> [String] {
         switch change {
         case .save(let asset):
-            try db.run(
+            let inserted = try db.run(
                 """
                 INSERT OR IGNORE INTO asset (id, state, kind, format, path, original_name, byte_size, sha256, added_at, metadata, favorite, companions, added_key, taken_key)
                 VALUES (?3, 'ready', ?4, ?5, ?6, ?7, ?8, ?9, ?1, ?2, ?10, ?11, \(CatalogSchema.addedKeySQL), \(CatalogSchema.takenKeySQL))
@@ -302,6 +302,7 @@ struct CatalogIndex {
                     SQLValue(asset.originalName), .integer(asset.byteSize), .text(asset.sha256),
                     .integer(asset.isFavorite ? 1 : 0), SQLValue(CatalogCompanion.jsonText(asset.companions)),
                 ])
+            if inserted == 1 { try recordCompanionFiles(of: asset.id, asset.companions) }
         case .createAlbum(let id, let title, let createdAt):
             try db.run(
                 "INSERT OR IGNORE INTO album (id, title, title_key, created_at) VALUES (?, ?, ?, ?)",
@@ -324,17 +325,20 @@ struct CatalogIndex {
                 try db.row("SELECT coalesce(max(position), 0) FROM album_asset WHERE album_id = ?", [.text(album)])?
                 .integer(0) ?? 0
             for asset in assets {
+                // The asset's capture key goes with the membership (an asset's metadata never
+                // changes): an album's first and last capture dates are seeks.
                 let added = try db.run(
                     """
-                    INSERT OR IGNORE INTO album_asset (album_id, asset_id, position, added_at)
-                    SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM album WHERE id = ?1)
-                    AND EXISTS (SELECT 1 FROM asset WHERE id = ?2)
+                    INSERT OR IGNORE INTO album_asset (album_id, asset_id, position, added_at, taken_key)
+                    SELECT ?1, ?2, ?3, ?4, s.taken_key FROM asset s
+                    WHERE s.id = ?2 AND EXISTS (SELECT 1 FROM album WHERE id = ?1)
                     """, [.text(album), .text(asset), .integer(position + 1), .real(at)])
                 position += Int64(added)
                 if added == 1 {
                     try db.run(
                         """
-                        UPDATE album SET ready_count = ready_count + 1
+                        UPDATE album SET ready_count = ready_count + 1,
+                            ready_bytes = ready_bytes + (SELECT byte_size FROM asset WHERE id = ?2)
                         WHERE id = ?1 AND EXISTS (SELECT 1 FROM asset WHERE id = ?2 AND state = 'ready')
                         """, [.text(album), .text(asset)])
                 }
@@ -343,7 +347,8 @@ struct CatalogIndex {
             for asset in assets {
                 try db.run(
                     """
-                    UPDATE album SET ready_count = ready_count - 1
+                    UPDATE album SET ready_count = ready_count - 1,
+                        ready_bytes = ready_bytes - (SELECT byte_size FROM asset WHERE id = ?2)
                     WHERE id = ?1 AND EXISTS (SELECT 1 FROM album_asset m JOIN asset s ON s.id = m.asset_id
                         WHERE m.album_id = ?1 AND m.asset_id = ?2 AND s.state = 'ready')
                     """, [.text(album), .text(asset)])
@@ -369,6 +374,8 @@ struct CatalogIndex {
             try db.run(
                 "UPDATE asset SET companions = ? WHERE id = ?",
                 [SQLValue(CatalogCompanion.jsonText(companions)), .text(asset)])
+            try db.run("DELETE FROM companion_file WHERE asset_id = ?", [.text(asset)])
+            try recordCompanionFiles(of: asset, companions)
             // The earlier files no longer listed go once this is committed, as a purge's do; a
             // replay that meets this record again finds nothing more to remove.
             let kept = Set(companions.map(\.path))
@@ -425,11 +432,26 @@ struct CatalogIndex {
         return []
     }
 
-    /// Moves the kept count (`ready_count`) of every album holding `asset` by `change`: the asset
-    /// left or came back into the albums' listings (deleted, restored, purged).
+    /// The companions' paths of `asset` as rows of `companion_file` (a seek tells whether a file is
+    /// one; the asset's row goes with them, a purge's delete taking them).
+    private func recordCompanionFiles(of asset: String, _ companions: [CatalogCompanion]) throws {
+        for companion in companions {
+            try db.run(
+                "INSERT OR IGNORE INTO companion_file (path, asset_id) VALUES (?, ?)",
+                [.text(companion.path), .text(asset)])
+        }
+    }
+
+    /// Moves the kept count (`ready_count`) of every album holding `asset` by `change`, and its
+    /// kept size (`ready_bytes`) by the asset's size as much: the asset left or came back into
+    /// the albums' listings (deleted, restored).
     private func countInAlbums(of asset: String, by change: Int64) throws {
         try db.run(
-            "UPDATE album SET ready_count = ready_count + ?1 WHERE id IN (SELECT album_id FROM album_asset WHERE asset_id = ?2)",
+            """
+            UPDATE album SET ready_count = ready_count + ?1,
+                ready_bytes = ready_bytes + ?1 * (SELECT byte_size FROM asset WHERE id = ?2)
+            WHERE id IN (SELECT album_id FROM album_asset WHERE asset_id = ?2)
+            """,
             [.integer(change), .text(asset)])
     }
 

@@ -160,7 +160,8 @@ public struct PhotoLibrary: Sendable {
     }
 
     /// As ``verify()``, calling `progress` after each file is checked: files and bytes done of all
-    /// (catalog and folder libraries; others check without reporting).
+    /// (catalog and folder libraries; others check without reporting). A catalog checks files on
+    /// every core, so `progress` may be called from several threads at once.
     ///
     /// ```swift
     /// let report = try await library.verify { print("\($0.completed)/\($0.total)") }
