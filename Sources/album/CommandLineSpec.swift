@@ -71,6 +71,9 @@ enum CommandLineSpec {
         case box = "--box"
         case name = "--name"
         case replace = "--replace"
+        case watch = "--watch"
+        case settle = "--settle"
+        case backup = "--backup"
 
         /// `--album`, in messages.
         var description: String { rawValue }
@@ -309,6 +312,20 @@ enum CommandLineSpec {
             help:
                 "A new version of a photo in the album (same name and capture time, other bytes) replaces it: the earlier goes to recently deleted."
         ),
+        Option(
+            name: .watch, value: "DIR",
+            help: "Keep watching DIR and import each photo and video once it is complete (until Ctrl-C).",
+            completion: .directory),
+        Option(
+            name: .settle, value: "SECONDS",
+            help:
+                "With --watch: how long a file's size and time must stay unchanged, closed by its writer, before it is imported (default 2)."
+        ),
+        Option(
+            name: .backup, value: "DIR",
+            help:
+                "Also copy each file into DIR, in its folder below the one imported, read back and checked (a name taken by another file gets a suffix).",
+            completion: .directory),
     ]
 
     static let allOptions = globalOptions + commandOptions
@@ -352,8 +369,9 @@ enum CommandLineSpec {
             name: .import, arguments: "FOLDER...",
             options: [
                 .album, .albumByDate, .include, .exclude, .dryRun, .checksum, .move, .separateRaw, .null, .replace,
+                .watch, .settle, .backup,
             ],
-            summary: "Save every photo and video in folder trees (save -r).",
+            summary: "Save every photo and video in folder trees (save -r), or as they arrive in a watched folder.",
             details: """
                 Saves every photo and video under each FOLDER (and in sub-folders), like save -r. Hidden files
                 and folders are left out. Files that are not photos or videos are skipped and counted, not
@@ -389,8 +407,18 @@ enum CommandLineSpec {
                 SHA-256 (a file already in the library too): lines say "moved", the summary counts them.
                 Files that failed or were skipped stay. A source folder that cannot be written (a
                 read-only card) is refused, naming it, before anything is saved.
+
+                --watch DIR (no FOLDER then) keeps watching DIR and its sub-folders and imports each photo
+                and video once it is complete: its size and modification time unchanged for --settle
+                seconds (default 2) and, on Linux, no process holding it open for writing, so a file still
+                being copied is never imported half-written. The folder is read again as soon as the kernel
+                tells of a change (inotify) and every 10 seconds anyway. Each file is imported as import
+                does (same lines, --album, --album-by-date, --move, --include); a sidecar waits for its
+                photo, and one arriving after its photo was imported is added to it ("updated"). Files
+                already in the library are recognised and not listed, so a watch started again reads the
+                folder quietly. Ctrl-C stops after the files being saved, with a summary.
                 """,
-            completion: .directory, arity: 1...Int.max),
+            completion: .directory, arity: 0...Int.max),
         Command(
             name: .albums, arguments: "", options: [.titles],
             summary: "List the albums: id, asset count, size, dates taken, title.",
@@ -525,8 +553,10 @@ enum CommandLineSpec {
             summary: "Print the library's changes as they happen.",
             details: """
                 Prints a line for each asset and album another program, another process or this one adds,
-                removes or changes, from now on ("added asset ID", "removed album ID", ...), until Ctrl-C;
-                --json prints one object per change with the identifiers by kind. Photos reports its changes
+                removes or changes, from now on, by file name and album title ("added photo IMG_0001.JPG",
+                "added album "Trip"", "removed album "Trip""; -v adds each id), until Ctrl-C; an asset
+                changed or removed that was not added while watching is named by its id. --json prints one
+                object per change with the identifiers by kind. Photos reports its changes
                 itself; a catalog follows its journal (a change shows within a fraction of a second); a folder
                 library is told of changes by the kernel (inotify), and read every --interval seconds only on
                 a network or FUSE file system; a shared library is read every --interval seconds and compared,
