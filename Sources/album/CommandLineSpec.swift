@@ -74,6 +74,8 @@ enum CommandLineSpec {
         case watch = "--watch"
         case settle = "--settle"
         case backup = "--backup"
+        case lens = "--lens"
+        case rating = "--rating"
 
         /// `--album`, in messages.
         var description: String { rawValue }
@@ -326,6 +328,12 @@ enum CommandLineSpec {
             help:
                 "Also copy each file into DIR, in its folder below the one imported, read back and checked (a name taken by another file gets a suffix).",
             completion: .directory),
+        Option(
+            name: .lens, value: "TEXT",
+            help: "List only what was taken with a lens whose name contains TEXT (case aside: --lens '24-105')."),
+        Option(
+            name: .rating, value: "N",
+            help: "List only photos rated N stars or more (XMP xmp:Rating, in the file or its .xmp sidecar)."),
     ]
 
     static let allOptions = globalOptions + commandOptions
@@ -430,7 +438,7 @@ enum CommandLineSpec {
             arity: 0...0),
         Command(
             name: .show, arguments: "TITLE",
-            options: [.order, .columns, .from, .to, .camera, .kind, .near, .box, .name],
+            options: [.order, .columns, .from, .to, .camera, .lens, .rating, .kind, .near, .box, .name],
             summary: "List the photos and videos of an album.",
             details: """
                 Lists the assets of the album TITLE in the order they were added: name, kind, size, when it
@@ -440,8 +448,9 @@ enum CommandLineSpec {
                 every id in full; --columns chooses the columns; --json prints every field. Times are
                 the camera's clock, their zone said once in the header when they share one.
                 --order taken lists by when they were taken. --from and --to (YYYY, YYYY-MM or
-                YYYY-MM-DD: the whole year, month or day), --camera, --kind, --near or --box and --name
-                list only what matches every one of them.
+                YYYY-MM-DD: the whole year, month or day), --camera, --lens, --rating (N stars or more,
+                from the photo's XMP or its .xmp sidecar), --kind, --near or --box and --name list only
+                what matches every one of them.
                 """,
             takesAlbumFirst: true, arity: 1...1),
         Command(
@@ -464,14 +473,17 @@ enum CommandLineSpec {
             takesAlbumFirst: true, arity: 1...1),
         Command(
             name: .assets, arguments: "",
-            options: [.order, .limit, .after, .columns, .album, .from, .to, .camera, .kind, .near, .box, .name],
+            options: [
+                .order, .limit, .after, .columns, .album, .from, .to, .camera, .lens, .rating, .kind, .near, .box,
+                .name,
+            ],
             summary: "List every photo and video of the library, in albums or not.",
             details: """
                 Lists every asset of the library, whether or not it is in an album, by when it was added
                 (--order added, the default) or when it was taken (--order taken; assets without a capture
                 date come by when they were added), oldest first, those of one time by name, with the
                 columns of show. --limit N prints one page and, on stderr, the --after CURSOR of the next
-                one. The filters of show (--from, --to, --camera, --kind, --near, --box, --name) and
+                one. The filters of show (--from, --to, --camera, --lens, --rating, --kind, --near, --box, --name) and
                 --album TITLE list only what matches every one of them.
                 """,
             arity: 0...0),

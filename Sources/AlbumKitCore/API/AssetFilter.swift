@@ -36,12 +36,18 @@ public struct AssetFilter: Sendable, Hashable {
     public var name: String?
     /// The album (its ``AlbumInfo/id``) whose assets are listed; `nil` for the whole library.
     public var albumID: String?
+    /// Text the lens must contain, case aside (``MediaMetadata/lens``: `"RF24-105"`); `nil` for any
+    /// lens, or none.
+    public var lens: String?
+    /// The fewest stars listed (``MediaMetadata/rating``, from XMP `xmp:Rating`): `3` lists photos
+    /// of 3, 4 and 5 stars; `nil` for any rating, or none.
+    public var rating: Int?
 
     /// A filter; with no arguments, every asset.
     public init(
         kinds: Set<MediaKind>? = nil, dates: Range<Date>? = nil, taken: Range<Date>? = nil,
         formats: Set<MediaFormat>? = nil, camera: String? = nil, area: GeoArea? = nil, name: String? = nil,
-        albumID: String? = nil
+        albumID: String? = nil, lens: String? = nil, rating: Int? = nil
     ) {
         self.kinds = kinds
         self.dates = dates
@@ -51,6 +57,8 @@ public struct AssetFilter: Sendable, Hashable {
         self.area = area
         self.name = name
         self.albumID = albumID
+        self.lens = lens
+        self.rating = rating
     }
 
     /// Every asset.
@@ -71,7 +79,7 @@ public struct AssetFilter: Sendable, Hashable {
     /// Whether the filter holds conditions a listing cannot seek by (it reads each asset to judge
     /// them): anything but the kinds, the order's dates and the album.
     package var readsEachAsset: Bool {
-        taken != nil || formats != nil || camera != nil || area != nil || name != nil
+        taken != nil || formats != nil || camera != nil || area != nil || name != nil || lens != nil || rating != nil
     }
 
     /// Whether no asset can pass (an empty date range).
@@ -100,6 +108,13 @@ public struct AssetFilter: Sendable, Hashable {
         if let camera {
             guard let named = asset.metadata?.camera, named.range(of: camera, options: .caseInsensitive) != nil
             else { return false }
+        }
+        if let lens {
+            guard let named = asset.metadata?.lens, named.range(of: lens, options: .caseInsensitive) != nil
+            else { return false }
+        }
+        if let rating {
+            guard let stars = asset.metadata?.rating, stars >= rating else { return false }
         }
         if let area {
             guard let location = asset.location, area.contains(location) else { return false }
