@@ -118,6 +118,15 @@ package final class MediaReader {
             case .notMedia:
                 throw AlbumError(.notMedia, "\(name) is not a photo or video: \(error.reason).", file: name)
             case .corrupt:
+                if let cut = error.cutShort {
+                    // A camera or a copy that stopped mid-write: how much of the file is there.
+                    let how =
+                        cut.expected.map { "at \(cut.present) of at least \($0) bytes" }
+                        ?? "after \(cut.present) bytes"
+                    throw AlbumError(
+                        .corruptMedia, "\(name) is cut short \(how): \(error.reason). Nothing was saved for it.",
+                        file: name)
+                }
                 throw AlbumError(
                     .corruptMedia, "\(name) is damaged: \(error.reason). Nothing was saved for it.", file: name)
             case .unreadable:
