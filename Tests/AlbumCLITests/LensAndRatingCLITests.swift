@@ -17,9 +17,10 @@ import Testing
         ((run.json() as? [[String: Any]]) ?? []).compactMap { $0["file"] as? String }.sorted()
     }
 
-    @Test func lensAndRatingFindPhotosFromTheFileAndItsSidecar() throws {
+    @Test(arguments: ["catalog", "folders"])
+    func lensAndRatingFindPhotosFromTheFileAndItsSidecar(kind: String) throws {
         try CLI.withTemporaryDirectory { dir in
-            let library = ["--library", dir.appendingPathComponent("R.albumlibrary").path]
+            let library = CompanionCLITests.library(kind, in: dir)
             let card = dir.appendingPathComponent("card")
             try FileManager.default.createDirectory(at: card, withIntermediateDirectories: true)
             var zoom = ExifJPEG(make: "Canon", model: "Canon EOS R6")
