@@ -101,4 +101,58 @@ import Testing
             #expect(!FileManager.default.fileExists(atPath: backup.path + "/DCIM/100CANON/A.JPG"))
         }
     }
+
+    /// With --move, a file whose second copy could not be made stays on the card; the others,
+    /// copied, are moved.
+    @Test func moveKeepsAFileWhoseSecondCopyFailed() throws {
+        try CLI.withTemporaryDirectory { dir in
+            let (card, folder) = try Self.card(in: dir)
+            let backup = dir.appendingPathComponent("backup")
+            // B.JPG's place in the backup is taken by a folder: no copy can be named there.
+            try FileManager.default.createDirectory(
+                at: backup.appendingPathComponent("DCIM/100CANON/B.JPG"), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: backup.appendingPathComponent("DCIM/100CANON/B-1.JPG"), withIntermediateDirectories: true)
+            for n in 2...999 {
+                try Data().write(to: backup.appendingPathComponent("DCIM/100CANON/B-\(n).JPG"))
+            }
+            let library = ["--library", dir.appendingPathComponent("L.albumlibrary").path]
+            let run = try CLI.run(
+                library + ["import", "--move", "--album", "Trip", "--backup", backup.path, card.path])
+            #expect(run.status == 1, "\(run.stderr)")
+            #expect(run.stderr.contains("No second copy of \(folder.path)/B.JPG"), "\(run.stderr)")
+            #expect(
+                run.stderr.contains("B.JPG was saved but not removed: its second copy could not be made"),
+                "\(run.stderr)")
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("B.JPG").path))
+            #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("A.JPG").path))
+            #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("A.xmp").path))
+            #expect(FileManager.default.fileExists(atPath: backup.appendingPathComponent("DCIM/100CANON/A.JPG").path))
+        }
+    }
+
+    /// A watched folder's files keep their place below it in the backup.
+    @Test func aWatchedFolderIsBackedUpInItsFolders() throws {
+        try CLI.withTemporaryDirectory { dir in
+            let inbox = dir.appendingPathComponent("inbox")
+            let sub = inbox.appendingPathComponent("2024/May")
+            try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+            let backup = dir.appendingPathComponent("backup")
+            let library = ["--library", dir.appendingPathComponent("L.albumlibrary").path]
+            try Fixture.uniqueJPEG("watched backup").write(to: sub.appendingPathComponent("W.JPG"))
+            // A backup folder that does not exist is not made (a disk not mounted): named, no copy.
+            let missing = try CLI.run(library + ["import", "--backup", backup.path, inbox.path])
+            #expect(missing.status == 1)
+            #expect(missing.stderr.contains("the folder \(backup.path) does not exist"), "\(missing.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: backup.path))
+            try FileManager.default.createDirectory(at: backup, withIntermediateDirectories: true)
+            let watcher = try WatchedImportCLITests.Watcher(
+                library + ["import", "--watch", inbox.path, "--backup", backup.path, "--settle", "0.3"])
+            defer { watcher.kill() }
+            // Already in the library (the import above), and copied now the folder is there.
+            let copy = backup.appendingPathComponent("2024/May/W.JPG")
+            #expect(watcher.wait { _ in FileManager.default.fileExists(atPath: copy.path) }, "\(watcher.stderr)")
+            #expect(CLI.sha256(copy) == CLI.sha256(sub.appendingPathComponent("W.JPG")))
+        }
+    }
 }

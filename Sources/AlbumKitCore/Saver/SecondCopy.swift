@@ -58,6 +58,16 @@ package enum SecondCopy {
         var folder: FileSystem.Descriptor
         do throws(SystemError) {
             folder = try FileSystem.openDirectory(atPathFollowing: root)
+        } catch  where error.errno == ENOENT {
+            // Never made here: a backup disk not mounted would leave its mount point, on another disk.
+            throw AlbumError(
+                .fileNotFound,
+                "No second copy of \(shown): the folder \(root) does not exist (is its disk mounted?); it is not created for you.",
+                file: shown, underlying: error)
+        } catch {
+            throw failure(error, "opening")
+        }
+        do throws(SystemError) {
             for component in relative.dropLast() {
                 try FileSystem.makeDirectory(component, in: folder)
                 folder = try FileSystem.openDirectory(component, in: folder)
