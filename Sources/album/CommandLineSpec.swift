@@ -416,6 +416,14 @@ enum CommandLineSpec {
                 Files that failed or were skipped stay. A source folder that cannot be written (a
                 read-only card) is refused, naming it, before anything is saved.
 
+                --backup DIR also copies each file (and its sidecars and raw) into DIR, at its path below
+                the FOLDER imported (DCIM/100CANON/IMG_0001.JPG), as Lightroom's "Make a Second Copy To":
+                written unseen, flushed, read back and compared (SHA-256) before it is named. A name taken
+                by another file keeps that file (the copy becomes IMG_0001-1.JPG); a file of the same bytes
+                there counts as made. DIR is never created. A copy that cannot be made (a full, read-only or
+                missing disk) is named with its cause and counted; the import itself goes on, and with
+                --move that file stays where it is. The summary says how many copies were made.
+
                 --watch DIR (no FOLDER then) keeps watching DIR and its sub-folders and imports each photo
                 and video once it is complete: its size and modification time unchanged for --settle
                 seconds (default 2) and, on Linux, no process holding it open for writing, so a file still
