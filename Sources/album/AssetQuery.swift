@@ -45,8 +45,11 @@ struct AssetQuery {
         case "photo": filter.kinds = [.photo]
         case "video": filter.kinds = [.video]
         case "raw": filter.formats = [.raw, .dng]
+        case "live":
+            filter.kinds = [.photo]
+            filter.livePhotos = true
         case let other?:
-            throw AlbumCommand.UsageFailure(message: "--kind takes 'photo', 'video' or 'raw', not '\(other)'")
+            throw AlbumCommand.UsageFailure(message: "--kind takes 'photo', 'video', 'raw' or 'live', not '\(other)'")
         }
         if let camera = arguments.value(.camera) {
             let trimmed = camera.trimmingCharacters(in: .whitespaces)

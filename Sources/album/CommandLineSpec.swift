@@ -297,8 +297,9 @@ enum CommandLineSpec {
             name: .camera, value: "TEXT",
             help: "List only what a camera whose make and model contain TEXT took (case aside: --camera 'eos r6')."),
         Option(
-            name: .kind, value: "photo|video|raw",
-            help: "List only photos, only videos, or only camera raws (raw formats and DNG, kept alone or with a JPEG)."
+            name: .kind, value: "photo|video|raw|live",
+            help:
+                "List only photos, only videos, only camera raws (raw formats and DNG, kept alone or with a JPEG), or only Live Photos (Photos)."
         ),
         Option(
             name: .near, value: "LAT,LON[,KM]",

@@ -56,6 +56,8 @@ import Testing
             #expect(best?["rating"] as? Int == 4)
             #expect(all.first { $0["file"] as? String == "ZOOM.JPG" }?["lens"] as? String == "RF24-105mm F4 L IS USM")
 
+            // Live Photos are Photos' alone: this library holds none.
+            #expect(try show(["--kind", "live"]) == [])
             let wrong = try CLI.run(library + ["show", "Card", "--rating", "six"])
             #expect(wrong.status == 2)
             #expect(wrong.stderr.contains("--rating takes"), "\(wrong.stderr)")
