@@ -102,7 +102,7 @@ enum WatchedImport {
             // Files settling are read every tick; a sidecar waiting for its photo waits for a change.
             let settling = sightings.keys.contains { !waiting.contains($0) }
             guard told || due || settling else {
-                try? await Task.sleep(for: tick)  // Woken early only by Ctrl-C, which ends the loop.
+                try? await Task.sleep(for: tick)  // Only cancellation throws; nothing cancels it.
                 continue
             }
             lastRead = now
@@ -118,7 +118,7 @@ enum WatchedImport {
                         "album: cannot read \(Output.shown(folder)) (\(error)); still watching for it to come back")
                 }
                 unreadable = true
-                try? await Task.sleep(for: tick)  // Woken early only by Ctrl-C, which ends the loop.
+                try? await Task.sleep(for: tick)  // Only cancellation throws; nothing cancels it.
                 continue
             }
             var present: [FileSystemPath: Stamp] = [:]
@@ -150,7 +150,7 @@ enum WatchedImport {
                 } ?? false
             }
             guard !settled.isEmpty else {
-                try? await Task.sleep(for: tick)  // Woken early only by Ctrl-C, which ends the loop.
+                try? await Task.sleep(for: tick)  // Only cancellation throws; nothing cancels it.
                 continue
             }
             let (batch, held) = Self.batch(settled: settled, present: present, done: done)
@@ -166,7 +166,7 @@ enum WatchedImport {
                     sightings.removeValue(forKey: path)
                 }
             }
-            try? await Task.sleep(for: tick)  // Woken early only by Ctrl-C, which ends the loop.
+            try? await Task.sleep(for: tick)  // Only cancellation throws; nothing cancels it.
         }
         let t = tally.withLock { $0 }
         var parts = SaveCommand.counts(t, arguments, saved: "saved", failed: "failed")
