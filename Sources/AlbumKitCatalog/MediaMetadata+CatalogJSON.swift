@@ -22,10 +22,12 @@ extension MediaMetadata {
         object.add("height", height)
         object.add("kind", kind.rawValue)
         object.add("latitude", latitude)
+        object.add("lens", lens)
         object.add("longitude", longitude)
         object.add("make", make)
         object.add("model", model)
         object.add("orientation", orientation)
+        object.add("rating", rating)
         object.add("width", width)
         return String(decoding: object.bytes, as: UTF8.self)
     }

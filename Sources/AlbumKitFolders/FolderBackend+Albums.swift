@@ -88,13 +88,14 @@ extension FolderBackend: AlbumBrowsing, AlbumEditing, LibraryVerifying {
                 let folderURL = self.url(of: album.path)
                 return try Self.mediaFiles(in: folder).map { file in
                     let url = folderURL.appendingPathComponent(file.name)
+                    let companions = file.companions.map { $0.placed(in: folderURL) }
                     // A file that is not readable media is listed by its name alone; `verify` reports it.
-                    let metadata = try? MediaReader(.file(url)).metadata
+                    let metadata = try? MediaReader(Self.withSidecars(url, companions)).metadata
                     var info = AssetInfo(
                         id: id + "/" + file.name, originalFilename: file.name,
                         kind: metadata?.kind ?? Self.kind(ofFileNamed: file.name), byteSize: file.size,
                         addedAt: file.addedAt, fileURL: url, metadata: metadata)
-                    info.companions = file.companions.map { $0.placed(in: folderURL) }
+                    info.companions = companions
                     return info
                 }
             }

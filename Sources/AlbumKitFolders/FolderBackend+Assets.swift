@@ -28,14 +28,22 @@ extension FolderBackend: AssetDeleting, PermanentDeleting {
         let root = try openRoot(creating: false)
         return try Self.mediaFiles(in: root).map { file in
             let url = self.root.appendingPathComponent(file.name)
+            let companions = file.companions.map { $0.placed(in: self.root) }
             // A file that is not readable media is listed by its name alone; `verify` reports it.
-            let metadata = try? MediaReader(.file(url)).metadata
+            let metadata = try? MediaReader(Self.withSidecars(url, companions)).metadata
             var info = AssetInfo(
                 id: file.name, originalFilename: file.name, kind: metadata?.kind ?? Self.kind(ofFileNamed: file.name),
                 byteSize: file.size, addedAt: file.addedAt, fileURL: url, metadata: metadata)
-            info.companions = file.companions.map { $0.placed(in: self.root) }
+            info.companions = companions
             return info
         }
+    }
+
+    /// The photo at `url` with its sidecars, so that its metadata has their rating (an editor
+    /// writes a raw's there).
+    static func withSidecars(_ url: URL, _ companions: [AssetCompanion]) -> Media {
+        Media.file(url).with(
+            companions: companions.compactMap { $0.role == .sidecar ? $0.fileURL.map(MediaCompanion.sidecar) : nil })
     }
 
     /// Where asset `id` is: its folder (nil: the top) and file name.

@@ -186,7 +186,12 @@ struct AVIParser {
         let payload = offset + 8
         let end = payload + size
         guard end <= limit else {
-            throw corrupt("chunk '\(id.trimmingSpaces)' at offset \(offset) (\(size) bytes) runs past \(within)")
+            let error = corrupt("chunk '\(id.trimmingSpaces)' at offset \(offset) (\(size) bytes) runs past \(within)")
+            // The RIFF chunk's size is the file's.
+            if parent == nil, limit == reader.size {
+                throw .cutShort(error.reason, present: limit, expected: end)
+            }
+            throw error
         }
         var listType: String?
         if id == "RIFF" || id == "LIST" {

@@ -4,6 +4,10 @@ struct EXIFInfo: Sendable, Equatable {
     var orientation: Int?
     var make: String?
     var model: String?
+    /// LensModel (0xA434 in the EXIF directory).
+    var lens: String?
+    /// Rating (0x4746 in IFD0, as Windows writes it), else XMP's `xmp:Rating`: -1 to 5.
+    var rating: Int?
     var captureDate: String?
     var latitude: Double?
     var longitude: Double?
@@ -28,6 +32,8 @@ struct EXIFInfo: Sendable, Equatable {
         metadata.captureDate = captureDate
         metadata.make = make
         metadata.model = model
+        metadata.lens = lens
+        metadata.rating = rating
         metadata.latitude = latitude
         metadata.longitude = longitude
         metadata.altitude = altitude

@@ -16,7 +16,9 @@ struct ISOBox {
     ) throws(MediaInspectionError) -> ISOBox {
         let within = parent.map { "its parent box '\($0)'" } ?? "the end of the file"
         guard offset + 8 <= limit, let header = try reader.bytes(at: offset, count: 8) else {
-            throw MediaInspectionError(.corrupt, "\(format) box header at offset \(offset) runs past \(within)")
+            let reason = "\(format) box header at offset \(offset) runs past \(within)"
+            if parent == nil { throw .cutShort(reason, present: limit, expected: offset + 8) }
+            throw MediaInspectionError(.corrupt, reason)
         }
         let type = header.fourCC(4)
         var size = UInt64(header.u32(0))
@@ -39,7 +41,12 @@ struct ISOBox {
         }
         let (end, overflow) = offset.addingReportingOverflow(size)
         guard !overflow, end <= limit else {
-            throw MediaInspectionError(.corrupt, "\(format) box '\(type)' at offset \(offset) runs past \(within)")
+            let reason = "\(format) box '\(type)' at offset \(offset) runs past \(within)"
+            // The file's own boxes say how long it is (at least); a size no disk holds says nothing.
+            if parent == nil, !overflow, reader.size == limit {
+                throw .cutShort(reason, present: limit, expected: end < 1 << 50 ? end : nil)
+            }
+            throw MediaInspectionError(.corrupt, reason)
         }
         if type == "uuid" {
             payload += 16

@@ -53,7 +53,9 @@ struct JPEGParser {
                 throw MediaInspectionError(.corrupt, "JPEG segment at offset \(offset) has an invalid length \(length)")
             }
             guard reader.contains(markerOffset, length) else {
-                throw MediaInspectionError(.corrupt, "JPEG segment at offset \(offset) runs past the end of the file")
+                throw .cutShort(
+                    "JPEG segment at offset \(offset) runs past the end of the file", present: reader.size,
+                    expected: markerOffset + length)
             }
             let payload = markerOffset + 2
             let payloadLength = Int(length) - 2
@@ -183,7 +185,8 @@ struct JPEGParser {
             previousWasFill = bytes[bytes.count - 1] == 0xFF
             offset += UInt64(bytes.count)
         }
-        throw MediaInspectionError(.corrupt, "JPEG has no end-of-image marker (the file is cut short)")
+        throw .cutShort(
+            "JPEG ends before the image does (no end-of-image marker)", present: reader.size, expected: nil)
     }
 
     /// Whether `bytes` hold the end-of-image marker `FF D9`, found by `memchr` jumps from one `FF`

@@ -31,6 +31,12 @@ public struct MediaMetadata: Sendable, Hashable, Codable {
     public var make: String?
     /// Camera model.
     public var model: String?
+    /// The lens, as the camera or an editor names it (`"RF24-105mm F4 L IS USM"`): EXIF LensModel,
+    /// else XMP `aux:Lens` or `exifEX:LensModel`.
+    public var lens: String?
+    /// The rating an editor gave it (XMP `xmp:Rating`, in the file or its `.xmp` sidecar): 1 to 5
+    /// stars, 0 for none given, -1 for a photo rejected.
+    public var rating: Int?
     /// The camera as people name it: the model alone when it already starts with the make's first
     /// word (Canon writes make "Canon", model "Canon EOS R6"), else make and model.
     ///
@@ -66,6 +72,7 @@ public struct MediaMetadata: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case kind, format, width, height, orientation, captureDate, latitude, longitude, altitude, make, model, duration
+        case lens, rating
         case isAnimated = "animated"
         case warnings
     }
@@ -92,6 +99,8 @@ public struct MediaMetadata: Sendable, Hashable, Codable {
         altitude = try c.decodeIfPresent(Double.self, forKey: .altitude)
         make = try c.decodeIfPresent(String.self, forKey: .make)
         model = try c.decodeIfPresent(String.self, forKey: .model)
+        lens = try c.decodeIfPresent(String.self, forKey: .lens)
+        rating = try c.decodeIfPresent(Int.self, forKey: .rating)
         duration = try c.decodeIfPresent(Double.self, forKey: .duration)
         isAnimated = try c.decodeIfPresent(Bool.self, forKey: .isAnimated) ?? false
         warnings = try c.decodeIfPresent([String].self, forKey: .warnings) ?? []
@@ -112,6 +121,8 @@ public struct MediaMetadata: Sendable, Hashable, Codable {
         try c.encodeIfPresent(altitude, forKey: .altitude)
         try c.encodeIfPresent(make, forKey: .make)
         try c.encodeIfPresent(model, forKey: .model)
+        try c.encodeIfPresent(lens, forKey: .lens)
+        try c.encodeIfPresent(rating, forKey: .rating)
         try c.encodeIfPresent(duration, forKey: .duration)
         if isAnimated { try c.encode(true, forKey: .isAnimated) }
         if !warnings.isEmpty { try c.encode(warnings, forKey: .warnings) }

@@ -13,8 +13,7 @@ struct PNGParser {
         var index = 0
         while true {
             guard let header = try reader.bytes(at: offset, count: 8) else {
-                throw MediaInspectionError(
-                    .corrupt, "PNG has no IEND chunk (the file is cut short at offset \(offset))")
+                throw .cutShort("PNG ends before its image does (no IEND chunk)", present: reader.size, expected: nil)
             }
             let length = UInt64(header.u32(0))
             let type = header.fourCC(4)
@@ -22,8 +21,9 @@ struct PNGParser {
                 throw MediaInspectionError(.corrupt, "PNG chunk at offset \(offset) has an invalid type")
             }
             guard length <= 0x7FFF_FFFF, reader.contains(offset + 8, length + 4) else {
-                throw MediaInspectionError(
-                    .corrupt, "PNG chunk \(type) at offset \(offset) runs past the end of the file")
+                let reason = "PNG chunk \(type) at offset \(offset) runs past the end of the file"
+                guard length <= 0x7FFF_FFFF else { throw MediaInspectionError(.corrupt, reason) }
+                throw .cutShort(reason, present: reader.size, expected: offset + 12 + length)
             }
             if index == 0 && (type != "IHDR" || length != 13) {
                 throw MediaInspectionError(.corrupt, "PNG does not start with an IHDR chunk")

@@ -75,6 +75,8 @@ struct TIFFReader {
             // A damaged EXIF directory loses its dates, not the photo.
             try? directory(at: $0, what: "EXIF directory", required: false)
         }
+        info.lens = exif.flatMap { string($0, 0xA434) }?.trimmingSpaces.nilIfEmpty
+        info.rating = int(ifd0, 0x4746).flatMap { (0...5).contains($0) ? $0 : nil }
         for (dateTag, offsetTag) in [(UInt16(0x9003), UInt16(0x9011)), (0x9004, 0x9012)] where info.captureDate == nil {
             for directory in [exif, ifd0].compactMap({ $0 }) {
                 if let date = string(directory, dateTag).flatMap(Self.isoDate) {

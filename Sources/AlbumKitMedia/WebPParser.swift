@@ -10,7 +10,9 @@ struct WebPParser {
         let riffEnd = 8 + UInt64(header.u32(4, bigEndian: false))
         guard riffEnd >= 12 else { throw MediaInspectionError(.corrupt, "WebP RIFF size is too small") }
         guard riffEnd <= reader.size else {
-            throw MediaInspectionError(.corrupt, "WebP RIFF size (\(riffEnd) bytes) runs past the end of the file")
+            throw .cutShort(
+                "WebP RIFF size (\(riffEnd) bytes) runs past the end of the file", present: reader.size,
+                expected: riffEnd)
         }
         var offset: UInt64 = 12
         var canvas: (Int, Int)?

@@ -25,6 +25,10 @@ struct XMPPacket: Equatable {
     var captureDate: String?
     var make: String?
     var model: String?
+    /// The lens: `aux:Lens` (Lightroom, Photoshop), else `exifEX:LensModel` (the EXIF 2.3 name).
+    var lens: String?
+    /// `xmp:Rating`: 0 to 5 stars, -1 for a photo rejected (Lightroom, darktable, digiKam).
+    var rating: Int?
 
     /// The `XMP` APP1 signature of a JPEG segment, before the packet.
     static let jpegSignature = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
@@ -37,6 +41,7 @@ struct XMPPacket: Equatable {
     static let namespaces = [
         "exif": "http://ns.adobe.com/exif/1.0/", "photoshop": "http://ns.adobe.com/photoshop/1.0/",
         "xmp": "http://ns.adobe.com/xap/1.0/", "tiff": "http://ns.adobe.com/tiff/1.0/",
+        "aux": "http://ns.adobe.com/exif/1.0/aux/", "exifEX": "http://cipa.jp/exif/1.0/",
     ]
 
     /// Reads `bytes` (an XMP packet in UTF-8); `nil` when it holds none of the fields.
@@ -59,7 +64,12 @@ struct XMPPacket: Equatable {
         }
         make = property("tiff", "Make")?.trimmingSpaces.nilIfEmpty
         model = property("tiff", "Model")?.trimmingSpaces.nilIfEmpty
-        if captureDate == nil && make == nil && model == nil { return nil }
+        lens = (property("aux", "Lens") ?? property("exifEX", "LensModel"))?.trimmingSpaces.nilIfEmpty
+        // Lightroom writes whole stars; a fraction (some DAMs) counts as the stars below it.
+        rating = property("xmp", "Rating").flatMap { Double($0.trimmingSpaces) }.flatMap {
+            $0.isFinite && $0 >= -1 && $0 <= 5 ? Int($0.rounded(.down)) : nil
+        }
+        if captureDate == nil && make == nil && model == nil && lens == nil && rating == nil { return nil }
     }
 
     /// The other prefixes `text` declares (`xmlns:xap="http://ns.adobe.com/xap/1.0/"`) for the
@@ -247,5 +257,22 @@ extension EXIFInfo {
         captureDate = captureDate ?? xmp.captureDate
         make = make ?? xmp.make
         model = model ?? xmp.model
+        lens = lens ?? xmp.lens
+        rating = rating ?? xmp.rating
+    }
+}
+
+extension MediaMetadata {
+    /// Takes the rating, and the lens the file itself does not name, from the XMP sidecar written
+    /// beside it (`IMG_0001.CR2.xmp`): editors write a raw's rating there, never into the raw, and
+    /// the sidecar is the later word on a JPEG's too.
+    ///
+    /// ```swift
+    /// metadata.fill(fromSidecar: Array(try Data(contentsOf: xmpURL)))
+    /// ```
+    package mutating func fill(fromSidecar bytes: [UInt8]) {
+        guard let xmp = XMPPacket(bytes) else { return }
+        lens = lens ?? xmp.lens
+        rating = xmp.rating ?? rating
     }
 }

@@ -132,6 +132,7 @@ extension PhotoKitBackend: AssetDeleting {
                 resource.type == .alternatePhoto ? .raw : resource.type == .adjustmentData ? .sidecar : nil
             return role.map { AssetCompanion(role: $0, originalFilename: resource.originalFilename) }
         }
+        info.isLivePhoto = resources.contains { $0.type == .pairedVideo }
         return info
     }
 }

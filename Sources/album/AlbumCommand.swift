@@ -75,6 +75,7 @@ enum AlbumCommand {
             }
             switch command {
             case .save: return try await SaveCommand.run(arguments, importing: false)
+            case .import where arguments.value(.watch) != nil: return try await WatchedImport.run(arguments)
             case .import: return try await SaveCommand.run(arguments, importing: true)
             case .albums: return try await albums(arguments)
             case .show: return try await show(arguments)

@@ -2,7 +2,8 @@ import AlbumKit
 import Foundation
 
 /// What `show` and `assets` are asked to list: the order and the filter their options give
-/// (`--from`, `--to`, `--camera`, `--kind`, `--near`, `--box`, `--name`, and for `assets` `--album`),
+/// (`--from`, `--to`, `--camera`, `--lens`, `--rating`, `--kind`, `--near`, `--box`, `--name`, and for
+/// `assets` `--album`),
 /// checked before the library is opened. Assets of one time are listed by original name (then id),
 /// so one import lists as its files were named.
 ///
@@ -44,8 +45,11 @@ struct AssetQuery {
         case "photo": filter.kinds = [.photo]
         case "video": filter.kinds = [.video]
         case "raw": filter.formats = [.raw, .dng]
+        case "live":
+            filter.kinds = [.photo]
+            filter.livePhotos = true
         case let other?:
-            throw AlbumCommand.UsageFailure(message: "--kind takes 'photo', 'video' or 'raw', not '\(other)'")
+            throw AlbumCommand.UsageFailure(message: "--kind takes 'photo', 'video', 'raw' or 'live', not '\(other)'")
         }
         if let camera = arguments.value(.camera) {
             let trimmed = camera.trimmingCharacters(in: .whitespaces)
@@ -53,6 +57,20 @@ struct AssetQuery {
                 throw AlbumCommand.UsageFailure(message: "--camera needs some of the camera's name, such as 'EOS R6'")
             }
             filter.camera = trimmed
+        }
+        if let lens = arguments.value(.lens) {
+            let trimmed = lens.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.isEmpty else {
+                throw AlbumCommand.UsageFailure(message: "--lens needs some of the lens's name, such as '24-105'")
+            }
+            filter.lens = trimmed
+        }
+        if let text = arguments.value(.rating) {
+            guard let stars = Int(text), (-1...5).contains(stars) else {
+                throw AlbumCommand.UsageFailure(
+                    message: "--rating takes the fewest stars to list, 0 to 5 (-1: rejected ones too), not '\(text)'")
+            }
+            filter.rating = stars
         }
         if let name = arguments.value(.name) {
             guard !name.isEmpty else {

@@ -76,6 +76,11 @@ enum CommandLineSpec {
         case trustProxy = "--trust-proxy"
         case tlsCert = "--tls-cert"
         case tlsKey = "--tls-key"
+        case watch = "--watch"
+        case settle = "--settle"
+        case backup = "--backup"
+        case lens = "--lens"
+        case rating = "--rating"
 
         /// `--album`, in messages.
         var description: String { rawValue }
@@ -298,8 +303,9 @@ enum CommandLineSpec {
             name: .camera, value: "TEXT",
             help: "List only what a camera whose make and model contain TEXT took (case aside: --camera 'eos r6')."),
         Option(
-            name: .kind, value: "photo|video|raw",
-            help: "List only photos, only videos, or only camera raws (raw formats and DNG, kept alone or with a JPEG)."
+            name: .kind, value: "photo|video|raw|live",
+            help:
+                "List only photos, only videos, only camera raws (raw formats and DNG, kept alone or with a JPEG), or only Live Photos (Photos)."
         ),
         Option(
             name: .near, value: "LAT,LON[,KM]",
@@ -320,6 +326,7 @@ enum CommandLineSpec {
             help:
                 "duplicates: delete every copy but the best of each same-file and same-picture group (into recently deleted)."
         ),
+        Option(
             name: .listen, value: "ADDRESS:PORT",
             help:
                 "Where the server listens (default 127.0.0.1:8080, this machine only; 0.0.0.0:8080 for the local network; PORT 0: any free port)."
@@ -331,6 +338,26 @@ enum CommandLineSpec {
             name: .tlsCert, value: "FILE", help: "Serve HTTPS with this PEM certificate (with --tls-key).",
             completion: .file),
         Option(name: .tlsKey, value: "FILE", help: "The PEM private key of --tls-cert.", completion: .file),
+        Option(
+            name: .watch, value: "DIR",
+            help: "Keep watching DIR and import each photo and video once it is complete (until Ctrl-C).",
+            completion: .directory),
+        Option(
+            name: .settle, value: "SECONDS",
+            help:
+                "With --watch: how long a file's size and time must stay unchanged, closed by its writer, before it is imported (default 2)."
+        ),
+        Option(
+            name: .backup, value: "DIR",
+            help:
+                "Also copy each file into DIR, in its folder below the one imported, read back and checked (a name taken by another file gets a suffix).",
+            completion: .directory),
+        Option(
+            name: .lens, value: "TEXT",
+            help: "List only what was taken with a lens whose name contains TEXT (case aside: --lens '24-105')."),
+        Option(
+            name: .rating, value: "N",
+            help: "List only photos rated N stars or more (XMP xmp:Rating, in the file or its .xmp sidecar)."),
     ]
 
     static let allOptions = globalOptions + commandOptions
@@ -374,8 +401,9 @@ enum CommandLineSpec {
             name: .import, arguments: "FOLDER...",
             options: [
                 .album, .albumByDate, .include, .exclude, .dryRun, .checksum, .move, .separateRaw, .null, .replace,
+                .watch, .settle, .backup,
             ],
-            summary: "Save every photo and video in folder trees (save -r).",
+            summary: "Save every photo and video in folder trees (save -r), or as they arrive in a watched folder.",
             details: """
                 Saves every photo and video under each FOLDER (and in sub-folders), like save -r. Hidden files
                 and folders are left out. Files that are not photos or videos are skipped and counted, not
@@ -411,8 +439,26 @@ enum CommandLineSpec {
                 SHA-256 (a file already in the library too): lines say "moved", the summary counts them.
                 Files that failed or were skipped stay. A source folder that cannot be written (a
                 read-only card) is refused, naming it, before anything is saved.
+
+                --backup DIR also copies each file (and its sidecars and raw) into DIR, at its path below
+                the FOLDER imported (DCIM/100CANON/IMG_0001.JPG), as Lightroom's "Make a Second Copy To":
+                written unseen, flushed, read back and compared (SHA-256) before it is named. A name taken
+                by another file keeps that file (the copy becomes IMG_0001-1.JPG); a file of the same bytes
+                there counts as made. DIR is never created. A copy that cannot be made (a full, read-only or
+                missing disk) is named with its cause and counted; the import itself goes on, and with
+                --move that file stays where it is. The summary says how many copies were made.
+
+                --watch DIR (no FOLDER then) keeps watching DIR and its sub-folders and imports each photo
+                and video once it is complete: its size and modification time unchanged for --settle
+                seconds (default 2) and, on Linux, no process holding it open for writing, so a file still
+                being copied is never imported half-written. The folder is read again as soon as the kernel
+                tells of a change (inotify) and every 10 seconds anyway. Each file is imported as import
+                does (same lines, --album, --album-by-date, --move, --include); a sidecar waits for its
+                photo, and one arriving after its photo was imported is added to it ("updated"). Files
+                already in the library are recognised and not listed, so a watch started again reads the
+                folder quietly. Ctrl-C stops after the files being saved, with a summary.
                 """,
-            completion: .directory, arity: 1...Int.max),
+            completion: .directory, arity: 0...Int.max),
         Command(
             name: .albums, arguments: "", options: [.titles],
             summary: "List the albums: id, asset count, size, dates taken, title.",
@@ -424,7 +470,7 @@ enum CommandLineSpec {
             arity: 0...0),
         Command(
             name: .show, arguments: "TITLE",
-            options: [.order, .columns, .from, .to, .camera, .kind, .near, .box, .name],
+            options: [.order, .columns, .from, .to, .camera, .lens, .rating, .kind, .near, .box, .name],
             summary: "List the photos and videos of an album.",
             details: """
                 Lists the assets of the album TITLE in the order they were added: name, kind, size, when it
@@ -434,8 +480,9 @@ enum CommandLineSpec {
                 every id in full; --columns chooses the columns; --json prints every field. Times are
                 the camera's clock, their zone said once in the header when they share one.
                 --order taken lists by when they were taken. --from and --to (YYYY, YYYY-MM or
-                YYYY-MM-DD: the whole year, month or day), --camera, --kind, --near or --box and --name
-                list only what matches every one of them.
+                YYYY-MM-DD: the whole year, month or day), --camera, --lens, --rating (N stars or more,
+                from the photo's XMP or its .xmp sidecar), --kind, --near or --box and --name list only
+                what matches every one of them.
                 """,
             takesAlbumFirst: true, arity: 1...1),
         Command(
@@ -458,14 +505,17 @@ enum CommandLineSpec {
             takesAlbumFirst: true, arity: 1...1),
         Command(
             name: .assets, arguments: "",
-            options: [.order, .limit, .after, .columns, .album, .from, .to, .camera, .kind, .near, .box, .name],
+            options: [
+                .order, .limit, .after, .columns, .album, .from, .to, .camera, .lens, .rating, .kind, .near, .box,
+                .name,
+            ],
             summary: "List every photo and video of the library, in albums or not.",
             details: """
                 Lists every asset of the library, whether or not it is in an album, by when it was added
                 (--order added, the default) or when it was taken (--order taken; assets without a capture
                 date come by when they were added), oldest first, those of one time by name, with the
                 columns of show. --limit N prints one page and, on stderr, the --after CURSOR of the next
-                one. The filters of show (--from, --to, --camera, --kind, --near, --box, --name) and
+                one. The filters of show (--from, --to, --camera, --lens, --rating, --kind, --near, --box, --name) and
                 --album TITLE list only what matches every one of them.
                 """,
             arity: 0...0),
@@ -560,8 +610,10 @@ enum CommandLineSpec {
             summary: "Print the library's changes as they happen.",
             details: """
                 Prints a line for each asset and album another program, another process or this one adds,
-                removes or changes, from now on ("added asset ID", "removed album ID", ...), until Ctrl-C;
-                --json prints one object per change with the identifiers by kind. Photos reports its changes
+                removes or changes, from now on, by file name and album title ("added photo IMG_0001.JPG",
+                "added album "Trip"", "removed album "Trip""; -v adds each id), until Ctrl-C; an asset
+                changed or removed that was not added while watching is named by its id. --json prints one
+                object per change with the identifiers by kind. Photos reports its changes
                 itself; a catalog follows its journal (a change shows within a fraction of a second); a folder
                 library is told of changes by the kernel (inotify), and read every --interval seconds only on
                 a network or FUSE file system; a shared library is read every --interval seconds and compared,
@@ -593,6 +645,9 @@ enum CommandLineSpec {
                 says which. The first run
                 decodes each photo's thumbnail (libvips, Debian's libvips42) and keeps its perceptual hashes
                 in a cache (Docs/duplicates.md); later runs reuse them.
+                """,
+            arity: 0...0),
+        Command(
             name: .serve, arguments: "", options: [.listen, .trustProxy, .tlsCert, .tlsKey],
             summary: "Show the library's albums in a browser, and save into them from a phone.",
             details: """

@@ -23,6 +23,16 @@ enum SaveCommand {
 
         var media: Media { companions.isEmpty ? .path(bytes) : Media.path(bytes).with(companions: companions) }
 
+        /// Its path below the folder given (`DCIM/100CANON/IMG_1.JPG`), where `--backup` puts its
+        /// second copy; a file named alone goes at the top.
+        var relative: FileSystemPath?
+
+        /// The components of ``relative`` (the file's name alone when there is none).
+        var backupComponents: [String] {
+            let path = relative ?? bytes.lastComponent
+            return path.bytes.split(separator: UInt8(ascii: "/")).map { String(decoding: $0, as: UTF8.self) }
+        }
+
         /// " (with IMG_1.CR2, IMG_1.xmp)" for a line, or nothing.
         var withCompanions: String {
             companions.isEmpty
@@ -44,7 +54,7 @@ enum SaveCommand {
             file: path.description)
     }
 
-    private struct Tally {
+    struct Tally {
         var saved = 0
         /// Files the library already held: not stored again (added to the album where missing).
         var already = 0
@@ -76,6 +86,10 @@ enum SaveCommand {
         /// versions of (`--replace` deletes them afterwards).
         var newVersions = 0
         var replaced: [String] = []
+        /// `--backup`: second copies written, found there already, and files without one.
+        var backedUp = 0
+        var backupsThere = 0
+        var notBackedUp = 0
     }
 
     /// The key of ``Tally/earlier``: `nil` without a capture date (no version is claimed then).
@@ -95,18 +109,24 @@ enum SaveCommand {
         case catalogLibrary
     }
 
-    static func run(_ arguments: Arguments, importing: Bool) async throws -> Int32 {
+    /// Saves the files and folders named (or, for `import --watch`, the files of `watched`, its
+    /// counts added to the watch's and its summary left to it).
+    static func run(_ arguments: Arguments, importing: Bool, watched: WatchedImport.Batch? = nil) async throws
+        -> Int32
+    {
         let recursive = importing || arguments.recursive
         // Paths travel as bytes, from arguments and from stdin: names need not be valid UTF-8.
-        var named: [[UInt8]] = []
-        for (argument, bytes) in zip(arguments.positional, arguments.positionalBytes) {
+        var named: [[UInt8]] = watched?.paths ?? []
+        for (argument, bytes) in zip(arguments.positional, arguments.positionalBytes) where watched == nil {
             if argument == "-" {
                 named += readStandardInput(nulSeparated: arguments.null)
             } else {
                 named.append(bytes)
             }
         }
-        guard !named.isEmpty else { throw AlbumCommand.UsageFailure(message: "no FILE given") }
+        guard !named.isEmpty else {
+            throw AlbumCommand.UsageFailure(message: importing ? "no FOLDER given (or --watch DIR)" : "no FILE given")
+        }
         let described = try CreationDescription(arguments)
         let byDate = try arguments.value(.albumByDate).map { format throws(AlbumCommand.UsageFailure) in
             try AlbumDateFormat(format)
@@ -125,7 +145,12 @@ enum SaveCommand {
         for bytes in named {
             let path = FileSystemPath(bytes: bytes)
             guard FileSystem.fileStatus(atPath: path)?.kind == .directory else {
-                inputs.append(Input(path, fromFolder: false))
+                var input = Input(path, fromFolder: watched != nil)
+                // A watched folder's file keeps its place below the folder.
+                if let root = watched?.root, bytes.starts(with: root + [UInt8(ascii: "/")]) {
+                    input.relative = FileSystemPath(bytes: bytes.dropFirst(root.count + 1))
+                }
+                inputs.append(input)
                 continue
             }
             guard recursive else {
@@ -154,7 +179,8 @@ enum SaveCommand {
                 continue
             }
             for item in found {
-                let input = Input(item.path, fromFolder: true)
+                var input = Input(item.path, fromFolder: true)
+                input.relative = item.relative
                 let shown = item.path.description
                 switch item.kind {
                 case .file:
@@ -199,11 +225,17 @@ enum SaveCommand {
         // --move: every source folder must let its files be removed, checked before anything is saved.
         let moving = arguments.has(.move)
         if moving { try checkRemovable(inputs) }
+        let backup = arguments.value(.backup)
         if arguments.dryRun { return try await dryRun(arguments, inputs, titles, early: early, check: check) }
 
         let library = try LibraryChoice.open(arguments, create: true)
         try await library.opened()
-        let tally = Locked(Tally())
+        let tally = watched?.tally ?? Locked(Tally())
+        // A watch's earlier batches found their own versions; this one looks at the album afresh.
+        tally.withLock {
+            $0.earlier = [:]
+            $0.replaced = []
+        }
         // Results in input order: a folder refused up front is printed where it was named.
         let pending = Locked(early[...])
         let reportEarly: @Sendable (Int) -> Void = { position in
@@ -214,13 +246,14 @@ enum SaveCommand {
         }
         guard !inputs.isEmpty else {
             reportEarly(.max)
-            return summary(arguments, tally, total: early.count, walked: recursive)
+            return watched == nil ? summary(arguments, tally, total: early.count, walked: recursive) : 0
         }
 
         let media = inputs.map { described.apply(to: $0.media) }
         let files = inputs
         let total = inputs.count + early.count
         Output.stopNote.withLock {
+            guard watched == nil else { return }
             $0 = {
                 let reached = tally.withLock { $0.saved + $0.already + $0.failed + $0.skipped + $0.skippedLinks }
                 return
@@ -259,19 +292,32 @@ enum SaveCommand {
                             + " It is the JPEG of a RAW+JPEG pair: its raw \(Output.shown(raw.fileName)) is saved alone.",
                         file: error.file ?? files[index].path))
             }
-            if moving {
+            if moving || backup != nil {
                 queue.yield((index, result))
                 return
             }
             reportEarly(index)
             report(files[index], result, album: titles[index], arguments, tally)
         }
-        // Not cancelled by Ctrl-C: what is saved by then is still checked and moved.
+        // Not cancelled by Ctrl-C: what is saved by then is still copied, checked and moved.
         let mover = Task {
             for await (index, result) in moves {
                 reportEarly(index)
                 var removal: Removal?
-                if case .success(let saved) = result { removal = await removeSource(files[index], saved, library) }
+                var copied = true
+                if case .success = result, let backup {
+                    copied = await secondCopy(of: files[index], into: backup, arguments, tally)
+                }
+                if case .success(let saved) = result, moving {
+                    removal =
+                        copied
+                        ? await removeSource(files[index], saved, library)
+                        : .kept(
+                            AlbumError(
+                                .ioFailure,
+                                "\(files[index].path) was saved but not removed: its second copy could not be made. It stays where it is.",
+                                file: files[index].path))
+                }
                 if case .notSaved(let error)? = removal {
                     report(files[index], .failure(error), album: titles[index], arguments, tally)
                 } else {
@@ -337,7 +383,7 @@ enum SaveCommand {
             }
             return []
         }
-        Interruption.install { task.cancel() }
+        if let watched { watched.onInterruption { task.cancel() } } else { Interruption.install { task.cancel() } }
         _ = await task.value
         queue.finish()
         await mover.value
@@ -356,7 +402,13 @@ enum SaveCommand {
                 }
             for result in results {
                 var removal: Removal?
-                if moving, case .success(let saved) = result { removal = await removeSource(input, saved, library) }
+                var copied = true
+                if case .success = result, let backup {
+                    copied = await secondCopy(of: input, into: backup, arguments, tally)
+                }
+                if moving, copied, case .success(let saved) = result {
+                    removal = await removeSource(input, saved, library)
+                }
                 if case .notSaved(let error)? = removal {
                     report(input, .failure(error), album: titles[index], arguments, tally)
                 } else {
@@ -374,6 +426,7 @@ enum SaveCommand {
         if let title = arguments.album, tally.withLock({ !$0.created.isEmpty }), !arguments.quiet {
             await warnAboutSimilarTitle(title, in: library)
         }
+        guard watched == nil else { return 0 }
         return summary(arguments, tally, total: inputs.count + early.count, walked: recursive)
     }
 
@@ -534,7 +587,7 @@ enum SaveCommand {
     private static let alreadyPrefix = "already in the library: "
 
     /// The counts of a summary: "9 saved, 2 already in the library, 5 skipped (…)".
-    private static func counts(_ t: Tally, _ arguments: Arguments, saved: String, failed: String) -> [String] {
+    static func counts(_ t: Tally, _ arguments: Arguments, saved: String, failed: String) -> [String] {
         var parts = ["\(t.saved) \(saved)"]
         if t.already > 0 {
             let updated = t.updated > 0 ? " (\(t.updated) with sidecars updated)" : ""
@@ -556,6 +609,14 @@ enum SaveCommand {
         }
         if t.skippedLinks > 0 { parts.append(linksSkipped(t.skippedLinks, listed: arguments.verbose)) }
         if t.libraries > 0 { parts.append("\(t.libraries) catalog librar\(t.libraries == 1 ? "y" : "ies") left out") }
+        if let backup = arguments.value(.backup), !arguments.dryRun {
+            var copies = "\(t.backedUp) second cop\(t.backedUp == 1 ? "y" : "ies") made in \(Output.shown(backup))"
+            if t.backupsThere > 0 { copies += " (\(t.backupsThere) there already)" }
+            parts.append(copies)
+            if t.notBackedUp > 0 {
+                parts.append("\(t.notBackedUp) without a second copy (named above)")
+            }
+        }
         if t.failed > 0 { parts.append("\(t.failed) \(failed)") }
         return parts
     }
@@ -576,7 +637,43 @@ enum SaveCommand {
         if wanted && (!arguments.quiet || t.failed > 0) {
             Output.err("album: " + parts.joined(separator: ", "))
         }
-        return t.failed == 0 && t.cancelled == 0 && t.notMoved == 0 ? 0 : 1
+        return t.failed == 0 && t.cancelled == 0 && t.notMoved == 0 && t.notBackedUp == 0 ? 0 : 1
+    }
+
+    /// `--backup DIR`: a second copy of `input` and its companions in DIR, at their place below the
+    /// folder given (``SecondCopy``); a failure is named on its own line and counted, the save
+    /// stands. Whether every copy is there.
+    private static func secondCopy(
+        of input: Input, into root: String, _ arguments: Arguments, _ tally: Locked<Tally>
+    ) async -> Bool {
+        var components = input.backupComponents
+        var files = [(input.bytes, components)]
+        for companion in input.companions {
+            components[components.count - 1] = String(decoding: companion.path.lastComponent.bytes, as: UTF8.self)
+            files.append((companion.path, components))
+        }
+        var complete = true
+        for (source, place) in files {
+            do {
+                let outcome = try await Blocking.run { () throws(AlbumError) in
+                    try SecondCopy.make(of: source, into: root, at: place)
+                }
+                switch outcome {
+                case .made(let path):
+                    tally.withLock { $0.backedUp += 1 }
+                    if arguments.verbose && !arguments.json {
+                        Output.err("album: second copy of \(Output.shown(source.description)) in \(Output.shown(path))")
+                    }
+                case .alreadyThere: tally.withLock { $0.backupsThere += 1 }
+                }
+            } catch {
+                complete = false
+                tally.withLock { $0.notBackedUp += 1 }
+                let error = AlbumError.wrap(error, file: source.description)
+                Output.err("album: \(Output.shown(error.message)) [\(error.code)]")
+            }
+        }
+        return complete
     }
 
     /// `--move`: refuses, before anything is saved, when a source folder does not let its files be

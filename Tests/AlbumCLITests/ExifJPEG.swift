@@ -17,6 +17,8 @@ struct ExifJPEG {
     var offset: String?
     var latitude: Double?
     var longitude: Double?
+    /// EXIF's LensModel.
+    var lens: String?
 
     static let plain = CLI.packageRoot.appendingPathComponent("Tests/AlbumKitMediaTests/Fixtures/corpus/jpeg-plain.jpg")
 
@@ -68,6 +70,7 @@ struct ExifJPEG {
         var exif: [Entry] = []
         if let taken { exif.append(Self.ascii(0x9003, taken)) }
         if let offset { exif.append(Self.ascii(0x9011, offset)) }
+        if let lens { exif.append(Self.ascii(0xA434, lens)) }
         var gps: [Entry] = []
         if let latitude, let longitude {
             gps = [

@@ -30,7 +30,10 @@ import Testing
                 "\(run.stderr)")
             #expect(lines.contains { $0.contains("MVI_0205.MOV: empty file (0 bytes)") }, "\(run.stderr)")
             #expect(
-                lines.contains { $0.contains("IMG_0204.JPG is damaged") && $0.contains("cut short") }, "\(run.stderr)")
+                lines.contains {
+                    $0.contains(
+                        "IMG_0204.JPG is cut short after \(photo.count / 2) bytes: JPEG ends before the image does")
+                }, "\(run.stderr)")
             #expect(
                 lines.last?.contains("1 saved, 2 skipped (not photos or videos), 3 failed") == true, "\(run.stderr)")
             #expect(!run.stderr.contains("notes.txt"), "skipped files are listed with -v only: \(run.stderr)")
@@ -38,6 +41,33 @@ import Testing
             let json = try CLI.run(["import", dir.appendingPathComponent("card").path, "--json"] + library)
             let empty = json.jsonLines().first { ($0["file"] as? String)?.hasSuffix("IMG_0203.JPG") == true }
             #expect((empty?["error"] as? [String: Any])?["code"] as? String == "corruptMedia", "\(json.stdout)")
+        }
+    }
+
+    /// A card's files cut short say how many bytes are there, and of how many where the container
+    /// says: a movie's box, a PNG's chunk, a JPEG's segment; a JPEG cut in its image data ends
+    /// before the image does.
+    @Test func cutShortFilesSayHowManyBytesOfHowManyAreThere() throws {
+        try CLI.withTemporaryDirectory { dir in
+            let card = dir.appendingPathComponent("card")
+            try FileManager.default.createDirectory(at: card, withIntermediateDirectories: true)
+            let movie = try Data(contentsOf: CLI.examples.appendingPathComponent("clip.mp4"))
+            let png = try Data(contentsOf: CLI.examples.appendingPathComponent("garden.png"))
+            let jpeg = try Data(contentsOf: CLI.examples.appendingPathComponent("harbour.jpg"))
+            try movie.prefix(movie.count / 2).write(to: card.appendingPathComponent("MVI_0001.MP4"))
+            try png.prefix(20_000).write(to: card.appendingPathComponent("GARDEN.PNG"))
+            try jpeg.prefix(300).write(to: card.appendingPathComponent("IMG_0001.JPG"))
+            let library = ["--library", dir.appendingPathComponent("L.albumlibrary").path]
+            let run = try CLI.run(library + ["import", card.path])
+            #expect(run.status == 1)
+            let shown = card.path + "/"
+            #expect(
+                run.stderr.contains(
+                    "\(shown)MVI_0001.MP4 is cut short at \(movie.count / 2) of at least \(movie.count) bytes: MP4 box 'mdat'"
+                ), "\(run.stderr)")
+            #expect(run.stderr.contains("\(shown)GARDEN.PNG is cut short at 20000 of at least "), "\(run.stderr)")
+            #expect(run.stderr.contains("\(shown)IMG_0001.JPG is cut short at 300 of at least "), "\(run.stderr)")
+            #expect(run.stderr.contains("album: 0 saved, 3 failed"), "\(run.stderr)")
         }
     }
 }

@@ -12,6 +12,23 @@ import Testing
             """.utf8)
     }
 
+    /// The lens under Lightroom's name or EXIF 2.3's, and the rating: whole stars, a fraction
+    /// rounded down, a rejected photo's -1; a number out of range is no rating.
+    @Test func lensAndRating() throws {
+        let lightroom = try #require(
+            XMPPacket(Self.packet("<rdf:Description aux:Lens='RF24-105mm F4 L IS USM' xmp:Rating='4'/>")))
+        #expect(lightroom.lens == "RF24-105mm F4 L IS USM")
+        #expect(lightroom.rating == 4)
+        let cipa = try #require(
+            XMPPacket(
+                Self.packet("<rdf:Description><exifEX:LensModel>XF35mmF1.4 R</exifEX:LensModel></rdf:Description>")))
+        #expect(cipa.lens == "XF35mmF1.4 R")
+        #expect(cipa.rating == nil)
+        #expect(XMPPacket(Self.packet("<rdf:Description xmp:Rating='3.5'/>"))?.rating == 3)
+        #expect(XMPPacket(Self.packet("<rdf:Description xmp:Rating='-1'/>"))?.rating == -1)
+        #expect(XMPPacket(Self.packet("<rdf:Description xmp:Rating='7'/>")) == nil)
+    }
+
     @Test func attributesAndElements() throws {
         let attributes = try #require(
             XMPPacket(

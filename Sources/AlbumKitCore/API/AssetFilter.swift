@@ -36,12 +36,20 @@ public struct AssetFilter: Sendable, Hashable {
     public var name: String?
     /// The album (its ``AlbumInfo/id``) whose assets are listed; `nil` for the whole library.
     public var albumID: String?
+    /// Text the lens must contain, case aside (``MediaMetadata/lens``: `"RF24-105"`); `nil` for any
+    /// lens, or none.
+    public var lens: String?
+    /// The fewest stars listed (``MediaMetadata/rating``, from XMP `xmp:Rating`): `3` lists photos
+    /// of 3, 4 and 5 stars; `nil` for any rating, or none.
+    public var rating: Int?
+    /// Only Live Photos (``AssetInfo/isLivePhoto``: a photo with its paired video), when `true`.
+    public var livePhotos = false
 
     /// A filter; with no arguments, every asset.
     public init(
         kinds: Set<MediaKind>? = nil, dates: Range<Date>? = nil, taken: Range<Date>? = nil,
         formats: Set<MediaFormat>? = nil, camera: String? = nil, area: GeoArea? = nil, name: String? = nil,
-        albumID: String? = nil
+        albumID: String? = nil, lens: String? = nil, rating: Int? = nil, livePhotos: Bool = false
     ) {
         self.kinds = kinds
         self.dates = dates
@@ -51,6 +59,9 @@ public struct AssetFilter: Sendable, Hashable {
         self.area = area
         self.name = name
         self.albumID = albumID
+        self.lens = lens
+        self.rating = rating
+        self.livePhotos = livePhotos
     }
 
     /// Every asset.
@@ -62,6 +73,9 @@ public struct AssetFilter: Sendable, Hashable {
     /// Videos only.
     public static let videos = AssetFilter(kinds: [.video])
 
+    /// Live Photos only: photos with their paired video.
+    public static let livePhotos = AssetFilter(kinds: [.photo], livePhotos: true)
+
     /// Camera raws only (raw formats and DNG).
     public static let raws = AssetFilter(kinds: [.photo], formats: [.raw, .dng])
 
@@ -71,7 +85,8 @@ public struct AssetFilter: Sendable, Hashable {
     /// Whether the filter holds conditions a listing cannot seek by (it reads each asset to judge
     /// them): anything but the kinds, the order's dates and the album.
     package var readsEachAsset: Bool {
-        taken != nil || formats != nil || camera != nil || area != nil || name != nil
+        taken != nil || formats != nil || camera != nil || area != nil || name != nil || lens != nil || rating != nil
+            || livePhotos
     }
 
     /// Whether no asset can pass (an empty date range).
@@ -101,6 +116,14 @@ public struct AssetFilter: Sendable, Hashable {
             guard let named = asset.metadata?.camera, named.range(of: camera, options: .caseInsensitive) != nil
             else { return false }
         }
+        if let lens {
+            guard let named = asset.metadata?.lens, named.range(of: lens, options: .caseInsensitive) != nil
+            else { return false }
+        }
+        if let rating {
+            guard let stars = asset.metadata?.rating, stars >= rating else { return false }
+        }
+        if livePhotos && !asset.isLivePhoto { return false }
         if let area {
             guard let location = asset.location, area.contains(location) else { return false }
         }

@@ -51,6 +51,9 @@ public struct AssetInfo: Sendable, Hashable {
     /// The files kept with it (its sidecars, the raw of a RAW+JPEG pair), in the order they were
     /// saved; empty when there are none or the library keeps none.
     public var companions: [AssetCompanion] = []
+    /// Whether it is a Live Photo: a photo with its paired video, as Photos keeps them (the other
+    /// libraries save a Live Photo's two files as two assets, or refuse it).
+    public var isLivePhoto = false
     /// The library folder its original and companions are kept beneath (a catalog library's):
     /// they are read through ``RemovalGate`` (never through a link, never outside that folder).
     package var libraryFolder: URL?

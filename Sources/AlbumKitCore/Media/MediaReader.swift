@@ -37,7 +37,11 @@ package final class MediaReader {
             let opened: (FileSystem.Descriptor, FileSystem.FileVersion)
             do { opened = try FileSystem.openForCopying(path) } catch { throw error.inputError(file: displayName) }
             do {
-                metadata = try Self.inspect(FileByteSource(file: opened.0, size: opened.1.size), name: displayName)
+                var inspected = try Self.inspect(FileByteSource(file: opened.0, size: opened.1.size), name: displayName)
+                for sidecar in media.companions where sidecar.role == .sidecar {
+                    Self.readRating(from: sidecar.path, into: &inspected)
+                }
+                metadata = inspected
             } catch {
                 FileSystem.close(opened.0)
                 throw error
@@ -60,6 +64,23 @@ package final class MediaReader {
                 "\(photo.path): Live Photos can be saved only to the Apple Photos library; save the photo and the video as separate files instead.",
                 file: photo.path)
         }
+    }
+
+    /// The rating and lens of an `.xmp` sidecar (``MediaMetadata/fill(fromSidecar:)``), read up to
+    /// 1 MiB. A sidecar that cannot be read adds nothing here: it is copied with the photo later,
+    /// and that copy reports why it cannot be read.
+    private static func readRating(from path: FileSystemPath, into metadata: inout MediaMetadata) {
+        guard path.lastComponent.description.lowercased().hasSuffix(".xmp"),
+            // Unreadable: see above.
+            let (file, version) = try? FileSystem.openForCopying(path)
+        else { return }
+        let count = Int(min(version.size, 1 << 20))
+        var bytes = [UInt8](repeating: 0, count: count)
+        // Unreadable: see above.
+        guard let read = try? bytes.withUnsafeMutableBytes({ try FileSystem.read(file, into: $0, at: 0) }) else {
+            return
+        }
+        metadata.fill(fromSidecar: Array(bytes.prefix(read)))
     }
 
     /// The metadata of a Live Photo's still, once both files are read and are a photo and a video:
@@ -97,6 +118,15 @@ package final class MediaReader {
             case .notMedia:
                 throw AlbumError(.notMedia, "\(name) is not a photo or video: \(error.reason).", file: name)
             case .corrupt:
+                if let cut = error.cutShort {
+                    // A camera or a copy that stopped mid-write: how much of the file is there.
+                    let how =
+                        cut.expected.map { "at \(cut.present) of at least \($0) bytes" }
+                        ?? "after \(cut.present) bytes"
+                    throw AlbumError(
+                        .corruptMedia, "\(name) is cut short \(how): \(error.reason). Nothing was saved for it.",
+                        file: name)
+                }
                 throw AlbumError(
                     .corruptMedia, "\(name) is damaged: \(error.reason). Nothing was saved for it.", file: name)
             case .unreadable:
