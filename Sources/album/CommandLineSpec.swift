@@ -91,8 +91,8 @@ enum CommandLineSpec {
     enum CommandName: String, CaseIterable, CustomStringConvertible {
         case save, `import`, albums, show, create, rename, delete, assets, add, remove
         case deleteAsset = "delete-asset"
-        case export, thumbnail, previews, verify, watch, access, serve
-        case duplicates
+        case export, thumbnail, previews, verify, watch, access
+        case duplicates, serve
         case initialize = "init"
         case config, deleted, restore, purge, gc, copy, repair, completions, man, help
 
