@@ -1,3 +1,4 @@
+import AlbumKitConformance
 import AlbumTestSupport
 import Foundation
 import Testing
@@ -75,6 +76,44 @@ import Testing
             // --output is required; --size takes pixels.
             #expect(try CLI.run(args + ["thumbnail", ids[0]]).status == 2)
             #expect(try CLI.run(args + ["thumbnail", ids[0], "-o", none, "--size", "0"]).status == 2)
+        }
+    }
+
+    /// Runs `album ARGS` with libvips hidden (/dev/null bound over it in a private mount namespace).
+    static func runWithoutLibvips(_ arguments: [String], library: String) throws -> CLI.Run {
+        let hidden = URL(fileURLWithPath: "/usr/lib/x86_64-linux-gnu/libvips.so.42").resolvingSymlinksInPath().path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        process.arguments =
+            ["-m", "sh", "-c", "mount --bind /dev/null \"$1\" && shift && exec \"$@\"", "sh", hidden, CLI.binary.path]
+            + ["--library", library] + arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return CLI.Run(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+    }
+
+    @Test(
+        .enabled(if: getuid() == 0, "hiding libvips needs a private mount namespace (root; CI runs as root)"),
+        .enabled(if: FileManager.default.fileExists(atPath: "/usr/lib/x86_64-linux-gnu/libvips.so.42"), "libvips42")
+    )
+    func withoutLibvipsAThumbnailNamesThePackageAndOtherCommandsWork() throws {
+        try CLI.withTemporaryDirectory { dir in
+            let library = dir.appendingPathComponent("Test.albumlibrary").path
+            let saved = try CLI.run(["--library", library, "save", "--album", "Trips", Fixture.jpeg.path])
+            #expect(saved.status == 0, "\(saved.stderr)")
+            let output = dir.appendingPathComponent("thumb.jpg").path
+            let thumbnail = try Self.runWithoutLibvips(["thumbnail", "harbour.jpg", "-o", output], library: library)
+            #expect(thumbnail.status == 1)
+            #expect(thumbnail.stderr.contains("install libvips42"), "\(thumbnail.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: output))
+            let albums = try Self.runWithoutLibvips(["albums"], library: library)
+            #expect(albums.status == 0 && albums.stdout.contains("Trips"), "\(albums.stdout)\(albums.stderr)")
         }
     }
 }
