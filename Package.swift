@@ -70,8 +70,10 @@ let package = Package(
         .target(
             name: "AlbumKitFolders",
             dependencies: [
-                "AlbumKitCore",
+                "AlbumKitCore", "AlbumKitPreviews",
                 .target(name: "CShims", condition: .when(platforms: [.linux, .android])),
+                // MD5 of a file's URI: its name in the desktop's thumbnail cache.
+                .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
             ],
             path: "Sources/AlbumKitFolders"
         ),
@@ -80,7 +82,7 @@ let package = Package(
         // module that links SQLite and the page-checksum VFS.
         .target(
             name: "AlbumKitCatalog",
-            dependencies: ["AlbumKitCore", "CChecksumVFS", "CSQLite"],
+            dependencies: ["AlbumKitCore", "AlbumKitPreviews", "CChecksumVFS", "CSQLite"],
             path: "Sources/AlbumKitCatalog"
         ),
 
@@ -147,7 +149,9 @@ let package = Package(
         ),
         .executableTarget(
             name: "album-bench",
-            dependencies: ["AlbumKitCore", "AlbumKitCatalog", "AlbumKitFolders", "AlbumKitMedia", "CShims"],
+            dependencies: [
+                "AlbumKitCore", "AlbumKitCatalog", "AlbumKitFolders", "AlbumKitMedia", "AlbumKitPreviews", "CShims",
+            ],
             path: "Sources/album-bench"
         ),
 

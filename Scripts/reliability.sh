@@ -55,6 +55,9 @@
 #   badnumbers  a WebM whose duration is infinite among photos: all saved, in a catalog and in a
 #               folder library (before, the batch failed in a catalog).
 #   resave      an asset's file cut short and another deleted: saving the photos again restores them.
+#   forgedpreview  a catalog's kept thumbnails cut short, replaced by text and by a link to a file
+#               outside: each is made again (the link refused, never followed or written through),
+#               the file outside untouched, verify healthy, `album previews` exit 0.
 #   mirrorforge `export --delete` into a folder whose record (.albumkit-export) was forged to name a
 #               file outside it (../, an absolute path), a link to it and a folder, each with the
 #               victim's size and SHA-256: nothing outside is removed, the link and folder stay; a
@@ -178,7 +181,7 @@ ONLY+=",fkill9,frace,fdiskfull,freadonly,fmoved,fstaging,fslash,fdelete,fcard,fl
 ONLY+=",sdelete,srestore,sexport,scopy,ssave,shostile,srestart"
 ONLY+=",hostile-index,hostile-snapshot"
 ONLY+=",hostile-records,hostile-lists"
-ONLY+=",cardcut,mirrorforge"
+ONLY+=",cardcut,mirrorforge,forgedpreview"
 while [ $# -gt 0 ]; do
     argument=$1
     shift
@@ -1321,6 +1324,34 @@ PY
         { fail "mirrorforge: the removed photo is not in the Trash: $(cat "$dir/out.txt")"; bad=$((bad + 1)); }
     grep -q ", 1 removed" "$dir/out.txt" || { fail "mirrorforge: summary: $(tail -1 "$dir/out.txt")"; bad=$((bad + 1)); }
     summary mirrorforge 1 "$bad" "a forged export record (../, absolute, link, folder): nothing outside removed; the photo left the album goes to the Trash"
+}
+
+# forgedpreview: the kept thumbnails of a catalog are a cache it must not trust (Docs/previews.md).
+scenario_forgedpreview() {
+    echo "== forgedpreview"
+    local dir=$WORK/forgedpreview lib=$WORK/forgedpreview/lib.albumlibrary kept bad=0
+    make_jpegs "$dir/media" 3 forged
+    printf 'precious' >"$dir/victim.txt"
+    "$ALBUM" save --album Keep --library "$lib" "$dir/media"/*.jpg >"$dir/save" 2>&1 || { fail "forgedpreview: save failed"; bad=1; }
+    "$ALBUM" previews --library "$lib" >"$dir/first" 2>&1 || { fail "forgedpreview: previews: $(cat "$dir/first")"; bad=1; }
+    mapfile -t kept < <(cd "$lib" && find derivatives/256 -type f | sort)
+    [ "${#kept[@]}" = 3 ] || { fail "forgedpreview: ${#kept[@]} thumbnails kept, not 3"; bad=1; }
+    if [ "${#kept[@]}" = 3 ]; then
+        truncate -s 100 "$lib/${kept[0]}"
+        printf 'not a picture' >"$lib/${kept[1]}"
+        rm -f "$lib/${kept[2]}" && ln -s "$dir/victim.txt" "$lib/${kept[2]}"
+        "$ALBUM" previews --library "$lib" >"$dir/again" 2>&1 || { fail "forgedpreview: previews after forgery: $(cat "$dir/again")"; bad=1; }
+        grep -q "^made 3, reused 6, failed 0" "$dir/again" || { fail "forgedpreview: $(tail -1 "$dir/again")"; bad=1; }
+        for file in "${kept[0]}" "${kept[1]}"; do
+            [ "$(head -c 2 "$lib/$file" | od -An -tx1 | tr -d ' ')" = ffd8 ] && [ "$(stat -c %s "$lib/$file")" -gt 500 ] ||
+                { fail "forgedpreview: $file was not made again"; bad=1; }
+        done
+        [ "$(cat "$dir/victim.txt")" = precious ] || { fail "forgedpreview: the file the link named was written"; bad=1; }
+        "$ALBUM" thumbnail --library "$lib" "$(basename "$(ls "$dir/media"/*.jpg | tail -1)")" -o "$dir/t.jpg" >/dev/null 2>"$dir/err" ||
+            { fail "forgedpreview: thumbnail: $(cat "$dir/err")"; bad=1; }
+    fi
+    verify_ok "$lib" || bad=1
+    summary forgedpreview 1 "$bad" "kept thumbnails cut short, turned to text and to a link outside: made again, nothing outside touched, verify healthy"
 }
 
 START=$(date +%s)

@@ -95,7 +95,7 @@ package final class CatalogBackend: LibraryBackend, CompanionKeeping {
     static let libraryEntries: Set<String> = [
         "originals", "catalog.sqlite", "catalog.sqlite-wal", "catalog.sqlite-shm", "catalog.sqlite-journal",
         "journal", "snapshots", "owners", "damaged", "catalog.sqlite-checked", "catalog.rebuild.sqlite",
-        "catalog.rebuild.sqlite-journal", "previous-release",
+        "catalog.rebuild.sqlite-journal", "previous-release", "derivatives",
     ]
 
     // MARK: Opening

@@ -112,7 +112,7 @@ extension FolderBackend: OriginalReading {
     /// Runs `body` with asset `id`'s file open for reading.
     ///
     /// - Throws: `.assetNotFound` when the id names no album or no file.
-    private func withAssetFile<T>(_ id: String, _ body: (FileSystem.Descriptor) throws -> T) throws -> T {
+    func withAssetFile<T>(_ id: String, _ body: (FileSystem.Descriptor) throws -> T) throws -> T {
         let root = try mapping("open the library folder") { try FileSystem.openRoot(self.root.path) }
         // Without AlbumKit's state folder the remembered albums are only hints gone: the
         // asset is still found by its folder.

@@ -64,6 +64,106 @@ extension MediaInspector {
         return EmbeddedThumbnail(jpeg: jpeg, width: width, height: height)
     }
 
+    /// Every JPEG preview stored in `source`, as stored: a JPEG's EXIF thumbnail and the images its
+    /// MPF segment lists (cameras store a 1–2 megapixel preview there), and the previews of a TIFF,
+    /// DNG or TIFF-based raw file (IFD0, IFD1 and the SubIFDs). Each is a whole JPEG with a frame
+    /// size; anything else counts as none. Empty for other formats.
+    ///
+    /// ```swift
+    /// let largest = try MediaInspector().embeddedPreviews(source).max { $0.width < $1.width }
+    /// ```
+    ///
+    /// - Throws: ``MediaInspectionError`` with kind `.unreadable` when the source fails to read.
+    public func embeddedPreviews(_ source: some ByteSource) throws(MediaInspectionError) -> [EmbeddedThumbnail] {
+        let reader = ByteReader(source)
+        guard reader.size > 0 else { return [] }
+        let head = try reader.bytes(at: 0, count: Int(min(reader.size, 512))) ?? []
+        var found: [[UInt8]] = []
+        switch Self.sniff(head) {
+        case .jpeg:
+            if let exif = try Self.exifThumbnailOfJPEG(reader) { found.append(exif) }
+            for range in try Self.mpfRanges(reader) {
+                if let bytes = try reader.bytes(at: range.offset, count: range.count) { found.append(bytes) }
+            }
+        case .tiff:
+            var tiff = TIFFReader(reader, strict: false)
+            let ranges: [(offset: UInt64, count: Int)]
+            do { ranges = try tiff.previewRanges() } catch  where error.kind == .unreadable { throw error } catch {
+                ranges = []
+            }
+            for range in ranges {
+                if let bytes = try reader.bytes(at: range.offset, count: range.count) { found.append(bytes) }
+            }
+        default: return []
+        }
+        return found.compactMap(Self.wholeJPEG)
+    }
+
+    /// `jpeg` with its frame size when it is a JPEG that parses; `nil` otherwise.
+    private static func wholeJPEG(_ jpeg: [UInt8]) -> EmbeddedThumbnail? {
+        guard sniff(Array(jpeg.prefix(512))) == .jpeg else { return nil }
+        // A preview that does not parse as a JPEG is no preview: the photo itself is not at fault.
+        guard let metadata = try? JPEGParser(reader: ByteReader(BufferByteSource(bytes: jpeg))).parse(),
+            let width = metadata.width, let height = metadata.height, width > 0, height > 0
+        else { return nil }
+        return EmbeddedThumbnail(jpeg: jpeg, width: width, height: height)
+    }
+
+    /// The ranges of the images after the first that a JPEG's MPF segment (APP2 "MPF\0", CIPA
+    /// DC-007) lists: each entry's size and offset, the offset counted from the segment's TIFF
+    /// header. Entries outside the file are left out.
+    private static func mpfRanges(_ reader: ByteReader) throws(MediaInspectionError) -> [(offset: UInt64, count: Int)] {
+        var offset: UInt64 = 2
+        for _ in 0..<JPEGParser.maxSegments {
+            guard let header = try reader.bytes(at: offset, count: 4), header[0] == 0xFF else { return [] }
+            let marker = header[1]
+            guard marker != 0xDA, marker != 0xD9 else { return [] }
+            let length = UInt64(header.u16(2))
+            guard length >= 2 else { return [] }
+            if marker == 0xE2, length > 16, let data = try reader.bytes(at: offset + 4, count: Int(length) - 2),
+                data.starts(with: Array("MPF\0".utf8), at: 0)
+            {
+                return mpfEntries(Array(data[4...]), tiffStart: offset + 8, fileSize: reader.size)
+            }
+            offset += 2 + length
+        }
+        return []
+    }
+
+    /// The MP entries (tag 0xB002) of an MPF index IFD in `tiff`.
+    private static func mpfEntries(_ tiff: [UInt8], tiffStart: UInt64, fileSize: UInt64) -> [(
+        offset: UInt64, count: Int
+    )] {
+        guard tiff.count >= 8 else { return [] }
+        let bigEndian: Bool
+        switch (tiff[0], tiff[1]) {
+        case (0x49, 0x49): bigEndian = false
+        case (0x4D, 0x4D): bigEndian = true
+        default: return []
+        }
+        let ifd = Int(tiff.u32(4, bigEndian: bigEndian))
+        guard ifd + 2 <= tiff.count else { return [] }
+        let count = Int(tiff.u16(ifd, bigEndian: bigEndian))
+        for index in 0..<min(count, 64) {
+            let entry = ifd + 2 + index * 12
+            guard entry + 12 <= tiff.count else { return [] }
+            guard tiff.u16(entry, bigEndian: bigEndian) == 0xB002 else { continue }
+            let size = Int(tiff.u32(entry + 4, bigEndian: bigEndian))
+            let at = Int(tiff.u32(entry + 8, bigEndian: bigEndian))
+            guard size % 16 == 0, at >= 0, at + size <= tiff.count else { return [] }
+            return stride(from: at, to: at + size, by: 16).compactMap { image in
+                let length = UInt64(tiff.u32(image + 4, bigEndian: bigEndian))
+                let relative = UInt64(tiff.u32(image + 8, bigEndian: bigEndian))
+                // Offset 0 is the first image: the photo itself.
+                guard relative != 0, length > 0, length <= UInt64(TIFFReader.maxThumbnailBytes) else { return nil }
+                let start = tiffStart + relative
+                guard start + length <= fileSize else { return nil }
+                return (start, Int(length))
+            }
+        }
+        return []
+    }
+
     /// IFD1's range, or `nil` for a header this lenient read cannot use (no thumbnail then).
     private static func thumbnailRange(_ tiff: inout TIFFReader) throws(MediaInspectionError) -> (
         offset: UInt64, count: Int

@@ -131,6 +131,41 @@ struct TIFFReader {
         return (start, Int(length))
     }
 
+    /// The ranges of every JPEG preview the file stores in a directory of its own: IFD0 and IFD1
+    /// (EXIF's thumbnail; the preview of Sony, Canon and Pentax raws), and IFD0's SubIFDs (the
+    /// previews of Nikon raws and DNG), each a `JPEGInterchangeFormat` range or a single JPEG strip
+    /// whose pixels are not sensor data. Ranges outside the file are left out.
+    mutating func previewRanges() throws(MediaInspectionError) -> [(offset: UInt64, count: Int)] {
+        let ifd0Offset = try readHeader()
+        guard let ifd0 = try directory(at: ifd0Offset, what: "TIFF first directory", required: false) else { return [] }
+        var directories = [ifd0]
+        if ifd0.next != 0, let ifd1 = try directory(at: ifd0.next, what: "TIFF second directory", required: false) {
+            directories.append(ifd1)
+        }
+        for offset in ints(ifd0, 0x014A, limit: 8) {
+            if let sub = try directory(at: offset, what: "TIFF SubIFD", required: false) { directories.append(sub) }
+        }
+        var ranges: [(offset: UInt64, count: Int)] = []
+        for directory in directories {
+            var offset = ints(directory, 0x0201, limit: 1).first
+            var length = ints(directory, 0x0202, limit: 1).first
+            // A JPEG strip (compression 6 or 7) of colour pixels, not a CFA or linear-raw mosaic.
+            let photometric = int(directory, 0x0106)
+            if offset == nil, let compression = int(directory, 0x0103), compression == 6 || compression == 7,
+                photometric != 32803, photometric != 34892
+            {
+                let strips = ints(directory, 0x0111, limit: 2)
+                let counts = ints(directory, 0x0117, limit: 2)
+                if strips.count == 1, counts.count == 1 { (offset, length) = (strips[0], counts[0]) }
+            }
+            guard let offset, let length, length > 0, length <= UInt64(Self.maxThumbnailBytes) else { continue }
+            let (start, overflow) = base.addingReportingOverflow(offset)
+            guard !overflow, reader.contains(start, length) else { continue }
+            ranges.append((start, Int(length)))
+        }
+        return ranges
+    }
+
     /// The largest embedded thumbnail read (EXIF in a JPEG is at most 64 KB; raw previews are larger).
     static let maxThumbnailBytes = 16 << 20
 

@@ -45,7 +45,7 @@ Table.header(report)
 // hashes: the corpus only for the others.
 let corpus: [URL]
 do {
-    if !options.only.isEmpty, options.only.isSubset(of: ["listing", "nearduplicates"]) {
+    if !options.only.isEmpty, options.only.isSubset(of: ["listing", "nearduplicates", "previews"]) {
         corpus = []
     } else {
         Table.progress("generating 1000 JPEGs of ~140 KB")
@@ -85,6 +85,7 @@ let scenarios: [(id: String, run: () async throws -> ScenarioResult)] = [
     ("sidecars", { try bench.sidecars() }),
     ("listing", { try bench.listing() }),
     ("nearduplicates", { try await bench.nearDuplicates() }),
+    ("previews", { try bench.previews() }),
 ]
 for scenario in scenarios where options.runs(scenario.id) {
     Table.progress("running \(scenario.id)…")

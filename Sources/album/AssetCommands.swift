@@ -149,7 +149,7 @@ enum AssetCommands {
         guard let thumbnail else {
             throw AlbumError(
                 .notSupported,
-                "The asset \(id) keeps no thumbnail in its file (PNG, GIF, WebP, HEIC, videos and JPEGs saved without one keep none), and this library decodes no images; nothing was written."
+                "The asset \(id) is a video, and AlbumKit makes no poster frame of a video yet; nothing was written."
             )
         }
         try write(Array(thumbnail.data), toNewFile: output)

@@ -82,7 +82,7 @@ enum CommandLineSpec {
     enum CommandName: String, CaseIterable, CustomStringConvertible {
         case save, `import`, albums, show, create, rename, delete, assets, add, remove
         case deleteAsset = "delete-asset"
-        case export, thumbnail, verify, watch, access
+        case export, thumbnail, previews, verify, watch, access
         case duplicates
         case initialize = "init"
         case config, deleted, restore, purge, gc, copy, repair, completions, man, help
@@ -282,7 +282,7 @@ enum CommandLineSpec {
         Option(
             name: .size, value: "PIXELS",
             help:
-                "The longest side wanted (default 256): Photos scales to it; other libraries give the stored thumbnail."
+                "The longest side wanted (default 256); a smaller picture keeps its size."
         ),
         Option(name: .titles, help: "Print only the albums' titles, one a line."),
         Option(
@@ -511,15 +511,28 @@ enum CommandLineSpec {
             name: .thumbnail, arguments: "ASSET_ID", options: [.output, .size],
             summary: "Write an asset's thumbnail (a small JPEG) into a file.",
             details: """
-                Writes a small JPEG of the asset ASSET_ID (its id, the start of one, or its file name) into
-                --output FILE, a new file (an existing one is never overwritten), and prints its size in
-                pixels. Photos decodes the asset and scales it to fit --size PIXELS (default 256). A catalog,
-                folder or shared library decodes nothing: it writes the thumbnail stored in the photo's file
-                (the EXIF thumbnail of a JPEG, TIFF, DNG or TIFF-based raw), as stored, whatever its size
-                (often 160x120); a file that keeps none (PNG, GIF, WebP, HEIC, a video, a JPEG saved without
-                one) is reported (notSupported, exit status 1) and nothing is written.
+                Writes a small picture of the asset ASSET_ID (its id, the start of one, or its file name) into
+                --output FILE, a new file (an existing one is never overwritten), fitted in --size PIXELS
+                (default 256; never enlarged), and prints its size in pixels. Photos decodes the asset. A
+                catalog, folder or shared library makes it with libvips (Debian's libvips42): from the JPEG
+                preview stored in the file when it is big enough, else from the photo itself, turned as the
+                photo's orientation says and in sRGB; a catalog keeps it inside the library and a folder
+                library in the desktop's thumbnail cache (a PNG there). A video is reported (notSupported, exit
+                status 1: no poster frame is made yet), as is a missing libvips, and nothing is written.
                 """,
             arity: 1...1),
+        Command(
+            name: .previews, arguments: "", options: [.album],
+            summary: "Make the thumbnails and previews the library does not keep yet.",
+            details: """
+                Makes every thumbnail (256 and 512 pixels) and preview (2048 pixels) that is missing or damaged,
+                for the whole library or --album TITLE, a few photos at once, with progress on a terminal, then
+                prints what it made, what was kept already and each photo that failed with its file and cause
+                (exit status 1 when one did). A catalog keeps them under derivatives/ inside the library; a
+                folder library keeps the thumbnails in the desktop's thumbnail cache ($XDG_CACHE_HOME/thumbnails),
+                where file managers find them. Needs libvips (Debian's libvips42). Videos are passed over.
+                """,
+            arity: 0...0),
         Command(
             name: .verify, arguments: "", summary: "Check every file against the library's records.",
             details: """

@@ -2,8 +2,8 @@ import AlbumTestSupport
 import Foundation
 import Testing
 
-/// `album thumbnail`: the real binary writes the EXIF thumbnail exiftool stored, by id prefix or
-/// file name, into a new file; refuses to overwrite one; reports a file that keeps none.
+/// `album thumbnail`: the real binary writes a thumbnail made by libvips, by id prefix or file name,
+/// into a new file; refuses to overwrite one; `album previews` makes what the library lacks.
 @Suite struct ThumbnailCLITests {
     /// Runs `tool` (ImageMagick's `convert`, `exiftool`) and expects it to succeed; a missing one
     /// skips the test outside CI (``ExternalTool``).
@@ -38,9 +38,9 @@ import Testing
             #expect(byPrefix.status == 0, "\(byPrefix.stderr)")
             let line = try #require(byPrefix.json() as? [String: Any])
             #expect(line["asset"] as? String == ids[0])
-            #expect(line["width"] as? Int == 160 && line["height"] as? Int == 120)
-            #expect(line["format"] as? String == "jpeg" && line["embedded"] as? Bool == true)
-            #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == Data(contentsOf: URL(fileURLWithPath: small)))
+            #expect(line["width"] as? Int == 256 && line["height"] as? Int == 192)
+            #expect(line["format"] as? String == "jpeg" && line["embedded"] as? Bool == false)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: output)).prefix(2) == Data([0xFF, 0xD8]))
 
             // An existing file is never overwritten.
             try Data("mine".utf8).write(to: URL(fileURLWithPath: output))
@@ -53,14 +53,24 @@ import Testing
             let other = dir.appendingPathComponent("other.jpg").path
             let byName = try CLI.run(args + ["thumbnail", "IMG_0001.JPG", "-o", other])
             #expect(byName.status == 0, "\(byName.stderr)")
-            #expect(byName.stdout.contains("160x120 jpeg"), "\(byName.stdout)")
+            #expect(byName.stdout.contains("256x192 jpeg"), "\(byName.stdout)")
 
-            // A PNG keeps none: reported, nothing written.
+            // A PNG has one too, never enlarged; 100 pixels are scaled from the kept 256.
+            let fromPNG = dir.appendingPathComponent("png.jpg").path
+            let ofPNG = try CLI.run(args + ["thumbnail", ids[1], "--output", fromPNG])
+            #expect(ofPNG.status == 0 && ofPNG.stdout.contains("64x48 jpeg"), "\(ofPNG.stdout)\(ofPNG.stderr)")
+            let fitted = dir.appendingPathComponent("fitted.jpg").path
+            let small100 = try CLI.run(args + ["thumbnail", ids[0], "--output", fitted, "--size", "100"])
+            #expect(small100.stdout.contains("100x75 jpeg"), "\(small100.stdout)\(small100.stderr)")
+
+            // `album previews` makes the three kept sizes of both, then finds them kept.
+            let built = try CLI.run(args + ["previews", "--json"])
+            #expect(built.status == 0, "\(built.stderr)")
+            let report = try #require(built.json() as? [String: Any])
+            #expect(report["made"] as? Int == 4 && report["reused"] as? Int == 2, "\(built.stdout)")
+            let rebuilt = try CLI.run(args + ["previews", "--album", "Trips"])
+            #expect(rebuilt.status == 0 && rebuilt.stdout.contains("made 0, reused 6, failed 0"), "\(rebuilt.stdout)")
             let none = dir.appendingPathComponent("none.jpg").path
-            let fromPNG = try CLI.run(args + ["thumbnail", ids[1], "--output", none, "--json"])
-            #expect(fromPNG.status == 1)
-            #expect(fromPNG.stdout.contains("notSupported") || fromPNG.stderr.contains("notSupported"))
-            #expect(!FileManager.default.fileExists(atPath: none))
 
             // --output is required; --size takes pixels.
             #expect(try CLI.run(args + ["thumbnail", ids[0]]).status == 2)

@@ -23,6 +23,21 @@ public enum Fixture {
     /// An MPEG-4 movie with a duration.
     public static let video = examples.appendingPathComponent("clip.mp4")
     /// The bytes of ``jpeg``.
+    /// The user cache folder every library of this test process uses (`XDG_CACHE_HOME`, set once in
+    /// the process's ``LibraryConfiguration``): a folder library's thumbnails land in a temporary
+    /// `thumbnails/` of its own, never in the real user's. Read it before opening a folder library
+    /// whose thumbnails a test asks for.
+    public static let thumbnailCacheHome: URL = {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "albumkit-cache-\(UUID().uuidString)")
+        // Made here once per process; a failure shows as the cache being unwritable, which libraries tolerate.
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var configuration = LibraryConfiguration.current
+        configuration.environment["XDG_CACHE_HOME"] = folder.path
+        LibraryConfiguration.use(configuration)
+        return folder
+    }()
+
     public static var jpegBytes: Data {
         // The file is part of the package: a checkout without it cannot run any test.
         try! Data(contentsOf: jpeg)

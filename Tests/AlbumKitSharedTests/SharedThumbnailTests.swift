@@ -40,11 +40,16 @@
                     ])
                     let ids = try results.map { try $0.get().assetID }
 
+                    // Rendered by libvips from the original (the stored 160 × 120 is too small for 256).
                     let thumbnail = try #require(try await shared.library.thumbnail(forAssetWithID: ids[0]))
-                    #expect(thumbnail.isEmbedded && thumbnail.format == .jpeg)
-                    #expect(thumbnail.data == (try Data(contentsOf: URL(fileURLWithPath: small))))
-                    #expect(thumbnail.pixelWidth == 160 && thumbnail.pixelHeight == 120)
-                    #expect(try await shared.library.thumbnail(forAssetWithID: ids[1]) == nil)
+                    #expect(!thumbnail.isEmbedded && thumbnail.format == .jpeg)
+                    #expect(thumbnail.pixelWidth == 256 && thumbnail.pixelHeight == 192)
+                    // Fitted in 100 pixels, it comes from the stored thumbnail (big enough then).
+                    let fitted = try #require(
+                        try await shared.library.thumbnail(forAssetWithID: ids[0], maxPixelSize: 100))
+                    #expect(fitted.pixelWidth == 100 && fitted.pixelHeight == 75)
+                    let garden = try #require(try await shared.library.thumbnail(forAssetWithID: ids[1]))
+                    #expect(max(garden.pixelWidth, garden.pixelHeight) <= 256 && garden.format == .jpeg)
                     await #expect(throws: AlbumError.self) {
                         try await shared.library.thumbnail(forAssetWithID: "no-such-asset")
                     }

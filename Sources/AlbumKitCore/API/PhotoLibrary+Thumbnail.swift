@@ -1,20 +1,20 @@
+import AlbumKitPreviews
 import Foundation
 
 extension PhotoLibrary {
-    /// A small image of the asset with identifier `id`, for a grid or a list; `nil` when the library
-    /// has none to give.
+    /// A small image of the asset with identifier `id`, for a grid or a list, fitted in
+    /// `maxPixelSize` × `maxPixelSize` (aspect ratio kept, never enlarged) and encoded as JPEG;
+    /// `nil` when the library has none to give.
     ///
-    /// What comes back depends on the library:
-    /// - **Photos** decodes the asset (a photo, or a video's frame) and scales it to fit in
-    ///   `maxPixelSize` × `maxPixelSize`, keeping its aspect ratio (`PHImageManager`, downloading
-    ///   from iCloud when needed), encoded as JPEG; ``AssetThumbnail/isEmbedded`` is `false`.
-    /// - **The catalog, folder, shared and in-memory libraries** decode nothing (on Linux no image
-    ///   decoder is linked): they return the JPEG thumbnail stored inside the file — the EXIF
-    ///   thumbnail of a JPEG, TIFF, DNG or TIFF-based raw file — as it is stored, whatever its size
-    ///   (commonly 160 × 120, so it may be larger or smaller than `maxPixelSize`), and `nil` when the
-    ///   file keeps none: PNG, GIF, WebP, BMP, HEIF/HEIC (whose stored thumbnail is HEVC-coded) and
-    ///   videos, or a JPEG written without one. Only the bytes that hold the thumbnail are read (a
-    ///   shared library asks its object store for those ranges alone).
+    /// - **Photos** decodes the asset (a photo, or a video's frame) and scales it
+    ///   (`PHImageManager`, downloading from iCloud when needed).
+    /// - **The catalog, folder, shared and in-memory libraries** make it with libvips (Debian's
+    ///   `libvips42`, loaded when first needed): from the largest JPEG preview stored in the file
+    ///   when it is big enough (EXIF, JPEG MPF, the previews of raw files), else from the picture
+    ///   itself, shrunk while it decodes; turned as the photo's orientation says and converted to
+    ///   sRGB through its colour profile. The catalog keeps what it makes inside the library and
+    ///   the folder library in the desktop's thumbnail cache, so the next request reads it back
+    ///   (Docs/previews.md). A video gives `nil` (no poster frame is made yet).
     ///
     /// ```swift
     /// let page = try await library.assets(orderedBy: .dateAdded, matching: .photos, limit: 50)
@@ -26,10 +26,12 @@ extension PhotoLibrary {
     /// ```
     /// - Parameters:
     ///   - id: the asset's identifier, as listings give it.
-    ///   - maxPixelSize: the longest side wanted, in pixels (1 or more); Photos scales to it, the
-    ///     other libraries return the stored thumbnail at its own size.
+    ///   - maxPixelSize: the longest side wanted, in pixels (1 or more); a picture smaller than that
+    ///     keeps its size, and the other libraries give at most 2048.
     /// - Throws: `.assetNotFound`; `.invalidArgument` for a size below 1; `.accessDenied` (Photos
-    ///   without read access); `.fileUnreadable` when the asset's file cannot be read.
+    ///   without read access); `.fileUnreadable` when the asset's file cannot be read;
+    ///   `.corruptMedia` naming the file when it does not decode; `.notSupported` when libvips is
+    ///   not installed (the message names `libvips42`).
     public func thumbnail(forAssetWithID id: String, maxPixelSize: Int = 256) async throws -> AssetThumbnail? {
         try await Self.mapping {
             guard maxPixelSize >= 1 else {
@@ -39,8 +41,57 @@ extension PhotoLibrary {
             if let rendering = backend as? any PreviewRendering {
                 return try await rendering.thumbnail(ofAssetWithID: id, maxPixelSize: maxPixelSize)
             }
-            return try await (backend as? any OriginalReading)?.embeddedThumbnail(ofAssetWithID: id)
+            return try await Self.derivative(ofAssetWithID: id, maxPixelSize: maxPixelSize, backend: backend)
         }
+    }
+
+    /// A large image of the asset with identifier `id`, for a detail view: at most `maxPixelSize`
+    /// (2048 by default) on its longest side, made and kept as ``thumbnail(forAssetWithID:maxPixelSize:)``
+    /// says; `nil` when the library has none to give.
+    ///
+    /// ```swift
+    /// if let preview = try await library.preview(forAssetWithID: asset.id) {
+    ///     print(preview.pixelWidth, "×", preview.pixelHeight)   // e.g. 2048 × 1365
+    /// }
+    /// ```
+    /// - Throws: as ``thumbnail(forAssetWithID:maxPixelSize:)``.
+    public func preview(forAssetWithID id: String, maxPixelSize: Int = 2048) async throws -> AssetThumbnail? {
+        try await thumbnail(forAssetWithID: id, maxPixelSize: maxPixelSize)
+    }
+
+    /// The derivative of a library that renders none itself: kept (``PreviewKeeping``) or made now
+    /// from the original, scaled down to `maxPixelSize` when the kept size is larger.
+    static func derivative(ofAssetWithID id: String, maxPixelSize: Int, backend: any LibraryBackend) async throws
+        -> AssetThumbnail?
+    {
+        var picture: RenderedPreview
+        if let keeping = backend as? any PreviewKeeping {
+            guard let kept = try await keeping.preview(ofAssetWithID: id, size: .fitting(maxPixelSize)) else {
+                return nil
+            }
+            picture = kept.preview
+        } else if let reading = backend as? any OriginalReading {
+            let side = min(maxPixelSize, PreviewSize.preview.pixels)
+            guard let made = try await reading.renderPreview(ofAssetWithID: id, maxPixelSize: side) else { return nil }
+            picture = made
+        } else {
+            return nil
+        }
+        if picture.longestSide > maxPixelSize {
+            let larger = picture
+            picture = try await Blocking.run {
+                do {
+                    return try PreviewPipeline.renderer().render(.bytes(larger.bytes), maxPixelSize: maxPixelSize)
+                } catch let error as PreviewError {
+                    throw AlbumError(
+                        .corruptMedia, "The kept preview of asset \(id) cannot be scaled: \(error.reason).")
+                }
+            }
+        }
+        return AssetThumbnail(
+            data: Data(picture.bytes), pixelWidth: picture.pixelWidth, pixelHeight: picture.pixelHeight,
+            format: picture.format,
+            isEmbedded: false)
     }
 
     /// The photo of the asset with identifier `id` at full size, for a detail screen or sharing;
@@ -51,7 +102,7 @@ extension PhotoLibrary {
     ///   `false`).
     /// - **The catalog, folder, shared and in-memory libraries** give the original file of a photo
     ///   byte for byte, in its own format (JPEG, HEIC, PNG, a raw file…), with its pixel size as
-    ///   displayed; a video gives `nil` (no image decoder is linked on Linux).
+    ///   displayed; a video gives `nil`.
     ///
     /// ```swift
     /// if let image = try await library.fullSizeImage(forAssetWithID: asset.id) {

@@ -1,6 +1,6 @@
-/// A library that renders its own previews of an asset (Photos). Other kinds give the thumbnail
-/// stored in the original and the original itself (``OriginalReading/embeddedThumbnail(ofAssetWithID:)``,
-/// ``OriginalReading/originalImage(ofAssetWithID:)``).
+/// A library that renders its own previews of an asset (Photos). Other kinds make them with libvips
+/// from the original (``PreviewKeeping``, ``OriginalReading/renderPreview(ofAssetWithID:maxPixelSize:)``)
+/// and give the original itself at full size (``OriginalReading/originalImage(ofAssetWithID:)``).
 ///
 /// ```swift
 /// let image = try await rendering.thumbnail(ofAssetWithID: id, maxPixelSize: 256)

@@ -1,0 +1,55 @@
+import AlbumKitCore
+import AlbumKitMedia
+import AlbumKitPreviews
+
+/// The catalog keeps the thumbnails and previews it makes inside the library, under
+/// `derivatives/<size>/<first two hex digits>/<SHA-256 of the original>.jpg`: keyed by content, so two
+/// assets of the same bytes share them and a re-saved photo finds its own. A cache: `verify` never
+/// counts them, and one missing, damaged or forged into something that does not decode is made again.
+extension CatalogBackend: PreviewKeeping {
+    /// Where the derivative of the original with `sha256` at `size` is kept, relative to the library;
+    /// `nil` for a digest that is not 64 lowercase hexadecimal digits (the index is not believed).
+    static func derivativePath(sha256: String, size: PreviewSize) -> String? {
+        guard sha256.utf8.count == 64, sha256.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
+        else { return nil }
+        return "derivatives/\(size.pixels)/\(sha256.prefix(2))/\(sha256).jpg"
+    }
+
+    package var keptSizes: [PreviewSize] { PreviewSize.allCases }
+
+    package func preview(ofAssetWithID id: String, size: PreviewSize) async throws -> (
+        preview: RenderedPreview, wasKept: Bool
+    )? {
+        try await Blocking.run {
+            let row = try self.withIndex("find the asset") { connection in
+                try connection.index!.db.row(
+                    "SELECT path, sha256, kind FROM asset WHERE id = ? AND state = 'ready'", [.text(id)]
+                ).map { ($0.text(0), $0.text(1), $0.text(2)) }
+            }
+            guard let row, let path = row.0 else {
+                throw AlbumError(.assetNotFound, "There is no asset with the identifier \(id) in \(self.root.path).")
+            }
+            // No poster frame of a video is made yet.
+            guard row.2 != "video" else { return nil }
+            let store = PreviewStore(root: self.root.path)
+            let kept = row.1.flatMap { Self.derivativePath(sha256: $0, size: size) }
+            if let kept, let preview = store.read(kept, largestSide: size.pixels) { return (preview, true) }
+            let made: RenderedPreview?
+            do {
+                let (file, fileSize) = try self.gate.openFileForReading(path)
+                defer { FileSystem.close(file) }
+                made = try PreviewPipeline.render(
+                    FileByteSource(file: file, size: fileSize), maxPixelSize: size.pixels,
+                    file: self.root.path + "/" + path)
+            } catch {
+                throw AlbumError.wrap(error, file: self.root.path + "/" + path)
+            }
+            guard let made else { return nil }
+            if let kept {
+                // A library that cannot be written still shows its photos: the preview is given, not kept.
+                try? store.keep(made, at: kept)
+            }
+            return (made, false)
+        }
+    }
+}
