@@ -7,8 +7,8 @@
 /// 17 or 137 of them for 0, 1 or 2 bits) and checks the whole hash of each hash found there.
 ///
 /// Over 1 000 000 random hashes a bucket holds about 15 hashes: for all pairs within 7 bits each hash
-/// is compared with about 1 000 others (17 buckets in 4 bands), within 8 to 11 bits with about 8 000
-/// (137 buckets): `album-bench`'s near-duplicate row measures both.
+/// is compared with about 1 000 others (17 buckets in 4 bands; `album-bench`'s near-duplicate row),
+/// within 8 to 11 bits with about 8 000 (137 buckets), 8 times the work.
 ///
 /// ```swift
 /// let index = NearDuplicateIndex(hashes)
