@@ -7,8 +7,8 @@
 /// 17 or 137 of them for 0, 1 or 2 bits) and checks the whole hash of each hash found there.
 ///
 /// Over 1 000 000 random hashes a bucket holds about 15 hashes: for all pairs within 7 bits each hash
-/// is compared with about 1 000 others (17 buckets in 4 bands), within 8 to 11 bits with about 8 000
-/// (137 buckets): `album-bench`'s near-duplicate row measures both.
+/// is compared with about 1 000 others (17 buckets in 4 bands; `album-bench`'s near-duplicate row),
+/// within 8 to 11 bits with about 8 000 (137 buckets), 8 times the work.
 ///
 /// ```swift
 /// let index = NearDuplicateIndex(hashes)
@@ -89,27 +89,30 @@ package struct NearDuplicateIndex: Sendable {
         let bandRadius = radius / 4
         for band in 0..<4 {
             let value = Self.band(band, of: hash)
-            let bandStarts = starts[band]
-            let bandHashes = bucketHashes[band]
-            let bandMembers = members[band]
-            Self.forEachValue(near: value, within: bandRadius) { probe in
-                let bucketStart = Int(bandStarts[Int(probe)])
-                let bucketEnd = Int(bandStarts[Int(probe) + 1])
-                for slot in bucketStart..<bucketEnd {
-                    let other = bandHashes[slot]
-                    let distance = (other ^ hash).nonzeroBitCount
-                    guard distance <= radius else { continue }
-                    let number = Int(bandMembers[slot])
-                    // Found once: in the first band where it is within the band radius.
-                    var earlier = false
-                    for previous in 0..<band
-                    where (Self.band(previous, of: other) ^ Self.band(previous, of: hash)).nonzeroBitCount
-                        <= bandRadius
-                    {
-                        earlier = true
-                        break
+            // Read through buffer pointers: the arrays are not retained and bounds-checked per hash.
+            starts[band].withUnsafeBufferPointer { bandStarts in
+                bucketHashes[band].withUnsafeBufferPointer { bandHashes in
+                    members[band].withUnsafeBufferPointer { bandMembers in
+                        Self.forEachValue(near: value, within: bandRadius) { probe in
+                            let bucketStart = Int(bandStarts[Int(probe)])
+                            let bucketEnd = Int(bandStarts[Int(probe) + 1])
+                            for slot in bucketStart..<bucketEnd {
+                                let other = bandHashes[slot]
+                                let distance = (other ^ hash).nonzeroBitCount
+                                guard distance <= radius else { continue }
+                                // Found once: in the first band where it is within the band radius.
+                                var earlier = false
+                                for previous in 0..<band
+                                where (Self.band(previous, of: other) ^ Self.band(previous, of: hash))
+                                    .nonzeroBitCount <= bandRadius
+                                {
+                                    earlier = true
+                                    break
+                                }
+                                if !earlier { visit(Int(bandMembers[slot]), distance) }
+                            }
+                        }
                     }
-                    if !earlier { visit(number, distance) }
                 }
             }
         }
