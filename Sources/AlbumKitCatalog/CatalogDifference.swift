@@ -32,10 +32,12 @@ struct CatalogDifference {
             """
         ),
         (
+            // By album and place (read in the order of `album_asset_order`, nothing sorted: a sort of
+            // every membership held up to its own 8 MB per side).
             2,
             """
-            SELECT 'in', album_id, asset_id, row_number() OVER (PARTITION BY album_id ORDER BY position) - 1, taken_key
-            FROM album_asset ORDER BY album_id, asset_id
+            SELECT 'in', album_id, row_number() OVER (PARTITION BY album_id ORDER BY position) - 1, asset_id, taken_key
+            FROM album_asset ORDER BY album_id, position
             """
         ),
         (1, "SELECT 'remembered', title_key, album_id FROM remembered_album ORDER BY title_key"),
