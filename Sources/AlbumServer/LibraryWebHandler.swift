@@ -236,7 +236,13 @@ package final class LibraryWebHandler: HTTPHandler {
     func thumbnail(_ id: String) throws -> HTTPResponse {
         guard Self.isIdentifier(id) else { return Self.problem(404, "There is no asset \(id).") }
         let library = self.library
-        let found = try Waiting.result { try await library.thumbnail(forAssetWithID: id, maxPixelSize: 256) }
+        let found: AssetThumbnail?
+        do {
+            found = try Waiting.result { try await library.thumbnail(forAssetWithID: id, maxPixelSize: 256) }
+        } catch let error as AlbumError where error.code == .notSupported || error.code == .corruptMedia {
+            // Nothing to draw (no decoder installed, a video, a damaged photo): the grid keeps its cell.
+            return Self.placeholder
+        }
         guard let found else { return Self.placeholder }
         return HTTPResponse(
             status: 200,

@@ -19,6 +19,7 @@ import Testing
     }
 
     @Test func writesTheStoredThumbnailIntoANewFileOnly() throws {
+        try ExternalTool.requireLibvips()
         try CLI.withTemporaryDirectory { dir in
             let args = ["--library", dir.appendingPathComponent("Test.albumlibrary").path]
             let photo = dir.appendingPathComponent("IMG_0001.JPG").path

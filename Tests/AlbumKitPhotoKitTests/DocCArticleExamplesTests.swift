@@ -1,4 +1,5 @@
 import AlbumKitConformance
+import AlbumTestSupport
 import AlbumKitCore
 import Foundation
 import Testing
@@ -59,6 +60,7 @@ import Testing
     }
 
     @Test func thumbnailsOfAnAlbum() async throws {
+        try ExternalTool.requireLibvips()
         let library = PhotoLibrary.inMemory()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("docc-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -107,6 +107,7 @@ enum ThumbnailMedia {
 
     @Test(arguments: Kind.available)
     func aPhotoWithAnEXIFThumbnailGivesOne(kind: Kind) async throws {
+        try ExternalTool.requireLibvips()
         try await with(kind) { library, media in
             let (photo, stored) = try ThumbnailMedia.photo("IMG_0001.JPG", in: media)
             let saved = try await library.album(titled: "Trips").save(.file(photo))
@@ -129,6 +130,7 @@ enum ThumbnailMedia {
 
     @Test(arguments: Kind.available)
     func aFileWithoutAStoredThumbnailIsRenderedToo(kind: Kind) async throws {
+        try ExternalTool.requireLibvips()
         try await with(kind) { library, media in
             let (photo, _) = try ThumbnailMedia.photo("IMG_0002.JPG", in: media, thumbnail: false)
             let png = media.appendingPathComponent("Screenshot.png")

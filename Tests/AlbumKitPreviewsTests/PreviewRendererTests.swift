@@ -48,6 +48,7 @@ import Testing
     }
 
     @Test func aWideGamutJPEGIsConvertedThroughItsProfileAsPillowConvertsIt() throws {
+        try ExternalTool.requireLibvips()
         let fixture = try PreviewFixture()
         // libvips's own Display P3 profile, attached by Pillow to pixels meant in P3.
         try fixture.pillow("from PIL import Image\nImage.new('RGB', (64, 64), (128, 128, 128)).save('grey.jpg')")
@@ -101,6 +102,7 @@ import Testing
     }
 
     @Test func aDamagedJPEGIsAnErrorNotACrash() throws {
+        try ExternalTool.requireLibvips()
         let fixture = try PreviewFixture()
         try fixture.pillow(
             """

@@ -23,6 +23,7 @@
             }
 
             @Test func theStoredThumbnailComesFromAFewRangedReads() async throws {
+                try ExternalTool.requireLibvips()
                 try await withTemporaryDirectory { directory in
                     let shared = try SharedTestLibrary()
                     // A camera-sized photo (noise compresses badly: a few megabytes) with a thumbnail.

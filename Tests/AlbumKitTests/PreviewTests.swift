@@ -31,6 +31,7 @@ import Testing
     }
 
     @Test func theCatalogKeepsATurnedThumbnailAndRemakesADamagedOne() async throws {
+        try ExternalTool.requireLibvips()
         try await Fixture.withTemporaryDirectory { folder in
             let photo = try Self.turnedPhoto(in: folder)
             let root = folder.appendingPathComponent("Photos.albumlibrary")
@@ -69,6 +70,7 @@ import Testing
     }
 
     @Test func previewsAreBuiltOnceForTheWholeLibrary() async throws {
+        try ExternalTool.requireLibvips()
         try await Fixture.withTemporaryDirectory { folder in
             let library = try PhotoLibrary.catalog(at: folder.appendingPathComponent("Photos.albumlibrary"))
             let album = library.album(titled: "Trips")
@@ -85,6 +87,7 @@ import Testing
     }
 
     @Test func aFolderLibraryUsesTheDesktopsThumbnailCache() async throws {
+        try ExternalTool.requireLibvips()
         let cacheHome = Fixture.thumbnailCacheHome
         try await Fixture.withTemporaryDirectory { folder in
             let pictures = folder.appendingPathComponent("Pictures")
@@ -131,6 +134,7 @@ import Testing
     }
 
     @Test func aJPEGsMPFPreviewIsTheSourceWhenBigEnough() async throws {
+        try ExternalTool.requireLibvips()
         try await Fixture.withTemporaryDirectory { folder in
             // A red 4000 × 3000 photo storing a blue 1024 × 768 preview in its MPF segment (as cameras do).
             let photo = folder.appendingPathComponent("mpf.jpg")
@@ -164,6 +168,7 @@ import Testing
     }
 
     @Test func theInMemoryLibraryRendersRealThumbnails() async throws {
+        try ExternalTool.requireLibvips()
         let library = PhotoLibrary.inMemory()
         let album = library.album(titled: "Grid")
         let photo = try await album.save(.file(Fixture.jpeg))

@@ -77,6 +77,19 @@
             try Test.cancel("skipped: \(reason); CI runs it", sourceLocation: sourceLocation)
         }
 
+        /// Ends the current test when libvips (Debian's libvips42, which AlbumKit loads at run time to
+        /// draw thumbnails and previews) cannot be loaded: skipped outside CI, failed in CI.
+        ///
+        /// ```
+        /// try ExternalTool.requireLibvips()
+        /// ```
+        public static func requireLibvips(sourceLocation: SourceLocation = #_sourceLocation) throws {
+            let handle = dlopen("libvips.so.42", RTLD_LAZY | RTLD_LOCAL)
+            if let handle { dlclose(handle) }
+            try requireAvailable(
+                handle != nil, "libvips", install: "apt-get install libvips42", sourceLocation: sourceLocation)
+        }
+
         /// Something other than a program that a test needed was missing in CI.
         public struct MissingDependency: Error, CustomStringConvertible {
             public var description: String
