@@ -1418,6 +1418,8 @@ scenario_forgedpreview() {
     fi
     verify_ok "$lib" || bad=1
     summary forgedpreview 1 "$bad" "kept thumbnails cut short, turned to text and to a link outside: made again, nothing outside touched, verify healthy"
+}
+
 # servekill: `album serve` killed with SIGKILL at random moments of uploads (while the bytes arrive,
 # while the last piece is saved), in a catalog and a folder library (Scripts/serve/check-serve.py kill).
 scenario_servekill() {
