@@ -11,20 +11,9 @@
     struct QRCodeTests {
         /// A Python with segno: the one `.ci/run` installs it into, else one on the PATH.
         static func segnoPython() -> String? {
-            let candidates =
-                [CLI.packageRoot.appendingPathComponent(".build/playwright-venv/bin/python3").path]
-                + (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { $0 + "/python3" }
-            return candidates.first { path in
-                guard FileManager.default.isExecutableFile(atPath: path) else { return false }
-                let probe = Process()
-                probe.executableURL = URL(fileURLWithPath: path)
-                probe.arguments = ["-c", "import segno"]
-                probe.standardOutput = FileHandle.nullDevice
-                probe.standardError = FileHandle.nullDevice
-                guard (try? probe.run()) != nil else { return false }  // not runnable: not this one
-                probe.waitUntilExit()
-                return probe.terminationStatus == 0
-            }
+            ExternalTool.python(
+                importing: "segno",
+                preferring: [CLI.packageRoot.appendingPathComponent(".build/playwright-venv/bin/python3").path])
         }
 
         /// segno's modules for `text` at `version`, level L, `mask`, byte mode: one line of 0 and 1 a row.

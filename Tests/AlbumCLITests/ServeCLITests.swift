@@ -112,20 +112,9 @@ struct ServeCLITests {
 
     /// The Python that has Playwright: the one `.ci/run` installs it into, else one on the PATH.
     static func playwrightPython() -> String? {
-        let candidates =
-            [CLI.packageRoot.appendingPathComponent(".build/playwright-venv/bin/python3").path]
-            + (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { $0 + "/python3" }
-        return candidates.first { path in
-            guard FileManager.default.isExecutableFile(atPath: path) else { return false }
-            let probe = Process()
-            probe.executableURL = URL(fileURLWithPath: path)
-            probe.arguments = ["-c", "import playwright.sync_api"]
-            probe.standardOutput = FileHandle.nullDevice
-            probe.standardError = FileHandle.nullDevice
-            guard (try? probe.run()) != nil else { return false }  // not runnable: not this one
-            probe.waitUntilExit()
-            return probe.terminationStatus == 0
-        }
+        ExternalTool.python(
+            importing: "playwright.sync_api",
+            preferring: [CLI.packageRoot.appendingPathComponent(".build/playwright-venv/bin/python3").path])
     }
 
     @Test(

@@ -34,6 +34,29 @@
             return try runPython(script, arguments)
         }
 
+        /// The first of `preferred`, then of the `python3`s on the `PATH`, that can import `module`
+        /// (a virtual environment `.ci/run` made, say); `nil` when none can.
+        ///
+        /// ```swift
+        /// let python = ExternalTool.python(importing: "segno", preferring: [venv + "/bin/python3"])
+        /// ```
+        public static func python(importing module: String, preferring preferred: [String] = []) -> String? {
+            let candidates =
+                preferred
+                + (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { $0 + "/python3" }
+            return candidates.first { path in
+                guard FileManager.default.isExecutableFile(atPath: path) else { return false }
+                let probe = Process()
+                probe.executableURL = URL(fileURLWithPath: path)
+                probe.arguments = ["-c", "import \(module)"]
+                probe.standardOutput = FileHandle.nullDevice
+                probe.standardError = FileHandle.nullDevice
+                guard (try? probe.run()) != nil else { return false }  // not runnable: not this one
+                probe.waitUntilExit()
+                return probe.terminationStatus == 0
+            }
+        }
+
         private static func runPython(_ script: String, _ arguments: [String]) throws -> String {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
