@@ -79,6 +79,7 @@
                     forgetIntents(intents)
                     throw error
                 }
+                forgetStrandedIntents()
             }
             try withDatabase("copy the albums") { db in
                 try db.transaction {

@@ -170,6 +170,7 @@
             }
             // Test hook only (pid 0 when the server cannot say).
             TestPause.at("after-commit", pid: (try? self.serverProcessID()) ?? 0)
+            forgetStrandedIntents()
             let objects = replaced.withLock { $0 }
             if !objects.isEmpty {
                 // The objects of companions this save replaced go now; one that cannot be removed now

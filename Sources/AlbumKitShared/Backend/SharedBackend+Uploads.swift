@@ -15,7 +15,7 @@
                     workers: Self.uploadConnections,
                     record: { [weak self] originals in
                         guard let self else { throw AlbumError(.cancelled, "The library was closed.") }
-                        return try self.recordIntents(originals)
+                        return try self.recordIntentsRemembering(originals)
                     },
                     upload: { [weak self] sha256, file, size, present in
                         guard let self else { throw AlbumError(.cancelled, "The library was closed.") }
@@ -61,6 +61,17 @@
                     ("COMMIT", []),
                 ])
                 return Set(results[3].compactMap { $0[0] })
+            }
+        }
+
+        /// Records intents (``recordIntents(_:)``); when the connection is lost, the records may have
+        /// been committed all the same, so they are kept to be forgotten later.
+        func recordIntentsRemembering(_ originals: [(sha256: String, intent: String)]) throws -> Set<String> {
+            do {
+                return try recordIntents(originals)
+            } catch {
+                if isConnectionLost(error) { strandedIntents.withLock { $0.formUnion(originals.map(\.intent)) } }
+                throw error
             }
         }
 
@@ -121,12 +132,27 @@
         /// effort: a record left behind expires with this database session, and `gc` then reclaims
         /// its object.
         func forgetIntents(_ intents: [String]) {
-            guard !intents.isEmpty else { return }
-            let statement = Self.forgetting(intents)
-            // Best effort after a failure: a record left expires with its owner's session, and gc removes it.
-            _ = try? withDatabase("forget the upload records") { db in
-                try db.execute(statement.sql, statement.parameters)
+            let all = strandedIntents.withLock { stranded in
+                defer { stranded = [] }
+                return intents + stranded
             }
+            guard !all.isEmpty else { return }
+            let statement = Self.forgetting(all)
+            do {
+                _ = try withDatabase("forget the upload records") { db in
+                    try db.execute(statement.sql, statement.parameters)
+                }
+            } catch {
+                // Kept for the next chance (a later failure, the end of a commit); a record still left
+                // when the process ends expires with its session, and gc removes it.
+                strandedIntents.withLock { $0.formUnion(all) }
+            }
+        }
+
+        /// Forgets the upload records left by an earlier lost connection (``strandedIntents``), after
+        /// a commit: the attempts that made them were run again with records of their own.
+        func forgetStrandedIntents() {
+            forgetIntents([])
         }
 
         /// Deletes the intents inside the committing transaction, failing it when one is gone.

@@ -41,6 +41,10 @@
         let environment: [String: String]
         /// Intents and uploads started as files are staged (``UploadPipeline``).
         let pipeline = Locked<UploadPipeline?>(nil)
+        /// Upload records this process may have left when a database connection was lost (a record
+        /// committed whose reply never came, a forgetting that failed): forgotten at the next
+        /// chance, so a save that recovered from a server restart leaves none behind.
+        let strandedIntents = Locked<Set<String>>([])
 
         private init(
             url: String, connection: PostgresConnection, store: S3Client, stagingPath: String, lockTimeout: Int,
