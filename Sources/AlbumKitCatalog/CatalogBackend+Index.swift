@@ -84,9 +84,9 @@ extension CatalogBackend {
     private func endOfRecords(_ file: FileSystem.Descriptor, caughtUp end: Int64) throws -> Int64 {
         let size = try FileSystem.size(of: file)
         guard size != end else { return end }
-        guard size > end else {
-            throw AlbumError(.ioFailure, "The journal \(journal.path) shrank while it was locked; try again.")
-        }
+        // Shorter than the records read under the lock: the journal was cut by a program that ignores
+        // the lock, so the index may hold records the journal lacks: rebuilt from the journal.
+        guard size > end else { throw CatalogIndex.Unusable.notThisJournal() }
         // Bytes after the last record: never acknowledged (an append is acknowledged only once it
         // is whole and flushed), kept for inspection, then cut off.
         let tail = try FileSystem.readAll(file, from: UInt64(end), size: UInt64(size))

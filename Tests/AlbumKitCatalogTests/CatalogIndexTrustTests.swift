@@ -335,4 +335,25 @@ import Testing
             #expect(try await assetIDs(url).count == 10)
         }
     }
+
+    /// The index's journal position moved past the journal's end after the library opened it (the
+    /// `sqlite3` shell writing the catalog while savers run, as the reliability harness does): the
+    /// next save rebuilds the index and succeeds, where it failed with "the journal shrank".
+    @Test func anIndexChangedToClaimMoreThanTheJournalWhileOpenIsRebuiltAndTheSaveGoesOn() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = library(dir)
+            let backend = try CatalogBackend.open(at: url)
+            let library = PhotoLibrary(backend: backend)
+            _ = try await library.album(titled: "Open").save(.data(Fixture.uniqueJPEG("o1"), filename: "IMG_o1.JPG"))
+            await Blocking.acknowledgedWorkFinished()
+            let db = try Database(path: url.path + "/catalog.sqlite", create: false)
+            try db.run(
+                "UPDATE index_state SET value = 1000000000 WHERE key = ?", [.text(CatalogSchema.StateKey.position)])
+            let saved = try await library.album(titled: "Open").save(
+                .data(Fixture.uniqueJPEG("o2"), filename: "IMG_o2.JPG"))
+            await Blocking.acknowledgedWorkFinished()
+            #expect(saved.albumOutcome == .found)
+            #expect(try await assetIDs(url).count == 2)
+        }
+    }
 }

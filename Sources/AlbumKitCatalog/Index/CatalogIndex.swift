@@ -260,6 +260,9 @@ struct CatalogIndex {
         let digest = try journalDigest()
         // Nothing after this index's position: no need to read the journal.
         let length = try open.map { descriptor throws in try FileSystem.size(of: descriptor) } ?? journal.length()
+        // A position past the journal's end: the index was changed since it was checked (a program
+        // writing the catalog file), or the journal lost records. Rebuilt, never caught up from.
+        guard start <= length else { throw Unusable.notThisJournal() }
         if start != 0, start == length { return ([], 0, start, 0, digest) }
         let total = try journal.forEachRecord(from: start == 0 ? nil : start, through: open, continuing: digest) {
             reading in
