@@ -14,6 +14,7 @@ enum Pages {
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <meta name="csrf" content="{{csrf}}">
         <meta name="nested" content="{{nested}}">
+        <meta name="guest" content="{{guest}}">
         <title>Albums</title>
         <link rel="stylesheet" href="/app.css">
         </head>
@@ -31,6 +32,43 @@ enum Pages {
         <body><h1>Albums</h1><p>Open the link <code>album serve</code> printed: it holds the access token.</p></body>
         </html>
         """
+
+    /// What a share link's address says when it opens nothing.
+    static let linkUnknown =
+        "This share link opens nothing here: it was revoked, mistyped, or made for another library. Ask whoever sent it for a new one."
+    static let linkExpired = "This share link has expired. Ask whoever sent it for a new one."
+    static let linkLocked =
+        "This share link is locked: its PIN was given wrong too many times. Ask whoever sent it for a new one."
+    static let pinNeeded = "This share link needs its PIN: open the link again and give it."
+
+    /// A page of one message (its text already safe in HTML).
+    static func message(_ text: String) -> String {
+        """
+        <!doctype html>
+        <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>Album</title><link rel="stylesheet" href="/app.css"></head>
+        <body><main><h1>Album</h1><p role="alert" id="closed">\(text)</p></main></body>
+        </html>
+        """
+    }
+
+    /// The form asking a share link's PIN; `action` is the link's own address, `message` (safe in
+    /// HTML) why it is asked again.
+    static func pinForm(action: String, message: String?) -> String {
+        """
+        <!doctype html>
+        <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>Album</title><link rel="stylesheet" href="/app.css"></head>
+        <body><main><h1>Album</h1>
+        <form method="post" action="\(action)" class="tools">
+        <label>PIN <input type="password" name="pin" id="pin" autocomplete="off" required autofocus></label>
+        <button type="submit">Open the album</button>
+        </form>
+        \(message.map { "<p role=\"alert\" id=\"wrong\">\($0)</p>" } ?? "")
+        </main></body>
+        </html>
+        """
+    }
 
     static let style = """
         :root { font-family: system-ui, sans-serif; color: #222; background: #fafafa; }
@@ -73,6 +111,8 @@ enum Pages {
         'use strict';
         const csrf = document.querySelector('meta[name=csrf]').content;
         const nested = document.querySelector('meta[name=nested]').content === 'true';
+        // A share link's guest: the one album it shows, and whether they may add to it.
+        const guest = JSON.parse(document.querySelector('meta[name=guest]').content || 'null');
         const main = document.getElementById('main');
         const where = document.getElementById('where');
         const CHUNK = 8 * 1024 * 1024;
@@ -233,17 +273,25 @@ enum Pages {
           scroller.append(rows, spacer);
           const grid = virtualGrid(scroller, spacer, rows, () => album);
           const refresh = async () => {
+            if (album.id) {
+              album = (await api('/api/album-assets?album=' + encodeURIComponent(album.id) + '&offset=0&limit=1')).album;
+              grid.reset();
+              return;
+            }
             const albums = (await api('/api/albums')).albums;
-            const found = albums.find((a) => a.id === album.id) || albums.find((a) => a.title === album.title);
+            const found = albums.find((a) => a.title === album.title);
             if (found) { album = found; if (titleIfNew) { history.replaceState(null, '', '#/album/' + encodeURIComponent(found.id)); titleIfNew = null; } }
             grid.reset();
           };
-          show(heading, el('div', { class: 'tools' }, uploader(album.title, refresh), count), scroller);
+          const adds = !guest || guest.add;
+          show(heading, el('div', { class: 'tools' }, adds ? uploader(album.title, refresh) : '', count), scroller);
           grid.reset();
           const tick = setInterval(() => { count.textContent = album.count + (album.count === 1 ? ' item' : ' items'); }, 300);
           // Live: a save by the CLI, another server or another machine shows without reloading.
           const live = new EventSource('/api/events');
           live.onmessage = (event) => { const change = JSON.parse(event.data); if (change.reload) location.reload(); else refresh(); };
+          // A guest's link refused (revoked, expired): the reloaded page says why.
+          live.onerror = () => { if (guest && live.readyState === EventSource.CLOSED) location.reload(); };
           teardown = () => { clearInterval(tick); grid.stop(); live.close(); };
         }
 
@@ -349,7 +397,11 @@ enum Pages {
         async function route() {
           const parts = location.hash.replace(/^#\\/?/, '').split('/').map(decodeURIComponent);
           try {
-            if (parts[0] === 'album' && parts[1]) await albumPage(parts[1]);
+            if (guest) {
+              document.getElementById('home').textContent = 'Album';
+              if (parts[0] === 'asset' && parts[1] === guest.album) await assetPage(parts[1], Number(parts[2] || 0));
+              else await albumPage(guest.album);
+            } else if (parts[0] === 'album' && parts[1]) await albumPage(parts[1]);
             else if (parts[0] === 'new' && parts[1]) await albumPage(null, parts[1]);
             else if (parts[0] === 'asset' && parts[1]) await assetPage(parts[1], Number(parts[2] || 0));
             else await albumsPage();

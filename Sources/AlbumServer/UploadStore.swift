@@ -23,6 +23,20 @@ package struct UploadStore: Sendable {
         package var name: String
         /// The length announced (`Upload-Length`), or `nil` until the last piece says it is complete.
         package var length: UInt64?
+        /// The album saved into by identifier (a guest's upload), else the album titled ``albumTitle``.
+        package var albumID: String?
+        /// The share link whose guest started it: only that link's guests may go on with it.
+        package var linkID: String?
+
+        package init(
+            albumTitle: String, name: String, length: UInt64?, albumID: String? = nil, linkID: String? = nil
+        ) {
+            self.albumTitle = albumTitle
+            self.name = name
+            self.length = length
+            self.albumID = albumID
+            self.linkID = linkID
+        }
     }
 
     /// Limits on uploads, with the messages the browser shows.
