@@ -184,6 +184,10 @@ def http_checks(album, library, state, work):
         check(status == 416, "a range past the end is answered 416")
         status, headers, _ = server.request("GET", "/api/thumbnail?asset=%s" % urllib.parse.quote(photo["id"], safe=""))
         check(status == 200 and headers.get("content-type", "").startswith("image/"), "a thumbnail (or the placeholder) is an image")
+        status, headers, body = server.request("GET", "/api/preview?asset=%s" % urllib.parse.quote(photo["id"], safe=""))
+        check((status == 200 and headers.get("content-type", "").startswith("image/") and len(body) > 0)
+              or (status == 307 and headers.get("location", "").startswith("/api/original?asset=")),
+              "the photo page's preview is an image (or, without libvips, the way to the original): %d" % status)
 
         # Changes need the CSRF header and this server's origin.
         status, _, _ = server.request("POST", "/api/uploads", headers={"X-Album-Title": "Trip"}, csrf=False)
@@ -385,6 +389,7 @@ def share_checks(album, library, state, work):
                            ("/api/cover?album=%s" % quoted(elsewhere["id"]), "another album's cover"),
                            ("/api/original?asset=%s" % quoted(outside), "another album's original"),
                            ("/api/thumbnail?asset=%s" % quoted(outside), "another album's thumbnail"),
+                           ("/api/preview?asset=%s" % quoted(outside), "another album's preview"),
                            ("/api/original?asset=%s" % quoted("../" + inside), "a traversal to an asset")):
             status, _, _ = guest.request("GET", path)
             check(status == 404, "the guest cannot reach %s (404, got %d)" % (what, status))
@@ -519,6 +524,11 @@ def browser_checks(album, library, state, work, shots):
             page.screenshot(path=os.path.join(shots, "photo.png"))
             print("screenshot: " + os.path.join(shots, "photo.png"))
             check(page.locator(".photo img").count() == 1 and "Camera" in page.inner_text(".photo dl"), "the photo page shows the photo and its details")
+            page.wait_for_function("document.querySelector('.photo img').complete")
+            check("/api/preview?asset=" in page.get_attribute(".photo img", "src")
+                  and page.evaluate("document.querySelector('.photo img').naturalWidth") > 0
+                  and page.get_attribute(".nav a[download]", "href").startswith("/api/original?asset="),
+                  "the photo page shows the preview, and the original is the download link")
             page.click("a[rel=next]")
             page.wait_for_function("location.hash.endsWith('/1')")
             check(True, "next goes to the album's next photo")
@@ -740,7 +750,8 @@ def forge_checks(album, library, state, work, trials):
             leaks = []
             for path in ("/api/albums", "/api/album-assets?album=%s" % quoted(private["id"]),
                          "/api/cover?album=%s" % quoted(private["id"]), "/api/original?asset=%s" % quoted(secret),
-                         "/api/thumbnail?asset=%s" % quoted(secret), "/api/original?asset=%s" % quoted("/etc/passwd"),
+                         "/api/thumbnail?asset=%s" % quoted(secret), "/api/preview?asset=%s" % quoted(secret),
+                         "/api/original?asset=%s" % quoted("/etc/passwd"),
                          "/?token=" + "0" * 64):
                 status, _, body = who.request("GET", path)
                 # (An error may name what was asked: only an answer that is not one counts.)

@@ -142,14 +142,16 @@ extension LibraryWebHandler {
         case ("GET", 1, "cover"):
             guard request.query["album"] == link.albumID else { return .respond(missing) }
             return .respond(try cover(link.albumID))
-        case ("GET", 1, "thumbnail"), ("GET", 1, "original"), ("HEAD", 1, "original"):
+        case ("GET", 1, "thumbnail"), ("GET", 1, "preview"), ("GET", 1, "original"), ("HEAD", 1, "original"):
             let asset = request.query["asset"] ?? ""
             guard Self.isIdentifier(asset), try members.contains(asset, album: link.albumID, library: library) else {
                 return .respond(Self.problem(404, "There is no asset \(asset) in this album."))
             }
-            return .respond(
-                api[0] == "thumbnail"
-                    ? try thumbnail(asset) : try original(asset, range: request.header("Range")))
+            switch api[0] {
+            case "thumbnail": return .respond(try thumbnail(asset))
+            case "preview": return .respond(try preview(asset))
+            default: return .respond(try original(asset, range: request.header("Range")))
+            }
         case ("GET", 1, "events"):
             return .respond(guestEvents(link: link, token: token))
         case ("POST", 1, "uploads"):

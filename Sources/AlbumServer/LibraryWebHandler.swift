@@ -183,6 +183,8 @@ package final class LibraryWebHandler: HTTPHandler {
             return .respond(try cover(request.query["album"] ?? ""))
         case ("GET", 1, "thumbnail"):
             return .respond(try thumbnail(request.query["asset"] ?? ""))
+        case ("GET", 1, "preview"):
+            return .respond(try preview(request.query["asset"] ?? ""))
         case ("GET", 1, "original"), ("HEAD", 1, "original"):
             return .respond(try original(request.query["asset"] ?? "", range: request.header("Range")))
         case ("POST", 1, "uploads"):
@@ -314,6 +316,31 @@ package final class LibraryWebHandler: HTTPHandler {
             return Self.placeholder
         }
         guard let found else { return Self.placeholder }
+        return HTTPResponse(
+            status: 200,
+            headers: [("Content-Type", Self.mimeType(found.format)), ("Cache-Control", "private, max-age=86400")],
+            body: .bytes(Array(found.data)))
+    }
+
+    /// The photo page's picture: the library's preview, about 2048 pixels on its longer side (a
+    /// catalog keeps it, the others make it). Where none can be made (no libvips, a format it does
+    /// not decode) the original, through its own address.
+    func preview(_ id: String) throws -> HTTPResponse {
+        guard Self.isIdentifier(id) else { return Self.problem(404, "There is no asset \(id).") }
+        let library = self.library
+        let found: AssetThumbnail?
+        do {
+            found = try Waiting.result { try await library.preview(forAssetWithID: id, maxPixelSize: 2048) }
+        } catch let error as AlbumError where error.code == .notSupported || error.code == .corruptMedia {
+            found = nil
+        }
+        guard let found else {
+            var encoded = URLComponents()
+            encoded.queryItems = [URLQueryItem(name: "asset", value: id)]
+            let query = (encoded.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B")
+            return HTTPResponse(
+                status: 307, headers: [("Location", "/api/original?" + query), ("Cache-Control", "no-store")])
+        }
         return HTTPResponse(
             status: 200,
             headers: [("Content-Type", Self.mimeType(found.format)), ("Cache-Control", "private, max-age=86400")],

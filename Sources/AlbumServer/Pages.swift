@@ -368,10 +368,11 @@ enum Pages {
           if (!asset) throw new Error('There is no item ' + (index + 1) + ' in this album.');
           where.textContent = body.album.title;
           const original = '/api/original?asset=' + encodeURIComponent(asset.id);
+          // A photo shows its preview (about 2048 pixels: a HEIC or a raw file too); a video plays
+          // its original, with range requests. The original stays the download link.
           const media = asset.kind === 'video'
             ? el('video', { src: original, controls: true, preload: 'metadata' })
-            : el('img', { src: original, alt: asset.name || '' });
-          // A format the browser cannot show (HEIC, a raw file): its thumbnail, and the download link.
+            : el('img', { src: '/api/preview?asset=' + encodeURIComponent(asset.id), alt: asset.name || '' });
           if (asset.kind !== 'video') media.onerror = () => { media.onerror = null; media.src = '/api/thumbnail?asset=' + encodeURIComponent(asset.id); };
           const details = el('dl');
           const add = (label, value) => { if (value) details.append(el('dt', {}, label), el('dd', {}, String(value))); };
