@@ -245,6 +245,38 @@ def http_checks(album, library, state, work):
         check(status == 200 and json.loads(body)["result"] == "already in the library", "the same bytes again are already in the library")
         code, shown = album_show(album, library, "Uploaded")
         check(code == 0 and "resumed.jpg" in shown and "again.jpg" not in shown, "album show lists the uploaded photo once")
+        # A sidecar sent with its photo: kept until the photo arrives, then saved as its companion.
+        xmp = ('<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+               '<rdf:Description xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:Rating="4"/></rdf:RDF></x:xmpmeta>').encode()
+        status, _, body = server.request("POST", "/api/uploads", body=xmp, headers={
+            "X-Album-Title": "Uploaded", "X-File-Name": "rated.xmp", "Upload-Length": str(len(xmp)), "Upload-Complete": "?1",
+            "X-Sidecar": "?1"})
+        kept = json.loads(body)
+        check(status == 200 and kept["result"] == "kept for its photo", "a sidecar is kept until its photo arrives")
+        rated = unique_jpeg(os.path.join(corpus, "jpeg-plain.jpg"), "check-serve sidecar %f" % time.time())
+        status, _, body = server.request("POST", "/api/uploads", body=rated, headers={
+            "X-Album-Title": "Uploaded", "X-File-Name": "rated.jpg", "Upload-Length": str(len(rated)), "Upload-Complete": "?1",
+            "X-Companions": kept["upload"]})
+        answer = json.loads(body)
+        check(status == 200 and answer["result"] == "saved" and answer.get("sidecars") == ["rated.xmp"],
+              "the photo is saved with its sidecar in one save: %s" % answer)
+        listed = json.loads(subprocess.run([album, "assets", "--library", library, "--json", "--album", "Uploaded"], capture_output=True, text=True).stdout or "[]")
+        entry = next((e for e in listed if (e.get("file") or e.get("name") or "").endswith("rated.jpg")), {})
+        check(any(c.get("file", "").endswith(".xmp") for c in entry.get("companions", [])) or entry.get("rating") == 4,
+              "album assets lists the sidecar as the photo's companion: %s" % entry)
+        status, _, _ = server.request("HEAD", "/api/uploads/" + kept["upload"])
+        check(status == 404, "the sidecar's upload is gone once saved with its photo")
+        status, _, body = server.request("POST", "/api/uploads", body=xmp, headers={
+            "X-Album-Title": "Uploaded", "X-File-Name": "alone.xmp", "Upload-Length": str(len(xmp)), "Upload-Complete": "?1"})
+        check(status == 415, "a sidecar sent as a photo is refused as not a photo or video")
+        status, _, body = server.request("POST", "/api/uploads", body=rated, headers={
+            "X-Album-Title": "Uploaded", "X-File-Name": "photo.jpg", "Upload-Length": str(len(rated)), "Upload-Complete": "?1",
+            "X-Sidecar": "?1"})
+        check(status == 400 and "not a sidecar" in json.loads(body)["error"], "a photo sent as a sidecar is refused with a message")
+        status, _, body = server.request("POST", "/api/uploads", body=rated, headers={
+            "X-Album-Title": "Uploaded", "X-File-Name": "photo.jpg", "Upload-Length": str(len(rated)), "Upload-Complete": "?1",
+            "X-Companions": "00000000-0000-4000-8000-000000000000"})
+        check(status == 400 and "sidecar" in json.loads(body)["error"], "a photo naming a sidecar upload that is not there is refused")
         status, _, body = server.request("POST", "/api/uploads", body=b"", headers={
             "X-Album-Title": "Uploaded", "X-File-Name": "huge.mov", "Upload-Length": str(1 << 50), "Upload-Complete": "?0"})
         check(status == 400 and "over the largest file" in json.loads(body)["error"], "an upload over the size limit is refused with a message")
@@ -544,6 +576,25 @@ def browser_checks(album, library, state, work, shots):
             check(code == 0 and all(os.path.basename(path) in shown for path in files), "album show lists the photos and the video uploaded")
             page.wait_for_function("document.querySelectorAll('.cell img').length >= 9")
             check(True, "the grid shows the new photos without a reload")
+            # A photo picked with its sidecar, and a sidecar alone.
+            with_sidecar = os.path.join(work, "rated.jpg")
+            open(with_sidecar, "wb").write(unique_jpeg(os.path.join(corpus, "jpeg-plain.jpg"), "check-serve browser sidecar %f" % time.time()))
+            sidecar = os.path.join(work, "rated.jpg.xmp")
+            open(sidecar, "w").write('<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+                                     '<rdf:Description xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:Rating="5"/></rdf:RDF></x:xmpmeta>')
+            lone = os.path.join(work, "lonely.xmp")
+            open(lone, "w").write("<x:xmpmeta/>")
+            page.set_input_files("input[type=file]", [with_sidecar, sidecar, lone])
+            page.wait_for_function("[...document.querySelectorAll('.uploads li')].some(li => /^rated.jpg .* (saved|not saved).*$/.test(li.textContent))", timeout=60000)
+            texts = page.locator(".uploads li").all_inner_texts()
+            check(any(t.startswith("rated.jpg + rated.jpg.xmp") and t.rstrip().endswith("saved with rated.jpg.xmp") for t in texts),
+                  "a photo picked with its sidecar is saved with it: %s" % [t for t in texts if "rated" in t])
+            check(any(t.startswith("lonely.xmp") and "saved with its photo" in t for t in texts),
+                  "a sidecar picked alone gets its own result: %s" % [t for t in texts if "lonely" in t])
+            listed = json.loads(subprocess.run([album, "assets", "--library", library, "--json", "--album", "Trip"], capture_output=True, text=True).stdout or "[]")
+            entry = next((e for e in listed if (e.get("file") or "").endswith("rated.jpg")), {})
+            check(any(c.get("file", "").endswith(".xmp") for c in entry.get("companions", [])),
+                  "album assets lists the sidecar as the photo's companion")
             # Live: a photo saved by the CLI shows without reloading.
             from_cli = os.path.join(work, "from-cli.jpg")
             open(from_cli, "wb").write(unique_jpeg(os.path.join(corpus, "jpeg-gps-ne-be.jpg"), "check-serve from the CLI"))

@@ -430,13 +430,52 @@ package final class LibraryWebHandler: HTTPHandler {
             }
             length = parsed
         }
+        let isSidecar = request.header("X-Sidecar") == "?1"
+        if isSidecar {
+            guard CompanionGrouping.isSidecar(name) else {
+                return .respond(
+                    Self.problem(
+                        400, "\(name) is not a sidecar AlbumKit keeps (.xmp, .AAE): send it as a photo or video."))
+            }
+            guard let length, length <= Self.largestSidecar else {
+                return .respond(
+                    Self.problem(
+                        413, "\(name) is not a sidecar of at most 16 MB with its length announced (Upload-Length)."))
+            }
+        }
+        var companions: [String] = []
+        if let given = request.header("X-Companions") {
+            companions = given.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            if let refusal = companionRefusal(companions, of: name, link: link) { return .respond(refusal) }
+        }
         let id = try uploads.create(
             UploadStore.Description(
-                albumTitle: title, name: name, length: length, albumID: link?.albumID, linkID: link?.id))
+                albumTitle: title, name: name, length: length, albumID: link?.albumID, linkID: link?.id,
+                isSidecar: isSidecar, companions: companions))
         let location = "/api/uploads/\(id)"
         let appending = try UploadAppend(
             handler: self, id: id, offset: 0, complete: request.header("Upload-Complete") == "?1", location: location)
         return .receive(appending)
+    }
+
+    /// The largest sidecar taken (a sidecar is held in the uploads folder until its photo arrives).
+    static let largestSidecar: UInt64 = 16 << 20
+
+    /// Why the sidecar uploads `ids` cannot go with the photo `name` (not one, not complete, not
+    /// this visitor's, more than 8); `nil` when they can.
+    func companionRefusal(_ ids: [String], of name: String, link: ShareLink?) -> HTTPResponse? {
+        guard ids.count <= 8 else { return Self.problem(400, "A photo takes at most 8 sidecars.") }
+        for id in ids {
+            guard let (description, size) = uploads.state(of: id), description.isSidecar == true,
+                description.linkID == link?.id
+            else {
+                return Self.problem(400, "\(name) names a sidecar upload \(id) that is not one this page sent.")
+            }
+            guard description.length == size else {
+                return Self.problem(409, "\(name)'s sidecar \(description.name) has not arrived whole yet.")
+            }
+        }
+        return nil
     }
 
     func uploadOffset(_ id: String) -> HTTPResponse {
@@ -479,6 +518,17 @@ package final class LibraryWebHandler: HTTPHandler {
             uploads.remove(id)
             return refusal
         }
+        if description.isSidecar == true {
+            // Kept until its photo's upload names it (a lone one goes with the abandoned uploads).
+            return Self.json([
+                "name": description.name, "result": "kept for its photo", "upload": id,
+            ]).adding("Upload-Complete", "?1").adding("Upload-Offset", "\(size)")
+        }
+        let sidecars = (description.companions ?? []).compactMap { companion -> MediaCompanion? in
+            guard let (kept, _) = uploads.state(of: companion), kept.isSidecar == true else { return nil }
+            return .sidecar(URL(fileURLWithPath: uploads.dataPath(companion, kept)))
+        }
+        defer { for companion in description.companions ?? [] { uploads.remove(companion) } }
         let path = uploads.dataPath(id, description)
         let library = self.library
         let outcome: [String: Any]
@@ -490,11 +540,12 @@ package final class LibraryWebHandler: HTTPHandler {
                 if let id = description.albumID {
                     album = try await library.album(withID: id, accessPolicy: .requireAlbum)
                 }
-                return try await album.save(.file(URL(fileURLWithPath: path)))
+                return try await album.save(.file(URL(fileURLWithPath: path)).with(companions: sidecars))
             }
             outcome = [
                 "name": description.name, "result": saved.isExisting ? "already in the library" : "saved",
                 "asset": saved.assetID, "album": saved.albumID ?? NSNull(),
+                "sidecars": sidecars.map(\.fileName).filter { !saved.companionsLeftOut.contains($0) },
             ]
         } catch let error as AlbumError {
             uploads.remove(id)

@@ -188,12 +188,27 @@ enum Pages {
               upload(job).finally(() => { running--; pump(); if (!running && !queue.length) done(); });
             }
           };
+          // Sidecars (NAME.xmp or NAME.EXT.xmp, .AAE) picked with their photo are sent first and
+          // saved with it, in its one save; a sidecar without its photo is said so, not sent.
+          const isSidecar = (name) => /\\.(xmp|aae)$/i.test(name);
           const add = (files) => {
-            for (const file of files) {
+            const all = [...files];
+            const photos = all.filter((file) => !isSidecar(file.name));
+            const sidecars = new Map();
+            for (const file of all.filter((file) => isSidecar(file.name))) {
+              const base = file.name.replace(/\\.[^.]*$/, '').toLowerCase();
+              const photo = photos.find((p) => p.name.toLowerCase() === base)
+                || photos.find((p) => p.name.replace(/\\.[^.]*$/, '').toLowerCase() === base);
+              if (photo) { if (!sidecars.has(photo)) sidecars.set(photo, []); sidecars.get(photo).push(file); continue; }
+              list.append(el('li', { class: 'lone' }, file.name + ' ', el('span', {},
+                ' not saved: a sidecar is saved with its photo; pick it together with the photo it belongs to')));
+            }
+            for (const file of photos) {
               const bar = el('progress', { max: 1, value: 0 });
               const state = el('span', {}, ' waiting');
-              list.append(el('li', {}, file.name + ' ', bar, state));
-              queue.push({ file, bar, state });
+              const along = sidecars.get(file) || [];
+              list.append(el('li', {}, file.name + (along.length ? ' + ' + along.map((f) => f.name).join(', ') : '') + ' ', bar, state));
+              queue.push({ file, bar, state, sidecars: along });
             }
             pump();
           };
@@ -201,12 +216,21 @@ enum Pages {
           drop.ondragover = (event) => { event.preventDefault(); drop.classList.add('over'); };
           drop.ondragleave = () => drop.classList.remove('over');
           drop.ondrop = (event) => { event.preventDefault(); drop.classList.remove('over'); add(event.dataTransfer.files); };
-          async function upload({ file, bar, state }) {
+          async function upload({ file, bar, state, sidecars }) {
             state.textContent = ' uploading';
             try {
-              const created = await send('POST', '/api/uploads', null, {
+              const companions = [];
+              for (const sidecar of sidecars || []) {
+                const sent = await send('POST', '/api/uploads', sidecar, {
+                  'X-Album-Title': encodeURIComponent(albumTitle), 'X-File-Name': encodeURIComponent(sidecar.name),
+                  'Upload-Length': String(sidecar.size), 'Upload-Complete': '?1', 'X-Sidecar': '?1' });
+                if (sent.status !== 200) throw new Error(sidecar.name + ': ' + message(sent));
+                companions.push(JSON.parse(sent.responseText).upload);
+              }
+              const extra = companions.length ? { 'X-Companions': companions.join(',') } : {};
+              const created = await send('POST', '/api/uploads', null, Object.assign({
                 'X-Album-Title': encodeURIComponent(albumTitle), 'X-File-Name': encodeURIComponent(file.name),
-                'Upload-Length': String(file.size), 'Upload-Complete': '?0' });
+                'Upload-Length': String(file.size), 'Upload-Complete': '?0' }, extra));
               if (created.status !== 201) throw new Error(message(created));
               const where = created.getResponseHeader('Location');
               let offset = 0, failures = 0, last = created;
@@ -240,7 +264,11 @@ enum Pages {
           return el('div', {}, drop, list);
         }
         function message(response) {
-          try { const body = JSON.parse(response.responseText); return body.result ? body.result + (body.error ? ': ' + body.error : '') : body.error; }
+          try {
+            const body = JSON.parse(response.responseText);
+            const along = body.sidecars && body.sidecars.length ? ' with ' + body.sidecars.join(', ') : '';
+            return body.result ? body.result + along + (body.error ? ': ' + body.error : '') : body.error;
+          }
           catch { return response.statusText || String(response.status); }
         }
         function send(method, url, body, headers, progress) {
