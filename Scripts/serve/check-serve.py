@@ -708,10 +708,6 @@ def share_browser_checks(album, library, state, work, shots):
             # Revoked while the page is open: its requests fail at once, and the page shows why.
             page.goto(server.origin + "/")
             page.wait_for_selector(".cell img")
-            if os.environ.get("CHECK_SERVE_DEBUG"):
-                page.on("request", lambda r: print(time.strftime("%S"), "request", r.method, r.url[-50:], flush=True))
-                page.on("requestfailed", lambda r: print(time.strftime("%S"), "failed", r.url[-50:], r.failure, flush=True))
-                page.on("response", lambda r: print(time.strftime("%S"), "response", r.status, r.url[-50:], flush=True))
             unshare(album, library, link_id)
             check(page.evaluate("fetch('/api/album-assets?album=' + encodeURIComponent(%s)).then(r => r.status)" % json.dumps(trip["id"])) == 404,
                   "right after album unshare, the open page's requests are refused")
@@ -734,6 +730,14 @@ def share_browser_checks(album, library, state, work, shots):
             check(result and result[0].rstrip().endswith(" saved"), "a guest of an adding link saves a photo from the page: %s" % result)
             check(hashlib.sha256(open(upload, "rb").read()).hexdigest() in asset_sums(album, library, "Trip"),
                   "the guest's photo is in the album, with its SHA-256")
+            # Live: a photo the CLI saves into the album shows in the guest's open page; one saved
+            # into another album changes nothing there.
+            cells = page.locator(".cell img").count()
+            from_cli = os.path.join(work, "guest-live.jpg")
+            open(from_cli, "wb").write(unique_jpeg(os.path.join(corpus, "jpeg-plain.jpg"), "check-serve guest live %f" % time.time()))
+            subprocess.run([album, "save", "--library", library, "--album", "Trip", from_cli], capture_output=True, check=True)
+            page.wait_for_function("document.querySelectorAll('.cell img').length > %d" % cells, timeout=20000)
+            check(True, "a photo the CLI saves into the album appears in the guest's open page")
             page.context.close()
 
             # Expired.

@@ -152,8 +152,6 @@ extension LibraryWebHandler {
             case "preview": return .respond(try preview(asset))
             default: return .respond(try original(asset, range: request.header("Range")))
             }
-        case ("GET", 1, "events"):
-            return .respond(guestEvents(link: link, token: token))
         case ("POST", 1, "uploads"):
             guard link.rights == .viewAndAdd else {
                 return .respond(Self.problem(403, "This share link shows the album; it does not add to it."))
@@ -166,35 +164,6 @@ extension LibraryWebHandler {
             return try route(request)
         default:
             return .respond(notHere)
-        }
-    }
-
-    /// The album's changes for a guest's page; once the link stops opening, one event telling the
-    /// page to reload (it then shows why), then only comments until the page goes.
-    func guestEvents(link: ShareLink, token: String) -> HTTPResponse {
-        let live = LiveChanges(library: library, album: link.albumID)
-        let ended = Locked(false)
-        return HTTPResponse(
-            status: 200, size: UInt64.max,
-            headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store")]
-        ) { [self] _, _ in
-            // Ended: the page was told, and goes away by itself (a stream cut at once could lose the
-            // last event in the browser).
-            if ended.withLock({ $0 }) {
-                Thread.sleep(forTimeInterval: 2)
-                return Array(": closed\n\n".utf8)
-            }
-            let bytes = live.next(waiting: 2)
-            let opens: Bool
-            do {
-                let now = try self.link(forToken: token)
-                opens = now.map { $0.id == link.id && closedAnswer($0, page: false) == nil } ?? false
-            } catch {
-                opens = true  // unreadable now: judged again at the next event
-            }
-            if opens { return bytes }
-            ended.withLock { $0 = true }
-            return Array("data: {\"reload\":true}\n\n".utf8)
         }
     }
 

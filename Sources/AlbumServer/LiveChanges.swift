@@ -18,8 +18,7 @@ final class LiveChanges: Sendable {
     private let arrived: DispatchSemaphore
     private let task: Task<Void, Never>
 
-    /// `album`: only that album's changes, naming no other (a guest's page).
-    init(library: PhotoLibrary, album: String? = nil, interval: Duration = .seconds(1)) {
+    init(library: PhotoLibrary, interval: Duration = .seconds(1)) {
         let pending = Locked<[String]>([])
         let arrived = DispatchSemaphore(value: 0)
         self.pending = pending
@@ -27,11 +26,7 @@ final class LiveChanges: Sendable {
         task = Task {
             do {
                 for try await change in library.changes(interval: interval) {
-                    var albums = (change.insertedAlbumIDs + change.changedAlbumIDs + change.removedAlbumIDs)
-                    if let album {
-                        guard albums.contains(album) else { continue }
-                        albums = [album]
-                    }
+                    let albums = (change.insertedAlbumIDs + change.changedAlbumIDs + change.removedAlbumIDs)
                     let assets =
                         change.insertedAssetIDs.count + change.removedAssetIDs.count + change.changedAssetIDs.count
                     let quoted = albums.map { "\"\($0.filter { $0 != "\"" && $0 != "\\" })\"" }.joined(separator: ",")
@@ -48,9 +43,9 @@ final class LiveChanges: Sendable {
 
     deinit { task.cancel() }
 
-    /// The next events, waiting up to `waiting` seconds for one; a comment line when none came.
-    func next(waiting: Double = 15) -> [UInt8] {
-        guard arrived.wait(timeout: .now() + waiting) == .success else { return Array(": still here\n\n".utf8) }
+    /// The next events, waiting up to 15 s for one; a comment line when none came.
+    func next() -> [UInt8] {
+        guard arrived.wait(timeout: .now() + 15) == .success else { return Array(": still here\n\n".utf8) }
         let lines = pending.withLock { lines in
             defer { lines.removeAll() }
             return lines

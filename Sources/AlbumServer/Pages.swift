@@ -315,11 +315,22 @@ enum Pages {
           show(heading, el('div', { class: 'tools' }, adds ? uploader(album.title, refresh) : '', count), scroller);
           grid.reset();
           const tick = setInterval(() => { count.textContent = album.count + (album.count === 1 ? ' item' : ' items'); }, 300);
+          if (guest) {
+            // A guest's page asks for its album every 2 s: a photo added shows without reloading, and
+            // once the link is revoked or expired the reloaded page says so.
+            const poll = setInterval(async () => {
+              try {
+                const response = await fetch('/api/album-assets?album=' + encodeURIComponent(album.id) + '&offset=0&limit=1', { credentials: 'same-origin' });
+                if ([403, 404, 410].includes(response.status)) { location.reload(); return; }
+                if (response.ok && (await response.json()).album.count !== album.count) refresh();
+              } catch { /* the connection dropped: asked again in 2 s */ }
+            }, 2000);
+            teardown = () => { clearInterval(tick); clearInterval(poll); grid.stop(); };
+            return;
+          }
           // Live: a save by the CLI, another server or another machine shows without reloading.
           const live = new EventSource('/api/events');
           live.onmessage = (event) => { const change = JSON.parse(event.data); if (change.reload) location.reload(); else refresh(); };
-          // A guest's link refused (revoked, expired): the reloaded page says why.
-          live.onerror = () => { if (guest && live.readyState === EventSource.CLOSED) location.reload(); };
           teardown = () => { clearInterval(tick); grid.stop(); live.close(); };
         }
 
