@@ -169,6 +169,11 @@
 #   servekill   `album serve` killed with SIGKILL at random moments of uploads (bytes arriving, the
 #               last piece being saved), catalog and folders: verify passes, every acknowledged
 #               upload is in the album with its SHA-256, the cut one whole or absent.
+#   serveshare  share links of `album serve` attacked, catalog and folders: guessed and forged
+#               tokens and cookies, another library's link copied into the links file, forged
+#               records (an album that is a path), a revoked link, traversal through /s/, the links
+#               file replaced by a link to a file outside: nothing outside the link's album is
+#               served, the file outside is untouched, verify passes.
 # Every data-safety scenario ends with: every acknowledged save is present with its SHA-256, and
 # nothing in originals/ was deleted (folder library: no file the user put there was removed).
 # A scenario that cannot run here (no mount or namespace rights) FAILS, unless ALBUM_ALLOW_SKIP
@@ -185,7 +190,7 @@ ONLY+=",sdelete,srestore,sexport,scopy,ssave,shostile,srestart"
 ONLY+=",hostile-index,hostile-snapshot"
 ONLY+=",hostile-records,hostile-lists"
 ONLY+=",cardcut,mirrorforge,forgedpreview"
-ONLY+=",servekill"
+ONLY+=",servekill,serveshare"
 ONLY+=",watchkill"
 while [ $# -gt 0 ]; do
     argument=$1
@@ -1438,6 +1443,25 @@ scenario_servekill() {
             { fail "servekill $kind: $(tail -3 "$dir/$kind/out")"; bad=$((bad + 1)); }
     done
     summary servekill $((trials * 2)) "$bad" "album serve killed mid-upload and mid-save: verify passes, every acknowledged upload whole, no part of the cut one (catalog, folders)"
+}
+
+# serveshare: share links attacked (Scripts/serve/check-serve.py forge), catalog and folders.
+scenario_serveshare() {
+    local trials=$((PARTIAL_TRIALS / 4 + 1)) dir=$WORK/serveshare bad=0 kind lib
+    echo "== serveshare: $trials trials per library kind"
+    if ! ls /usr/lib/*/libmicrohttpd.so.12 >/dev/null 2>&1; then
+        skip serveshare "libmicrohttpd is not installed (apt-get install libmicrohttpd12)"
+        return
+    fi
+    for kind in catalog folders; do
+        mkdir -p "$dir/$kind/work"
+        make_jpegs "$dir/$kind/card" 1 IMG
+        if [ "$kind" = catalog ]; then lib=$dir/$kind/L.albumlibrary; else lib=$dir/$kind/Pictures; fi
+        "$ALBUM" save --library "$lib" "--$kind" --album Trip "$dir/$kind/card"/*.jpg >/dev/null 2>&1 || { fail "serveshare $kind: the first save"; bad=$((bad + 1)); }
+        python3 "$ROOT/Scripts/serve/check-serve.py" forge "$ALBUM" "$lib" "$dir/$kind/state" "$dir/$kind/work" "$trials" >"$dir/$kind/out" 2>&1 ||
+            { fail "serveshare $kind: $(grep -v '^ok' "$dir/$kind/out" | tail -3)"; bad=$((bad + 1)); }
+    done
+    summary serveshare $((trials * 2)) "$bad" "share links forged, guessed, copied from another library, revoked, traversed: nothing outside the album served (catalog, folders)"
 }
 
 START=$(date +%s)

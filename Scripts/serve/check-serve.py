@@ -6,6 +6,9 @@
     check-serve.py kill    ALBUM LIBRARY STATE_DIR WORK_DIR TRIALS
     check-serve.py tls     ALBUM LIBRARY STATE_DIR WORK_DIR OPENSSL
     check-serve.py two     ALBUM LIBRARY STATE_DIR WORK_DIR        (a shared library)
+    check-serve.py share   ALBUM LIBRARY STATE_DIR WORK_DIR
+    check-serve.py share-browser ALBUM LIBRARY STATE_DIR WORK_DIR SCREENSHOTS_DIR
+    check-serve.py forge   ALBUM LIBRARY STATE_DIR WORK_DIR TRIALS   (the reliability harness's serveshare)
 
 `http` needs only Python: the access token and its cookie, refusals (no cookie, no CSRF header, a
 foreign Origin, traversal, a header too large, a cut body), byte ranges, the resumable upload
@@ -13,6 +16,9 @@ protocol, and a server killed with SIGKILL in the middle of an upload (nothing h
 upload resumes on the next server from its offset and is saved with its SHA-256).
 `browser` drives Debian's Chromium with Playwright: albums, an album, a photo, uploads through the
 file input (photos and a video), seen afterwards by `album show`; screenshots kept.
+`share` checks share links over HTTP (a guest sees one album and nothing else, view-only links
+do not upload, forged tokens, traversal through /s/, PINs and their limit, revoked and expired links);
+`share-browser` does it in Chromium.
 `kill` (the reliability harness's servekill) kills the server with SIGKILL at random moments of
 uploads, TRIALS times, and checks the library after each.
 Each check prints one line; the first failure ends the run with status 1.
@@ -178,6 +184,10 @@ def http_checks(album, library, state, work):
         check(status == 416, "a range past the end is answered 416")
         status, headers, _ = server.request("GET", "/api/thumbnail?asset=%s" % urllib.parse.quote(photo["id"], safe=""))
         check(status == 200 and headers.get("content-type", "").startswith("image/"), "a thumbnail (or the placeholder) is an image")
+        status, headers, body = server.request("GET", "/api/preview?asset=%s" % urllib.parse.quote(photo["id"], safe=""))
+        check((status == 200 and headers.get("content-type", "").startswith("image/") and len(body) > 0)
+              or (status == 307 and headers.get("location", "").startswith("/api/original?asset=")),
+              "the photo page's preview is an image (or, without libvips, the way to the original): %d" % status)
 
         # Changes need the CSRF header and this server's origin.
         status, _, _ = server.request("POST", "/api/uploads", headers={"X-Album-Title": "Trip"}, csrf=False)
@@ -235,6 +245,38 @@ def http_checks(album, library, state, work):
         check(status == 200 and json.loads(body)["result"] == "already in the library", "the same bytes again are already in the library")
         code, shown = album_show(album, library, "Uploaded")
         check(code == 0 and "resumed.jpg" in shown and "again.jpg" not in shown, "album show lists the uploaded photo once")
+        # A sidecar sent with its photo: kept until the photo arrives, then saved as its companion.
+        xmp = ('<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+               '<rdf:Description xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:Rating="4"/></rdf:RDF></x:xmpmeta>').encode()
+        status, _, body = server.request("POST", "/api/uploads", body=xmp, headers={
+            "X-Album-Title": "Uploaded", "X-File-Name": "rated.xmp", "Upload-Length": str(len(xmp)), "Upload-Complete": "?1",
+            "X-Sidecar": "?1"})
+        kept = json.loads(body)
+        check(status == 200 and kept["result"] == "kept for its photo", "a sidecar is kept until its photo arrives")
+        rated = unique_jpeg(os.path.join(corpus, "jpeg-plain.jpg"), "check-serve sidecar %f" % time.time())
+        status, _, body = server.request("POST", "/api/uploads", body=rated, headers={
+            "X-Album-Title": "Uploaded", "X-File-Name": "rated.jpg", "Upload-Length": str(len(rated)), "Upload-Complete": "?1",
+            "X-Companions": kept["upload"]})
+        answer = json.loads(body)
+        check(status == 200 and answer["result"] == "saved" and answer.get("sidecars") == ["rated.xmp"],
+              "the photo is saved with its sidecar in one save: %s" % answer)
+        listed = json.loads(subprocess.run([album, "assets", "--library", library, "--json", "--album", "Uploaded"], capture_output=True, text=True).stdout or "[]")
+        entry = next((e for e in listed if (e.get("file") or e.get("name") or "").endswith("rated.jpg")), {})
+        check(any(c.get("file", "").endswith(".xmp") for c in entry.get("companions", [])) or entry.get("rating") == 4,
+              "album assets lists the sidecar as the photo's companion: %s" % entry)
+        status, _, _ = server.request("HEAD", "/api/uploads/" + kept["upload"])
+        check(status == 404, "the sidecar's upload is gone once saved with its photo")
+        status, _, body = server.request("POST", "/api/uploads", body=xmp, headers={
+            "X-Album-Title": "Uploaded", "X-File-Name": "alone.xmp", "Upload-Length": str(len(xmp)), "Upload-Complete": "?1"})
+        check(status == 415, "a sidecar sent as a photo is refused as not a photo or video")
+        status, _, body = server.request("POST", "/api/uploads", body=rated, headers={
+            "X-Album-Title": "Uploaded", "X-File-Name": "photo.jpg", "Upload-Length": str(len(rated)), "Upload-Complete": "?1",
+            "X-Sidecar": "?1"})
+        check(status == 400 and "not a sidecar" in json.loads(body)["error"], "a photo sent as a sidecar is refused with a message")
+        status, _, body = server.request("POST", "/api/uploads", body=rated, headers={
+            "X-Album-Title": "Uploaded", "X-File-Name": "photo.jpg", "Upload-Length": str(len(rated)), "Upload-Complete": "?1",
+            "X-Companions": "00000000-0000-4000-8000-000000000000"})
+        check(status == 400 and "sidecar" in json.loads(body)["error"], "a photo naming a sidecar upload that is not there is refused")
         status, _, body = server.request("POST", "/api/uploads", body=b"", headers={
             "X-Album-Title": "Uploaded", "X-File-Name": "huge.mov", "Upload-Length": str(1 << 50), "Upload-Complete": "?0"})
         check(status == 400 and "over the largest file" in json.loads(body)["error"], "an upload over the size limit is refused with a message")
@@ -287,6 +329,198 @@ def http_checks(album, library, state, work):
         proxied.stop()
 
 
+def share_link(album, library, title, *options, pin=None):
+    """`album share` of album `title`: the link's id and token."""
+    run = subprocess.run([album, "share", "--library", library, "--json", title] + list(options),
+                         capture_output=True, text=True, input=pin)
+    if run.returncode != 0:
+        fail("album share %s: %s" % (title, run.stderr.strip()))
+    made = json.loads(run.stdout)
+    return made["id"], made["path"][len("/s/"):]
+
+
+def unshare(album, library, given):
+    run = subprocess.run([album, "unshare", "--library", library, given], capture_output=True, text=True)
+    check(run.returncode == 0, "album unshare %s: %s" % (given, (run.stdout + run.stderr).strip()))
+
+
+class Guest:
+    """A guest of a share link over HTTP: its cookie (set by opening /s/TOKEN) and its CSRF token."""
+
+    def __init__(self, server, token):
+        self.server, self.token, self.cookie = server, token, None
+        self.csrf = hashlib.sha256(("albumkit-serve-csrf\n" + token).encode()).hexdigest()
+
+    def open(self, pin=None):
+        if pin is None:
+            status, headers, body = self.server.request("GET", "/s/" + self.token, owner=False)
+        else:
+            form = urllib.parse.urlencode({"pin": pin}).encode()
+            status, headers, body = self.server.request("POST", "/s/" + self.token, body=form, owner=False, csrf=False,
+                                                        headers={"Content-Type": "application/x-www-form-urlencoded",
+                                                                 "Origin": self.server.origin})
+        found = re.match(r"albumkit_guest=([^;]*)", headers.get("set-cookie", ""))
+        if found and found.group(1):
+            self.cookie = "albumkit_guest=" + found.group(1)
+        return status, headers, body
+
+    def request(self, method, path, body=None, headers=None):
+        sent = dict(headers or {})
+        if self.cookie:
+            sent["Cookie"] = self.cookie
+        if method in ("POST", "PATCH", "DELETE"):
+            sent.setdefault("X-CSRF-Token", self.csrf)
+            sent.setdefault("Origin", self.server.origin)
+        return self.server.request(method, path, body=body, headers=sent, owner=False, csrf=False)
+
+
+def album_ids(server):
+    _, _, body = server.request("GET", "/api/albums")
+    return {a["title"]: a for a in json.loads(body)["albums"]}
+
+
+def first_asset(server, album_id):
+    _, _, body = server.request("GET", "/api/album-assets?album=%s&offset=0&limit=1" % urllib.parse.quote(album_id, safe=""))
+    return json.loads(body)["assets"][0]["id"]
+
+
+def quoted(text):
+    return urllib.parse.quote(text, safe="")
+
+
+def share_checks(album, library, state, work):
+    """Share links over HTTP: a guest sees the link's album and nothing else, a view-only link cannot
+    upload, an adding one saves into its album only, forged and guessed tokens open nothing, a PIN
+    is asked and its wrong tries are limited, a revoked or expired link stops at the next request."""
+    corpus = os.path.join(os.path.dirname(__file__), "../../Tests/AlbumKitMediaTests/Fixtures/corpus")
+    other = os.path.join(work, "other.jpg")
+    open(other, "wb").write(unique_jpeg(os.path.join(corpus, "jpeg-plain.jpg"), "check-serve share other"))
+    saved = subprocess.run([album, "save", "--library", library, "--album", "Other", other], capture_output=True, text=True)
+    check(saved.returncode == 0, "a second album, Other, is saved by the CLI")
+    server = Server(album, library, state)
+    try:
+        albums = album_ids(server)
+        trip, elsewhere = albums["Trip"], albums["Other"]
+        outside = first_asset(server, elsewhere["id"])
+        inside = first_asset(server, trip["id"])
+        link_id, token = share_link(album, library, "Trip")
+        guest = Guest(server, token)
+        status, headers, _ = guest.open()
+        cookie = headers.get("set-cookie", "")
+        check(status == 303 and headers.get("location") == "/" and "HttpOnly" in cookie and "SameSite=Strict" in cookie,
+              "/s/TOKEN gives an HttpOnly, SameSite=Strict guest cookie and leads to the album")
+        status, _, body = guest.request("GET", "/")
+        check(status == 200 and b'name="guest"' in body, "the guest gets the page")
+        status, _, body = guest.request("GET", "/api/album-assets?album=%s&offset=0&limit=100" % quoted(trip["id"]))
+        check(status == 200 and len(json.loads(body)["assets"]) == trip["count"], "the guest lists the link's album")
+        status, headers, body = guest.request("GET", "/api/original?asset=%s" % quoted(inside))
+        check(status == 200 and len(body) > 0, "the guest downloads an original of the album")
+        status, _, _ = guest.request("GET", "/api/original?asset=%s" % quoted(inside), headers={"Range": "bytes=0-9"})
+        check(status == 206, "the guest's original is served with ranges")
+        for path, what in (("/api/album-assets?album=%s" % quoted(elsewhere["id"]), "another album's listing"),
+                           ("/api/cover?album=%s" % quoted(elsewhere["id"]), "another album's cover"),
+                           ("/api/original?asset=%s" % quoted(outside), "another album's original"),
+                           ("/api/thumbnail?asset=%s" % quoted(outside), "another album's thumbnail"),
+                           ("/api/preview?asset=%s" % quoted(outside), "another album's preview"),
+                           ("/api/original?asset=%s" % quoted("../" + inside), "a traversal to an asset")):
+            status, _, _ = guest.request("GET", path)
+            check(status == 404, "the guest cannot reach %s (404, got %d)" % (what, status))
+        for path in ("/api/albums", "/api/nothing", "/app.js/../api/albums"):
+            status, _, _ = guest.request("GET", path)
+            check(status in (400, 403), "the guest cannot reach %s (%d)" % (path, status))
+        status, _, _ = guest.request("GET", "/?token=" + "0" * 64)
+        check(status == 403, "the guest cannot become the owner with a guessed token")
+        jpeg = unique_jpeg(os.path.join(corpus, "jpeg-plain.jpg"), "check-serve guest upload view-only")
+        status, _, _ = guest.request("POST", "/api/uploads", body=jpeg, headers={
+            "X-Album-Title": "Trip", "X-File-Name": "guest.jpg", "Upload-Length": str(len(jpeg)), "Upload-Complete": "?1"})
+        check(status == 403, "a view-only link cannot upload (403)")
+        status, _, _ = guest.request("POST", "/api/uploads", body=jpeg, headers={
+            "X-Album-Title": "Trip", "X-File-Name": "guest.jpg", "Upload-Length": str(len(jpeg)), "Upload-Complete": "?1",
+            "X-CSRF-Token": server.csrf})
+        check(status == 403, "the owner's CSRF token does not stand for the guest's")
+
+        # Forged, guessed and malformed tokens, and traversal through /s/: nothing opens.
+        for path in ("/s/" + "0" * 64, "/s/" + token[:-1] + ("0" if token[-1] != "0" else "1"), "/s/" + token.upper(),
+                     "/s/" + token + "/x", "/s/", "/s/x"):
+            status, headers, _ = server.request("GET", path, owner=False)
+            check(status == 404 and "albumkit_guest=;" in headers.get("set-cookie", "albumkit_guest=;"),
+                  "%s opens nothing (404)" % path[:24])
+        for path in ("/s/../api/albums", "/s/%2e%2e/api/albums", "/s/" + token + "/../../api/albums", "/s/..%2fapi%2falbums"):
+            status = server.raw(("GET %s HTTP/1.1\r\nHost: x\r\n\r\n" % path).encode())
+            check(status is not None and 400 <= status < 500, "traversal %s is refused (%s)" % (path[:30], status))
+        forged = Guest(server, "1" * 64)
+        forged.cookie = "albumkit_guest=" + "1" * 64
+        status, _, _ = forged.request("GET", "/api/album-assets?album=%s" % quoted(trip["id"]))
+        check(status == 404, "a forged guest cookie opens nothing")
+
+        # A link that adds: saved into its album by its id, whatever title is sent.
+        add_id, add_token = share_link(album, library, "Trip", "--add")
+        adder = Guest(server, add_token)
+        adder.open()
+        added = unique_jpeg(os.path.join(corpus, "jpeg-plain.jpg"), "check-serve guest upload adds")
+        status, _, body = adder.request("POST", "/api/uploads", body=added, headers={
+            "X-Album-Title": "Other", "X-File-Name": "from-guest.jpg", "Upload-Length": str(len(added)), "Upload-Complete": "?1"})
+        check(status == 200 and json.loads(body)["result"] == "saved", "a guest of an adding link uploads a photo (%d %s)" % (status, body[:200]))
+        check(hashlib.sha256(added).hexdigest() in asset_sums(album, library, "Trip")
+              and hashlib.sha256(added).hexdigest() not in asset_sums(album, library, "Other"),
+              "the guest's photo is in the link's album, not the album its request named")
+        status, headers, _ = server.request("POST", "/api/uploads", headers={
+            "X-Album-Title": "Other", "X-File-Name": "owner.jpg", "Upload-Length": "1000", "Upload-Complete": "?0"})
+        location = headers.get("location", "")
+        status, _, _ = adder.request("HEAD", location)
+        check(status == 404, "a guest cannot reach the owner's upload")
+        server.request("DELETE", location)
+
+        # Revoked: the next request of a guest already in is refused.
+        unshare(album, library, add_id)
+        status, _, _ = adder.request("GET", "/api/album-assets?album=%s" % quoted(trip["id"]))
+        check(status == 404, "a revoked link stops at once, for a guest already in (%d)" % status)
+        status, _, body = adder.request("GET", "/")
+        check(status == 404 and b"revoked" in body, "the revoked guest's page says the link opens nothing")
+
+        # Expired.
+        _, soon = share_link(album, library, "Trip", "--expires", "2s")
+        late = Guest(server, soon)
+        status, _, _ = late.open()
+        check(status == 303, "a link that expires soon opens before")
+        time.sleep(2.5)
+        status, _, body = late.request("GET", "/api/album-assets?album=%s" % quoted(trip["id"]))
+        check(status == 410, "once expired it is refused (410)")
+        status, _, body = server.request("GET", "/s/" + soon, owner=False)
+        check(status == 410 and b"expired" in body, "the expired link's page says so")
+
+        # PIN: asked, a wrong one counted, the right one opens; five wrong ones lock the link.
+        _, guarded = share_link(album, library, "Trip", "--pin", pin="2468\n")
+        visitor = Guest(server, guarded)
+        status, _, body = visitor.open()
+        check(status == 200 and b'name="pin"' in body and visitor.cookie is None, "a link with a PIN asks for it first")
+        visitor.cookie = "albumkit_guest=" + guarded
+        status, _, _ = visitor.request("GET", "/api/album-assets?album=%s" % quoted(trip["id"]))
+        check(status == 403, "the token alone, without the PIN, opens nothing")
+        visitor.cookie = None
+        status, _, body = visitor.open(pin="1357")
+        check(status == 403 and b"4 tries left" in body and visitor.cookie is None, "a wrong PIN is refused, 4 tries left")
+        status, headers, _ = visitor.open(pin="2468")
+        check(status == 303 and visitor.cookie and "." in visitor.cookie, "the right PIN opens the album")
+        status, _, _ = visitor.request("GET", "/api/album-assets?album=%s" % quoted(trip["id"]))
+        check(status == 200, "the guest who gave the PIN lists the album")
+        locked_id, locking = share_link(album, library, "Trip", "--pin", pin="9999\n")
+        other_visitor = Guest(server, locking)
+        for attempt in range(5):
+            status, _, _ = other_visitor.open(pin="000%d" % attempt)
+        status, _, body = other_visitor.open(pin="9999")
+        check(status == 403 and b"locked" in body, "after 5 wrong PINs even the right one is refused: the link is locked")
+        listed = json.loads(subprocess.run([album, "shares", "--library", library, "--json"], capture_output=True, text=True).stdout)
+        check(any(entry["id"] == locked_id and entry["locked"] for entry in listed), "album shares lists the link as locked")
+        unshare(album, library, "Trip")
+        listed = json.loads(subprocess.run([album, "shares", "--library", library, "--json"], capture_output=True, text=True).stdout)
+        check(not [entry for entry in listed if entry["album"] == "Trip"], "album unshare TITLE revokes every link of the album")
+        status, _, _ = guest.request("GET", "/api/album-assets?album=%s" % quoted(trip["id"]))
+        check(status == 404, "the first guest is out too")
+    finally:
+        server.stop()
+
+
 def browser_checks(album, library, state, work, shots):
     from playwright.sync_api import sync_playwright
 
@@ -322,6 +556,11 @@ def browser_checks(album, library, state, work, shots):
             page.screenshot(path=os.path.join(shots, "photo.png"))
             print("screenshot: " + os.path.join(shots, "photo.png"))
             check(page.locator(".photo img").count() == 1 and "Camera" in page.inner_text(".photo dl"), "the photo page shows the photo and its details")
+            page.wait_for_function("document.querySelector('.photo img').complete")
+            check("/api/preview?asset=" in page.get_attribute(".photo img", "src")
+                  and page.evaluate("document.querySelector('.photo img').naturalWidth") > 0
+                  and page.get_attribute(".nav a[download]", "href").startswith("/api/original?asset="),
+                  "the photo page shows the preview, and the original is the download link")
             page.click("a[rel=next]")
             page.wait_for_function("location.hash.endsWith('/1')")
             check(True, "next goes to the album's next photo")
@@ -337,6 +576,25 @@ def browser_checks(album, library, state, work, shots):
             check(code == 0 and all(os.path.basename(path) in shown for path in files), "album show lists the photos and the video uploaded")
             page.wait_for_function("document.querySelectorAll('.cell img').length >= 9")
             check(True, "the grid shows the new photos without a reload")
+            # A photo picked with its sidecar, and a sidecar alone.
+            with_sidecar = os.path.join(work, "rated.jpg")
+            open(with_sidecar, "wb").write(unique_jpeg(os.path.join(corpus, "jpeg-plain.jpg"), "check-serve browser sidecar %f" % time.time()))
+            sidecar = os.path.join(work, "rated.jpg.xmp")
+            open(sidecar, "w").write('<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+                                     '<rdf:Description xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:Rating="5"/></rdf:RDF></x:xmpmeta>')
+            lone = os.path.join(work, "lonely.xmp")
+            open(lone, "w").write("<x:xmpmeta/>")
+            page.set_input_files("input[type=file]", [with_sidecar, sidecar, lone])
+            page.wait_for_function("[...document.querySelectorAll('.uploads li')].some(li => /^rated.jpg .* (saved|not saved).*$/.test(li.textContent))", timeout=60000)
+            texts = page.locator(".uploads li").all_inner_texts()
+            check(any(t.startswith("rated.jpg + rated.jpg.xmp") and t.rstrip().endswith("saved with rated.jpg.xmp") for t in texts),
+                  "a photo picked with its sidecar is saved with it: %s" % [t for t in texts if "rated" in t])
+            check(any(t.startswith("lonely.xmp") and "saved with its photo" in t for t in texts),
+                  "a sidecar picked alone gets its own result: %s" % [t for t in texts if "lonely" in t])
+            listed = json.loads(subprocess.run([album, "assets", "--library", library, "--json", "--album", "Trip"], capture_output=True, text=True).stdout or "[]")
+            entry = next((e for e in listed if (e.get("file") or "").endswith("rated.jpg")), {})
+            check(any(c.get("file", "").endswith(".xmp") for c in entry.get("companions", [])),
+                  "album assets lists the sidecar as the photo's companion")
             # Live: a photo saved by the CLI shows without reloading.
             from_cli = os.path.join(work, "from-cli.jpg")
             open(from_cli, "wb").write(unique_jpeg(os.path.join(corpus, "jpeg-gps-ne-be.jpg"), "check-serve from the CLI"))
@@ -393,6 +651,252 @@ def browser_checks(album, library, state, work, shots):
             browser.close()
     finally:
         server.stop()
+
+
+def share_browser_checks(album, library, state, work, shots):
+    """Share links in Chromium: a guest opens the link and sees the album and nothing else; a
+    view-only link shows no upload; an adding one saves through the file input; a revocation
+    reaches a page already open; an expired link and a PIN (wrong, then right) in the page."""
+    from playwright.sync_api import sync_playwright
+
+    corpus = os.path.join(os.path.dirname(__file__), "../../Tests/AlbumKitMediaTests/Fixtures/corpus")
+    os.makedirs(shots, exist_ok=True)
+    other = os.path.join(work, "other.jpg")
+    open(other, "wb").write(unique_jpeg(os.path.join(corpus, "jpeg-plain.jpg"), "check-serve share browser other"))
+    subprocess.run([album, "save", "--library", library, "--album", "Other", other], capture_output=True, check=True)
+    server = Server(album, library, state)
+
+    def shot(page, name):
+        page.screenshot(path=os.path.join(shots, name))
+        print("screenshot: " + os.path.join(shots, name))
+
+    try:
+        albums = album_ids(server)
+        trip, elsewhere = albums["Trip"], albums["Other"]
+        outside = first_asset(server, elsewhere["id"])
+        link_id, token = share_link(album, library, "Trip")
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=["--no-sandbox"])
+
+            def guest_page():
+                # A context of its own: the guest has no owner cookie. The pages allow no eval (their
+                # Content-Security-Policy): Playwright's own waiting code needs it.
+                return browser.new_context(viewport={"width": 900, "height": 800}, bypass_csp=True).new_page()
+
+            page = guest_page()
+            page.goto(server.origin + "/s/" + token)
+            check(page.url.rstrip("/") == server.origin, "the share link lands on an address without its token")
+            page.wait_for_selector(".cell img")
+            shot(page, "guest-album.png")
+            check(page.inner_text("h1") == "Trip" and page.locator(".cell").count() == trip["count"],
+                  "the guest sees the album Trip and its %d items" % trip["count"])
+            check(page.locator("input[type=file]").count() == 0, "a view-only link shows no upload")
+            check(page.evaluate("fetch('/api/albums').then(r => r.status)") == 403, "the albums list is refused to the guest's page")
+            check(page.evaluate("fetch('/api/album-assets?album=' + encodeURIComponent(%s)).then(r => r.status)" % json.dumps(elsewhere["id"])) == 404,
+                  "another album is refused to the guest's page")
+            check(page.evaluate("fetch('/api/original?asset=' + encodeURIComponent(%s)).then(r => r.status)" % json.dumps(outside)) == 404,
+                  "another album's original is refused to the guest's page")
+            status = page.evaluate("fetch('/api/uploads', {method: 'POST', headers: {'X-CSRF-Token': document.querySelector('meta[name=csrf]').content, 'X-Album-Title': 'Trip', 'Upload-Length': '10', 'Upload-Complete': '?0'}}).then(r => r.status)")
+            check(status == 403, "an upload from a view-only guest's page is refused (%d)" % status)
+            page.goto(server.origin + "/#/album/" + urllib.parse.quote(elsewhere["id"], safe=""))
+            page.wait_for_selector(".cell img")
+            check(page.inner_text("h1") == "Trip", "an address of another album still shows only the link's album")
+            page.locator(".cell").first.click()
+            page.wait_for_selector(".photo dl")
+            shot(page, "guest-photo.png")
+            check(page.locator(".photo img").count() == 1, "the guest opens a photo of the album")
+            # Revoked while the page is open: its requests fail at once, and the page shows why.
+            page.goto(server.origin + "/")
+            page.wait_for_selector(".cell img")
+            unshare(album, library, link_id)
+            check(page.evaluate("fetch('/api/album-assets?album=' + encodeURIComponent(%s)).then(r => r.status)" % json.dumps(trip["id"])) == 404,
+                  "right after album unshare, the open page's requests are refused")
+            page.wait_for_selector("#closed", timeout=20000)
+            shot(page, "guest-revoked.png")
+            check("revoked" in page.inner_text("#closed"), "the open page turns into the link's closed page")
+            page.context.close()
+
+            # A link that adds: the guest's upload is saved into the album.
+            _, adding = share_link(album, library, "Trip", "--add")
+            page = guest_page()
+            page.goto(server.origin + "/s/" + adding)
+            page.wait_for_selector("input[type=file]")
+            upload = os.path.join(work, "guest-phone.jpg")
+            open(upload, "wb").write(unique_jpeg(os.path.join(corpus, "jpeg-gps-ne-be.jpg"), "check-serve share browser guest %f" % time.time()))
+            page.set_input_files("input[type=file]", [upload])
+            page.wait_for_function("[...document.querySelectorAll('.uploads li')].some(li => / (saved|already in the library|not saved.*)$/.test(li.textContent))", timeout=60000)
+            shot(page, "guest-uploaded.png")
+            result = page.locator(".uploads li").all_inner_texts()
+            check(result and result[0].rstrip().endswith(" saved"), "a guest of an adding link saves a photo from the page: %s" % result)
+            check(hashlib.sha256(open(upload, "rb").read()).hexdigest() in asset_sums(album, library, "Trip"),
+                  "the guest's photo is in the album, with its SHA-256")
+            # Live: a photo the CLI saves into the album shows in the guest's open page; one saved
+            # into another album changes nothing there.
+            cells = page.locator(".cell img").count()
+            from_cli = os.path.join(work, "guest-live.jpg")
+            open(from_cli, "wb").write(unique_jpeg(os.path.join(corpus, "jpeg-plain.jpg"), "check-serve guest live %f" % time.time()))
+            subprocess.run([album, "save", "--library", library, "--album", "Trip", from_cli], capture_output=True, check=True)
+            page.wait_for_function("document.querySelectorAll('.cell img').length > %d" % cells, timeout=20000)
+            check(True, "a photo the CLI saves into the album appears in the guest's open page")
+            page.context.close()
+
+            # Expired.
+            _, soon = share_link(album, library, "Trip", "--expires", "1s")
+            time.sleep(1.5)
+            page = guest_page()
+            page.goto(server.origin + "/s/" + soon)
+            check("expired" in page.inner_text("#closed"), "an expired link's page says it expired")
+            page.context.close()
+
+            # A PIN: wrong, then right.
+            _, guarded = share_link(album, library, "Trip", "--pin", pin="2468\n")
+            page = guest_page()
+            page.goto(server.origin + "/s/" + guarded)
+            page.fill("#pin", "1111")
+            page.click("button[type=submit]")
+            page.wait_for_selector("#wrong")
+            shot(page, "guest-pin.png")
+            check("4 tries left" in page.inner_text("#wrong"), "a wrong PIN in the page says how many tries are left")
+            page.fill("#pin", "2468")
+            page.click("button[type=submit]")
+            page.wait_for_selector(".cell img")
+            check(page.inner_text("h1") == "Trip", "the right PIN opens the album")
+            page.context.close()
+            browser.close()
+    finally:
+        server.stop()
+
+
+def links_file(library):
+    """Where a catalog or folder library keeps its share links."""
+    if os.path.isdir(os.path.join(library, "journal")):
+        return os.path.join(library, "shares", "links.json")
+    return os.path.join(library, ".albumkit", "shares", "links.json")
+
+
+def forge_checks(album, library, state, work, trials):
+    """The reliability harness's serveshare: share links attacked. Guessed and forged tokens, a
+    link of another library copied into this one's links file, forged records (an album that is
+    a path, a token hash that is not one), a revoked link, traversal through /s/, and the links file
+    replaced by a link to a file outside: nothing outside the link's album is ever served, and no
+    file outside the library is changed. Prints `serveshare trials=N failures=M`."""
+    import random
+    corpus = os.path.join(os.path.dirname(__file__), "../../Tests/AlbumKitMediaTests/Fixtures/corpus")
+    kind = "--catalog" if library.endswith(".albumlibrary") else "--folders"
+    other_library = os.path.join(work, "Other.albumlibrary" if kind == "--catalog" else "OtherPictures")
+    for title, target in (("Private", library), ("Elsewhere", other_library)):
+        photo = os.path.join(work, title + ".jpg")
+        open(photo, "wb").write(unique_jpeg(os.path.join(corpus, "jpeg-plain.jpg"), "serveshare %s %f" % (title, time.time())))
+        subprocess.run([album, "save", "--library", target, kind, "--album", title, photo], capture_output=True, check=True)
+    failures = 0
+    server = Server(album, library, state)
+    try:
+        albums = album_ids(server)
+        trip, private = albums["Trip"], albums["Private"]
+        secret = first_asset(server, private["id"])
+        inside = first_asset(server, trip["id"])
+        link_id, token = share_link(album, library, "Trip")
+        _, foreign = share_link(album, other_library, "Elsewhere")
+        guest = Guest(server, token)
+        guest.open()
+
+        def outside_served(who):
+            """The requests that must never give a guest anything outside the album; those that did."""
+            leaks = []
+            for path in ("/api/albums", "/api/album-assets?album=%s" % quoted(private["id"]),
+                         "/api/cover?album=%s" % quoted(private["id"]), "/api/original?asset=%s" % quoted(secret),
+                         "/api/thumbnail?asset=%s" % quoted(secret), "/api/preview?asset=%s" % quoted(secret),
+                         "/api/original?asset=%s" % quoted("/etc/passwd"),
+                         "/?token=" + "0" * 64):
+                status, _, body = who.request("GET", path)
+                # (An error may name what was asked: only an answer that is not one counts.)
+                if status < 400:
+                    leaks.append("%s: %d" % (path[:60], status))
+            return leaks
+
+        leaks = outside_served(guest)
+        if leaks:
+            failures += 1
+            print("a guest reached outside the album: %s" % leaks, flush=True)
+        # Guessed tokens, forged cookies, the other library's token, traversal through /s/.
+        for trial in range(trials):
+            guessed = "%064x" % random.getrandbits(256)
+            for candidate in (guessed, foreign, token[:63] + "x", token + "0", token.upper()):
+                status, _, body = server.request("GET", "/s/" + candidate, owner=False)
+                forged = Guest(server, candidate)
+                forged.cookie = "albumkit_guest=" + candidate + "." + hashlib.sha256(candidate.encode()).hexdigest()
+                listed = forged.request("GET", "/api/album-assets?album=%s" % quoted(trip["id"]))
+                if status != 404 or listed[0] < 400 or inside.encode() in listed[2]:
+                    failures += 1
+                    print("the token %s… opened something (%d, %d)" % (candidate[:12], status, listed[0]), flush=True)
+            for path in ("/s/../api/albums", "/s/%s/../../api/albums" % token, "/s/%2e%2e/api/albums",
+                         "/s/%s/%%2e%%2e/api/original?asset=%s" % (token, quoted(secret)), "/s//etc/passwd",
+                         "/s/%s%%00/../api/albums" % token, "/s/..%%5c..%%5capi%%5calbums"):
+                status = server.raw(("GET %s HTTP/1.1\r\nHost: x\r\nCookie: %s\r\n\r\n" % (path, guest.cookie)).encode())
+                # A NUL ends the path where libmicrohttpd decodes it: `/s/TOKEN%00/…` is the link's
+                # own address (303 to the album, what the token opens anyway); nothing may answer 2xx.
+                if status is None or 200 <= status < 300:
+                    failures += 1
+                    print("traversal %s answered %s" % (path, status), flush=True)
+        # The other library's link record copied into this library's file: its token opens the
+        # record, whose album is not this library's, so nothing is served.
+        ours, theirs = json.load(open(links_file(library))), json.load(open(links_file(other_library)))
+        ours["links"] += theirs["links"]
+        # Forged records: an album that is a path, a token hash that is no SHA-256, an id with a slash.
+        forged_hash = hashlib.sha256(b"forged").hexdigest()
+        ours["links"] += [
+            {"id": "00000000aa", "album": "../../../etc", "rights": "add", "created": 1, "token": hashlib.sha256(("a" * 64).encode()).hexdigest()},
+            {"id": "00000000bb", "album": trip["id"], "rights": "add", "created": 1, "token": "not-a-hash"},
+            {"id": "../../x", "album": trip["id"], "rights": "add", "created": 1, "token": forged_hash},
+        ]
+        json.dump(ours, open(links_file(library), "w"))
+        copied = Guest(server, foreign)
+        status, _, _ = copied.open()
+        leaks = outside_served(copied) if copied.cookie else []
+        listed = copied.request("GET", "/api/album-assets?album=%s" % quoted(trip["id"]))
+        if leaks or listed[0] < 400:
+            failures += 1
+            print("a link copied from another library reached %s / %d" % (leaks, listed[0]), flush=True)
+        pathlike = Guest(server, "a" * 64)
+        pathlike.open()
+        if pathlike.cookie:
+            for path in ("/api/album-assets?album=%s" % quoted("../../../etc"), "/api/original?asset=%s" % quoted("/etc/passwd")):
+                status, _, _ = pathlike.request("GET", path)
+                if status < 400:
+                    failures += 1
+                    print("a forged record whose album is a path served %s (%d)" % (path, status), flush=True)
+        # Revoked: refused at once, everywhere.
+        unshare(album, library, link_id)
+        for path in ("/", "/api/album-assets?album=%s" % quoted(trip["id"]), "/api/original?asset=%s" % quoted(inside)):
+            status, _, _ = guest.request("GET", path)
+            if status != 404:
+                failures += 1
+                print("the revoked link still answered %s (%d)" % (path, status), flush=True)
+        # The links file replaced by a link to a file outside the library: nothing opens, and the
+        # next `album share` sets the link aside without touching the file it points to.
+        victim = os.path.join(work, "victim.txt")
+        open(victim, "w").write("not AlbumKit's\n")
+        os.remove(links_file(library))
+        os.symlink(victim, links_file(library))
+        _, later = share_link(album, library, "Trip")
+        if open(victim).read() != "not AlbumKit's\n" or os.path.islink(links_file(library)):
+            failures += 1
+            print("the links file that was a link: the file outside changed, or the link stayed", flush=True)
+        fresh = Guest(server, later)
+        status, _, _ = fresh.open()
+        listed = fresh.request("GET", "/api/album-assets?album=%s" % quoted(trip["id"]))
+        if status != 303 or listed[0] != 200:
+            failures += 1
+            print("after setting aside the hostile links file, a new link does not open (%d, %d)" % (status, listed[0]), flush=True)
+        verify = subprocess.run([album, "verify", "--library", library], capture_output=True, text=True)
+        if verify.returncode != 0:
+            failures += 1
+            print("album verify: " + (verify.stdout + verify.stderr)[:300], flush=True)
+    finally:
+        server.stop()
+    print("serveshare trials=%d failures=%d" % (trials, failures), flush=True)
+    if failures:
+        sys.exit(1)
 
 
 def tls_checks(album, library, state, work, openssl):
@@ -454,6 +958,27 @@ def two_servers(album, library, work):
             check(len(both) == 1 and both[0]["count"] == 12, "each server sees one album Both of 12 photos: %s" % both)
         sums = asset_sums(album, library, "Both")
         check(sums == {hashlib.sha256(photo).hexdigest() for photo in photos[0] + photos[1]}, "the album holds every photo, by SHA-256")
+        # A share link made by the CLI opens on both servers (it lives in the library), and its
+        # revocation reaches both at once.
+        link_id, token = share_link(album, library, "Both", "--add")
+        both = album_ids(servers[0])["Both"]
+        guests = [Guest(server, token) for server in servers]
+        for index, guest in enumerate(guests):
+            status, _, _ = guest.open()
+            listed = guest.request("GET", "/api/album-assets?album=%s&offset=0&limit=100" % quoted(both["id"]))
+            check(status == 303 and listed[0] == 200 and len(json.loads(listed[2])["assets"]) == 12,
+                  "server %d honours the share link the CLI made" % index)
+        photo = unique_jpeg(os.path.join(corpus, "jpeg-plain.jpg"), "two servers guest %f" % time.time())
+        status, _, body = guests[1].request("POST", "/api/uploads", body=photo, headers={
+            "X-Album-Title": "Trip", "X-File-Name": "guest.jpg", "Upload-Length": str(len(photo)), "Upload-Complete": "?1"})
+        check(status == 200 and hashlib.sha256(photo).hexdigest() in asset_sums(album, library, "Both"),
+              "a guest's upload through the second server lands in the link's album")
+        status, _, _ = guests[0].request("GET", "/api/albums")
+        check(status == 403, "the guest cannot list the albums on either server")
+        unshare(album, library, link_id)
+        for index, guest in enumerate(guests):
+            status, _, _ = guest.request("GET", "/api/album-assets?album=%s" % quoted(both["id"]))
+            check(status == 404, "after album unshare, server %d refuses the guest at once" % index)
     finally:
         for server in servers:
             server.stop()
@@ -523,6 +1048,12 @@ if __name__ == "__main__":
         tls_checks(album, library, state, work, sys.argv[6])
     elif mode == "two":
         two_servers(album, library, work)
+    elif mode == "share":
+        share_checks(album, library, state, work)
+    elif mode == "forge":
+        forge_checks(album, library, state, work, int(sys.argv[6]))
+    elif mode == "share-browser":
+        share_browser_checks(album, library, state, work, sys.argv[6])
     elif mode == "kill":
         kill_trials(album, library, state, work, int(sys.argv[6]))
     else:

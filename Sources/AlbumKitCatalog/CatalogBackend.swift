@@ -15,7 +15,8 @@ import Foundation
 ///   the journal whenever it is missing, damaged or not this journal's;
 /// - `snapshots/index.sqlite`: a flushed copy of the index with the journal position it holds,
 ///   so that a rebuild replays only the journal's tail;
-/// - `owners/`: one locked file per process writing here (``ProcessOwner``).
+/// - `owners/`: one locked file per process writing here (``ProcessOwner``);
+/// - `shares/`: the share links (``ShareLinkFile``), read by every server of the library.
 ///
 /// Every change has one write order (``record(_:_:)``): its files are durable, then its record
 /// is appended to the journal and flushed — the commit point — and only then is it acknowledged;
@@ -95,7 +96,7 @@ package final class CatalogBackend: LibraryBackend, CompanionKeeping {
     static let libraryEntries: Set<String> = [
         "originals", "catalog.sqlite", "catalog.sqlite-wal", "catalog.sqlite-shm", "catalog.sqlite-journal",
         "journal", "snapshots", "owners", "damaged", "catalog.sqlite-checked", "catalog.rebuild.sqlite",
-        "catalog.rebuild.sqlite-journal", "previous-release", "derivatives",
+        "catalog.rebuild.sqlite-journal", "previous-release", "derivatives", "shares",
     ]
 
     // MARK: Opening

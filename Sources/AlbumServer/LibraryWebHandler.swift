@@ -28,11 +28,13 @@ package final class LibraryWebHandler: HTTPHandler {
     }
 
     package static let cookieName = "albumkit_owner"
+    package static let guestCookieName = "albumkit_guest"
     let library: PhotoLibrary
     let token: OwnerToken
     let uploads: UploadStore
     let settings: Settings
     let positions = AlbumPositions()
+    let members = AlbumMembers()
 
     package init(library: PhotoLibrary, token: OwnerToken, uploads: UploadStore, settings: Settings) {
         self.library = library
@@ -42,15 +44,35 @@ package final class LibraryWebHandler: HTTPHandler {
     }
 
     package func begin(_ request: HTTPRequest) -> HTTPExchange {
-        if let refusal = refusal(of: request) { return .respond(refusal) }
-        do { return try route(request) } catch { return .respond(Self.failure(error)) }
+        if let refusal = malformed(request) { return .respond(refusal) }
+        // A share link's own address (`/s/TOKEN`): opens its album for a guest (GuestAccess.swift).
+        if request.segments.first == "s" { return shareLinkEntry(request) }
+        // The style sheet holds nothing of the library: the pages shown before any token (sign-in,
+        // a closed share link, the PIN form) use it too.
+        if request.path == "/app.css", ["GET", "HEAD"].contains(request.method) {
+            return .respond(Self.asset("app.css"))
+        }
+        let visitor: Visitor
+        switch self.visitor(of: request) {
+        case .success(let found): visitor = found
+        case .failure(let refusal): return .respond(refusal.response)
+        }
+        if let refusal = refusal(of: request, csrf: visitor.csrf(owner: token)) { return .respond(refusal) }
+        do {
+            switch visitor {
+            case .owner: return try route(request)
+            case .guest(let link, let token): return try guestRoute(request, link: link, token: token)
+            }
+        } catch {
+            return .respond(Self.failure(error))
+        }
     }
 
     // MARK: - Who may ask
 
-    /// The answer to a request refused before it is routed: malformed, not the owner's, or a change
-    /// without its CSRF token and a matching origin. `nil` when it may go on.
-    func refusal(of request: HTTPRequest) -> HTTPResponse? {
+    /// The answer to a request no visitor may make: an address the server never makes, a method it
+    /// does not answer. `nil` when it may go on.
+    func malformed(_ request: HTTPRequest) -> HTTPResponse? {
         let path = request.path
         if path.utf8.count > settings.longestTarget || !path.hasPrefix("/") || path.contains("\0")
             || path.contains("\\") || request.segments.contains(where: { $0 == ".." || $0 == "." })
@@ -62,37 +84,60 @@ package final class LibraryWebHandler: HTTPHandler {
             return Self.problem(405, "\(request.method) is not a method the album server answers.")
                 .adding("Allow", "GET, HEAD, POST, PATCH, DELETE")
         }
+        return nil
+    }
+
+    /// Who asks: the owner (the printed link's token, as the cookie or a bearer token), or a guest
+    /// of a share link that still opens (its cookie); otherwise the answer refusing them.
+    func visitor(of request: HTTPRequest) -> Result<Visitor, Visitor.Refusal> {
         // The printed link: its token becomes the owner cookie and the address loses it.
-        if path == "/", request.method == "GET", let given = request.query["token"] {
+        if request.path == "/", request.method == "GET", let given = request.query["token"] {
             guard token.matches(given) else {
-                return Self.problem(403, "This link's access token is not this server's.")
+                return .failure(.init(response: Self.problem(403, "This link's access token is not this server's.")))
             }
-            return HTTPResponse(
-                status: 303,
-                headers: [("Location", "/"), ("Set-Cookie", cookie(for: request)), ("Cache-Control", "no-store")])
+            return .failure(
+                .init(
+                    response: HTTPResponse(
+                        status: 303,
+                        headers: [
+                            ("Location", "/"), ("Set-Cookie", cookie(for: request)), ("Cache-Control", "no-store"),
+                        ])))
         }
         let bearer = request.header("Authorization").flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
-        guard token.matches(request.cookies[Self.cookieName]) || token.matches(bearer) else {
-            if path == "/" {
-                return HTTPResponse(
-                    status: 401, contentType: "text/html; charset=utf-8", text: Pages.signIn,
-                    headers: Self.pageHeaders)
-            }
-            return Self.problem(401, "Open the link `album serve` printed: it holds the access token.")
+        if token.matches(request.cookies[Self.cookieName]) || token.matches(bearer) { return .success(.owner) }
+        if let guest = request.cookies[Self.guestCookieName] { return guestVisitor(guest, request) }
+        if request.path == "/" {
+            return .failure(
+                .init(
+                    response: HTTPResponse(
+                        status: 401, contentType: "text/html; charset=utf-8", text: Pages.signIn,
+                        headers: Self.pageHeaders)))
         }
+        return .failure(
+            .init(response: Self.problem(401, "Open the link `album serve` printed: it holds the access token.")))
+    }
+
+    /// The answer to a change without the visitor's CSRF token (`csrf`) and a matching origin; `nil`
+    /// when it may go on.
+    func refusal(of request: HTTPRequest, csrf: OwnerToken) -> HTTPResponse? {
         if ["POST", "PATCH", "DELETE"].contains(request.method) {
-            guard token.matchesCSRF(request.header("X-CSRF-Token")) else {
+            guard csrf.matches(request.header("X-CSRF-Token")) else {
                 return Self.problem(403, "A change needs the page's X-CSRF-Token header.")
             }
-            if let origin = request.header("Origin") {
-                let host =
-                    (settings.trustsProxy ? request.header("X-Forwarded-Host") : nil) ?? request.header("Host") ?? ""
-                guard let url = URL(string: origin), let originHost = url.host,
-                    originHost + (url.port.map { ":\($0)" } ?? "") == host || (url.port == nil && originHost == host)
-                else {
-                    return Self.problem(403, "A change must come from a page of this server (Origin \(origin)).")
-                }
-            }
+            if let refusal = foreignOrigin(request) { return refusal }
+        }
+        return nil
+    }
+
+    /// The answer to a request whose `Origin` is not this server (a page of another site); `nil`
+    /// when it has none or this one.
+    func foreignOrigin(_ request: HTTPRequest) -> HTTPResponse? {
+        guard let origin = request.header("Origin") else { return nil }
+        let host = (settings.trustsProxy ? request.header("X-Forwarded-Host") : nil) ?? request.header("Host") ?? ""
+        guard let url = URL(string: origin), let originHost = url.host,
+            originHost + (url.port.map { ":\($0)" } ?? "") == host || (url.port == nil && originHost == host)
+        else {
+            return Self.problem(403, "A change must come from a page of this server (Origin \(origin)).")
         }
         return nil
     }
@@ -114,20 +159,9 @@ package final class LibraryWebHandler: HTTPHandler {
         let method = request.method == "HEAD" && parts.first != "api" ? "GET" : request.method
         switch (method, parts.count) {
         case ("GET", 0):
-            let page = Pages.index.replacingOccurrences(of: "{{csrf}}", with: token.csrf)
-                .replacingOccurrences(of: "{{nested}}", with: settings.nestsAlbums ? "true" : "false")
-            return .respond(
-                HTTPResponse(
-                    status: 200, contentType: "text/html; charset=utf-8", text: page, headers: Self.pageHeaders))
-        case ("GET", 1) where parts[0] == "app.js":
-            return .respond(
-                HTTPResponse(
-                    status: 200, contentType: "text/javascript; charset=utf-8", text: Pages.script,
-                    headers: Self.pageHeaders))
-        case ("GET", 1) where parts[0] == "app.css":
-            return .respond(
-                HTTPResponse(
-                    status: 200, contentType: "text/css; charset=utf-8", text: Pages.style, headers: Self.pageHeaders))
+            return .respond(indexPage(csrf: token.csrf, guest: nil))
+        case ("GET", 1) where ["app.js", "app.css"].contains(parts[0]):
+            return .respond(Self.asset(parts[0]))
         default: break
         }
         guard parts.first == "api" else { return .respond(Self.problem(404, "There is no page here.")) }
@@ -149,6 +183,8 @@ package final class LibraryWebHandler: HTTPHandler {
             return .respond(try cover(request.query["album"] ?? ""))
         case ("GET", 1, "thumbnail"):
             return .respond(try thumbnail(request.query["asset"] ?? ""))
+        case ("GET", 1, "preview"):
+            return .respond(try preview(request.query["asset"] ?? ""))
         case ("GET", 1, "original"), ("HEAD", 1, "original"):
             return .respond(try original(request.query["asset"] ?? "", range: request.header("Range")))
         case ("POST", 1, "uploads"):
@@ -163,6 +199,42 @@ package final class LibraryWebHandler: HTTPHandler {
         default:
             return .respond(Self.problem(404, "There is nothing at \(request.method) \(request.path)."))
         }
+    }
+
+    /// The page every address of the app starts from: the CSRF token of the visitor, whether albums
+    /// nest, and for a guest the one album its link shows (and whether they may add to it).
+    func indexPage(csrf: String, guest: ShareLink?) -> HTTPResponse {
+        let shown =
+            guest.map {
+                Self.htmlEscaped(
+                    "{\"album\":\(Self.jsonString($0.albumID)),\"add\":\($0.rights == .viewAndAdd ? "true" : "false")}")
+            } ?? ""
+        let page = Pages.index.replacingOccurrences(of: "{{csrf}}", with: csrf)
+            .replacingOccurrences(of: "{{nested}}", with: settings.nestsAlbums ? "true" : "false")
+            .replacingOccurrences(of: "{{guest}}", with: shown)
+        return HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", text: page, headers: Self.pageHeaders)
+    }
+
+    /// The script or the style sheet.
+    static func asset(_ name: String) -> HTTPResponse {
+        name == "app.js"
+            ? HTTPResponse(
+                status: 200, contentType: "text/javascript; charset=utf-8", text: Pages.script, headers: pageHeaders)
+            : HTTPResponse(status: 200, contentType: "text/css; charset=utf-8", text: Pages.style, headers: pageHeaders)
+    }
+
+    /// `text` as a JSON string literal.
+    static func jsonString(_ text: String) -> String {
+        // An array of one string always encodes.
+        let data = (try? JSONSerialization.data(withJSONObject: [text])) ?? Data("[\"\"]".utf8)
+        return String(decoding: data.dropFirst().dropLast(), as: UTF8.self)
+    }
+
+    /// `text` safe inside an HTML attribute or element.
+    static func htmlEscaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+            .replacingOccurrences(of: "'", with: "&#39;")
     }
 
     func albums() throws -> HTTPResponse {
@@ -250,6 +322,31 @@ package final class LibraryWebHandler: HTTPHandler {
             body: .bytes(Array(found.data)))
     }
 
+    /// The photo page's picture: the library's preview, about 2048 pixels on its longer side (a
+    /// catalog keeps it, the others make it). Where none can be made (no libvips, a format it does
+    /// not decode) the original, through its own address.
+    func preview(_ id: String) throws -> HTTPResponse {
+        guard Self.isIdentifier(id) else { return Self.problem(404, "There is no asset \(id).") }
+        let library = self.library
+        let found: AssetThumbnail?
+        do {
+            found = try Waiting.result { try await library.preview(forAssetWithID: id, maxPixelSize: 2048) }
+        } catch let error as AlbumError where error.code == .notSupported || error.code == .corruptMedia {
+            found = nil
+        }
+        guard let found else {
+            var encoded = URLComponents()
+            encoded.queryItems = [URLQueryItem(name: "asset", value: id)]
+            let query = (encoded.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B")
+            return HTTPResponse(
+                status: 307, headers: [("Location", "/api/original?" + query), ("Cache-Control", "no-store")])
+        }
+        return HTTPResponse(
+            status: 200,
+            headers: [("Content-Type", Self.mimeType(found.format)), ("Cache-Control", "private, max-age=86400")],
+            body: .bytes(Array(found.data)))
+    }
+
     func original(_ id: String, range: String?) throws -> HTTPResponse {
         guard Self.isIdentifier(id) else { return Self.problem(404, "There is no asset \(id).") }
         let library = self.library
@@ -317,8 +414,12 @@ package final class LibraryWebHandler: HTTPHandler {
 
     /// `POST /api/uploads`: `X-Album-Title` (percent-encoded), `X-File-Name` (percent-encoded),
     /// `Upload-Length` when known, `Upload-Complete`; the body is the first piece (may be empty).
-    func createUpload(_ request: HTTPRequest) throws -> HTTPExchange {
-        guard let title = request.header("X-Album-Title")?.removingPercentEncoding, !title.isEmpty else {
+    ///
+    /// A guest's upload (`link`) goes into the link's album, by its identifier, whatever title is sent.
+    func createUpload(_ request: HTTPRequest, link: ShareLink? = nil) throws -> HTTPExchange {
+        var title = request.header("X-Album-Title")?.removingPercentEncoding ?? ""
+        if let link { title = try albumInfo(link.albumID).title }
+        guard !title.isEmpty else {
             return .respond(Self.problem(400, "An upload needs the album's title (X-Album-Title)."))
         }
         let name = request.header("X-File-Name")?.removingPercentEncoding ?? "upload"
@@ -329,11 +430,52 @@ package final class LibraryWebHandler: HTTPHandler {
             }
             length = parsed
         }
-        let id = try uploads.create(UploadStore.Description(albumTitle: title, name: name, length: length))
+        let isSidecar = request.header("X-Sidecar") == "?1"
+        if isSidecar {
+            guard CompanionGrouping.isSidecar(name) else {
+                return .respond(
+                    Self.problem(
+                        400, "\(name) is not a sidecar AlbumKit keeps (.xmp, .AAE): send it as a photo or video."))
+            }
+            guard let length, length <= Self.largestSidecar else {
+                return .respond(
+                    Self.problem(
+                        413, "\(name) is not a sidecar of at most 16 MB with its length announced (Upload-Length)."))
+            }
+        }
+        var companions: [String] = []
+        if let given = request.header("X-Companions") {
+            companions = given.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            if let refusal = companionRefusal(companions, of: name, link: link) { return .respond(refusal) }
+        }
+        let id = try uploads.create(
+            UploadStore.Description(
+                albumTitle: title, name: name, length: length, albumID: link?.albumID, linkID: link?.id,
+                isSidecar: isSidecar, companions: companions))
         let location = "/api/uploads/\(id)"
         let appending = try UploadAppend(
             handler: self, id: id, offset: 0, complete: request.header("Upload-Complete") == "?1", location: location)
         return .receive(appending)
+    }
+
+    /// The largest sidecar taken (a sidecar is held in the uploads folder until its photo arrives).
+    static let largestSidecar: UInt64 = 16 << 20
+
+    /// Why the sidecar uploads `ids` cannot go with the photo `name` (not one, not complete, not
+    /// this visitor's, more than 8); `nil` when they can.
+    func companionRefusal(_ ids: [String], of name: String, link: ShareLink?) -> HTTPResponse? {
+        guard ids.count <= 8 else { return Self.problem(400, "A photo takes at most 8 sidecars.") }
+        for id in ids {
+            guard let (description, size) = uploads.state(of: id), description.isSidecar == true,
+                description.linkID == link?.id
+            else {
+                return Self.problem(400, "\(name) names a sidecar upload \(id) that is not one this page sent.")
+            }
+            guard description.length == size else {
+                return Self.problem(409, "\(name)'s sidecar \(description.name) has not arrived whole yet.")
+            }
+        }
+        return nil
     }
 
     func uploadOffset(_ id: String) -> HTTPResponse {
@@ -372,16 +514,38 @@ package final class LibraryWebHandler: HTTPHandler {
             return Self.problem(400, "\(description.name) is incomplete: \(size) of its \(length) bytes arrived.")
                 .adding("Upload-Offset", "\(size)")
         }
+        if let linkID = description.linkID, let refusal = closedForUploads(linkID) {
+            uploads.remove(id)
+            return refusal
+        }
+        if description.isSidecar == true {
+            // Kept until its photo's upload names it (a lone one goes with the abandoned uploads).
+            return Self.json([
+                "name": description.name, "result": "kept for its photo", "upload": id,
+            ]).adding("Upload-Complete", "?1").adding("Upload-Offset", "\(size)")
+        }
+        let sidecars = (description.companions ?? []).compactMap { companion -> MediaCompanion? in
+            guard let (kept, _) = uploads.state(of: companion), kept.isSidecar == true else { return nil }
+            return .sidecar(URL(fileURLWithPath: uploads.dataPath(companion, kept)))
+        }
+        defer { for companion in description.companions ?? [] { uploads.remove(companion) } }
         let path = uploads.dataPath(id, description)
         let library = self.library
         let outcome: [String: Any]
         do {
             let saved = try Waiting.result {
-                try await library.album(titled: description.albumTitle).save(.file(URL(fileURLWithPath: path)))
+                // A guest's upload goes into its link's album by identifier: never another album
+                // with the same title, never a new one.
+                var album = library.album(titled: description.albumTitle)
+                if let id = description.albumID {
+                    album = try await library.album(withID: id, accessPolicy: .requireAlbum)
+                }
+                return try await album.save(.file(URL(fileURLWithPath: path)).with(companions: sidecars))
             }
             outcome = [
                 "name": description.name, "result": saved.isExisting ? "already in the library" : "saved",
                 "asset": saved.assetID, "album": saved.albumID ?? NSNull(),
+                "sidecars": sidecars.map(\.fileName).filter { !saved.companionsLeftOut.contains($0) },
             ]
         } catch let error as AlbumError {
             uploads.remove(id)

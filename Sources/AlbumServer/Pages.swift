@@ -14,6 +14,7 @@ enum Pages {
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <meta name="csrf" content="{{csrf}}">
         <meta name="nested" content="{{nested}}">
+        <meta name="guest" content="{{guest}}">
         <title>Albums</title>
         <link rel="stylesheet" href="/app.css">
         </head>
@@ -31,6 +32,43 @@ enum Pages {
         <body><h1>Albums</h1><p>Open the link <code>album serve</code> printed: it holds the access token.</p></body>
         </html>
         """
+
+    /// What a share link's address says when it opens nothing.
+    static let linkUnknown =
+        "This share link opens nothing here: it was revoked, mistyped, or made for another library. Ask whoever sent it for a new one."
+    static let linkExpired = "This share link has expired. Ask whoever sent it for a new one."
+    static let linkLocked =
+        "This share link is locked: its PIN was given wrong too many times. Ask whoever sent it for a new one."
+    static let pinNeeded = "This share link needs its PIN: open the link again and give it."
+
+    /// A page of one message (its text already safe in HTML).
+    static func message(_ text: String) -> String {
+        """
+        <!doctype html>
+        <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>Album</title><link rel="stylesheet" href="/app.css"></head>
+        <body><main><h1>Album</h1><p role="alert" id="closed">\(text)</p></main></body>
+        </html>
+        """
+    }
+
+    /// The form asking a share link's PIN; `action` is the link's own address, `message` (safe in
+    /// HTML) why it is asked again.
+    static func pinForm(action: String, message: String?) -> String {
+        """
+        <!doctype html>
+        <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>Album</title><link rel="stylesheet" href="/app.css"></head>
+        <body><main><h1>Album</h1>
+        <form method="post" action="\(action)" class="tools">
+        <label>PIN <input type="password" name="pin" id="pin" autocomplete="off" required autofocus></label>
+        <button type="submit">Open the album</button>
+        </form>
+        \(message.map { "<p role=\"alert\" id=\"wrong\">\($0)</p>" } ?? "")
+        </main></body>
+        </html>
+        """
+    }
 
     static let style = """
         :root { font-family: system-ui, sans-serif; color: #222; background: #fafafa; }
@@ -73,6 +111,8 @@ enum Pages {
         'use strict';
         const csrf = document.querySelector('meta[name=csrf]').content;
         const nested = document.querySelector('meta[name=nested]').content === 'true';
+        // A share link's guest: the one album it shows, and whether they may add to it.
+        const guest = JSON.parse(document.querySelector('meta[name=guest]').content || 'null');
         const main = document.getElementById('main');
         const where = document.getElementById('where');
         const CHUNK = 8 * 1024 * 1024;
@@ -148,12 +188,27 @@ enum Pages {
               upload(job).finally(() => { running--; pump(); if (!running && !queue.length) done(); });
             }
           };
+          // Sidecars (NAME.xmp or NAME.EXT.xmp, .AAE) picked with their photo are sent first and
+          // saved with it, in its one save; a sidecar without its photo is said so, not sent.
+          const isSidecar = (name) => /\\.(xmp|aae)$/i.test(name);
           const add = (files) => {
-            for (const file of files) {
+            const all = [...files];
+            const photos = all.filter((file) => !isSidecar(file.name));
+            const sidecars = new Map();
+            for (const file of all.filter((file) => isSidecar(file.name))) {
+              const base = file.name.replace(/\\.[^.]*$/, '').toLowerCase();
+              const photo = photos.find((p) => p.name.toLowerCase() === base)
+                || photos.find((p) => p.name.replace(/\\.[^.]*$/, '').toLowerCase() === base);
+              if (photo) { if (!sidecars.has(photo)) sidecars.set(photo, []); sidecars.get(photo).push(file); continue; }
+              list.append(el('li', { class: 'lone' }, file.name + ' ', el('span', {},
+                ' not saved: a sidecar is saved with its photo; pick it together with the photo it belongs to')));
+            }
+            for (const file of photos) {
               const bar = el('progress', { max: 1, value: 0 });
               const state = el('span', {}, ' waiting');
-              list.append(el('li', {}, file.name + ' ', bar, state));
-              queue.push({ file, bar, state });
+              const along = sidecars.get(file) || [];
+              list.append(el('li', {}, file.name + (along.length ? ' + ' + along.map((f) => f.name).join(', ') : '') + ' ', bar, state));
+              queue.push({ file, bar, state, sidecars: along });
             }
             pump();
           };
@@ -161,12 +216,21 @@ enum Pages {
           drop.ondragover = (event) => { event.preventDefault(); drop.classList.add('over'); };
           drop.ondragleave = () => drop.classList.remove('over');
           drop.ondrop = (event) => { event.preventDefault(); drop.classList.remove('over'); add(event.dataTransfer.files); };
-          async function upload({ file, bar, state }) {
+          async function upload({ file, bar, state, sidecars }) {
             state.textContent = ' uploading';
             try {
-              const created = await send('POST', '/api/uploads', null, {
+              const companions = [];
+              for (const sidecar of sidecars || []) {
+                const sent = await send('POST', '/api/uploads', sidecar, {
+                  'X-Album-Title': encodeURIComponent(albumTitle), 'X-File-Name': encodeURIComponent(sidecar.name),
+                  'Upload-Length': String(sidecar.size), 'Upload-Complete': '?1', 'X-Sidecar': '?1' });
+                if (sent.status !== 200) throw new Error(sidecar.name + ': ' + message(sent));
+                companions.push(JSON.parse(sent.responseText).upload);
+              }
+              const extra = companions.length ? { 'X-Companions': companions.join(',') } : {};
+              const created = await send('POST', '/api/uploads', null, Object.assign({
                 'X-Album-Title': encodeURIComponent(albumTitle), 'X-File-Name': encodeURIComponent(file.name),
-                'Upload-Length': String(file.size), 'Upload-Complete': '?0' });
+                'Upload-Length': String(file.size), 'Upload-Complete': '?0' }, extra));
               if (created.status !== 201) throw new Error(message(created));
               const where = created.getResponseHeader('Location');
               let offset = 0, failures = 0, last = created;
@@ -200,7 +264,11 @@ enum Pages {
           return el('div', {}, drop, list);
         }
         function message(response) {
-          try { const body = JSON.parse(response.responseText); return body.result ? body.result + (body.error ? ': ' + body.error : '') : body.error; }
+          try {
+            const body = JSON.parse(response.responseText);
+            const along = body.sidecars && body.sidecars.length ? ' with ' + body.sidecars.join(', ') : '';
+            return body.result ? body.result + along + (body.error ? ': ' + body.error : '') : body.error;
+          }
           catch { return response.statusText || String(response.status); }
         }
         function send(method, url, body, headers, progress) {
@@ -233,14 +301,33 @@ enum Pages {
           scroller.append(rows, spacer);
           const grid = virtualGrid(scroller, spacer, rows, () => album);
           const refresh = async () => {
+            if (album.id) {
+              album = (await api('/api/album-assets?album=' + encodeURIComponent(album.id) + '&offset=0&limit=1')).album;
+              grid.reset();
+              return;
+            }
             const albums = (await api('/api/albums')).albums;
-            const found = albums.find((a) => a.id === album.id) || albums.find((a) => a.title === album.title);
+            const found = albums.find((a) => a.title === album.title);
             if (found) { album = found; if (titleIfNew) { history.replaceState(null, '', '#/album/' + encodeURIComponent(found.id)); titleIfNew = null; } }
             grid.reset();
           };
-          show(heading, el('div', { class: 'tools' }, uploader(album.title, refresh), count), scroller);
+          const adds = !guest || guest.add;
+          show(heading, el('div', { class: 'tools' }, adds ? uploader(album.title, refresh) : '', count), scroller);
           grid.reset();
           const tick = setInterval(() => { count.textContent = album.count + (album.count === 1 ? ' item' : ' items'); }, 300);
+          if (guest) {
+            // A guest's page asks for its album every 2 s: a photo added shows without reloading, and
+            // once the link is revoked or expired the reloaded page says so.
+            const poll = setInterval(async () => {
+              try {
+                const response = await fetch('/api/album-assets?album=' + encodeURIComponent(album.id) + '&offset=0&limit=1', { credentials: 'same-origin' });
+                if ([403, 404, 410].includes(response.status)) { location.reload(); return; }
+                if (response.ok && (await response.json()).album.count !== album.count) refresh();
+              } catch { /* the connection dropped: asked again in 2 s */ }
+            }, 2000);
+            teardown = () => { clearInterval(tick); clearInterval(poll); grid.stop(); };
+            return;
+          }
           // Live: a save by the CLI, another server or another machine shows without reloading.
           const live = new EventSource('/api/events');
           live.onmessage = (event) => { const change = JSON.parse(event.data); if (change.reload) location.reload(); else refresh(); };
@@ -320,10 +407,11 @@ enum Pages {
           if (!asset) throw new Error('There is no item ' + (index + 1) + ' in this album.');
           where.textContent = body.album.title;
           const original = '/api/original?asset=' + encodeURIComponent(asset.id);
+          // A photo shows its preview (about 2048 pixels: a HEIC or a raw file too); a video plays
+          // its original, with range requests. The original stays the download link.
           const media = asset.kind === 'video'
             ? el('video', { src: original, controls: true, preload: 'metadata' })
-            : el('img', { src: original, alt: asset.name || '' });
-          // A format the browser cannot show (HEIC, a raw file): its thumbnail, and the download link.
+            : el('img', { src: '/api/preview?asset=' + encodeURIComponent(asset.id), alt: asset.name || '' });
           if (asset.kind !== 'video') media.onerror = () => { media.onerror = null; media.src = '/api/thumbnail?asset=' + encodeURIComponent(asset.id); };
           const details = el('dl');
           const add = (label, value) => { if (value) details.append(el('dt', {}, label), el('dd', {}, String(value))); };
@@ -349,7 +437,11 @@ enum Pages {
         async function route() {
           const parts = location.hash.replace(/^#\\/?/, '').split('/').map(decodeURIComponent);
           try {
-            if (parts[0] === 'album' && parts[1]) await albumPage(parts[1]);
+            if (guest) {
+              document.getElementById('home').textContent = 'Album';
+              if (parts[0] === 'asset' && parts[1] === guest.album) await assetPage(parts[1], Number(parts[2] || 0));
+              else await albumPage(guest.album);
+            } else if (parts[0] === 'album' && parts[1]) await albumPage(parts[1]);
             else if (parts[0] === 'new' && parts[1]) await albumPage(null, parts[1]);
             else if (parts[0] === 'asset' && parts[1]) await assetPage(parts[1], Number(parts[2] || 0));
             else await albumsPage();

@@ -49,8 +49,9 @@ final class UploadAppend: HTTPBodyReceiver {
             )
             return false
         }
-        // The first bytes tell a photo or video from anything else: anything else is refused now.
-        if state.offset < 512 {
+        // The first bytes tell a photo or video from anything else: anything else is refused now
+        // (a sidecar is judged by its name, and by the save of its photo).
+        if state.offset < 512, state.description.isSidecar != true {
             state.head += bytes.prefix(4096 - Int(state.offset))
             if state.head.count >= 512, !UploadStore.looksLikeMedia(state.head) {
                 state.refusal = LibraryWebHandler.json(
@@ -77,7 +78,7 @@ final class UploadAppend: HTTPBodyReceiver {
         }
         guard flushed else { return LibraryWebHandler.problem(507, "The upload cannot be flushed to disk.") }
         if complete {
-            if state.offset < 512, !UploadStore.looksLikeMedia(state.head) {
+            if state.offset < 512, state.description.isSidecar != true, !UploadStore.looksLikeMedia(state.head) {
                 handler.uploads.remove(id)
                 return LibraryWebHandler.json(
                     [

@@ -23,6 +23,27 @@ package struct UploadStore: Sendable {
         package var name: String
         /// The length announced (`Upload-Length`), or `nil` until the last piece says it is complete.
         package var length: UInt64?
+        /// The album saved into by identifier (a guest's upload), else the album titled ``albumTitle``.
+        package var albumID: String?
+        /// The share link whose guest started it: only that link's guests may go on with it.
+        package var linkID: String?
+        /// A sidecar (`.xmp`, `.AAE`) kept until its photo's upload completes, then saved with it.
+        package var isSidecar: Bool?
+        /// The completed sidecar uploads saved with this photo as its companions.
+        package var companions: [String]?
+
+        package init(
+            albumTitle: String, name: String, length: UInt64?, albumID: String? = nil, linkID: String? = nil,
+            isSidecar: Bool = false, companions: [String] = []
+        ) {
+            self.albumTitle = albumTitle
+            self.name = name
+            self.length = length
+            self.albumID = albumID
+            self.linkID = linkID
+            self.isSidecar = isSidecar ? true : nil
+            self.companions = companions.isEmpty ? nil : companions
+        }
     }
 
     /// Limits on uploads, with the messages the browser shows.

@@ -90,6 +90,9 @@ enum AlbumCommand {
             #else
                 case .serve: throw AlbumError(.notSupported, "album serve is available on Linux only.")
             #endif
+            case .share: return try await ShareCommands.share(arguments)
+            case .shares: return try await ShareCommands.list(arguments)
+            case .unshare: return try await ShareCommands.unshare(arguments)
             // Recently deleted: a shared library's (photos and albums) or a catalog library's.
             case .deleted where !SharedCommands.targetsSharedLibrary(arguments):
                 return try await AssetCommands.recentlyDeleted(arguments)

@@ -81,6 +81,9 @@ enum CommandLineSpec {
         case backup = "--backup"
         case lens = "--lens"
         case rating = "--rating"
+        case addRights = "--add"
+        case expires = "--expires"
+        case pin = "--pin"
 
         /// `--album`, in messages.
         var description: String { rawValue }
@@ -92,7 +95,7 @@ enum CommandLineSpec {
         case save, `import`, albums, show, create, rename, delete, assets, add, remove
         case deleteAsset = "delete-asset"
         case export, thumbnail, previews, verify, watch, access
-        case duplicates, serve
+        case duplicates, serve, share, shares, unshare
         case initialize = "init"
         case config, deleted, restore, purge, gc, copy, repair, completions, man, help
 
@@ -358,6 +361,18 @@ enum CommandLineSpec {
         Option(
             name: .rating, value: "N",
             help: "List only photos rated N stars or more (XMP xmp:Rating, in the file or its .xmp sidecar)."),
+        Option(
+            name: .addRights, help: "share: the guest may also add photos and videos to the album (else only view it)."),
+        Option(
+            name: .expires, value: "DURATION|DATE",
+            help:
+                "share: the link stops working after DURATION (30m, 12h, 7d, 4w) or at DATE (2026-12-24 or 2026-12-24T18:00)."
+        ),
+        Option(
+            name: .pin,
+            help:
+                "share: guests must also give a PIN, read from standard input (4 to 64 characters; 5 wrong ones lock the link)."
+        ),
     ]
 
     static let allOptions = globalOptions + commandOptions
@@ -661,6 +676,37 @@ enum CommandLineSpec {
                 Docs/serve.md has the security model and how to run it behind a reverse proxy.
                 """,
             arity: 0...0),
+        Command(
+            name: .share, arguments: "TITLE", options: [.addRights, .expires, .pin],
+            summary: "Make a link that shows one album to a guest of album serve.",
+            details: """
+                Makes a share link for the album TITLE (or id:ID) and prints its address, /s/ and a secret
+                token, to open on the address album serve prints (http://HOST:PORT/s/TOKEN). A guest who opens
+                it sees that album only: its photos and videos, their previews and originals, never the other
+                albums nor anything else of the library; with --add the guest may also add photos and videos
+                to it. --expires ends the link after a while or at a date; --pin asks guests for a PIN too
+                (read from standard input). The link is kept in the library (only a hash of its token and of
+                its PIN), so every server of the library honours it, and the token is shown only now.
+                album shares lists the links, album unshare revokes one at once. Docs/serve.md has more.
+                """,
+            takesAlbumFirst: true, arity: 1...1),
+        Command(
+            name: .shares, arguments: "", summary: "List the library's share links.",
+            details: """
+                Lists every share link of the library: its id, the album, what a guest may do (view, or view
+                and add), when it was made, when it expires, whether it asks for a PIN and whether it is
+                expired or locked by wrong PINs. --json prints them as objects. Tokens are never shown (the
+                library keeps only their hash).
+                """,
+            arity: 0...0),
+        Command(
+            name: .unshare, arguments: "ID|TITLE", summary: "Revoke a share link, or every link of an album.",
+            details: """
+                Revokes the share link ID (as album shares lists it), or every link of the album TITLE (or
+                id:ID): it stops opening at once, on every server of the library, for guests already looking
+                at the album too.
+                """,
+            arity: 1...1),
         Command(
             name: .initialize, arguments: "",
             options: [.endpoint, .bucket, .prefix, .region, .addressing, .printRoles, .createRoles],

@@ -68,6 +68,35 @@ struct ServeCLITests {
         }
     }
 
+    @Test(
+        "Share links over HTTP: a guest sees the link's album and nothing else (other albums, their originals, the album list, the owner's uploads), a view-only link cannot upload, an adding one saves into its album only, forged tokens and traversal through /s/ open nothing, a PIN with its limit, revoked and expired links stop at the next request (about 10 s)",
+        arguments: ["catalog", "folders"]
+    )
+    func shareLinksOverHTTP(kind: String) throws {
+        try Self.requireMicroHTTPD()
+        try Self.withLibrary(kind) { library, state, work in
+            let (passed, output) = try Self.check("/usr/bin/python3", ["share", CLI.binary.path, library, state, work])
+            #expect(passed, "\(output.split(separator: "\n").last { $0.hasPrefix("FAILED") } ?? "")")
+        }
+    }
+
+    @Test(
+        "Share links in Chromium: a guest opens the link and sees one album, cannot reach another album, its originals, the album list or an upload; a revoked link closes an open page; an adding link saves from the page; an expired link; a PIN wrong then right (about 15 s: a browser)"
+    )
+    func shareLinksInChromium() throws {
+        try Self.requireMicroHTTPD()
+        try ExternalTool.require("chromium")
+        let python = Self.playwrightPython()
+        try ExternalTool.requireAvailable(
+            python != nil, "Playwright for Python", install: "pip install playwright, in .build/playwright-venv")
+        try Self.withLibrary { library, state, work in
+            let shots = CLI.packageRoot.appendingPathComponent(".build/serve-screenshots").path
+            let (passed, output) = try Self.check(
+                python!, ["share-browser", CLI.binary.path, library, state, work, shots])
+            #expect(passed, "\(output.split(separator: "\n").last { $0.hasPrefix("FAILED") } ?? "")")
+        }
+    }
+
     @Test("HTTPS with --tls-cert and --tls-key: an https link, a Secure cookie, a mismatched pair refused")
     func overHTTPS() throws {
         try Self.requireMicroHTTPD()

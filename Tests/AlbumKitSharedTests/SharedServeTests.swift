@@ -4,12 +4,13 @@
     import Testing
 
     /// `album serve` over a shared library (`Scripts/serve/check-serve.py`): the checks every kind
-    /// passes over HTTP, then two servers as on two machines (their own tokens and upload folders)
-    /// taking uploads at once into one new album.
+    /// passes over HTTP and with share links, then two servers as on two machines (their own tokens
+    /// and upload folders) taking uploads at once into one new album, and both honouring a share
+    /// link the CLI made, until it is revoked.
     extension SharedServerTests {
         @Suite struct SharedServeTests {
             @Test(
-                "album serve over a shared library: the HTTP checks, then two servers uploading into one album make one album (about 10 s)"
+                "album serve over a shared library: the HTTP checks, share links, then two servers uploading into one album make one album and honour (and drop at once) a share link made by the CLI (about 20 s)"
             )
             func serveOverASharedLibrary() async throws {
                 let found = ["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib"]
@@ -25,7 +26,7 @@
                         Shell.album, ["save", "--album", "Trip"] + photos.map(\.path), environment: shared.environment)
                     #expect(saved.status == 0, "\(saved.stderr)")
                     let script = SharedServers.packageRoot.appendingPathComponent("Scripts/serve/check-serve.py").path
-                    for mode in ["http", "two"] {
+                    for mode in ["http", "share", "two"] {
                         let work = directory.appendingPathComponent(mode)
                         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
                         let run = Shell.run(

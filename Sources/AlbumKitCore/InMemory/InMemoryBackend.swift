@@ -31,6 +31,7 @@ package final class InMemoryBackend:
         var assets: [Asset] = []
         var albums: [Album] = []
         var remembered: [String: String] = [:]
+        var shareLinks: [ShareLink] = []
         var access: [PhotoLibraryAccessLevel: PhotoLibraryAccess]
         var answer: PhotoLibraryAccess
         var nextNumber = 1

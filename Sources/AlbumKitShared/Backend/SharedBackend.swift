@@ -154,6 +154,7 @@
                     try connection.execute(SharedSchema.create)
                     try connection.execute(SharedSchema.upgradeFromVersion2)
                     try connection.execute(SharedSchema.upgradeFromVersion3)
+                    try connection.execute(SharedSchema.upgradeFromVersion5)
                     try connection.execute(SharedSchema.guards)
                     try connection.execute(SharedSchema.upgradeFromVersion4)
                     try connection.execute(
@@ -195,6 +196,7 @@
                     try connection.execute(SharedSchema.create)
                     try connection.execute(SharedSchema.upgradeFromVersion2)
                     try connection.execute(SharedSchema.upgradeFromVersion3)
+                    try connection.execute(SharedSchema.upgradeFromVersion5)
                     try connection.execute(SharedSchema.guards)
                     try connection.execute(SharedSchema.upgradeFromVersion4)
                     let existing = Dictionary(

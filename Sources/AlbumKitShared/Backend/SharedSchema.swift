@@ -19,7 +19,8 @@
         /// an asset's `sha256` never changes, new rows name their objects by SHA-256 only; what
         /// was in recently deleted at the upgrade starts its retention again, and an endpoint
         /// recorded with credentials in it loses them.
-        static let version = 5
+        /// 6: share links (`share_link`: an album shown to guests of `album serve`, kept as hashes).
+        static let version = 6
 
         /// Days an asset or album stays in recently deleted when the library sets none.
         static let defaultRetentionDays = 30
@@ -84,6 +85,16 @@
                 PRIMARY KEY (asset_id, name)
             );
             CREATE INDEX IF NOT EXISTS asset_companion_by_object ON asset_companion (sha256);
+            CREATE TABLE IF NOT EXISTS share_link (
+                id text PRIMARY KEY CHECK (id ~ '^[0-9a-f]{10}$'),
+                album_id text NOT NULL REFERENCES album (id) ON DELETE CASCADE,
+                token_hash text NOT NULL UNIQUE CHECK (token_hash ~ '^[0-9a-f]{64}$'),
+                rights text NOT NULL CHECK (rights IN ('view', 'add')),
+                created_at double precision NOT NULL,
+                expires_at double precision,
+                pin_hash text,
+                failed_pins integer NOT NULL DEFAULT 0 CHECK (failed_pins >= 0)
+            );
             """
 
         /// The server's own checks, created (or brought up to date) by `init` and by every upgrade,
@@ -213,6 +224,23 @@
             END $$;
             """
 
+        /// Version 6's share links for the member roles an older library's owner made: whoever may read
+        /// `asset` reads `share_link`, whoever may insert into `asset` makes, revokes and counts wrong
+        /// PINs of links. Runs after ``create``, as often as it likes.
+        static let upgradeFromVersion5 = """
+            DO $$ DECLARE member record; BEGIN
+                FOR member IN SELECT DISTINCT grantee, privilege_type FROM information_schema.role_table_grants
+                    WHERE table_schema = current_schema() AND table_name = 'asset' AND grantee <> current_user
+                        AND privilege_type IN ('SELECT', 'INSERT') LOOP
+                    IF member.privilege_type = 'SELECT' THEN
+                        EXECUTE format('GRANT SELECT ON share_link TO %I', member.grantee);
+                    ELSE
+                        EXECUTE format('GRANT INSERT, DELETE, UPDATE (failed_pins) ON share_link TO %I', member.grantee);
+                    END IF;
+                END LOOP;
+            END $$;
+            """
+
         /// Version 4's table for the member roles an older library's owner made: whoever may read
         /// `asset` reads `asset_companion`, whoever may insert into `asset` writes it. Runs after
         /// ``create``, as often as it likes.
@@ -248,7 +276,7 @@
         /// The tables of a library, for the members' grants.
         static let tables = [
             "albumkit_setting", "asset", "album", "album_asset", "remembered_album", "upload_intent", "asset_companion",
-            "released_object",
+            "released_object", "share_link",
         ]
 
         /// The library's retention in seconds, in SQL (the setting, else the default).
@@ -291,6 +319,7 @@
                 GRANT UPDATE (title, title_key, deleted_at) ON \(tables(["album"])) TO \(identifier(writer));
                 GRANT INSERT, UPDATE, DELETE ON \(tables(["album_asset", "remembered_album", "upload_intent", "asset_companion"])) TO \(identifier(writer));
                 GRANT INSERT (sha256) ON \(tables(["released_object"])) TO \(identifier(writer));
+                GRANT INSERT, DELETE, UPDATE (failed_pins) ON \(tables(["share_link"])) TO \(identifier(writer));
                 GRANT USAGE ON SEQUENCE \(tables(["album_sequence_seq"])) TO \(identifier(writer));
                 """
         }

@@ -1,0 +1,149 @@
+import AlbumKitConformance
+import Foundation
+import Testing
+
+@testable import AlbumKitCore
+
+/// Share links as AlbumKit keeps them: PIN hashes that are PBKDF2-HMAC-SHA256 bit for bit, the file
+/// the catalog and folder libraries keep them in (atomic, locked, a damaged one set aside), and the
+/// one API on `PhotoLibrary`, on the in-memory library and on a kind that keeps none.
+@Suite struct ShareLinkTests {
+    @Test("PBKDF2-HMAC-SHA256 gives the published test vectors (RFC 7914 §11 and the usual password/salt ones)")
+    func pbkdf2Vectors() {
+        func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+        #expect(
+            hex(ShareLinkSecret.pbkdf2("password", Array("salt".utf8), 1))
+                == "120fb6cffcf8b32c43e7225256c4f837a86548c92ccc35480805987cb70be17b")
+        #expect(
+            hex(ShareLinkSecret.pbkdf2("password", Array("salt".utf8), 4096))
+                == "c5e478d59288c841aa530db6845c4c8d962893a001ce4e11a4963873aa98134a")
+        #expect(
+            hex(ShareLinkSecret.pbkdf2("passwd", Array("salt".utf8), 1))
+                == "55ac046e56e3089fec1691c22544b605f94185216dde0465e68b9d57c20dacbc")
+    }
+
+    @Test("A PIN hash matches its PIN only, reads back from its text, and refuses other forms")
+    func pinHash() throws {
+        let made = ShareLinkSecret.PINHash(pin: "2468")
+        #expect(made.matches("2468"))
+        #expect(!made.matches("2469"))
+        #expect(!made.matches(""))
+        let read = try #require(ShareLinkSecret.PINHash(parsing: made.text))
+        #expect(read == made && read.matches("2468"))
+        #expect(ShareLinkSecret.PINHash(pin: "2468").text != made.text, "each hash has its own salt")
+        for bad in [
+            "", "sha256$1$00$00", "pbkdf2-sha256$10$0011223344556677$" + String(repeating: "0", count: 64),
+            "pbkdf2-sha256$100000$00$" + String(repeating: "0", count: 64),
+            "pbkdf2-sha256$100000$0011223344556677$abc",
+        ] {
+            #expect(ShareLinkSecret.PINHash(parsing: bad) == nil, "\(bad)")
+        }
+    }
+
+    static func link(_ id: String, album: String = "album-1") -> ShareLink {
+        ShareLink(
+            id: id, albumID: album, rights: .view, createdAt: Date(timeIntervalSince1970: 1_800_000_000),
+            expiresAt: nil,
+            tokenHash: ShareLinkSecret.tokenHash(ShareLinkSecret.randomHex(bytes: 32)), pinHash: nil)
+    }
+
+    @Test("The links file: written atomically, read back, shared by every writer under its lock")
+    func fileKeepsLinks() async throws {
+        try await Fixture.withTemporaryDirectory { folder in
+            let file = ShareLinkFile(root: folder.path, folder: "shares")
+            #expect(try file.read().isEmpty, "no file yet: no links")
+            try file.update { $0.append(Self.link("0123456789")) }
+            // Sixteen writers at once, each with its own descriptor (flock serialises them): none is lost.
+            await withTaskGroup(of: Void.self) { group in
+                for index in 0..<16 {
+                    group.addTask {
+                        // A writer that failed shows as a link missing from the count below.
+                        _ = try? file.update { $0.append(Self.link(String(format: "%010x", 0xa0 + index))) }
+                    }
+                }
+            }
+            let links = try file.read()
+            #expect(links.count == 17)
+            #expect(Set(links.map(\.id)).count == 17)
+            let names = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/shares").sorted()
+            #expect(names == ["links.json", "lock"], "no staged copy is left: \(names)")
+        }
+    }
+
+    @Test(
+        "A damaged links file opens nothing, says so, and the next change sets it aside; a staged copy left by a crash goes"
+    )
+    func damagedFile() async throws {
+        try await Fixture.withTemporaryDirectory { folder in
+            let file = ShareLinkFile(root: folder.path, folder: "shares")
+            try file.update { $0.append(Self.link("0123456789")) }
+            let path = folder.path + "/shares/links.json"
+            try Data("{\"links\": [tor".utf8).write(to: URL(fileURLWithPath: path))
+            try Data("half".utf8).write(to: URL(fileURLWithPath: folder.path + "/shares/.links.00112233445566ff.tmp"))
+            try Data("mine".utf8).write(to: URL(fileURLWithPath: folder.path + "/shares/notes.txt"))
+            let error = try #require(await Fixture.errorCode { try file.read() })
+            #expect(error == .libraryCorrupt)
+            try file.update { $0.append(Self.link("abcdefabcd")) }
+            #expect(try file.read().map(\.id) == ["abcdefabcd"])
+            let names = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/shares").sorted()
+            #expect(names.contains { $0.hasPrefix("links.damaged-") }, "the damaged file is kept aside: \(names)")
+            #expect(!names.contains(".links.00112233445566ff.tmp"), "the staged copy is removed")
+            #expect(names.contains("notes.txt"), "a file AlbumKit did not make stays")
+        }
+    }
+
+    @Test("A record that is not one AlbumKit writes opens nothing (a token that is not a SHA-256, a bad id)")
+    func malformedRecordsAreLeftOut() async throws {
+        try await Fixture.withTemporaryDirectory { folder in
+            let file = ShareLinkFile(root: folder.path, folder: "shares")
+            try file.update { $0.append(Self.link("0123456789")) }
+            let path = folder.path + "/shares/links.json"
+            let good = try String(contentsOfFile: path, encoding: .utf8)
+            let forged = good.replacingOccurrences(
+                of: "\"links\":[",
+                with:
+                    "\"links\":[{\"album\":\"x\",\"created\":1,\"id\":\"../../etc\",\"rights\":\"view\",\"token\":\"abc\"},"
+            )
+            try forged.write(toFile: path, atomically: true, encoding: .utf8)
+            #expect(try file.read().map(\.id) == ["0123456789"])
+        }
+    }
+
+    @Test("The in-memory library makes, finds by token, checks PINs with a limit, lists and revokes links")
+    func inMemoryLibrary() async throws {
+        let library = PhotoLibrary.inMemory()
+        let saved = try await library.album(titled: "Trip").save(.data(Fixture.tinyJPEG("share"), filename: "a.jpg"))
+        let albumID = try #require(saved.albumID)
+        let made = try await library.createShareLink(forAlbumWithID: albumID, rights: .viewAndAdd, pin: "2468")
+        #expect(made.token.count == 64 && made.link.id.count == 10)
+        #expect(made.link.tokenHash == ShareLinkSecret.tokenHash(made.token) && made.link.tokenHash != made.token)
+        let found = try #require(await library.shareLink(forToken: made.token))
+        #expect(found.id == made.link.id && found.requiresPIN && found.rights == .viewAndAdd)
+        #expect(try await library.shareLink(forToken: String(repeating: "0", count: 64)) == nil)
+        #expect(try await library.checkPIN("2468", of: found))
+        for _ in 0..<ShareLinkSecret.pinAttemptLimit { #expect(try await !library.checkPIN("0000", of: found)) }
+        let locked = try #require(await library.shareLink(forToken: made.token))
+        #expect(locked.isLocked)
+        #expect(try await !library.checkPIN("2468", of: locked), "a locked link opens for no PIN")
+        #expect(
+            await Fixture.errorCode { try await library.createShareLink(forAlbumWithID: "no-such-album") }
+                == .albumNotFound)
+        #expect(
+            await Fixture.errorCode {
+                try await library.createShareLink(forAlbumWithID: albumID, expiresAt: Date(timeIntervalSinceNow: -1))
+            } == .invalidArgument)
+        #expect(
+            await Fixture.errorCode { try await library.createShareLink(forAlbumWithID: albumID, pin: "12") }
+                == .invalidArgument)
+        try await library.revokeShareLink(withID: made.link.id)
+        #expect(try await library.shareLinks().isEmpty)
+        #expect(await Fixture.errorCode { try await library.revokeShareLink(withID: made.link.id) } == .invalidArgument)
+    }
+
+    @Test("A kind that keeps no share links (Photos) answers notSupported")
+    func kindWithoutLinks() async throws {
+        let library = PhotoLibrary(backend: CapabilityTests.SaveOnlyBackend())
+        #expect(await Fixture.errorCode { try await library.shareLinks() } == .notSupported)
+        #expect(await Fixture.errorCode { try await library.revokeShareLink(withID: "0123456789") } == .notSupported)
+    }
+}
