@@ -32,7 +32,6 @@ package final class LibraryWebHandler: HTTPHandler {
     let token: OwnerToken
     let uploads: UploadStore
     let settings: Settings
-    let positions = AlbumPositions()
 
     package init(library: PhotoLibrary, token: OwnerToken, uploads: UploadStore, settings: Settings) {
         self.library = library
@@ -195,13 +194,13 @@ package final class LibraryWebHandler: HTTPHandler {
         let album = try albumInfo(id)
         let offset = max(0, Int(request.query["offset"] ?? "0") ?? 0)
         let limit = min(500, max(1, Int(request.query["limit"] ?? "100") ?? 100))
-        let (library, positions) = (self.library, self.positions)
-        let assets = try Waiting.result {
-            try await positions.assets(of: library, album: album.id, count: album.count, from: offset, limit: limit)
+        let library = self.library
+        let slice = try Waiting.result {
+            try await AlbumPositions.assets(of: library, album: album.id, from: offset, limit: limit)
         }
         return Self.json([
-            "album": ["id": album.id, "title": album.title, "count": album.count],
-            "offset": offset, "assets": assets.map(Self.describe),
+            "album": ["id": album.id, "title": album.title, "count": slice.albumCount],
+            "offset": offset, "assets": slice.assets.map(Self.describe),
         ])
     }
 
