@@ -61,9 +61,16 @@ extension AlbumBrowsing {
         return AssetPage(assets: page, nextCursor: next)
     }
 
+    /// ``listedSlice(inAlbumWithID:orderedBy:at:limit:)``.
+    package func assets(inAlbumWithID id: String, orderedBy order: AssetOrder, at position: Int, limit: Int)
+        async throws -> AlbumSlice
+    {
+        try await listedSlice(inAlbumWithID: id, orderedBy: order, at: position, limit: limit)
+    }
+
     /// A slice of ``assets(inAlbumWithID:)`` (sorted by capture key and id for
     /// ``AssetOrder/captureDate``, as ``AssetCursor/sorted(_:in:)`` sorts a listing).
-    package func assets(inAlbumWithID id: String, orderedBy order: AssetOrder, at position: Int, limit: Int)
+    package func listedSlice(inAlbumWithID id: String, orderedBy order: AssetOrder, at position: Int, limit: Int)
         async throws -> AlbumSlice
     {
         let all = try await assets(inAlbumWithID: id)
