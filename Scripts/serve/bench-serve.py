@@ -3,9 +3,16 @@
 
     bench-serve.py ALBUM WORK_DIR [PHOTOS]
     bench-serve.py grid ALBUM WORK_DIR COUNT
+    bench-serve.py grid-runs ALBUM LIBRARY TITLE LAST_NAME RUNS STATE_DIR [SWEEP_SECONDS]
 
 - thumbnails served per second from a warm page cache: 8 keep-alive connections asking for the
   thumbnails of an album's assets for 5 s (the client is Python: it is part of what is measured);
+- grid-runs: the album TITLE of an existing LIBRARY (its last asset named LAST_NAME) opened RUNS
+  times in a fresh browser context each: the first screen of thumbnails, a jump to the middle and
+  one to the end, and the page's long tasks (over 50 ms); then once, the grid scrolled from top to
+  bottom a screen at a time (at most SWEEP_SECONDS, default 600): the share of the album's
+  positions drawn with their asset, and the long tasks meanwhile. One line per measure, for
+  album-bench's grid row;
 - PHOTOS photos (default 300, about 200 KB each) uploaded through the page's file input in headless
   Chromium, against `curl` sending the same files to the same server (one connection, one request
   per file, the upload protocol's single-request form), both into a new album of a new catalog.
@@ -167,8 +174,102 @@ def grid(album, work, count):
         server.stop()
 
 
+LOADED = "(() => { const cells = [...document.querySelectorAll('.cell')]; return cells.length > 0 && cells.every(c => { const i = c.querySelector('img'); return i && i.complete; }); })()"
+
+SWEEP = """async (budget) => {
+  const s = document.querySelector('.scroller');
+  const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
+  const seen = new Set();
+  const started = performance.now();
+  let top = 0, steps = 0;
+  while (true) {
+    s.scrollTop = top;
+    await frame();
+    const waitUntil = performance.now() + 5000;
+    while (performance.now() < waitUntil) {
+      const cells = [...document.querySelectorAll('.cell')];
+      if (cells.length > 0 && cells.every((c) => c.querySelector('img'))) break;
+      await frame();
+    }
+    for (const c of document.querySelectorAll('.cell')) {
+      if (c.querySelector('img')) seen.add(Number(c.getAttribute('href').split('/').pop()));
+    }
+    steps++;
+    if (top >= s.scrollHeight - s.clientHeight || performance.now() - started > budget * 1000) break;
+    top = Math.min(s.scrollHeight - s.clientHeight, top + window.sweepStep);
+  }
+  return { seen: seen.size, steps, seconds: (performance.now() - started) / 1000, finished: top >= s.scrollHeight - s.clientHeight };
+}"""
+
+
+def grid_runs(album, library, title, last_name, runs, state, sweep_seconds=600):
+    """Medians come from album-bench: this prints each run's numbers."""
+    from playwright.sync_api import sync_playwright
+    server = check.Server(album, library, state)
+    try:
+        start = time.time()
+        _, _, body = server.request("GET", "/api/albums")
+        print("albums list: %.1f ms" % ((time.time() - start) * 1000), flush=True)
+        target = next(a for a in json.loads(body)["albums"] if a["title"] == title)
+        count = target["count"]
+        address = server.origin + "/#/album/" + urllib.parse.quote(target["id"], safe="")
+        observe = "window.longTasks = []; new PerformanceObserver((list) => { for (const e of list.getEntries()) window.longTasks.push(e.duration); }).observe({ entryTypes: ['longtask'] });"
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=["--no-sandbox"])
+            for run in range(runs):
+                context = browser.new_context(viewport={"width": 1200, "height": 900}, bypass_csp=True)
+                page = context.new_page()
+                page.goto(server.link)
+                page.evaluate(observe)
+                start = time.time()
+                page.goto(address)
+                page.wait_for_function(LOADED, timeout=120000)
+                first = time.time() - start
+                timings = [first]
+                for fraction in (0.5, 1.0):
+                    start = time.time()
+                    page.evaluate("(f) => { const s = document.querySelector('.scroller'); s.scrollTop = f * (s.scrollHeight - s.clientHeight); }", fraction)
+                    # Drawn at the place jumped to (the first cell's position past 40 % of the album), every cell with its thumbnail.
+                    page.wait_for_function("(n) => { const c = document.querySelector('.cell'); return c && Number(c.getAttribute('href').split('/').pop()) >= n && %s; }" % LOADED, arg=int(count * 0.4), timeout=120000)
+                    if fraction == 1.0:
+                        page.wait_for_function("[...document.querySelectorAll('.cell')].some(c => c.getAttribute('aria-label') === %s)" % json.dumps(last_name), timeout=120000)
+                        page.wait_for_function(LOADED, timeout=120000)
+                    timings.append(time.time() - start)
+                long_tasks = page.evaluate("window.longTasks")
+                print("run %d: first screen %.1f ms, middle %.1f ms, end %.1f ms, long tasks %d %s" % (
+                    run + 1, timings[0] * 1000, timings[1] * 1000, timings[2] * 1000, len(long_tasks),
+                    [round(t) for t in long_tasks[:5]]), flush=True)
+                context.close()
+            context = browser.new_context(viewport={"width": 1200, "height": 900}, bypass_csp=True)
+            page = context.new_page()
+            page.goto(server.link)
+            page.goto(address)
+            page.wait_for_function(LOADED, timeout=120000)
+            page.evaluate(observe)
+            # The rows one screen shows but one, in scroll pixels: the spacer stands for the album's
+            # height (mapped, not summed, above 4 000 000 px).
+            page.evaluate("""() => { const s = document.querySelector('.scroller'); const row = document.querySelector('.row');
+                const cell = document.querySelector('.cell'); const columns = row.querySelectorAll('.cell').length;
+                const rowHeight = cell.offsetHeight + 4; const rows = Math.ceil(%d / columns);
+                const room = s.scrollHeight - s.clientHeight; const total = Math.max(1, rows * rowHeight - s.clientHeight);
+                const shown = Math.max(1, Math.floor(s.clientHeight / rowHeight) - 1);
+                window.sweepStep = Math.max(1, Math.floor(shown * rowHeight * room / total)); }""" % count)
+            swept = page.evaluate(SWEEP, sweep_seconds)
+            long_tasks = page.evaluate("window.longTasks")
+            print("sweep: %d of %d positions drawn with their asset (%.2f %%), %d screens in %.1f s, %s, long tasks %d %s" % (
+                swept["seen"], count, 100.0 * swept["seen"] / max(1, count), swept["steps"], swept["seconds"],
+                "to the end" if swept["finished"] else "stopped at the time limit", len(long_tasks),
+                [round(t) for t in long_tasks[:5]]), flush=True)
+            browser.close()
+    finally:
+        server.stop()
+
+
 if __name__ == "__main__":
-    if sys.argv[1] == "grid":
+    if sys.argv[1] == "grid-runs":
+        grid_runs(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], int(sys.argv[6]), sys.argv[7],
+                  float(sys.argv[8]) if len(sys.argv) > 8 else 600)
+    elif sys.argv[1] == "grid":
         grid(sys.argv[2], sys.argv[3], int(sys.argv[4]))
     else:
         main()

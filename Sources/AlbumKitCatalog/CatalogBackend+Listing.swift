@@ -78,6 +78,55 @@ extension CatalogBackend {
             }
         }
     }
+
+    /// The album's count and blocks are read with the slice, in one hold of the index: in the
+    /// album's order a sum of the blocks' kept counts (``CatalogSchema/albumBlockSize`` places
+    /// each) finds the block, then one seek and a step through that block at most; by capture date
+    /// a step through `album_asset_taken` (as far as the position).
+    package func assets(inAlbumWithID id: String, orderedBy order: AssetOrder, at position: Int, limit: Int)
+        async throws -> AlbumSlice
+    {
+        try await Blocking.run {
+            try self.withIndex("list the album") { connection in
+                let db = connection.index!.db
+                guard let count = try db.row("SELECT ready_count FROM album WHERE id = ?", [.text(id)])?.integer(0)
+                else {
+                    throw AlbumError(.albumNotFound, "There is no album with the identifier \(id).")
+                }
+                guard position < count else {
+                    return AlbumSlice(assets: [], position: position, albumCount: Int(count))
+                }
+                let rows: [Row]
+                switch order {
+                case .dateAdded:
+                    var before: Int64 = 0
+                    var block: Int64 = 0
+                    let wanted = Int64(position)
+                    let statement = try db.statement(CatalogListing.albumBlocksSQL)
+                    try statement.bind([.text(id)])
+                    defer { statement.reset() }
+                    while let row = try statement.step(), let number = row.integer(0), let counted = row.integer(1) {
+                        if before + counted > wanted {
+                            block = number
+                            break
+                        }
+                        before += counted
+                    }
+                    rows = try db.rows(
+                        CatalogListing.albumPlaceSQL,
+                        [
+                            .text(id), .integer(block * CatalogSchema.albumBlockSize), .integer(Int64(limit)),
+                            .integer(wanted - before),
+                        ])
+                case .captureDate:
+                    rows = try db.rows(
+                        CatalogListing.albumTakenPlaceSQL,
+                        [.text(id), .integer(Int64(limit)), .integer(Int64(position))])
+                }
+                return AlbumSlice(assets: try rows.map(self.assetInfo), position: position, albumCount: Int(count))
+            }
+        }
+    }
 }
 
 /// One page's query of the whole library in an order, with a filter: per kind listed, a seek in
@@ -183,6 +232,28 @@ struct CatalogListing {
         SELECT \(columns.replacingOccurrences(of: "s.added_at", with: "m.added_at")), m.position
         FROM album_asset m JOIN asset s ON s.id = m.asset_id
         WHERE m.album_id = ?1 AND m.position > ?2 AND s.state = 'ready' ORDER BY m.position LIMIT ?3
+        """
+
+    /// An album's blocks in its order with their kept counts: a seek in `album_block`.
+    static let albumBlocksSQL = """
+        SELECT block, ready_count FROM album_block WHERE album_id = ?1 AND ready_count > 0 ORDER BY block
+        """
+
+    /// `?3` assets of album `?1` in its order from its `?4`th one not recently deleted at or after
+    /// position `?2` (the start of a block): a seek in `album_asset_order`, then a step through one
+    /// block at most.
+    static let albumPlaceSQL = """
+        SELECT \(columns.replacingOccurrences(of: "s.added_at", with: "m.added_at")), m.position
+        FROM album_asset m JOIN asset s ON s.id = m.asset_id
+        WHERE m.album_id = ?1 AND m.position >= ?2 AND s.state = 'ready' ORDER BY m.position LIMIT ?3 OFFSET ?4
+        """
+
+    /// `?2` assets of album `?1` by capture key and id from its `?3`th one not recently deleted: a
+    /// step through `album_asset_taken` (whose rows end with the asset's id), nothing sorted.
+    static let albumTakenPlaceSQL = """
+        SELECT \(columns.replacingOccurrences(of: "s.added_at", with: "m.added_at")), m.position
+        FROM album_asset m INDEXED BY album_asset_taken JOIN asset s ON s.id = m.asset_id
+        WHERE m.album_id = ?1 AND s.state = 'ready' ORDER BY m.taken_key, m.asset_id LIMIT ?2 OFFSET ?3
         """
 
     /// The position in the album an album page's cursor holds.

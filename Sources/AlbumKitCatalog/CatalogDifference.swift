@@ -40,6 +40,11 @@ struct CatalogDifference {
             FROM album_asset ORDER BY album_id, position
             """
         ),
+        // The kept counts of the albums' blocks (a block emptied and one never filled are alike).
+        (
+            2,
+            "SELECT 'block', album_id, block, ready_count FROM album_block WHERE ready_count <> 0 ORDER BY album_id, block"
+        ),
         (1, "SELECT 'remembered', title_key, album_id FROM remembered_album ORDER BY title_key"),
         (2, "SELECT 'companion', path, asset_id FROM companion_file ORDER BY path, asset_id"),
     ]

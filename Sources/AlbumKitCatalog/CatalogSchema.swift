@@ -10,9 +10,10 @@ enum CatalogSchema {
     /// (``CatalogMigration`` converts such a library); version 4 lacked the listing keys and kept
     /// counts, version 5 the kept byte sizes, the memberships' capture keys (an album's summary
     /// read every membership of the library) and the companions' paths as rows (`companion_file`:
-    /// whether a file is recorded read every asset's companions); each is rebuilt from the journal like any index not
-    /// of this version.
-    static let version: Int64 = 6
+    /// whether a file is recorded read every asset's companions), version 6 the kept counts of the
+    /// albums' blocks (`album_block`: a place in an album read every membership before it); each is
+    /// rebuilt from the journal like any index not of this version.
+    static let version: Int64 = 7
 
     /// The oldest `user_version` of an index derived from the journal (older ones held the truth).
     static let firstDerivedVersion: Int64 = 3
@@ -59,6 +60,12 @@ enum CatalogSchema {
         CREATE INDEX album_asset_order ON album_asset(album_id, position);
         CREATE INDEX album_asset_asset ON album_asset(asset_id);
         CREATE INDEX album_asset_taken ON album_asset(album_id, taken_key);
+        CREATE TABLE album_block (
+            album_id TEXT NOT NULL REFERENCES album(id) ON DELETE CASCADE,
+            block INTEGER NOT NULL,
+            ready_count INTEGER NOT NULL,
+            PRIMARY KEY (album_id, block)
+        ) STRICT, WITHOUT ROWID;
         CREATE TABLE companion_file (
             path TEXT NOT NULL,
             asset_id TEXT NOT NULL REFERENCES asset(id) ON DELETE CASCADE,
@@ -84,6 +91,12 @@ enum CatalogSchema {
             offset INTEGER PRIMARY KEY
         ) STRICT;
         """
+
+    /// How many places of an album's order (`album_asset.position`) one row of `album_block`
+    /// counts: the assets not recently deleted whose position divided by this is the row's
+    /// `block`. A place in an album is found by adding the blocks' counts (an album of a million
+    /// has under a thousand) and then stepping through one block at most.
+    static let albumBlockSize: Int64 = 1024
 
     /// The listing keys of a new `asset` row from its `added_at` (`?1`) and `metadata` (`?2`):
     /// ``AssetOrder/sortKey(of:)`` kept as raw columns, so a page seeks in an index.

@@ -33,14 +33,16 @@ package final class LibraryWebHandler: HTTPHandler {
     let token: OwnerToken
     let uploads: UploadStore
     let settings: Settings
-    let positions = AlbumPositions()
     let members = AlbumMembers()
+    /// The library's change feed, one for every page (started with the server).
+    let live: LiveChanges
 
     package init(library: PhotoLibrary, token: OwnerToken, uploads: UploadStore, settings: Settings) {
         self.library = library
         self.token = token
         self.uploads = uploads
         self.settings = settings
+        live = LiveChanges(library: library)
     }
 
     package func begin(_ request: HTTPRequest) -> HTTPExchange {
@@ -170,12 +172,12 @@ package final class LibraryWebHandler: HTTPHandler {
         case ("GET", 1, "albums"):
             return .respond(try albums())
         case ("GET", 1, "events"):
-            let live = LiveChanges(library: library)
+            let listener = live.listen()
             return .respond(
                 HTTPResponse(
                     status: 200, size: UInt64.max,
                     headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store")]
-                ) { _, _ in live.next() })
+                ) { _, _ in listener.next() })
         // Albums and assets are named by their identifiers in the query: a folder library's have slashes.
         case ("GET", 1, "album-assets"):
             return .respond(try albumAssets(request.query["album"] ?? "", request))
@@ -267,24 +269,25 @@ package final class LibraryWebHandler: HTTPHandler {
         let album = try albumInfo(id)
         let offset = max(0, Int(request.query["offset"] ?? "0") ?? 0)
         let limit = min(500, max(1, Int(request.query["limit"] ?? "100") ?? 100))
-        let (library, positions) = (self.library, self.positions)
-        let assets = try Waiting.result {
-            try await positions.assets(of: library, album: album.id, count: album.count, from: offset, limit: limit)
+        let library = self.library
+        let slice = try Waiting.result {
+            try await AlbumPositions.assets(of: library, album: album.id, from: offset, limit: limit)
         }
-        return Self.json([
-            "album": ["id": album.id, "title": album.title, "count": album.count],
-            "offset": offset, "assets": assets.map(Self.describe),
-        ])
+        // Keys in no particular order: sorting them took a third of a page's time.
+        return Self.json(
+            [
+                "album": ["id": album.id, "title": album.title, "count": slice.albumCount],
+                "offset": offset, "assets": slice.assets.map(Self.describe),
+            ], sortedKeys: false)
     }
 
     static func describe(_ asset: AssetInfo) -> [String: Any] {
-        let iso = ISO8601DateFormatter()
         var entry: [String: Any] = [
             "id": asset.id, "kind": asset.kind == .video ? "video" : "photo",
             "name": asset.originalFilename ?? NSNull(), "width": asset.pixelWidth ?? NSNull(),
             "height": asset.pixelHeight ?? NSNull(), "size": asset.byteSize ?? NSNull(),
-            "added": asset.dateAdded.map(iso.string(from:)) ?? NSNull(),
-            "taken": asset.capturedAt.map(iso.string(from:)) ?? NSNull(),
+            "added": asset.dateAdded.map(Self.isoDate) ?? NSNull(),
+            "taken": asset.capturedAt.map(Self.isoDate) ?? NSNull(),
             "duration": asset.duration ?? NSNull(),
             "camera": asset.metadata?.camera ?? NSNull(),
             "format": asset.metadata?.format.rawValue ?? NSNull(),
@@ -576,9 +579,20 @@ package final class LibraryWebHandler: HTTPHandler {
         ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer"), ("Cache-Control", "no-store"),
     ]
 
-    static func json(_ value: Any, status: Int = 200) -> HTTPResponse {
+    /// `2024-05-01T10:20:30Z`, as `ISO8601DateFormatter` writes it; without making one per date
+    /// (making one took 40 % of the time of a page of the grid) from 1970 to 9999.
+    static func isoDate(_ date: Date) -> String {
+        let seconds = date.timeIntervalSince1970.rounded(.down)
+        guard seconds >= 0, seconds < 253_402_300_800,
+            let text = ISODate.string(unixSeconds: Int64(seconds))
+        else { return ISO8601DateFormatter().string(from: date) }
+        return text
+    }
+
+    static func json(_ value: Any, status: Int = 200, sortedKeys: Bool = true) -> HTTPResponse {
+        let options: JSONSerialization.WritingOptions = sortedKeys ? [.sortedKeys] : []
         // Every value put in is a string, number, null, array or dictionary of those.
-        let data = (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])) ?? Data("{}".utf8)
+        let data = (try? JSONSerialization.data(withJSONObject: value, options: options)) ?? Data("{}".utf8)
         return HTTPResponse(
             status: status, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")],
             body: .bytes(Array(data)))

@@ -34,11 +34,12 @@ struct BenchOptions: Sendable {
           --json PATH    where to write the results (default bench/results.json)
           --only IDS     run only these scenarios: catalog, video, folders, samesize, single, start,
                          lookup, size, rebuild, memory, metadata, shared, reimport, sidecars, listing,
-                         previews, nearduplicates, serve
+                         previews, nearduplicates, serve, grid
           --tmp DIR      scratch directory parent (default: the system temporary directory); its
                          file system is what is measured
           --libraries DIR  where the listing row keeps the libraries it builds through the CLI
-                         (10 000, 100 000, 1 000 000 photos), used again by later runs
+                         (10 000, 100 000, 1 000 000 photos), and the grid row its albums of
+                         100 000 and 1 000 000, used again by later runs
           --sizes N,N…   the listing row's library sizes in photos, multiples of 100, the first the
                          base the others are compared with (default 10000,100000; with --large
                          also 1000000); those over 100 000 are built through the API in one process

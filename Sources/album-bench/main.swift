@@ -45,7 +45,7 @@ Table.header(report)
 // row its own hashes: the corpus only for the others.
 let corpus: [URL]
 do {
-    if !options.only.isEmpty, options.only.isSubset(of: ["listing", "previews", "nearduplicates", "serve"]) {
+    if !options.only.isEmpty, options.only.isSubset(of: ["listing", "previews", "nearduplicates", "serve", "grid"]) {
         corpus = []
     } else {
         Table.progress("generating 1000 JPEGs of ~140 KB")
@@ -87,6 +87,7 @@ let scenarios: [(id: String, run: () async throws -> ScenarioResult)] = [
     ("previews", { try bench.previews() }),
     ("nearduplicates", { try await bench.nearDuplicates() }),
     ("serve", { try bench.serve() }),
+    ("grid", { try await bench.grid() }),
 ]
 for scenario in scenarios where options.runs(scenario.id) {
     Table.progress("running \(scenario.id)…")

@@ -72,21 +72,6 @@ enum AssetReference {
 
     /// The assets of the album `albumID`, a page at a time, for resolving names.
     static func album(_ albumID: String, in library: PhotoLibrary) -> AsyncThrowingStream<AssetInfo, any Error> {
-        AsyncThrowingStream { continuation in
-            let task = Task {
-                do {
-                    var cursor: String?
-                    repeat {
-                        let page = try await library.assets(inAlbumWithID: albumID, after: cursor, limit: 500)
-                        for asset in page.assets { continuation.yield(asset) }
-                        cursor = page.nextCursor
-                    } while cursor != nil && !Task.isCancelled
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
+        library.allAssets(inAlbumWithID: albumID)
     }
 }

@@ -69,4 +69,7 @@ extension LibraryKind {
     @Test func descriptionsGivenWhenSavingAreKept() async throws {
         try await conformance.descriptionsGivenWhenSavingAreKept()
     }
+    @Test func positionsInAnAlbumAnswerAsItsPages() async throws {
+        try await conformance.positionsInAnAlbumAnswerAsItsPages()
+    }
 }

@@ -193,6 +193,100 @@ import Testing
         }
     }
 
+    /// A place in an album of several blocks (``CatalogSchema/albumBlockSize`` places each) is the
+    /// asset its cursor pages give there, in the album's order and by date taken, as assets are
+    /// deleted, restored, removed and added back (the blocks' counts follow), and after the index
+    /// is rebuilt from the journal; verify finds the kept counts as the journal makes them.
+    @Test func placesInAnAlbumFollowItsBlocks() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = try Self.library(dir)
+            let count = 2_600
+            let ids = (100..<100 + count).map(Self.id)
+            let saves = (100..<100 + count).map { n in
+                Self.save(n, added: Self.base + Double(n), taken: String(format: "2024-05-%02dT10:20:30", 1 + n % 28))
+            }
+            try LibraryJournal(libraryRoot: url.path).append(
+                saves + [
+                    .createAlbum(id: "album-1", title: "Big", createdAt: Self.base),
+                    .addToAlbum(album: "album-1", assets: Array(ids.reversed()), at: Self.base),
+                ])
+            func expectPlaces(_ library: PhotoLibrary, _ step: String) async throws {
+                let inOrder = try await library.assets(inAlbumWithID: "album-1").map(\.id)
+                var byTaken: [String] = []
+                for try await asset in library.allAssets(
+                    orderedBy: .captureDate, matching: AssetFilter(albumID: "album-1"), pageSize: 700)
+                {
+                    byTaken.append(asset.id)
+                }
+                for (order, expected) in [(AssetOrder.dateAdded, inOrder), (.captureDate, byTaken)] {
+                    let block = Int(CatalogSchema.albumBlockSize)
+                    let places =
+                        [0, 1, block - 2, block - 1, block, block + 1, 2 * block - 1, 2 * block]
+                        + [expected.count - 3, expected.count - 1, expected.count, expected.count + 5]
+                    for position in places where position >= 0 {
+                        for limit in [1, 3, 100] {
+                            let slice = try await library.assets(
+                                inAlbumWithID: "album-1", orderedBy: order, at: position, limit: limit)
+                            #expect(
+                                slice.assets.map(\.id) == Array(expected.dropFirst(position).prefix(limit)),
+                                "\(step): \(order) at \(position), \(limit)")
+                            #expect(slice.albumCount == expected.count, "\(step)")
+                        }
+                    }
+                }
+            }
+            let backend = try CatalogBackend.open(at: url)
+            let library = PhotoLibrary(backend: backend)
+            try await expectPlaces(library, "saved")
+            // Gaps in the first and second blocks, a whole stretch gone from the third.
+            let gone = [ids[5], ids[count - 3], ids[count - 1_030]] + Array(ids[100..<400])
+            try await library.deleteAssets(withIDs: gone)
+            try await library.removeAssets(withIDs: [ids[count - 2], ids[count - 1_500]], fromAlbumWithID: "album-1")
+            try await expectPlaces(library, "deleted and removed")
+            try await library.restoreAssets(withIDs: Array(gone.prefix(150)))
+            try await library.addAssets(withIDs: [ids[count - 2]], toAlbumWithID: "album-1")
+            try await expectPlaces(library, "restored and added back")
+            // The kept counts of the blocks as the journal replayed afresh makes them (the records'
+            // files are not made: verify's look at the files would find them missing).
+            #expect(try backend.indexDisagreements().isEmpty)
+            for suffix in ["", "-journal"] {
+                // Gone already when the index never made one: nothing to remove.
+                try? FileManager.default.removeItem(atPath: url.appendingPathComponent("catalog.sqlite" + suffix).path)
+            }
+            // None taken yet: nothing to remove.
+            try? FileManager.default.removeItem(at: url.appendingPathComponent("snapshots"))
+            try await expectPlaces(PhotoLibrary(backend: try CatalogBackend.open(at: url)), "rebuilt")
+        }
+    }
+
+    /// An index of version 6 (no kept counts of the albums' blocks), and its snapshot, are
+    /// rebuilt from the journal: places in an album are found as before the upgrade.
+    @Test func anIndexWithoutTheAlbumsBlocksIsRebuilt() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = dir.appendingPathComponent("Six.albumlibrary")
+            let backend = try CatalogBackend.open(at: url)
+            let library = PhotoLibrary(backend: backend)
+            let media = (0..<5).map { Media.data(Fixture.uniqueJPEG("six\($0)"), filename: "IMG_\($0).JPG") }
+            _ = await library.album(titled: "Trips").save(media)
+            await Blocking.acknowledgedWorkFinished()
+            let id = try await library.albumInfo(titled: "Trips").id
+            let listed = try await library.assets(inAlbumWithID: id).map(\.id)
+            try backend.takeSnapshot()
+            let catalog = url.appendingPathComponent("catalog.sqlite").path
+            for path in [catalog, backend.snapshotPath] {
+                let db = try Database(path: path, create: false)
+                try db.execute("DROP TABLE album_block; PRAGMA user_version = 6")
+            }
+            let again = PhotoLibrary(backend: try CatalogBackend.open(at: url))
+            let slice = try await again.assets(inAlbumWithID: id, at: 2, limit: 2)
+            #expect(slice.assets.map(\.id) == Array(listed[2..<4]) && slice.albumCount == 5)
+            let db = try Database(path: catalog, mode: .readOnly)
+            #expect(try db.row("PRAGMA user_version")?.integer(0) == CatalogSchema.version)
+            #expect(try db.row("SELECT sum(ready_count) FROM album_block")?.integer(0) == 5)
+            #expect(try await again.verify().problems.isEmpty)
+        }
+    }
+
     /// The grouped count of each album's assets not recently deleted, from the index itself.
     static func countedInIndex(_ url: URL) throws -> [String: Int] {
         let db = try Database(path: url.appendingPathComponent("catalog.sqlite").path, mode: .readOnly)
@@ -364,6 +458,13 @@ import Testing
                 }
             }
             try expectSeek(CatalogListing.albumPageSQL, "album_asset_order", "an album's page")
+            // A place in an album: its blocks' counts by the primary key of `album_block`, then a
+            // seek in `album_asset_order`; by capture date a step through `album_asset_taken`.
+            let blocks = try plan(CatalogListing.albumBlocksSQL)
+            #expect(blocks.contains { $0.hasPrefix("SEARCH") && $0.contains("PRIMARY KEY") }, "\(blocks)")
+            #expect(!blocks.contains { $0.hasPrefix("SCAN") || $0.contains("TEMP B-TREE") }, "\(blocks)")
+            try expectSeek(CatalogListing.albumPlaceSQL, "album_asset_order", "a place in an album")
+            try expectSeek(CatalogListing.albumTakenPlaceSQL, "album_asset_taken", "a place in an album by date taken")
             // The summaries read every album (a scan of `album`), each a seek for its dates.
             let summaries = try plan(CatalogBackend.albumSummariesSQL)
             #expect(summaries.filter { $0.contains("INDEX album_asset_taken") }.count == 2, "\(summaries)")

@@ -324,5 +324,66 @@
                 #expect(asset.kind == .photo)
             }
         }
+        /// A place in an album (``PhotoLibrary/assets(inAlbumWithID:orderedBy:at:limit:)``) answers
+        /// what the album's pages after a cursor give at that place, in its own order and by capture
+        /// date, with gaps left by removed assets; the album's stream lists it whole.
+        public func positionsInAnAlbumAnswerAsItsPages() async throws {
+            try await kind.withLibrary { fixture in
+                let album = fixture.library.album(titled: "Places")
+                var saved: [String] = []
+                for n in 0..<7 {
+                    // Taken in the reverse order of saving where the kind keeps what is given.
+                    let taken = Date(timeIntervalSince1970: 1_600_000_000 - Double(n) * 3_600)
+                    saved.append(
+                        try await album.save(.file(try fixture.uniqueJPEG("place-\(n)")).with(creationDate: taken))
+                            .assetID)
+                }
+                let id = try await fixture.library.albumInfo(titled: "Places").id
+                try await fixture.library.removeAssets(withIDs: [saved[2], saved[5]], fromAlbumWithID: id)
+                var inOrder: [String] = []
+                var cursor: String?
+                repeat {
+                    let page = try await fixture.library.assets(inAlbumWithID: id, after: cursor, limit: 2)
+                    inOrder += page.assets.map(\.id)
+                    cursor = page.nextCursor
+                } while cursor != nil
+                var byTaken: [String] = []
+                cursor = nil
+                repeat {
+                    let page = try await fixture.library.assets(
+                        orderedBy: .captureDate, matching: AssetFilter(albumID: id), after: cursor, limit: 2)
+                    byTaken += page.assets.map(\.id)
+                    cursor = page.nextCursor
+                } while cursor != nil
+                #expect(inOrder.count == 5 && Set(byTaken) == Set(inOrder))
+                for (order, expected) in [(AssetOrder.dateAdded, inOrder), (.captureDate, byTaken)] {
+                    for limit in [1, 2, 3, 10] {
+                        for position in 0...expected.count + 1 {
+                            let slice = try await fixture.library.assets(
+                                inAlbumWithID: id, orderedBy: order, at: position, limit: limit)
+                            let wanted = Array(expected.dropFirst(position).prefix(limit))
+                            #expect(slice.assets.map(\.id) == wanted, "\(order) at \(position), \(limit)")
+                            #expect(slice.position == position && slice.albumCount == expected.count)
+                        }
+                    }
+                }
+                var streamed: [String] = []
+                for try await asset in fixture.library.allAssets(inAlbumWithID: id, pageSize: 2) {
+                    streamed.append(asset.id)
+                }
+                #expect(streamed == inOrder)
+                #expect(
+                    await Fixture.errorCode { try await fixture.library.assets(inAlbumWithID: id, at: -1, limit: 5) }
+                        == .invalidArgument)
+                #expect(
+                    await Fixture.errorCode { try await fixture.library.assets(inAlbumWithID: id, at: 0, limit: 0) }
+                        == .invalidArgument)
+                // (A folder album's photos go to the Trash with it.)
+                try await fixture.library.deleteAlbum(withID: id, force: true)
+                #expect(
+                    await Fixture.errorCode { try await fixture.library.assets(inAlbumWithID: id, at: 0, limit: 5) }
+                        == .albumNotFound)
+            }
+        }
     }
 #endif

@@ -31,6 +31,7 @@
         func everyLibraryAnswersAccessAndPagesWithFilters() async throws
         func changesReportWhatTheAppAndOthersDo() async throws
         func descriptionsGivenWhenSavingAreKept() async throws
+        func positionsInAnAlbumAnswerAsItsPages() async throws
     }
 
     extension LibraryConformanceSuite {

@@ -90,5 +90,8 @@
         @Test func descriptionsGivenWhenSavingAreKept() async throws {
             try await conformance.descriptionsGivenWhenSavingAreKept()
         }
+        @Test func positionsInAnAlbumAnswerAsItsPages() async throws {
+            try await conformance.positionsInAnAlbumAnswerAsItsPages()
+        }
     }
 #endif

@@ -338,16 +338,24 @@ struct CatalogIndex {
                     """, [.text(album), .text(asset), .integer(position + 1), .real(at)])
                 position += Int64(added)
                 if added == 1 {
-                    try db.run(
+                    let counted = try db.run(
                         """
                         UPDATE album SET ready_count = ready_count + 1,
                             ready_bytes = ready_bytes + (SELECT byte_size FROM asset WHERE id = ?2)
                         WHERE id = ?1 AND EXISTS (SELECT 1 FROM asset WHERE id = ?2 AND state = 'ready')
                         """, [.text(album), .text(asset)])
+                    if counted == 1 { try countInBlock(album: album, position: position, by: 1) }
                 }
             }
         case .removeFromAlbum(let album, let assets):
             for asset in assets {
+                let place = try db.row(
+                    """
+                    SELECT m.position FROM album_asset m JOIN asset s ON s.id = m.asset_id
+                    WHERE m.album_id = ?1 AND m.asset_id = ?2 AND s.state = 'ready'
+                    """, [.text(album), .text(asset)])?
+                    .integer(0)
+                if let place { try countInBlock(album: album, position: place, by: -1) }
                 try db.run(
                     """
                     UPDATE album SET ready_count = ready_count - 1,
@@ -447,7 +455,7 @@ struct CatalogIndex {
 
     /// Moves the kept count (`ready_count`) of every album holding `asset` by `change`, and its
     /// kept size (`ready_bytes`) by the asset's size as much: the asset left or came back into
-    /// the albums' listings (deleted, restored).
+    /// the albums' listings (deleted, restored); the counts of the blocks holding it move with them.
     private func countInAlbums(of asset: String, by change: Int64) throws {
         try db.run(
             """
@@ -456,6 +464,22 @@ struct CatalogIndex {
             WHERE id IN (SELECT album_id FROM album_asset WHERE asset_id = ?2)
             """,
             [.integer(change), .text(asset)])
+        try db.run(
+            """
+            INSERT INTO album_block (album_id, block, ready_count)
+            SELECT album_id, position / \(CatalogSchema.albumBlockSize), ?1 FROM album_asset WHERE asset_id = ?2
+            ON CONFLICT (album_id, block) DO UPDATE SET ready_count = ready_count + excluded.ready_count
+            """, [.integer(change), .text(asset)])
+    }
+
+    /// Moves the kept count of the block of `album` holding `position` by `change`: an asset not
+    /// recently deleted came into that place, or left it.
+    private func countInBlock(album: String, position: Int64, by change: Int64) throws {
+        try db.run(
+            """
+            INSERT INTO album_block (album_id, block, ready_count) VALUES (?1, ?2, ?3)
+            ON CONFLICT (album_id, block) DO UPDATE SET ready_count = ready_count + excluded.ready_count
+            """, [.text(album), .integer(position / CatalogSchema.albumBlockSize), .integer(change)])
     }
 
     private func remember(_ id: String, title: String) throws {

@@ -161,6 +161,64 @@ extension PhotoLibrary {
         }
     }
 
+    /// The assets of the album with identifier `id` from `position` on, with the album's count read
+    /// with them: a grid jumps to any place of an album of a million in one read, where pages after
+    /// a cursor would read every asset before it. In ``AssetOrder/dateAdded`` the album's own order
+    /// (as it was filled, what ``assets(inAlbumWithID:after:limit:)`` pages); in
+    /// ``AssetOrder/captureDate`` when each was taken, ties by identifier (as
+    /// ``assets(orderedBy:matching:after:limit:)`` lists the album).
+    ///
+    /// ```swift
+    /// let info = try await library.albumInfo(titled: "Trips")
+    /// let middle = try await library.assets(inAlbumWithID: info.id, at: info.count / 2, limit: 100)
+    /// let newest = try await library.assets(
+    ///     inAlbumWithID: info.id, orderedBy: .captureDate, at: max(0, info.count - 100), limit: 100)
+    /// ```
+    /// - Parameters:
+    ///   - position: the place of the first asset wanted, from 0; past the album's end, no assets.
+    ///   - limit: how many at most, 1 or more.
+    /// - Throws: `.albumNotFound`; `.invalidArgument` for a position below 0 or a limit below 1.
+    public func assets(
+        inAlbumWithID id: String, orderedBy order: AssetOrder = .dateAdded, at position: Int, limit: Int
+    ) async throws -> AlbumSlice {
+        try await Self.mapping {
+            guard limit >= 1 else {
+                throw AlbumError(.invalidArgument, "The page size must be 1 or more, not \(limit).")
+            }
+            guard position >= 0 else {
+                throw AlbumError(.invalidArgument, "A position in an album is 0 or more, not \(position).")
+            }
+            return try await albumBrowsing().assets(inAlbumWithID: id, orderedBy: order, at: position, limit: limit)
+        }
+    }
+
+    /// Every asset of the album with identifier `id` in the album's order, page by page, as one
+    /// sequence: what lists a large album without holding it.
+    ///
+    /// ```swift
+    /// for try await asset in library.allAssets(inAlbumWithID: info.id) { print(asset.id) }
+    /// ```
+    /// The sequence throws `.albumNotFound` when the album is not there.
+    public func allAssets(inAlbumWithID id: String, pageSize: Int = 500) -> AsyncThrowingStream<AssetInfo, any Error> {
+        let library = self
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    var cursor: String?
+                    repeat {
+                        let page = try await library.assets(inAlbumWithID: id, after: cursor, limit: pageSize)
+                        for asset in page.assets { continuation.yield(asset) }
+                        cursor = page.nextCursor
+                    } while cursor != nil && !Task.isCancelled
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
     /// Renames the album with identifier `id`.
     ///
     /// ```swift

@@ -23,6 +23,13 @@ package protocol AlbumBrowsing: LibraryBackend {
     /// start). The default pages ``assets(inAlbumWithID:)``; the catalog seeks in its index.
     func assets(inAlbumWithID id: String, after cursor: AssetCursor?, limit: Int) async throws -> AssetPage
 
+    /// At most `limit` (≥ 1) assets of an album from `position` (≥ 0) in `order` (``AssetOrder/dateAdded``:
+    /// the album's own order, as it was filled; ``AssetOrder/captureDate``: by capture key, then id),
+    /// with the album's count read with them. The default slices ``assets(inAlbumWithID:)``; the
+    /// catalog seeks in its index.
+    func assets(inAlbumWithID id: String, orderedBy order: AssetOrder, at position: Int, limit: Int)
+        async throws -> AlbumSlice
+
     /// At most `limit` (≥ 1) assets of the whole library — in albums or not — in `order`, after
     /// `cursor` (`nil`: from the start). Sort by ``AssetOrder/sortKey(of:)`` then id, and make the
     /// next cursor from the last asset returned, so pages never repeat or skip an asset that stays
@@ -52,6 +59,25 @@ extension AlbumBrowsing {
         let page = Array(all[start..<end])
         let next = end < all.count ? page.last.map { AssetCursor(key: String(end), id: $0.id).token } : nil
         return AssetPage(assets: page, nextCursor: next)
+    }
+
+    /// ``listedSlice(inAlbumWithID:orderedBy:at:limit:)``.
+    package func assets(inAlbumWithID id: String, orderedBy order: AssetOrder, at position: Int, limit: Int)
+        async throws -> AlbumSlice
+    {
+        try await listedSlice(inAlbumWithID: id, orderedBy: order, at: position, limit: limit)
+    }
+
+    /// A slice of ``assets(inAlbumWithID:)`` (sorted by capture key and id for
+    /// ``AssetOrder/captureDate``, as ``AssetCursor/sorted(_:in:)`` sorts a listing).
+    package func listedSlice(inAlbumWithID id: String, orderedBy order: AssetOrder, at position: Int, limit: Int)
+        async throws -> AlbumSlice
+    {
+        let all = try await assets(inAlbumWithID: id)
+        let ordered = order == .captureDate ? AssetCursor.sorted(all, in: order) : all
+        let start = min(ordered.count, max(0, position))
+        let end = min(ordered.count, start + max(1, limit))
+        return AlbumSlice(assets: Array(ordered[start..<end]), position: position, albumCount: ordered.count)
     }
 
     /// Scans ``assets(in:after:limit:)`` from the filter's first date, keeping what passes.

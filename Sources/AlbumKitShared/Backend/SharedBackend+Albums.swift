@@ -57,6 +57,38 @@
             }
         }
 
+        /// A place in the album's own order: the count and the rows after the place in one
+        /// transaction, the rows read through `album_asset_order` (PostgreSQL steps over the place's
+        /// predecessors in the index, reading no asset for them beyond its state); by date taken, the
+        /// album's listing sorted.
+        package func assets(inAlbumWithID id: String, orderedBy order: AssetOrder, at position: Int, limit: Int)
+            async throws -> AlbumSlice
+        {
+            guard order == .dateAdded else {
+                return try await listedSlice(inAlbumWithID: id, orderedBy: order, at: position, limit: limit)
+            }
+            return try await Blocking.run {
+                try self.withDatabase("list the album") { db in
+                    try db.transaction {
+                        guard
+                            let info = try db.execute(Self.albumQuery + " AND a.id = $1", [id]).first.map(
+                                Self.albumInfo)
+                        else {
+                            throw AlbumError(.albumNotFound, "There is no album with the identifier \(id).")
+                        }
+                        let rows = try db.execute(
+                            """
+                            SELECT s.id, s.original_name, s.kind, s.byte_size, m.added_at, s.sha256, s.metadata, s.saved_host,
+                                s.saved_user, s.saved_role, s.favorite, \(Self.companionsColumn("s"))
+                            FROM album_asset m JOIN asset s ON s.id = m.asset_id
+                            WHERE m.album_id = $1 AND s.deleted_at IS NULL ORDER BY m.position OFFSET $2 LIMIT $3
+                            """, [id, String(max(0, position)), String(max(1, limit))])
+                        return AlbumSlice(assets: rows.map(Self.assetInfo), position: position, albumCount: info.count)
+                    }
+                }
+            }
+        }
+
         package func createAlbum(titled title: AlbumTitle) async throws -> (id: String, outcome: AlbumOutcome) {
             try await Blocking.run {
                 try self.withDatabase("create the album") { db in
