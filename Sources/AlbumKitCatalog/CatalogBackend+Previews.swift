@@ -23,14 +23,12 @@ extension CatalogBackend: PreviewKeeping {
         try await Blocking.run {
             let row = try self.withIndex("find the asset") { connection in
                 try connection.index!.db.row(
-                    "SELECT path, sha256, kind FROM asset WHERE id = ? AND state = 'ready'", [.text(id)]
-                ).map { ($0.text(0), $0.text(1), $0.text(2)) }
+                    "SELECT path, sha256 FROM asset WHERE id = ? AND state = 'ready'", [.text(id)]
+                ).map { ($0.text(0), $0.text(1)) }
             }
             guard let row, let path = row.0 else {
                 throw AlbumError(.assetNotFound, "There is no asset with the identifier \(id) in \(self.root.path).")
             }
-            // No poster frame of a video is made yet.
-            guard row.2 != "video" else { return nil }
             let store = PreviewStore(root: self.root.path)
             let kept = row.1.flatMap { Self.derivativePath(sha256: $0, size: size) }
             if let kept, let preview = store.read(kept, largestSide: size.pixels) { return (preview, true) }

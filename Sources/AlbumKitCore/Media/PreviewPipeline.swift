@@ -4,7 +4,8 @@ import Foundation
 
 /// Makes an asset's thumbnail or preview from the best source its original offers: a JPEG preview
 /// stored inside the file when it is big enough (EXIF's, JPEG MPF's), else the picture itself,
-/// decoded by libvips (shrinking while it decodes). Oriented, in sRGB, never enlarged.
+/// decoded by libvips (shrinking while it decodes); a video's poster frame, decoded by FFmpeg.
+/// Oriented, in sRGB, never enlarged.
 ///
 /// ```swift
 /// let thumbnail = try PreviewPipeline.render(FileByteSource(file: file, size: size), maxPixelSize: 256, file: path)
@@ -29,10 +30,11 @@ package enum PreviewPipeline {
     /// ```swift
     /// let preview = try PreviewPipeline.render(source, maxPixelSize: 2048, file: "IMG_0001.JPG")
     /// ```
-    /// `nil` for a video: no poster frame is made yet.
+    /// A video gives its poster frame (FFmpeg's libraries, loaded at run time).
     ///
-    /// - Throws: `.notSupported` without libvips; `.corruptMedia` naming `file` when the picture does
-    ///   not decode; `.notMedia`; `.fileUnreadable`.
+    /// - Throws: `.notSupported` without libvips (or, for a video, without FFmpeg's libraries: the
+    ///   message names the packages); `.corruptMedia` naming `file` when the picture does not
+    ///   decode; `.notMedia`; `.fileUnreadable`.
     package static func render(
         _ source: any ByteSource, maxPixelSize: Int, file: String, encoding: PreviewEncoding = .standard
     ) throws -> RenderedPreview? {
@@ -42,9 +44,13 @@ package enum PreviewPipeline {
                 error.kind == .unreadable ? .fileUnreadable : (error.kind == .notMedia ? .notMedia : .corruptMedia),
                 "\(file) cannot be shown: \(error.reason).", file: file)
         }
-        guard metadata.kind == .photo else { return nil }
         let renderer = try renderer()
         do {
+            if metadata.kind == .video {
+                return try posterFrame(
+                    of: source, renderer: renderer, maxPixelSize: maxPixelSize, file: file,
+                    encoding: encoding)
+            }
             if let stored = try storedPreview(in: source, metadata: metadata, atLeast: maxPixelSize) {
                 // Orientation from the photo: a stored preview is kept as the sensor saw it.
                 return try renderer.render(
@@ -74,6 +80,24 @@ package enum PreviewPipeline {
                 error.kind == .decoderMissing ? .notSupported : .corruptMedia,
                 "\(file) cannot be shown: \(error.reason).", file: file)
         }
+    }
+
+    /// The poster frame of the video in `source`, decoded by FFmpeg.
+    static func posterFrame(
+        of source: any ByteSource, renderer: PreviewRenderer, maxPixelSize: Int, file: String,
+        encoding: PreviewEncoding
+    ) throws -> RenderedPreview {
+        do { _ = try PreviewRenderer.loadVideoDecoder() } catch {
+            throw AlbumError(
+                .notSupported,
+                "\(file) is a video: its poster frame needs FFmpeg's libraries (\(error.reason)); install \(PreviewRenderer.videoDecoderPackages).",
+                file: file)
+        }
+        if let file = source as? FileByteSource {
+            return try renderer.posterFrame(.descriptor(file.file.fd), maxPixelSize: maxPixelSize, encoding: encoding)
+        }
+        return try renderer.posterFrame(
+            .bytes(try readAll(source, file: file)), maxPixelSize: maxPixelSize, encoding: encoding)
     }
 
     /// The largest JPEG preview stored in the photo whose longest side is at least `side` and whose
