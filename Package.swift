@@ -30,6 +30,9 @@ let package = Package(
         // libvips for thumbnails and previews, loaded at run time (no development files needed, and
         // `album` starts without loading it).
         .target(name: "CVips", dependencies: ["CLoading"], path: "Sources/CVips"),
+        // FFmpeg's libraries (libavformat, libavcodec, libswscale, libavutil) for a video's poster
+        // frame, loaded at run time (no development files needed, and `album` starts without them).
+        .target(name: "CFFmpeg", dependencies: ["CLoading"], path: "Sources/CFFmpeg"),
         // GNU libmicrohttpd for `album serve`, loaded at run time (no development files needed, and
         // `album` starts without loading it).
         .target(name: "CMicroHTTPD", dependencies: ["CLoading"], path: "Sources/CMicroHTTPD"),
@@ -46,10 +49,14 @@ let package = Package(
         // Media: format sniffing, structural validation and metadata, no pixel decoding.
         .target(name: "AlbumKitMedia", path: "Sources/AlbumKitMedia"),
 
-        // Pixels: thumbnails, previews and grey pixel grids of photos, decoded by libvips (Linux).
+        // Pixels: thumbnails, previews and grey pixel grids of photos, decoded by libvips, and videos'
+        // poster frames, decoded by FFmpeg (Linux).
         .target(
             name: "AlbumKitPreviews",
-            dependencies: ["AlbumKitMedia", .target(name: "CVips", condition: .when(platforms: [.linux]))],
+            dependencies: [
+                "AlbumKitMedia", .target(name: "CVips", condition: .when(platforms: [.linux])),
+                .target(name: "CFFmpeg", condition: .when(platforms: [.linux])),
+            ],
             path: "Sources/AlbumKitPreviews"
         ),
 

@@ -29,18 +29,17 @@ extension CatalogBackend: PreviewKeeping {
             guard let row, let path = row.0 else {
                 throw AlbumError(.assetNotFound, "There is no asset with the identifier \(id) in \(self.root.path).")
             }
-            // No poster frame of a video is made yet.
-            guard row.2 != "video" else { return nil }
             let store = PreviewStore(root: self.root.path)
             let kept = row.1.flatMap { Self.derivativePath(sha256: $0, size: size) }
             if let kept, let preview = store.read(kept, largestSide: size.pixels) { return (preview, true) }
             let made: RenderedPreview?
             do {
+                let clipThumbnail = row.2 == "video" ? try self.clipThumbnail(ofAssetWithID: id) : nil
                 let (file, fileSize) = try self.gate.openFileForReading(path)
                 defer { FileSystem.close(file) }
                 made = try PreviewPipeline.render(
                     FileByteSource(file: file, size: fileSize), maxPixelSize: size.pixels,
-                    file: self.root.path + "/" + path)
+                    file: self.root.path + "/" + path, clipThumbnail: clipThumbnail)
             } catch {
                 throw AlbumError.wrap(error, file: self.root.path + "/" + path)
             }
@@ -51,5 +50,21 @@ extension CatalogBackend: PreviewKeeping {
             }
             return (made, false)
         }
+    }
+
+    /// The bytes of the `.THM` kept with video `id` (a camera's JPEG of the clip, saved as its
+    /// companion), or `nil` when it has none or it cannot be read (the poster frame is decoded then).
+    private func clipThumbnail(ofAssetWithID id: String) throws -> [UInt8]? {
+        let paths = try withIndex("find the asset's companions") { connection in
+            try connection.index!.db.rows("SELECT path FROM companion_file WHERE asset_id = ?", [.text(id)])
+                .compactMap { $0.text(0) }
+        }
+        guard let path = paths.sorted().first(where: { CompanionGrouping.isClipThumbnail($0) }),
+            let (file, size) = try? gate.openFileForReading(path)  // unreadable: the frame is decoded instead
+        else { return nil }
+        defer { FileSystem.close(file) }
+        // A camera's thumbnail is a few kilobytes: anything over 16 MB is no thumbnail.
+        guard size <= 16 << 20 else { return nil }
+        return try? PreviewPipeline.readAll(FileByteSource(file: file, size: size), file: path)  // as above
     }
 }

@@ -17,14 +17,15 @@ extension FolderBackend: PreviewKeeping {
             try self.withAssetFile(id) { file in
                 let status = try FileSystem.fileStatus(of: file)
                 let source = FileByteSource(file: file, size: UInt64(max(0, status.size)))
+                let clipThumbnail = PreviewPipeline.clipThumbnail(beside: file.path)
                 guard let cache = FreedesktopThumbnailCache(environment: environment),
                     let folder = FreedesktopThumbnailCache.folder(for: size),
                     let name = FreedesktopThumbnailCache.entryName(
                         forURI: FreedesktopThumbnailCache.uri(ofPath: file.path))
                 else {
-                    return try PreviewPipeline.render(source, maxPixelSize: size.pixels, file: file.path).map {
-                        ($0, false)
-                    }
+                    return try PreviewPipeline.render(
+                        source, maxPixelSize: size.pixels, file: file.path, clipThumbnail: clipThumbnail
+                    ).map { ($0, false) }
                 }
                 let uri = FreedesktopThumbnailCache.uri(ofPath: file.path)
                 let modified = String(status.modified.seconds)
@@ -42,7 +43,8 @@ extension FolderBackend: PreviewKeeping {
                 let made: RenderedPreview?
                 do {
                     made = try PreviewPipeline.render(
-                        source, maxPixelSize: size.pixels, file: file.path, encoding: .png(text: text))
+                        source, maxPixelSize: size.pixels, file: file.path, encoding: .png(text: text),
+                        clipThumbnail: clipThumbnail)
                 } catch let error as AlbumError where error.code == .corruptMedia {
                     // Recorded so file managers do not try it again until it changes, as far as it can
                     // be: without libvips, or in a cache that cannot be written, nothing is recorded.

@@ -24,7 +24,7 @@ package enum FolderSidecars {
         // does not know (`.NRW`, `.3FR`, `.X3F`) is still the photo the sidecar describes.
         let hasSiblings = entries.contains { name in
             name != photo && name.hasPrefix(stem + ".") && !name.dropFirst(stem.count + 1).contains(".")
-                && !CompanionGrouping.isSidecar(name)
+                && !CompanionGrouping.isSidecar(name) && !group.companions.contains { $0.name == name }
         }
         return group.companions.map(\.name).filter { name in
             !(hasSiblings && !name.dropFirst(stem.count + 1).contains("."))

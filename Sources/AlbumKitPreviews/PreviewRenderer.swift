@@ -179,7 +179,7 @@ package struct PreviewRenderer: Sendable {
             }
         }
 
-        private static func encode(_ image: DecodedImage, _ encoding: PreviewEncoding) throws(PreviewError)
+        static func encode(_ image: DecodedImage, _ encoding: PreviewEncoding) throws(PreviewError)
             -> RenderedPreview
         {
             switch encoding {

@@ -28,6 +28,8 @@ static struct {
     void *(*source_new_from_descriptor)(int);
     int (*thumbnail_source)(void *, VipsImage **, int, ...);
     int (*thumbnail_buffer)(void *, size_t, VipsImage **, int, ...);
+    int (*thumbnail_image)(VipsImage *, VipsImage **, int, ...);
+    VipsImage *(*new_from_memory_copy)(const void *, size_t, int, int, int, int);
     int (*colourspace)(VipsImage *, VipsImage **, int, ...);
     int (*cast)(VipsImage *, VipsImage **, int, ...);
     int (*flatten)(VipsImage *, VipsImage **, ...);
@@ -94,6 +96,8 @@ static int load(char *error, size_t errorSize) {
         {"vips_source_new_from_descriptor", (void **)&vips.source_new_from_descriptor},
         {"vips_thumbnail_source", (void **)&vips.thumbnail_source},
         {"vips_thumbnail_buffer", (void **)&vips.thumbnail_buffer},
+        {"vips_thumbnail_image", (void **)&vips.thumbnail_image},
+        {"vips_image_new_from_memory_copy", (void **)&vips.new_from_memory_copy},
         {"vips_colourspace", (void **)&vips.colourspace},
         {"vips_cast", (void **)&vips.cast},
         {"vips_flatten", (void **)&vips.flatten},
@@ -231,6 +235,17 @@ albumkit_vips_image *albumkit_vips_thumbnail_bytes(const void *bytes, size_t cou
     }
     // Decoded now, while the caller's bytes are alive: the image keeps no pointer into them.
     return rendered(inSRGB(out));
+}
+
+albumkit_vips_image *albumkit_vips_thumbnail_rgb(const void *pixels, int width, int height, int targetWidth,
+                                                int targetHeight) {
+    VipsImage *in = vips.new_from_memory_copy(pixels, (size_t)width * (size_t)height * 3, width, height, 3, value.uchar);
+    if (in == NULL) return NULL;
+    // Exactly the size asked for: the caller fitted it, the pixels' aspect ratio included.
+    VipsImage *out = NULL;
+    int result = vips.thumbnail_image(in, &out, targetWidth, "height", targetHeight, "size", value.fitExact, NULL);
+    vips.object_unref(in);
+    return result == 0 ? rendered(out) : NULL;
 }
 
 /// `image` in `space` as 8-bit samples without alpha (flattened on white); a new reference, NULL on

@@ -149,7 +149,7 @@ enum AssetCommands {
         guard let thumbnail else {
             throw AlbumError(
                 .notSupported,
-                "The asset \(id) is a video, and AlbumKit makes no poster frame of a video yet; nothing was written."
+                "The library gives no picture of the asset \(id); nothing was written."
             )
         }
         try write(Array(thumbnail.data), toNewFile: output)

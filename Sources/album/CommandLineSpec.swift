@@ -597,8 +597,10 @@ enum CommandLineSpec {
                 catalog, folder or shared library makes it with libvips (Debian's libvips42): from the JPEG
                 preview stored in the file when it is big enough, else from the photo itself, turned as the
                 photo's orientation says and in sRGB; a catalog keeps it inside the library and a folder
-                library in the desktop's thumbnail cache (a PNG there). A video is reported (notSupported, exit
-                status 1: no poster frame is made yet), as is a missing libvips, and nothing is written.
+                library in the desktop's thumbnail cache (a PNG there). A video gives its poster frame, a frame
+                near a tenth of its length decoded by FFmpeg's libraries (Debian's libavformat59, libavcodec59,
+                libswscale6, libavutil57). A missing library is reported, naming its package, and nothing is
+                written.
                 """,
             arity: 1...1),
         Command(

@@ -37,7 +37,9 @@ enum PreviewCommand {
         } else {
             for failure in report.failures { Output.err("failed: \(failure.file): \(failure.reason)") }
             if !arguments.quiet {
-                let videos = report.videos == 0 ? "" : ", \(report.videos) videos passed over"
+                let videos =
+                    report.videos == 0
+                    ? "" : " (poster frames of \(report.videos) video\(report.videos == 1 ? "" : "s") among them)"
                 Output.out(
                     "made \(report.made), reused \(report.reused), failed \(report.failures.count)\(videos)")
             }

@@ -70,6 +70,10 @@ enum SaveCommand {
         var notMoved = 0
         /// Sidecars found without their photo: not saved, reported.
         var orphans = 0
+        /// A clip's `.THM` and `.LRV` files saved with it (not as photos and videos of their own).
+        var clipCompanions = 0
+        /// The videos they were saved with.
+        var clipsWithCompanions = 0
         /// Catalog libraries found in a folder walked: left out, reported.
         var libraries = 0
         /// The albums this save created.
@@ -501,6 +505,14 @@ enum SaveCommand {
             let key = versionKey(name: name, captureDate: saved.metadata?.captureDate)
             let (tellsAlbum, earlier) = tally.withLock { tally -> (Bool, String?) in
                 if already { tally.already += 1 } else { tally.saved += 1 }
+                let clipCompanions = input.companions.filter {
+                    String(bytes: $0.path.lastComponent.bytes, encoding: .utf8).map(CompanionGrouping.isClipCompanion)
+                        ?? false
+                }.count
+                if !already && clipCompanions > 0 {
+                    tally.clipCompanions += clipCompanions
+                    tally.clipsWithCompanions += 1
+                }
                 var earlier: String?
                 if !already, let key, let ids = tally.earlier[key]?.filter({ $0 != saved.assetID }), !ids.isEmpty {
                     earlier = ids.joined(separator: " ")
@@ -598,6 +610,12 @@ enum SaveCommand {
             parts.append(
                 "\(count) new version\(count == 1 ? "" : "s") of \(count == 1 ? "a photo" : "photos") already in the album"
                     + (arguments.has(.replace) ? " (the earlier in recently deleted)" : ""))
+        }
+        if t.clipCompanions > 0 {
+            let count = t.clipCompanions
+            parts.append(
+                "\(count) clip companion\(count == 1 ? "" : "s") (.THM, .LRV) kept with \(t.clipsWithCompanions) video\(t.clipsWithCompanions == 1 ? "" : "s")"
+            )
         }
         if arguments.has(.move) && !arguments.dryRun { parts.append("\(t.moved) moved (removed from where they were)") }
         if t.notMoved > 0 { parts.append("\(t.notMoved) not moved (kept where they are)") }

@@ -82,7 +82,13 @@ import Testing
 
     /// Runs `album ARGS` with libvips hidden (/dev/null bound over it in a private mount namespace).
     static func runWithoutLibvips(_ arguments: [String], library: String) throws -> CLI.Run {
-        let hidden = URL(fileURLWithPath: "/usr/lib/x86_64-linux-gnu/libvips.so.42").resolvingSymlinksInPath().path
+        try runHiding("/usr/lib/x86_64-linux-gnu/libvips.so.42", arguments, library: library)
+    }
+
+    /// Runs `album ARGS` with the library file `hiding` (a link followed) replaced by /dev/null in
+    /// a private mount namespace.
+    static func runHiding(_ hiding: String, _ arguments: [String], library: String) throws -> CLI.Run {
+        let hidden = URL(fileURLWithPath: hiding).resolvingSymlinksInPath().path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
         process.arguments =
@@ -114,6 +120,50 @@ import Testing
             #expect(thumbnail.stderr.contains("install libvips42"), "\(thumbnail.stderr)")
             #expect(!FileManager.default.fileExists(atPath: output))
             let albums = try Self.runWithoutLibvips(["albums"], library: library)
+            #expect(albums.status == 0 && albums.stdout.contains("Trips"), "\(albums.stdout)\(albums.stderr)")
+        }
+    }
+
+    @Test func aVideosThumbnailIsItsPosterFrame() throws {
+        try ExternalTool.requireLibvips()
+        try ExternalTool.requireFFmpegLibraries()
+        try CLI.withTemporaryDirectory { dir in
+            let args = ["--library", dir.appendingPathComponent("Test.albumlibrary").path]
+            let saved = try CLI.run(args + ["save", "--album", "Trips", Fixture.video.path, Fixture.jpeg.path])
+            #expect(saved.status == 0, "\(saved.stderr)")
+            let output = dir.appendingPathComponent("poster.jpg").path
+            let poster = try CLI.run(args + ["thumbnail", "clip.mp4", "-o", output, "--size", "100"])
+            #expect(poster.status == 0 && poster.stdout.contains("100x75 jpeg"), "\(poster.stdout)\(poster.stderr)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: output)).prefix(2) == Data([0xFF, 0xD8]))
+            let built = try CLI.run(args + ["previews"])
+            #expect(built.status == 0, "\(built.stderr)")
+            #expect(built.stdout.contains("failed 0 (poster frames of 1 video among them)"), "\(built.stdout)")
+        }
+    }
+
+    @Test(
+        .enabled(if: getuid() == 0, "hiding FFmpeg needs a private mount namespace (root; CI runs as root)"),
+        .enabled(if: FileManager.default.fileExists(atPath: "/usr/lib/x86_64-linux-gnu/libavformat.so.59"), "FFmpeg")
+    )
+    func withoutFFmpegAVideosThumbnailNamesThePackagesAndPhotosStillWork() throws {
+        try ExternalTool.requireLibvips()
+        try CLI.withTemporaryDirectory { dir in
+            let library = dir.appendingPathComponent("Test.albumlibrary").path
+            let saved = try CLI.run(["--library", library, "save", "--album", "Trips", Fixture.video.path])
+            #expect(saved.status == 0, "\(saved.stderr)")
+            let hidden = "/usr/lib/x86_64-linux-gnu/libavformat.so.59"
+            let output = dir.appendingPathComponent("poster.jpg").path
+            let poster = try Self.runHiding(hidden, ["thumbnail", "clip.mp4", "-o", output], library: library)
+            #expect(poster.status == 1)
+            #expect(poster.stderr.contains("install libavformat59"), "\(poster.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: output))
+            let photo = try Self.runHiding(
+                hidden, ["save", "--album", "Trips", Fixture.jpeg.path], library: library)
+            #expect(photo.status == 0, "\(photo.stderr)")
+            let thumbnail = try Self.runHiding(
+                hidden, ["thumbnail", "harbour.jpg", "-o", dir.appendingPathComponent("t.jpg").path], library: library)
+            #expect(thumbnail.status == 0, "\(thumbnail.stderr)")
+            let albums = try Self.runHiding(hidden, ["albums"], library: library)
             #expect(albums.status == 0 && albums.stdout.contains("Trips"), "\(albums.stdout)\(albums.stderr)")
         }
     }

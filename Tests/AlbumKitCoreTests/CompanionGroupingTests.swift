@@ -19,6 +19,23 @@ import Testing
         #expect(grouping.orphans == ["notes.xmp"])
     }
 
+    /// A Canon's `.THM` and a GoPro's `.LRV` go with the clip of their stem, as sidecars; without
+    /// that clip they are no companions (a photo or video of their own, as their bytes say).
+    @Test func aClipsThumbnailAndLowResolutionCopyGoWithTheClip() {
+        let grouping = CompanionGrouping([
+            "MVI_0001.MP4", "MVI_0001.THM", "GOPR0002.MP4", "GOPR0002.lrv", "GOPR0002.THM", "IMG_0003.JPG",
+            "IMG_0003.THM", "MVI_0004.THM",
+        ])
+        #expect(grouping.groups.map(\.primary) == ["MVI_0001.MP4", "GOPR0002.MP4", "IMG_0003.JPG"])
+        #expect(grouping.groups[0].companions.map(\.name) == ["MVI_0001.THM"])
+        #expect(grouping.groups[0].companions.map(\.role) == [.sidecar])
+        #expect(grouping.groups[1].companions.map(\.name) == ["GOPR0002.lrv", "GOPR0002.THM"])
+        // Beside a photo, or alone, a `.THM` belongs to no one (it is not a sidecar left without its photo).
+        #expect(grouping.groups[2].companions.isEmpty)
+        #expect(grouping.orphans.isEmpty)
+        #expect(CompanionGrouping.isClipThumbnail("MVI_0001.thm") && !CompanionGrouping.isClipThumbnail("X.LRV"))
+    }
+
     @Test func withoutPairingTheRawIsItsOwnPhoto() {
         let grouping = CompanionGrouping(["IMG_1.CR2", "IMG_1.JPG", "IMG_1.CR2.xmp"], pairingRaws: false)
         #expect(grouping.groups.map(\.primary) == ["IMG_1.CR2", "IMG_1.JPG"])

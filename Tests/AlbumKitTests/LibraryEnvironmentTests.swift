@@ -14,9 +14,8 @@ struct LibraryEnvironmentTests {
     /// The library targets: everything a program linking AlbumKit runs.
     static let libraryTargets = [
         "AlbumKit", "AlbumKitCore", "AlbumKitCatalog", "AlbumKitFolders", "AlbumKitShared", "AlbumKitPhotoKit",
-        "AlbumKitMedia", "AlbumServer", "CChecksumVFS", "CCurl", "CLibPQ", "CLoading", "CMicroHTTPD", "COpenSSL",
-        "CShims",
-        "CSQLite",
+        "AlbumKitMedia", "AlbumKitPreviews", "AlbumServer", "CChecksumVFS", "CCurl", "CFFmpeg", "CLibPQ", "CLoading",
+        "CMicroHTTPD", "COpenSSL", "CShims", "CSQLite", "CVips",
     ]
     /// The one read allowed: the conventional variables, by name.
     static let conventions = "AlbumKitCore/Platform/LibraryConfiguration.swift:"

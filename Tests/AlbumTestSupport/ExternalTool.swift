@@ -90,6 +90,25 @@
                 handle != nil, "libvips", install: "apt-get install libvips42", sourceLocation: sourceLocation)
         }
 
+        /// Ends the current test when FFmpeg's libraries (Debian's libavformat59 and its companions,
+        /// which AlbumKit loads at run time to decode a video's poster frame) are missing.
+        ///
+        /// ```
+        /// try ExternalTool.requireFFmpegLibraries()
+        /// ```
+        public static func requireFFmpegLibraries(sourceLocation: SourceLocation = #_sourceLocation) throws {
+            let names = ["libavutil.so.57", "libavcodec.so.59", "libavformat.so.59", "libswscale.so.6"]
+            let found = names.allSatisfy { name in
+                let handle = dlopen(name, RTLD_LAZY | RTLD_LOCAL)
+                if let handle { dlclose(handle) }
+                return handle != nil
+            }
+            try requireAvailable(
+                found, "FFmpeg's libraries",
+                install: "apt-get install libavformat59 libavcodec59 libswscale6 libavutil57",
+                sourceLocation: sourceLocation)
+        }
+
         /// Something other than a program that a test needed was missing in CI.
         public struct MissingDependency: Error, CustomStringConvertible {
             public var description: String

@@ -53,10 +53,6 @@ extension PhotoLibrary {
         -> PreviewBuildReport
     {
         var report = PreviewBuildReport()
-        guard asset.kind == .photo else {
-            report.videos = 1
-            return report
-        }
         for size in sizes {
             do {
                 switch try await keeping.preview(ofAssetWithID: asset.id, size: size) {
@@ -64,6 +60,7 @@ extension PhotoLibrary {
                 case .some((_, false)): report.made += 1
                 case .none: break
                 }
+                if asset.kind == .video, size == sizes.first { report.videos += 1 }
             } catch {
                 let file = (error as? AlbumError)?.file ?? asset.fileURL?.path ?? asset.originalFilename ?? asset.id
                 report.failures.append(.init(assetID: asset.id, file: file, reason: "\(error)"))

@@ -14,7 +14,9 @@ extension PhotoLibrary {
     ///   itself, shrunk while it decodes; turned as the photo's orientation says and converted to
     ///   sRGB through its colour profile. The catalog keeps what it makes inside the library and
     ///   the folder library in the desktop's thumbnail cache, so the next request reads it back
-    ///   (Docs/previews.md). A video gives `nil` (no poster frame is made yet).
+    ///   (Docs/previews.md). A video gives its poster frame: a frame near a tenth of its length,
+    ///   decoded by FFmpeg's libraries (Debian's `libavformat59` and its companions, loaded when
+    ///   first needed), turned as the video says.
     ///
     /// ```swift
     /// let page = try await library.assets(orderedBy: .dateAdded, matching: .photos, limit: 50)
@@ -31,7 +33,8 @@ extension PhotoLibrary {
     /// - Throws: `.assetNotFound`; `.invalidArgument` for a size below 1; `.accessDenied` (Photos
     ///   without read access); `.fileUnreadable` when the asset's file cannot be read;
     ///   `.corruptMedia` naming the file when it does not decode; `.notSupported` when libvips is
-    ///   not installed (the message names `libvips42`).
+    ///   not installed (the message names `libvips42`), or for a video when FFmpeg's libraries are
+    ///   not (the message names them).
     public func thumbnail(forAssetWithID id: String, maxPixelSize: Int = 256) async throws -> AssetThumbnail? {
         try await Self.mapping {
             guard maxPixelSize >= 1 else {

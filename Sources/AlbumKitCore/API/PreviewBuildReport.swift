@@ -20,7 +20,7 @@ package struct PreviewBuildReport: Sendable {
     package var made = 0
     /// Derivatives that were kept already and decoded whole.
     package var reused = 0
-    /// Videos passed over (no poster frame is made yet).
+    /// Videos among the assets pictured (by their poster frames).
     package var videos = 0
     /// Assets that failed, in the order met.
     package var failures: [Failure] = []

@@ -3,7 +3,7 @@ import AlbumKitPreviews
 
 extension OriginalReading {
     /// Asset `id`'s picture fitted in `maxPixelSize`, made from its original now (nothing kept):
-    /// the thumbnail of a library that keeps none (in memory, shared). `nil` for a video.
+    /// the thumbnail of a library that keeps none (in memory, shared); a video's poster frame.
     ///
     /// ```swift
     /// let thumbnail = try await reading.renderPreview(ofAssetWithID: id, maxPixelSize: 256)

@@ -10,8 +10,8 @@ import AlbumKitPreviews
 package protocol PreviewKeeping: LibraryBackend {
     /// Asset `id`'s derivative at `size`: the one kept when it is there and decodes, else made from
     /// the original and kept (`wasKept` false). A kept one that is damaged or not a picture is made
-    /// again, never trusted. `nil` for an asset AlbumKit cannot picture (a video: no poster frame is
-    /// made yet).
+    /// again, never trusted (a video's is its poster frame). `nil` for an asset AlbumKit cannot
+    /// picture.
     ///
     /// - Throws: `.assetNotFound`; `.notSupported` without libvips; `.corruptMedia` naming the file
     ///   when the original does not decode.

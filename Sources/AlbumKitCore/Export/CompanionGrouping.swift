@@ -2,8 +2,11 @@
 /// write them: the raw of a RAW+JPEG pair (`IMG_1.CR2` beside `IMG_1.JPG`) goes with the JPEG (or
 /// HEIC), the photo shown; a sidecar goes with the photo it is named after, `IMG_1.CR2.xmp`
 /// (darktable, digiKam) with that file, `IMG_1.xmp` or `IMG_1.AAE` (Lightroom, exiftool, Apple)
-/// with the stem's raw when there is one (the pair holding it), else with the stem's photo.
-/// `album import` saves each group as one asset; a folder library lists it as one.
+/// with the stem's raw when there is one (the pair holding it), else with the stem's photo; a
+/// clip's thumbnail and low-resolution copy (`MVI_0001.THM` from a Canon, `GOPR0001.LRV` from a
+/// GoPro) go with the video of their stem, as sidecars (without that video they are what their
+/// bytes say, a photo and a video). `album import` saves each group as one asset; a folder library
+/// lists it as one.
 ///
 /// ```swift
 /// let grouping = CompanionGrouping(["IMG_1.CR2", "IMG_1.JPG", "IMG_1.xmp", "notes.xmp"])
@@ -30,6 +33,9 @@ package struct CompanionGrouping: Sendable {
 
     /// Sidecar extensions, lowercase.
     package static let sidecarExtensions: Set<String> = ["xmp", "aae"]
+    /// The extensions of a clip's companions, lowercase: a camera's thumbnail of the clip (`.THM`,
+    /// a small JPEG) and a GoPro's low-resolution copy for previews (`.LRV`, an MP4).
+    package static let clipCompanionExtensions: Set<String> = ["thm", "lrv"]
     /// Camera raw extensions, lowercase (those AlbumKit reads, and others it keeps as they are).
     package static let rawExtensions: Set<String> = FolderNaming.aliases(of: .raw).union([
         "dng", "nrw", "rwl", "3fr", "x3f", "iiq", "erf", "mrw", "srf", "sr2", "kdc", "dcr", "mef", "mos",
@@ -40,6 +46,15 @@ package struct CompanionGrouping: Sendable {
 
     /// Whether `name` is a sidecar's (`.xmp`, `.AAE`, any case).
     package static func isSidecar(_ name: String) -> Bool { sidecarExtensions.contains(lowercasedExtension(of: name)) }
+
+    /// Whether `name` is a clip companion's (`.THM`, `.LRV`, any case): a companion when a video of
+    /// its stem is beside it.
+    package static func isClipCompanion(_ name: String) -> Bool {
+        clipCompanionExtensions.contains(lowercasedExtension(of: name))
+    }
+
+    /// Whether `name` is a clip's thumbnail (`.THM`, any case): a JPEG, the clip's poster.
+    package static func isClipThumbnail(_ name: String) -> Bool { lowercasedExtension(of: name) == "thm" }
 
     /// Whether `name` is a camera raw's.
     package static func isRaw(_ name: String) -> Bool { rawExtensions.contains(lowercasedExtension(of: name)) }
@@ -79,6 +94,13 @@ package struct CompanionGrouping: Sendable {
         }
         for name in media {
             if let preview = pairedTo[name], let at = index[preview] { groups[at].companions.append((.raw, name)) }
+        }
+        // `.THM`, `.LRV`: the clip's of their stem.
+        for name in names where Self.isClipCompanion(name) {
+            let clip = byStem[Self.stem(of: name)]?.first {
+                index[$0] != nil && FolderNaming.kind(ofFileNamed: $0) == .video
+            }
+            if let clip, let at = index[clip] { groups[at].companions.append((.sidecar, name)) }
         }
         let present = Set(media)
         for name in names where Self.isSidecar(name) {

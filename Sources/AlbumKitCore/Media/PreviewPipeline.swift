@@ -4,7 +4,8 @@ import Foundation
 
 /// Makes an asset's thumbnail or preview from the best source its original offers: a JPEG preview
 /// stored inside the file when it is big enough (EXIF's, JPEG MPF's), else the picture itself,
-/// decoded by libvips (shrinking while it decodes). Oriented, in sRGB, never enlarged.
+/// decoded by libvips (shrinking while it decodes); a video's poster frame, decoded by FFmpeg.
+/// Oriented, in sRGB, never enlarged.
 ///
 /// ```swift
 /// let thumbnail = try PreviewPipeline.render(FileByteSource(file: file, size: size), maxPixelSize: 256, file: path)
@@ -29,12 +30,16 @@ package enum PreviewPipeline {
     /// ```swift
     /// let preview = try PreviewPipeline.render(source, maxPixelSize: 2048, file: "IMG_0001.JPG")
     /// ```
-    /// `nil` for a video: no poster frame is made yet.
+    /// A video gives its poster frame (FFmpeg's libraries, loaded at run time); `clipThumbnail` is
+    /// its `.THM` (a camera's JPEG of the clip, kept beside it), used when it is big enough and of
+    /// the clip's shape, and whenever no frame can be decoded.
     ///
-    /// - Throws: `.notSupported` without libvips; `.corruptMedia` naming `file` when the picture does
-    ///   not decode; `.notMedia`; `.fileUnreadable`.
+    /// - Throws: `.notSupported` without libvips (or, for a video, without FFmpeg's libraries: the
+    ///   message names the packages); `.corruptMedia` naming `file` when the picture does not
+    ///   decode; `.notMedia`; `.fileUnreadable`.
     package static func render(
-        _ source: any ByteSource, maxPixelSize: Int, file: String, encoding: PreviewEncoding = .standard
+        _ source: any ByteSource, maxPixelSize: Int, file: String, encoding: PreviewEncoding = .standard,
+        clipThumbnail: [UInt8]? = nil
     ) throws -> RenderedPreview? {
         let metadata: MediaMetadata
         do { metadata = try MediaInspector().inspect(source) } catch {
@@ -42,9 +47,13 @@ package enum PreviewPipeline {
                 error.kind == .unreadable ? .fileUnreadable : (error.kind == .notMedia ? .notMedia : .corruptMedia),
                 "\(file) cannot be shown: \(error.reason).", file: file)
         }
-        guard metadata.kind == .photo else { return nil }
         let renderer = try renderer()
         do {
+            if metadata.kind == .video {
+                return try posterFrame(
+                    of: source, metadata: metadata, renderer: renderer, maxPixelSize: maxPixelSize, file: file,
+                    encoding: encoding, clipThumbnail: clipThumbnail)
+            }
             if let stored = try storedPreview(in: source, metadata: metadata, atLeast: maxPixelSize) {
                 // Orientation from the photo: a stored preview is kept as the sensor saw it.
                 return try renderer.render(
@@ -76,6 +85,50 @@ package enum PreviewPipeline {
         }
     }
 
+    /// The poster frame of the video in `source`: its `.THM` when that is big enough and of its
+    /// shape, else a frame decoded by FFmpeg, else (no FFmpeg, or no frame decodes) its `.THM`
+    /// whatever its size.
+    static func posterFrame(
+        of source: any ByteSource, metadata: MediaMetadata, renderer: PreviewRenderer, maxPixelSize: Int,
+        file: String, encoding: PreviewEncoding, clipThumbnail: [UInt8]?
+    ) throws -> RenderedPreview {
+        let thumbnail = clipThumbnail.flatMap { bytes -> (bytes: [UInt8], width: Int, height: Int)? in
+            // A `.THM` that is no JPEG (damaged, or another file of that name) is passed over.
+            guard let shown = try? MediaInspector().inspect(BufferByteSource(bytes: bytes)), shown.format == .jpeg,
+                let width = shown.width, let height = shown.height, width > 0, height > 0
+            else { return nil }
+            return (bytes, width, height)
+        }
+        if let thumbnail, max(thumbnail.width, thumbnail.height) >= maxPixelSize,
+            let width = metadata.width, let height = metadata.height, width > 0, height > 0
+        {
+            // Stored turned: the clip's displayed shape against the thumbnail's.
+            let turned = (5...8).contains(metadata.orientation ?? 1)
+            let shown = Double(turned ? height : width) / Double(turned ? width : height)
+            if abs(shown - Double(thumbnail.width) / Double(thumbnail.height)) / shown < 0.02 {
+                return try renderer.render(.bytes(thumbnail.bytes), maxPixelSize: maxPixelSize, encoding: encoding)
+            }
+        }
+        do {
+            do { _ = try PreviewRenderer.loadVideoDecoder() } catch {
+                throw AlbumError(
+                    .notSupported,
+                    "\(file) is a video: its poster frame needs FFmpeg's libraries (\(error.reason)); install \(PreviewRenderer.videoDecoderPackages).",
+                    file: file)
+            }
+            if let file = source as? FileByteSource {
+                return try renderer.posterFrame(
+                    .descriptor(file.file.fd), maxPixelSize: maxPixelSize, encoding: encoding)
+            }
+            return try renderer.posterFrame(
+                .bytes(try readAll(source, file: file)), maxPixelSize: maxPixelSize, encoding: encoding)
+        } catch {
+            guard let thumbnail else { throw error }
+            // The camera's own thumbnail of the clip, smaller than asked for, beats no picture.
+            return try renderer.render(.bytes(thumbnail.bytes), maxPixelSize: maxPixelSize, encoding: encoding)
+        }
+    }
+
     /// The largest JPEG preview stored in the photo whose longest side is at least `side` and whose
     /// shape is the photo's (a stored thumbnail of another aspect ratio has black bars); `nil` when
     /// none is.
@@ -101,8 +154,31 @@ package enum PreviewPipeline {
         }.max { $0.width * $0.height < $1.width * $1.height }
     }
 
+    /// The bytes of the `.THM` beside the video file at `path` (a camera's JPEG of the clip, its
+    /// companion as ``CompanionGrouping`` finds it), or `nil` when there is none or it cannot be read
+    /// (the poster frame is decoded then). A file over 16 MB is no camera's thumbnail.
+    ///
+    /// ```swift
+    /// let thumbnail = PreviewPipeline.clipThumbnail(beside: "/Pictures/Trips/MVI_0001.MP4")
+    /// ```
+    package static func clipThumbnail(beside path: String) -> [UInt8]? {
+        guard let slash = path.lastIndex(of: "/") else { return nil }
+        let folder = String(path[..<slash])
+        let name = String(path[path.index(after: slash)...])
+        guard FolderNaming.kind(ofFileNamed: name) == .video else { return nil }
+        // A folder or `.THM` that cannot be read gives no thumbnail: the frame is decoded instead.
+        guard let names = try? FileSystem.names(inDirectoryAt: folder.isEmpty ? "/" : folder),
+            let companion = CompanionGrouping(names).groups.first(where: { $0.primary == name })?.companions
+                .first(where: { CompanionGrouping.isClipThumbnail($0.name) }),
+            // (as above)
+            let (file, version) = try? FileSystem.openWithoutFollowing(FileSystemPath(folder + "/" + companion.name)),
+            version.size <= 16 << 20
+        else { return nil }
+        return try? readAll(FileByteSource(file: file, size: version.size), file: companion.name)  // as above
+    }
+
     /// The whole of `source` (an original held in memory or an object store).
-    static func readAll(_ source: any ByteSource, file: String) throws -> [UInt8] {
+    package static func readAll(_ source: any ByteSource, file: String) throws -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Int(clamping: source.size))
         while UInt64(bytes.count) < source.size {

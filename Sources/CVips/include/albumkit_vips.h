@@ -39,6 +39,12 @@ albumkit_vips_image *albumkit_vips_thumbnail_descriptor(int descriptor, int widt
 albumkit_vips_image *albumkit_vips_thumbnail_bytes(const void *bytes, size_t count, int width, int height, int fit,
                                                   int fail);
 
+/// `width` × `height` pixels of 8-bit RGB at `pixels` (three bytes a pixel, row after row; copied,
+/// so the caller may free them at once) scaled to exactly `targetWidth` × `targetHeight`: a video's
+/// frame, decoded by FFmpeg. NULL on failure.
+albumkit_vips_image *albumkit_vips_thumbnail_rgb(const void *pixels, int width, int height, int targetWidth,
+                                                int targetHeight);
+
 /// The image as 8-bit sRGB (or 8-bit grey when it is grey) without alpha (flattened on white): what
 /// a JPEG or a PNG thumbnail holds. NULL on failure.
 albumkit_vips_image *albumkit_vips_displayable(albumkit_vips_image *image);
