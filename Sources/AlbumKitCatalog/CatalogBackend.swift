@@ -28,9 +28,11 @@ import Foundation
 package final class CatalogBackend: LibraryBackend, CompanionKeeping {
     package let root: URL
     package let identity: String
-    /// Two chunks in flight hold at most 256 staged files (and their folders) open; the saver
-    /// lowers this further under a low open-file limit.
-    package let preferredBatchSize = 128
+    /// A batch of up to 1 024 photos is one chunk, committed once: its flushes (the list of names,
+    /// one `syncfs`, the journal's) are paid once per batch, not per 128 photos. Two chunks in
+    /// flight hold at most 2 048 staged files open; the saver lowers this under a low open-file
+    /// limit.
+    package let preferredBatchSize = 1024
     /// The library was opened from read-only media: it can be listed and verified, not changed.
     package let isReadOnly: Bool
 

@@ -13,6 +13,11 @@ if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "--relay" {
     while true { sleep(3600) }
 }
 
+// `album-bench --batch-floor DIR FILE…`: the crash-safe batch floor the catalog rows time (BatchFloor).
+if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "--batch-floor" {
+    exit(BatchFloor.main(Array(CommandLine.arguments.dropFirst(2))))
+}
+
 let options: BenchOptions
 do { options = try BenchOptions(Array(CommandLine.arguments.dropFirst())) } catch {
     FileHandle.standardError.write(Data((error.message + "\n").utf8))

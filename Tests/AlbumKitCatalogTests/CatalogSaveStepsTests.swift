@@ -52,6 +52,33 @@ import Testing
         }
     }
 
+    /// A batch's flushes do not grow with its size: into a library whose list of names being
+    /// published exists, a batch of 2 or of 150 photos (more than the 128 a chunk once held) makes
+    /// three — the list of its names, one `syncfs` for the photos' data and names, the journal's
+    /// record — counted through the platform layer (every flush of the library's files passes
+    /// there). One more would be a flush a later one already covers.
+    @Test(
+        .enabled(if: FlushStep.Platform.current == .linux, "one syncfs covers a chunk on Linux only"),
+        arguments: [2, 150])
+    func aBatchFlushesThreeTimesWhateverItsSize(photos: Int) async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = library(dir)
+            let backend = try CatalogBackend.open(at: url)
+            let library = PhotoLibrary(backend: backend)
+            _ = try await library.album(titled: "A").save(.data(Fixture.uniqueJPEG("first"), filename: "IMG_1.JPG"))
+            await Blocking.acknowledgedWorkFinished()
+            let flushes = FaultInjector.count(.fsync, under: url.path)
+            defer { FaultInjector.remove(flushes) }
+            let media = (0..<photos).map { Media.data(Fixture.tinyJPEG("batch\($0)"), filename: "IMG_B\($0).JPG") }
+            let results = await library.album(titled: "A").save(media)
+            await Blocking.acknowledgedWorkFinished()
+            #expect(results.allSatisfy { (try? $0.get()) != nil })
+            #expect(FaultInjector.calls(flushes) == 3)
+            #expect(try await library.assets(inAlbumTitled: "A").count == photos + 1)
+            #expect(try await library.verify().isHealthy)
+        }
+    }
+
     /// A transaction whose body fails after deciding, before its append, leaves the journal and the
     /// index as they were (the index's transaction rolled back), and the next change goes on.
     @Test func aTransactionThatFailsBeforeItsAppendLeavesNothing() async throws {

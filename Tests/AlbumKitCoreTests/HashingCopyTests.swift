@@ -200,3 +200,61 @@ import Testing
         }
     }
 }
+
+/// A photo of at most ``HashingCopy/wholeFileLimit`` bytes is read whole when a save opens it, in
+/// one read, then inspected, hashed and copied from those bytes: the copy is the file byte for
+/// byte with its SHA-256, it reads the file once where a reader in chunks reads it again to copy,
+/// and a file changed after it was read is refused as one read in chunks is.
+@Suite struct WholeReadTests {
+    /// Copies `source` through a reader that reads files up to `limit` bytes whole; returns the
+    /// SHA-256 and how many reads of the source (its status included) the reader and copy made.
+    func copy(_ source: URL, to copy: URL, readingWholeUpTo limit: UInt64) throws -> (String, Int) {
+        let reads = FaultInjector.count(.read, under: source.path)
+        defer { FaultInjector.remove(reads) }
+        let reader = try MediaReader(.file(source), readingWholeUpTo: limit)
+        let destination = try FileSystem.openForAppending(copy.path)
+        defer { FileSystem.close(destination) }
+        let sha256 = try reader.copy(to: destination)
+        return (sha256, FaultInjector.calls(reads))
+    }
+
+    @Test func aSmallPhotoIsReadOnceAndCopiedByteForByte() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let source = Fixture.write(Fixture.jpegBytes, named: "small.jpg", in: dir)
+            let whole = dir.appendingPathComponent("whole.jpg")
+            let (sha256, reads) = try copy(source, to: whole, readingWholeUpTo: HashingCopy.wholeFileLimit)
+            #expect(try Data(contentsOf: whole) == Fixture.jpegBytes)
+            #expect(sha256 == (try Fixture.sha256(ofFileAt: source)))
+            // Its status when opened, its bytes, its status after the copy.
+            #expect(reads == 3)
+            let chunked = dir.appendingPathComponent("chunked.jpg")
+            let (again, chunkedReads) = try copy(source, to: chunked, readingWholeUpTo: 0)
+            #expect(again == sha256)
+            #expect(chunkedReads > reads)
+        }
+    }
+
+    @Test func aSmallPhotoChangedAfterItWasReadIsRefused() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let source = Fixture.write(Fixture.jpegBytes, named: "changing.jpg", in: dir)
+            let reader = try MediaReader(.file(source), readingWholeUpTo: HashingCopy.wholeFileLimit)
+            // The same size, other bytes, a later time: written in place after the read.
+            var bytes = Fixture.jpegBytes
+            bytes[bytes.count - 3] ^= 0xFF
+            let handle = try FileHandle(forWritingTo: source)
+            try handle.write(contentsOf: bytes)
+            try handle.close()
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date().addingTimeInterval(10)], ofItemAtPath: source.path)
+            let destination = try FileSystem.openForAppending(dir.appendingPathComponent("copy.jpg").path)
+            defer { FileSystem.close(destination) }
+            do {
+                _ = try reader.copy(to: destination)
+                Issue.record("a file changed after it was read was copied")
+            } catch let error as AlbumError {
+                #expect(error.code == .fileUnreadable)
+                #expect(error.message.contains("changed while it was being saved"), "\(error.message)")
+            }
+        }
+    }
+}

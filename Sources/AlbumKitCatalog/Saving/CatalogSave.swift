@@ -17,9 +17,10 @@ import Foundation
 /// 2. **Publish** (``startPublishing()``, on other threads, while step 3 begins): the final names
 ///    are listed in `owners/TOKEN.publishing` and the list flushed *before* any of them exists (so
 ///    the next opening can prove an unrecorded name is this process's and remove it); each file
-///    gets its name (`linkat`, never replacing anything); the shard folders are flushed
-///    (`originals/` too when a shard was made). Beside it, the files' data is flushed (one
-///    `syncfs` for a chunk on Linux, the file's `fsync` for a lone save). A lone save (one photo
+///    gets its name (`linkat`, never replacing anything). For a chunk on Linux, one `syncfs` after
+///    the last name then makes the files' data and their names durable at once. Elsewhere the
+///    shard folders are flushed (`originals/` too when a shard was made) and, beside it, the files'
+///    data (the file's `fsync` for a lone save). A lone save (one photo
 ///    without companions) starts all of this while it is staged: its name is listed while it is
 ///    copied, and it is named, its data flushed and then its folder, as soon as the copy ends.
 /// 3. **Decide** (``decide(_:named:)``, under the journal's lock, the index caught up with the journal
@@ -199,16 +200,19 @@ struct CatalogSave {
         }
     }
 
-    /// Starts step 2 for the items whose staging did not: their data's flush on one thread; on
-    /// another the listing of their names (flushed), the names, and the folders' flush.
+    /// Starts step 2 for the items whose staging did not. For a chunk on Linux, one thread lists
+    /// their names (flushed), gives the names, then makes data and names durable in one `syncfs`;
+    /// elsewhere, and for one item, the data's flush runs on a thread of its own while the other
+    /// lists, names and flushes the folders.
     private func startPublishing() -> Publication {
         let unflushed = staged.filter { !$0.isPublishedWhileStaged }
         let publishedWhileStaged = staged.filter(\.isPublishedWhileStaged)
         let unlisted = staged.filter { $0.listing == nil }.flatMap(\.relativePaths)
         let published = Locked<[Staged]>(publishedWhileStaged)
         let named = Milestone()
+        let oneBarrier = Self.flushesWholeFileSystem(chunkOf: unflushed.count)
         let dataFlush =
-            unflushed.isEmpty
+            unflushed.isEmpty || oneBarrier
             ? nil
             : Blocking.start {
                 try Self.flushData(of: unflushed.flatMap { $0.files.map(\.descriptor) }, asChunk: unflushed.count > 1)
@@ -223,7 +227,14 @@ struct CatalogSave {
                 named.reach(.failure(error))
                 throw error
             }
-            try Self.flushNames(of: unflushed, in: backend)
+            if oneBarrier {
+                // After the last name is given, so that the one `syncfs` makes durable the files'
+                // data, their names in the shard folder, and a new shard's name in `originals/`:
+                // the folders' own flushes would only repeat it.
+                try Self.flushData(of: unflushed.flatMap { $0.files.map(\.descriptor) }, asChunk: true)
+            } else {
+                try Self.flushNames(of: unflushed, in: backend)
+            }
         }
         return Publication(
             dataFlush: dataFlush, naming: naming, named: named, published: published,
@@ -241,6 +252,18 @@ struct CatalogSave {
             }
             try FileSystem.publish(item.file, as: item.fileName)
         }
+    }
+
+    /// Whether a chunk of `count` items is made durable by one `syncfs` of the library's file
+    /// system (data and names at once: on Linux, `syncfs` writes every file's data and every
+    /// change of the file system's metadata, as `sync` does): on Linux, for more than one item.
+    /// A lone item's `fsync` writes only its own pages, not every other writer's.
+    private static func flushesWholeFileSystem(chunkOf count: Int) -> Bool {
+        #if os(Linux) || os(Android)
+            return count > 1
+        #else
+            return false
+        #endif
     }
 
     /// Every staged file's data reaches the disk in one barrier: for a chunk on Linux one

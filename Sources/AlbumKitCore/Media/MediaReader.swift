@@ -18,13 +18,19 @@ package final class MediaReader {
     private enum Input {
         /// An open file and its version when it was opened (before it was inspected).
         case file(FileSystem.Descriptor, FileSystem.FileVersion)
+        /// An open file, its version when opened, and all of its bytes, read at once when it was
+        /// opened: inspected, hashed and copied from memory, with one read.
+        case readWhole(FileSystem.Descriptor, FileSystem.FileVersion, [UInt8])
         case data(Data)
     }
 
-    /// Opens and inspects `media`.
+    /// Opens and inspects `media`. A file of at most `readingWholeUpTo` bytes is read whole at once
+    /// (one `pread`), then inspected and later copied from those bytes: for a reader that copies
+    /// the file (staging), not for one that only looks at its metadata, which reads a few
+    /// kilobytes.
     ///
     /// - Throws: `.fileNotFound`, `.fileUnreadable`, `.notMedia`, `.corruptMedia`, `.unsupportedMedia`.
-    package init(_ media: Media) throws {
+    package init(_ media: Media, readingWholeUpTo wholeLimit: UInt64 = 0) throws {
         displayName = media.displayName
         let path: FileSystemPath
         switch media.source {
@@ -36,8 +42,16 @@ package final class MediaReader {
         case .file, .path:
             let opened: (FileSystem.Descriptor, FileSystem.FileVersion)
             do { opened = try FileSystem.openForCopying(path) } catch { throw error.inputError(file: displayName) }
+            var whole: [UInt8]?
             do {
-                var inspected = try Self.inspect(FileByteSource(file: opened.0, size: opened.1.size), name: displayName)
+                var inspected: MediaMetadata
+                if opened.1.size <= wholeLimit {
+                    let bytes = try Self.readWhole(opened.0, size: opened.1.size, named: displayName)
+                    inspected = try Self.inspect(BufferByteSource(bytes: bytes), name: displayName)
+                    whole = bytes
+                } else {
+                    inspected = try Self.inspect(FileByteSource(file: opened.0, size: opened.1.size), name: displayName)
+                }
                 for sidecar in media.companions where sidecar.role == .sidecar {
                     Self.readRating(from: sidecar.path, into: &inspected)
                 }
@@ -46,7 +60,7 @@ package final class MediaReader {
                 FileSystem.close(opened.0)
                 throw error
             }
-            input = .file(opened.0, opened.1)
+            input = whole.map { .readWhole(opened.0, opened.1, $0) } ?? .file(opened.0, opened.1)
             size = opened.1.size
             // From the version taken at open: no second `fstat`.
             modified = FileStatus.Time(
@@ -104,7 +118,29 @@ package final class MediaReader {
     }
 
     deinit {
-        if case .file(let file, _) = input { FileSystem.close(file) }
+        switch input {
+        case .file(let file, _), .readWhole(let file, _, _): FileSystem.close(file)
+        case .data: break
+        }
+    }
+
+    /// The first `size` bytes of `file` in one read (fewer when the file is shorter now: the
+    /// version check after the copy then refuses it as changed).
+    private static func readWhole(_ file: FileSystem.Descriptor, size: UInt64, named displayName: String) throws
+        -> [UInt8]
+    {
+        var failure: SystemError?
+        let bytes = [UInt8](unsafeUninitializedCapacity: Int(size)) { buffer, count in
+            do throws(SystemError) {
+                count = try FileSystem.read(file, into: UnsafeMutableRawBufferPointer(buffer), at: 0)
+            } catch {
+                // Nothing initialised is kept: the array is empty and the error is thrown below.
+                count = 0
+                failure = error
+            }
+        }
+        if let failure { throw failure.inputError(file: displayName) }
+        return bytes
     }
 
     private static func inspect(_ source: some ByteSource, name: String) throws -> MediaMetadata {
@@ -160,6 +196,16 @@ package final class MediaReader {
             return hasher.finalize()
         case .file(let file, let version):
             return try Self.copy(file, version: version, named: displayName, to: destination)
+        case .readWhole(let file, let version, let bytes):
+            do {
+                return try HashingCopy.copy(bytes, readFrom: file, to: destination, expecting: version).sha256
+            } catch .source(let error) {
+                throw error.inputError(file: displayName)
+            } catch .destination(let error) {
+                throw error.libraryError("write the photo")
+            } catch .changed {
+                throw Self.changed(file, named: displayName)
+            }
         }
     }
 
@@ -168,10 +214,21 @@ package final class MediaReader {
     ///
     /// - Throws: as ``copy(to:)``.
     package func hashInPlace() throws -> (sha256: String, file: FileSystem.Descriptor)? {
-        guard case .file(let file, let version) = input else { return nil }
+        let file: FileSystem.Descriptor
+        let version: FileSystem.FileVersion
+        var whole: [UInt8]?
+        switch input {
+        case .data: return nil
+        case .file(let opened, let opening): (file, version) = (opened, opening)
+        case .readWhole(let opened, let opening, let bytes): (file, version, whole) = (opened, opening, bytes)
+        }
         let sha256: String
         do {
-            sha256 = try HashingCopy.hash(file, expecting: version).sha256
+            if let whole {
+                sha256 = try HashingCopy.hash(whole, readFrom: file, expecting: version).sha256
+            } else {
+                sha256 = try HashingCopy.hash(file, expecting: version).sha256
+            }
         } catch .source(let error), .destination(let error) {
             throw error.inputError(file: displayName)
         } catch .changed {

@@ -22,6 +22,8 @@ package enum FaultInjector {
         package var times: Int
         /// Failures injected so far.
         package var hits = 0
+        /// Calls seen so far: failed, let through, or only counted.
+        package var calls = 0
     }
 
     private static let rules = Locked<[Int: Rule]>([:])
@@ -46,6 +48,22 @@ package enum FaultInjector {
     /// How many failures the rule `id` injected so far.
     package static func hits(_ id: Int) -> Int { rules.withLock { $0[id]?.hits ?? 0 } }
 
+    /// Counts the calls of `operation` on paths under `pathPrefix`, failing none of them: how many
+    /// flushes a save makes, say. Returns a token for ``calls(_:)`` and ``remove(_:)``.
+    ///
+    /// ```swift
+    /// let flushes = FaultInjector.count(.fsync, under: library.path)
+    /// // … save …
+    /// #expect(FaultInjector.calls(flushes) <= 4)
+    /// ```
+    @discardableResult
+    package static func count(_ operation: Operation, under pathPrefix: String) -> Int {
+        inject(operation, under: pathPrefix, errno: 0, times: 0)
+    }
+
+    /// How many calls the rule `id` has seen so far (failed, let through, or only counted).
+    package static func calls(_ id: Int) -> Int { rules.withLock { $0[id]?.calls ?? 0 } }
+
     /// Removes a rule.
     package static func remove(_ id: Int) { _ = rules.withLock { $0.removeValue(forKey: id) } }
 
@@ -58,19 +76,22 @@ package enum FaultInjector {
     static func check(_ operation: Operation, _ path: String) -> Int32? {
         #if ENABLE_MOCKING
             return rules.withLock { rules -> Int32? in
+                var failure: Int32?
                 for (id, var rule) in rules where rule.operation == operation && path.hasPrefix(rule.pathPrefix) {
+                    // Every matching rule sees the call; the first that fails it fails it.
+                    rule.calls += 1
+                    defer { rules[id] = rule }
+                    guard failure == nil else { continue }
                     if rule.skip > 0 {
                         rule.skip -= 1
-                        rules[id] = rule
                         continue
                     }
                     guard rule.times > 0 else { continue }
                     if rule.times != .max { rule.times -= 1 }
                     rule.hits += 1
-                    rules[id] = rule
-                    return rule.errno
+                    failure = rule.errno
                 }
-                return nil
+                return failure
             }
         #else
             return nil

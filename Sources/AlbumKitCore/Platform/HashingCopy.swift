@@ -22,6 +22,9 @@ import Foundation
 package enum HashingCopy {
     /// Files this large or larger hash on a second thread while the kernel copies.
     package static let parallelThreshold: UInt64 = 8 << 20
+    /// Files this small or smaller are read whole, in one `pread`, when a save opens them
+    /// (``MediaReader``): inspected, hashed and copied from memory instead of read three times.
+    package static let wholeFileLimit: UInt64 = 1 << 20
     /// Writeback is started after every stretch of this many bytes.
     static let stretch = 8 << 20
 
@@ -81,6 +84,44 @@ package enum HashingCopy {
         let after = try classified(source) { () throws(SystemError) in try FileSystem.version(of: source) }
         guard after == expected, hashed.byteCount == expected.size else { throw .changed }
         return hashed
+    }
+
+    /// Writes `bytes` — all of `source`, read in one piece when it was opened and inspected (a
+    /// small file: ``MediaReader``) — into the empty `destination`, hashing them, and starts their
+    /// writeback; refuses a source that is no longer `expected` afterwards, or whose bytes were
+    /// not all read (``Failure/changed``). No reflink is tried: the bytes are already in memory.
+    package static func copy(
+        _ bytes: [UInt8], readFrom source: FileSystem.Descriptor, to destination: FileSystem.Descriptor,
+        expecting expected: FileSystem.FileVersion
+    ) throws(Failure) -> Copied {
+        var hasher = SHA256Hasher()
+        let failure = bytes.withUnsafeBytes { raw -> SystemError? in
+            hasher.update(raw)
+            do throws(SystemError) { try FileSystem.write(destination, raw) } catch { return error }
+            return nil
+        }
+        if let failure { throw .destination(failure) }
+        FileSystem.startWriteback(destination, at: 0, count: UInt64(bytes.count))
+        return try checked(Copied(sha256: hasher.finalize(), byteCount: UInt64(bytes.count)), source, expected)
+    }
+
+    /// The SHA-256 of `bytes` — all of `source`, read when it was opened — refusing a source that
+    /// is no longer `expected` afterwards (``Failure/changed``).
+    package static func hash(
+        _ bytes: [UInt8], readFrom source: FileSystem.Descriptor, expecting expected: FileSystem.FileVersion
+    ) throws(Failure) -> Copied {
+        var hasher = SHA256Hasher()
+        bytes.withUnsafeBytes { hasher.update($0) }
+        return try checked(Copied(sha256: hasher.finalize(), byteCount: UInt64(bytes.count)), source, expected)
+    }
+
+    /// `copied`, once `source` is still `expected` and every one of its bytes was copied.
+    private static func checked(
+        _ copied: Copied, _ source: FileSystem.Descriptor, _ expected: FileSystem.FileVersion
+    ) throws(Failure) -> Copied {
+        let after = try classified(source) { () throws(SystemError) in try FileSystem.version(of: source) }
+        guard after == expected, copied.byteCount == expected.size else { throw .changed }
+        return copied
     }
 
     private static func reflink(

@@ -66,7 +66,7 @@ package struct StagedMedia: Sendable {
         permissions: mode_t? = nil, inspected: (MediaMetadata) -> Void = { _ in },
         in directory: () throws -> FileSystem.Descriptor
     ) throws {
-        let reader = try MediaReader(media)
+        let reader = try MediaReader(media, readingWholeUpTo: HashingCopy.wholeFileLimit)
         inspected(reader.metadata)
         let folder = try directory()
         let staged: FileSystem.StagedFile
@@ -89,11 +89,14 @@ package struct StagedMedia: Sendable {
             do {
                 sha256 = try reader.copy(to: staged.descriptor)
                 let allowed = permissions ?? FileSystem.fileMode(for: folder.path)
-                do {
-                    try FileSystem.setPermissions(
-                        staged.descriptor, Self.permissions(allowed, source: reader.permissions))
-                } catch {
-                    throw error.libraryError("write the photo")
+                let mode = Self.permissions(allowed, source: reader.permissions)
+                // Staged files are made with the folder's file mode: a copy that keeps it needs no
+                // `fchmod` when that mode is its owner's alone (no umask widens a mode; one that
+                // took the owner's own bits away would leave the library unable to read its files).
+                if mode != FileSystem.fileMode(for: folder.path) || mode & 0o077 != 0 {
+                    do { try FileSystem.setPermissions(staged.descriptor, mode) } catch {
+                        throw error.libraryError("write the photo")
+                    }
                 }
                 if flush {
                     do { try FileSystem.fsync(staged.descriptor) } catch { throw error.libraryError("write the photo") }
