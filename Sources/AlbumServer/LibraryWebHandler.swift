@@ -35,6 +35,7 @@ package final class LibraryWebHandler: HTTPHandler {
     let settings: Settings
     let positions = AlbumPositions()
     let members = AlbumMembers()
+    let takenOrder = TakenOrder()
 
     package init(library: PhotoLibrary, token: OwnerToken, uploads: UploadStore, settings: Settings) {
         self.library = library
@@ -267,30 +268,20 @@ package final class LibraryWebHandler: HTTPHandler {
         let album = try albumInfo(id)
         let offset = max(0, Int(request.query["offset"] ?? "0") ?? 0)
         let limit = min(500, max(1, Int(request.query["limit"] ?? "100") ?? 100))
-        let (library, positions) = (self.library, self.positions)
+        let (library, positions, takenOrder) = (self.library, self.positions, self.takenOrder)
         let taken = request.query["order"] == "taken"
         let assets = try Waiting.result {
             guard taken else {
                 return try await positions.assets(
                     of: library, album: album.id, count: album.count, from: offset, limit: limit)
             }
-            return try await Self.assetsByDateTaken(of: library, album: album.id, from: offset, limit: limit)
+            return try await takenOrder.assets(
+                of: library, album: album.id, count: album.count, from: offset, limit: limit)
         }
         return Self.json([
             "album": ["id": album.id, "title": album.title, "count": album.count],
             "offset": offset, "order": taken ? "taken" : "added", "assets": assets.map(Self.describe),
         ])
-    }
-
-    /// Assets `offset ..< offset + limit` of the album in the order they were taken (the library's
-    /// ``AssetOrder/captureDate``: oldest first, those without a date by their date added), through
-    /// the public listing: its first page of `offset + limit`, the first `offset` dropped.
-    static func assetsByDateTaken(of library: PhotoLibrary, album id: String, from offset: Int, limit: Int)
-        async throws -> [AssetInfo]
-    {
-        let album = try await library.album(withID: id, accessPolicy: .requireAlbum)
-        let page = try await album.assets(orderedBy: .captureDate, after: nil, limit: offset + limit)
-        return Array(page.assets.dropFirst(offset))
     }
 
     static func describe(_ asset: AssetInfo) -> [String: Any] {
