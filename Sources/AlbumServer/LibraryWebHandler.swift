@@ -270,14 +270,16 @@ package final class LibraryWebHandler: HTTPHandler {
         let offset = max(0, Int(request.query["offset"] ?? "0") ?? 0)
         let limit = min(500, max(1, Int(request.query["limit"] ?? "100") ?? 100))
         let library = self.library
+        let taken = request.query["order"] == "taken"
         let slice = try Waiting.result {
-            try await AlbumPositions.assets(of: library, album: album.id, from: offset, limit: limit)
+            try await AlbumPositions.assets(
+                of: library, album: album.id, order: taken ? .captureDate : .dateAdded, from: offset, limit: limit)
         }
         // Keys in no particular order: sorting them took a third of a page's time.
         return Self.json(
             [
                 "album": ["id": album.id, "title": album.title, "count": slice.albumCount],
-                "offset": offset, "assets": slice.assets.map(Self.describe),
+                "offset": offset, "order": taken ? "taken" : "added", "assets": slice.assets.map(Self.describe),
             ], sortedKeys: false)
     }
 

@@ -285,7 +285,10 @@ enum Pages {
           });
         }
 
-        async function albumPage(id, titleIfNew) {
+        // The album's order (`added` or `taken`) is the last part of its address and of its photos':
+        // a reload, a link or the back button keeps it.
+        const ordered = (order) => (order === 'taken' ? '/taken' : '');
+        async function albumPage(id, titleIfNew, order = 'added') {
           let album;
           if (titleIfNew) {
             album = { id: null, title: titleIfNew, count: 0 };
@@ -299,7 +302,11 @@ enum Pages {
           const spacer = el('div');
           const rows = el('div', { class: 'rows' });
           scroller.append(rows, spacer);
-          const grid = virtualGrid(scroller, spacer, rows, () => album);
+          const grid = virtualGrid(scroller, spacer, rows, () => album, order);
+          const sort = el('select', { 'aria-label': 'Order', id: 'order' },
+            el('option', { value: 'added' }, 'Date added'), el('option', { value: 'taken' }, 'Date taken'));
+          sort.value = order;
+          sort.onchange = () => { if (album.id) location.hash = '#/album/' + encodeURIComponent(album.id) + ordered(sort.value); };
           const refresh = async () => {
             if (album.id) {
               album = (await api('/api/album-assets?album=' + encodeURIComponent(album.id) + '&offset=0&limit=1')).album;
@@ -312,7 +319,7 @@ enum Pages {
             grid.reset();
           };
           const adds = !guest || guest.add;
-          show(heading, el('div', { class: 'tools' }, adds ? uploader(album.title, refresh) : '', count), scroller);
+          show(heading, el('div', { class: 'tools' }, adds ? uploader(album.title, refresh) : '', sort, count), scroller);
           grid.reset();
           const tick = setInterval(() => { count.textContent = album.count + (album.count === 1 ? ' item' : ' items'); }, 300);
           if (guest) {
@@ -337,7 +344,7 @@ enum Pages {
         // The grid draws only the rows in view. Its scroll height is mapped, not summed: a spacer of at
         // most MAX pixels stands for every row, and a scroll position is a fraction of the whole album, so
         // the last asset of a million is as reachable as the first.
-        function virtualGrid(scroller, spacer, rows, current) {
+        function virtualGrid(scroller, spacer, rows, current, order) {
           const MAX = 4000000, PAGE = 100, GAP = 4;
           const pages = new Map();
           let columns = 1, size = 120, rowCount = 0, frame = 0, stopped = false;
@@ -353,7 +360,7 @@ enum Pages {
           const fetchPage = (page) => {
             if (pages.has(page) || !current().id) return;
             pages.set(page, null);
-            api('/api/album-assets?album=' + encodeURIComponent(current().id) + '&offset=' + page * PAGE + '&limit=' + PAGE)
+            api('/api/album-assets?album=' + encodeURIComponent(current().id) + '&offset=' + page * PAGE + '&limit=' + PAGE + '&order=' + order)
               .then((body) => { pages.set(page, body.assets); schedule(); })
               .catch(() => pages.delete(page));
           };
@@ -378,7 +385,7 @@ enum Pages {
                 const page = Math.floor(index / PAGE);
                 const asset = (pages.get(page) || [])[index - page * PAGE];
                 if (!pages.has(page)) fetchPage(page);
-                const cell = el('a', { class: 'cell', href: '#/asset/' + encodeURIComponent(current().id) + '/' + index,
+                const cell = el('a', { class: 'cell', href: '#/asset/' + encodeURIComponent(current().id) + '/' + index + ordered(order),
                   'aria-label': asset ? (asset.name || 'item ' + (index + 1)) : 'item ' + (index + 1) });
                 cell.style.width = size + 'px'; cell.style.height = size + 'px';
                 if (asset) {
@@ -401,8 +408,8 @@ enum Pages {
           };
         }
 
-        async function assetPage(albumID, index) {
-          const body = await api('/api/album-assets?album=' + encodeURIComponent(albumID) + '&offset=' + index + '&limit=1');
+        async function assetPage(albumID, index, order = 'added') {
+          const body = await api('/api/album-assets?album=' + encodeURIComponent(albumID) + '&offset=' + index + '&limit=1&order=' + order);
           const asset = body.assets[0];
           if (!asset) throw new Error('There is no item ' + (index + 1) + ' in this album.');
           where.textContent = body.album.title;
@@ -421,14 +428,14 @@ enum Pages {
           add('Size', (asset.width && asset.height ? asset.width + ' × ' + asset.height + ', ' : '') + bytes(asset.size));
           add('Format', asset.format); add('Length', asset.duration && asset.duration.toFixed(1) + ' s');
           const link = (i, text) => i >= 0 && i < body.album.count
-            ? el('a', { href: '#/asset/' + encodeURIComponent(albumID) + '/' + i, rel: text === 'Previous' ? 'prev' : 'next' }, text) : el('span', { class: 'muted' }, text);
+            ? el('a', { href: '#/asset/' + encodeURIComponent(albumID) + '/' + i + ordered(order), rel: text === 'Previous' ? 'prev' : 'next' }, text) : el('span', { class: 'muted' }, text);
           const nav = el('div', { class: 'nav' }, link(index - 1, 'Previous'),
-            el('a', { href: '#/album/' + encodeURIComponent(albumID) }, 'Album'), link(index + 1, 'Next'),
+            el('a', { href: '#/album/' + encodeURIComponent(albumID) + ordered(order) }, 'Album'), link(index + 1, 'Next'),
             el('a', { href: original, download: asset.name || '' }, 'Download original'));
           show(nav, el('div', { class: 'photo' }, media, details));
           const keys = (event) => {
-            if (event.key === 'ArrowLeft' && index > 0) location.hash = '#/asset/' + encodeURIComponent(albumID) + '/' + (index - 1);
-            if (event.key === 'ArrowRight' && index + 1 < body.album.count) location.hash = '#/asset/' + encodeURIComponent(albumID) + '/' + (index + 1);
+            if (event.key === 'ArrowLeft' && index > 0) location.hash = '#/asset/' + encodeURIComponent(albumID) + '/' + (index - 1) + ordered(order);
+            if (event.key === 'ArrowRight' && index + 1 < body.album.count) location.hash = '#/asset/' + encodeURIComponent(albumID) + '/' + (index + 1) + ordered(order);
           };
           document.addEventListener('keydown', keys);
           teardown = () => document.removeEventListener('keydown', keys);
@@ -439,11 +446,11 @@ enum Pages {
           try {
             if (guest) {
               document.getElementById('home').textContent = 'Album';
-              if (parts[0] === 'asset' && parts[1] === guest.album) await assetPage(parts[1], Number(parts[2] || 0));
-              else await albumPage(guest.album);
-            } else if (parts[0] === 'album' && parts[1]) await albumPage(parts[1]);
+              if (parts[0] === 'asset' && parts[1] === guest.album) await assetPage(parts[1], Number(parts[2] || 0), parts[3]);
+              else await albumPage(guest.album, null, parts[0] === 'album' && parts[1] === guest.album ? parts[2] : 'added');
+            } else if (parts[0] === 'album' && parts[1]) await albumPage(parts[1], null, parts[2]);
             else if (parts[0] === 'new' && parts[1]) await albumPage(null, parts[1]);
-            else if (parts[0] === 'asset' && parts[1]) await assetPage(parts[1], Number(parts[2] || 0));
+            else if (parts[0] === 'asset' && parts[1]) await assetPage(parts[1], Number(parts[2] || 0), parts[3]);
             else await albumsPage();
           } catch (error) {
             show(el('p', { role: 'alert' }, error.message));

@@ -366,7 +366,7 @@ enum CommandLineSpec {
         Option(
             name: .expires, value: "DURATION|DATE",
             help:
-                "share: the link stops working after DURATION (30m, 12h, 7d, 4w) or at DATE (2026-12-24 or 2026-12-24T18:00)."
+                "share: the link stops working after DURATION (90s, 30m, 12h, 7d, 4w) or at DATE (through 2026-12-24, or at 2026-12-24T18:00)."
         ),
         Option(
             name: .pin,

@@ -57,7 +57,7 @@ struct ServeCLITests {
     }
 
     @Test(
-        "Over HTTP: the token, refusals (no cookie, no CSRF header, another origin, traversal, huge headers, cut bodies), ranges, resumable uploads, SIGKILL mid-upload (about 10 s: a 24 MB upload and two server starts)",
+        "Over HTTP: the token, refusals (no cookie, no CSRF header, another origin, traversal, huge headers, cut bodies), ranges, previews, sorting by date taken, resumable uploads, sidecars saved with their photo, SIGKILL mid-upload (about 10 s: a 24 MB upload and two server starts)",
         arguments: ["catalog", "folders"]
     )
     func overHTTP(kind: String) throws {
@@ -147,7 +147,7 @@ struct ServeCLITests {
     }
 
     @Test(
-        "In Chromium: open the link, the albums, an album, a photo, upload photos and a video through the file input, seen by album show; a CLI save shown live; the video played with ranges; a 20 MB upload cut and resumed (about 15 s: a browser)"
+        "In Chromium: open the link, the albums, an album, a photo's preview, upload photos and a video through the file input, seen by album show; the grid sorted by date taken; a photo with its sidecar and a lone sidecar; a CLI save shown live; the video played with ranges; a 20 MB upload cut and resumed (about 15 s: a browser)"
     )
     func inChromium() throws {
         try Self.requireMicroHTTPD()

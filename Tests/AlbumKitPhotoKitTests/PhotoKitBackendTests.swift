@@ -9,6 +9,22 @@
     /// The PhotoKit backend, on Linux, through the PhotoKit simulator: the classic recipes' scenarios, every access
     /// level, race windows, injected commit failures, videos and Live Photos.
     @Suite struct PhotoKitBackendTests {
+        @Test("Photos keeps no share links: listing, making and revoking them answer notSupported")
+        func shareLinksAreNotSupported() async throws {
+            let h = PhotoKitHarness()
+            let saved = try await h.run { try await h.library.album(titled: "Trip").save(.file(PhotoKitHarness.jpeg)) }
+            let albumID = try #require(saved.albumID)
+            func code(_ body: () async throws -> Void) async -> AlbumError.Code? {
+                do { try await h.run { try await body() } } catch let error as AlbumError { return error.code } catch {
+                    return nil
+                }
+                return nil
+            }
+            #expect(await code { _ = try await h.library.shareLinks() } == .notSupported)
+            #expect(await code { _ = try await h.library.createShareLink(forAlbumWithID: albumID) } == .notSupported)
+            #expect(await code { try await h.library.revokeShareLink(withID: "0123456789") } == .notSupported)
+        }
+
         // MARK: The classic recipes' scenarios
 
         @Test func newAlbumIsCreatedWithTheAssetInOneChangeBlock() async throws {

@@ -112,6 +112,74 @@
                 }
             }
 
+            @Test(
+                "Share links: a writer makes and revokes them and its wrong PINs are counted; a reader reads them, makes none; a row the table would not take is refused"
+            )
+            func shareLinksByRole() async throws {
+                try await withTemporaryDirectory { directory in
+                    let shared = try SharedTestLibrary()
+                    let roles = try await shared.library.createMemberRoles()
+                    let database = String(shared.url.split(separator: "/").last!)
+                    let saved = try await shared.library.album(titled: "Trip").save(
+                        .file(try SharedTestLibrary.uniqueJPEG(in: directory, "shared link")))
+                    let albumID = try #require(saved.albumID)
+                    let writer = PhotoLibrary(
+                        backend: try SharedBackend.open(
+                            url: try Self.member(database + "_wes", of: roles.writer, in: shared),
+                            environment: shared.environment))
+                    let reader = PhotoLibrary(
+                        backend: try SharedBackend.open(
+                            url: try Self.member(database + "_rea", of: roles.reader, in: shared),
+                            environment: shared.environment))
+                    let made = try await writer.createShareLink(
+                        forAlbumWithID: albumID, rights: .viewAndAdd, pin: "2468")
+                    #expect(try await reader.shareLinks().map(\.id) == [made.link.id])
+                    #expect(try await reader.shareLink(forToken: made.token)?.rights == .viewAndAdd)
+                    #expect(await errorCode { try await reader.createShareLink(forAlbumWithID: albumID) } != nil)
+                    #expect(try await !writer.checkPIN("1357", of: made.link))
+                    #expect(try await writer.checkPIN("2468", of: made.link))
+                    #expect(try shared.sql("SELECT failed_pins FROM share_link")[0][0] == "1")
+                    #expect(
+                        try shared.sql("SELECT count(*) FROM share_link WHERE token_hash = '\(made.token)'")[0][0]
+                            == "0")
+                    #expect(throws: (any Error).self) {
+                        try shared.sql(
+                            "INSERT INTO share_link (id, album_id, token_hash, rights, created_at) VALUES ('../../etc', '\(albumID)', 'x', 'view', 0)"
+                        )
+                    }
+                    try await writer.revokeShareLink(withID: made.link.id)
+                    #expect(try await shared.library.shareLinks().isEmpty)
+                }
+            }
+
+            @Test(
+                "A version 5 library whose owner made member roles gets share links at the upgrade, with the writers' and readers' rights on them"
+            )
+            func aVersion5LibraryGetsShareLinksForItsMembers() async throws {
+                try await withTemporaryDirectory { directory in
+                    let shared = try SharedTestLibrary()
+                    let roles = try await shared.library.createMemberRoles()
+                    let database = String(shared.url.split(separator: "/").last!)
+                    let saved = try await shared.library.album(titled: "Trip").save(
+                        .file(try SharedTestLibrary.uniqueJPEG(in: directory, "version 5")))
+                    // As version 5 left it: no share links.
+                    try shared.sql(
+                        "DROP TABLE share_link; UPDATE albumkit_setting SET value = '5' WHERE name = 'schema_version'")
+                    let writerURL = try Self.member(database + "_wil", of: roles.writer, in: shared)
+                    let readerURL = try Self.member(database + "_ria", of: roles.reader, in: shared)
+                    _ = try SharedBackend.open(url: shared.url, environment: shared.environment)  // the owner upgrades
+                    let writer = PhotoLibrary(
+                        backend: try SharedBackend.open(url: writerURL, environment: shared.environment))
+                    let reader = PhotoLibrary(
+                        backend: try SharedBackend.open(url: readerURL, environment: shared.environment))
+                    let made = try await writer.createShareLink(forAlbumWithID: try #require(saved.albumID))
+                    #expect(try await reader.shareLinks().map(\.id) == [made.link.id])
+                    #expect(
+                        try shared.sql("SELECT value FROM albumkit_setting WHERE name = 'schema_version'")[0][0]
+                            == String(SharedSchema.version))
+                }
+            }
+
             @Test func aVersion2LibraryKeepsWhoSavedEachPhotoWhenUpgraded() async throws {
                 try await withTemporaryDirectory { directory in
                     let shared = try SharedTestLibrary()
