@@ -18,13 +18,13 @@ import Dispatch
 /// let listener = live.listen()
 /// let bytes = listener.next()   // "data: {…}\n\n", or ": still here\n\n" after 15 s without a change
 /// ```
-final class LiveChanges: Sendable {
+package final class LiveChanges: Sendable {
     /// The listeners by number, and whether the feed ended (a listener that comes later is told
     /// to reload at once).
     private let listeners = Locked<(next: Int, queues: [Int: Queue], ended: Bool)>((0, [:], false))
     private let task: Task<Void, Never>
 
-    init(library: PhotoLibrary, interval: Duration = .seconds(1)) {
+    package init(library: PhotoLibrary, interval: Duration = .seconds(1)) {
         task = Task { [listeners] in
             do {
                 for try await change in library.changes(interval: interval) {
@@ -44,7 +44,7 @@ final class LiveChanges: Sendable {
     deinit { task.cancel() }
 
     /// A listener for one page, from now on.
-    func listen() -> Listener {
+    package func listen() -> Listener {
         let queue = Queue()
         let number = listeners.withLock { state -> Int? in
             guard !state.ended else { return nil }
@@ -60,6 +60,9 @@ final class LiveChanges: Sendable {
         }
     }
 
+    /// How many pages listen now.
+    package var listening: Int { listeners.withLock { $0.queues.count } }
+
     private static func send(
         _ line: String, to listeners: Locked<(next: Int, queues: [Int: Queue], ended: Bool)>, ending: Bool
     ) {
@@ -71,7 +74,7 @@ final class LiveChanges: Sendable {
     }
 
     /// The events one page has not been sent yet.
-    final class Queue: Sendable {
+    package final class Queue: Sendable {
         private let pending = Locked<[String]>([])
         private let arrived = DispatchSemaphore(value: 0)
 
@@ -95,7 +98,7 @@ final class LiveChanges: Sendable {
     }
 
     /// One page's events; it stops listening when released.
-    final class Listener: Sendable {
+    package final class Listener: Sendable {
         private let queue: Queue
         private let leave: @Sendable () -> Void
 
@@ -107,6 +110,6 @@ final class LiveChanges: Sendable {
         deinit { leave() }
 
         /// The next events (``Queue/next()``).
-        func next() -> [UInt8] { queue.next() }
+        package func next() -> [UInt8] { queue.next() }
     }
 }

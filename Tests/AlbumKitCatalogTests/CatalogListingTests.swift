@@ -465,6 +465,13 @@ import Testing
             #expect(!blocks.contains { $0.hasPrefix("SCAN") || $0.contains("TEMP B-TREE") }, "\(blocks)")
             try expectSeek(CatalogListing.albumPlaceSQL, "album_asset_order", "a place in an album")
             try expectSeek(CatalogListing.albumTakenPlaceSQL, "album_asset_taken", "a place in an album by date taken")
+            // The step to a place by date taken reads the index alone (no asset per place).
+            let start = try plan(CatalogListing.albumTakenStartSQL)
+            #expect(
+                start.contains { $0.hasPrefix("SEARCH") && $0.contains("COVERING INDEX album_asset_taken") }, "\(start)"
+            )
+            #expect(!start.contains { $0.hasPrefix("SCAN") || $0.contains("TEMP B-TREE") }, "\(start)")
+            try expectSeek(CatalogListing.albumTakenFromSQL, "album_asset_taken", "a page by date taken from a place")
             // The summaries read every album (a scan of `album`), each a seek for its dates.
             let summaries = try plan(CatalogBackend.albumSummariesSQL)
             #expect(summaries.filter { $0.contains("INDEX album_asset_taken") }.count == 2, "\(summaries)")
