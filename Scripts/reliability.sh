@@ -58,6 +58,10 @@
 #   forgedpreview  a catalog's kept thumbnails cut short, replaced by text and by a link to a file
 #               outside: each is made again (the link refused, never followed or written through),
 #               the file outside untouched, verify healthy, `album previews` exit 0.
+#   hostilevideo  clips that save but do not decode as they claim (their frames replaced by random
+#               bytes or zeros, a keyframe cut out, an infinite duration, no video stream): every
+#               `album thumbnail` ends within its time bound with a poster or an error naming the
+#               file, never a crash or a hang; `album previews` reports each and the rest are made.
 #   mirrorforge `export --delete` into a folder whose record (.albumkit-export) was forged to name a
 #               file outside it (../, an absolute path), a link to it and a folder, each with the
 #               victim's size and SHA-256: nothing outside is removed, the link and folder stay; a
@@ -189,7 +193,7 @@ ONLY+=",fkill9,frace,fdiskfull,freadonly,fmoved,fstaging,fslash,fdelete,fcard,fl
 ONLY+=",sdelete,srestore,sexport,scopy,ssave,shostile,srestart"
 ONLY+=",hostile-index,hostile-snapshot"
 ONLY+=",hostile-records,hostile-lists"
-ONLY+=",cardcut,mirrorforge,forgedpreview"
+ONLY+=",cardcut,mirrorforge,forgedpreview,hostilevideo"
 ONLY+=",servekill,serveshare"
 ONLY+=",watchkill"
 while [ $# -gt 0 ]; do
@@ -1423,6 +1427,75 @@ scenario_forgedpreview() {
     fi
     verify_ok "$lib" || bad=1
     summary forgedpreview 1 "$bad" "kept thumbnails cut short, turned to text and to a link outside: made again, nothing outside touched, verify healthy"
+}
+
+# hostilevideo: a video's frames are decoded by FFmpeg from bytes nobody checked (Docs/previews.md):
+# bounded in pixels, packets and time, and a failure is an error naming the file.
+scenario_hostilevideo() {
+    echo "== hostilevideo"
+    local dir=$WORK/hostilevideo lib=$WORK/hostilevideo/lib.albumlibrary bad=0 trials=0 name status started
+    command -v ffmpeg >/dev/null || { skip hostilevideo "ffmpeg is not installed (it makes the clips)"; return; }
+    mkdir -p "$dir/media"
+    ffmpeg -loglevel error -y -f lavfi -i "testsrc=size=320x240:rate=25:duration=3" -c:v libx264 -g 25 \
+        -pix_fmt yuv420p -movflags +faststart "$dir/whole.mp4" || { fail "hostilevideo: ffmpeg"; summary hostilevideo 1 1; return; }
+    ffmpeg -loglevel error -y -f lavfi -i "sine=duration=2" -c:a aac "$dir/media/sound.m4a" 2>/dev/null
+    make_infinite_webm "$dir/media/endless.webm"
+    cp "$dir/whole.mp4" "$dir/media/whole.mp4"
+    # The same clip with its sample data (the mdat box) replaced: random bytes, zeros, and the
+    # first keyframe's bytes cut out (the rest shifted into its place), its index unchanged.
+    python3 - "$dir/whole.mp4" "$dir/media" <<'PY'
+import os, random, struct, sys
+data = open(sys.argv[1], "rb").read()
+at = 0
+while at < len(data):
+    size, kind = struct.unpack(">I4s", data[at:at + 8])
+    if kind == b"mdat":
+        break
+    at += size
+start, end = at + 8, at + size
+random.seed(44)
+noise = bytes(random.getrandbits(8) for _ in range(end - start))
+variants = {
+    "noise.mp4": data[:start] + noise + data[end:],
+    "zeros.mp4": data[:start] + bytes(end - start) + data[end:],
+    "shifted.mp4": data[:start] + data[start + 2000:end] + bytes(2000) + data[end:],
+    "flipped.mp4": bytearray(data),
+}
+for index in range(start, end, 97):
+    variants["flipped.mp4"][index] ^= 0xFF
+for name, bytes_ in variants.items():
+    open(os.path.join(sys.argv[2], name), "wb").write(bytes(bytes_))
+PY
+    "$ALBUM" save --album Clips --library "$lib" "$dir/media"/* >"$dir/save" 2>&1
+    for name in whole noise zeros shifted flipped endless sound; do
+        [ -e "$dir/media/$name.mp4" ] || [ -e "$dir/media/$name.webm" ] || [ -e "$dir/media/$name.m4a" ] || continue
+        local file
+        file=$(basename "$(ls "$dir/media/$name".*)")
+        grep -q "^saved .*$file" "$dir/save" || continue
+        trials=$((trials + 1))
+        started=$(date +%s)
+        timeout 60 "$ALBUM" thumbnail --library "$lib" "$file" -o "$dir/$name.jpg" >"$dir/$name.out" 2>"$dir/$name.err"
+        status=$?
+        if [ "$status" -ge 124 ]; then
+            fail "hostilevideo: thumbnail of $file ended with status $status (a crash or a hang): $(head -c 300 "$dir/$name.err")"
+            bad=$((bad + 1))
+        elif [ "$status" = 1 ] && ! grep -q "$file" "$dir/$name.err"; then
+            fail "hostilevideo: the error does not name $file: $(cat "$dir/$name.err")"
+            bad=$((bad + 1))
+        elif [ "$status" = 0 ] && [ "$(head -c 2 "$dir/$name.jpg" | od -An -tx1 | tr -d ' ')" != ffd8 ]; then
+            fail "hostilevideo: $file gave no JPEG"
+            bad=$((bad + 1))
+        fi
+        [ $(($(date +%s) - started)) -le 20 ] || { fail "hostilevideo: $file took $(($(date +%s) - started)) s"; bad=$((bad + 1)); }
+        echo "  $file: exit $status: $(cat "$dir/$name.out" "$dir/$name.err" | head -1)"
+    done
+    [ -s "$dir/whole.jpg" ] || { fail "hostilevideo: the whole clip gave no poster frame"; bad=$((bad + 1)); }
+    timeout 120 "$ALBUM" previews --library "$lib" >"$dir/previews" 2>&1
+    status=$?
+    [ "$status" -le 1 ] && grep -q "^made " "$dir/previews" ||
+        { fail "hostilevideo: previews exit $status: $(tail -3 "$dir/previews")"; bad=$((bad + 1)); }
+    verify_ok "$lib" || bad=$((bad + 1))
+    summary hostilevideo "$trials" "$bad" "clips whose frames are noise, zeros, shifted or flipped, an endless WebM, a sound file: a poster or an error naming the file, no crash or hang"
 }
 
 # servekill: `album serve` killed with SIGKILL at random moments of uploads (while the bytes arrive,

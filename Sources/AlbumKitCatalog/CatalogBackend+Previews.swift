@@ -23,8 +23,8 @@ extension CatalogBackend: PreviewKeeping {
         try await Blocking.run {
             let row = try self.withIndex("find the asset") { connection in
                 try connection.index!.db.row(
-                    "SELECT path, sha256, kind FROM asset WHERE id = ? AND state = 'ready'", [.text(id)]
-                ).map { ($0.text(0), $0.text(1), $0.text(2)) }
+                    "SELECT path, sha256, kind, original_name FROM asset WHERE id = ? AND state = 'ready'", [.text(id)]
+                ).map { ($0.text(0), $0.text(1), $0.text(2), $0.text(3)) }
             }
             guard let row, let path = row.0 else {
                 throw AlbumError(.assetNotFound, "There is no asset with the identifier \(id) in \(self.root.path).")
@@ -39,7 +39,8 @@ extension CatalogBackend: PreviewKeeping {
                 defer { FileSystem.close(file) }
                 made = try PreviewPipeline.render(
                     FileByteSource(file: file, size: fileSize), maxPixelSize: size.pixels,
-                    file: self.root.path + "/" + path, clipThumbnail: clipThumbnail)
+                    file: self.root.path + "/" + path, clipThumbnail: clipThumbnail,
+                    shownAs: Self.described(path: self.root.path + "/" + path, originalName: row.3))
             } catch {
                 throw AlbumError.wrap(error, file: self.root.path + "/" + path)
             }
@@ -50,6 +51,13 @@ extension CatalogBackend: PreviewKeeping {
             }
             return (made, false)
         }
+    }
+
+    /// How an asset's file is named in an error: by the name the user gave it, with where the library
+    /// keeps it (`IMG_0001.JPG (/…/originals/3c/….jpg)`), or by that path alone.
+    static func described(path: String, originalName: String?) -> String {
+        guard let originalName, !originalName.isEmpty else { return path }
+        return "\(originalName) (\(path))"
     }
 
     /// The bytes of the `.THM` kept with video `id` (a camera's JPEG of the clip, saved as its

@@ -117,26 +117,40 @@ package struct PreviewRenderer: Sendable {
     }
 
     /// `pictures` (rendered thumbnails) laid out in rows of `across` on white, each fitted in a
-    /// `cellSize` square and centred in its cell, `gap` pixels apart: a contact sheet's grid
-    /// (captions are the caller's).
+    /// `cellSize` square and centred in its cell, `gap` pixels apart: a contact sheet's grid. With
+    /// `captions` (one per picture), each cell has its caption below it, set by libvips's text
+    /// renderer (Pango) in `font`, wrapped at the cell's width.
     ///
     /// ```swift
     /// let sheet = try renderer.contactSheet(thumbnails, cellSize: 256, across: 6, gap: 16)
+    /// let captioned = try renderer.contactSheet(
+    ///     thumbnails, cellSize: 256, across: 6, gap: 16, captions: ["IMG_0001.JPG\n2024-05-01 14:03", …])
     /// ```
     /// - Throws: ``PreviewError`` `.invalidArgument` for no pictures, a cell outside
-    ///   1…``largestSide`` or `across` below 1; `.undecodable` when a picture does not decode.
+    ///   1…``largestSide``, `across` below 1 or captions not one per picture; `.undecodable` when a
+    ///   picture does not decode or a caption cannot be set.
     package func contactSheet(
-        _ pictures: [RenderedPreview], cellSize: Int, across: Int, gap: Int, encoding: PreviewEncoding = .standard
+        _ pictures: [RenderedPreview], cellSize: Int, across: Int, gap: Int, captions: [String]? = nil,
+        font: String = "sans 10", encoding: PreviewEncoding = .standard
     ) throws(PreviewError) -> RenderedPreview {
         try Self.checkSide(cellSize, "a contact sheet's cell")
         guard !pictures.isEmpty, across >= 1, (0...1024).contains(gap) else {
             throw PreviewError(.invalidArgument, "a contact sheet needs pictures, 1 or more across and a gap of 0–1024")
         }
+        guard captions.map({ $0.count == pictures.count }) ?? true else {
+            throw PreviewError(.invalidArgument, "a contact sheet needs one caption for each picture")
+        }
         #if os(Linux)
-            let cells = try pictures.map { (picture) throws(PreviewError) -> DecodedImage in
+            let cells = try pictures.indices.map { (index) throws(PreviewError) -> DecodedImage in
                 let decoded = try Self.decode(
-                    .bytes(picture.bytes), width: cellSize, height: cellSize, exact: false, strict: false)
-                return try decoded.derived("a thumbnail could not be converted") { albumkit_vips_colour($0) }
+                    .bytes(pictures[index].bytes), width: cellSize, height: cellSize, exact: false, strict: false)
+                let coloured = try decoded.derived("a thumbnail could not be converted") { albumkit_vips_colour($0) }
+                guard let caption = captions?[index] else { return coloured }
+                // Pango reads markup: a name's own `&`, `<` and `>` are text.
+                let text = Self.escapingMarkup(caption.isEmpty ? " " : caption)
+                return try coloured.derived("the caption “\(caption)” could not be set") {
+                    albumkit_vips_captioned($0, text, font, Int32(cellSize))
+                }
             }
             var pointers: [OpaquePointer?] = cells.map(\.pointer)
             let sheet = try withExtendedLifetime(cells) { () throws(PreviewError) -> DecodedImage in
@@ -148,6 +162,24 @@ package struct PreviewRenderer: Sendable {
         #else
             throw PreviewError(.decoderMissing, "AlbumKit loads libvips on Linux only")
         #endif
+    }
+
+    /// `text` with the characters Pango's markup gives a meaning to written as entities.
+    ///
+    /// ```swift
+    /// PreviewRenderer.escapingMarkup("Tom & Jerry <1>")   // "Tom &amp; Jerry &lt;1&gt;"
+    /// ```
+    package static func escapingMarkup(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
     }
 
     private static func checkSide(_ side: Int, _ what: String) throws(PreviewError) {

@@ -35,6 +35,15 @@ static struct {
     int (*flatten)(VipsImage *, VipsImage **, ...);
     int (*copy)(VipsImage *, VipsImage **, ...);
     int (*arrayjoin)(VipsImage **, VipsImage **, int, ...);
+    int (*text)(VipsImage **, const char *, ...);
+    int (*gravity)(VipsImage *, VipsImage **, int, int, int, ...);
+    int (*embed)(VipsImage *, VipsImage **, int, int, int, int, ...);
+    int (*join)(VipsImage *, VipsImage *, VipsImage **, int, ...);
+    int (*invert)(VipsImage *, VipsImage **, ...);
+    int (*bandjoin)(VipsImage **, VipsImage **, int, ...);
+    GType (*compass_type)(void);
+    GType (*extend_type)(void);
+    GType (*direction_type)(void);
     void *(*array_double_new)(const double *, int);
     void (*area_unref)(void *);
     int (*hasalpha)(VipsImage *);
@@ -63,7 +72,7 @@ static struct {
 // libvips's enumerations, looked up by their names when it loads (their numbers are in headers
 // this build does not have).
 static struct {
-    int srgb, grey, uchar, fitDown, fitExact, failNone, failAny, centre;
+    int srgb, grey, uchar, fitDown, fitExact, failNone, failAny, centre, compassCentre, extendBackground, vertical;
 } value;
 
 static albumkit_library library = ALBUMKIT_LIBRARY_INIT;
@@ -103,6 +112,15 @@ static int load(char *error, size_t errorSize) {
         {"vips_flatten", (void **)&vips.flatten},
         {"vips_copy", (void **)&vips.copy},
         {"vips_arrayjoin", (void **)&vips.arrayjoin},
+        {"vips_text", (void **)&vips.text},
+        {"vips_gravity", (void **)&vips.gravity},
+        {"vips_embed", (void **)&vips.embed},
+        {"vips_join", (void **)&vips.join},
+        {"vips_invert", (void **)&vips.invert},
+        {"vips_bandjoin", (void **)&vips.bandjoin},
+        {"vips_compass_direction_get_type", (void **)&vips.compass_type},
+        {"vips_extend_get_type", (void **)&vips.extend_type},
+        {"vips_direction_get_type", (void **)&vips.direction_type},
         {"vips_array_double_new", (void **)&vips.array_double_new},
         {"vips_area_unref", (void **)&vips.area_unref},
         {"vips_image_hasalpha", (void **)&vips.hasalpha},
@@ -163,8 +181,12 @@ static int load(char *error, size_t errorSize) {
     // "warning": libjpeg reports a scan cut short as a warning, not an error.
     value.failAny = vips.enum_from_nick("albumkit", vips.fail_on_type(), "warning");
     value.centre = vips.enum_from_nick("albumkit", vips.align_type(), "centre");
+    value.compassCentre = vips.enum_from_nick("albumkit", vips.compass_type(), "centre");
+    value.extendBackground = vips.enum_from_nick("albumkit", vips.extend_type(), "background");
+    value.vertical = vips.enum_from_nick("albumkit", vips.direction_type(), "vertical");
     if (value.srgb < 0 || value.grey < 0 || value.uchar < 0 || value.fitDown < 0 || value.fitExact < 0 ||
-        value.failNone < 0 || value.failAny < 0 || value.centre < 0) {
+        value.failNone < 0 || value.failAny < 0 || value.centre < 0 || value.compassCentre < 0 ||
+        value.extendBackground < 0 || value.vertical < 0) {
         snprintf(error, errorSize, "libvips lacks an enumeration AlbumKit needs; install libvips42 8.13 or later");
         return -1;
     }
@@ -338,6 +360,50 @@ albumkit_vips_image *albumkit_vips_join(albumkit_vips_image *const *images, int 
                                 background, "halign", value.centre, "valign", value.centre, NULL);
     vips.area_unref(background);
     return result == 0 ? (albumkit_vips_image *)out : NULL;
+}
+
+albumkit_vips_image *albumkit_vips_captioned(albumkit_vips_image *picture, const char *caption, const char *font,
+                                            int cellSize) {
+    double white[3] = {255, 255, 255};
+    void *background = vips.array_double_new(white, 3);
+    VipsImage *cell = NULL, *mask = NULL, *ink = NULL, *line = NULL, *out = NULL;
+    VipsImage *bands[3];
+    int failed = vips.gravity((VipsImage *)picture, &cell, value.compassCentre, cellSize, cellSize, "extend",
+                              value.extendBackground, "background", background, NULL) != 0;
+    // The caption's mask: 255 where the text is inked, one band, as wide as the text (at most a cell).
+    if (!failed) failed = vips.text(&mask, caption, "font", font, "width", cellSize, "align", value.centre, NULL) != 0;
+    // Black on white, centred under the picture with a few pixels above it.
+    if (!failed) failed = vips.invert(mask, &ink, NULL) != 0;
+    if (!failed) {
+        int width = vips.get_width(ink), height = vips.get_height(ink);
+        double one[1] = {255};
+        void *paper = vips.array_double_new(one, 1);
+        failed = vips.embed(ink, &line, (cellSize - width) / 2 > 0 ? (cellSize - width) / 2 : 0, 4,
+                            width > cellSize ? width : cellSize, height + 4, "extend", value.extendBackground,
+                            "background", paper, NULL) != 0;
+        vips.area_unref(paper);
+    }
+    VipsImage *coloured = NULL;
+    if (!failed) {
+        bands[0] = bands[1] = bands[2] = line;
+        failed = vips.bandjoin(bands, &coloured, 3, NULL) != 0;
+    }
+    if (!failed) {
+        // Named sRGB (a three-band join is "multiband"), so the sheet converts no further.
+        VipsImage *named = NULL;
+        failed = vips.copy(coloured, &named, "interpretation", value.srgb, NULL) != 0;
+        if (!failed) {
+            failed = vips.join(cell, named, &out, value.vertical, "expand", 1, "background", background, "align",
+                               value.centre, NULL) != 0;
+            vips.object_unref(named);
+        }
+    }
+    VipsImage *made[] = {cell, mask, ink, line, coloured};
+    for (size_t index = 0; index < sizeof made / sizeof made[0]; index++) {
+        if (made[index] != NULL) vips.object_unref(made[index]);
+    }
+    vips.area_unref(background);
+    return failed ? NULL : rendered(out);
 }
 
 void albumkit_vips_release(albumkit_vips_image *image) {

@@ -34,7 +34,7 @@ struct BenchOptions: Sendable {
           --json PATH    where to write the results (default bench/results.json)
           --only IDS     run only these scenarios: catalog, video, folders, samesize, single, start,
                          lookup, size, rebuild, memory, metadata, shared, reimport, sidecars, listing,
-                         previews, nearduplicates, serve, grid
+                         previews, posters, nearduplicates, serve, grid
           --tmp DIR      scratch directory parent (default: the system temporary directory); its
                          file system is what is measured
           --libraries DIR  where the listing row keeps the libraries it builds through the CLI

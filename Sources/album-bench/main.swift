@@ -50,7 +50,9 @@ Table.header(report)
 // row its own hashes: the corpus only for the others.
 let corpus: [URL]
 do {
-    if !options.only.isEmpty, options.only.isSubset(of: ["listing", "previews", "nearduplicates", "serve", "grid"]) {
+    if !options.only.isEmpty,
+        options.only.isSubset(of: ["listing", "previews", "posters", "nearduplicates", "serve", "grid"])
+    {
         corpus = []
     } else {
         Table.progress("generating 1000 JPEGs of ~140 KB")
@@ -90,6 +92,7 @@ let scenarios: [(id: String, run: () async throws -> ScenarioResult)] = [
     ("sidecars", { try bench.sidecars() }),
     ("listing", { try await bench.listing() }),
     ("previews", { try bench.previews() }),
+    ("posters", { try bench.posterFrames() }),
     ("nearduplicates", { try await bench.nearDuplicates() }),
     ("serve", { try bench.serve() }),
     ("grid", { try await bench.grid() }),

@@ -119,6 +119,7 @@ enum AlbumCommand {
             case .export: return try await AssetCommands.export(arguments)
             case .thumbnail: return try await AssetCommands.thumbnail(arguments)
             case .previews: return try await PreviewCommand.previews(arguments)
+            case .contactSheet: return try await PreviewCommand.contactSheet(arguments)
             case .duplicates: return try await DuplicateCommand.run(arguments)
             case .repair: return try await repair(arguments)
             case .completions: return try completions(arguments)

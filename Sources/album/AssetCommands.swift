@@ -177,7 +177,7 @@ enum AssetCommands {
     }
 
     /// Writes `bytes` into `path`, a file that must not exist yet, and flushes it.
-    private static func write(_ bytes: [UInt8], toNewFile path: String) throws {
+    static func write(_ bytes: [UInt8], toNewFile path: String) throws {
         let url = URL(fileURLWithPath: path)
         let name = url.lastPathComponent
         do throws(SystemError) {

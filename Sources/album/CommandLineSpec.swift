@@ -84,6 +84,7 @@ enum CommandLineSpec {
         case addRights = "--add"
         case expires = "--expires"
         case pin = "--pin"
+        case across = "--across"
 
         /// `--album`, in messages.
         var description: String { rawValue }
@@ -94,7 +95,9 @@ enum CommandLineSpec {
     enum CommandName: String, CaseIterable, CustomStringConvertible {
         case save, `import`, albums, show, create, rename, delete, assets, add, remove
         case deleteAsset = "delete-asset"
-        case export, thumbnail, previews, verify, watch, access
+        case export, thumbnail, previews
+        case contactSheet = "contact-sheet"
+        case verify, watch, access
         case duplicates, serve, share, shares, unshare
         case initialize = "init"
         case config, deleted, restore, purge, gc, copy, repair, completions, man, help
@@ -373,6 +376,7 @@ enum CommandLineSpec {
             help:
                 "share: guests must also give a PIN, read from standard input (4 to 64 characters; 5 wrong ones lock the link)."
         ),
+        Option(name: .across, value: "N", help: "contact-sheet: pictures to a row (default 6)."),
     ]
 
     static let allOptions = globalOptions + commandOptions
@@ -612,9 +616,23 @@ enum CommandLineSpec {
                 prints what it made, what was kept already and each photo that failed with its file and cause
                 (exit status 1 when one did). A catalog keeps them under derivatives/ inside the library; a
                 folder library keeps the thumbnails in the desktop's thumbnail cache ($XDG_CACHE_HOME/thumbnails),
-                where file managers find them. Needs libvips (Debian's libvips42). Videos are passed over.
+                where file managers find them. Needs libvips (Debian's libvips42); a video's are its poster
+                frame (FFmpeg's libraries, Debian's libavformat59 and its companions).
                 """,
             arity: 0...0),
+        Command(
+            name: .contactSheet, arguments: "TITLE", options: [.output, .size, .across],
+            summary: "Write an album's thumbnails, with names and dates, as one JPEG or PDF page.",
+            details: """
+                Writes the photos and videos of the album TITLE as one contact sheet into --output FILE, a new
+                file: a JPEG when FILE ends in .jpg or .jpeg, a one-page PDF when it ends in .pdf. Each picture
+                is fitted in a square of --size PIXELS (default 256) with its file's name and the date it was
+                taken below it, --across N to a row (default 6), in the album's order. Thumbnails are made as
+                `album thumbnail` makes them (a video's is its poster frame) and reused where the library keeps
+                them. A picture that cannot be made is left off and named on stderr (exit status 1). Needs
+                libvips (Debian's libvips42).
+                """,
+            arity: 1...1),
         Command(
             name: .verify, arguments: "", summary: "Check every file against the library's records.",
             details: """

@@ -46,4 +46,51 @@ enum PreviewCommand {
         }
         return report.failures.isEmpty ? 0 : 1
     }
+
+    /// `album contact-sheet TITLE --output FILE [--size PIXELS] [--across N]`: the album's thumbnails
+    /// with names and dates, as one JPEG or one PDF page.
+    static func contactSheet(_ arguments: Arguments) async throws -> Int32 {
+        guard let output = arguments.value(.output) else {
+            throw AlbumCommand.UsageFailure(message: "contact-sheet needs --output FILE, a new .jpg or .pdf file")
+        }
+        let kind = (output as NSString).pathExtension.lowercased()
+        guard ["jpg", "jpeg", "pdf"].contains(kind) else {
+            throw AlbumCommand.UsageFailure(
+                message: "contact-sheet writes a JPEG (.jpg, .jpeg) or a PDF (.pdf), not '\(output)'")
+        }
+        func number(_ option: CommandLineSpec.OptionName, default value: Int, in range: ClosedRange<Int>) throws -> Int
+        {
+            guard let text = arguments.value(option) else { return value }
+            guard let number = Int(text), range.contains(number) else {
+                throw AlbumCommand.UsageFailure(
+                    message: "\(option) takes a number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+            }
+            return number
+        }
+        let size = try number(.size, default: 256, in: 16...2048)
+        let across = try number(.across, default: 6, in: 1...100)
+        let library = try LibraryChoice.open(arguments, create: false)
+        let assets = try await library.assets(inAlbumTitled: arguments.positional[0])
+        let sheet = try await library.contactSheet(of: assets, cellSize: size, across: across, pdf: kind == "pdf")
+        try AssetCommands.write(sheet.bytes, toNewFile: output)
+        for failure in sheet.failures { Output.err("album: left off: \(failure.file): \(failure.reason)") }
+        if arguments.json {
+            struct Line: Encodable {
+                let file: String
+                let width: Int
+                let height: Int
+                let pictures: Int
+                let leftOff: Int
+            }
+            Output.json(
+                Line(
+                    file: output, width: sheet.pixelWidth, height: sheet.pixelHeight, pictures: sheet.pictured,
+                    leftOff: sheet.failures.count))
+        } else if !arguments.quiet {
+            Output.out(
+                "wrote \(output): \(sheet.pictured) pictures on a \(sheet.pixelWidth)x\(sheet.pixelHeight) sheet"
+                    + (kind == "pdf" ? " (PDF)" : ""))
+        }
+        return sheet.failures.isEmpty ? 0 : 1
+    }
 }

@@ -141,6 +141,30 @@ import Testing
         }
     }
 
+    /// A clip whose frames are zeros saves (its structure is whole) but shows nothing: the error
+    /// names it by the file's own name, not only by where the catalog keeps it.
+    @Test func aVideoThatDoesNotDecodeIsNamedByItsOwnName() throws {
+        try ExternalTool.requireLibvips()
+        try ExternalTool.requireFFmpegLibraries()
+        try CLI.withTemporaryDirectory { dir in
+            var bytes = [UInt8](try Data(contentsOf: Fixture.video))
+            let mdat = try #require((4..<(bytes.count - 4)).first { Array(bytes[$0..<($0 + 4)]) == Array("mdat".utf8) })
+            let size = bytes[(mdat - 4)..<mdat].reduce(0) { $0 << 8 | Int($1) }
+            for index in (mdat + 4)..<min(bytes.count, mdat - 4 + size) { bytes[index] = 0 }
+            let blank = dir.appendingPathComponent("blank.mp4")
+            try Data(bytes).write(to: blank)
+            let args = ["--library", dir.appendingPathComponent("Test.albumlibrary").path]
+            let saved = try CLI.run(args + ["save", "--album", "Trips", blank.path])
+            #expect(saved.status == 0, "\(saved.stderr)")
+            let output = dir.appendingPathComponent("poster.jpg").path
+            let poster = try CLI.run(args + ["thumbnail", "blank.mp4", "-o", output])
+            #expect(poster.status == 1)
+            #expect(
+                poster.stderr.contains("blank.mp4 (") && poster.stderr.contains("cannot be shown"), "\(poster.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: output))
+        }
+    }
+
     @Test(
         .enabled(if: getuid() == 0, "hiding FFmpeg needs a private mount namespace (root; CI runs as root)"),
         .enabled(if: FileManager.default.fileExists(atPath: "/usr/lib/x86_64-linux-gnu/libavformat.so.59"), "FFmpeg")

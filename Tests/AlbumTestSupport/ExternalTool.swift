@@ -97,16 +97,20 @@
         /// try ExternalTool.requireFFmpegLibraries()
         /// ```
         public static func requireFFmpegLibraries(sourceLocation: SourceLocation = #_sourceLocation) throws {
-            let names = ["libavutil.so.57", "libavcodec.so.59", "libavformat.so.59", "libswscale.so.6"]
-            let found = names.allSatisfy { name in
+            try requireAvailable(
+                hasFFmpegLibraries, "FFmpeg's libraries",
+                install: "apt-get install libavformat59 libavcodec59 libswscale6 libavutil57",
+                sourceLocation: sourceLocation)
+        }
+
+        /// Whether FFmpeg's libraries (FFmpeg 5: libavformat 59 and its companions) can be loaded,
+        /// for a test whose expectation depends on them (a video's poster frame, or `nil` without).
+        public static var hasFFmpegLibraries: Bool {
+            ["libavutil.so.57", "libavcodec.so.59", "libavformat.so.59", "libswscale.so.6"].allSatisfy { name in
                 let handle = dlopen(name, RTLD_LAZY | RTLD_LOCAL)
                 if let handle { dlclose(handle) }
                 return handle != nil
             }
-            try requireAvailable(
-                found, "FFmpeg's libraries",
-                install: "apt-get install libavformat59 libavcodec59 libswscale6 libavutil57",
-                sourceLocation: sourceLocation)
         }
 
         /// Something other than a program that a test needed was missing in CI.

@@ -30,7 +30,8 @@ package enum PreviewPipeline {
     /// ```swift
     /// let preview = try PreviewPipeline.render(source, maxPixelSize: 2048, file: "IMG_0001.JPG")
     /// ```
-    /// A video gives its poster frame (FFmpeg's libraries, loaded at run time); `clipThumbnail` is
+    /// `shownAs` names the file in messages when `file` (a library's own path) would not say which
+    /// one the user knows. A video gives its poster frame (FFmpeg's libraries, loaded at run time); `clipThumbnail` is
     /// its `.THM` (a camera's JPEG of the clip, kept beside it), used when it is big enough and of
     /// the clip's shape, and whenever no frame can be decoded.
     ///
@@ -39,20 +40,20 @@ package enum PreviewPipeline {
     ///   decode; `.notMedia`; `.fileUnreadable`.
     package static func render(
         _ source: any ByteSource, maxPixelSize: Int, file: String, encoding: PreviewEncoding = .standard,
-        clipThumbnail: [UInt8]? = nil
+        clipThumbnail: [UInt8]? = nil, shownAs: String? = nil
     ) throws -> RenderedPreview? {
         let metadata: MediaMetadata
         do { metadata = try MediaInspector().inspect(source) } catch {
             throw AlbumError(
                 error.kind == .unreadable ? .fileUnreadable : (error.kind == .notMedia ? .notMedia : .corruptMedia),
-                "\(file) cannot be shown: \(error.reason).", file: file)
+                "\(shownAs ?? file) cannot be shown: \(error.reason).", file: file)
         }
         let renderer = try renderer()
         do {
             if metadata.kind == .video {
                 return try posterFrame(
                     of: source, metadata: metadata, renderer: renderer, maxPixelSize: maxPixelSize, file: file,
-                    encoding: encoding, clipThumbnail: clipThumbnail)
+                    encoding: encoding, clipThumbnail: clipThumbnail, shownAs: shownAs)
             }
             if let stored = try storedPreview(in: source, metadata: metadata, atLeast: maxPixelSize) {
                 // Orientation from the photo: a stored preview is kept as the sensor saw it.
@@ -66,7 +67,7 @@ package enum PreviewPipeline {
                 guard let stored = try storedPreview(in: source, metadata: metadata, atLeast: 1) else {
                     throw AlbumError(
                         .notSupported,
-                        "\(file) is a raw file without a stored preview, and AlbumKit does not decode raw sensor data yet.",
+                        "\(shownAs ?? file) is a raw file without a stored preview, and AlbumKit does not decode raw sensor data yet.",
                         file: file)
                 }
                 return try renderer.render(
@@ -81,7 +82,7 @@ package enum PreviewPipeline {
         } catch let error as PreviewError {
             throw AlbumError(
                 error.kind == .decoderMissing ? .notSupported : .corruptMedia,
-                "\(file) cannot be shown: \(error.reason).", file: file)
+                "\(shownAs ?? file) cannot be shown: \(error.reason).", file: file)
         }
     }
 
@@ -90,7 +91,7 @@ package enum PreviewPipeline {
     /// whatever its size.
     static func posterFrame(
         of source: any ByteSource, metadata: MediaMetadata, renderer: PreviewRenderer, maxPixelSize: Int,
-        file: String, encoding: PreviewEncoding, clipThumbnail: [UInt8]?
+        file: String, encoding: PreviewEncoding, clipThumbnail: [UInt8]?, shownAs: String?
     ) throws -> RenderedPreview {
         let thumbnail = clipThumbnail.flatMap { bytes -> (bytes: [UInt8], width: Int, height: Int)? in
             // A `.THM` that is no JPEG (damaged, or another file of that name) is passed over.
@@ -113,7 +114,7 @@ package enum PreviewPipeline {
             do { _ = try PreviewRenderer.loadVideoDecoder() } catch {
                 throw AlbumError(
                     .notSupported,
-                    "\(file) is a video: its poster frame needs FFmpeg's libraries (\(error.reason)); install \(PreviewRenderer.videoDecoderPackages).",
+                    "\(shownAs ?? file) is a video: its poster frame needs FFmpeg's libraries (\(error.reason)); install \(PreviewRenderer.videoDecoderPackages).",
                     file: file)
             }
             if let file = source as? FileByteSource {

@@ -77,6 +77,13 @@ int albumkit_vips_pixels(albumkit_vips_image *image, void **bytes, size_t *count
 /// in a cell the size of the largest. NULL on failure.
 albumkit_vips_image *albumkit_vips_join(albumkit_vips_image *const *images, int count, int across, int gap);
 
+/// A contact sheet's cell: `picture` (8-bit sRGB, at most `cellSize` on each side) centred in a
+/// white `cellSize` × `cellSize` square, with `caption` below it: black text on white set by
+/// libvips's `vips_text` (Pango markup: the caller escapes `&`, `<` and `>`), in `font` (e.g.
+/// "sans 9"), wrapped at the cell's width. NULL on failure.
+albumkit_vips_image *albumkit_vips_captioned(albumkit_vips_image *picture, const char *caption, const char *font,
+                                            int cellSize);
+
 void albumkit_vips_release(albumkit_vips_image *image);
 void albumkit_vips_free(void *bytes);
 
