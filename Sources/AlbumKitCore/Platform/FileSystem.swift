@@ -55,7 +55,7 @@ package enum FileSystem {
         }
     }
 
-    private static func fail(_ call: String, _ path: String, _ code: Int32 = errno) -> SystemError {
+    static func fail(_ call: String, _ path: String, _ code: Int32 = errno) -> SystemError {
         SystemError(call, path: path, errno: code)
     }
 
@@ -309,90 +309,6 @@ package enum FileSystem {
         _ = Glibc_close(fd)
     }
 
-    // MARK: Staging and publishing
-
-    /// A file being written that no one else can see yet.
-    package struct StagedFile: Sendable {
-        package let descriptor: Descriptor
-        /// The directory the file will be published in.
-        package let directory: Descriptor
-        /// The hidden name of the staged file when `O_TMPFILE` was unavailable.
-        package let temporaryName: String?
-    }
-
-    /// Whether staging must use hidden `.partial` files even where `O_TMPFILE` works
-    /// (``LibraryConfiguration/Staging/hiddenFiles``).
-    static var forcesPartialFiles: Bool { LibraryConfiguration.current.staging == .hiddenFiles }
-
-    /// Creates an invisible file in `directory`: an unnamed `O_TMPFILE` inode on Linux, else the
-    /// hidden file `name` (a ``StagingName``), which recovery can attribute to its owner;
-    /// `beforeNaming` runs first in that case (to record that this process stages hidden files).
-    package static func stage(
-        in directory: Descriptor, as name: StagingName, beforeNaming: () throws(SystemError) -> Void = {}
-    ) throws(SystemError) -> StagedFile {
-        #if os(Linux) || os(Android)
-            if !forcesPartialFiles {
-                let anonymous: Int32
-                if let code = FaultInjector.check(.openTemporary, directory.path) {
-                    errno = code
-                    anonymous = -1
-                } else if let madeAhead = takeStagedFileMadeAhead(for: directory) {
-                    return StagedFile(descriptor: madeAhead, directory: directory, temporaryName: nil)
-                } else {
-                    anonymous = retrying { albumkit_open_tmpfile(directory.fd, fileMode(for: directory.path)) }
-                }
-                if anonymous >= 0 {
-                    return StagedFile(
-                        descriptor: Descriptor(fd: anonymous, path: directory.path + "/(staged)"),
-                        directory: directory, temporaryName: nil)
-                }
-                let code = errno
-                guard code == EOPNOTSUPP || code == EISDIR || code == EINVAL || code == ENOENT else {
-                    throw fail("open(O_TMPFILE)", directory.path, code)
-                }
-            }
-        #endif
-        try beforeNaming()
-        let path = directory.path + "/" + name.fileName
-        try injected(.open, path)
-        // Read-write: the shared library reads the staged copy back to upload it.
-        let flags = O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
-        let fd = retrying { openat(directory.fd, name.fileName, flags, fileMode(for: path)) }
-        guard fd >= 0 else { throw fail("open", path) }
-        return StagedFile(
-            descriptor: Descriptor(fd: fd, path: path), directory: directory, temporaryName: name.fileName)
-    }
-
-    /// Gives a staged file its final `name` in its directory without ever replacing an existing file.
-    ///
-    /// - Throws: `EEXIST` when the name is taken; `ENOENT` when the directory vanished.
-    package static func publish(_ staged: StagedFile, as name: String) throws(SystemError) {
-        let path = staged.directory.path + "/" + name
-        try injected(.publish, path)
-        if let temporary = staged.temporaryName {
-            // link() never replaces; the hidden name is removed once the real one exists.
-            guard linkat(staged.directory.fd, temporary, staged.directory.fd, name, 0) == 0 else {
-                throw fail("link", path)
-            }
-            // The file is published; a hidden name left behind is swept as a leftover.
-            _ = try? RemovalGate.removeFile(named: temporary, in: staged.directory)
-            return
-        }
-        let procPath = "/proc/self/fd/\(staged.descriptor.fd)"
-        guard linkat(AT_FDCWD, procPath, staged.directory.fd, name, AT_SYMLINK_FOLLOW) == 0 else {
-            throw fail("linkat", path)
-        }
-    }
-
-    /// Closes a staged file that will not be published and removes its hidden name, if any.
-    package static func abandon(_ staged: StagedFile) {
-        close(staged.descriptor)
-        if let temporary = staged.temporaryName {
-            // Cleanup of a hidden name we staged; one left behind is swept as a leftover.
-            _ = try? RemovalGate.removeFile(named: temporary, in: staged.directory)
-        }
-    }
-
     /// Removes `name` from `directory` (a published file being rolled back, a stray file).
     package static func unlink(_ name: String, in directory: Descriptor) throws(SystemError) {
         try injected(.unlink, directory.path + "/" + name)
@@ -420,56 +336,6 @@ package enum FileSystem {
     package static func rename(_ path: String, to newPath: String) throws(SystemError) {
         try injected(.publish, newPath)
         guard Glibc_rename(path, newPath) == 0 else { throw fail("rename", newPath) }
-    }
-
-    /// `RLIMIT_NOFILE` as `getrlimit` takes it (an enum on Glibc, a plain macro on Darwin).
-    #if canImport(Darwin)
-        private static let openFileResource = RLIMIT_NOFILE
-    #else
-        private static let openFileResource = Int32(RLIMIT_NOFILE.rawValue)
-    #endif
-
-    /// Open files a save may hold at once: the soft `RLIMIT_NOFILE` less a reserve for SQLite, the
-    /// journal, owner locks and the caller's own files.
-    package static var descriptorBudget: Int {
-        guard let limit = openFileLimit else { return 256 }
-        return max(4, limit - 48)
-    }
-
-    /// The soft `RLIMIT_NOFILE` (`ulimit -n`): how many descriptors this process may have open;
-    /// `nil` when it cannot be read.
-    package static var openFileLimit: Int? {
-        var limit = rlimit()
-        guard getrlimit(openFileResource, &limit) == 0 else { return nil }
-        return Int(clamping: min(limit.rlim_cur, 1 << 20))
-    }
-
-    /// Raises the soft open-file limit to the hard limit (what a command-line tool does at start, so
-    /// a large batch is not cut short by a low default).
-    package static func raiseOpenFileLimit() {
-        var limit = rlimit()
-        guard getrlimit(openFileResource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
-        limit.rlim_cur = limit.rlim_max
-        _ = setrlimit(openFileResource, &limit)
-    }
-
-    /// Grows this process's descriptor table to hold `count` descriptors (within the open-file
-    /// limit) now, instead of as they are opened. The kernel grows the table by doubling, and in a
-    /// process with several threads every growth waits for an RCU grace period (10–12 ms measured
-    /// here): a batch whose first chunk opened a hundred staged files paid it at 64, 128 and 256
-    /// descriptors, with every thread stalled. In a process with one thread nothing waits.
-    ///
-    /// ```swift
-    /// FileSystem.reserveDescriptorTable(for: 1024)   // first thing in main
-    /// ```
-    package static func reserveDescriptorTable(for count: Int) {
-        let highest = Int32(clamping: min(count, descriptorBudget + 48) - 1)
-        guard highest > 2 else { return }
-        let probe = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard probe >= 0 else { return }
-        let high = fcntl(probe, F_DUPFD_CLOEXEC, highest)
-        if high >= 0 { _ = Glibc_close(high) }
-        _ = Glibc_close(probe)
     }
 
     /// `stat` of `path` (following symlinks); `nil` when it does not exist.
@@ -513,28 +379,6 @@ package enum FileSystem {
     package static func unlink(_ path: String) throws(SystemError) {
         try injected(.unlink, path)
         guard Glibc_unlink(path) == 0 || errno == ENOENT else { throw fail("unlink", path) }
-    }
-
-    /// Opens (creating it unless `create` is `false`) the file at `path` for locking.
-    package static func openLockFile(_ path: String, create: Bool = true) throws(SystemError) -> Descriptor {
-        try injected(.open, path)
-        let flags = O_RDWR | O_NOFOLLOW | O_CLOEXEC | (create ? O_CREAT : 0)
-        let fd = retrying { open(path, flags, fileMode(for: path)) }
-        guard fd >= 0 else { throw fail("open", path) }
-        return Descriptor(fd: fd, path: path)
-    }
-
-    /// Takes an exclusive `flock` on `file`; without `wait`, fails with `EWOULDBLOCK` when another
-    /// open file holds it. Released when the descriptor is closed or the process dies.
-    package static func lock(_ file: Descriptor, wait: Bool) throws(SystemError) {
-        try injected(.lock, file.path)
-        guard retrying({ flock(file.fd, LOCK_EX | (wait ? 0 : LOCK_NB)) }) == 0 else { throw fail("flock", file.path) }
-    }
-
-    /// Releases the `flock` this descriptor holds.
-    package static func unlock(_ file: Descriptor) {
-        // Cannot fail for a valid descriptor; closing it releases the lock anyway.
-        _ = retrying { flock(file.fd, LOCK_UN) }
     }
 
     /// Cuts `file` back to `length` bytes (undoing an append that failed part-way).
@@ -595,7 +439,7 @@ package enum FileSystem {
 // Unqualified `write`/`fsync`/`close` would resolve to the static members above.
 private func Glibc_write(_ fd: Int32, _ buf: UnsafeRawPointer, _ n: Int) -> Int { write(fd, buf, n) }
 private func Glibc_fsync(_ fd: Int32) -> Int32 { fsync(fd) }
-private func Glibc_close(_ fd: Int32) -> Int32 { close(fd) }
+func Glibc_close(_ fd: Int32) -> Int32 { close(fd) }
 private func Glibc_unlink(_ path: String) -> Int32 { unlink(path) }
 private func Glibc_unlinkName(_ path: UnsafePointer<CChar>) -> Int32 { unlink(path) }
 private func Glibc_rename(_ from: String, _ to: String) -> Int32 { rename(from, to) }

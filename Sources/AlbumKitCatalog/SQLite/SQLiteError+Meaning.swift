@@ -1,0 +1,18 @@
+import AlbumKitCore
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+extension SQLiteError {
+    /// The file this connection opened was replaced (`SQLITE_READONLY_DBMOVED`).
+    var meansReplaced: Bool { code == Code.readOnly | (4 << 8) }
+
+    /// The index's file is damaged (a page fails its checksum, garbled structure): rebuilt.
+    var meansDamage: Bool {
+        code == Code.ioErrorData || primaryCode == Code.corrupt || primaryCode == Code.notADatabase
+    }
+}

@@ -1,0 +1,45 @@
+import AlbumKit
+import Foundation
+
+extension SaveCommand {
+    /// One file to save and whether it was found inside a folder (then a file that is not media is
+    /// skipped, not a failure).
+    struct Input {
+        /// The path's bytes as given.
+        let bytes: FileSystemPath
+        let fromFolder: Bool
+        /// The files saved with it (its sidecars, the raw of a RAW+JPEG pair).
+        var companions: [MediaCompanion] = []
+
+        init(_ bytes: FileSystemPath, fromFolder: Bool) {
+            self.bytes = bytes
+            self.fromFolder = fromFolder
+        }
+
+        /// The path for messages and JSON (names that are not valid UTF-8 show U+FFFD).
+        var path: String { bytes.description }
+
+        var media: Media { companions.isEmpty ? .path(bytes) : Media.path(bytes).with(companions: companions) }
+
+        /// Its path below the folder given (`DCIM/100CANON/IMG_1.JPG`), where `--backup` puts its
+        /// second copy; a file named alone goes at the top.
+        var relative: FileSystemPath?
+
+        /// The components of ``relative`` (the file's name alone when there is none).
+        var backupComponents: [String] {
+            let path = relative ?? bytes.lastComponent
+            return path.bytes.split(separator: UInt8(ascii: "/")).map { String(decoding: $0, as: UTF8.self) }
+        }
+
+        /// " (with IMG_1.CR2, IMG_1.xmp)" for a line, or nothing.
+        var withCompanions: String {
+            companions.isEmpty
+                ? "" : " (with " + companions.map { Output.shown($0.fileName) }.joined(separator: ", ") + ")"
+        }
+
+        /// For JSON: the path's bytes in base64 when `path` could not show them (not UTF-8).
+        var exactBytes: String? {
+            String(bytes: bytes.bytes, encoding: .utf8) == nil ? Data(bytes.bytes).base64EncodedString() : nil
+        }
+    }
+}
