@@ -15,7 +15,8 @@ foreign Origin, traversal, a header too large, a cut body), byte ranges, the res
 protocol, and a server killed with SIGKILL in the middle of an upload (nothing half-saved; the
 upload resumes on the next server from its offset and is saved with its SHA-256).
 `browser` drives Debian's Chromium with Playwright: albums, an album, a photo, uploads through the
-file input (photos and a video), seen afterwards by `album show`; screenshots kept.
+file input (photos and a video), seen afterwards by `album show`; a 1 GiB video cut at 60 % and
+resumed (needs 4 GiB free); screenshots kept.
 `share` checks share links over HTTP (a guest sees one album and nothing else, view-only links
 do not upload, forged tokens, traversal through /s/, PINs and their limit, revoked and expired links);
 `share-browser` does it in Chromium.
@@ -606,7 +607,14 @@ def browser_checks(album, library, state, work, shots):
             by_taken, by_added = served_names("taken"), served_names("added")
             page.select_option("#order", "taken")
             page.wait_for_function("location.hash.endsWith('/taken')")
-            page.wait_for_function("document.querySelectorAll('.cell img').length >= %d" % len(by_taken))
+            # Until the grid is drawn again with its page in hand, its cells are the old order's or
+            # placeholders named "item N": wait (at most 20 s) for the served order, then compare.
+            try:
+                page.wait_for_function("(names) => { const shown = [...document.querySelectorAll('.cell')].map((c) => c.getAttribute('aria-label'));"
+                                       " return shown.length > 0 && shown.slice(0, names.length).every((label, i) => label === names[i]); }",
+                                       arg=[name for name, _ in by_taken], timeout=20000)
+            except Exception as error:
+                print("the grid did not show the served order within 20 s: %s" % str(error).splitlines()[0], flush=True)
             shown = page.eval_on_selector_all(".cell", "cells => cells.map(c => c.getAttribute('aria-label'))")
             check(by_taken != by_added and [when for _, when in by_taken] == sorted(when for _, when in by_taken)
                   and [name for name, _ in by_taken][:len(shown)] == shown[:len(by_taken)],
