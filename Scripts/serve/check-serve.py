@@ -747,9 +747,11 @@ def cut_and_resumed(page, album, library, work, corpus):
                 return send.call(this, body);
             };
         }""")
-        taken, failed, cut = [], [], []
+        taken, failed, cut, asked = [], [], [], []
 
         def answered(response):
+            if response.request.method == "HEAD":
+                asked.append(int(response.headers.get("upload-offset", "-1")))
             if response.request.method == "PATCH":
                 taken.append((int(response.request.headers["upload-offset"]), int(response.headers.get("upload-offset", "-1")), response.status))
 
@@ -796,9 +798,10 @@ def cut_and_resumed(page, album, library, work, corpus):
         offsets = [offset for offset, _ in sent]
         after = offsets[offsets.index(cut[0][0]) + 1:] if cut[0][0] in offsets else []
         print("upload of %d bytes in %d PATCHes: the one from byte %d (%d bytes) cut, the next from byte %s; %d bytes sent"
-              " in all, %d sent again; the server took %d bytes (%d answers, %d failed requests)"
-              % (size, len(sent), cut[0][0], cut[0][1], after[0] if after else "none", again + size, again, stored, len(taken), len(failed)), flush=True)
-        check(failed == [cut[0][0]] and after and after[0] == cut[0][0] and stored == size and 0 <= again <= cut[0][1] <= 8 << 20,
+              " in all, %d sent again; the server took %d bytes (%d answers, %d failed requests), HEAD answered %s"
+              % (size, len(sent), cut[0][0], cut[0][1], after[0] if after else "none", again + size, again, stored, len(taken), len(failed), asked), flush=True)
+        check(failed == [cut[0][0]] and asked == [cut[0][0]] and after and after[0] == cut[0][0] and stored == size
+              and 0 <= again <= cut[0][1] <= 8 << 20,
               "after the cut the page goes on from the server's offset: %d bytes sent again (at most one piece of 8 MiB)" % again)
         page.wait_for_function("[...document.querySelectorAll('.cell')].some(c => c.getAttribute('aria-label') === 'long-take.mov')", timeout=30000)
         code, shown = album_show(album, library, "Trip")
