@@ -147,7 +147,7 @@ struct ServeCLITests {
     }
 
     @Test(
-        "In Chromium: open the link, the albums, an album, a photo's preview, upload photos and a video through the file input, seen by album show; the grid sorted by date taken; a photo with its sidecar and a lone sidecar; a CLI save shown live; the video played with ranges; a 20 MB upload cut and resumed (about 15 s: a browser)"
+        "In Chromium: open the link, the albums, an album, a photo's preview, upload photos and a video through the file input, seen by album show; the grid sorted by date taken; a photo with its sidecar and a lone sidecar; a CLI save shown live; the video played with ranges; a 1 GiB video cut at 60 % and resumed, one 8 MiB piece sent again (about 1-2 min: a browser and 1 GiB written three times; skipped below 4 GiB free)"
     )
     func inChromium() throws {
         try Self.requireMicroHTTPD()
