@@ -677,9 +677,9 @@ scenario_removed() {
             >"$WORK/rm/$trial.out" 2>"$WORK/rm/$trial.err" &
         pid=$!
         # Remove it once the batch has published files (its first chunk is being committed), plus
-        # a random 0-9 ms, so the removal lands in the middle of the batch: 600 photos are five
-        # chunks, tens of milliseconds after the first (200 were over before `rm -rf` reached the
-        # catalog once a chunk's commit took three flushes instead of five).
+        # a random 0-9 ms, so the removal lands in the middle of the batch: 600 photos are two
+        # chunks (a chunk is at most 499 photos); the removal reaches the first chunk's commit or
+        # the second chunk's staging.
         local waited=0
         while [ "$(find "$lib/originals" -type f 2>/dev/null | head -2 | wc -l)" -lt 2 ] &&
             [ "$waited" -lt 3000 ] && kill -0 "$pid" 2>/dev/null; do
@@ -1187,7 +1187,9 @@ scenario_shutdown() {
     local dir=$WORK/shutdown trials failures=0 trial mnt img lib acks err pid delay bad
     trials=$([ "$MODE" = full ] && echo 60 || echo 8)
     mkdir -p "$dir"
-    make_jpegs "$dir/media" 330 sd
+    # 998 photos in the batch: two chunks of at most 499, so an even trial's cut can land while the
+    # second one commits.
+    make_jpegs "$dir/media" 1000 sd
     for ((trial = 0; trial < trials; trial++)); do
         mnt=$dir/mnt$trial img=$dir/disk$trial.img bad=0
         mkdir -p "$mnt"
