@@ -136,3 +136,25 @@ extension PhotoKitBackend: AssetDeleting {
         return info
     }
 }
+
+extension PhotoKitBackend {
+    /// A place in the album's own order: only the assets asked for are read from the fetch result
+    /// (which gives its count and any index without reading the others); by date taken, the
+    /// album's listing sorted.
+    package func assets(inAlbumWithID id: String, orderedBy order: AssetOrder, at position: Int, limit: Int)
+        async throws -> AlbumSlice
+    {
+        guard order == .dateAdded else {
+            return try await listedSlice(inAlbumWithID: id, orderedBy: order, at: position, limit: limit)
+        }
+        guard let collection = Self.collection(id) else {
+            throw AlbumError(.albumNotFound, "The album is no longer in Photos.")
+        }
+        let assets = PHAsset.fetchAssets(in: collection, options: nil)
+        let start = min(assets.count, max(0, position))
+        let end = min(assets.count, start + max(1, limit))
+        return AlbumSlice(
+            assets: (start..<end).map { Self.info(assets.object(at: $0)) }, position: position, albumCount: assets.count
+        )
+    }
+}

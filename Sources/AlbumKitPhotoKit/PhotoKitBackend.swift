@@ -448,26 +448,6 @@ package final class PhotoKitBackend:
         return (0..<assets.count).map { Self.info(assets.object(at: $0)) }
     }
 
-    /// A place in the album's own order: only the assets asked for are read from the fetch result
-    /// (which gives its count and any index without reading the others); by date taken, the
-    /// album's listing sorted.
-    package func assets(inAlbumWithID id: String, orderedBy order: AssetOrder, at position: Int, limit: Int)
-        async throws -> AlbumSlice
-    {
-        guard order == .dateAdded else {
-            return try await listedSlice(inAlbumWithID: id, orderedBy: order, at: position, limit: limit)
-        }
-        guard let collection = Self.collection(id) else {
-            throw AlbumError(.albumNotFound, "The album is no longer in Photos.")
-        }
-        let assets = PHAsset.fetchAssets(in: collection, options: nil)
-        let start = min(assets.count, max(0, position))
-        let end = min(assets.count, start + max(1, limit))
-        return AlbumSlice(
-            assets: (start..<end).map { Self.info(assets.object(at: $0)) }, position: position, albumCount: assets.count
-        )
-    }
-
     /// Finds the album (``AlbumRequest/resolve(in:)``) or creates it in a change block of its own.
     package func createAlbum(titled title: AlbumTitle) async throws -> (id: String, outcome: AlbumOutcome) {
         let resolution = try AlbumRequest(title: title).resolve(in: PhotoKitAlbumDirectory(store: store))
