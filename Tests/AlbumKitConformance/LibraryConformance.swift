@@ -273,8 +273,10 @@
                 // The catalog exists before the other handle opens it.
                 _ = try await fixture.library.createAlbum(titled: "First")
                 var changes = fixture.library.changes(interval: .milliseconds(50)).makeAsyncIterator()
-                // The first reading (or the observer's registration) happens in the background.
-                try await Task.sleep(for: .milliseconds(300))
+                // The first reading (or the observer's registration) happens in the background; on a
+                // machine at load 20 it came after 300 ms, the save was taken for the state before the
+                // feed, and the loop below waited for ever.
+                try await Task.sleep(for: .seconds(2))
                 let saved = try await fixture.library.album(titled: "Trips").save(
                     .file(try fixture.uniqueJPEG("mine")))
                 var seen = LibraryChange()
