@@ -62,7 +62,7 @@ extension CatalogBackend: PreviewKeeping {
 
     /// The bytes of the `.THM` kept with video `id` (a camera's JPEG of the clip, saved as its
     /// companion), or `nil` when it has none or it cannot be read (the poster frame is decoded then).
-    private func clipThumbnail(ofAssetWithID id: String) throws -> [UInt8]? {
+    func clipThumbnail(ofAssetWithID id: String) throws -> [UInt8]? {
         let paths = try withIndex("find the asset's companions") { connection in
             try connection.index!.db.rows("SELECT path FROM companion_file WHERE asset_id = ?", [.text(id)])
                 .compactMap { $0.text(0) }

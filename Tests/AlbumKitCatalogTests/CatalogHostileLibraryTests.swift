@@ -144,6 +144,54 @@ import Testing
         }
     }
 
+    /// A clip's `.THM` is read to picture the clip (its poster) and removed with it: a companion
+    /// record that leads out of the library, directly or through a linked folder, is neither read
+    /// nor removed; the record in the library's own form is read (the check can fail).
+    @Test(arguments: ["escaping", "linked folder", "the library's own"])
+    func aForgedClipThumbnailIsNeitherReadNorRemoved(how: String) async throws {
+        try await Fixture.withTemporaryDirectory { (dir: URL) async throws in
+            let scene = try await scene(dir)
+            try linkShard(scene)
+            let poster = Fixture.uniqueJPEG("poster")
+            Fixture.write(poster, named: "clip.THM", in: scene.outside)
+            let id = RandomID.make()
+            let clip = Data("the clip".utf8)
+            let shard = scene.library.appendingPathComponent("originals/ab")
+            try FileManager.default.createDirectory(at: shard, withIntermediateDirectories: true)
+            Fixture.write(clip, named: "\(id).mp4", in: shard)
+            let path: String
+            switch how {
+            case "escaping": path = "../victim/clip.THM"
+            case "linked folder": path = "originals/zz/clip.THM"
+            default:
+                path = "originals/ab/\(id)-1.thm"
+                Fixture.write(poster, named: "\(id)-1.thm", in: shard)
+            }
+            let thumbnail = CatalogCompanion(
+                role: "sidecar", name: "MVI_0001.THM", path: path, size: Int64(poster.count),
+                sha256: poster.withUnsafeBytes { SHA256Hasher.hash($0) })
+            try forge(
+                scene,
+                [
+                    .save(
+                        .init(
+                            id: id, path: "originals/ab/\(id).mp4", originalName: "MVI_0001.MP4",
+                            byteSize: Int64(clip.count), sha256: clip.withUnsafeBytes { SHA256Hasher.hash($0) },
+                            kind: "video", format: "mp4", addedAt: 1_700_000_000, metadata: nil,
+                            companions: [thumbnail]))
+                ])
+            _ = try await openAndList(scene)
+            let backend = try CatalogBackend.open(at: scene.library)
+            // A record leading out is refused whole (the asset is not shown) or its companion is.
+            let read = try? await Blocking.run { try backend.clipThumbnail(ofAssetWithID: id) }
+            #expect(read.flatMap { $0 }.map { Data($0) } == (how == "the library's own" ? poster : nil), "\(how)")
+            try forge(scene, [.deleteAssets([id], at: 1_700_000_001), .purgeAssets([id])])
+            _ = try await openAndList(scene)
+            expectOutsideIntact(scene)
+            #expect((try? Data(contentsOf: scene.outside.appendingPathComponent("clip.THM"))) == poster)
+        }
+    }
+
     // MARK: Publishing lists
 
     @Test func aPlantedPublishingListWithALinkedFolderRemovesNothingOutside() async throws {

@@ -92,6 +92,34 @@ import Testing
         }
     }
 
+    @Test(
+        "A file outside hard-linked as the links file, its lock or a staged copy is never written through, and the links go on",
+        arguments: ["links.json (a links file)", "links.json (not one)", "lock", ".links.00112233445566ff.tmp"])
+    func hardLinksPlantedInTheFolderChangeNothingOutside(planted: String) async throws {
+        try await Fixture.withTemporaryDirectory { folder in
+            let library = folder.appendingPathComponent("library")
+            try FileManager.default.createDirectory(at: library, withIntermediateDirectories: false)
+            let file = ShareLinkFile(root: library.path, folder: "shares")
+            try file.update { $0.append(Self.link("0123456789")) }
+            // The victim: another library's links (an attacker's own), or a private file of the user's.
+            let victim = folder.appendingPathComponent("victim")
+            let bytes =
+                planted == "links.json (a links file)"
+                ? try Data(contentsOf: library.appendingPathComponent("shares/links.json")) : Data("private\n".utf8)
+            try bytes.write(to: victim)
+            let name = String(planted.prefix { $0 != " " })
+            let target = library.appendingPathComponent("shares/" + name)
+            try? FileManager.default.removeItem(at: target)  // absent for the staged copy's name
+            try FileManager.default.linkItem(at: victim, to: target)
+            try file.update { $0.append(Self.link("abcdefabcd")) }
+            try file.update { $0.removeAll { $0.id == "0123456789" } }
+            #expect(try Data(contentsOf: victim) == bytes, "the file outside keeps its bytes")
+            #expect(try file.read().map(\.id) == ["abcdefabcd"])
+            let names = try FileManager.default.contentsOfDirectory(atPath: library.path + "/shares")
+            #expect(!names.contains { ShareLinkFile.isStagedCopy($0) }, "\(names)")
+        }
+    }
+
     @Test("A record that is not one AlbumKit writes opens nothing (a token that is not a SHA-256, a bad id)")
     func malformedRecordsAreLeftOut() async throws {
         try await Fixture.withTemporaryDirectory { folder in
