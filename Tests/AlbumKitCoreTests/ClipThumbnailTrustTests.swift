@@ -25,7 +25,8 @@ import Testing
                 try FileManager.default.createSymbolicLink(
                     atPath: thumbnail.path, withDestinationPath: outside.appendingPathComponent("secret.jpg").path)
             case "a folder": try FileManager.default.createDirectory(at: thumbnail, withIntermediateDirectories: false)
-            default: try FileManager.default.createSymbolicLink(atPath: thumbnail.path, withDestinationPath: "/dev/zero")
+            default:
+                try FileManager.default.createSymbolicLink(atPath: thumbnail.path, withDestinationPath: "/dev/zero")
             }
             let read = PreviewPipeline.clipThumbnail(beside: album.appendingPathComponent("MVI_0001.MP4").path)
             #expect(read.map { Data($0) } == (what == "a file" ? picture : nil), "\(what)")
