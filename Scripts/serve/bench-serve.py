@@ -4,6 +4,7 @@
     bench-serve.py ALBUM WORK_DIR [PHOTOS]
     bench-serve.py grid ALBUM WORK_DIR COUNT
     bench-serve.py grid-runs ALBUM LIBRARY TITLE LAST_NAME RUNS STATE_DIR [SWEEP_SECONDS]
+    bench-serve.py resume ALBUM WORK_DIR GIB
 
 - thumbnails served per second from a warm page cache: 8 keep-alive connections asking for the
   thumbnails of an album's assets for 5 s (the client is Python: it is part of what is measured);
@@ -13,6 +14,9 @@
   bottom a screen at a time (at most SWEEP_SECONDS, default 600): the share of the album's
   positions drawn with their asset, and the long tasks meanwhile. One line per measure, for
   album-bench's grid row;
+- resume: a video of GIB GiB uploaded through the page in headless Chromium, its connection cut at
+  60 % and resumed: the bytes sent again (at most one piece of 8 MiB), read off the page's own
+  requests; needs four times its size free in WORK_DIR;
 - PHOTOS photos (default 300, about 200 KB each) uploaded through the page's file input in headless
   Chromium, against `curl` sending the same files to the same server (one connection, one request
   per file, the upload protocol's single-request form), both into a new album of a new catalog.
@@ -277,8 +281,35 @@ def grid_runs(album, library, title, last_name, runs, state, sweep_seconds=600):
         server.stop()
 
 
+def resume(album, work, gib):
+    corpus = os.path.join(os.path.dirname(__file__), "../../Tests/AlbumKitMediaTests/Fixtures/corpus")
+    os.makedirs(work, exist_ok=True)
+    library = os.path.join(work, "Resume.albumlibrary")
+    photo = os.path.join(work, "first.jpg")
+    with open(photo, "wb") as file:
+        file.write(check.unique_jpeg(os.path.join(corpus, "jpeg-plain.jpg"), "bench resume %f" % time.time()))
+    subprocess.run([album, "save", "--library", library, "--catalog", "--album", "Long takes", photo], check=True,
+                   capture_output=True)
+    server = check.Server(album, library, os.path.join(work, "state"))
+    try:
+        from playwright.sync_api import sync_playwright
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=["--no-sandbox"])
+            page = browser.new_context(bypass_csp=True).new_page()
+            page.goto(server.link)
+            albums = check.album_ids(server)
+            page.goto(server.origin + "/#/album/" + urllib.parse.quote(albums["Long takes"]["id"], safe=""))
+            page.wait_for_selector("input[type=file]")
+            check.cut_and_resumed(page, album, library, work, corpus, size=int(gib * (1 << 30)), title="Long takes")
+            browser.close()
+    finally:
+        server.stop()
+
+
 if __name__ == "__main__":
-    if sys.argv[1] == "grid-runs":
+    if sys.argv[1] == "resume":
+        resume(sys.argv[2], sys.argv[3], float(sys.argv[4]))
+    elif sys.argv[1] == "grid-runs":
         grid_runs(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], int(sys.argv[6]), sys.argv[7],
                   float(sys.argv[8]) if len(sys.argv) > 8 else 600)
     elif sys.argv[1] == "grid":

@@ -693,7 +693,12 @@ def large_video(template, path, size, text):
     start, end = boxes["mdat"]
     moov = data[boxes["moov"][0]:boxes["moov"][1]]
     check(end == boxes["moov"][0] and end + len(moov) == len(data), "the template movie ends with its mdat and then its moov")
-    head = data[:start] + (size - start - len(moov)).to_bytes(4, "big") + b"mdat" + data[start + 8:end]
+    if size - start - len(moov) < 1 << 32:
+        head = data[:start] + (size - start - len(moov)).to_bytes(4, "big") + b"mdat" + data[start + 8:end]
+    else:
+        # Past 4 GiB a box's size takes 64 bits (size 1, then the size): the mdat stays as it is and
+        # a `free` box that large follows it.
+        head = data[:end] + (1).to_bytes(4, "big") + b"free" + (size - end - len(moov)).to_bytes(8, "big")
     block = (text.encode() * (8 << 20))[:8 << 20]
     digest = hashlib.sha256()
     with open(path, "wb") as out:
@@ -710,17 +715,20 @@ def large_video(template, path, size, text):
     return digest.hexdigest()
 
 
-def cut_and_resumed(page, album, library, work, corpus):
-    """On the album page open in `page`: a 1 GiB video picked, its connection cut at 60 % of its bytes
+def cut_and_resumed(page, album, library, work, corpus, size=1 << 30, title="Trip"):
+    """On the album page open in `page` (of album `title`): a video of `size` bytes (1 GiB) picked,
+    its connection cut at 60 % of its bytes
     (a Playwright route aborts the PATCH that carries that byte); the page asks where the upload
     stands and goes on. Saved, shown in the grid and by `album show`, with the file's SHA-256, and at
-    most one piece sent again. Needs 4 GiB free (the file, the server's copy, the library's copy):
-    skipped with a message when less is free, failed under CI=1. The file is removed afterwards."""
-    size, needed = 1 << 30, 4 << 30
+    most one piece sent again. Needs four times its size free (the file, the server's copy, the
+    library's copy): skipped with a message when less is free, failed under CI=1. The file is removed
+    afterwards."""
+    needed, label = 4 * size, "%g GiB" % (size / (1 << 30))
     disk = os.statvfs(work)
     free = disk.f_bavail * disk.f_frsize
     if free < needed:
-        message = "a 1 GiB upload cut at 60 %% and resumed needs 4 GiB free in %s, only %.1f GiB are free" % (work, free / (1 << 30))
+        message = "a %s upload cut at 60 %% and resumed needs %g GiB free in %s, only %.1f GiB are free" % (
+            label, needed / (1 << 30), work, free / (1 << 30))
         if os.environ.get("CI") == "1":
             fail(message)
         print("skipped: " + message, flush=True)
@@ -728,8 +736,8 @@ def cut_and_resumed(page, album, library, work, corpus):
     movie = os.path.join(work, "long-take.mov")
     try:
         started = time.time()
-        expected = large_video(os.path.join(corpus, "mov-gps.mov"), movie, size, "check-serve 1 GiB %f " % time.time())
-        print("wrote the 1 GiB movie in %.1f s" % (time.time() - started), flush=True)
+        expected = large_video(os.path.join(corpus, "mov-gps.mov"), movie, size, "check-serve %s %f " % (label, time.time()))
+        print("wrote the %s movie in %.1f s" % (label, time.time() - started), flush=True)
         at = int(size * 0.6)
         # What the page hands to each PATCH (counted in the page: cheap), what the server took (the
         # offsets it answers), and the one PATCH cut by a route put in place only around 60 % (a
@@ -791,7 +799,7 @@ def cut_and_resumed(page, album, library, work, corpus):
         page.remove_listener("requestfailed", dropped)
         result = [text for text in page.locator(".uploads li").all_inner_texts() if "long-take.mov" in text]
         check(result and result[0].rstrip().endswith(" saved"),
-              "a 1 GiB video cut at 60 %% resumes and is saved in %.1f s (%.0f MB/s): %s" % (took, size / took / 1e6, result))
+              "a %s video cut at 60 %% resumes and is saved in %.1f s (%.0f MB/s): %s" % (label, took, size / took / 1e6, result))
         sent = page.evaluate("window.patchesSent")
         again = sum(length for _, length in sent) - size
         stored = sum(new - old for old, new, status in taken if status in (200, 204))
@@ -804,9 +812,9 @@ def cut_and_resumed(page, album, library, work, corpus):
               and 0 <= again <= cut[0][1] <= 8 << 20,
               "after the cut the page goes on from the server's offset: %d bytes sent again (at most one piece of 8 MiB)" % again)
         page.wait_for_function("[...document.querySelectorAll('.cell')].some(c => c.getAttribute('aria-label') === 'long-take.mov')", timeout=30000)
-        code, shown = album_show(album, library, "Trip")
-        check(code == 0 and "long-take.mov" in shown, "the album shows the 1 GiB video (in the page's grid and in album show)")
-        check(expected in asset_sums(album, library, "Trip"), "the 1 GiB video is saved with the SHA-256 of the file")
+        code, shown = album_show(album, library, title)
+        check(code == 0 and "long-take.mov" in shown, "the album shows the %s video (in the page's grid and in album show)" % label)
+        check(expected in asset_sums(album, library, title), "the %s video is saved with the SHA-256 of the file" % label)
     finally:
         if os.path.exists(movie):
             os.remove(movie)

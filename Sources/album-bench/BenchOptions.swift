@@ -30,11 +30,12 @@ struct BenchOptions: Sendable {
           --check        exit 1 when a row misses its target by more than the run's own spread
                          (the max − min of its paired rounds)
           --rounds N     paired rounds per row (default 5)
-          --large        full sizes for lookup, size, metadata and listing (10 000 albums, 1 M assets, …)
+          --large        full sizes for lookup, size, metadata and listing (10 000 albums, 1 M assets, …),
+                         and a 4 GiB upload for resume
           --json PATH    where to write the results (default bench/results.json)
           --only IDS     run only these scenarios: catalog, video, folders, samesize, single, start,
                          lookup, size, rebuild, memory, metadata, shared, reimport, sidecars, listing,
-                         previews, posters, nearduplicates, serve, grid
+                         previews, posters, nearduplicates, serve, resume, grid
           --tmp DIR      scratch directory parent (default: the system temporary directory); its
                          file system is what is measured
           --libraries DIR  where the listing row keeps the libraries it builds through the CLI

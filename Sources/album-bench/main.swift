@@ -51,7 +51,7 @@ Table.header(report)
 let corpus: [URL]
 do {
     if !options.only.isEmpty,
-        options.only.isSubset(of: ["listing", "previews", "posters", "nearduplicates", "serve", "grid"])
+        options.only.isSubset(of: ["listing", "previews", "posters", "nearduplicates", "serve", "resume", "grid"])
     {
         corpus = []
     } else {
@@ -95,6 +95,7 @@ let scenarios: [(id: String, run: () async throws -> ScenarioResult)] = [
     ("posters", { try bench.posterFrames() }),
     ("nearduplicates", { try await bench.nearDuplicates() }),
     ("serve", { try bench.serve() }),
+    ("resume", { try bench.resume() }),
     ("grid", { try await bench.grid() }),
 ]
 for scenario in scenarios where options.runs(scenario.id) {
