@@ -36,7 +36,7 @@
 #   reset       catalog.sqlite* deleted: the next save rebuilds the index ("it was missing") and goes
 #               on, nothing set aside, every save there.
 #   sqlite3     the sqlite3 shell reading and writing catalog.sqlite (titles, memberships, hashes,
-#               the applied position, VACUUM, WAL mode) at random moments while 3 processes save
+#               the applied position, VACUUM, WAL mode, a table dropped) at random moments while 3 processes save
 #               batches: no save fails, every acknowledged save is present, none of sqlite3's
 #               changes is left, verify passes.
 #   oldcatalog  an older copy of the index restored (more saves and a rename since): it catches up

@@ -180,6 +180,7 @@ SQLITE3_STATEMENTS=(
     "UPDATE index_state SET value = value + 1 WHERE key = 'position'"
     "VACUUM"
     "PRAGMA journal_mode = WAL; UPDATE album SET title = 'Tampered'"
+    "PRAGMA foreign_keys = OFF; DROP TABLE index_state"
 )
 scenario_sqlite3() {
     local trials=$DAMAGE_TRIALS batches=$([ "$MODE" = full ] && echo 150 || echo 40)

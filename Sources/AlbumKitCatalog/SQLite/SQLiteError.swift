@@ -15,6 +15,7 @@ package struct SQLiteError: Error, Sendable, CustomStringConvertible {
 
     /// The result codes AlbumKit tells apart (values from sqlite3.h, stable across versions).
     package enum Code {
+        static let error: Int32 = 1  // SQLITE_ERROR
         static let permission: Int32 = 3  // SQLITE_PERM
         static let busy: Int32 = 5  // SQLITE_BUSY
         static let locked: Int32 = 6  // SQLITE_LOCKED
