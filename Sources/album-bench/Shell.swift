@@ -1,6 +1,12 @@
 import AlbumKitCore
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Runs external programs (cp, sync, exiftool, git) for baselines and machine facts.
 enum Shell {
     /// The result of a finished process.
@@ -23,27 +29,67 @@ enum Shell {
     }
 
     #if os(macOS) || os(Linux)
+        /// `posix_spawn` and `waitpid`, output into unlinked files: Foundation's `Process` was seen
+        /// to miss a child's exit under load and wait for ever (`waitUntilExit` beside a zombie
+        /// `bash`), which stopped a whole bench run; files, unlike pipes, never fill up either.
         private static func runProcess(_ executable: String, _ arguments: [String], in directory: String?) throws
             -> Outcome
         {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: try resolve(executable))
-            process.arguments = arguments
-            if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-            let out = Pipe()
-            let err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            // Drain stderr on another thread so neither pipe can fill up and block the child.
-            let errData = Mailbox<Data>()
-            Blocking.detach { errData.put(err.fileHandleForReading.readDataToEndOfFile()) }
-            let outData = out.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return Outcome(
-                status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                stderr: String(decoding: errData.take(), as: UTF8.self))
+            let path = try resolve(executable)
+            let out = try unlinkedFile("stdout")
+            defer { close(out) }
+            let err = try unlinkedFile("stderr")
+            defer { close(err) }
+            #if canImport(Darwin)
+                var actions: posix_spawn_file_actions_t?  // an opaque pointer on Darwin
+            #else
+                var actions = posix_spawn_file_actions_t()
+            #endif
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_adddup2(&actions, out, 1)
+            posix_spawn_file_actions_adddup2(&actions, err, 2)
+            // In another folder through the shell's `cd` (posix_spawn's chdir action is not in every libc).
+            let command =
+                directory.map { ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", $0, path] + arguments }
+                ?? [path] + arguments
+            let argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
+            defer { for pointer in argv { free(pointer) } }
+            var pid = pid_t()
+            let spawned = posix_spawn(&pid, command[0], &actions, nil, argv, environ)
+            guard spawned == 0 else { throw BenchFailure("cannot start \(path): \(String(cString: strerror(spawned)))") }
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 {
+                guard errno == EINTR else { throw BenchFailure("waitpid failed for \(path)") }
+            }
+            // Exited: its code; killed by a signal: 128 + the signal, as a shell says.
+            let code = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + status & 0x7f
+            return Outcome(status: code, stdout: contents(of: out), stderr: contents(of: err))
+        }
+
+        /// A new file for a program's output, already unlinked so nothing is left behind.
+        private static func unlinkedFile(_ name: String) throws -> Int32 {
+            let path = FileManager.default.temporaryDirectory
+                .appendingPathComponent("album-bench-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).\(name)").path
+            let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else { throw BenchFailure("cannot create \(path) for a program's output") }
+            unlink(path)
+            return descriptor
+        }
+
+        /// All that was written to `descriptor`, as text.
+        private static func contents(of descriptor: Int32) -> String {
+            var bytes: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            var offset: off_t = 0
+            while true {
+                let count = pread(descriptor, &chunk, chunk.count, offset)
+                guard count > 0 else { break }
+                bytes += chunk.prefix(count)
+                offset += off_t(count)
+            }
+            return String(decoding: bytes, as: UTF8.self)
         }
     #endif
 
