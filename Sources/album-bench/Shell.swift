@@ -58,7 +58,9 @@ enum Shell {
             defer { for pointer in argv { free(pointer) } }
             var pid = pid_t()
             let spawned = posix_spawn(&pid, command[0], &actions, nil, argv, environ)
-            guard spawned == 0 else { throw BenchFailure("cannot start \(path): \(String(cString: strerror(spawned)))") }
+            guard spawned == 0 else {
+                throw BenchFailure("cannot start \(path): \(String(cString: strerror(spawned)))")
+            }
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0 {
                 guard errno == EINTR else { throw BenchFailure("waitpid failed for \(path)") }
