@@ -50,30 +50,24 @@ extension Bench {
         let at = String(Double(seconds) * PreviewRenderer.posterFrameFraction)
         let output = folder.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
-        var ours: [Double] = []
-        var theirs: [Double] = []
-        for round in 0..<rounds {
-            let measureOurs = { try Statistics.time { for clip in clips { try poster(clip) } } }
-            let measureTheirs = {
-                try Statistics.time {
-                    for (index, clip) in clips.enumerated() {
-                        try Shell.run(
-                            "ffmpeg",
-                            [
-                                "-loglevel", "error", "-y", "-ss", at, "-i", clip.path, "-frames:v", "1", "-vf",
-                                "scale=256:-2", output.appendingPathComponent("\(index).jpg").path,
-                            ])
+        let times = try Rounds.run(
+            rounds, flushing: false,
+            [
+                { _ in try Statistics.time { for clip in clips { try poster(clip) } } },
+                { _ in
+                    try Statistics.time {
+                        for (index, clip) in clips.enumerated() {
+                            try Shell.run(
+                                "ffmpeg",
+                                [
+                                    "-loglevel", "error", "-y", "-ss", at, "-i", clip.path, "-frames:v", "1", "-vf",
+                                    "scale=256:-2", output.appendingPathComponent("\(index).jpg").path,
+                                ])
+                        }
                     }
-                }
-            }
-            if round % 2 == 0 {
-                ours.append(try measureOurs())
-                theirs.append(try measureTheirs())
-            } else {
-                theirs.append(try measureTheirs())
-                ours.append(try measureOurs())
-            }
-        }
+                },
+            ])
+        let (ours, theirs) = (times[0], times[1])
         result.add("1080p H.264 clip: AlbumKit poster frame", Double(count) / Statistics.median(ours), "files/s")
         result.add("1080p H.264 clip: ffmpeg -ss -frames:v 1", Double(count) / Statistics.median(theirs), "files/s")
         result.paired(

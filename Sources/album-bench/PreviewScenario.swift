@@ -63,25 +63,18 @@ extension Bench {
         // Paired rounds, alternating which goes first; the page cache is warm for both.
         let output = folder.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
-        var ours: [Double] = []
-        var theirs: [Double] = []
-        for round in 0..<rounds {
-            let measureOurs = {
-                try Statistics.time { for photo in photos { _ = try thumbnail(photo) } }
-            }
-            let measureTheirs = {
-                try Statistics.time {
-                    try Shell.run("vipsthumbnail", ["-s", "256", "-o", output.path + "/%s.jpg"] + photos.map(\.path))
-                }
-            }
-            if round % 2 == 0 {
-                ours.append(try measureOurs())
-                theirs.append(try measureTheirs())
-            } else {
-                theirs.append(try measureTheirs())
-                ours.append(try measureOurs())
-            }
-        }
+        let times = try Rounds.run(
+            rounds, flushing: false,
+            [
+                { _ in try Statistics.time { for photo in photos { _ = try thumbnail(photo) } } },
+                { _ in
+                    try Statistics.time {
+                        try Shell.run(
+                            "vipsthumbnail", ["-s", "256", "-o", output.path + "/%s.jpg"] + photos.map(\.path))
+                    }
+                },
+            ])
+        let (ours, theirs) = (times[0], times[1])
         result.add("24 MP JPEG, no stored preview: AlbumKit", Double(count) / Statistics.median(ours), "files/s")
         result.add("24 MP JPEG: vipsthumbnail -s 256", Double(count) / Statistics.median(theirs), "files/s")
         result.paired(
