@@ -1500,43 +1500,37 @@ PY
     summary hostilevideo "$trials" "$bad" "clips whose frames are noise, zeros, shifted or flipped, an endless WebM, a sound file: a poster or an error naming the file, no crash or hang"
 }
 
-# servekill: `album serve` killed with SIGKILL at random moments of uploads (while the bytes arrive,
-# while the last piece is saved), in a catalog and a folder library (Scripts/serve/check-serve.py kill).
-scenario_servekill() {
-    local trials=$((PARTIAL_TRIALS / 2 + 2)) dir=$WORK/servekill bad=0 kind lib
-    echo "== servekill: $trials trials per library kind"
+# serve_scenario NAME MODE TRIALS SUMMARY: Scripts/serve/check-serve.py MODE against `album serve`
+# over a catalog and a folder library, each holding one photo in "Trip".
+serve_scenario() {
+    local name=$1 mode=$2 trials=$3 what=$4 dir=$WORK/$1 bad=0 kind lib
+    echo "== $name: $trials trials per library kind"
     if ! ls /usr/lib/*/libmicrohttpd.so.12 >/dev/null 2>&1; then
-        skip servekill "libmicrohttpd is not installed (apt-get install libmicrohttpd12)"
+        skip "$name" "libmicrohttpd is not installed (apt-get install libmicrohttpd12)"
         return
     fi
     for kind in catalog folders; do
         mkdir -p "$dir/$kind/work"
         make_jpegs "$dir/$kind/card" 1 IMG
         if [ "$kind" = catalog ]; then lib=$dir/$kind/L.albumlibrary; else lib=$dir/$kind/Pictures; fi
-        "$ALBUM" save --library "$lib" "--$kind" --album Trip "$dir/$kind/card"/*.jpg >/dev/null 2>&1 || { fail "servekill $kind: the first save"; bad=$((bad + 1)); }
-        python3 "$ROOT/Scripts/serve/check-serve.py" kill "$ALBUM" "$lib" "$dir/$kind/state" "$dir/$kind/work" "$trials" >"$dir/$kind/out" 2>&1 ||
-            { fail "servekill $kind: $(tail -3 "$dir/$kind/out")"; bad=$((bad + 1)); }
+        "$ALBUM" save --library "$lib" "--$kind" --album Trip "$dir/$kind/card"/*.jpg >/dev/null 2>&1 || { fail "$name $kind: the first save"; bad=$((bad + 1)); }
+        python3 "$ROOT/Scripts/serve/check-serve.py" "$mode" "$ALBUM" "$lib" "$dir/$kind/state" "$dir/$kind/work" "$trials" >"$dir/$kind/out" 2>&1 ||
+            { fail "$name $kind: $(grep -v '^ok' "$dir/$kind/out" | tail -3)"; bad=$((bad + 1)); }
     done
-    summary servekill $((trials * 2)) "$bad" "album serve killed mid-upload and mid-save: verify passes, every acknowledged upload whole, no part of the cut one (catalog, folders)"
+    summary "$name" $((trials * 2)) "$bad" "$what"
 }
 
-# serveshare: share links attacked (Scripts/serve/check-serve.py forge), catalog and folders.
+# servekill: `album serve` killed with SIGKILL at random moments of uploads (while the bytes arrive,
+# while the last piece is saved), in a catalog and a folder library.
+scenario_servekill() {
+    serve_scenario servekill kill $((PARTIAL_TRIALS / 2 + 2)) \
+        "album serve killed mid-upload and mid-save: verify passes, every acknowledged upload whole, no part of the cut one (catalog, folders)"
+}
+
+# serveshare: share links attacked, catalog and folders.
 scenario_serveshare() {
-    local trials=$((PARTIAL_TRIALS / 4 + 1)) dir=$WORK/serveshare bad=0 kind lib
-    echo "== serveshare: $trials trials per library kind"
-    if ! ls /usr/lib/*/libmicrohttpd.so.12 >/dev/null 2>&1; then
-        skip serveshare "libmicrohttpd is not installed (apt-get install libmicrohttpd12)"
-        return
-    fi
-    for kind in catalog folders; do
-        mkdir -p "$dir/$kind/work"
-        make_jpegs "$dir/$kind/card" 1 IMG
-        if [ "$kind" = catalog ]; then lib=$dir/$kind/L.albumlibrary; else lib=$dir/$kind/Pictures; fi
-        "$ALBUM" save --library "$lib" "--$kind" --album Trip "$dir/$kind/card"/*.jpg >/dev/null 2>&1 || { fail "serveshare $kind: the first save"; bad=$((bad + 1)); }
-        python3 "$ROOT/Scripts/serve/check-serve.py" forge "$ALBUM" "$lib" "$dir/$kind/state" "$dir/$kind/work" "$trials" >"$dir/$kind/out" 2>&1 ||
-            { fail "serveshare $kind: $(grep -v '^ok' "$dir/$kind/out" | tail -3)"; bad=$((bad + 1)); }
-    done
-    summary serveshare $((trials * 2)) "$bad" "share links forged, guessed, copied from another library, revoked, traversed: nothing outside the album served (catalog, folders)"
+    serve_scenario serveshare forge $((PARTIAL_TRIALS / 4 + 1)) \
+        "share links forged, guessed, copied from another library, revoked, traversed: nothing outside the album served (catalog, folders)"
 }
 
 START=$(date +%s)
