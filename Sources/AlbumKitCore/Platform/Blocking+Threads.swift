@@ -22,6 +22,17 @@ extension Blocking {
             DispatchQueue(label: "AlbumKit.background").async { done.reach(Result { try body() }) }
         }
 
+        private init(ended: Void) {
+            done.reach()
+        }
+
+        /// Work that has already ended well: what waits for it goes on at once, on no other thread.
+        ///
+        /// ```swift
+        /// let listing = name.isListed ? Blocking.Work.ended : Blocking.start { try list(name) }
+        /// ```
+        package static var ended: Work { Work(ended: ()) }
+
         /// Waits until the work has ended, and rethrows its error. Waiting again returns (or throws)
         /// the same at once.
         package func wait() throws { try done.wait() }
