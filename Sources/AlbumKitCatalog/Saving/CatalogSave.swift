@@ -129,7 +129,8 @@ struct CatalogSave {
             fileName: fileName, shard: folders.name, createdShard: createdShard, request: media,
             listing: listing?.work,
             publishing: listing.map { listing in
-                Blocking.start {
+                // On this thread once the caller has its staged photo: no other thread to wake.
+                Blocking.startOnceResumed {
                     try listing.work.wait()
                     try FileSystem.publish(file, as: fileName)
                     try flushData(of: [file.descriptor], asChunk: false)
