@@ -49,10 +49,18 @@ extension CatalogBackend {
     }
 
     /// Returns once the save is durable (``CatalogSave``, step 5); the index's commit ends on the
-    /// same thread after.
+    /// same thread after, and, after a lone save, the listing of the next one's name
+    /// (``NamesListedAhead``).
     package func commit(_ staged: [Staged], to album: AlbumRequest?) async throws -> CommitReceipt {
         try await Blocking.run { acknowledge in
-            try CatalogSave(self, saving: staged, to: album).commit(acknowledge: acknowledge)
+            let receipt = try CatalogSave(self, saving: staged, to: album).commit(acknowledge: acknowledge)
+            // After its own name left the list, so that the list is emptied between lone saves.
+            if staged.count == 1, let item = staged.first, item.isPublishedWhileStaged {
+                self.namesListedAhead.listNext(
+                    afterSaving: item.shard, fileExtension: item.media.metadata.format.fileExtension,
+                    owners: self.ownersPath)
+            }
+            return receipt
         }
     }
 

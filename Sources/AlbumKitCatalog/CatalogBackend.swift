@@ -53,6 +53,9 @@ package final class CatalogBackend: LibraryBackend, CompanionKeeping {
     /// What opening did that the user should hear of (an index rebuilt, a library converted).
     let notices = Locked<[String]>([])
 
+    /// The name of this process's next lone save, listed ahead of it (``NamesListedAhead``).
+    let namesListedAhead = NamesListedAhead()
+
     /// Called between publishing a save's files and recording it (tests act as another process).
     let beforeRecording = Locked<(@Sendable () -> Void)?>(nil)
 
@@ -88,6 +91,7 @@ package final class CatalogBackend: LibraryBackend, CompanionKeeping {
     }
 
     deinit {
+        namesListedAhead.drop(owners: ownersPath)
         connection.withLock { connection in
             if let file = connection.journalFile { FileSystem.close(file) }
             connection.index = nil

@@ -122,4 +122,33 @@ import Testing
         Blocking.detach { done.signal() }
         #expect(done.wait(timeout: .now() + 10) == .success)
     }
+
+    /// Work an item of ``Blocking/forEach(_:_:)`` starts with ``Blocking/startOnceResumed(_:)``
+    /// runs on that item's thread, and only once the caller of the `forEach` has been resumed;
+    /// started anywhere else, it runs on a thread of its own.
+    @Test func workStartedOnceResumedRunsOnTheItemsThreadAfterTheCallerGoesOn() async throws {
+        let callerWentOn = DispatchSemaphore(value: 0)
+        let seen = Locked<(item: pthread_t?, work: pthread_t?, afterCaller: Bool)>((nil, nil, false))
+        let started = Locked<Blocking.Work?>(nil)
+        await Blocking.forEach(1) { _ in
+            seen.withLock { $0.item = pthread_self() }
+            let work = Blocking.startOnceResumed {
+                // Run before the caller was resumed, this would time out: the caller waits for the item.
+                let afterCaller = callerWentOn.wait(timeout: .now() + 5) == .success
+                seen.withLock {
+                    $0.work = pthread_self()
+                    $0.afterCaller = afterCaller
+                }
+            }
+            started.withLock { $0 = work }
+        }
+        callerWentOn.signal()
+        try #require(started.withLock { $0 }).wait()
+        let (item, work, afterCaller) = seen.withLock { $0 }
+        #expect(afterCaller)
+        #expect(item != nil && item == work)
+        let alone = Locked(false)
+        try Blocking.startOnceResumed { alone.withLock { $0 = true } }.wait()
+        #expect(alone.withLock { $0 })
+    }
 }

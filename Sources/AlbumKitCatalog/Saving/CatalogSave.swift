@@ -22,7 +22,8 @@ import Foundation
 ///    shard folders are flushed (`originals/` too when a shard was made) and, beside it, the files'
 ///    data (the file's `fsync` for a lone save). A lone save (one photo
 ///    without companions) starts all of this while it is staged: its name is listed while it is
-///    copied, and it is named, its data flushed and then its folder, as soon as the copy ends.
+///    copied (or was listed after the process's previous lone save: ``NamesListedAhead``), and it
+///    is named, its data flushed and then its folder, as soon as the copy ends.
 /// 3. **Decide** (``decide(_:named:)``, under the journal's lock, the index caught up with the journal
 ///    inside one SQLite transaction): the album found or created; for each photo a new asset, or
 ///    the asset that already holds its bytes (this copy removed, or put in place of that asset's
@@ -71,7 +72,7 @@ struct CatalogSave {
     static func stage(
         _ media: Media, into folders: ShardFolders, alone: Bool, in backend: CatalogBackend
     ) throws -> Staged {
-        let id = RandomID.make()
+        var id = RandomID.make()
         let ownersPath = backend.ownersPath
         var createdShard = false
         var listing: (work: Blocking.Work, path: String)?
@@ -87,7 +88,14 @@ struct CatalogSave {
                 media, owners: ownersPath, flush: false, ownsDirectory: false,
                 inspected: { metadata in
                     guard alone, media.companions.isEmpty else { return }
-                    let path = "originals/\(folders.name)/\(id).\(metadata.format.fileExtension)"
+                    let fileExtension = metadata.format.fileExtension
+                    if let listed = backend.namesListedAhead.take(shard: folders.name, fileExtension: fileExtension) {
+                        // Listed and flushed after an earlier lone save: nothing to wait for.
+                        id = listed.id
+                        listing = (Blocking.Work.ended, listed.relativePath)
+                        return
+                    }
+                    let path = "originals/\(folders.name)/\(id).\(fileExtension)"
                     listing = (Blocking.start { try ProcessOwner.notePublishing([path], in: ownersPath) }, path)
                 },
                 in: {
@@ -121,7 +129,8 @@ struct CatalogSave {
             fileName: fileName, shard: folders.name, createdShard: createdShard, request: media,
             listing: listing?.work,
             publishing: listing.map { listing in
-                Blocking.start {
+                // On this thread once the caller has its staged photo: no other thread to wake.
+                Blocking.startOnceResumed {
                     try listing.work.wait()
                     try FileSystem.publish(file, as: fileName)
                     try flushData(of: [file.descriptor], asChunk: false)

@@ -15,12 +15,25 @@ extension Blocking {
     /// The work runs on a serial queue of its own, which Dispatch always gives a thread: never
     /// starved by callers blocked on the shared blocking queue's threads.
     package final class Work: Sendable {
-        private let done = Milestone()
+        fileprivate let done = Milestone()
 
         fileprivate init(_ body: @escaping @Sendable () throws -> Void) {
             let done = self.done
             DispatchQueue(label: "AlbumKit.background").async { done.reach(Result { try body() }) }
         }
+
+        private init(ended: Void) {
+            done.reach()
+        }
+
+        fileprivate init(pending: Void) {}
+
+        /// Work that has already ended well: what waits for it goes on at once, on no other thread.
+        ///
+        /// ```swift
+        /// let listing = name.isListed ? Blocking.Work.ended : Blocking.start { try list(name) }
+        /// ```
+        package static var ended: Work { Work(ended: ()) }
 
         /// Waits until the work has ended, and rethrows its error. Waiting again returns (or throws)
         /// the same at once.
@@ -33,6 +46,54 @@ extension Blocking {
     /// Starts `body` on a thread of its own and returns at once; ``Work/wait()`` waits for it.
     package static func start(_ body: @escaping @Sendable () throws -> Void) -> Work {
         Work(body)
+    }
+
+    /// Starts `body` as ``start(_:)`` does, except on a thread running an item of
+    /// ``forEach(_:_:)``: that thread then does it itself, as soon as it has resumed the caller of
+    /// the `forEach` (when its last item ends), where a thread of its own would first have to be
+    /// woken. A lone save names and flushes its file this way while its commit begins.
+    ///
+    /// ```swift
+    /// let naming = Blocking.startOnceResumed { try name(file) }   // inside a forEach item
+    /// ```
+    package static func startOnceResumed(_ body: @escaping @Sendable () throws -> Void) -> Work {
+        let work = Work(pending: ())
+        let run: @Sendable () -> Void = { work.done.reach(Result { try body() }) }
+        let thread = currentThread
+        let kept = deferred.withLock { lists -> Bool in
+            guard lists[thread] != nil else { return false }
+            lists[thread]?.append(run)
+            return true
+        }
+        if !kept { DispatchQueue(label: "AlbumKit.background").async(execute: run) }
+        return work
+    }
+
+    /// The work each thread running items of ``forEach(_:_:)`` does once it has resumed its caller
+    /// (``startOnceResumed(_:)``), by thread.
+    private static let deferred = Locked<[UInt: [@Sendable () -> Void]]>([:])
+
+    private static var currentThread: UInt {
+        #if canImport(Darwin)
+            UInt(bitPattern: pthread_self())
+        #else
+            UInt(pthread_self())
+        #endif
+    }
+
+    /// Called by a thread of ``forEach(_:_:)`` before its first item: work started with
+    /// ``startOnceResumed(_:)`` from now on waits for ``runDeferredWork()``.
+    static func deferWork() {
+        let thread = currentThread
+        deferred.withLock { $0[thread] = [] }
+    }
+
+    /// Runs, in order, what this thread's items started with ``startOnceResumed(_:)``: called by a
+    /// thread of ``forEach(_:_:)`` after its last item (and, on the last thread, after resuming
+    /// the caller).
+    static func runDeferredWork() {
+        let thread = currentThread
+        for run in deferred.withLock({ $0.removeValue(forKey: thread) }) ?? [] { run() }
     }
 
     /// Runs `body` on a new thread of its own that nothing waits for: a worker that ends when its

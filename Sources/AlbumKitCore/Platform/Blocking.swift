@@ -34,6 +34,7 @@ package enum Blocking {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             for _ in 0..<workers {
                 queue.async {
+                    deferWork()
                     while true {
                         let index = progress.withLock { progress -> Int in
                             defer { progress.next += 1 }
@@ -47,6 +48,8 @@ package enum Blocking {
                         return progress.running == 0
                     }
                     if last { continuation.resume() }
+                    // What the items started to go on with once the caller is on its way.
+                    runDeferredWork()
                 }
             }
         }

@@ -94,14 +94,15 @@ package enum HashingCopy {
         _ bytes: [UInt8], readFrom source: FileSystem.Descriptor, to destination: FileSystem.Descriptor,
         expecting expected: FileSystem.FileVersion
     ) throws(Failure) -> Copied {
-        var hasher = SHA256Hasher()
+        // Written and its writeback started before it is hashed: the disk writes while it is.
         let failure = bytes.withUnsafeBytes { raw -> SystemError? in
-            hasher.update(raw)
             do throws(SystemError) { try FileSystem.write(destination, raw) } catch { return error }
             return nil
         }
         if let failure { throw .destination(failure) }
         FileSystem.startWriteback(destination, at: 0, count: UInt64(bytes.count))
+        var hasher = SHA256Hasher()
+        bytes.withUnsafeBytes { hasher.update($0) }
         return try checked(Copied(sha256: hasher.finalize(), byteCount: UInt64(bytes.count)), source, expected)
     }
 
