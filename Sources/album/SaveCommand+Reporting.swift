@@ -186,7 +186,7 @@ extension SaveCommand {
                 "\($0.copy): \($0.clips.sorted().joined(separator: " and ")) could each be its clip"
             }
             parts.append(
-                "\(count) low-resolution cop\(count == 1 ? "y" : "ies") (.LRV) saved as \(count == 1 ? "a video" : "videos") of \(count == 1 ? "its" : "their") own ("
+                "\(count) low-resolution cop\(count == 1 ? "y" : "ies") (.LRV) \(saved) as \(count == 1 ? "a video" : "videos") of \(count == 1 ? "its" : "their") own ("
                     + each.joined(separator: "; ") + ")")
         }
         if arguments.has(.move) && !arguments.dryRun { parts.append("\(t.moved) moved (removed from where they were)") }

@@ -113,6 +113,11 @@ import Testing
             let card = try Self.goProCard(in: dir)
             let folder = card.appendingPathComponent("DCIM/100GOPRO")
             let library = CompanionCLITests.library(kind, in: dir)
+            let dryRun = try CLI.run(["import", "--dry-run", "--album", "GoPro", card.path] + library)
+            #expect(
+                dryRun.stderr.contains(
+                    "5 would be saved, 1 low-resolution copy (.LRV) would be saved as a video of its own (GL010002.LRV: GH010002.MP4 and GX010002.MP4 could each be its clip)"
+                ), "\(dryRun.stderr)")
             let run = try CLI.run(["import", "-v", "--album", "GoPro", card.path] + library)
             #expect(run.status == 0, "\(run.stderr)")
             #expect(
