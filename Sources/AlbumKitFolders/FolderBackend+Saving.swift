@@ -351,7 +351,9 @@ extension FolderBackend {
                 // a name is free only when theirs are too.
                 let companionNames = AssetCompanion.names(
                     of: item.media.companions.map(\.originalName), photo: item.media.originalFilename, as: name)
-                if contents.isTaken(name) || companionNames.contains(where: contents.isTaken) {
+                if contents.isTaken(name) || companionNames.contains(where: contents.isTaken)
+                    || contents.leavesGoProCopyUnclaimed(name, companions: companionNames)
+                {
                     attempt += 1
                     continue
                 }

@@ -71,6 +71,22 @@ struct FolderContents: Sendable {
         return nil
     }
 
+    /// Whether a clip published as `name` with companions named `companions` would leave a GoPro
+    /// low-resolution copy (`GL010001.LRV`) that two clips of its number could claim (`GH010001.MP4`
+    /// beside `GX010001.MP4`): such a copy goes with neither, so its clip would lose it from its
+    /// listing. The clip then takes the next name (`GX010001 2.MP4`), as for a name taken.
+    func leavesGoProCopyUnclaimed(_ name: String, companions: [String]) -> Bool {
+        let stem = Substring(name.lastIndex(of: ".").map { name[..<$0] } ?? name[...])
+        guard stem.count >= 8, stem.first == "G" || stem.first == "g" else { return false }
+        let rest = stem.dropFirst(2)
+        let copy = stem.prefix(1) + (stem.dropFirst().first?.isLowercase == true ? "l" : "L") + rest + ".LRV"
+        guard CompanionGrouping.goProClipStems(ofLowResolutionCopy: String(copy))?.contains(String(stem)) == true
+        else { return false }
+        // Only the names of this number matter: `GH010001…`, `GX010001…`, `GL010001…`.
+        let near = names.filter { $0.count > 2 && $0.dropFirst(2).hasPrefix(rest) }
+        return !CompanionGrouping(Array(near) + [name] + companions).unclaimedCopies.isEmpty
+    }
+
     /// Whether anything (a file, folder or symlink) had `name` when listed, or got it from this
     /// process since. A name taken by another program meanwhile is found by the publish itself
     /// (`link` fails with `EEXIST`; ``refresh(_:)``).

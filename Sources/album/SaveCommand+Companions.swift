@@ -22,6 +22,7 @@ extension SaveCommand {
         }
         var companionsOf: [Int: [(role: MediaCompanion.Role, index: Int)]] = [:]
         var orphans: [Int] = []
+        var claimed: [Int: [String]] = [:]  // a GoPro copy two clips could claim → those clips
         for (_, indices) in byFolder
         where indices.count > 1 || indices.contains(where: { name($0).map(CompanionGrouping.isSidecar) ?? false }) {
             var byName: [String: Int] = [:]
@@ -31,6 +32,7 @@ extension SaveCommand {
                 companionsOf[byName[group.primary]!] = group.companions.map { ($0.role, byName[$0.name]!) }
             }
             orphans += grouping.orphans.map { byName[$0]! }
+            for (copy, clips) in grouping.unclaimedCopies { claimed[byName[copy]!] = clips }
         }
         // A raw and its JPEG whose capture times differ are two photos, not a pair.
         let pairs = companionsOf.flatMap { primary, companions in
@@ -55,7 +57,7 @@ extension SaveCommand {
         }
         var absorbed = Set(orphans)
         for companions in companionsOf.values { absorbed.formUnion(companions.map(\.index)) }
-        guard !absorbed.isEmpty else { return (inputs, early) }
+        guard !absorbed.isEmpty || !claimed.isEmpty else { return (inputs, early) }
         var kept: [Input] = []
         var newPosition: [Int] = []  // old index → how many inputs stay before it
         var lone: [(position: Int, input: Input, outcome: Early)] = []
@@ -67,6 +69,7 @@ extension SaveCommand {
             input.companions = (companionsOf[index] ?? []).map {
                 MediaCompanion(role: $0.role, path: inputs[$0.index].bytes)
             }
+            input.clipsClaiming = claimed[index] ?? []
             kept.append(input)
         }
         newPosition.append(kept.count)

@@ -127,7 +127,12 @@ extension SaveCommand {
                 }
                 firstWithContent[content] = input.path
             }
-            tally.withLock { $0.saved += 1 }
+            tally.withLock {
+                $0.saved += 1
+                if !input.clipsClaiming.isEmpty, let name = input.path.split(separator: "/").last.map(String.init) {
+                    $0.unclaimedCopies.append((name, input.clipsClaiming))
+                }
+            }
             let m = reader.metadata
             if arguments.json {
                 var line = SaveLine(file: input.path, fileBytes: input.exactBytes)

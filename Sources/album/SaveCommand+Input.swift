@@ -10,6 +10,9 @@ extension SaveCommand {
         let fromFolder: Bool
         /// The files saved with it (its sidecars, the raw of a RAW+JPEG pair).
         var companions: [MediaCompanion] = []
+        /// For a GoPro's low-resolution copy saved as a video of its own, the clips of its number
+        /// that could each be its clip (`GH010001.MP4`, `GX010001.MP4`), for the summary to say why.
+        var clipsClaiming: [String] = []
 
         init(_ bytes: FileSystemPath, fromFolder: Bool) {
             self.bytes = bytes

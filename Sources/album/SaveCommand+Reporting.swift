@@ -73,6 +73,9 @@ extension SaveCommand {
                     tally.clipCompanions += clipCompanions
                     tally.clipsWithCompanions += 1
                 }
+                if !already, !input.clipsClaiming.isEmpty, let name {
+                    tally.unclaimedCopies.append((name, input.clipsClaiming))
+                }
                 var earlier: String?
                 if !already, let key, let ids = tally.earlier[key]?.filter({ $0 != saved.assetID }), !ids.isEmpty {
                     earlier = ids.joined(separator: " ")
@@ -176,6 +179,15 @@ extension SaveCommand {
             parts.append(
                 "\(count) clip companion\(count == 1 ? "" : "s") (.THM, .LRV) kept with \(t.clipsWithCompanions) video\(t.clipsWithCompanions == 1 ? "" : "s")"
             )
+        }
+        if !t.unclaimedCopies.isEmpty {
+            let count = t.unclaimedCopies.count
+            let each = t.unclaimedCopies.sorted { $0.copy < $1.copy }.map {
+                "\($0.copy): \($0.clips.sorted().joined(separator: " and ")) could each be its clip"
+            }
+            parts.append(
+                "\(count) low-resolution cop\(count == 1 ? "y" : "ies") (.LRV) \(saved) as \(count == 1 ? "a video" : "videos") of \(count == 1 ? "its" : "their") own ("
+                    + each.joined(separator: "; ") + ")")
         }
         if arguments.has(.move) && !arguments.dryRun { parts.append("\(t.moved) moved (removed from where they were)") }
         if t.notMoved > 0 { parts.append("\(t.notMoved) not moved (kept where they are)") }

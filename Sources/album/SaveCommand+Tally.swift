@@ -22,6 +22,9 @@ extension SaveCommand {
         var clipCompanions = 0
         /// The videos they were saved with.
         var clipsWithCompanions = 0
+        /// GoPro low-resolution copies saved as videos of their own because two clips of their
+        /// number could each claim them: each copy's name and those clips'.
+        var unclaimedCopies: [(copy: String, clips: [String])] = []
         /// Catalog libraries found in a folder walked: left out, reported.
         var libraries = 0
         /// The albums this save created.

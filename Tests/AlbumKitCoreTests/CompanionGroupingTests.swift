@@ -36,6 +36,47 @@ import Testing
         #expect(CompanionGrouping.isClipThumbnail("MVI_0001.thm") && !CompanionGrouping.isClipThumbnail("X.LRV"))
     }
 
+    /// A GoPro of HERO6 or later names its low-resolution copy `GL` where the clip has `GH` (H.264)
+    /// or `GX` (HEVC): the copy goes with the clip of the same chapter and number, never another's,
+    /// and with neither when two clips of its number could claim it.
+    @Test func aGoProsLowResolutionCopyGoesWithTheOneClipOfItsChapterAndNumber() {
+        let grouping = CompanionGrouping([
+            "GX010001.MP4", "GL010001.LRV", "GX010001.THM", "GX020001.MP4", "GL020001.LRV", "GH010002.MP4",
+            "GL020002.LRV", "GH010003.MP4", "GX010003.MP4", "GL010003.LRV", "GHAA0004.MP4", "GLAA0004.LRV",
+            "GX010005.MP4", "GL010006.LRV", "GOPR0007.MP4", "GOPR0007.LRV", "GX010008 2.MP4", "GL010008 2.LRV",
+            "gx010009.mp4", "gl010009.lrv", "GL010010.LRV", "GL010010.MP4",
+        ])
+        func companions(_ clip: String) -> [String]? {
+            grouping.groups.first { $0.primary == clip }?.companions.map(\.name)
+        }
+        #expect(companions("GX010001.MP4") == ["GL010001.LRV", "GX010001.THM"])
+        #expect(companions("GX020001.MP4") == ["GL020001.LRV"], "its own chapter's copy, not the first's")
+        #expect(companions("GH010002.MP4") == [], "chapter 02's copy is not chapter 01's")
+        #expect(companions("GH010003.MP4") == [] && companions("GX010003.MP4") == [])
+        #expect(grouping.unclaimedCopies.map(\.copy) == ["GL010003.LRV"])
+        #expect(grouping.unclaimedCopies.first?.clips == ["GH010003.MP4", "GX010003.MP4"])
+        #expect(companions("GHAA0004.MP4") == ["GLAA0004.LRV"], "a looping clip's chapter is letters")
+        #expect(companions("GX010005.MP4") == [], "another number's copy")
+        #expect(companions("GOPR0007.MP4") == ["GOPR0007.LRV"], "an older GoPro's copy has the clip's stem")
+        #expect(companions("GX010008 2.MP4") == ["GL010008 2.LRV"], "numbered beside its clip in a folder library")
+        #expect(companions("gx010009.mp4") == ["gl010009.lrv"])
+        #expect(companions("GL010010.MP4") == ["GL010010.LRV"], "a clip of its own stem first")
+        #expect(CompanionGrouping.goProClipStems(ofLowResolutionCopy: "GL01001.LRV") == nil)
+        #expect(CompanionGrouping.goProClipStems(ofLowResolutionCopy: "GL010001.MP4") == nil)
+        #expect(CompanionGrouping.goProClipStems(ofLowResolutionCopy: "GOPR0001.LRV") == nil)
+    }
+
+    /// Beside a clip saved under a numbered name, a GoPro's copy keeps its `GL` and takes the number.
+    @Test func aGoProsLowResolutionCopyIsNamedAfterItsClipsNumber() {
+        #expect(
+            AssetCompanion.names(of: ["GL010001.LRV", "GX010001.THM"], photo: "GX010001.MP4", as: "GX010001 2.MP4")
+                == ["GL010001 2.LRV", "GX010001 2.THM"])
+        #expect(
+            AssetCompanion.names(of: ["GL010001.LRV"], photo: "GX010001.MP4", as: "GX010001.MP4") == ["GL010001.LRV"])
+        // A clip named otherwise: the copy follows its stem, as any clip companion does.
+        #expect(AssetCompanion.names(of: ["GL010001.LRV"], photo: "GX010001.MP4", as: "Dive.MP4") == ["Dive.LRV"])
+    }
+
     @Test func withoutPairingTheRawIsItsOwnPhoto() {
         let grouping = CompanionGrouping(["IMG_1.CR2", "IMG_1.JPG", "IMG_1.CR2.xmp"], pairingRaws: false)
         #expect(grouping.groups.map(\.primary) == ["IMG_1.CR2", "IMG_1.JPG"])

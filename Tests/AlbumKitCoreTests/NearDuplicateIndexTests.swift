@@ -38,6 +38,61 @@ import Testing
         #expect(radius < 3 || expected.count > 50, "the planted copies are found")
     }
 
+    /// 20 000 hashes: random ones, a planted neighbour of one in ten at every distance from 0 to 12
+    /// bits (flipped bits chosen at random, so some neighbours are close in several bands and some
+    /// in one only), and a crowd of 400 variants of one hash (up to 6 bits flipped each) and 400 of
+    /// another sharing its low 32 bits, so some buckets hold hundreds of hashes.
+    static let crowded: [UInt64] = {
+        var generator = SeededGenerator(seed: 2026)
+        var hashes: [UInt64] = []
+        func flipped(_ hash: UInt64, bits: Int) -> UInt64 {
+            var copy = hash
+            while (copy ^ hash).nonzeroBitCount < bits { copy ^= 1 << UInt64.random(in: 0..<64, using: &generator) }
+            return copy
+        }
+        let crowd = UInt64.random(in: .min ... .max, using: &generator)
+        for _ in 0..<400 { hashes.append(flipped(crowd, bits: Int.random(in: 0...6, using: &generator))) }
+        let lowBits = UInt64.random(in: .min ... .max, using: &generator) & 0xFFFF_FFFF
+        for _ in 0..<400 { hashes.append(UInt64.random(in: .min ... .max, using: &generator) << 32 | lowBits) }
+        var distance = 0
+        while hashes.count < 20_000 {
+            let hash = UInt64.random(in: .min ... .max, using: &generator)
+            hashes.append(hash)
+            if hashes.count % 10 == 0 {
+                hashes.append(flipped(hash, bits: distance))
+                distance = (distance + 1) % 13
+            }
+        }
+        return hashes
+    }()
+
+    /// Every pair of ``crowded`` within 12 bits, with its distance, found by comparing every pair.
+    static let crowdedPairsByBruteForce: [(pair: [Int], distance: Int)] = {
+        var pairs: [(pair: [Int], distance: Int)] = []
+        crowded.withUnsafeBufferPointer { hashes in
+            for i in hashes.indices {
+                for j in (i + 1)..<hashes.count {
+                    let distance = (hashes[i] ^ hashes[j]).nonzeroBitCount
+                    if distance <= 12 { pairs.append(([i, j], distance)) }
+                }
+            }
+        }
+        return pairs
+    }()
+
+    @Test(arguments: 0...NearDuplicateIndex.largestRadius)
+    func pairsAmongCrowdedBucketsAreExactlyThoseABruteForceSearchFinds(radius: Int) async {
+        let expected = Set(Self.crowdedPairsByBruteForce.filter { $0.distance <= radius }.map(\.pair))
+        let found = await NearDuplicateIndex(Self.crowded).pairs(within: radius)
+        #expect(found.allSatisfy { $0.0 < $0.1 })
+        #expect(found.count == expected.count, "each pair once")
+        #expect(Set(found.map { [$0.0, $0.1] }) == expected)
+        let planted = Self.crowdedPairsByBruteForce.filter { $0.pair[0] >= 800 && $0.pair[1] == $0.pair[0] + 1 }
+        #expect(Set(planted.map(\.distance)) == Set(0...12), "a neighbour planted at every distance")
+        #expect(planted.filter { $0.distance == radius }.count > 100, "neighbours right at the radius")
+        #expect(planted.filter { $0.distance == radius + 1 }.count > 100, "neighbours just beyond it")
+    }
+
     @Test func neighboursIncludeTheHashItselfAndNothingFarther() {
         let hashes: [UInt64] = [0, 0b1, 0b111, 0xFFFF, 0xFFFF_0000_0000_0000, .max]
         let index = NearDuplicateIndex(hashes)

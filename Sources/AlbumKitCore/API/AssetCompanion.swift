@@ -59,7 +59,8 @@ public struct AssetCompanion: Sendable, Hashable {
     /// the editor that wrote it named it: a file named after the photo's whole name (`IMG_1.JPG.xmp`)
     /// or after another companion's (`IMG_1.CR2.xmp`, darktable's sidecar of the raw of a pair)
     /// follows that file's new name; one named after the stem (`IMG_1.xmp`, `IMG_1.AAE`, the raw
-    /// `IMG_1.CR2`) follows the photo's stem. With `photoName` the original name, every name stays.
+    /// `IMG_1.CR2`) follows the photo's stem, a GoPro's low-resolution copy (`GL010001.LRV` of
+    /// `GX010001.MP4`) the stem's number. With `photoName` the original name, every name stays.
     ///
     /// ```swift
     /// AssetCompanion.names(of: ["IMG_1.CR2", "IMG_1.CR2.xmp"], photo: "IMG_1.JPG", as: "IMG_1 2.JPG")
@@ -77,7 +78,14 @@ public struct AssetCompanion: Sendable, Hashable {
             let ext = (companion as NSString).pathExtension
             let described = (companion as NSString).deletingPathExtension.lowercased()
             var result = ext.isEmpty ? stem : stem + "." + ext
-            if !originalName.isEmpty, !ext.isEmpty, described == originalName.lowercased() {
+            // A GoPro's `GL010001.LRV` beside `GX010001 2.MP4`: `GL010001 2.LRV`, the name that
+            // pairs it with that clip again (``CompanionGrouping/goProClipStems(ofLowResolutionCopy:)``).
+            let goProName = String(companion.prefix(2)) + String(stem.dropFirst(2)) + "." + ext
+            if CompanionGrouping.goProClipStems(ofLowResolutionCopy: companion) != nil,
+                CompanionGrouping.goProClipStems(ofLowResolutionCopy: goProName)?.contains(stem) == true
+            {
+                result = goProName
+            } else if !originalName.isEmpty, !ext.isEmpty, described == originalName.lowercased() {
                 result = photoName + "." + ext
             } else if !ext.isEmpty,
                 // A shorter name only: the search ends, whatever the names.

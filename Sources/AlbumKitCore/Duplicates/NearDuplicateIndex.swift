@@ -1,14 +1,23 @@
 /// 64-bit hashes indexed to find, fast, those within a few bits of each other (multi-index hashing).
 ///
 /// Each hash is cut into four 16-bit bands and every band is indexed by its value (a counting sort:
-/// one table of 65 536 starts and one list of hash numbers per band). Two hashes at most `radius` bits
-/// apart differ by at most `radius / 4` bits in one band at least (four bands cannot each hold more),
-/// so a search looks up, in each band, the values within `radius / 4` bits of the query's band (1,
-/// 17 or 137 of them for 0, 1 or 2 bits) and checks the whole hash of each hash found there.
+/// one table of 65 536 bucket starts, then the hashes themselves and their numbers in bucket order,
+/// each in one contiguous array). Two hashes at most `radius` bits apart differ by at most
+/// `radius / 4` bits in one band at least (four bands cannot each hold more), so two such hashes
+/// share a bucket, or sit in buckets whose values are within `radius / 4` bits (1, 17 or 137 values
+/// for 0, 1 or 2 bits), in at least one band.
 ///
-/// Over 1 000 000 random hashes a bucket holds about 15 hashes: for all pairs within 7 bits each hash
-/// is compared with about 1 000 others (17 buckets in 4 bands; `album-bench`'s near-duplicate row),
-/// within 8 to 11 bits with about 8 000 (137 buckets), 8 times the work.
+/// ``pairs(within:)`` joins the index with itself: in each band, each bucket's hashes are compared
+/// with the later hashes of the same bucket and with every hash of each neighbouring bucket of a
+/// higher value, so each pair of buckets is read once. A pair close in several bands is reported
+/// only from the first of them (its earlier bands' bits are counted before it is kept), so every
+/// pair within the radius comes out exactly once, with no set to remove repeats.
+///
+/// Over 1 000 000 random hashes a bucket holds about 15 hashes: all pairs within 7 bits take about
+/// 520 million comparisons of two hashes (in each of 4 bands, 65 536 buckets joined with themselves
+/// and 8 of their 16 neighbours), each an exclusive or and a bit count over memory read in order
+/// (`album-bench`'s near-duplicate row). Within 8 to 11 bits, 68 of the 136 neighbours: 8 times
+/// the work. Five or more bands would be slower: 13-bit bands hold 8 times as many hashes a bucket.
 ///
 /// ```swift
 /// let index = NearDuplicateIndex(hashes)
@@ -18,117 +27,178 @@
 package struct NearDuplicateIndex: Sendable {
     /// The hashes indexed, by number.
     package let hashes: [UInt64]
-    /// For each band, where each band value's hash numbers start in ``members`` (65 537 entries).
-    private let starts: [[Int32]]
-    /// For each band, the hash numbers in order of their band value.
-    private let members: [[Int32]]
-    /// For each band, the hashes themselves in the order of ``members``, so a bucket's hashes are
-    /// compared reading memory in order.
-    private let bucketHashes: [[UInt64]]
+    /// The four bands, lowest bits first.
+    private let bands: [Band]
+
+    /// One band's buckets, each in one piece of ``values`` and ``numbers``.
+    private struct Band: Sendable {
+        /// Where each band value's bucket starts in ``values`` and ``numbers`` (65 537 entries, the
+        /// last the number of hashes).
+        var starts: [Int32]
+        /// The hashes, in order of their band value.
+        var values: [UInt64]
+        /// The number of each hash of ``values``.
+        var numbers: [Int32]
+    }
 
     /// The largest radius searched: two bits in a band (137 values a band).
     package static let largestRadius = 11
+
+    /// Buckets of one band searched as one piece of work in ``pairs(within:)``: 64 pieces a band,
+    /// 256 in all, so the cores finish together though buckets differ in size.
+    private static let bucketsPerPiece = 1024
 
     /// Indexes `hashes` (at most 2³¹ − 1 of them).
     package init(_ hashes: [UInt64]) {
         precondition(hashes.count < Int(Int32.max), "at most 2^31 - 1 hashes")
         self.hashes = hashes
-        var starts: [[Int32]] = []
-        var members: [[Int32]] = []
-        var bucketHashes: [[UInt64]] = []
-        for band in 0..<4 {
-            var counts = [Int32](repeating: 0, count: 65_537)
-            for hash in hashes { counts[Int(Self.band(band, of: hash)) + 1] += 1 }
-            for value in 0..<65_536 { counts[value + 1] += counts[value] }
-            var next = counts
-            var list = [Int32](repeating: 0, count: hashes.count)
-            var values = [UInt64](repeating: 0, count: hashes.count)
-            for (number, hash) in hashes.enumerated() {
-                let value = Int(Self.band(band, of: hash))
-                list[Int(next[value])] = Int32(number)
-                values[Int(next[value])] = hash
-                next[value] += 1
+        bands = (0..<4).map { Self.band($0, indexing: hashes) }
+    }
+
+    /// The counting sort of `hashes` by their band `band`.
+    private static func band(_ band: Int, indexing hashes: [UInt64]) -> Band {
+        let shift = UInt64(16 * band)
+        var starts = [Int32](repeating: 0, count: 65_537)
+        var values = [UInt64](repeating: 0, count: hashes.count)
+        var numbers = [Int32](repeating: 0, count: hashes.count)
+        hashes.withUnsafeBufferPointer { hashes in
+            starts.withUnsafeMutableBufferPointer { starts in
+                for hash in hashes { starts[Int(truncatingIfNeeded: (hash >> shift) & 0xFFFF) + 1] += 1 }
+                for value in 0..<65_536 { starts[value + 1] += starts[value] }
             }
-            starts.append(counts)
-            members.append(list)
-            bucketHashes.append(values)
+            var next = Array(starts.dropLast())
+            next.withUnsafeMutableBufferPointer { next in
+                values.withUnsafeMutableBufferPointer { values in
+                    numbers.withUnsafeMutableBufferPointer { numbers in
+                        for (number, hash) in hashes.enumerated() {
+                            let value = Int(truncatingIfNeeded: (hash >> shift) & 0xFFFF)
+                            let slot = Int(next[value])
+                            values[slot] = hash
+                            numbers[slot] = Int32(truncatingIfNeeded: number)
+                            next[value] += 1
+                        }
+                    }
+                }
+            }
         }
-        self.starts = starts
-        self.members = members
-        self.bucketHashes = bucketHashes
+        return Band(starts: starts, values: values, numbers: numbers)
     }
 
     /// The numbers of every indexed hash within `radius` bits of `hash` (itself included when indexed).
     package func neighbours(of hash: UInt64, within radius: Int) -> [Int] {
+        Self.checkRadius(radius)
+        let bandRadius = radius / 4
+        let probes = [0] + Self.masks(within: bandRadius)
         var found: [Int] = []
-        search(hash, within: radius) { number, _ in found.append(number) }
+        for (band, table) in bands.enumerated() {
+            let value = Int(truncatingIfNeeded: (hash >> UInt64(16 * band)) & 0xFFFF)
+            for mask in probes {
+                let bucket = value ^ mask
+                for slot in Int(table.starts[bucket])..<Int(table.starts[bucket + 1]) {
+                    let other = table.values[slot]
+                    if (other ^ hash).nonzeroBitCount <= radius,
+                        !Self.closeInEarlierBand(other ^ hash, before: band, within: bandRadius)
+                    {
+                        found.append(Int(table.numbers[slot]))
+                    }
+                }
+            }
+        }
         return found.sorted()
     }
 
-    /// Every pair of indexed hashes at most `radius` bits apart, `(i, j)` with `i < j`, in no order,
-    /// searched on one thread per core.
+    /// Every pair of indexed hashes at most `radius` bits apart, `(i, j)` with `i < j`, each once,
+    /// in no order, searched on one thread per core.
     package func pairs(within radius: Int) async -> [(Int, Int)] {
-        let chunk = 4096
-        let chunks = (hashes.count + chunk - 1) / chunk
-        let found = Locked([[(Int, Int)]](repeating: [], count: chunks))
-        await Blocking.forEach(chunks) { part in
-            var pairs: [(Int, Int)] = []
-            for number in part * chunk..<min(hashes.count, (part + 1) * chunk) {
-                search(hashes[number], within: radius) { other, _ in
-                    if other > number { pairs.append((number, other)) }
-                }
-            }
-            found.withLock { $0[part] = pairs }
+        Self.checkRadius(radius)
+        let piecesPerBand = 65_536 / Self.bucketsPerPiece
+        let found = Locked([[(Int, Int)]](repeating: [], count: bands.count * piecesPerBand))
+        await Blocking.forEach(bands.count * piecesPerBand) { piece in
+            let first = (piece % piecesPerBand) * Self.bucketsPerPiece
+            let pairs = pairs(
+                inBand: piece / piecesPerBand, buckets: first..<(first + Self.bucketsPerPiece), within: radius)
+            found.withLock { $0[piece] = pairs }
         }
         return found.withLock { $0.flatMap { $0 } }
     }
 
-    /// Calls `visit` once for each indexed hash within `radius` bits of `hash`, with its distance.
-    private func search(_ hash: UInt64, within radius: Int, _ visit: (Int, Int) -> Void) {
-        precondition((0...Self.largestRadius).contains(radius), "a radius of 0 to 11 bits")
+    /// The pairs within `radius` bits found first in band `band` with one hash in `buckets`: each
+    /// bucket joined with itself and with its neighbours of higher value.
+    private func pairs(inBand band: Int, buckets: Range<Int>, within radius: Int) -> [(Int, Int)] {
         let bandRadius = radius / 4
-        for band in 0..<4 {
-            let value = Self.band(band, of: hash)
-            // Read through buffer pointers: the arrays are not retained and bounds-checked per hash.
-            starts[band].withUnsafeBufferPointer { bandStarts in
-                bucketHashes[band].withUnsafeBufferPointer { bandHashes in
-                    members[band].withUnsafeBufferPointer { bandMembers in
-                        Self.forEachValue(near: value, within: bandRadius) { probe in
-                            let bucketStart = Int(bandStarts[Int(probe)])
-                            let bucketEnd = Int(bandStarts[Int(probe) + 1])
-                            for slot in bucketStart..<bucketEnd {
-                                let other = bandHashes[slot]
-                                let distance = (other ^ hash).nonzeroBitCount
-                                guard distance <= radius else { continue }
-                                // Found once: in the first band where it is within the band radius.
-                                var earlier = false
-                                for previous in 0..<band
-                                where (Self.band(previous, of: other) ^ Self.band(previous, of: hash))
-                                    .nonzeroBitCount <= bandRadius
-                                {
-                                    earlier = true
-                                    break
+        let masks = Self.masks(within: bandRadius)
+        let table = bands[band]
+        var found: [(Int, Int)] = []
+        // One pass over contiguous buffers: no array is retained or bounds-checked per hash.
+        table.starts.withUnsafeBufferPointer { starts in
+            table.values.withUnsafeBufferPointer { values in
+                table.numbers.withUnsafeBufferPointer { numbers in
+                    for bucket in buckets {
+                        let start = Int(starts[bucket])
+                        let end = Int(starts[bucket + 1])
+                        guard start < end else { continue }
+                        for slot in start..<end {
+                            let hash = values[slot]
+                            for other in (slot + 1)..<end where (values[other] ^ hash).nonzeroBitCount <= radius {
+                                if !Self.closeInEarlierBand(values[other] ^ hash, before: band, within: bandRadius) {
+                                    found.append(Self.pair(numbers[slot], numbers[other]))
                                 }
-                                if !earlier { visit(Int(bandMembers[slot]), distance) }
+                            }
+                        }
+                        for mask in masks where bucket ^ mask > bucket {
+                            let neighbour = bucket ^ mask
+                            let neighbourStart = Int(starts[neighbour])
+                            let neighbourEnd = Int(starts[neighbour + 1])
+                            guard neighbourStart < neighbourEnd else { continue }
+                            for slot in start..<end {
+                                let hash = values[slot]
+                                for other in neighbourStart..<neighbourEnd
+                                where (values[other] ^ hash).nonzeroBitCount <= radius {
+                                    if !Self.closeInEarlierBand(values[other] ^ hash, before: band, within: bandRadius)
+                                    {
+                                        found.append(Self.pair(numbers[slot], numbers[other]))
+                                    }
+                                }
                             }
                         }
                     }
                 }
             }
         }
+        return found
     }
 
-    private static func band(_ band: Int, of hash: UInt64) -> UInt16 { UInt16(truncatingIfNeeded: hash >> (16 * band)) }
-
-    /// `value`, then every 16-bit value one bit from it, then two bits, up to `radius` bits.
-    private static func forEachValue(near value: UInt16, within radius: Int, _ body: (UInt16) -> Void) {
-        body(value)
-        guard radius >= 1 else { return }
-        for first in 0..<16 {
-            let once = value ^ (1 << first)
-            body(once)
-            guard radius >= 2 else { continue }
-            for second in (first + 1)..<16 { body(once ^ (1 << second)) }
+    /// Whether the two hashes whose bits differ as `difference` are within `bandRadius` bits in a
+    /// band before `band`: then that band found them.
+    @inline(__always)
+    private static func closeInEarlierBand(_ difference: UInt64, before band: Int, within bandRadius: Int) -> Bool {
+        var previous = 0
+        while previous < band {
+            if ((difference >> UInt64(16 * previous)) & 0xFFFF).nonzeroBitCount <= bandRadius { return true }
+            previous += 1
         }
+        return false
+    }
+
+    @inline(__always)
+    private static func pair(_ first: Int32, _ second: Int32) -> (Int, Int) {
+        first < second ? (Int(first), Int(second)) : (Int(second), Int(first))
+    }
+
+    private static func checkRadius(_ radius: Int) {
+        precondition((0...largestRadius).contains(radius), "a radius of 0 to 11 bits")
+    }
+
+    /// Every 16-bit value of 1 to `radius` bits set: what a bucket's value is changed by to name
+    /// its neighbours (16 masks for one bit, 136 for two).
+    private static func masks(within radius: Int) -> [Int] {
+        guard radius >= 1 else { return [] }
+        var masks: [Int] = []
+        for first in 0..<16 {
+            masks.append(1 << first)
+            guard radius >= 2 else { continue }
+            for second in (first + 1)..<16 { masks.append(1 << first | 1 << second) }
+        }
+        return masks
     }
 }

@@ -30,6 +30,9 @@ package struct CompanionGrouping: Sendable {
     package private(set) var groups: [Group] = []
     /// Sidecars whose photo is not among the names.
     package private(set) var orphans: [String] = []
+    /// GoPro low-resolution copies (`GL010001.LRV`) that two clips of their number could claim
+    /// (`GH010001.MP4` and `GX010001.MP4`), so they go with neither: each with those clips.
+    package private(set) var unclaimedCopies: [(copy: String, clips: [String])] = []
 
     /// Sidecar extensions, lowercase.
     package static let sidecarExtensions: Set<String> = ["xmp", "aae"]
@@ -58,6 +61,32 @@ package struct CompanionGrouping: Sendable {
 
     /// Whether `name` is a camera raw's.
     package static func isRaw(_ name: String) -> Bool { rawExtensions.contains(lowercasedExtension(of: name)) }
+
+    /// The stems a GoPro clip of `name` has when `name` is the low-resolution copy a GoPro of HERO6
+    /// or later writes beside it: `GL010001.LRV` (chapter 01 of clip 0001) is the copy of
+    /// `GH010001.MP4` (H.264) or `GX010001.MP4` (HEVC), never of another chapter or number; a
+    /// looping clip's chapter is two letters (`GLAA0001.LRV`). The letters keep their case, and
+    /// what follows the number stays (`GL010001 2.LRV`, numbered beside `GX010001 2.MP4` in a
+    /// folder library, is that clip's). `nil` for any other name (an older GoPro's `GOPR0001.LRV`
+    /// has its clip's stem).
+    ///
+    /// ```swift
+    /// CompanionGrouping.goProClipStems(ofLowResolutionCopy: "GL020001.LRV")  // ["GH020001", "GX020001"]
+    /// ```
+    package static func goProClipStems(ofLowResolutionCopy name: String) -> [String]? {
+        guard lowercasedExtension(of: name) == "lrv" else { return nil }
+        let bytes = Array(stem(of: name).utf8)
+        func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+        func isChapter(_ byte: UInt8) -> Bool {
+            isDigit(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte & 0xDF)
+        }
+        guard bytes.count >= 8, bytes[0] & 0xDF == UInt8(ascii: "G"), bytes[1] & 0xDF == UInt8(ascii: "L"),
+            bytes[2..<4].allSatisfy(isChapter), bytes[4..<8].allSatisfy(isDigit)
+        else { return nil }
+        let lowercase = bytes[1] != UInt8(ascii: "L")
+        let rest = String(decoding: bytes[2...], as: UTF8.self)
+        return (lowercase ? ["h", "x"] : ["H", "X"]).map { String(decoding: bytes[0..<1], as: UTF8.self) + $0 + rest }
+    }
 
     private static func lowercasedExtension(of name: String) -> String {
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
@@ -95,10 +124,16 @@ package struct CompanionGrouping: Sendable {
         for name in media {
             if let preview = pairedTo[name], let at = index[preview] { groups[at].companions.append((.raw, name)) }
         }
-        // `.THM`, `.LRV`: the clip's of their stem.
+        // `.THM`, `.LRV`: the clip's of their stem; a GoPro's `GL…LRV`, the one clip of its number.
+        func clips(_ stem: String) -> [String] {
+            (byStem[stem] ?? []).filter { index[$0] != nil && FolderNaming.kind(ofFileNamed: $0) == .video }
+        }
         for name in names where Self.isClipCompanion(name) {
-            let clip = byStem[Self.stem(of: name)]?.first {
-                index[$0] != nil && FolderNaming.kind(ofFileNamed: $0) == .video
+            var clip = clips(Self.stem(of: name)).first
+            if clip == nil, let stems = Self.goProClipStems(ofLowResolutionCopy: name) {
+                let claimants = stems.flatMap(clips)
+                if claimants.count > 1 { unclaimedCopies.append((name, claimants)) }
+                clip = claimants.count == 1 ? claimants[0] : nil
             }
             if let clip, let at = index[clip] { groups[at].companions.append((.sidecar, name)) }
         }
