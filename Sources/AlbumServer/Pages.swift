@@ -291,11 +291,16 @@ enum Pages {
         // a reload, a link or the back button keeps it.
         const ordered = (order) => (order === 'taken' ? '/taken' : '');
         async function albumPage(id, titleIfNew, order = 'added') {
-          let album, first = null;
+          let album, first = null, early = null;
           if (titleIfNew) {
             album = { id: null, title: titleIfNew, count: 0 };
           } else {
-            // The album and its first places in one answer: the first screen needs both.
+            // The album and its first places in one answer, and beside it the first screen's
+            // thumbnails (as many as the window can show): the first screen waits for one round trip.
+            const room = window.innerWidth - 48, columns = Math.max(2, Math.floor(room / 130));
+            const side = Math.floor((room - 4 * (columns - 1)) / columns) + 4;
+            early = thumbnailRun(id, 0, Math.min(200, columns * (Math.ceil((window.innerHeight - 144) / side) + 1)), order);
+            early.items.catch(() => {});  // the album's own request says what went wrong
             first = await api('/api/album-assets?album=' + encodeURIComponent(id) + '&offset=0&limit=' + GRID_PAGE + '&order=' + order);
             album = first.album;
           }
@@ -306,7 +311,7 @@ enum Pages {
           const spacer = el('div');
           const rows = el('div', { class: 'rows' });
           scroller.append(rows, spacer);
-          const grid = virtualGrid(scroller, spacer, rows, () => album, order);
+          const grid = virtualGrid(scroller, spacer, rows, () => album, order, early);
           const sort = el('select', { 'aria-label': 'Order', id: 'order' },
             el('option', { value: 'added' }, 'Date added'), el('option', { value: 'taken' }, 'Date taken'));
           sort.value = order;
@@ -336,13 +341,31 @@ enum Pages {
           teardown = () => { clearInterval(tick); grid.stop(); live.close(); };
         }
 
+        // The thumbnails of `limit` places of an album from `offset`, in one request (/api/thumbnails):
+        // `items` gives each place's asset id and its image as a Blob (none when it has no thumbnail).
+        function thumbnailRun(albumID, offset, limit, order) {
+          const items = fetch('/api/thumbnails?album=' + encodeURIComponent(albumID) + '&offset=' + offset + '&limit=' + limit + '&order=' + order, { credentials: 'same-origin' })
+            .then((response) => { if (!response.ok) throw new Error(response.statusText); return response.arrayBuffer(); })
+            .then((buffer) => {
+              const bytes = new Uint8Array(buffer);
+              const end = bytes.indexOf(10);
+              let at = end + 1;
+              return JSON.parse(new TextDecoder().decode(bytes.subarray(0, end))).items.map((item) => {
+                const blob = item.size ? new Blob([bytes.subarray(at, at + item.size)], { type: item.type }) : null;
+                at += item.size;
+                return { id: item.id, blob };
+              });
+            });
+          return { items, until: offset + limit };
+        }
+
         // The grid draws only the rows in view, and keeps the rows it drew while they stay in view. Its
         // scroll height is mapped, not summed: a spacer of at most MAX pixels stands for every row, and
         // a scroll position is a fraction of the whole album, so the last asset of a million is as
         // reachable as the first; no step of it does work that grows with the album. The thumbnails of
         // the places in view that it lacks are asked for in one request (/api/thumbnails) and kept as
         // object URLs, at most KEPT of them.
-        function virtualGrid(scroller, spacer, rows, current, order) {
+        function virtualGrid(scroller, spacer, rows, current, order, early) {
           const MAX = 4000000, PAGE = GRID_PAGE, GAP = 4, KEPT = 3000, PAGES_KEPT = 200;
           const pages = new Map();
           const pictures = new Map();   // asset id → object URL of its thumbnail, or the address of its own
@@ -373,23 +396,18 @@ enum Pages {
               .then((body) => { if (pages.has(page)) { pages.set(page, body.assets); schedule(); } })
               .catch(() => pages.delete(page));
           };
+          const keep = (items) => {
+            for (const item of items) {
+              if (!stopped && !pictures.has(item.id)) pictures.set(item.id, item.blob ? URL.createObjectURL(item.blob) : '/api/thumbnail?asset=' + encodeURIComponent(item.id));
+            }
+          };
+          // The first screen's run, asked for with the album: places before `earlyUntil` wait for it.
+          let earlyUntil = early ? early.until : 0;
+          if (early) early.items.then(keep, () => {}).finally(() => { earlyUntil = 0; schedule(); });
           const fetchPictures = (from, to, ids) => {
             for (const id of ids) asked.add(id);
-            fetch('/api/thumbnails?album=' + encodeURIComponent(current().id) + '&offset=' + from + '&limit=' + (to - from + 1) + '&order=' + order, { credentials: 'same-origin' })
-              .then((response) => { if (!response.ok) throw new Error(response.statusText); return response.arrayBuffer(); })
-              .then((buffer) => {
-                const bytes = new Uint8Array(buffer);
-                const end = bytes.indexOf(10);
-                const head = JSON.parse(new TextDecoder().decode(bytes.subarray(0, end)));
-                let at = end + 1;
-                for (const item of head.items) {
-                  if (stopped) break;
-                  if (!pictures.has(item.id)) {
-                    pictures.set(item.id, item.size ? URL.createObjectURL(new Blob([bytes.subarray(at, at + item.size)], { type: item.type })) : '/api/thumbnail?asset=' + encodeURIComponent(item.id));
-                  }
-                  at += item.size;
-                }
-              })
+            thumbnailRun(current().id, from, to - from + 1, order).items
+              .then(keep)
               .catch(() => {})
               .finally(() => {
                 // Places that moved meanwhile (the album changed): their assets' own addresses.
@@ -438,7 +456,7 @@ enum Pages {
                 assets.push(asset);
                 if (!asset) continue;
                 shownIds.add(asset.id);
-                if (!pictures.has(asset.id) && !asked.has(asset.id)) {
+                if (!pictures.has(asset.id) && !asked.has(asset.id) && index >= earlyUntil) {
                   if (missingFrom < 0) missingFrom = index;
                   missingTo = index;
                   missing.push(asset.id);
