@@ -3,17 +3,17 @@
 
     bench-serve.py ALBUM WORK_DIR [PHOTOS]
     bench-serve.py grid ALBUM WORK_DIR COUNT
-    bench-serve.py grid-runs ALBUM LIBRARY TITLE LAST_NAME RUNS STATE_DIR [SWEEP_SECONDS]
+    bench-serve.py grid-runs ALBUM LIBRARY TITLE LAST_NAME RUNS STATE_DIR [SAMPLES]
     bench-serve.py resume ALBUM WORK_DIR GIB
 
 - thumbnails served per second from a warm page cache: 8 keep-alive connections asking for the
   thumbnails of an album's assets for 5 s (the client is Python: it is part of what is measured);
 - grid-runs: the album TITLE of an existing LIBRARY (its last asset named LAST_NAME) opened RUNS
   times in a fresh browser context each: the first screen of thumbnails, a jump to the middle and
-  one to the end, and the page's long tasks (over 50 ms); then once, the grid scrolled from top to
-  bottom a screen at a time (at most SWEEP_SECONDS, default 600): the share of the album's
-  positions drawn with their asset, and the long tasks meanwhile. One line per measure, for
-  album-bench's grid row;
+  one to the end, and the page's long tasks (over 50 ms); then once, SAMPLES places (default 100:
+  the first, the last, evenly spaced ones between) scrolled to through the scroll bar's mapping and
+  a screen on from each: the share of them drawn with their asset, the scroll positions each row
+  has, and the long tasks meanwhile. One line per measure, for album-bench's grid row;
 - resume: a video of GIB GiB uploaded through the page in headless Chromium, its connection cut at
   60 % and resumed: the bytes sent again (at most one piece of 8 MiB), read off the page's own
   requests; needs four times its size free in WORK_DIR;
@@ -180,29 +180,53 @@ def grid(album, work, count):
 
 LOADED = "(() => { const cells = [...document.querySelectorAll('.cell')]; return cells.length > 0 && cells.every(c => { const i = c.querySelector('img'); return i && i.complete; }); })()"
 
-SWEEP = """async (budget) => {
+# Every place of the album can be scrolled to: the scroll bar's mapping gives each row scroll
+# positions of its own, and sampled places (the first, the last, and evenly spaced ones between)
+# are jumped to through that mapping, each checked drawn with its asset's thumbnail, then the grid
+# moved on one screen from there. Bounded: a million places are ~40 000 screens, too many to draw
+# one by one.
+SWEEP = """async ({ count, samples, budget }) => {
   const s = document.querySelector('.scroller');
   const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
-  const seen = new Set();
-  const started = performance.now();
-  let top = 0, steps = 0;
-  while (true) {
-    s.scrollTop = top;
-    await frame();
-    const waitUntil = performance.now() + 5000;
-    while (performance.now() < waitUntil) {
+  const columns = document.querySelector('.row').querySelectorAll('.cell').length;
+  const rowHeight = document.querySelector('.cell').offsetHeight + 4;
+  const rows = Math.ceil(count / columns);
+  const room = s.scrollHeight - s.clientHeight;
+  const total = Math.max(1, rows * rowHeight - s.clientHeight);
+  const shown = Math.max(1, Math.floor(s.clientHeight / rowHeight) - 1);
+  const places = [0, count - 1];
+  for (let i = 1; i < samples - 1; i++) places.push(Math.floor(i * (count - 1) / (samples - 1)));
+  const drawn = async () => {
+    const until = performance.now() + 10000;
+    while (performance.now() < until) {
       const cells = [...document.querySelectorAll('.cell')];
-      if (cells.length > 0 && cells.every((c) => c.querySelector('img'))) break;
+      if (cells.length > 0 && cells.every((c) => { const i = c.querySelector('img'); return i && i.complete; })) return true;
       await frame();
     }
-    for (const c of document.querySelectorAll('.cell')) {
-      if (c.querySelector('img')) seen.add(Number(c.getAttribute('href').split('/').pop()));
-    }
+    return false;
+  };
+  const started = performance.now();
+  let reached = 0, steps = 0, tried = 0;
+  const missed = [];
+  for (const place of places) {
+    if (performance.now() - started > budget * 1000) break;
+    tried++;
+    // The scroll position whose first row drawn is the place's row (the last screen for the last rows).
+    const target = Math.min(room, Math.ceil(Math.floor(place / columns) * rowHeight * room / total));
+    s.scrollTop = target;
+    await frame();
+    await drawn();
     steps++;
-    if (top >= s.scrollHeight - s.clientHeight || performance.now() - started > budget * 1000) break;
-    top = Math.min(s.scrollHeight - s.clientHeight, top + window.sweepStep);
+    const cell = [...document.querySelectorAll('.cell')].find((c) => Number(c.getAttribute('href').split('/').pop()) === place);
+    if (cell && cell.querySelector('img') && cell.querySelector('img').complete) reached++; else missed.push(place);
+    s.scrollTop = Math.min(room, target + Math.floor(shown * rowHeight * room / total));
+    await frame();
+    await drawn();
+    steps++;
   }
-  return { seen: seen.size, steps, seconds: (performance.now() - started) / 1000, finished: top >= s.scrollHeight - s.clientHeight };
+  return { reached, tried, samples: places.length, steps, seconds: (performance.now() - started) / 1000,
+           perRow: room / Math.max(1, rows - Math.floor(s.clientHeight / rowHeight)), missed: missed.slice(0, 5),
+           ends: tried === places.length && !missed.includes(0) && !missed.includes(count - 1) };
 }"""
 
 
@@ -224,7 +248,7 @@ def grid_run(page, address, count, last_name):
     return timings
 
 
-def grid_runs(album, library, title, last_name, runs, state, sweep_seconds=600):
+def grid_runs(album, library, title, last_name, runs, state, samples=100):
     """Medians come from album-bench: this prints each run's numbers."""
     from playwright.sync_api import sync_playwright
     server = check.Server(album, library, state)
@@ -262,20 +286,17 @@ def grid_runs(album, library, title, last_name, runs, state, sweep_seconds=600):
             page.goto(address)
             page.wait_for_function(LOADED, timeout=120000)
             page.evaluate(observe)
-            # The rows one screen shows but one, in scroll pixels: the spacer stands for the album's
-            # height (mapped, not summed, above 4 000 000 px).
-            page.evaluate("""() => { const s = document.querySelector('.scroller'); const row = document.querySelector('.row');
-                const cell = document.querySelector('.cell'); const columns = row.querySelectorAll('.cell').length;
-                const rowHeight = cell.offsetHeight + 4; const rows = Math.ceil(%d / columns);
-                const room = s.scrollHeight - s.clientHeight; const total = Math.max(1, rows * rowHeight - s.clientHeight);
-                const shown = Math.max(1, Math.floor(s.clientHeight / rowHeight) - 1);
-                window.sweepStep = Math.max(1, Math.floor(shown * rowHeight * room / total)); }""" % count)
-            swept = page.evaluate(SWEEP, sweep_seconds)
+            swept = page.evaluate(SWEEP, {"count": count, "samples": samples, "budget": 600})
             long_tasks = page.evaluate("window.longTasks")
-            print("sweep: %d of %d positions drawn with their asset (%.2f %%), %d screens in %.1f s, %s, long tasks %d %s" % (
-                swept["seen"], count, 100.0 * swept["seen"] / max(1, count), swept["steps"], swept["seconds"],
-                "to the end" if swept["finished"] else "stopped at the time limit", len(long_tasks),
-                [round(t) for t in long_tasks[:5]]), flush=True)
+            print("sweep: %d of %d sampled places drawn with their asset (%.2f %%), the first and the last %s%s; "
+                  "%d screens in %.1f s; scroll positions per row %.1f (%s); long tasks %d %s" % (
+                      swept["reached"], swept["samples"], 100.0 * swept["reached"] / max(1, swept["samples"]),
+                      "reached" if swept["ends"] else "NOT both reached",
+                      "" if swept["tried"] == swept["samples"] else " (stopped at the time limit after %d)" % swept["tried"],
+                      swept["steps"], swept["seconds"], swept["perRow"],
+                      "every row has its own" if swept["perRow"] >= 1 else "rows share positions: some are not reachable",
+                      len(long_tasks), [round(t) for t in long_tasks[:5]])
+                  + ("; missed %s" % swept["missed"] if swept["missed"] else ""), flush=True)
             browser.close()
     finally:
         server.stop()
@@ -311,7 +332,7 @@ if __name__ == "__main__":
         resume(sys.argv[2], sys.argv[3], float(sys.argv[4]))
     elif sys.argv[1] == "grid-runs":
         grid_runs(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], int(sys.argv[6]), sys.argv[7],
-                  float(sys.argv[8]) if len(sys.argv) > 8 else 600)
+                  int(sys.argv[8]) if len(sys.argv) > 8 else 100)
     elif sys.argv[1] == "grid":
         grid(sys.argv[2], sys.argv[3], int(sys.argv[4]))
     else:

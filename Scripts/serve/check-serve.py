@@ -206,6 +206,15 @@ def http_checks(album, library, state, work):
         check(status == 416, "a range past the end is answered 416")
         status, headers, _ = server.request("GET", "/api/thumbnail?asset=%s" % urllib.parse.quote(photo["id"], safe=""))
         check(status == 200 and headers.get("content-type", "").startswith("image/"), "a thumbnail (or the placeholder) is an image")
+        if headers.get("etag"):
+            status, _, body = server.request("GET", "/api/thumbnail?asset=%s" % quoted(photo["id"]), headers={"If-None-Match": headers["etag"]})
+            check(status == 304 and body == b"", "a thumbnail asked again with its ETag is answered 304 Not Modified")
+        run = thumbnail_run(server.request, trip["id"], 0, 100)
+        check(run is not None and [item["id"] for item in run] == [a["id"] for a in assets[:len(run)]] and len(run) == min(trip["count"], 100),
+              "/api/thumbnails gives the album's places' thumbnails in one answer, each named by its asset")
+        singles = [server.request("GET", "/api/thumbnail?asset=%s" % quoted(item["id"]))[2] for item in run]
+        check(all(item["bytes"] == single for item, single in zip(run, singles) if item["size"]),
+              "each thumbnail of the run is the bytes /api/thumbnail gives for its asset")
         status, headers, body = server.request("GET", "/api/preview?asset=%s" % urllib.parse.quote(photo["id"], safe=""))
         check((status == 200 and headers.get("content-type", "").startswith("image/") and len(body) > 0)
               or (status == 307 and headers.get("location", "").startswith("/api/original?asset=")),
@@ -396,6 +405,58 @@ class Guest:
         return self.server.request(method, path, body=body, headers=sent, owner=False, csrf=False)
 
 
+class GuestEvents:
+    """A guest's `/api/events` stream on a connection of its own, its `data:` events read by a thread."""
+
+    def __init__(self, server, cookie):
+        import queue
+        self.events = queue.Queue()
+        self.connection = http.client.HTTPConnection(server.host, server.port, timeout=120)
+        self.connection.request("GET", "/api/events", headers={"Cookie": cookie})
+        self.response = self.connection.getresponse()
+        check(self.response.status == 200 and self.response.getheader("Content-Type") == "text/event-stream",
+              "a guest's page may listen to its album's changes (%d)" % self.response.status)
+
+        def read():
+            try:
+                # The stream's chunks are whole events: a line of one is never split between two.
+                for line in self.response.fp:
+                    text = line.decode(errors="replace")
+                    if text.startswith("data: "):
+                        self.events.put(json.loads(text[len("data: "):]))
+            except (OSError, ValueError):
+                pass  # closed by close(), or the server went away: no more events
+
+        threading.Thread(target=read, daemon=True).start()
+
+    def next_event(self, seconds):
+        """The next `data:` event as JSON, or None when none came within `seconds`."""
+        import queue
+        try:
+            return self.events.get(timeout=seconds)
+        except queue.Empty:
+            return None
+
+    def close(self):
+        self.connection.close()
+
+
+def thumbnail_run(request, album_id, offset, limit):
+    """`/api/thumbnails` of an album's places: its items, each with its bytes; None when refused or malformed."""
+    status, headers, body = request("GET", "/api/thumbnails?album=%s&offset=%d&limit=%d" % (quoted(album_id), offset, limit))
+    if status != 200 or b"\n" not in body:
+        return None
+    head, rest = body.split(b"\n", 1)
+    items = json.loads(head)["items"]
+    at = 0
+    for item in items:
+        item["bytes"] = rest[at:at + item["size"]]
+        at += item["size"]
+        if item["size"] and not (item["bytes"].startswith(b"\xff\xd8") or item["bytes"].startswith(b"\x89PNG")):
+            return None
+    return items if at == len(rest) else None
+
+
 def album_ids(server):
     _, _, body = server.request("GET", "/api/albums")
     return {a["title"]: a for a in json.loads(body)["albums"]}
@@ -439,7 +500,10 @@ def share_checks(album, library, state, work):
         check(status == 200 and len(body) > 0, "the guest downloads an original of the album")
         status, _, _ = guest.request("GET", "/api/original?asset=%s" % quoted(inside), headers={"Range": "bytes=0-9"})
         check(status == 206, "the guest's original is served with ranges")
-        for path, what in (("/api/album-assets?album=%s" % quoted(elsewhere["id"]), "another album's listing"),
+        run = thumbnail_run(guest.request, trip["id"], 0, 100)
+        check(run is not None and len(run) == trip["count"], "the guest gets the link's album's thumbnails in one answer")
+        for path, what in (("/api/thumbnails?album=%s&offset=0&limit=10" % quoted(elsewhere["id"]), "another album's thumbnails"),
+                           ("/api/album-assets?album=%s" % quoted(elsewhere["id"]), "another album's listing"),
                            ("/api/cover?album=%s" % quoted(elsewhere["id"]), "another album's cover"),
                            ("/api/original?asset=%s" % quoted(outside), "another album's original"),
                            ("/api/thumbnail?asset=%s" % quoted(outside), "another album's thumbnail"),
@@ -479,6 +543,13 @@ def share_checks(album, library, state, work):
         add_id, add_token = share_link(album, library, "Trip", "--add")
         adder = Guest(server, add_token)
         adder.open()
+        # The guest's change feed: nothing of another album, one event naming its own.
+        stream = GuestEvents(server, adder.cookie)
+        elsewhere_photo = os.path.join(work, "events-elsewhere.jpg")
+        open(elsewhere_photo, "wb").write(unique_jpeg(os.path.join(corpus, "jpeg-plain.jpg"), "check-serve events elsewhere %f" % time.time()))
+        subprocess.run([album, "save", "--library", library, "--album", "Other", elsewhere_photo], capture_output=True, check=True)
+        quiet = stream.next_event(seconds=4)
+        check(quiet is None, "a save into another album sends the guest's event stream nothing (got %r)" % quiet)
         added = unique_jpeg(os.path.join(corpus, "jpeg-plain.jpg"), "check-serve guest upload adds")
         status, _, body = adder.request("POST", "/api/uploads", body=added, headers={
             "X-Album-Title": "Other", "X-File-Name": "from-guest.jpg", "Upload-Length": str(len(added)), "Upload-Complete": "?1"})
@@ -492,9 +563,17 @@ def share_checks(album, library, state, work):
         status, _, _ = adder.request("HEAD", location)
         check(status == 404, "a guest cannot reach the owner's upload")
         server.request("DELETE", location)
+        heard = stream.next_event(seconds=30)
+        check(heard == {"albums": [trip["id"]]}, "the guest's save into its album is an event naming that album only (%r)" % heard)
 
-        # Revoked: the next request of a guest already in is refused.
+        # Revoked: the next request of a guest already in is refused, and its event stream says to reload.
         unshare(album, library, add_id)
+        heard = stream.next_event(seconds=10)
+        while heard is not None and heard != {"reload": True}:
+            check(heard == {"albums": [trip["id"]]}, "the guest's event stream names its album only (%r)" % heard)
+            heard = stream.next_event(seconds=10)
+        check(heard == {"reload": True}, "a revoked link's event stream tells the page to reload within 2 s")
+        stream.close()
         status, _, _ = adder.request("GET", "/api/album-assets?album=%s" % quoted(trip["id"]))
         check(status == 404, "a revoked link stops at once, for a guest already in (%d)" % status)
         status, _, body = adder.request("GET", "/")
@@ -534,6 +613,22 @@ def share_checks(album, library, state, work):
         check(status == 403 and b"locked" in body, "after 5 wrong PINs even the right one is refused: the link is locked")
         listed = json.loads(subprocess.run([album, "shares", "--library", library, "--json"], capture_output=True, text=True).stdout)
         check(any(entry["id"] == locked_id and entry["locked"] for entry in listed), "album shares lists the link as locked")
+        # The whole link with --url (a trailing / dropped); without it, the path and what to put before it.
+        run = subprocess.run([album, "share", "--library", library, "Trip", "--url", server.origin + "/"], capture_output=True, text=True)
+        whole = re.search(r"^  (\S+)$", run.stdout, re.M)
+        check(run.returncode == 0 and whole and re.fullmatch(re.escape(server.origin) + r"/s/[A-Za-z0-9_-]+", whole.group(1)),
+              "album share --url prints the whole link: %s" % run.stdout.strip())
+        status, headers, _ = server.request("GET", whole.group(1)[len(server.origin):], owner=False)
+        check(status == 303 and "albumkit_guest=" in headers.get("set-cookie", ""), "the whole link album share printed opens the album")
+        made = json.loads(subprocess.run([album, "share", "--library", library, "--json", "Trip", "--url", "https://photos.example.org/family"],
+                                         capture_output=True, text=True).stdout)
+        check(made["url"] == "https://photos.example.org/family" + made["path"], "--json has the whole link as url beside path")
+        run = subprocess.run([album, "share", "--library", library, "Trip"], capture_output=True, text=True)
+        check(run.returncode == 0 and re.search(r"^  /s/\S+$", run.stdout, re.M) and "http://HOST:PORT before it" in run.stdout,
+              "without --url, album share prints the path and says to put the server's address before it")
+        for wrong in ("ftp://photos.example.org", "photos.example.org:8080", "http://host/?q=1", "http:// host"):
+            run = subprocess.run([album, "share", "--library", library, "Trip", "--url", wrong], capture_output=True, text=True)
+            check(run.returncode != 0 and "--url takes the address" in run.stderr, "album share --url %s is refused with the form expected" % wrong)
         unshare(album, library, "Trip")
         listed = json.loads(subprocess.run([album, "shares", "--library", library, "--json"], capture_output=True, text=True).stdout)
         check(not [entry for entry in listed if entry["album"] == "Trip"], "album unshare TITLE revokes every link of the album")
@@ -897,14 +992,27 @@ def share_browser_checks(album, library, state, work, shots):
             check(result and result[0].rstrip().endswith(" saved"), "a guest of an adding link saves a photo from the page: %s" % result)
             check(hashlib.sha256(open(upload, "rb").read()).hexdigest() in asset_sums(album, library, "Trip"),
                   "the guest's photo is in the album, with its SHA-256")
-            # Live: a photo the CLI saves into the album shows in the guest's open page; one saved
-            # into another album changes nothing there.
+            # Live: a photo the CLI saves into the album shows in the guest's open page without a
+            # reload; one saved into another album sends the guest nothing (its own event stream,
+            # read beside the page: the first event it gets names the link's album and nothing else).
             cells = page.locator(".cell img").count()
+            page.evaluate("window.notReloaded = true")
+            guest = Guest(server, adding)
+            guest.open()
+            stream = GuestEvents(server, guest.cookie)
+            elsewhere_photo = os.path.join(work, "guest-elsewhere.jpg")
+            open(elsewhere_photo, "wb").write(unique_jpeg(os.path.join(corpus, "jpeg-plain.jpg"), "check-serve guest elsewhere %f" % time.time()))
+            subprocess.run([album, "save", "--library", library, "--album", "Other", elsewhere_photo], capture_output=True, check=True)
+            quiet = stream.next_event(seconds=4)
+            check(quiet is None, "a save into another album sends the guest's event stream nothing (got %r)" % quiet)
             from_cli = os.path.join(work, "guest-live.jpg")
             open(from_cli, "wb").write(unique_jpeg(os.path.join(corpus, "jpeg-plain.jpg"), "check-serve guest live %f" % time.time()))
             subprocess.run([album, "save", "--library", library, "--album", "Trip", from_cli], capture_output=True, check=True)
+            heard = stream.next_event(seconds=30)
+            check(heard == {"albums": [trip["id"]]}, "a save into the link's album is one event naming that album only (%r)" % heard)
+            stream.close()
             page.wait_for_function("document.querySelectorAll('.cell img').length > %d" % cells, timeout=20000)
-            check(True, "a photo the CLI saves into the album appears in the guest's open page")
+            check(page.evaluate("window.notReloaded === true"), "a photo the CLI saves into the album appears in the guest's open page, without a reload")
             page.context.close()
 
             # Expired.

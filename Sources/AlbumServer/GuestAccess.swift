@@ -142,13 +142,29 @@ extension LibraryWebHandler {
         case ("GET", 1, "cover"):
             guard request.query["album"] == link.albumID else { return .respond(missing) }
             return .respond(try cover(link.albumID))
+        case ("GET", 1, "thumbnails"):
+            guard request.query["album"] == link.albumID else { return .respond(missing) }
+            return .respond(try thumbnails(link.albumID, request))
+        case ("GET", 1, "events"):
+            // The link's album alone, while the link opens (looked at again every 2 s).
+            let listener = live.listen(album: link.albumID) { [weak self] in
+                guard let self else { return false }
+                // A link that cannot be read now counts as closed: the page reloads, and its next request says why.
+                guard let now = try? self.link(forToken: token), now.id == link.id else { return false }
+                return self.closedAnswer(now, page: false) == nil
+            }
+            return .respond(
+                HTTPResponse(
+                    status: 200, size: UInt64.max,
+                    headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store")]
+                ) { _, _ in listener.next() })
         case ("GET", 1, "thumbnail"), ("GET", 1, "preview"), ("GET", 1, "original"), ("HEAD", 1, "original"):
             let asset = request.query["asset"] ?? ""
             guard Self.isIdentifier(asset), try members.contains(asset, album: link.albumID, library: library) else {
                 return .respond(Self.problem(404, "There is no asset \(asset) in this album."))
             }
             switch api[0] {
-            case "thumbnail": return .respond(try thumbnail(asset))
+            case "thumbnail": return .respond(try thumbnail(asset, ifNoneMatch: request.header("If-None-Match")))
             case "preview": return .respond(try preview(asset))
             default: return .respond(try original(asset, range: request.header("Range")))
             }

@@ -184,7 +184,9 @@ package final class LibraryWebHandler: HTTPHandler {
         case ("GET", 1, "cover"):
             return .respond(try cover(request.query["album"] ?? ""))
         case ("GET", 1, "thumbnail"):
-            return .respond(try thumbnail(request.query["asset"] ?? ""))
+            return .respond(try thumbnail(request.query["asset"] ?? "", ifNoneMatch: request.header("If-None-Match")))
+        case ("GET", 1, "thumbnails"):
+            return .respond(try thumbnails(request.query["album"] ?? "", request))
         case ("GET", 1, "preview"):
             return .respond(try preview(request.query["asset"] ?? ""))
         case ("GET", 1, "original"), ("HEAD", 1, "original"):
@@ -308,23 +310,6 @@ package final class LibraryWebHandler: HTTPHandler {
         }
         guard let first else { return Self.placeholder }
         return try thumbnail(first.id)
-    }
-
-    func thumbnail(_ id: String) throws -> HTTPResponse {
-        guard Self.isIdentifier(id) else { return Self.problem(404, "There is no asset \(id).") }
-        let library = self.library
-        let found: AssetThumbnail?
-        do {
-            found = try Waiting.result { try await library.thumbnail(forAssetWithID: id, maxPixelSize: 256) }
-        } catch let error as AlbumError where error.code == .notSupported || error.code == .corruptMedia {
-            // Nothing to draw (no decoder installed, a video, a damaged photo): the grid keeps its cell.
-            return Self.placeholder
-        }
-        guard let found else { return Self.placeholder }
-        return HTTPResponse(
-            status: 200,
-            headers: [("Content-Type", Self.mimeType(found.format)), ("Cache-Control", "private, max-age=86400")],
-            body: .bytes(Array(found.data)))
     }
 
     /// The photo page's picture: the library's preview, about 2048 pixels on its longer side (a

@@ -6,12 +6,16 @@ import Dispatch
 /// a photo saved by the CLI, another server or another machine shows without reloading.
 ///
 /// One change feed of the library per server, started with it and shared by the pages: following a
-/// catalog starts with a read of every asset and membership (under the index's lock), which each
-/// page paid before its first screen when it had a feed of its own (1.4 s at 100 000 photos, the
-/// grid's requests waiting behind it). Each page's ``Listener`` keeps the events it has not sent
-/// yet; the response's reader (on the connection's thread) waits for the next, and sends a comment
-/// every 15 s meanwhile so that proxies keep the connection. When the page goes away the response
-/// is released, and with it the listener.
+/// catalog starts with a read of every asset and membership, which each page paid before its
+/// first screen when it had a feed of its own. Each page's ``Listener`` keeps the events it has not
+/// sent yet; the response's reader (on the connection's thread) waits for the next, and sends a
+/// comment every 15 s meanwhile so that proxies keep the connection. When the page goes away the
+/// response is released, and with it the listener.
+///
+/// A share link's guest listens to its one album only (``listen(album:whileOpen:)``): the events it
+/// is sent name that album and nothing else, a change elsewhere in the library sends it nothing,
+/// and once its link is revoked or expires (looked at every 2 s) it is told to reload, which shows
+/// the link's closed page.
 ///
 /// ```swift
 /// let live = LiveChanges(library: library)
@@ -19,6 +23,14 @@ import Dispatch
 /// let bytes = listener.next()   // "data: {…}\n\n", or ": still here\n\n" after 15 s without a change
 /// ```
 package final class LiveChanges: Sendable {
+    /// One change of the library as the pages hear it.
+    struct Event: Sendable {
+        var albums: [String] = []
+        var assets = 0
+        /// The feed ended (the library went away): the page reloads.
+        var reload = false
+    }
+
     /// The listeners by number, and whether the feed ended (a listener that comes later is told
     /// to reload at once).
     private let listeners = Locked<(next: Int, queues: [Int: Queue], ended: Bool)>((0, [:], false))
@@ -28,23 +40,30 @@ package final class LiveChanges: Sendable {
         task = Task { [listeners] in
             do {
                 for try await change in library.changes(interval: interval) {
-                    let albums = (change.insertedAlbumIDs + change.changedAlbumIDs + change.removedAlbumIDs)
+                    let albums = change.insertedAlbumIDs + change.changedAlbumIDs + change.removedAlbumIDs
                     let assets =
                         change.insertedAssetIDs.count + change.removedAssetIDs.count + change.changedAssetIDs.count
-                    let quoted = albums.map { "\"\($0.filter { $0 != "\"" && $0 != "\\" })\"" }.joined(separator: ",")
-                    Self.send("{\"albums\":[\(quoted)],\"assets\":\(assets)}", to: listeners, ending: false)
+                    Self.send(Event(albums: albums, assets: assets), to: listeners, ending: false)
                 }
             } catch {
                 // The feed failed (the library went away): the pages are told to reload.
-                Self.send("{\"reload\":true}", to: listeners, ending: true)
+                Self.send(Event(reload: true), to: listeners, ending: true)
             }
         }
     }
 
     deinit { task.cancel() }
 
-    /// A listener for one page, from now on.
-    package func listen() -> Listener {
+    /// A listener for one page, from now on: every change of the library.
+    package func listen() -> Listener { listen(filter: nil) }
+
+    /// A listener for a share link's guest, from now on: the changes of album `albumID` alone, as
+    /// events naming only it; told to reload as soon as `whileOpen` says the link no longer opens.
+    package func listen(album albumID: String, whileOpen: @escaping @Sendable () -> Bool) -> Listener {
+        listen(filter: Filter(album: albumID, isOpen: whileOpen))
+    }
+
+    private func listen(filter: Filter?) -> Listener {
         let queue = Queue()
         let number = listeners.withLock { state -> Int? in
             guard !state.ended else { return nil }
@@ -53,10 +72,11 @@ package final class LiveChanges: Sendable {
             return state.next
         }
         guard let number else {
-            queue.add("{\"reload\":true}")
-            return Listener(queue: queue) {}
+            queue.add(Event(reload: true))
+            return Listener(queue: queue, filter: filter) {}
         }
-        return Listener(queue: queue) { [listeners] in _ = listeners.withLock { $0.queues.removeValue(forKey: number) }
+        return Listener(queue: queue, filter: filter) { [listeners] in
+            _ = listeners.withLock { $0.queues.removeValue(forKey: number) }
         }
     }
 
@@ -64,52 +84,96 @@ package final class LiveChanges: Sendable {
     package var listening: Int { listeners.withLock { $0.queues.count } }
 
     private static func send(
-        _ line: String, to listeners: Locked<(next: Int, queues: [Int: Queue], ended: Bool)>, ending: Bool
+        _ event: Event, to listeners: Locked<(next: Int, queues: [Int: Queue], ended: Bool)>, ending: Bool
     ) {
         let queues = listeners.withLock { state in
             if ending { state.ended = true }
             return Array(state.queues.values)
         }
-        for queue in queues { queue.add(line) }
+        for queue in queues { queue.add(event) }
+    }
+
+    /// What a guest's listener passes on: the changes of its album, while its link opens.
+    struct Filter: Sendable {
+        var album: String
+        var isOpen: @Sendable () -> Bool
     }
 
     /// The events one page has not been sent yet.
     package final class Queue: Sendable {
-        private let pending = Locked<[String]>([])
+        private let pending = Locked<[Event]>([])
         private let arrived = DispatchSemaphore(value: 0)
 
-        func add(_ line: String) {
-            pending.withLock { $0.append(line) }
+        func add(_ event: Event) {
+            pending.withLock { $0.append(event) }
             arrived.signal()
         }
 
-        /// The next events, waiting up to 15 s for one; a comment line when none came.
-        func next() -> [UInt8] {
-            guard arrived.wait(timeout: .now() + 15) == .success else { return Array(": still here\n\n".utf8) }
-            let lines = pending.withLock { lines in
-                defer { lines.removeAll() }
-                return lines
+        /// The events that came, waiting up to `seconds` for one; none when none came.
+        func take(waiting seconds: Double) -> [Event] {
+            guard arrived.wait(timeout: .now() + seconds) == .success else { return [] }
+            let events = pending.withLock { events in
+                defer { events.removeAll() }
+                return events
             }
-            // The semaphore was signalled once per line: those already taken are not waited for again.
-            for _ in 1..<max(1, lines.count) { _ = arrived.wait(timeout: .now()) }
-            guard !lines.isEmpty else { return Array(": still here\n\n".utf8) }
-            return Array(lines.map { "data: \($0)\n\n" }.joined().utf8)
+            // The semaphore was signalled once per event: those already taken are not waited for again.
+            for _ in 1..<max(1, events.count) { _ = arrived.wait(timeout: .now()) }
+            return events
         }
     }
 
     /// One page's events; it stops listening when released.
     package final class Listener: Sendable {
         private let queue: Queue
+        private let filter: Filter?
         private let leave: @Sendable () -> Void
+        /// Whether the guest was told to reload: the stream ends after that.
+        private let closed = Locked(false)
 
-        init(queue: Queue, leave: @escaping @Sendable () -> Void) {
+        init(queue: Queue, filter: Filter?, leave: @escaping @Sendable () -> Void) {
             self.queue = queue
+            self.filter = filter
             self.leave = leave
         }
 
         deinit { leave() }
 
-        /// The next events (``Queue/next()``).
-        package func next() -> [UInt8] { queue.next() }
+        /// The next events as server-sent event lines, waiting up to 15 s for one; a comment line
+        /// when none came. Empty (the response ends) once a guest was told its link closed.
+        package func next() -> [UInt8] {
+            guard let filter else {
+                let events = queue.take(waiting: 15)
+                return Self.lines(events.map(Self.json))
+            }
+            guard !closed.withLock({ $0 }) else { return [] }
+            // A guest's link is looked at every 2 s while nothing comes for its album.
+            for _ in 0..<8 {
+                guard filter.isOpen() else {
+                    closed.withLock { $0 = true }
+                    return Self.lines(["{\"reload\":true}"])
+                }
+                let events = queue.take(waiting: 2)
+                if events.contains(where: \.reload) {
+                    closed.withLock { $0 = true }
+                    return Self.lines(["{\"reload\":true}"])
+                }
+                if events.contains(where: { $0.albums.contains(filter.album) }) {
+                    return Self.lines(["{\"albums\":[\(LibraryWebHandler.jsonString(filter.album))]}"])
+                }
+            }
+            return Self.lines([])
+        }
+
+        /// `lines` as `data:` events; a comment when there are none.
+        static func lines(_ lines: [String]) -> [UInt8] {
+            guard !lines.isEmpty else { return Array(": still here\n\n".utf8) }
+            return Array(lines.map { "data: \($0)\n\n" }.joined().utf8)
+        }
+
+        static func json(_ event: Event) -> String {
+            guard !event.reload else { return "{\"reload\":true}" }
+            let albums = event.albums.map(LibraryWebHandler.jsonString).joined(separator: ",")
+            return "{\"albums\":[\(albums)],\"assets\":\(event.assets)}"
+        }
     }
 }

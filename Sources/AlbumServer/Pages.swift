@@ -116,6 +116,8 @@ enum Pages {
         const main = document.getElementById('main');
         const where = document.getElementById('where');
         const CHUNK = 8 * 1024 * 1024;
+        // Places of an album asked for at a time.
+        const GRID_PAGE = 100;
         let teardown = () => {};
 
         function el(tag, props = {}, ...children) {
@@ -289,11 +291,18 @@ enum Pages {
         // a reload, a link or the back button keeps it.
         const ordered = (order) => (order === 'taken' ? '/taken' : '');
         async function albumPage(id, titleIfNew, order = 'added') {
-          let album;
+          let album, first = null, early = null;
           if (titleIfNew) {
             album = { id: null, title: titleIfNew, count: 0 };
           } else {
-            album = (await api('/api/album-assets?album=' + encodeURIComponent(id) + '&offset=0&limit=1')).album;
+            // The album and its first places in one answer, and beside it the first screen's
+            // thumbnails (as many as the window can show): the first screen waits for one round trip.
+            const room = window.innerWidth - 48, columns = Math.max(2, Math.floor(room / 130));
+            const side = Math.floor((room - 4 * (columns - 1)) / columns) + 4;
+            early = thumbnailRun(id, 0, Math.min(200, columns * (Math.ceil((window.innerHeight - 144) / side) + 1)), order);
+            early.items.catch(() => {});  // the album's own request says what went wrong
+            first = await api('/api/album-assets?album=' + encodeURIComponent(id) + '&offset=0&limit=' + GRID_PAGE + '&order=' + order);
+            album = first.album;
           }
           where.textContent = album.title;
           const heading = el('h1', {}, album.title);
@@ -302,15 +311,16 @@ enum Pages {
           const spacer = el('div');
           const rows = el('div', { class: 'rows' });
           scroller.append(rows, spacer);
-          const grid = virtualGrid(scroller, spacer, rows, () => album, order);
+          const grid = virtualGrid(scroller, spacer, rows, () => album, order, early);
           const sort = el('select', { 'aria-label': 'Order', id: 'order' },
             el('option', { value: 'added' }, 'Date added'), el('option', { value: 'taken' }, 'Date taken'));
           sort.value = order;
           sort.onchange = () => { if (album.id) location.hash = '#/album/' + encodeURIComponent(album.id) + ordered(sort.value); };
           const refresh = async () => {
             if (album.id) {
-              album = (await api('/api/album-assets?album=' + encodeURIComponent(album.id) + '&offset=0&limit=1')).album;
-              grid.reset();
+              const body = await api('/api/album-assets?album=' + encodeURIComponent(album.id) + '&offset=0&limit=' + GRID_PAGE + '&order=' + order);
+              album = body.album;
+              grid.reset(body.assets);
               return;
             }
             const albums = (await api('/api/albums')).albums;
@@ -320,33 +330,47 @@ enum Pages {
           };
           const adds = !guest || guest.add;
           show(heading, el('div', { class: 'tools' }, adds ? uploader(album.title, refresh) : '', sort, count), scroller);
-          grid.reset();
+          grid.reset(first && first.assets);
           const tick = setInterval(() => { count.textContent = album.count + (album.count === 1 ? ' item' : ' items'); }, 300);
-          if (guest) {
-            // A guest's page asks for its album every 2 s: a photo added shows without reloading, and
-            // once the link is revoked or expired the reloaded page says so.
-            const poll = setInterval(async () => {
-              try {
-                const response = await fetch('/api/album-assets?album=' + encodeURIComponent(album.id) + '&offset=0&limit=1', { credentials: 'same-origin' });
-                if ([403, 404, 410].includes(response.status)) { location.reload(); return; }
-                if (response.ok && (await response.json()).album.count !== album.count) refresh();
-              } catch { /* the connection dropped: asked again in 2 s */ }
-            }, 2000);
-            teardown = () => { clearInterval(tick); clearInterval(poll); grid.stop(); };
-            return;
-          }
-          // Live: a save by the CLI, another server or another machine shows without reloading.
+          // Live: a save by the CLI, another server or another machine shows without reloading. A
+          // share link's guest hears of its album alone; told to reload once the link is revoked or
+          // expired, the page then says so.
           const live = new EventSource('/api/events');
           live.onmessage = (event) => { const change = JSON.parse(event.data); if (change.reload) location.reload(); else refresh(); };
+          if (guest) live.onerror = () => { if (live.readyState === EventSource.CLOSED) location.reload(); };
           teardown = () => { clearInterval(tick); grid.stop(); live.close(); };
         }
 
-        // The grid draws only the rows in view. Its scroll height is mapped, not summed: a spacer of at
-        // most MAX pixels stands for every row, and a scroll position is a fraction of the whole album, so
-        // the last asset of a million is as reachable as the first.
-        function virtualGrid(scroller, spacer, rows, current, order) {
-          const MAX = 4000000, PAGE = 100, GAP = 4;
+        // The thumbnails of `limit` places of an album from `offset`, in one request (/api/thumbnails):
+        // `items` gives each place's asset id and its image as a Blob (none when it has no thumbnail).
+        function thumbnailRun(albumID, offset, limit, order) {
+          const items = fetch('/api/thumbnails?album=' + encodeURIComponent(albumID) + '&offset=' + offset + '&limit=' + limit + '&order=' + order, { credentials: 'same-origin' })
+            .then((response) => { if (!response.ok) throw new Error(response.statusText); return response.arrayBuffer(); })
+            .then((buffer) => {
+              const bytes = new Uint8Array(buffer);
+              const end = bytes.indexOf(10);
+              let at = end + 1;
+              return JSON.parse(new TextDecoder().decode(bytes.subarray(0, end))).items.map((item) => {
+                const blob = item.size ? new Blob([bytes.subarray(at, at + item.size)], { type: item.type }) : null;
+                at += item.size;
+                return { id: item.id, blob };
+              });
+            });
+          return { items, until: offset + limit };
+        }
+
+        // The grid draws only the rows in view, and keeps the rows it drew while they stay in view. Its
+        // scroll height is mapped, not summed: a spacer of at most MAX pixels stands for every row, and
+        // a scroll position is a fraction of the whole album, so the last asset of a million is as
+        // reachable as the first; no step of it does work that grows with the album. The thumbnails of
+        // the places in view that it lacks are asked for in one request (/api/thumbnails) and kept as
+        // object URLs, at most KEPT of them.
+        function virtualGrid(scroller, spacer, rows, current, order, early) {
+          const MAX = 4000000, PAGE = GRID_PAGE, GAP = 4, KEPT = 3000, PAGES_KEPT = 200;
           const pages = new Map();
+          const pictures = new Map();   // asset id → object URL of its thumbnail, or the address of its own
+          const asked = new Set();      // asset ids whose thumbnails are on their way
+          let drawn = new Map();        // row number → { node, state }
           let columns = 1, size = 120, rowCount = 0, frame = 0, stopped = false;
           const layout = () => {
             const width = scroller.clientWidth;
@@ -356,13 +380,56 @@ enum Pages {
             spacer.style.height = Math.min(MAX, rowCount * (size + GAP)) + 'px';
             rows.style.height = scroller.clientHeight + 'px';
             rows.style.marginBottom = -scroller.clientHeight + 'px';
+            for (const entry of drawn.values()) entry.node.remove();
+            drawn = new Map();
+          };
+          const forget = (map, most, keep, drop) => {
+            for (const key of map.keys()) {
+              if (map.size <= most) break;
+              if (!keep.has(key)) { drop(map.get(key)); map.delete(key); }
+            }
           };
           const fetchPage = (page) => {
             if (pages.has(page) || !current().id) return;
             pages.set(page, null);
             api('/api/album-assets?album=' + encodeURIComponent(current().id) + '&offset=' + page * PAGE + '&limit=' + PAGE + '&order=' + order)
-              .then((body) => { pages.set(page, body.assets); schedule(); })
+              .then((body) => { if (pages.has(page)) { pages.set(page, body.assets); schedule(); } })
               .catch(() => pages.delete(page));
+          };
+          const keep = (items) => {
+            for (const item of items) {
+              if (!stopped && !pictures.has(item.id)) pictures.set(item.id, item.blob ? URL.createObjectURL(item.blob) : '/api/thumbnail?asset=' + encodeURIComponent(item.id));
+            }
+          };
+          // The first screen's run, asked for with the album: places before `earlyUntil` wait for it.
+          let earlyUntil = early ? early.until : 0;
+          if (early) early.items.then(keep, () => {}).finally(() => { earlyUntil = 0; schedule(); });
+          const fetchPictures = (from, to, ids) => {
+            for (const id of ids) asked.add(id);
+            thumbnailRun(current().id, from, to - from + 1, order).items
+              .then(keep)
+              .catch(() => {})
+              .finally(() => {
+                // Places that moved meanwhile (the album changed): their assets' own addresses.
+                for (const id of ids) { asked.delete(id); if (!pictures.has(id)) pictures.set(id, '/api/thumbnail?asset=' + encodeURIComponent(id)); }
+                schedule();
+              });
+          };
+          const makeRow = (r, assets) => {
+            const row = el('div', { class: 'row' });
+            assets.forEach((asset, c) => {
+              const index = r * columns + c;
+              const cell = el('a', { class: 'cell', href: '#/asset/' + encodeURIComponent(current().id) + '/' + index + ordered(order),
+                'aria-label': asset ? (asset.name || 'item ' + (index + 1)) : 'item ' + (index + 1) });
+              cell.style.width = size + 'px'; cell.style.height = size + 'px';
+              const picture = asset && pictures.get(asset.id);
+              if (picture) {
+                cell.append(el('img', { src: picture, alt: asset.name || '', width: size, height: size, decoding: 'async' }));
+                if (asset.kind === 'video') cell.append(el('span', { class: 'badge' }, '▶ video'));
+              }
+              row.append(cell);
+            });
+            return row;
           };
           const draw = () => {
             frame = 0;
@@ -375,36 +442,56 @@ enum Pages {
             const first = Math.floor(top / rowHeight);
             const shift = -(top - first * rowHeight);
             const visible = Math.ceil(view / rowHeight) + 1;
-            const nodes = [];
+            const count = current().count;
+            const next = new Map(), shownPages = new Set(), shownIds = new Set();
+            let missingFrom = -1, missingTo = -1;
+            const missing = [];
             for (let r = first; r < Math.min(rowCount, first + visible); r++) {
-              const row = el('div', { class: 'row' });
-              row.style.top = (shift + (r - first) * rowHeight) + 'px';
-              for (let c = 0; c < columns; c++) {
-                const index = r * columns + c;
-                if (index >= current().count) break;
+              const assets = [];
+              for (let index = r * columns; index < Math.min(count, (r + 1) * columns); index++) {
                 const page = Math.floor(index / PAGE);
-                const asset = (pages.get(page) || [])[index - page * PAGE];
+                shownPages.add(page);
                 if (!pages.has(page)) fetchPage(page);
-                const cell = el('a', { class: 'cell', href: '#/asset/' + encodeURIComponent(current().id) + '/' + index + ordered(order),
-                  'aria-label': asset ? (asset.name || 'item ' + (index + 1)) : 'item ' + (index + 1) });
-                cell.style.width = size + 'px'; cell.style.height = size + 'px';
-                if (asset) {
-                  cell.append(el('img', { src: '/api/thumbnail?asset=' + encodeURIComponent(asset.id), alt: asset.name || '', width: size, height: size, decoding: 'async' }));
-                  if (asset.kind === 'video') cell.append(el('span', { class: 'badge' }, '▶ video'));
+                const asset = (pages.get(page) || [])[index - page * PAGE];
+                assets.push(asset);
+                if (!asset) continue;
+                shownIds.add(asset.id);
+                if (!pictures.has(asset.id) && !asked.has(asset.id) && index >= earlyUntil) {
+                  if (missingFrom < 0) missingFrom = index;
+                  missingTo = index;
+                  missing.push(asset.id);
                 }
-                row.append(cell);
               }
-              nodes.push(row);
+              const state = assets.map((a) => (a ? a.id + (pictures.has(a.id) ? '+' : '') : '')).join(' ') + '@' + size;
+              let entry = drawn.get(r);
+              if (!entry || entry.state !== state) entry = { node: makeRow(r, assets), state };
+              entry.node.style.top = (shift + (r - first) * rowHeight) + 'px';
+              next.set(r, entry);
             }
-            rows.replaceChildren(...nodes);
+            for (const [r, entry] of drawn) if (next.get(r) !== entry) entry.node.remove();
+            // In the page's order as on the screen (links are tabbed through in it).
+            let previous = null;
+            for (const entry of next.values()) {
+              if (entry.node.previousSibling !== previous || !entry.node.isConnected) rows.insertBefore(entry.node, previous ? previous.nextSibling : rows.firstChild);
+              previous = entry.node;
+            }
+            drawn = next;
+            if (missing.length) fetchPictures(missingFrom, Math.min(missingTo, missingFrom + 199), missing);
+            forget(pictures, KEPT, shownIds, (url) => { if (url.startsWith('blob:')) URL.revokeObjectURL(url); });
+            forget(pages, PAGES_KEPT, shownPages, () => {});
           };
           const schedule = () => { if (!frame) frame = requestAnimationFrame(draw); };
           scroller.addEventListener('scroll', schedule, { passive: true });
           const resized = () => { layout(); schedule(); };
           window.addEventListener('resize', resized);
           return {
-            reset() { pages.clear(); layout(); schedule(); },
-            stop() { stopped = true; window.removeEventListener('resize', resized); },
+            // Drawn again from the album as it is now (`assets`: its first places, when known).
+            reset(assets) { pages.clear(); if (assets) pages.set(0, assets); layout(); schedule(); },
+            stop() {
+              stopped = true; window.removeEventListener('resize', resized);
+              for (const url of pictures.values()) if (url.startsWith('blob:')) URL.revokeObjectURL(url);
+              pictures.clear();
+            },
           };
         }
 

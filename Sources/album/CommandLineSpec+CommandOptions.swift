@@ -199,6 +199,11 @@ extension CommandLineSpec {
             help:
                 "share: guests must also give a PIN, read from standard input (4 to 64 characters; 5 wrong ones lock the link)."
         ),
+        Option(
+            name: .serverURL, value: "URL",
+            help:
+                "share: the address guests reach album serve at (http://192.168.1.20:8080, or the reverse proxy's https://photos.example.org): the whole link is printed."
+        ),
         Option(name: .across, value: "N", help: "contact-sheet: pictures to a row (default 6)."),
     ]
 }

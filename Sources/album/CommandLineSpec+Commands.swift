@@ -309,11 +309,12 @@ extension CommandLineSpec {
                 """,
             arity: 0...0),
         Command(
-            name: .share, arguments: "TITLE", options: [.addRights, .expires, .pin],
+            name: .share, arguments: "TITLE", options: [.addRights, .expires, .pin, .serverURL],
             summary: "Make a link that shows one album to a guest of album serve.",
             details: """
                 Makes a share link for the album TITLE (or id:ID) and prints its address, /s/ and a secret
-                token, to open on the address album serve prints (http://HOST:PORT/s/TOKEN). A guest who opens
+                token, to open on the address album serve prints (http://HOST:PORT/s/TOKEN); with --url (the
+                address guests reach the server at) it prints the whole link, ready to send. A guest who opens
                 it sees that album only: its photos and videos, their previews and originals, never the other
                 albums nor anything else of the library; with --add the guest may also add photos and videos
                 to it. --expires ends the link after a while or at a date; --pin asks guests for a PIN too

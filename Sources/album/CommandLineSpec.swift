@@ -84,6 +84,7 @@ enum CommandLineSpec {
         case addRights = "--add"
         case expires = "--expires"
         case pin = "--pin"
+        case serverURL = "--url"
         case across = "--across"
 
         /// `--album`, in messages.

@@ -1,7 +1,7 @@
 import AlbumKit
 import Foundation
 
-/// `album share TITLE [--add] [--expires DURATION|DATE] [--pin]`, `album shares` and
+/// `album share TITLE [--add] [--expires DURATION|DATE] [--pin] [--url URL]`, `album shares` and
 /// `album unshare ID|TITLE`: the links that show one album to a guest of `album serve`
 /// (Docs/serve.md). The links are kept in the library; only their hashes.
 enum ShareCommands {
@@ -18,6 +18,8 @@ enum ShareCommands {
         let locked: Bool
         /// Only when the link was just made: the address below the server's (`/s/TOKEN`).
         var path: String?
+        /// Only when the link was just made with `--url`: the whole link.
+        var url: String?
 
         init(_ link: ShareLink, album: String?) {
             id = link.id
@@ -34,6 +36,7 @@ enum ShareCommands {
 
     static func share(_ arguments: Arguments) async throws -> Int32 {
         let expiry = try arguments.value(.expires).map { try expiryDate($0) }
+        let server = try arguments.value(.serverURL).map(serverAddress)
         let pin = arguments.has(.pin) ? try readPIN() : nil
         let library = try LibraryChoice.open(arguments, create: false)
         let album = try await AlbumReference(arguments.positional[0]).info(in: library)
@@ -44,16 +47,25 @@ enum ShareCommands {
         if arguments.json {
             var line = LinkLine(made.link, album: album.title)
             line.path = path
+            line.url = server.map { $0 + path }
             Output.json(line)
             return 0
         }
         var traits = [made.link.rights == .view ? "view only" : "view and add"]
         if let expiry { traits.append("expires " + shownDate(expiry)) }
         if pin != nil { traits.append("PIN") }
-        Output.out(
-            "Share link \(made.link.id) for \"\(Output.shown(album.title))\" (\(traits.joined(separator: ", "))). Open it on the address album serve prints:"
-        )
-        Output.out("  " + path)
+        let shown =
+            "Share link \(made.link.id) for \"\(Output.shown(album.title))\" (\(traits.joined(separator: ", ")))"
+        if let server {
+            Output.out(shown + ":")
+            Output.out("  " + server + path)
+        } else {
+            Output.out(
+                shown
+                    + ". Open it on the address album serve prints (http://HOST:PORT before it; --url prints it whole):"
+            )
+            Output.out("  " + path)
+        }
         Output.out(
             "The address holds the link's secret, shown only now: anyone who has it sees this album. album unshare \(made.link.id) revokes it."
         )
@@ -106,6 +118,23 @@ enum ShareCommands {
             for link in revoked { Output.out("Revoked share link \(link.id).") }
         }
         return 0
+    }
+
+    /// The address `--url` gives, as the start of a link: `http://HOST[:PORT]` or
+    /// `https://HOST[:PORT][/PATH]` (a reverse proxy's prefix), without a trailing `/`.
+    static func serverAddress(_ text: String) throws -> String {
+        let trimmed = text.hasSuffix("/") ? String(text.dropLast()) : text
+        guard let parts = URLComponents(string: trimmed), let scheme = parts.scheme?.lowercased(),
+            ["http", "https"].contains(scheme), let host = parts.host, !host.isEmpty, parts.query == nil,
+            parts.fragment == nil, parts.user == nil, parts.password == nil,
+            !trimmed.contains(where: { $0.isWhitespace })
+        else {
+            throw UsageFailure(
+                message:
+                    "--url takes the address album serve is reached at, http://HOST:PORT or https://HOST[/PATH] (as its printed link starts), not \"\(text)\""
+            )
+        }
+        return trimmed
     }
 
     /// `90s`, `30m`, `12h`, `7d`, `4w` from now, or a day (`2026-12-24`: until its end) or a time
