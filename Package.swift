@@ -101,7 +101,7 @@ let package = Package(
         .target(
             name: "AlbumKitShared",
             dependencies: [
-                "AlbumKitCore",
+                "AlbumKitCore", "AlbumKitPreviews",
                 .target(name: "CLibPQ", condition: .when(platforms: [.linux])),
                 .target(name: "CCurl", condition: .when(platforms: [.linux])),
                 .target(name: "COpenSSL", condition: .when(platforms: [.linux])),

@@ -39,6 +39,9 @@ PG_BIN=$(ls -d /usr/lib/postgresql/15/bin 2>/dev/null || true)
 PG_PASSWORD=albumkit-local
 S3_ACCESS_KEY=albumkit
 S3_SECRET_KEY=albumkit-local-secret
+# Keys that may only read and list: a member of the library given read-only access to the store.
+S3_READER_KEY=albumkit-reader
+S3_READER_SECRET=albumkit-local-reader-secret
 BUCKET=albumkit
 
 log() { echo "shared-library: $*" >&2; }
@@ -180,7 +183,10 @@ start_store() {
     cat >"$STATE/s3.json" <<EOF
 {"identities": [{"name": "albumkit",
   "credentials": [{"accessKey": "$S3_ACCESS_KEY", "secretKey": "$S3_SECRET_KEY"}],
-  "actions": ["Admin", "Read", "Write", "List", "Tagging"]}]}
+  "actions": ["Admin", "Read", "Write", "List", "Tagging"]},
+ {"name": "albumkit-reader",
+  "credentials": [{"accessKey": "$S3_READER_KEY", "secretKey": "$S3_READER_SECRET"}],
+  "actions": ["Read", "List"]}]}
 EOF
     chmod 644 "$STATE/s3.json"
     # setsid: its own session and process group, led by weed itself (the shell execs it after writing
@@ -274,6 +280,8 @@ export AWS_SECRET_ACCESS_KEY='$S3_SECRET_KEY'
 export ALBUMKIT_S3_ENDPOINT='http://127.0.0.1:$S3_PORT'
 export ALBUMKIT_S3_BUCKET='$BUCKET'
 export ALBUMKIT_SHARED_STATE='$STATE'
+export ALBUMKIT_S3_READER_KEY_ID='$S3_READER_KEY'
+export ALBUMKIT_S3_READER_SECRET='$S3_READER_SECRET'
 EOF
 }
 

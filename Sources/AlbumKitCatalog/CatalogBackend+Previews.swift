@@ -10,9 +10,7 @@ extension CatalogBackend: PreviewKeeping {
     /// Where the derivative of the original with `sha256` at `size` is kept, relative to the library;
     /// `nil` for a digest that is not 64 lowercase hexadecimal digits (the index is not believed).
     static func derivativePath(sha256: String, size: PreviewSize) -> String? {
-        guard sha256.utf8.count == 64, sha256.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
-        else { return nil }
-        return "derivatives/\(size.pixels)/\(sha256.prefix(2))/\(sha256).jpg"
+        KeptDerivative.name(sha256: sha256, pixels: size.pixels)
     }
 
     package var keptSizes: [PreviewSize] { PreviewSize.allCases }

@@ -255,15 +255,16 @@ enum SharedCommands {
                     let abandonedUploads: Int
                     let removedAssets: Int
                     let removedAlbums: Int
+                    let removedThumbnails: Int
                 }
                 Output.json(
                     Line(
                         removedObjects: report.removedObjects, freedBytes: report.freedBytes,
                         abandonedUploads: report.abandonedUploads, removedAssets: report.removedAssets,
-                        removedAlbums: report.removedAlbums))
+                        removedAlbums: report.removedAlbums, removedThumbnails: report.removedDerivatives))
             } else if !arguments.quiet {
                 Output.out(
-                    "removed \(report.removedAssets) photo(s) or video(s) and \(report.removedAlbums) album(s) from recently deleted, \(report.removedObjects) objects (\(report.freedBytes) bytes) and \(report.abandonedUploads) abandoned uploads"
+                    "removed \(report.removedAssets) photo(s) or video(s) and \(report.removedAlbums) album(s) from recently deleted, \(report.removedObjects) objects (\(report.freedBytes) bytes), \(report.abandonedUploads) abandoned uploads and \(report.removedDerivatives) thumbnails or previews"
                 )
             }
         }

@@ -3,14 +3,14 @@ import Foundation
 
 extension PhotoLibrary {
     /// Makes every kept size of thumbnail and preview of `assets` that is missing or damaged (a
-    /// catalog: 256, 512 and 2048 pixels; a folder library: 256 and 512 in the desktop's cache), a
+    /// catalog and a shared library: 256, 512 and 2048 pixels; a folder library: 256 and 512 in the desktop's cache), a
     /// few assets at once (one per core); `progress` gets (assets done, assets in all) after each.
     /// An asset that fails is reported, not thrown: the others are still made.
     ///
     /// ```swift
     /// let report = try await library.buildPreviews(of: try await library.assets(inAlbumTitled: "Trips"))
     /// ```
-    /// - Throws: `.notSupported` for a library that keeps none (Photos, shared, in memory: they
+    /// - Throws: `.notSupported` for a library that keeps none (Photos, in memory: they
     ///   make them on request); `.notSupported` naming libvips42 when it is missing.
     package func buildPreviews(of assets: [AssetInfo], progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in })
         async throws -> PreviewBuildReport

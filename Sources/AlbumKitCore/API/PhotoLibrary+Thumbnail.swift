@@ -12,8 +12,9 @@ extension PhotoLibrary {
     ///   `libvips42`, loaded when first needed): from the largest JPEG preview stored in the file
     ///   when it is big enough (EXIF, JPEG MPF, the previews of raw files), else from the picture
     ///   itself, shrunk while it decodes; turned as the photo's orientation says and converted to
-    ///   sRGB through its colour profile. The catalog keeps what it makes inside the library and
-    ///   the folder library in the desktop's thumbnail cache, so the next request reads it back
+    ///   sRGB through its colour profile. The catalog keeps what it makes inside the library, the
+    ///   shared library in its object store and the folder library in the desktop's thumbnail
+    ///   cache, so the next request reads it back
     ///   (Docs/previews.md). A video gives its poster frame: a frame near a tenth of its length,
     ///   decoded by FFmpeg's libraries (Debian's `libavformat59` and its companions, loaded when
     ///   first needed), turned as the video says.

@@ -1,8 +1,8 @@
 import AlbumKitPreviews
 
 /// A library that keeps the thumbnails and previews it makes (the catalog inside its folder, the
-/// folder library in the desktop's thumbnail cache): a cache, never the truth, rebuilt when missing
-/// or damaged.
+/// shared library in its object store, the folder library in the desktop's thumbnail cache): a
+/// cache, never the truth, rebuilt when missing or damaged.
 ///
 /// ```swift
 /// let kept = try await keeping.preview(ofAssetWithID: id, size: .thumbnail)   // (preview, wasKept) or nil

@@ -41,23 +41,7 @@ package struct PreviewStore: Sendable {
             UInt64(bytes.count) == size
         else { return nil }
         guard check?(bytes) ?? true else { return nil }
-        return Self.decodedWhole(bytes, largestSide: largestSide)
-    }
-
-    /// `bytes` as a kept picture when they are a JPEG or PNG that libvips decodes without an error
-    /// and whose size is within `largestSide`.
-    static func decodedWhole(_ bytes: [UInt8], largestSide: Int) -> RenderedPreview? {
-        // The size from the header (not a picture: made again)…
-        guard let metadata = try? MediaInspector().inspect(BufferByteSource(bytes: bytes)),
-            metadata.format == .jpeg || metadata.format == .png, let width = metadata.width,
-            let height = metadata.height, width >= 1, height >= 1, max(width, height) <= largestSide
-        else { return nil }
-        // …then a strict decode of the pixels, small (32 pixels): one that does not decode is made
-        // again, and without libvips nothing kept can be checked.
-        guard let renderer = try? PreviewRenderer.load(),
-            (try? renderer.render(.bytes(bytes), maxPixelSize: 32, strict: true)) != nil
-        else { return nil }
-        return RenderedPreview(bytes: bytes, pixelWidth: width, pixelHeight: height, format: metadata.format)
+        return KeptDerivative.believed(bytes, largestSide: largestSide)
     }
 
     /// Keeps `preview` at `relative`, making the folders on the way (private to the user, or shared

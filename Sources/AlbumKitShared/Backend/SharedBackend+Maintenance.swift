@@ -1,5 +1,6 @@
 #if os(Linux)
     import AlbumKitCore
+    import AlbumKitPreviews
     import Foundation
 
     extension SharedBackend: LibraryVerifying, GarbageCollecting {
@@ -143,9 +144,49 @@
             }
             var report = try removeUnreferenced(strayObjects().map { ($0.sha256, $0.size) })
             report.abandonedUploads = forgotten
+            report.removedDerivatives = try removeOrphanDerivatives()
             report.removedAssets = expired.assets.count
             report.removedAlbums = expired.albums.count
             return report
+        }
+
+        /// Deletes the thumbnails and previews (``KeptDerivative``) of originals no asset names any
+        /// more, in recently deleted or not (an asset restored finds its own again). Only objects
+        /// whose key is exactly one the library makes, `PREFIX/derivatives/<size>/<ab>/<sha256>.jpg`
+        /// for a size it keeps, are candidates: the listing is not believed, and anything else under
+        /// the prefix is not AlbumKit's and is left alone. A derivative removed as a save of its bytes
+        /// commits is a cache's miss: made again on the next request. Returns how many were removed.
+        func removeOrphanDerivatives() throws -> Int {
+            let prefix = store.location.prefix
+            let listed: [(key: String, size: UInt64)]
+            do { listed = try store.list(prefix: store.key(KeptDerivative.folder + "/")) } catch {
+                throw Self.map(error, "list the thumbnails and previews", library: displayURL, store: store)
+            }
+            var keys: [String: [String]] = [:]
+            for object in listed where object.key.hasPrefix(prefix) {
+                let relative = String(object.key.dropFirst(prefix.count))
+                guard let (sha256, pixels) = KeptDerivative.parse(relative, sizes: keptSizes.map(\.pixels)),
+                    let name = KeptDerivative.name(sha256: sha256, pixels: pixels), store.key(name) == object.key
+                else { continue }
+                keys[sha256, default: []].append(store.key(name))
+            }
+            guard !keys.isEmpty else { return 0 }
+            let named = try withDatabase("collect garbage") { db in
+                Set(
+                    try db.execute(
+                        "SELECT sha256 FROM asset WHERE sha256 = ANY($1::text[])", [Self.array(Array(keys.keys))]
+                    ).compactMap { $0[0] })
+            }
+            var removed = 0
+            for (sha256, derivatives) in keys.sorted(by: { $0.key < $1.key }) where !named.contains(sha256) {
+                for key in derivatives {
+                    do { try store.delete(key: key) } catch {
+                        throw Self.map(error, "remove a thumbnail", library: displayURL, store: store)
+                    }
+                    removed += 1
+                }
+            }
+            return removed
         }
 
         /// Deletes the objects of `candidates` (SHA-256, size) that no asset row and no upload record
@@ -195,6 +236,8 @@
         public var removedAssets = 0
         /// Albums removed for good from recently deleted.
         public var removedAlbums = 0
+        /// Thumbnails and previews removed with the originals they were made from.
+        public var removedDerivatives = 0
 
         /// A report.
         ///

@@ -45,6 +45,9 @@
         /// committed whose reply never came, a forgetting that failed): forgotten at the next
         /// chance, so a save that recovered from a server restart leaves none behind.
         let strandedIntents = Locked<Set<String>>([])
+        /// The store refused to keep a thumbnail (a member whose keys may only read): from then on
+        /// they are made for each request without trying to keep them (``preview(ofAssetWithID:size:)``).
+        let keepingRefused = Locked(false)
 
         private init(
             url: String, connection: PostgresConnection, store: S3Client, stagingPath: String, lockTimeout: Int,

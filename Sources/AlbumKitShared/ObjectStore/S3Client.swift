@@ -17,6 +17,9 @@
         /// The certificate authorities an `https://` store is checked against.
         let trust: ObjectStoreTrust
         private let handles = HandlePool()
+        /// How many requests of each method (`GET`, `PUT`, `HEAD`…) were sent, each counted once
+        /// however often it was retried: what tests and measurements count.
+        let sentRequests = Locked<[String: Int]>([:])
         /// How long transient failures are retried before giving up.
         let retryWindow: TimeInterval
         /// Files larger than this are uploaded in parts (see ``parts(of:)``): 200 MiB by default.
@@ -78,6 +81,18 @@
                 "PUT", key: key, headers: headers, body: .file(file, offset: 0, length: length), payloadHash: sha256,
                 accept: [200, 412])
             return response.status == 200
+        }
+
+        /// Uploads `bytes` as `key`, replacing whatever object is there (a PUT replaces an object
+        /// whole or not at all: a reader sees the old bytes or the new ones, never part of them); the
+        /// store checks their SHA-256. For small objects made in memory (thumbnails and previews).
+        func put(key: String, bytes: [UInt8], contentType: String) throws {
+            let sha256 = SignatureV4.sha256Hex(bytes)
+            let headers = [
+                "x-amz-checksum-sha256": Data(Digests.bytes(fromHex: sha256)).base64EncodedString(),
+                "content-length": String(bytes.count), "content-type": contentType,
+            ]
+            _ = try send("PUT", key: key, headers: headers, body: .bytes(bytes), payloadHash: sha256, accept: [200])
         }
 
         /// Streams the object into `file` (or only through the hash, with none), hashing it as it
@@ -285,6 +300,7 @@
                 .joined(separator: "&")
             let url = base + path + (queryString.isEmpty ? "" : "?" + queryString)
             let deadline = Date().addingTimeInterval(retryWindow)
+            sentRequests.withLock { $0[method, default: 0] += 1 }
             var attempt = 0
             while true {
                 attempt += 1
