@@ -36,6 +36,9 @@ let package = Package(
         // GNU libmicrohttpd for `album serve`, loaded at run time (no development files needed, and
         // `album` starts without loading it).
         .target(name: "CMicroHTTPD", dependencies: ["CLoading"], path: "Sources/CMicroHTTPD"),
+        // The near-duplicate search's comparisons of hashes, with the processor's bit-count
+        // instruction where it has one (chosen at run time).
+        .target(name: "CNearDuplicates", path: "Sources/CNearDuplicates"),
         // _GNU_SOURCE calls Swift cannot see through Glibc (renameat2, O_TMPFILE, syncfs).
         .target(name: "CShims", path: "Sources/CShims"),
         // The catalog's page checksums: a SQLite VFS in C, on every platform (sqlite3.h from
@@ -68,7 +71,7 @@ let package = Package(
         .target(
             name: "AlbumKitCore",
             dependencies: [
-                "AlbumKitMedia", "AlbumKitPreviews",
+                "AlbumKitMedia", "AlbumKitPreviews", "CNearDuplicates",
                 .target(name: "COpenSSL", condition: .when(platforms: [.linux, .android, .windows])),
                 .target(name: "CShims", condition: .when(platforms: [.linux, .android])),
             ],

@@ -83,10 +83,14 @@ import Testing
     @Test(arguments: 0...NearDuplicateIndex.largestRadius)
     func pairsAmongCrowdedBucketsAreExactlyThoseABruteForceSearchFinds(radius: Int) async {
         let expected = Set(Self.crowdedPairsByBruteForce.filter { $0.distance <= radius }.map(\.pair))
-        let found = await NearDuplicateIndex(Self.crowded).pairs(within: radius)
-        #expect(found.allSatisfy { $0.0 < $0.1 })
-        #expect(found.count == expected.count, "each pair once")
-        #expect(Set(found.map { [$0.0, $0.1] }) == expected)
+        let index = NearDuplicateIndex(Self.crowded)
+        // With the processor's bit-count instruction where it has one, and without.
+        for portable in [false, true] {
+            let found = await index.pairs(within: radius, portable: portable)
+            #expect(found.allSatisfy { $0.0 < $0.1 })
+            #expect(found.count == expected.count, "each pair once")
+            #expect(Set(found.map { [$0.0, $0.1] }) == expected, "portable: \(portable)")
+        }
         let planted = Self.crowdedPairsByBruteForce.filter { $0.pair[0] >= 800 && $0.pair[1] == $0.pair[0] + 1 }
         #expect(Set(planted.map(\.distance)) == Set(0...12), "a neighbour planted at every distance")
         #expect(planted.filter { $0.distance == radius }.count > 100, "neighbours right at the radius")

@@ -15,7 +15,7 @@ struct LibraryEnvironmentTests {
     static let libraryTargets = [
         "AlbumKit", "AlbumKitCore", "AlbumKitCatalog", "AlbumKitFolders", "AlbumKitShared", "AlbumKitPhotoKit",
         "AlbumKitMedia", "AlbumKitPreviews", "AlbumServer", "CChecksumVFS", "CCurl", "CFFmpeg", "CLibPQ", "CLoading",
-        "CMicroHTTPD", "COpenSSL", "CShims", "CSQLite", "CVips",
+        "CMicroHTTPD", "CNearDuplicates", "COpenSSL", "CShims", "CSQLite", "CVips",
     ]
     /// The one read allowed: the conventional variables, by name.
     static let conventions = "AlbumKitCore/Platform/LibraryConfiguration.swift:"

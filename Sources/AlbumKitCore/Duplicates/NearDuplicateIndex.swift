@@ -1,3 +1,5 @@
+import CNearDuplicates
+
 /// 64-bit hashes indexed to find, fast, those within a few bits of each other (multi-index hashing).
 ///
 /// Each hash is cut into four 16-bit bands and every band is indexed by its value (a counting sort:
@@ -16,7 +18,8 @@
 /// Over 1 000 000 random hashes a bucket holds about 15 hashes: all pairs within 7 bits take about
 /// 520 million comparisons of two hashes (in each of 4 bands, 65 536 buckets joined with themselves
 /// and 8 of their 16 neighbours), each an exclusive or and a bit count over memory read in order
-/// (`album-bench`'s near-duplicate row). Within 8 to 11 bits, 68 of the 136 neighbours: 8 times
+/// (`album-bench`'s near-duplicate row). That loop is C (`CNearDuplicates`), where the bit count is
+/// the processor's one instruction: about 1 ns a comparison, half the time of Swift's shifts and masks. Within 8 to 11 bits, 68 of the 136 neighbours: 8 times
 /// the work. Five or more bands would be slower: 13-bit bands hold 8 times as many hashes a bucket.
 ///
 /// ```swift
@@ -108,64 +111,48 @@ package struct NearDuplicateIndex: Sendable {
     }
 
     /// Every pair of indexed hashes at most `radius` bits apart, `(i, j)` with `i < j`, each once,
-    /// in no order, searched on one thread per core.
-    package func pairs(within radius: Int) async -> [(Int, Int)] {
+    /// in no order, searched on one thread per core; `portable` compares without the processor's
+    /// bit-count instruction even where it has one (tests compare both).
+    package func pairs(within radius: Int, portable: Bool = false) async -> [(Int, Int)] {
         Self.checkRadius(radius)
         let piecesPerBand = 65_536 / Self.bucketsPerPiece
         let found = Locked([[(Int, Int)]](repeating: [], count: bands.count * piecesPerBand))
         await Blocking.forEach(bands.count * piecesPerBand) { piece in
             let first = (piece % piecesPerBand) * Self.bucketsPerPiece
             let pairs = pairs(
-                inBand: piece / piecesPerBand, buckets: first..<(first + Self.bucketsPerPiece), within: radius)
+                inBand: piece / piecesPerBand, buckets: first..<(first + Self.bucketsPerPiece), within: radius,
+                portable: portable)
             found.withLock { $0[piece] = pairs }
         }
         return found.withLock { $0.flatMap { $0 } }
     }
 
     /// The pairs within `radius` bits found first in band `band` with one hash in `buckets`: each
-    /// bucket joined with itself and with its neighbours of higher value.
-    private func pairs(inBand band: Int, buckets: Range<Int>, within radius: Int) -> [(Int, Int)] {
-        let bandRadius = radius / 4
-        let masks = Self.masks(within: bandRadius)
+    /// bucket joined with itself and with its neighbours of higher value, in C
+    /// (`albumkit_near_pairs`, where the bit count is one instruction), into a buffer made larger
+    /// and filled again in the rare piece that finds more pairs than it holds.
+    private func pairs(inBand band: Int, buckets: Range<Int>, within radius: Int, portable: Bool) -> [(Int, Int)] {
         let table = bands[band]
-        var found: [(Int, Int)] = []
-        // One pass over contiguous buffers: no array is retained or bounds-checked per hash.
-        table.starts.withUnsafeBufferPointer { starts in
-            table.values.withUnsafeBufferPointer { values in
-                table.numbers.withUnsafeBufferPointer { numbers in
-                    for bucket in buckets {
-                        let start = Int(starts[bucket])
-                        let end = Int(starts[bucket + 1])
-                        guard start < end else { continue }
-                        for slot in start..<end {
-                            let hash = values[slot]
-                            for other in (slot + 1)..<end where (values[other] ^ hash).nonzeroBitCount <= radius {
-                                if !Self.closeInEarlierBand(values[other] ^ hash, before: band, within: bandRadius) {
-                                    found.append(Self.pair(numbers[slot], numbers[other]))
-                                }
-                            }
-                        }
-                        for mask in masks where bucket ^ mask > bucket {
-                            let neighbour = bucket ^ mask
-                            let neighbourStart = Int(starts[neighbour])
-                            let neighbourEnd = Int(starts[neighbour + 1])
-                            guard neighbourStart < neighbourEnd else { continue }
-                            for slot in start..<end {
-                                let hash = values[slot]
-                                for other in neighbourStart..<neighbourEnd
-                                where (values[other] ^ hash).nonzeroBitCount <= radius {
-                                    if !Self.closeInEarlierBand(values[other] ^ hash, before: band, within: bandRadius)
-                                    {
-                                        found.append(Self.pair(numbers[slot], numbers[other]))
-                                    }
-                                }
-                            }
+        var capacity = 1024
+        while true {
+            var numbers = [Int32](repeating: 0, count: 2 * capacity)
+            let count = table.starts.withUnsafeBufferPointer { starts in
+                table.values.withUnsafeBufferPointer { values in
+                    table.numbers.withUnsafeBufferPointer { members in
+                        numbers.withUnsafeMutableBufferPointer { out in
+                            albumkit_near_pairs(
+                                albumkit_near_band(
+                                    starts: starts.baseAddress, values: values.baseAddress,
+                                    numbers: members.baseAddress, band: Int32(band)),
+                                Int32(buckets.lowerBound), Int32(buckets.upperBound), Int32(radius), out.baseAddress,
+                                capacity, portable ? 1 : 0)
                         }
                     }
                 }
             }
+            if count <= capacity { return (0..<count).map { (Int(numbers[2 * $0]), Int(numbers[2 * $0 + 1])) } }
+            capacity = count
         }
-        return found
     }
 
     /// Whether the two hashes whose bits differ as `difference` are within `bandRadius` bits in a
@@ -178,11 +165,6 @@ package struct NearDuplicateIndex: Sendable {
             previous += 1
         }
         return false
-    }
-
-    @inline(__always)
-    private static func pair(_ first: Int32, _ second: Int32) -> (Int, Int) {
-        first < second ? (Int(first), Int(second)) : (Int(second), Int(first))
     }
 
     private static func checkRadius(_ radius: Int) {
