@@ -196,12 +196,16 @@ SWEEP = """async ({ count, samples, budget }) => {
   const shown = Math.max(1, Math.floor(s.clientHeight / rowHeight) - 1);
   const places = [0, count - 1];
   for (let i = 1; i < samples - 1; i++) places.push(Math.floor(i * (count - 1) / (samples - 1)));
-  const drawn = async () => {
+  const index = (c) => Number(c.getAttribute('href').split('/').pop());
+  // Drawn: the cell of `place` is on screen with its thumbnail, and so is every other cell. The
+  // grid draws on the frame after the scroll, so the first frames may still show the rows before.
+  const drawn = async (place) => {
     const until = performance.now() + 10000;
     while (performance.now() < until) {
-      const cells = [...document.querySelectorAll('.cell')];
-      if (cells.length > 0 && cells.every((c) => { const i = c.querySelector('img'); return i && i.complete; })) return true;
       await frame();
+      const cells = [...document.querySelectorAll('.cell')];
+      const complete = (c) => { const i = c.querySelector('img'); return i && i.complete; };
+      if (cells.some((c) => index(c) === place) && cells.every(complete)) return true;
     }
     return false;
   };
@@ -214,14 +218,12 @@ SWEEP = """async ({ count, samples, budget }) => {
     // The scroll position whose first row drawn is the place's row (the last screen for the last rows).
     const target = Math.min(room, Math.ceil(Math.floor(place / columns) * rowHeight * room / total));
     s.scrollTop = target;
-    await frame();
-    await drawn();
+    if (await drawn(place)) reached++; else missed.push(place);
     steps++;
-    const cell = [...document.querySelectorAll('.cell')].find((c) => Number(c.getAttribute('href').split('/').pop()) === place);
-    if (cell && cell.querySelector('img') && cell.querySelector('img').complete) reached++; else missed.push(place);
-    s.scrollTop = Math.min(room, target + Math.floor(shown * rowHeight * room / total));
-    await frame();
-    await drawn();
+    // A screen on: the place a screen's rows further is drawn too.
+    const on = Math.min(count - 1, place + shown * columns);
+    s.scrollTop = Math.min(room, target + Math.ceil(shown * rowHeight * room / total));
+    await drawn(on);
     steps++;
   }
   return { reached, tried, samples: places.length, steps, seconds: (performance.now() - started) / 1000,
@@ -271,8 +273,9 @@ def grid_runs(album, library, title, last_name, runs, state, samples=100):
                 page.evaluate(observe)
                 try:
                     timings = grid_run(page, address, count, last_name)
-                except Exception as error:  # a wait that timed out: said, and the next run goes on
-                    print("run %d: timed out (%s)" % (run + 1, str(error).split("\n")[0]), flush=True)
+                except Exception as error:  # a wait that timed out: said, with what the page shows, and the next run goes on
+                    print("run %d: timed out (%s; the page shows: %r)" % (run + 1, str(error).split("\n")[0],
+                          page.evaluate("document.querySelector('main').innerText.slice(0, 200)")), flush=True)
                     context.close()
                     continue
                 long_tasks = page.evaluate("window.longTasks")
@@ -284,7 +287,11 @@ def grid_runs(album, library, title, last_name, runs, state, samples=100):
             page = context.new_page()
             page.goto(server.link)
             page.goto(address)
-            page.wait_for_function(LOADED, timeout=120000)
+            try:
+                page.wait_for_function(LOADED, timeout=120000)
+            except Exception:
+                print("sweep: the grid did not draw; the page shows: %r" % page.evaluate("document.querySelector('main').innerText.slice(0, 200)"), flush=True)
+                raise
             page.evaluate(observe)
             swept = page.evaluate(SWEEP, {"count": count, "samples": samples, "budget": 600})
             long_tasks = page.evaluate("window.longTasks")

@@ -105,7 +105,10 @@ extension LibraryWebHandler {
     /// against forgery, which a cache of one's own thumbnails does not need.
     static func entityTag(of bytes: Data) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        // Through the buffer: Data's own iterator took longer than the rest of the answer.
+        bytes.withUnsafeBytes { buffer in
+            for byte in buffer { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        }
         return "\"" + String(hash, radix: 16) + "-" + String(bytes.count, radix: 16) + "\""
     }
 }

@@ -129,7 +129,13 @@ enum Pages {
           return node;
         }
         async function api(path) {
-          const response = await fetch(path, { credentials: 'same-origin' });
+          // A connection refused or dropped (a busy server, a phone between networks) is tried again
+          // twice, half a second apart, before the page says so.
+          let response;
+          for (let attempt = 0; !response; attempt++) {
+            try { response = await fetch(path, { credentials: 'same-origin' }); }
+            catch (error) { if (attempt >= 2) throw error; await new Promise((resolve) => setTimeout(resolve, 500)); }
+          }
           const body = await response.json();
           if (!response.ok) throw new Error(body.error || response.statusText);
           return body;
@@ -142,10 +148,15 @@ enum Pages {
           return (i ? n.toFixed(1) : n) + ' ' + units[i];
         }
         function show(...nodes) { teardown(); teardown = () => {}; main.replaceChildren(...nodes); }
+        // Which address the page is at, counted: a page whose requests come back after the address
+        // changed (the albums still loading when an album was opened) is not shown over the new one.
+        let turn = 0;
 
         async function albumsPage() {
           where.textContent = '';
+          const mine = turn;
           const { albums } = await api('/api/albums');
+          if (mine !== turn) return;
           const card = (album, label) => el('a', { href: '#/album/' + encodeURIComponent(album.id) },
             el('img', { src: '/api/cover?album=' + encodeURIComponent(album.id), alt: '', loading: 'lazy', width: 160, height: 160 }),
             el('div', {}, label || album.title),
@@ -291,6 +302,7 @@ enum Pages {
         // a reload, a link or the back button keeps it.
         const ordered = (order) => (order === 'taken' ? '/taken' : '');
         async function albumPage(id, titleIfNew, order = 'added') {
+          const mine = turn;
           let album, first = null, early = null;
           if (titleIfNew) {
             album = { id: null, title: titleIfNew, count: 0 };
@@ -303,6 +315,7 @@ enum Pages {
             early.items.catch(() => {});  // the album's own request says what went wrong
             first = await api('/api/album-assets?album=' + encodeURIComponent(id) + '&offset=0&limit=' + GRID_PAGE + '&order=' + order);
             album = first.album;
+            if (mine !== turn) return;
           }
           where.textContent = album.title;
           const heading = el('h1', {}, album.title);
@@ -394,7 +407,9 @@ enum Pages {
             pages.set(page, null);
             api('/api/album-assets?album=' + encodeURIComponent(current().id) + '&offset=' + page * PAGE + '&limit=' + PAGE + '&order=' + order)
               .then((body) => { if (pages.has(page)) { pages.set(page, body.assets); schedule(); } })
-              .catch(() => pages.delete(page));
+              // Asked again a moment later: a page that failed once (a connection dropped) would
+              // otherwise stay grey until the next scroll.
+              .catch(() => setTimeout(() => { pages.delete(page); schedule(); }, 500));
           };
           const keep = (items) => {
             for (const item of items) {
@@ -496,7 +511,9 @@ enum Pages {
         }
 
         async function assetPage(albumID, index, order = 'added') {
+          const mine = turn;
           const body = await api('/api/album-assets?album=' + encodeURIComponent(albumID) + '&offset=' + index + '&limit=1&order=' + order);
+          if (mine !== turn) return;
           const asset = body.assets[0];
           if (!asset) throw new Error('There is no item ' + (index + 1) + ' in this album.');
           where.textContent = body.album.title;
@@ -530,6 +547,7 @@ enum Pages {
 
         async function route() {
           const parts = location.hash.replace(/^#\\/?/, '').split('/').map(decodeURIComponent);
+          const mine = ++turn;
           try {
             if (guest) {
               document.getElementById('home').textContent = 'Album';
@@ -540,9 +558,9 @@ enum Pages {
             else if (parts[0] === 'asset' && parts[1]) await assetPage(parts[1], Number(parts[2] || 0), parts[3]);
             else await albumsPage();
           } catch (error) {
-            show(el('p', { role: 'alert' }, error.message));
+            if (mine === turn) show(el('p', { role: 'alert' }, error.message));
           }
-          main.focus({ preventScroll: true });
+          if (mine === turn) main.focus({ preventScroll: true });
         }
         window.addEventListener('hashchange', route);
         route();

@@ -1,5 +1,6 @@
 #if os(Linux)
     import AlbumKit
+    import AlbumKitMedia
     import AlbumServer
     import Foundation
     import Testing
@@ -47,6 +48,20 @@
             // Released with its last reference (a finished task may hold it a moment longer).
             for _ in 0..<50 where live.listening != 1 { try await Task.sleep(for: .milliseconds(20)) }
             #expect(live.listening == 1)
+        }
+
+        /// A share link's guest listens to its album only; once its link no longer opens it is told
+        /// to reload, and its stream ends.
+        @Test func aGuestWhoseLinkClosedIsToldToReloadAndHearsNoMore() async throws {
+            let library = PhotoLibrary.inMemory()
+            let live = LiveChanges(library: library, interval: .milliseconds(20))
+            let open = Locked(true)
+            let guest = live.listen(album: "some-album") { open.withLock { $0 } }
+            #expect(live.listening == 1)
+            open.withLock { $0 = false }
+            let told = await Task.detached { String(decoding: guest.next(), as: UTF8.self) }.value
+            #expect(told == "data: {\"reload\":true}\n\n")
+            #expect(await Task.detached { guest.next() }.value.isEmpty, "the stream ends after telling")
         }
     }
 #endif
