@@ -73,6 +73,29 @@
                 }
             }
 
+            @Test func thumbnailsAreMadeInTheBackgroundAfterASaveWhenAsked() async throws {
+                try ExternalTool.requireLibvips()
+                try await withTemporaryDirectory { directory in
+                    let shared = try SharedTestLibrary()
+                    let photos = [
+                        try await Self.savePhoto(shared, in: directory, "one"),
+                        try await Self.savePhoto(shared, in: directory, "two"),
+                    ]
+                    await shared.library.makeThumbnailsInBackground(ofAssetsWithIDs: photos.map(\.id))
+                    await BackgroundPreviews.shared.finished()
+                    let objects = try shared.objects()
+                    for photo in photos {
+                        #expect(objects.contains(Self.key(shared, photo.sha256, .thumbnail)))
+                        #expect(objects.contains(Self.key(shared, photo.sha256, .largeThumbnail)))
+                        // The detail view's preview is made when first asked for.
+                        #expect(!objects.contains(Self.key(shared, photo.sha256, .preview)))
+                    }
+                    _ = Self.requests(shared.backend)
+                    #expect(try await shared.library.thumbnail(forAssetWithID: photos[1].id) != nil)
+                    #expect(Self.requests(shared.backend) == ["GET": 1])
+                }
+            }
+
             @Test func aForgedThumbnailIsNeverBelievedAndIsReplaced() async throws {
                 try ExternalTool.requireLibvips()
                 try await withTemporaryDirectory { directory in
