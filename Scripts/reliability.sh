@@ -14,7 +14,7 @@
 #   partial, quickexit, nolib, newlib, powerloss, ackkill, shutdown, remount, journal, rebuildkill, convert, convertbad, cardcut, mirrorforge, watchkill,
 #   repairrace, movekill, companionkill, companionupdate, movechange, moveself, exportrace, and the folder library's fkill9, frace, fdiskfull, freadonly, fmoved, fstaging,
 #   fslash, fdelete, fcard, flinks, ffifo, fcatalog, fdrop, fforged, and the shared library's
-#   sdelete, srestore, sexport, scopy, ssave, shostile, srestart, and the hostile library's hostile-index,
+#   sdelete, srestore, sexport, scopy, ssave, shostile, srestart, sforgedpreview, and the hostile library's hostile-index,
 #   hostile-snapshot, hostile-records, hostile-lists; servekill).
 #
 # The catalog library (issue 27): journal/library.journal is the library; catalog.sqlite is an
@@ -153,7 +153,8 @@
 #   s*          a shared library (PostgreSQL + SeaweedFS, Scripts/shared-library.sh): kill -9 at
 #               random moments of delete-asset (sdelete), restore (srestore), export (sexport),
 #               copy into a catalog (scopy) and save (ssave); a writer's hand-made edits (shostile);
-#               PostgreSQL restarted mid-save (srestart); see Scripts/reliability/shared.sh.
+#               PostgreSQL restarted mid-save (srestart); forged kept thumbnails in the store
+#               (sforgedpreview); see Scripts/reliability/shared.sh.
 #   hostile-index an index copied from a `cp -a` sibling that went on differently: rebuilt, never
 #               believed; the index ahead of the journal while a killed saver's publishing list
 #               names 128 acknowledged photos: `album albums` keeps all 128, the note names repair,
@@ -190,7 +191,7 @@ KEEP=0
 ONLY="kill9,race,diskfull,readonly,removed,corrupt,reset,sqlite3,oldcatalog,garbled,pidns,fifo,walk,badnumbers,resave,verifyrace,fulljournal,ulimit,partial,quickexit,nolib,newlib,powerloss,ackkill,shutdown,remount,journal,rebuildkill,convert,convertbad,repairrace,movekill,companionkill,companionupdate"
 ONLY+=",movechange,moveself,exportrace"
 ONLY+=",fkill9,frace,fdiskfull,freadonly,fmoved,fstaging,fslash,fdelete,fcard,flinks,ffifo,fcatalog,fdrop,fforged"
-ONLY+=",sdelete,srestore,sexport,scopy,ssave,shostile,srestart"
+ONLY+=",sdelete,srestore,sexport,scopy,ssave,shostile,srestart,sforgedpreview"
 ONLY+=",hostile-index,hostile-snapshot"
 ONLY+=",hostile-records,hostile-lists"
 ONLY+=",cardcut,mirrorforge,forgedpreview,hostilevideo"

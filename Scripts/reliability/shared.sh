@@ -23,6 +23,11 @@
 #   srestart `album save` of 200 photos while PostgreSQL is stopped (fast shutdown) at a random
 #            moment 0-4 s after the saver opened the library, and started 2 s later: the save exits 0, prints all 200, the album holds them
 #            once each, no upload record is left, verify passes.
+#   sforgedpreview  the kept thumbnails in the store (Docs/previews.md) forged by anyone with the
+#            store's keys: cut short, text, a PNG, a JPEG larger than its size: each is made again
+#            and put in its place, never served; objects under the prefix AlbumKit never makes
+#            (other names under derivatives/, one beside it) are left by gc, which removes the
+#            thumbnails of photos removed for good and nothing else; verify stays clean.
 # Each keeps to a few trials in --short (under a minute each on 2 cores).
 
 SHARED_ENV_READY=""
@@ -365,4 +370,70 @@ scenario_srestart() {
         fi
     done
     summary srestart "$trials" "$failures" "PostgreSQL stopped at a random moment of a 200-photo save and started 2 s later: the save finishes, every photo once"
+}
+
+# sforgedpreview: a shared library's kept thumbnails are objects anyone with the store's keys may
+# write: never believed unless they decode within their size, and gc deletes nothing it did not make.
+scenario_sforgedpreview() {
+    local failures=0 db base shas ids i key out forged
+    echo "== sforgedpreview"
+    shared_up || { skip sforgedpreview "the shared-library servers cannot start: $(tail -c 300 "$WORK/shared-up.err")"; return; }
+    command -v curl >/dev/null && python3 -c 'import PIL' 2>/dev/null ||
+        { skip sforgedpreview "curl and python3's PIL are needed to forge objects"; return; }
+    shared_library sforgedpreview || { fail "sforgedpreview: could not set up the library"; summary sforgedpreview 1 1; return; }
+    db=${SLIB##*/}
+    base="$ALBUMKIT_S3_ENDPOINT/$ALBUMKIT_S3_BUCKET/$db"
+    s3() { curl -sf --aws-sigv4 "aws:amz:us-east-1:s3" --user "$AWS_ACCESS_KEY_ID:$AWS_SECRET_ACCESS_KEY" "$@"; }
+    # s3_put KEY FILE: the store wants the body's SHA-256 signed (curl 7.88 does not send it).
+    s3_put() { s3 -o /dev/null -X PUT -H "x-amz-content-sha256: $(sha256sum "$2" | cut -d' ' -f1)" --data-binary "@$2" "$base/$1"; }
+    out=$("$ALBUM" --library "$SLIB" previews 2>&1) || { fail "sforgedpreview: previews: $out"; failures=$((failures + 1)); }
+    grep -q "^made 120, reused 0, failed 0" <<<"$out" || { fail "sforgedpreview: first previews: $out"; failures=$((failures + 1)); }
+    mapfile -t shas < <(psql "$SLIB" -qAtc "SELECT sha256 FROM asset ORDER BY sha256")
+    mapfile -t ids < <(psql "$SLIB" -qAtc "SELECT id FROM asset ORDER BY sha256")
+    local dir=$WORK/sforgedpreview
+    mkdir -p "$dir"
+    # Four forgeries of the 256-pixel thumbnails of the first four photos.
+    s3 -o "$dir/kept.jpg" "$base/derivatives/256/${shas[0]:0:2}/${shas[0]}.jpg" || { fail "sforgedpreview: no kept thumbnail"; failures=$((failures + 1)); }
+    head -c 100 "$dir/kept.jpg" >"$dir/forged-0"
+    printf 'not a picture' >"$dir/forged-1"
+    python3 -c 'import sys; from PIL import Image; Image.new("RGB", (200, 150), "red").save(sys.argv[1], "PNG")' "$dir/forged-2"
+    python3 -c 'import sys; from PIL import Image; Image.new("RGB", (900, 600), "blue").save(sys.argv[1], "JPEG")' "$dir/forged-3"
+    for i in 0 1 2 3; do
+        s3_put "derivatives/256/${shas[$i]:0:2}/${shas[$i]}.jpg" "$dir/forged-$i" ||
+            { fail "sforgedpreview: could not forge ${shas[$i]}"; failures=$((failures + 1)); }
+    done
+    # Objects AlbumKit never makes, under its prefix: gc must leave every one.
+    local strangers=(
+        "derivatives/256/zz/not-a-digest.jpg" "derivatives/notes.txt" "derivatives/999/${shas[0]:0:2}/${shas[0]}.jpg"
+        "derivatives/256/ab/${shas[0]}.jpg" "derivatives/256/${shas[0]:0:2}/${shas[0]}.png" "beside-derivatives.txt"
+    )
+    printf 'x' >"$dir/stranger"
+    for key in "${strangers[@]}"; do
+        s3_put "$key" "$dir/stranger" || { fail "sforgedpreview: could not put $key"; failures=$((failures + 1)); }
+    done
+    for i in 0 1 2 3; do
+        rm -f "$dir/thumb-$i.jpg"
+        out=$("$ALBUM" --library "$SLIB" thumbnail "${ids[$i]}" -o "$dir/thumb-$i.jpg" 2>&1) ||
+            { fail "sforgedpreview: thumbnail of forgery $i: $out"; failures=$((failures + 1)); continue; }
+        forged=$(python3 -c 'import sys; from PIL import Image; im = Image.open(sys.argv[1]); im.load(); print(im.format, max(im.size))' "$dir/thumb-$i.jpg" 2>&1)
+        [[ "$forged" =~ ^JPEG\ ([0-9]+)$ ]] && [ "${BASH_REMATCH[1]}" -le 256 ] && ! cmp -s "$dir/thumb-$i.jpg" "$dir/forged-$i" ||
+            { fail "sforgedpreview: forgery $i was served ($forged)"; failures=$((failures + 1)); }
+        s3 -o "$dir/stored-$i" "$base/derivatives/256/${shas[$i]:0:2}/${shas[$i]}.jpg" && cmp -s "$dir/stored-$i" "$dir/thumb-$i.jpg" ||
+            { fail "sforgedpreview: forgery $i was not replaced by the thumbnail made again"; failures=$((failures + 1)); }
+    done
+    out=$("$ALBUM" --library "$SLIB" previews 2>&1)
+    grep -q "^made 0, reused 120, failed 0" <<<"$out" || { fail "sforgedpreview: previews after the forgeries: $out"; failures=$((failures + 1)); }
+    # Five photos removed for good: gc takes their 15 thumbnails and nothing else.
+    "$ALBUM" --library "$SLIB" delete-asset -q "${ids[@]:4:5}" >/dev/null 2>&1 &&
+        "$ALBUM" --library "$SLIB" purge -q "${ids[@]:4:5}" >/dev/null 2>&1 || { fail "sforgedpreview: delete or purge failed"; failures=$((failures + 1)); }
+    out=$("$ALBUM" --library "$SLIB" gc --json 2>&1)
+    grep -q '"removedThumbnails":15' <<<"$out" || { fail "sforgedpreview: gc: $out"; failures=$((failures + 1)); }
+    for key in "${strangers[@]}"; do
+        s3 -o /dev/null "$base/$key" || { fail "sforgedpreview: gc removed $key, which AlbumKit never makes"; failures=$((failures + 1)); }
+    done
+    for i in 0 1 2 3; do
+        s3 -o /dev/null "$base/derivatives/256/${shas[$i]:0:2}/${shas[$i]}.jpg" || { fail "sforgedpreview: gc removed a live thumbnail"; failures=$((failures + 1)); }
+    done
+    verify_ok "$SLIB" || failures=$((failures + 1))
+    summary sforgedpreview 1 "$failures" "kept thumbnails in the store cut short, text, a PNG, too large: made again and replaced, never served; gc takes those of purged photos only"
 }

@@ -139,7 +139,9 @@ extension LibraryWebHandler {
                 if let id = description.albumID {
                     album = try await library.album(withID: id, accessPolicy: .requireAlbum)
                 }
-                return try await album.save(.file(URL(fileURLWithPath: path)).with(companions: sidecars))
+                let saved = try await album.save(.file(URL(fileURLWithPath: path)).with(companions: sidecars))
+                await library.makeThumbnailsInBackground(ofAssetsWithIDs: [saved.assetID])  // not waited for
+                return saved
             }
             outcome = [
                 "name": description.name, "result": saved.isExisting ? "already in the library" : "saved",

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <sys/ioctl.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/vfs.h>
@@ -73,6 +74,16 @@ int albumkit_open_beneath(int root_fd, const char *path, int flags) {
     errno = ENOSYS;
     return -1;
 #endif
+}
+
+int albumkit_lower_thread_priority(void) {
+    return setpriority(PRIO_PROCESS, (id_t)gettid(), 19);
+}
+
+int albumkit_thread_priority(void) {
+    errno = 0;
+    int nice = getpriority(PRIO_PROCESS, (id_t)gettid());
+    return (nice == -1 && errno != 0) ? -100 : nice;
 }
 
 #endif

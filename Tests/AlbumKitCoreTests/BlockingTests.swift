@@ -151,4 +151,21 @@ import Testing
         try Blocking.startOnceResumed { alone.withLock { $0 = true } }.wait()
         #expect(alone.withLock { $0 })
     }
+
+    /// Work nobody waits for (thumbnails after a save) runs at nice 19 on threads of its own, which
+    /// end with it: the shared queue's threads keep their priority for the saves that follow.
+    @Test func backgroundWorkRunsAtTheLowestPriorityOnThreadsOfItsOwn() async throws {
+        let before = try await Blocking.run { Blocking.currentThreadPriority() }
+        let inside = try await Blocking.$isBackground.withValue(true) {
+            try await Blocking.run { Blocking.currentThreadPriority() }
+        }
+        #if os(Linux)
+            #expect(inside == 19)
+            #expect(before != nil)
+        #endif
+        for _ in 0..<16 {
+            let after = try await Blocking.run { Blocking.currentThreadPriority() }
+            #expect(after == before)
+        }
+    }
 }

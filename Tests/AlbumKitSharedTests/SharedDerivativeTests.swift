@@ -73,6 +73,50 @@
                 }
             }
 
+            /// A 2048-pixel preview of a noisy photo is megabytes: read back whole, in one GET (a
+            /// response kept in memory was cut at 1 MiB, and such a preview was made again each time).
+            @Test func aPreviewOfSeveralMegabytesIsReadBackWhole() async throws {
+                try ExternalTool.requireLibvips()
+                try await withTemporaryDirectory { directory in
+                    let shared = try SharedTestLibrary()
+                    let photo = directory.appendingPathComponent("noise.jpg").path
+                    try SharedThumbnailTests.tool(
+                        "convert", ["-size", "2400x1800", "xc:", "+noise", "Random", "-quality", "95", photo])
+                    let saved = try await shared.library.album(titled: "Trips").save(.file(URL(fileURLWithPath: photo)))
+                    let made = try #require(
+                        try await shared.backend.preview(ofAssetWithID: saved.assetID, size: .preview))
+                    #expect(!made.wasKept && made.preview.bytes.count > 1 << 20, "\(made.preview.bytes.count) bytes")
+                    _ = Self.requests(shared.backend)
+                    let kept = try #require(
+                        try await shared.backend.preview(ofAssetWithID: saved.assetID, size: .preview))
+                    #expect(kept.wasKept && kept.preview.bytes == made.preview.bytes)
+                    #expect(Self.requests(shared.backend) == ["GET": 1])
+                }
+            }
+
+            @Test func thumbnailsAreMadeInTheBackgroundAfterASaveWhenAsked() async throws {
+                try ExternalTool.requireLibvips()
+                try await withTemporaryDirectory { directory in
+                    let shared = try SharedTestLibrary()
+                    let photos = [
+                        try await Self.savePhoto(shared, in: directory, "one"),
+                        try await Self.savePhoto(shared, in: directory, "two"),
+                    ]
+                    await shared.library.makeThumbnailsInBackground(ofAssetsWithIDs: photos.map(\.id))
+                    await BackgroundPreviews.shared.finished()
+                    let objects = try shared.objects()
+                    for photo in photos {
+                        #expect(objects.contains(Self.key(shared, photo.sha256, .thumbnail)))
+                        #expect(objects.contains(Self.key(shared, photo.sha256, .largeThumbnail)))
+                        // The detail view's preview is made when first asked for.
+                        #expect(!objects.contains(Self.key(shared, photo.sha256, .preview)))
+                    }
+                    _ = Self.requests(shared.backend)
+                    #expect(try await shared.library.thumbnail(forAssetWithID: photos[1].id) != nil)
+                    #expect(Self.requests(shared.backend) == ["GET": 1])
+                }
+            }
+
             @Test func aForgedThumbnailIsNeverBelievedAndIsReplaced() async throws {
                 try ExternalTool.requireLibvips()
                 try await withTemporaryDirectory { directory in

@@ -48,6 +48,22 @@ extension PhotoLibrary {
         }
     }
 
+    /// Starts making the thumbnails (256 and 512 pixels) of the assets `ids` in the background and
+    /// returns at once: after a save was acknowledged (`album serve` does it for each upload), so a
+    /// grid finds them made. At most one asset per core is worked on, at the lowest priority; a save
+    /// is never held back by it. Nothing is reported: one that cannot be made is made, or its error
+    /// given, on its first request. A library that keeps none (Photos, in memory) does nothing.
+    ///
+    /// ```swift
+    /// let saved = try await library.album(titled: "Trips").save(.file(url))
+    /// await library.makeThumbnailsInBackground(ofAssetsWithIDs: [saved.assetID])
+    /// ```
+    package func makeThumbnailsInBackground(ofAssetsWithIDs ids: [String]) async {
+        // A library that did not open has nothing to picture; its next use says why.
+        guard !ids.isEmpty, let keeping = (try? await backend) as? any PreviewKeeping else { return }
+        BackgroundPreviews.shared.make(ofAssetsWithIDs: ids, in: keeping)
+    }
+
     /// One asset's sizes, smallest first (the largest decodes the original once more at most).
     private static func buildPreviews(of asset: AssetInfo, sizes: [PreviewSize], keeping: any PreviewKeeping) async
         -> PreviewBuildReport

@@ -55,9 +55,11 @@ package enum Blocking {
         }
     }
 
-    /// Runs `body` on the blocking queue and resumes the caller with its result or error.
+    /// Runs `body` on the blocking queue and resumes the caller with its result or error (inside
+    /// ``isBackground``: on a thread of its own at the lowest priority).
     package static func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
+        if isBackground { return try await runInBackground(body) }
+        return try await withCheckedThrowingContinuation { continuation in
             queue.async { continuation.resume(with: Result { try body() }) }
         }
     }

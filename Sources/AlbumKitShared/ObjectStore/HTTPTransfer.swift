@@ -40,14 +40,17 @@
         private var written: UInt64 = 0
         private var sinkError: (any Error)?
         private var response = Response(status: 0, headers: [:], body: [])
+        /// How much of a body kept in memory (no sink) is kept: the rest is read and dropped.
+        private var bodyLimit = 1 << 20
 
         private init(handle: UnsafeMutableRawPointer) { self.handle = handle }
 
-        /// Performs `method url` with `headers`; a 2xx body goes to `sink` when given.
+        /// Performs `method url` with `headers`; a 2xx body goes to `sink` when given, else its first
+        /// `bodyLimit` bytes (or about that: a piece more at most) are kept in the response.
         static func perform(
             _ method: String, url: String, headers: [String: String], body: Body = .none,
             sink: FileSystem.Descriptor? = nil, hasher: StreamingSHA256? = nil, caBundle: String? = nil,
-            handles: HandlePool
+            bodyLimit: Int = 1 << 20, handles: HandlePool
         ) throws -> Response {
             let handle = try handles.take()
             var reusable = true
@@ -56,6 +59,7 @@
             transfer.body = body
             transfer.sink = sink
             transfer.hasher = hasher
+            transfer.bodyLimit = bodyLimit
             do {
                 return try transfer.run(method, url: url, headers: headers, caBundle: caBundle)
             } catch {
@@ -173,7 +177,7 @@
                 }
                 transfer.hasher?.update(bytes)
                 transfer.written += UInt64(length)
-            } else if transfer.response.body.count < 1 << 20 {
+            } else if transfer.response.body.count < transfer.bodyLimit {
                 transfer.response.body.append(contentsOf: bytes)
             }
             return length

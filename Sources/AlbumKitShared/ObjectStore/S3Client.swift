@@ -112,8 +112,11 @@
         func get(key: String, offset: UInt64, count: Int) throws -> [UInt8] {
             guard count > 0 else { return [] }
             let last = offset + UInt64(count) - 1
+            // The whole range is kept (a kept preview may be a few megabytes), and never more than
+            // 1 MiB beyond what was asked for, whatever the store sends.
             let response = try send(
-                "GET", key: key, headers: ["range": "bytes=\(offset)-\(last)"], accept: [200, 206, 416])
+                "GET", key: key, headers: ["range": "bytes=\(offset)-\(last)"], accept: [200, 206, 416],
+                bodyLimit: max(1 << 20, count))
             switch response.status {
             case 206: return Array(response.body.prefix(count))
             // A store that ignores ranges sends the whole object.
@@ -293,7 +296,7 @@
             _ method: String, key: String?, query: [(String, String)] = [], headers: [String: String] = [:],
             body: HTTPTransfer.Body = .none, payloadHash: String = SignatureV4.emptyPayloadHash,
             sink: FileSystem.Descriptor? = nil, hasher: StreamingSHA256? = nil, accept: Set<Int>,
-            beforeAttempt: ((HTTPTransfer.Response) throws -> Void)? = nil
+            bodyLimit: Int = 1 << 20, beforeAttempt: ((HTTPTransfer.Response) throws -> Void)? = nil
         ) throws -> HTTPTransfer.Response {
             let path = requestPath(key: key)
             let queryString = query.map { "\(SignatureV4.encode($0.0))=\(SignatureV4.encode($0.1))" }
@@ -317,7 +320,7 @@
                         payloadHash: payloadHash)
                     let response = try HTTPTransfer.perform(
                         method, url: url, headers: signedHeaders.merging(authorization) { $1 }, body: body, sink: sink,
-                        hasher: hasher, caBundle: trust.bundle, handles: handles)
+                        hasher: hasher, caBundle: trust.bundle, bodyLimit: bodyLimit, handles: handles)
                     if accept.contains(response.status) { return response }
                     let failure = ObjectStoreError(response: response, key: key ?? location.bucket)
                     guard failure.isTransient else { throw failure }

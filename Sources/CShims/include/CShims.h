@@ -50,4 +50,11 @@ long long albumkit_unique_mount_id(const char *path);
 /// filter) has no `openat2`, so the caller opens level by level instead.
 int albumkit_open_beneath(int root_fd, const char *path, int flags);
 
+/// Gives the calling thread alone the lowest scheduling priority (`setpriority` of its thread id
+/// to nice 19): work nobody waits for yields to everything else. Returns -1 and sets errno on failure.
+int albumkit_lower_thread_priority(void);
+
+/// The calling thread's nice value (-20 to 19), or -100 and errno set on failure.
+int albumkit_thread_priority(void);
+
 #endif
