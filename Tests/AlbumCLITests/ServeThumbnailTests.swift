@@ -9,7 +9,8 @@ import Testing
 struct ServeThumbnailTests {
     /// Uploads one photo through `album serve` (the server `check-serve.py` starts), then waits,
     /// without asking for any picture, until the catalog keeps its 256- and 512-pixel thumbnails
-    /// (at most 60 s); prints what it found as one JSON line.
+    /// (at most 60 s); then uploads five more and stops the server at once; prints what it found as
+    /// one JSON line.
     static let script = """
         import hashlib, importlib.util, json, os, sys, time
         spec = importlib.util.spec_from_file_location("check_serve", sys.argv[1])
@@ -29,8 +30,22 @@ struct ServeThumbnailTests {
             deadline = time.time() + 60
             while time.time() < deadline and not all(os.path.exists(path) for path in kept):
                 time.sleep(0.05)
-            print(json.dumps({"status": status, "answer": json.loads(body), "answered": answered,
-                              "kept": [path for path in kept if os.path.exists(path)], "waited": time.time() - started}))
+            found = {"status": status, "answer": json.loads(body), "answered": answered,
+                     "kept": [path for path in kept if os.path.exists(path)], "waited": time.time() - started}
+            # Five more uploads, and the server stopped at once, while their thumbnails are being made.
+            for number in range(5):
+                more = serve.unique_jpeg(template, "stopped %d %f" % (number, time.time()))
+                server.request("POST", "/api/uploads", body=more, headers={
+                    "X-Album-Title": "Uploaded", "X-File-Name": "more-%d.jpg" % number,
+                    "Upload-Length": str(len(more)), "Upload-Complete": "?1"})
+            stopping = time.time()
+            server.stop()
+            found["stopped"] = time.time() - stopping
+            kept = [os.path.join(folder, name) for folder, _, names in os.walk(os.path.join(library, "derivatives"))
+                    for name in names]
+            whole = lambda data: data[:2] == bytes([0xFF, 0xD8]) and data[-2:] == bytes([0xFF, 0xD9])
+            found["partial"] = [path for path in kept if not path.endswith(".jpg") or not whole(open(path, "rb").read())]
+            print(json.dumps(found))
         finally:
             server.stop()
         """
@@ -65,8 +80,14 @@ struct ServeThumbnailTests {
                     BufferByteSource(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: path)))))
                 #expect(metadata.format == .jpeg && max(metadata.width ?? 0, metadata.height ?? 0) <= size, "\(path)")
             }
+            // Stopped right after five more uploads, the server does not wait for their thumbnails,
+            // and leaves no part of one.
+            #expect((found["stopped"] as? Double ?? 99) < 10, "\(output)")
+            #expect((found["partial"] as? [String])?.isEmpty == true, "\(output)")
+            let verify = try CLI.run(["verify", "--library", library])
+            #expect(verify.status == 0, "\(verify.stdout)")
             print(
-                "upload answered in \(found["answered"] ?? "?") s; thumbnails kept \(found["waited"] ?? "?") s after it began"
+                "upload answered in \(found["answered"] ?? "?") s; thumbnails kept \(found["waited"] ?? "?") s after it began; stopped in \(found["stopped"] ?? "?") s"
             )
         }
     }
