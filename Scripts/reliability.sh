@@ -1189,12 +1189,13 @@ scenario_shutdown() {
     trials=$([ "$MODE" = full ] && echo 60 || echo 8)
     mkdir -p "$dir"
     # 998 photos in the batch: two chunks of at most 499, so an even trial's cut can land while the
-    # second one commits.
+    # second one commits. They take about 510 MB where ImageMagick makes camera-sized ones: the disk
+    # is 1 GiB (sparse), so a batch that is not cut never fills it.
     make_jpegs "$dir/media" 1000 sd
     for ((trial = 0; trial < trials; trial++)); do
         mnt=$dir/mnt$trial img=$dir/disk$trial.img bad=0
         mkdir -p "$mnt"
-        truncate -s 256M "$img" && mkfs.ext4 -q -F "$img" >/dev/null 2>&1 || { skip shutdown "mkfs.ext4 failed"; return; }
+        truncate -s 1G "$img" && mkfs.ext4 -q -F "$img" >/dev/null 2>&1 || { skip shutdown "mkfs.ext4 failed"; return; }
         mount -o loop "$img" "$mnt" 2>/dev/null || { skip shutdown "cannot mount a loop device here"; rm -f "$img"; return; }
         MOUNTS+=("$mnt")
         lib=$mnt/lib.albumlibrary acks=$dir/acks$trial err=$dir/err$trial
