@@ -133,8 +133,9 @@ import Testing
         await Blocking.forEach(1) { _ in
             seen.withLock { $0.item = pthread_self() }
             let work = Blocking.startOnceResumed {
-                // Run before the caller was resumed, this would time out: the caller waits for the item.
-                let afterCaller = callerWentOn.wait(timeout: .now() + 5) == .success
+                // Run before the caller was resumed, this would time out: the caller waits for the item
+                // (5 minutes: in a full test run the caller may be resumed minutes late).
+                let afterCaller = callerWentOn.wait(timeout: .now() + 300) == .success
                 seen.withLock {
                     $0.work = pthread_self()
                     $0.afterCaller = afterCaller
