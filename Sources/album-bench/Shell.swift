@@ -40,31 +40,11 @@ enum Shell {
             defer { close(out) }
             let err = try unlinkedFile("stderr")
             defer { close(err) }
-            #if canImport(Darwin)
-                var actions: posix_spawn_file_actions_t?  // an opaque pointer on Darwin
-            #else
-                var actions = posix_spawn_file_actions_t()
-            #endif
-            posix_spawn_file_actions_init(&actions)
-            defer { posix_spawn_file_actions_destroy(&actions) }
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-            posix_spawn_file_actions_adddup2(&actions, out, 1)
-            posix_spawn_file_actions_adddup2(&actions, err, 2)
             // In another folder through the shell's `cd` (posix_spawn's chdir action is not in every libc).
             let command =
                 directory.map { ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", $0, path] + arguments }
                 ?? [path] + arguments
-            let argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
-            defer { for pointer in argv { free(pointer) } }
-            var pid = pid_t()
-            let spawned = posix_spawn(&pid, command[0], &actions, nil, argv, environ)
-            guard spawned == 0 else {
-                throw BenchFailure("cannot start \(path): \(String(cString: strerror(spawned)))")
-            }
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 {
-                guard errno == EINTR else { throw BenchFailure("waitpid failed for \(path)") }
-            }
+            let status = try Spawn.spawnAndWait(command, output: out, errors: err).status
             // Exited: its code; killed by a signal: 128 + the signal, as a shell says.
             let code = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + status & 0x7f
             return Outcome(status: code, stdout: contents(of: out), stderr: contents(of: err))

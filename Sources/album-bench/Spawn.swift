@@ -50,30 +50,7 @@ enum Spawn {
             // Emptied only when the last program wrote to it: no file is created or truncated in the
             // timed part of a run (creating one cost 0.3–0.6 ms per process, in every row's timing).
             if lseek(errorLog, 0, SEEK_END) > 0 { _ = ftruncate(errorLog, 0) }
-            #if canImport(Darwin)
-                var actions: posix_spawn_file_actions_t?  // an opaque pointer on Darwin
-            #else
-                var actions = posix_spawn_file_actions_t()
-            #endif
-            posix_spawn_file_actions_init(&actions)
-            defer { posix_spawn_file_actions_destroy(&actions) }
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-            posix_spawn_file_actions_adddup2(&actions, errorLog, 2)
-            let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
-            defer { for pointer in argv { free(pointer) } }
-            var pid = pid_t()
-            let start = Statistics.now()
-            let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
-            guard spawned == 0 else {
-                throw BenchFailure("cannot start \(path): \(String(cString: strerror(spawned)))")
-            }
-            var status: Int32 = 0
-            var usage = rusage()
-            while wait4(pid, &status, 0, &usage) < 0 {
-                guard errno == EINTR else { throw BenchFailure("wait4 failed for \(path)") }
-            }
-            let seconds = Statistics.now() - start
+            let (status, usage, seconds) = try spawnAndWait([path] + arguments, output: nil, errors: errorLog)
             guard status == 0 else {
                 var bytes = [UInt8](repeating: 0, count: 4096)
                 let count = max(0, pread(errorLog, &bytes, bytes.count, 0))
@@ -88,6 +65,45 @@ enum Spawn {
                 let peakKB = Int(usage.ru_maxrss)  // kilobytes on Linux
             #endif
             return (seconds, Int(usage.ru_minflt) + Int(usage.ru_majflt), peakKB)
+        }
+    #endif
+
+    #if os(macOS) || os(Linux)
+        /// Runs `command` (its first element a path), standard input on `/dev/null`, standard output
+        /// on `output` (`/dev/null` when `nil`) and standard error on `errors`; waits for it with
+        /// `wait4`. Returns its wait status, its resource use, and the seconds from `posix_spawn` to
+        /// its end.
+        static func spawnAndWait(_ command: [String], output: Int32?, errors: Int32) throws
+            -> (status: Int32, usage: rusage, seconds: Double)
+        {
+            #if canImport(Darwin)
+                var actions: posix_spawn_file_actions_t?  // an opaque pointer on Darwin
+            #else
+                var actions = posix_spawn_file_actions_t()
+            #endif
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            if let output {
+                posix_spawn_file_actions_adddup2(&actions, output, 1)
+            } else {
+                posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            }
+            posix_spawn_file_actions_adddup2(&actions, errors, 2)
+            let argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
+            defer { for pointer in argv { free(pointer) } }
+            var pid = pid_t()
+            let start = Statistics.now()
+            let spawned = posix_spawn(&pid, command[0], &actions, nil, argv, environ)
+            guard spawned == 0 else {
+                throw BenchFailure("cannot start \(command[0]): \(String(cString: strerror(spawned)))")
+            }
+            var status: Int32 = 0
+            var usage = rusage()
+            while wait4(pid, &status, 0, &usage) < 0 {
+                guard errno == EINTR else { throw BenchFailure("wait4 failed for \(command[0])") }
+            }
+            return (status, usage, Statistics.now() - start)
         }
     #endif
 

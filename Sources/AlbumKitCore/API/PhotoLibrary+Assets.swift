@@ -54,22 +54,8 @@ extension PhotoLibrary {
         orderedBy order: AssetOrder = .dateAdded, matching filter: AssetFilter = .all, pageSize: Int = 500
     ) -> AsyncThrowingStream<AssetInfo, any Error> {
         let library = self
-        return AsyncThrowingStream { continuation in
-            let task = Task {
-                do {
-                    var cursor: String?
-                    repeat {
-                        let page = try await library.assets(
-                            orderedBy: order, matching: filter, after: cursor, limit: pageSize)
-                        for asset in page.assets { continuation.yield(asset) }
-                        cursor = page.nextCursor
-                    } while cursor != nil && !Task.isCancelled
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
+        return Self.paged { cursor in
+            try await library.assets(orderedBy: order, matching: filter, after: cursor, limit: pageSize)
         }
     }
 
@@ -201,14 +187,22 @@ extension PhotoLibrary {
     /// The sequence throws `.albumNotFound` when the album is not there.
     public func allAssets(inAlbumWithID id: String, pageSize: Int = 500) -> AsyncThrowingStream<AssetInfo, any Error> {
         let library = self
-        return AsyncThrowingStream { continuation in
+        return Self.paged { cursor in try await library.assets(inAlbumWithID: id, after: cursor, limit: pageSize) }
+    }
+
+    /// The assets of the pages `page` gives, from the first (a `nil` cursor) to the one without a
+    /// next cursor, as one sequence that stops reading when its consumer goes away.
+    static func paged(_ page: @escaping @Sendable (String?) async throws -> AssetPage)
+        -> AsyncThrowingStream<AssetInfo, any Error>
+    {
+        AsyncThrowingStream { continuation in
             let task = Task {
                 do {
                     var cursor: String?
                     repeat {
-                        let page = try await library.assets(inAlbumWithID: id, after: cursor, limit: pageSize)
-                        for asset in page.assets { continuation.yield(asset) }
-                        cursor = page.nextCursor
+                        let next = try await page(cursor)
+                        for asset in next.assets { continuation.yield(asset) }
+                        cursor = next.nextCursor
                     } while cursor != nil && !Task.isCancelled
                     continuation.finish()
                 } catch {
