@@ -80,7 +80,10 @@ import Testing
             }
             await backend.discard(lone)
             #expect(!FileManager.default.fileExists(atPath: url.path + "/" + lone.relativePath))
-            #expect(!listed(backend).contains(lone.relativePath))
+            // The list file is emptied once it names nothing (``ProcessOwner/clearPublishing(_:in:)``):
+            // taken, the discarded name was its only line; not taken, the waiting name keeps it (and
+            // the discarded line names no file) until it is dropped below.
+            if lone.relativePath == ahead { #expect(listed(backend).isEmpty) }
             backend.namesListedAhead.drop(owners: backend.ownersPath)
             #expect(listed(backend).isEmpty)
             #expect(originals(url).count == 2)
