@@ -50,24 +50,29 @@ struct ServeThumbnailTests {
             server.stop()
         """
 
-    @Test func anUploadedPhotosThumbnailsAreKeptWithoutARequest() throws {
+    @Test func anUploadedPhotosThumbnailsAreKeptWithoutARequest() async throws {
         try ServeCLITests.requireMicroHTTPD()
         try ExternalTool.requireLibvips()
-        try ServeCLITests.withLibrary { library, state, work in
+        try await ServeCLITests.withLibrary { library, state, work in
             let scriptFile = URL(fileURLWithPath: work).appendingPathComponent("upload.py")
             try Self.script.write(to: scriptFile, atomically: true, encoding: .utf8)
             let template = CLI.packageRoot.appendingPathComponent("Examples/harbour.jpg")
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-            process.arguments = [
+            let arguments = [
                 scriptFile.path, ServeCLITests.script.path, CLI.binary.path, library, state, template.path,
             ]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            try process.run()
-            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "\(output)")
+            // Waited for on a thread of its own: the script waits up to a minute for the thumbnails.
+            let (status, output) = try await OwnThread.run {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+                process.arguments = arguments
+                let pipe = Pipe()
+                process.standardOutput = pipe
+                try process.run()
+                let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                process.waitUntilExit()
+                return (process.terminationStatus, output)
+            }
+            #expect(status == 0, "\(output)")
             let line = try #require(output.split(separator: "\n").last.map { Data($0.utf8) })
             let found = try #require(try JSONSerialization.jsonObject(with: line) as? [String: Any], "\(output)")
             #expect(found["status"] as? Int == 200, "\(output)")

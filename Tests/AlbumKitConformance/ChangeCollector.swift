@@ -12,13 +12,19 @@
     /// ```
     public final class ChangeCollector: Sendable {
         private let changes = Locked<[LibraryChange]>([])
+        /// Every change collected, waited for or not.
+        private let history = Locked<[LibraryChange]>([])
         private let task: Task<Void, Never>
 
         public init(_ stream: AsyncThrowingStream<LibraryChange, any Error>) {
             let changes = self.changes
+            let history = self.history
             task = Task {
                 do {
-                    for try await change in stream { changes.withLock { $0.append(change) } }
+                    for try await change in stream {
+                        history.withLock { $0.append(change) }
+                        changes.withLock { $0.append(change) }
+                    }
                 } catch {
                     Issue.record("the change stream failed: \(error)")
                 }
@@ -41,6 +47,9 @@
             }
             return nil
         }
+
+        /// Every change collected so far, in order, whether or not ``wait(limit:_:)`` returned it.
+        public func all() -> [LibraryChange] { history.withLock { $0 } }
 
         /// Stops collecting.
         public func stop() { task.cancel() }

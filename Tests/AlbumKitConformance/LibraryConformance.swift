@@ -293,8 +293,8 @@
                         albums += change.insertedAlbumIDs
                         assets += change.insertedAssetIDs
                     }
-                    // A save while the feed starts may be told only in part (a folder library's new
-                    // album without its photo): the next one is waited for.
+                    // A save while the feed starts is part of its starting point (never told), or
+                    // told after it: the next one is waited for.
                     if albums.contains(saved.albumID!) && assets.contains(saved.assetID) {
                         heard = (saved, albums, assets)
                     }

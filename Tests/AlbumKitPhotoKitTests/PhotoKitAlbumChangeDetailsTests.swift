@@ -9,7 +9,7 @@
     /// An album's change stream on Photos (the simulator) told by Photos itself: the indexes and
     /// moves of the album fetch's change details, a reload where Photos gives no details, and on a
     /// restart Photos' persistent change history since the token kept.
-    @Suite(.timeLimit(.minutes(1))) struct PhotoKitAlbumChangeDetailsTests {
+    @Suite(.timeLimit(.minutes(5))) struct PhotoKitAlbumChangeDetailsTests {
         /// The album's asset `id`, fetched.
         static func asset(_ id: String) throws -> PHAsset {
             try #require(PHAsset.fetchAssets(withLocalIdentifiers: [id], options: nil).firstObject)

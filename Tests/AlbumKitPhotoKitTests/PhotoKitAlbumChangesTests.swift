@@ -8,7 +8,7 @@
 
     /// An album on Photos (the simulator) describing and listing itself, and its change stream:
     /// what the user does in Photos arrives as indexes against the listing before.
-    @Suite(.timeLimit(.minutes(1))) struct PhotoKitAlbumChangesTests {
+    @Suite(.timeLimit(.minutes(5))) struct PhotoKitAlbumChangesTests {
         @Test func theAlbumKnowsItsIdentifierAndListsItself() async throws {
             let h = PhotoKitHarness()
             h.simulation.setAuthorizationStatus(.authorized, for: .readWrite)

@@ -6,7 +6,7 @@ import Testing
 /// An album's change stream: indexes against the listing before, the assets themselves, the album
 /// deleted and recreated, and catching up after a restart with a kept token — on the in-memory
 /// library and a catalog (Photos: `PhotoKitAlbumChangesTests`).
-@Suite(.timeLimit(.minutes(1))) struct AlbumChangesTests {
+@Suite(.timeLimit(.minutes(5))) struct AlbumChangesTests {
     @Test func insertionsRemovalsAndADeletedAlbumAreReportedWithIndexes() async throws {
         try await AlbumAsOneObjectTests.onEveryKind { library in
             let album = library.album(titled: "Trips")

@@ -13,6 +13,8 @@ package struct LibraryChangePoller<Backend: AlbumBrowsing>: Sendable {
     package let watch: (@Sendable () throws -> any LibraryWatch)?
     /// How often a watch is asked.
     package static var watchCheck: Duration { .milliseconds(100) }
+    /// How many times the starting point is read while changes overlap its reading.
+    static var startingReadings: Int { 5 }
 
     package init(
         backend: Backend, interval: Duration, watch: (@Sendable () throws -> any LibraryWatch)? = nil
@@ -33,6 +35,19 @@ package struct LibraryChangePoller<Backend: AlbumBrowsing>: Sendable {
                 // on a timer, which sees the same changes later.
                 var watch = try? poller.watch?()
                 var last = try await LibrarySnapshot.read(poller.backend)
+                // The starting point is never reported, so it must not hold part of a change (a
+                // save's new album read before its folder was made, its photo read after): while
+                // the watch saw something change during the reading, read again (a few times: a
+                // library that never stops changing starts from the last reading).
+                for _ in 0..<Self.startingReadings where watch != nil {
+                    let changed: Bool
+                    do { changed = try watch?.takeEvents() ?? false } catch {
+                        watch = nil  // events were lost: read again, and on a timer from now on
+                        changed = true
+                    }
+                    guard changed else { break }
+                    last = try await LibrarySnapshot.read(poller.backend)
+                }
                 while !Task.isCancelled {
                     if let current = watch {
                         try await Task.sleep(for: min(Self.watchCheck, poller.interval))
