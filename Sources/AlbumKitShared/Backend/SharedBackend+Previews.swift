@@ -25,7 +25,8 @@
             try await Blocking.run {
                 let row = try self.withDatabase("find the asset") { db in
                     try db.execute(
-                        "SELECT sha256, byte_size, original_name FROM asset WHERE id = $1 AND deleted_at IS NULL", [id]
+                        "SELECT sha256, byte_size, original_name, kind FROM asset WHERE id = $1 AND deleted_at IS NULL",
+                        [id]
                     ).first
                 }
                 guard let row, let sha256 = row[0], let byteSize = row[1].flatMap({ UInt64($0) }) else {
@@ -38,11 +39,12 @@
                     throw SharedSchema.damagedRow(sha256, of: record)
                 }
                 if let kept = self.keptDerivative(at: key, size: size) { return (kept, true) }
+                let clipThumbnail = row[3] == "video" ? self.clipThumbnail(ofAssetWithID: id) : nil
                 let (original, read) = try self.readObject(sha256, record: record, doing: "picture \(name)") {
                     original in
                     try PreviewPipeline.render(
                         ObjectByteSource(store: self.store, key: original, size: byteSize), maxPixelSize: size.pixels,
-                        file: original, shownAs: "\(name) (\(original))")
+                        file: original, clipThumbnail: clipThumbnail, shownAs: "\(name) (\(original))")
                 }
                 guard let read else {
                     throw AlbumError(
@@ -54,6 +56,29 @@
                 self.keep(made, at: key)
                 return (made, false)
             }
+        }
+
+        /// The bytes of the `.THM` kept with video `id` (a camera's JPEG of the clip, saved as its
+        /// companion), read in one GET and believed only when they are the bytes the library recorded
+        /// (their size and SHA-256); `nil` when it has none or they are not (the poster frame is
+        /// decoded then).
+        func clipThumbnail(ofAssetWithID id: String) -> [UInt8]? {
+            let query = "SELECT name, sha256, byte_size FROM asset_companion WHERE asset_id = $1"
+            guard
+                // Unreadable companions: the frame is decoded instead, as without a .THM.
+                let rows = try? withDatabase("find the clip's companions", { db in try db.execute(query, [id]) }),
+                let row = rows.filter({ CompanionGrouping.isClipThumbnail($0[0] ?? "") })
+                    .min(by: { ($0[0] ?? "") < ($1[0] ?? "") }),
+                let sha256 = row[1], let size = row[2].flatMap({ Int($0) }),
+                // A camera's thumbnail is a few kilobytes: anything over 16 MB is no thumbnail.
+                (1...(16 << 20)).contains(size),
+                let name = try? SharedSchema.objectName(sha256: sha256)  // not a digest: not believed
+            else { return nil }
+            // Missing or unreadable: the frame is decoded; what is read is checked below.
+            guard let bytes = try? store.get(key: store.key(name), offset: 0, count: size + 1), bytes.count == size,
+                bytes.withUnsafeBytes({ SHA256Hasher.hash($0) }) == sha256
+            else { return nil }
+            return bytes
         }
 
         /// The derivative kept at `key` when it is a JPEG of at most `size` that decodes whole; `nil`
