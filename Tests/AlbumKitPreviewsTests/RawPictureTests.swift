@@ -113,18 +113,27 @@ import Testing
                 return ("made \(made.pixelWidth) × \(made.pixelHeight)", Date().timeIntervalSince(start))
             } catch { return (error.reason, Date().timeIntervalSince(start)) }
         }
-        // Claiming a sensor of 65 000 × 65 000 pixels (4 gigapixels) over the same few bytes.
-        var huge = whole
-        for (offset, value) in [(8 + 2 + 12 * 1 + 8, 65000), (8 + 2 + 12 * 2 + 8, 65000)] {
-            huge[offset] = UInt8(value & 0xFF)
-            huge[offset + 1] = UInt8(value >> 8)
+        /// `whole` with IFD0's width and height saying `side` and, when `compression` is given, its
+        /// Compression tag changed (the value fields of its second, third and fifth entries).
+        func forging(side: Int, compression: Int? = nil) -> [UInt8] {
+            var bytes = whole
+            for entry in [1, 2] {
+                let field = 8 + 2 + 12 * entry + 8
+                bytes[field..<field + 4] = [UInt8(side & 0xFF), UInt8(side >> 8 & 0xFF), 0, 0]
+            }
+            if let compression { bytes[8 + 2 + 12 * 4 + 8..<8 + 2 + 12 * 4 + 10] = [UInt8(compression), 0] }
+            return bytes
         }
-        let forged = failure(huge)
-        #expect(
-            forged.reason.contains("more than AlbumKit decodes")
-                || forged.reason.contains("not a raw file LibRaw can read"),
-            "\(forged.reason)")
+        // 65 000 × 65 000 pixels (4 gigapixels) claimed over the same few bytes: LibRaw sees that
+        // uncompressed data that large is not there.
+        let forged = failure(forging(side: 65000))
+        #expect(forged.reason.contains("not a raw file LibRaw can read"), "\(forged.reason)")
         #expect(forged.seconds < 10)
+        // 12 000 × 12 000 (144 megapixels) of lossless JPEG data, whose size LibRaw cannot check
+        // before decoding (it would take about 290 MB): refused by AlbumKit's own bound first.
+        let compressed = failure(forging(side: 12000, compression: 7))
+        #expect(compressed.reason.contains("12000 × 12000 pixels, more than AlbumKit decodes"), "\(compressed.reason)")
+        #expect(compressed.seconds < 10)
         // Cut short in the middle of its sensor data.
         let cut = failure(Array(whole.prefix(whole.count / 2)))
         #expect(cut.reason.contains("sensor data cannot be read"), "\(cut.reason)")
