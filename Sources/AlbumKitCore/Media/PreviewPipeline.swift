@@ -142,6 +142,13 @@ package enum PreviewPipeline {
                 return try renderer.rawPicture(
                     .descriptor(file.file.fd), maxPixelSize: maxPixelSize, encoding: encoding)
             }
+            // Refused before it is read into memory from a store (the decoder refuses it too).
+            guard source.size <= UInt64(PreviewRenderer.largestRawFile) else {
+                throw PreviewError(
+                    .undecodable,
+                    "it is \(source.size) bytes long, more than AlbumKit decodes as a raw file (\(PreviewRenderer.largestRawFile))"
+                )
+            }
             return try renderer.rawPicture(
                 .bytes(try readAll(source, file: file)), maxPixelSize: maxPixelSize, encoding: encoding)
         } catch {
