@@ -1,3 +1,4 @@
+import AlbumKitConformance
 import AlbumTestSupport
 import Foundation
 import Testing
@@ -85,6 +86,92 @@ import Testing
             #expect(measured.contains("256x171 jpeg"), "\(measured)")
             let peakMB = (numbers.count == 3 ? numbers[1] : .infinity) / 1024
             #expect(peakMB < 256, "peak resident memory \(peakMB) MB developing a 24-megapixel raw: \(measured)")
+        }
+    }
+
+    /// LibRaw's two libraries (the build for threads and the other), which the loader tries in turn.
+    static let libRawFiles = ["/usr/lib/x86_64-linux-gnu/libraw_r.so.20", "/usr/lib/x86_64-linux-gnu/libraw.so.20"]
+
+    /// Runs `album --library LIBRARY ARGS` with LibRaw's libraries replaced by /dev/null in a
+    /// private mount namespace.
+    static func runWithoutLibRaw(_ arguments: [String], library: String) throws -> CLI.Run {
+        let hidden = libRawFiles.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        process.arguments =
+            [
+                "-m", "sh", "-c",
+                "mount --bind /dev/null \"$1\" && mount --bind /dev/null \"$2\" && shift 2 && exec \"$@\"", "sh",
+            ] + hidden + [CLI.binary.path, "--library", library] + arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return CLI.Run(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+    }
+
+    /// A 160 × 120 green JPEG, a camera's small thumbnail, made by Pillow.
+    static func smallThumbnail() throws -> [UInt8] {
+        let hex = try ExternalTool.python(
+            """
+            import io
+            from PIL import Image
+            out = io.BytesIO(); Image.new('RGB', (160, 120), (0, 160, 0)).save(out, 'JPEG', quality=90)
+            print(out.getvalue().hex())
+            """, modules: ["PIL"]
+        ).trimmingCharacters(in: .whitespacesAndNewlines)
+        var bytes: [UInt8] = []
+        var index = hex.startIndex
+        while index < hex.endIndex, let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex) {
+            bytes.append(UInt8(hex[index..<next], radix: 16) ?? 0)
+            index = next
+        }
+        return bytes
+    }
+
+    @Test(
+        .enabled(if: getuid() == 0, "hiding LibRaw needs a private mount namespace (root; CI runs as root)"),
+        .enabled(if: libRawFiles.allSatisfy { FileManager.default.fileExists(atPath: $0) }, "libraw20")
+    )
+    func aSmallStoredPreviewGivesWayToLibRawAndStandsInWithoutIt() throws {
+        try Self.requireDecoders()
+        let thumbnail = try Self.smallThumbnail()
+        try CLI.withTemporaryDirectory { dir in
+            let raw = dir.appendingPathComponent("DSC_0160.dng")
+            try Data(MosaicDNG(width: 640, height: 480, preview: thumbnail).bytes()).write(to: raw)
+            let bare = dir.appendingPathComponent("DSC_0000.dng")
+            try Data(MosaicDNG(width: 640, height: 480).bytes()).write(to: bare)
+            let library = dir.appendingPathComponent("Test.albumlibrary").path
+            let saved = try CLI.run(["--library", library, "save", "--album", "Raw", raw.path])
+            #expect(saved.status == 0, "\(saved.stderr)")
+            // The stored 160 × 120 is smaller than a thumbnail: LibRaw develops the sensor data.
+            let developed = try CLI.run(
+                ["--library", library, "thumbnail", "DSC_0160.dng", "-o", dir.appendingPathComponent("a.jpg").path])
+            #expect(developed.stdout.contains("256x192 jpeg"), "\(developed.stdout)\(developed.stderr)")
+
+            // Without LibRaw (another library: the first keeps its thumbnail), the stored preview
+            // stands in, however small; a raw storing none names the package; photos still work.
+            let other = dir.appendingPathComponent("Other.albumlibrary").path
+            let both = try CLI.run(
+                ["--library", other, "save", "--album", "Raw", raw.path, bare.path, Fixture.jpeg.path])
+            #expect(both.status == 0, "\(both.stderr)")
+            let stored = try Self.runWithoutLibRaw(
+                ["thumbnail", "DSC_0160.dng", "-o", dir.appendingPathComponent("b.jpg").path], library: other)
+            #expect(stored.status == 0 && stored.stdout.contains("160x120 jpeg"), "\(stored.stdout)\(stored.stderr)")
+            let none = dir.appendingPathComponent("c.jpg").path
+            let missing = try Self.runWithoutLibRaw(["thumbnail", "DSC_0000.dng", "-o", none], library: other)
+            #expect(missing.status == 1)
+            #expect(
+                missing.stderr.contains("DSC_0000.dng") && missing.stderr.contains("install libraw20"),
+                "\(missing.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: none))
+            let photo = try Self.runWithoutLibRaw(
+                ["thumbnail", "harbour.jpg", "-o", dir.appendingPathComponent("d.jpg").path], library: other)
+            #expect(photo.status == 0, "\(photo.stderr)")
         }
     }
 }

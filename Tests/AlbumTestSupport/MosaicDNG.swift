@@ -13,12 +13,15 @@ public struct MosaicDNG: Sendable {
     public var height: Int
     /// The EXIF orientation (1–8) written in IFD0.
     public var orientation: Int
+    /// A JPEG stored in IFD1 as the file's only preview (a camera's small thumbnail), or none.
+    public var preview: [UInt8]?
 
-    /// A DNG of `width` × `height` sensor pixels (both even).
-    public init(width: Int, height: Int, orientation: Int = 1) {
+    /// A DNG of `width` × `height` sensor pixels (both even), storing `preview` when given.
+    public init(width: Int, height: Int, orientation: Int = 1, preview: [UInt8]? = nil) {
         self.width = width
         self.height = height
         self.orientation = orientation
+        self.preview = preview
     }
 
     /// The sensor's samples, row after row: red at even rows and columns, blue at odd ones, green
@@ -73,7 +76,12 @@ public struct MosaicDNG: Sendable {
             values += entry.3
             if values.count % 2 == 1 { values.append(0) }
         }
-        let strip = 8 + directorySize + values.count
+        // IFD1, when there is a preview: a JPEG (NewSubfileType 1, Compression 6) at its offset.
+        let previewDirectory = 8 + directorySize + values.count
+        let previewDirectorySize = preview == nil ? 0 : 2 + 12 * 4 + 4
+        let previewBytes = preview ?? []
+        let previewStart = previewDirectory + previewDirectorySize
+        let strip = previewStart + previewBytes.count + previewBytes.count % 2
         if let index = entries.firstIndex(where: { $0.0 == 273 }) { entries[index].3 = long(strip) }
         var file: [UInt8] = [0x49, 0x49, 0x2A, 0] + long(8) + short(entries.count)
         for (tag, type, count, value) in entries {
@@ -81,7 +89,15 @@ public struct MosaicDNG: Sendable {
                 value.count > 4 ? long(offsets[tag] ?? 0) : value + [UInt8](repeating: 0, count: 4 - value.count)
             file += short(tag) + short(type) + long(count) + field
         }
-        file += long(0) + values
+        file += long(preview == nil ? 0 : previewDirectory) + values
+        if preview != nil {
+            file += short(4)
+            file += short(254) + short(4) + long(1) + long(1)
+            file += short(259) + short(3) + long(1) + short(6) + short(0)
+            file += short(513) + short(4) + long(1) + long(previewStart)
+            file += short(514) + short(4) + long(1) + long(previewBytes.count)
+            file += long(0) + previewBytes + [UInt8](repeating: 0, count: previewBytes.count % 2)
+        }
         file.reserveCapacity(file.count + pixels.count)
         file += pixels
         return file
