@@ -56,36 +56,52 @@ import Testing
         }
     }
 
+    /// Runs `album --library LIBRARY ARGS` as the child of a Python process that waits for it: its
+    /// exit status, its peak resident memory in MB (`ru_maxrss`, the kernel's VmHWM of it) and its
+    /// output.
+    static func measured(_ arguments: [String], library: String) throws -> (status: Int, peakMB: Double, output: String)
+    {
+        let measured = try ExternalTool.python(
+            """
+            import os, subprocess, sys
+            child = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                     env={'PATH': '/usr/bin:/bin', 'HOME': os.environ.get('TMPDIR', '/tmp')})
+            out = child.stdout.read().decode()
+            _, status, usage = os.wait4(child.pid, 0)
+            print(os.waitstatus_to_exitcode(status), usage.ru_maxrss)
+            print(out.strip())
+            """, modules: [], arguments: [CLI.binary.path, "--library", library] + arguments)
+        let numbers = (measured.split(separator: "\n").first ?? "").split(separator: " ").compactMap { Int($0) }
+        guard numbers.count == 2 else { return (-1, .infinity, measured) }
+        return (numbers[0], Double(numbers[1]) / 1024, measured)
+    }
+
     /// Developing a 24-megapixel raw at half size: the `album thumbnail` process's peak resident
-    /// memory (its `ru_maxrss`, the kernel's VmHWM of it, read by the Python parent that waits
-    /// for it) stays under 256 MB, where a full-size decode needs about 310 MB.
+    /// memory stays under 256 MB, where a full-size decode needs about 310 MB; and so does
+    /// `album previews` making every kept size of two such raws, one photo per core (LibRaw
+    /// develops one at a time).
     @Test func a24MegapixelRawIsDevelopedInLessThan256MB() throws {
         try Self.requireDecoders()
         try CLI.withTemporaryDirectory { dir in
-            let libraryPath = dir.appendingPathComponent("Test.albumlibrary").path
-            let raw = dir.appendingPathComponent("DSC_0024.dng")
-            try Data(MosaicDNG(width: 6000, height: 4000).bytes()).write(to: raw)
-            let saved = try CLI.run(["--library", libraryPath, "save", "--album", "Raw", raw.path])
+            let library = dir.appendingPathComponent("Test.albumlibrary").path
+            let raws = [("DSC_0024.dng", 1), ("DSC_0025.dng", 3)].map { name, orientation in
+                (dir.appendingPathComponent(name), MosaicDNG(width: 6000, height: 4000, orientation: orientation))
+            }
+            for (url, raw) in raws { try Data(raw.bytes()).write(to: url) }
+            let saved = try CLI.run(["--library", library, "save", "--album", "Raw"] + raws.map(\.0.path))
             #expect(saved.status == 0, "\(saved.stderr)")
             let output = dir.appendingPathComponent("thumb.jpg").path
-            let measured = try ExternalTool.python(
-                """
-                import os, subprocess, sys, time
-                start = time.monotonic()
-                child = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                         env={'PATH': '/usr/bin:/bin', 'HOME': os.environ.get('TMPDIR', '/tmp')})
-                out = child.stdout.read().decode()
-                _, status, usage = os.wait4(child.pid, 0)
-                print(os.waitstatus_to_exitcode(status), usage.ru_maxrss, round(time.monotonic() - start, 2))
-                print(out.strip())
-                """, modules: [],
-                arguments: [CLI.binary.path, "--library", libraryPath, "thumbnail", "DSC_0024.dng", "-o", output])
-            let lines = measured.split(separator: "\n")
-            let numbers = (lines.first ?? "").split(separator: " ").compactMap { Double($0) }
-            #expect(numbers.count == 3 && numbers[0] == 0, "\(measured)")
-            #expect(measured.contains("256x171 jpeg"), "\(measured)")
-            let peakMB = (numbers.count == 3 ? numbers[1] : .infinity) / 1024
-            #expect(peakMB < 256, "peak resident memory \(peakMB) MB developing a 24-megapixel raw: \(measured)")
+            let thumbnail = try Self.measured(["thumbnail", "DSC_0024.dng", "-o", output], library: library)
+            #expect(thumbnail.status == 0 && thumbnail.output.contains("256x171 jpeg"), "\(thumbnail.output)")
+            #expect(
+                thumbnail.peakMB < 256,
+                "peak resident memory \(thumbnail.peakMB) MB developing a 24-megapixel raw: \(thumbnail.output)")
+            let previews = try Self.measured(["previews"], library: library)
+            #expect(previews.status == 0 && previews.output.contains("failed 0"), "\(previews.output)")
+            #expect(
+                previews.peakMB < 256,
+                "peak resident memory \(previews.peakMB) MB making previews of two 24-megapixel raws: \(previews.output)"
+            )
         }
     }
 

@@ -60,8 +60,9 @@ typedef struct {
 /// size when `half` is 1 (a quarter of the pixels and of the memory), with the camera's white
 /// balance, in sRGB. A file of more than `maxBytes` bytes or a sensor of more than `maxPixels`
 /// pixels is refused before it is decoded, and a decode still running after `seconds` is stopped
-/// at LibRaw's next step. 0 with the picture in `*picture` (release its pixels with
-/// `albumkit_libraw_release`), -1 with the reason in `error`.
+/// at LibRaw's next step (the time spent waiting for another decode is not counted). One raw is
+/// decoded at a time in a process: a call waits for the one before it. 0 with the picture in
+/// `*picture` (release its pixels with `albumkit_libraw_release`), -1 with the reason in `error`.
 int albumkit_libraw_decode(int descriptor, const void *bytes, size_t count, int half, int64_t maxBytes,
                            int64_t maxPixels, double seconds, albumkit_raw_picture *picture, char *error,
                            size_t errorSize);
