@@ -24,9 +24,8 @@ typedef struct {
     unsigned char data[1];
 } processed_image;
 
-// LibRaw's constants (from its public headers).
+// LibRaw's constant (from its public headers): a developed picture of pixels, not a JPEG.
 #define IMAGE_BITMAP 2
-#define CANCELLED_BY_CALLBACK (-100010)
 
 static struct {
     const char *(*libraw_version)(void);
