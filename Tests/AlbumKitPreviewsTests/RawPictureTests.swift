@@ -3,6 +3,10 @@ import AlbumTestSupport
 import Foundation
 import Testing
 
+#if os(Linux)
+    import CLibRaw
+#endif
+
 /// The picture of a raw file that stores no preview, developed by LibRaw from its sensor data: DNGs
 /// written by the test (``MosaicDNG``), `dcraw_emu` (LibRaw's own program, with the camera's white
 /// balance) the oracle for size, orientation and colour, read by Pillow.
@@ -142,5 +146,30 @@ import Testing
         let noise = failure(RandomBytes.make(100_000))
         #expect(noise.reason.contains("not a raw file LibRaw can read"), "\(noise.reason)")
         #expect(failure([0xFF, 0xD8, 0xFF]).reason.contains("not a raw file"))
+    }
+
+    /// The time bound stops LibRaw at its next step: with no time at all, the first step stops it,
+    /// and the reason says so.
+    @Test func aDecodePastItsTimeIsStopped() throws {
+        #if os(Linux)
+            _ = try Self.renderer()
+            let bytes = MosaicDNG(width: 1200, height: 800).bytes()
+            var picture = albumkit_raw_picture()
+            var error = [CChar](repeating: 0, count: 512)
+            let result = bytes.withUnsafeBytes { buffer in
+                albumkit_libraw_decode(
+                    -1, buffer.baseAddress, buffer.count, 1, 1 << 30, 1 << 30, 0, &picture, &error, error.count)
+            }
+            let reason = String(decoding: error.prefix { $0 != 0 }.map(UInt8.init), as: UTF8.self)
+            #expect(result == -1 && picture.pixels == nil)
+            #expect(reason.contains("stopped after 0 s"), "\(reason)")
+            // With time, the same bytes develop.
+            let developed = bytes.withUnsafeBytes { buffer in
+                albumkit_libraw_decode(
+                    -1, buffer.baseAddress, buffer.count, 1, 1 << 30, 1 << 30, 60, &picture, &error, error.count)
+            }
+            #expect(developed == 0 && (picture.width, picture.height) == (600, 400))
+            albumkit_libraw_release(&picture)
+        #endif
     }
 }
