@@ -41,6 +41,7 @@ static struct {
     void (*libraw_dcraw_clear_mem)(processed_image *);
     void (*libraw_set_output_bps)(libraw_data_t *, int);
     void (*libraw_set_output_color)(libraw_data_t *, int);
+    void (*libraw_set_gamma)(libraw_data_t *, int, float);
     void (*libraw_set_no_auto_bright)(libraw_data_t *, int);
     int (*libraw_get_raw_height)(libraw_data_t *);
     int (*libraw_get_raw_width)(libraw_data_t *);
@@ -63,7 +64,7 @@ static int load(char *error, size_t errorSize) {
         SYMBOL(libraw_init),             SYMBOL(libraw_open_buffer),         SYMBOL(libraw_unpack),
         SYMBOL(libraw_recycle_datastream), SYMBOL(libraw_close),             SYMBOL(libraw_dcraw_process),
         SYMBOL(libraw_dcraw_make_mem_image), SYMBOL(libraw_dcraw_clear_mem), SYMBOL(libraw_set_output_bps),
-        SYMBOL(libraw_set_output_color), SYMBOL(libraw_set_no_auto_bright), SYMBOL(libraw_get_raw_height),
+        SYMBOL(libraw_set_output_color), SYMBOL(libraw_set_gamma), SYMBOL(libraw_set_no_auto_bright), SYMBOL(libraw_get_raw_height),
         SYMBOL(libraw_get_raw_width),    SYMBOL(libraw_set_progress_handler), SYMBOL(libraw_set_dataerror_handler),
         SYMBOL(libraw_set_memerror_handler),
     };
@@ -217,7 +218,11 @@ static int decode(int descriptor, const void *bytes, size_t count, int half, int
     FIELD(int, data, ALBUMKIT_LIBRAW_USE_CAMERA_WB) = 1;
     // LibRaw's own bound on the raw data it allocates: the pixels allowed, at most four 16-bit samples each.
     FIELD(unsigned, data, ALBUMKIT_LIBRAW_MAX_RAW_MEMORY_MB) = (unsigned)((maxPixels * 8 + (1 << 20) - 1) >> 20);
-    raw.libraw_set_output_color(data, 1);  // sRGB
+    // sRGB: its primaries, and its tone curve (a power of 1/2.4 with a linear toe of slope 12.92)
+    // rather than LibRaw's default BT.709 curve.
+    raw.libraw_set_output_color(data, 1);
+    raw.libraw_set_gamma(data, 0, 1 / 2.4f);
+    raw.libraw_set_gamma(data, 1, 12.92f);
     code = raw.libraw_unpack(data);
     if (code != 0) {
         describe(code, "its sensor data cannot be read", &state, seconds, error, errorSize);

@@ -29,11 +29,12 @@ import Testing
         return try renderer.rawPicture(.descriptor(handle.fileDescriptor), maxPixelSize: maxPixelSize)
     }
 
-    /// Runs `dcraw_emu -w ARGUMENTS NAME` (the camera's white balance), which writes NAME.ppm.
+    /// Runs `dcraw_emu -w -g 2.4 12.92 ARGUMENTS NAME` (the camera's white balance, sRGB's tone
+    /// curve), which writes NAME.ppm.
     static func dcrawEmu(_ name: String, _ arguments: [String] = [], in fixture: PreviewFixture) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try ExternalTool.require("dcraw_emu"))
-        process.arguments = ["-w"] + arguments + [name]
+        process.arguments = ["-w", "-g", "2.4", "12.92"] + arguments + [name]
         process.currentDirectoryURL = fixture.folder
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
