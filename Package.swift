@@ -33,6 +33,9 @@ let package = Package(
         // FFmpeg's libraries (libavformat, libavcodec, libswscale, libavutil) for a video's poster
         // frame, loaded at run time (no development files needed, and `album` starts without them).
         .target(name: "CFFmpeg", dependencies: ["CLoading"], path: "Sources/CFFmpeg"),
+        // LibRaw for the picture of a raw file that stores no usable preview, loaded at run time (no
+        // development files needed, and `album` starts without it).
+        .target(name: "CLibRaw", dependencies: ["CLoading"], path: "Sources/CLibRaw"),
         // GNU libmicrohttpd for `album serve`, loaded at run time (no development files needed, and
         // `album` starts without loading it).
         .target(name: "CMicroHTTPD", dependencies: ["CLoading"], path: "Sources/CMicroHTTPD"),
@@ -59,6 +62,7 @@ let package = Package(
             dependencies: [
                 "AlbumKitMedia", .target(name: "CVips", condition: .when(platforms: [.linux])),
                 .target(name: "CFFmpeg", condition: .when(platforms: [.linux])),
+                .target(name: "CLibRaw", condition: .when(platforms: [.linux])),
             ],
             path: "Sources/AlbumKitPreviews"
         ),
@@ -188,7 +192,10 @@ let package = Package(
 
         .testTarget(
             name: "AlbumKitPreviewsTests",
-            dependencies: ["AlbumKitPreviews", "AlbumKitMedia", "AlbumTestSupport"],
+            dependencies: [
+                "AlbumKitPreviews", "AlbumKitMedia", "AlbumTestSupport",
+                .target(name: "CLibRaw", condition: .when(platforms: [.linux])),
+            ],
             path: "Tests/AlbumKitPreviewsTests"
         ),
         .testTarget(

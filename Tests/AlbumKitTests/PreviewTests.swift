@@ -186,4 +186,28 @@ import Testing
         let poster = try #require(try await library.thumbnail(forAssetWithID: video.assetID, maxPixelSize: 128))
         #expect((poster.pixelWidth, poster.pixelHeight) == (128, 96) && poster.format == .jpeg)
     }
+
+    @Test func aRawWithoutAPreviewIsDevelopedFromTheFileAndFromTheBytesHeld() async throws {
+        try ExternalTool.requireLibvips()
+        let handle = dlopen("libraw_r.so.20", RTLD_LAZY | RTLD_LOCAL)
+        if let handle { dlclose(handle) }
+        try ExternalTool.requireAvailable(handle != nil, "LibRaw", install: "apt-get install libraw20")
+        try await Fixture.withTemporaryDirectory { folder in
+            let raw = folder.appendingPathComponent("DSC_0006.dng")
+            try Data(MosaicDNG(width: 640, height: 480, orientation: 6).bytes()).write(to: raw)
+            // The catalog reads its original through an open file; the in-memory library from its bytes.
+            let catalog = try PhotoLibrary.catalog(at: folder.appendingPathComponent("Photos.albumlibrary"))
+            let inMemory = PhotoLibrary.inMemory()
+            for library in [catalog, inMemory] {
+                let saved = try await library.album(titled: "Raw").save(.file(raw))
+                let thumbnail = try #require(try await library.thumbnail(forAssetWithID: saved.assetID))
+                // Half size (320 × 240) is big enough for 256, turned upright.
+                #expect((thumbnail.pixelWidth, thumbnail.pixelHeight) == (192, 256) && thumbnail.format == .jpeg)
+                #expect(!thumbnail.isEmbedded)
+                // A preview is never enlarged: the whole sensor, 640 × 480, upright.
+                let preview = try #require(try await library.preview(forAssetWithID: saved.assetID))
+                #expect((preview.pixelWidth, preview.pixelHeight) == (480, 640))
+            }
+        }
+    }
 }

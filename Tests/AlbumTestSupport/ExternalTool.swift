@@ -22,7 +22,7 @@
             "dcraw": "dcraw", "raw-identify": "libraw-bin", "giftext": "giflib-tools", "convert": "imagemagick",
             "zsh": "zsh", "fish": "fish", "groff": "groff-base", "sqlite3": "sqlite3", "openssl": "openssl",
             "vips": "libvips-tools", "vipsthumbnail": "libvips-tools",
-            "chromium": "chromium",
+            "chromium": "chromium", "dcraw_emu": "libraw-bin", "cc": "gcc",
         ]
 
         /// The folders searched, where Debian's packages put them: the tests depend neither on the

@@ -4,7 +4,8 @@ import Foundation
 
 /// Makes an asset's thumbnail or preview from the best source its original offers: a JPEG preview
 /// stored inside the file when it is big enough (EXIF's, JPEG MPF's), else the picture itself,
-/// decoded by libvips (shrinking while it decodes); a video's poster frame, decoded by FFmpeg.
+/// decoded by libvips (shrinking while it decodes); a raw file without a big enough preview developed
+/// by LibRaw; a video's poster frame, decoded by FFmpeg.
 /// Oriented, in sRGB, never enlarged.
 ///
 /// ```swift
@@ -35,8 +36,8 @@ package enum PreviewPipeline {
     /// its `.THM` (a camera's JPEG of the clip, kept beside it), used when it is big enough and of
     /// the clip's shape, and whenever no frame can be decoded.
     ///
-    /// - Throws: `.notSupported` without libvips (or, for a video, without FFmpeg's libraries: the
-    ///   message names the packages); `.corruptMedia` naming `file` when the picture does not
+    /// - Throws: `.notSupported` without libvips (or, for a video, without FFmpeg's libraries; for a
+    ///   raw file storing no preview, without LibRaw: the message names the packages); `.corruptMedia` naming `file` when the picture does not
     ///   decode; `.notMedia`; `.fileUnreadable`.
     package static func render(
         _ source: any ByteSource, maxPixelSize: Int, file: String, encoding: PreviewEncoding = .standard,
@@ -62,17 +63,9 @@ package enum PreviewPipeline {
                     encoding: encoding)
             }
             if metadata.format == .raw || metadata.format == .dng {
-                // Raw sensor data is not decoded (no LibRaw yet): the largest stored preview, smaller
-                // than asked for, beats a mosaic read as a TIFF.
-                guard let stored = try storedPreview(in: source, metadata: metadata, atLeast: 1) else {
-                    throw AlbumError(
-                        .notSupported,
-                        "\(shownAs ?? file) is a raw file without a stored preview, and AlbumKit does not decode raw sensor data yet.",
-                        file: file)
-                }
-                return try renderer.render(
-                    .bytes(stored.jpeg), maxPixelSize: maxPixelSize, orientation: metadata.orientation ?? 1,
-                    encoding: encoding)
+                return try rawPicture(
+                    of: source, metadata: metadata, renderer: renderer, maxPixelSize: maxPixelSize, file: file,
+                    encoding: encoding, shownAs: shownAs)
             }
             if let file = source as? FileByteSource {
                 return try renderer.render(.descriptor(file.file.fd), maxPixelSize: maxPixelSize, encoding: encoding)
@@ -127,6 +120,43 @@ package enum PreviewPipeline {
             guard let thumbnail else { throw error }
             // The camera's own thumbnail of the clip, smaller than asked for, beats no picture.
             return try renderer.render(.bytes(thumbnail.bytes), maxPixelSize: maxPixelSize, encoding: encoding)
+        }
+    }
+
+    /// The picture of a raw file (DNG or a camera's own) whose stored previews are all smaller than
+    /// `maxPixelSize`: developed from its sensor data by LibRaw; else (no LibRaw, or its data does
+    /// not develop) its largest stored preview whatever its size.
+    static func rawPicture(
+        of source: any ByteSource, metadata: MediaMetadata, renderer: PreviewRenderer, maxPixelSize: Int,
+        file: String, encoding: PreviewEncoding, shownAs: String?
+    ) throws -> RenderedPreview {
+        let stored = try storedPreview(in: source, metadata: metadata, atLeast: 1)
+        do {
+            do { _ = try PreviewRenderer.loadRawDecoder() } catch {
+                throw AlbumError(
+                    .notSupported,
+                    "\(shownAs ?? file) is a raw file without a stored preview of \(maxPixelSize) pixels: developing it needs LibRaw (\(error.reason)).",
+                    file: file)
+            }
+            if let file = source as? FileByteSource {
+                return try renderer.rawPicture(
+                    .descriptor(file.file.fd), maxPixelSize: maxPixelSize, encoding: encoding)
+            }
+            // Refused before it is read into memory from a store (the decoder refuses it too).
+            guard source.size <= UInt64(PreviewRenderer.largestRawFile) else {
+                throw PreviewError(
+                    .undecodable,
+                    "it is \(source.size) bytes long, more than AlbumKit decodes as a raw file (\(PreviewRenderer.largestRawFile))"
+                )
+            }
+            return try renderer.rawPicture(
+                .bytes(try readAll(source, file: file)), maxPixelSize: maxPixelSize, encoding: encoding)
+        } catch {
+            guard let stored else { throw error }
+            // The camera's own preview, smaller than asked for, beats no picture.
+            return try renderer.render(
+                .bytes(stored.jpeg), maxPixelSize: maxPixelSize, orientation: metadata.orientation ?? 1,
+                encoding: encoding)
         }
     }
 
