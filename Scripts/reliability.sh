@@ -285,6 +285,25 @@ skip() {
 }
 fail() { echo "  FAIL $*"; }
 
+# mount_image IMG MNT: mounts the file system image IMG at MNT through a loop device bound to it,
+# checked to be IMG's before mounting. `mount -o loop` run by two processes at once (two harnesses
+# on one machine) can mount the other's image: a shutdown trial once remounted another run's 64 MB
+# disk and read a journal that was not its own. The device goes when MNT is unmounted.
+mount_image() {
+    local img dev attempt
+    img=$(readlink -f "$1")
+    for attempt in 1 2 3 4 5; do
+        dev=$(losetup --find --show "$img" 2>/dev/null) || return 1
+        if [ "$(losetup -n -O BACK-FILE "$dev" 2>/dev/null)" = "$img" ] && mount "$dev" "$2" 2>/dev/null; then
+            losetup -d "$dev" 2>/dev/null # in use: detached once unmounted
+            return 0
+        fi
+        losetup -d "$dev" 2>/dev/null
+        sleep 0.1
+    done
+    return 1
+}
+
 # ---------------------------------------------------------------------------------------------
 # Test media: distinct JPEGs (a unique comment segment after the start marker of a base JPEG), so
 # every file has its own SHA-256 and stays a valid JPEG for the strictest validator.
@@ -379,7 +398,7 @@ try_mount_small() {
         return 0
     fi
     if command -v mkfs.ext4 >/dev/null 2>&1 && truncate -s "${size}M" "$dir.img" &&
-        mkfs.ext4 -q -F "$dir.img" >/dev/null 2>&1 && mount -o loop "$dir.img" "$dir" 2>/dev/null; then
+        mkfs.ext4 -q -F "$dir.img" >/dev/null 2>&1 && mount_image "$dir.img" "$dir"; then
         MOUNTS+=("$dir")
         MOUNT_KIND="loop ext4"
         return 0
@@ -1196,7 +1215,7 @@ scenario_shutdown() {
         mnt=$dir/mnt$trial img=$dir/disk$trial.img bad=0
         mkdir -p "$mnt"
         truncate -s 1G "$img" && mkfs.ext4 -q -F "$img" >/dev/null 2>&1 || { skip shutdown "mkfs.ext4 failed"; return; }
-        mount -o loop "$img" "$mnt" 2>/dev/null || { skip shutdown "cannot mount a loop device here"; rm -f "$img"; return; }
+        mount_image "$img" "$mnt" || { skip shutdown "cannot mount a loop device here"; rm -f "$img"; return; }
         MOUNTS+=("$mnt")
         lib=$mnt/lib.albumlibrary acks=$dir/acks$trial err=$dir/err$trial
         "$ALBUM" save -q --album Trip --library "$lib" "$dir/media/sd_0000.jpg" "$dir/media/sd_0001.jpg" >/dev/null 2>&1
@@ -1217,7 +1236,7 @@ scenario_shutdown() {
         python3 -c 'import fcntl, os, struct, sys; fd = os.open(sys.argv[1], os.O_RDONLY); fcntl.ioctl(fd, 0x8004587D, struct.pack("I", 2))' "$mnt" ||
             { fail "shutdown trial $trial: the ioctl failed"; bad=1; }
         wait "$pid"
-        umount "$mnt" && mount -o loop "$img" "$mnt" || { fail "shutdown trial $trial: cannot mount the disk again"; bad=1; }
+        umount "$mnt" && mount_image "$img" "$mnt" || { fail "shutdown trial $trial: cannot mount the disk again"; bad=1; }
         if [ "$bad" = 0 ]; then
             check_acknowledged "$lib" Trip "$acks" || bad=1
             verify_ok "$lib" || bad=1
@@ -1252,7 +1271,7 @@ scenario_remount() {
     mnt=$dir/mnt img=$dir/disk.img lib=$dir/mnt/lib.albumlibrary
     mkdir -p "$mnt"
     truncate -s 64M "$img" && mkfs.ext4 -q -F "$img" >/dev/null 2>&1 || { skip remount "mkfs.ext4 failed"; return; }
-    mount -o loop "$img" "$mnt" 2>/dev/null || { skip remount "cannot mount a loop device here"; rm -f "$img"; return; }
+    mount_image "$img" "$mnt" || { skip remount "cannot mount a loop device here"; rm -f "$img"; return; }
     MOUNTS+=("$mnt")
     for ((trial = 0; trial < trials; trial++)); do
         "$ALBUM" save -q --album Trip --library "$lib" "$(printf '%s/media/rm_%04d.jpg' "$dir" "$trial")" >/dev/null ||
@@ -1264,7 +1283,7 @@ scenario_remount() {
         after=$(stat -c %i "$lib/catalog.sqlite")
         [ "$before" = "$after" ] || { fail "remount trial $trial: the index was rebuilt on the same mount"; failures=$((failures + 1)); }
         # Unmounted and mounted again: rebuilt (a new file put in place), every photo shown.
-        umount "$mnt" && mount -o loop "$img" "$mnt" || { fail "remount trial $trial: cannot mount the disk again"; failures=$((failures + 1)); break; }
+        umount "$mnt" && mount_image "$img" "$mnt" || { fail "remount trial $trial: cannot mount the disk again"; failures=$((failures + 1)); break; }
         "$ALBUM" albums --library "$lib" >/dev/null 2>&1
         after=$(stat -c %i "$lib/catalog.sqlite")
         if [ "$before" = "$after" ]; then
