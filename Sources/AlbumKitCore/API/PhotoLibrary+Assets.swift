@@ -121,6 +121,36 @@ extension PhotoLibrary {
         }
     }
 
+    /// The assets of the album with identifier `id` whose original file name is one of `names`,
+    /// the letters A–Z in either case (``OriginalNameKey``): what `album save --album` reads to tell
+    /// a new version of a photo already there, found by name in every kind (an album of 100 000 is
+    /// not listed for one photo). A long list is asked in parts; an album that is not there has none.
+    ///
+    /// ```swift
+    /// let earlier = try await library.assets(inAlbumWithID: info.id, originallyNamed: ["IMG_0001.JPG"])
+    /// ```
+    package func assets(inAlbumWithID id: String, originallyNamed names: some Sequence<String>) async throws
+        -> [AssetInfo]
+    {
+        try await Self.mapping {
+            let browsing = try await albumBrowsing()
+            var wanted = Set<String>()
+            for name in names { wanted.insert(OriginalNameKey.of(name)) }
+            var found: [AssetInfo] = []
+            var seen = Set<String>()
+            for part in OriginalNameKey.queryParts(for: wanted) {
+                for asset in try await browsing.assets(inAlbumWithID: id, originallyNamed: part)
+                where seen.insert(asset.id).inserted {
+                    // Only names that are the same as a name asked for (Swift compares composed and
+                    // decomposed forms as one), whatever a store's fold let through.
+                    guard let name = asset.originalFilename, wanted.contains(OriginalNameKey.of(name)) else { continue }
+                    found.append(asset)
+                }
+            }
+            return found
+        }
+    }
+
     /// A page of the album with identifier `id`, in the order its assets were added: for an album
     /// too large to list at once (a grid that shows the first screen at once, a listing printed
     /// as it is read).
