@@ -95,6 +95,17 @@ extension PhotoLibrary {
         try await Self.mapping { try await albumInfo(withID: try await existingAlbumID(title)) }
     }
 
+    /// The identifier of the album titled `title`, as saves resolve it, without reading what the
+    /// album holds (its count): one look-up where ``albumInfo(titled:)`` makes two.
+    ///
+    /// ```swift
+    /// let id = try await library.albumID(titled: "Trips")
+    /// ```
+    /// - Throws: `.albumNotFound`, `.invalidAlbumTitle`.
+    package func albumID(titled title: String) async throws -> String {
+        try await Self.mapping { try await existingAlbumID(title) }
+    }
+
     /// The album with identifier `id`, for saving into exactly it: by id, a save never goes into
     /// another album with the same title and never creates one (`.albumNotFound` once it is gone).
     ///

@@ -34,10 +34,12 @@
                 createdAt: Date(timeIntervalSince1970: Double(row[2] ?? "0") ?? 0))
         }
 
+        /// What the resolution rule asks, read in one query (one round trip, not one per question).
         package func findAlbum(titled title: AlbumTitle) async throws -> String? {
             try await Blocking.run {
                 try self.withDatabase("find the album") { db in
-                    try AlbumRequest(title: title).find(in: SharedAlbumDirectory(db: db))
+                    let facts = try db.execute(SharedAlbumDirectory.factsQuery, [title.key, nil]).first ?? []
+                    return try AlbumRequest(title: title).find(in: SharedAlbumDirectory(db: db, facts: facts))
                 }
             }
         }
