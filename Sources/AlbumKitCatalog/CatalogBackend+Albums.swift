@@ -67,6 +67,28 @@ extension CatalogBackend: AlbumBrowsing, AlbumEditing {
         }
     }
 
+    /// A seek per name in `asset_by_name` (A–Z in either case: `NOCASE` is that fold), then one in
+    /// the membership's key per asset found: the album's other members are never read.
+    package func assets(inAlbumWithID id: String, originallyNamed keys: [String]) async throws -> [AssetInfo] {
+        guard !keys.isEmpty else { return [] }
+        let list = String(decoding: try JSONEncoder().encode(keys), as: UTF8.self)
+        return try await Blocking.run {
+            try self.withIndex("look for the album's photos by name") { connection in
+                try connection.index!.db.rows(Self.albumAssetsByNameSQL, [.text(id), .text(list)]).map(self.assetInfo)
+            }
+        }
+    }
+
+    /// The assets of album `?1` named as in the JSON list `?2`: the names first (`CROSS JOIN` keeps
+    /// SQLite from reading the album's memberships instead).
+    static let albumAssetsByNameSQL = """
+        SELECT s.id, s.original_name, s.kind, s.byte_size, m.added_at, s.sha256, s.path, s.metadata, s.favorite,
+            s.companions
+        FROM asset s CROSS JOIN album_asset m
+        WHERE s.original_name COLLATE NOCASE IN (SELECT value FROM json_each(?2)) AND s.state = 'ready'
+            AND m.album_id = ?1 AND m.asset_id = s.id
+        """
+
     /// An asset from a row of `id, original_name, kind, byte_size, added_at, sha256, path,
     /// metadata, favorite, companions`.
     func assetInfo(_ row: Row) throws -> AssetInfo {

@@ -19,10 +19,11 @@ extension CatalogBackend: FileRecognition {
         }
     }
 
-    /// The assets saved from files named as in the JSON list `?1`: a seek per name in `asset_by_name`.
+    /// The assets saved from files named as in the JSON list `?1`, A–Z in either case (the fold of
+    /// `asset_by_name`; the caller keeps the exact names): a seek per name in `asset_by_name`.
     static let byNameSQL = """
         SELECT id, path, original_name, byte_size, companions, sha256, added_at FROM asset
-        WHERE state = 'ready' AND original_name IN (SELECT value FROM json_each(?1))
+        WHERE state = 'ready' AND original_name COLLATE NOCASE IN (SELECT value FROM json_each(?1))
         """
 
     private func recognise(_ probes: [FileProbe?], in album: AlbumRequest?, db: Database) throws -> [RecognisedFile?] {

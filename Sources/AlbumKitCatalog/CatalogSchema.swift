@@ -11,9 +11,11 @@ enum CatalogSchema {
     /// counts, version 5 the kept byte sizes, the memberships' capture keys (an album's summary
     /// read every membership of the library) and the companions' paths as rows (`companion_file`:
     /// whether a file is recorded read every asset's companions), version 6 the kept counts of the
-    /// albums' blocks (`album_block`: a place in an album read every membership before it); each is
-    /// rebuilt from the journal like any index not of this version.
-    static let version: Int64 = 7
+    /// albums' blocks (`album_block`: a place in an album read every membership before it), version
+    /// 7 an index of original names with A–Z in either case (``OriginalNameKey``: a save into an
+    /// album looked for earlier versions by reading the whole album); each is rebuilt from the
+    /// journal like any index not of this version.
+    static let version: Int64 = 8
 
     /// The oldest `user_version` of an index derived from the journal (older ones held the truth).
     static let firstDerivedVersion: Int64 = 3
@@ -37,7 +39,7 @@ enum CatalogSchema {
             taken_key TEXT NOT NULL
         ) STRICT;
         CREATE INDEX asset_by_content ON asset(sha256, byte_size);
-        CREATE INDEX asset_by_name ON asset(original_name);
+        CREATE INDEX asset_by_name ON asset(original_name COLLATE NOCASE);
         CREATE INDEX asset_by_added ON asset(kind, added_key, id) WHERE state = 'ready';
         CREATE INDEX asset_by_taken ON asset(kind, taken_key, id) WHERE state = 'ready';
         CREATE TABLE album (

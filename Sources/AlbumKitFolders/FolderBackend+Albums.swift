@@ -78,15 +78,38 @@ extension FolderBackend: AlbumBrowsing, AlbumEditing {
     }
 
     package func assets(inAlbumWithID id: String) async throws -> [AssetInfo] {
+        try await assets(inAlbumWithID: id, "list the album") { _ in true }
+    }
+
+    /// The album folder's names are read (one listing of names, no file looked at), and only the
+    /// files whose name's key is one of `keys` are looked at and read: a folder has no index of
+    /// names in either case, and trying every spelling of a name in its folder would be more
+    /// look-ups than names there are. An album that is not there has none.
+    package func assets(inAlbumWithID id: String, originallyNamed keys: [String]) async throws -> [AssetInfo] {
+        guard !keys.isEmpty else { return [] }
+        let wanted = Set(keys)
+        do {
+            return try await assets(inAlbumWithID: id, "look for the album's photos by name") {
+                wanted.contains(OriginalNameKey.of($0))
+            }
+        } catch let error as AlbumError where error.code == .albumNotFound {
+            return []
+        }
+    }
+
+    /// The album's photo and video files whose name passes `including`, each read for its metadata.
+    private func assets(
+        inAlbumWithID id: String, _ what: String, including: @escaping @Sendable (String) -> Bool
+    ) async throws -> [AssetInfo] {
         try await Blocking.run {
-            try self.reading("list the album") { root, directory in
+            try self.reading(what) { root, directory in
                 guard let album = try directory.album(id: id) else { throw self.notFound(id) }
                 let folder: FileSystem.Descriptor
                 do throws(SystemError) { folder = try FileSystem.openDirectory(album.path, in: root) } catch {
-                    throw error.errno == ENOENT ? self.notFound(id) : error.libraryError("list the album")
+                    throw error.errno == ENOENT ? self.notFound(id) : error.libraryError(what)
                 }
                 let folderURL = self.url(of: album.path)
-                return try Self.mediaFiles(in: folder).map { file in
+                return try Self.mediaFiles(in: folder, including: including).map { file in
                     let url = folderURL.appendingPathComponent(file.name)
                     let companions = file.companions.map { $0.placed(in: folderURL) }
                     // A file that is not readable media is listed by its name alone; `verify` reports it.
@@ -121,7 +144,10 @@ extension FolderBackend: AlbumBrowsing, AlbumEditing {
 
     /// The visible regular files with a photo or video extension, in the order they were added
     /// (inode change time — set when the file got its name here — then name).
-    static func mediaFiles(in folder: FileSystem.Descriptor) throws(SystemError) -> [(
+    /// `including` picks the files by name before any is looked at.
+    static func mediaFiles(
+        in folder: FileSystem.Descriptor, including: (String) -> Bool = { _ in true }
+    ) throws(SystemError) -> [(
         name: String, size: Int64, addedAt: Date, companions: [AssetCompanion]
     )] {
         let names =
@@ -131,7 +157,8 @@ extension FolderBackend: AlbumBrowsing, AlbumEditing {
         let files = groups.compactMap {
             group -> (name: String, size: Int64, addedAt: Date, companions: [AssetCompanion])? in
             let name = group.primary
-            guard FolderNaming.isMediaFileName(name), let info = FileSystem.fileStatus(of: name, in: folder),
+            guard including(name), FolderNaming.isMediaFileName(name),
+                let info = FileSystem.fileStatus(of: name, in: folder),
                 info.kind == .regular
             else { return nil }
             let companions = group.companions.compactMap { companion -> AssetCompanion? in

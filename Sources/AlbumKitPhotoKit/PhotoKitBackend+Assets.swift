@@ -112,8 +112,7 @@ extension PhotoKitBackend: AssetDeleting {
     /// and no cheap size of the original (`byteSize` is `nil`, never 0).
     static func info(_ asset: PHAsset) -> AssetInfo {
         let resources = PHAssetResource.assetResources(for: asset)
-        let primary: Set<PHAssetResourceType> = [.photo, .video]
-        let original = resources.first { primary.contains($0.type) } ?? resources.first
+        let original = originalResource(resources)
         let isVideo = asset.mediaType == .video
         var info = AssetInfo(
             id: asset.localIdentifier, originalFilename: original?.originalFilename, kind: isVideo ? .video : .photo,
@@ -138,6 +137,28 @@ extension PhotoKitBackend: AssetDeleting {
 }
 
 extension PhotoKitBackend {
+    /// The resource whose file name is the asset's: its photo or video, else its first.
+    static func originalResource(_ resources: [PHAssetResource]) -> PHAssetResource? {
+        let primary: Set<PHAssetResourceType> = [.photo, .video]
+        return resources.first { primary.contains($0.type) } ?? resources.first
+    }
+
+    /// Photos fetches by date, kind and the like, never by file name: the album's fetch result is
+    /// walked reading each asset's resources' names only, and only the assets named as asked are
+    /// described (location, size, companions). An album no longer in Photos has none.
+    package func assets(inAlbumWithID id: String, originallyNamed keys: [String]) async throws -> [AssetInfo] {
+        guard !keys.isEmpty, let collection = Self.collection(id) else { return [] }
+        let wanted = Set(keys)
+        let assets = PHAsset.fetchAssets(in: collection, options: nil)
+        return (0..<assets.count).compactMap { index -> AssetInfo? in
+            let asset = assets.object(at: index)
+            guard let name = Self.originalResource(PHAssetResource.assetResources(for: asset))?.originalFilename,
+                wanted.contains(OriginalNameKey.of(name))
+            else { return nil }
+            return Self.info(asset)
+        }
+    }
+
     /// A place in the album's own order: only the assets asked for are read from the fetch result
     /// (which gives its count and any index without reading the others); by date taken, the
     /// album's listing sorted.

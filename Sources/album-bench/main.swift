@@ -88,6 +88,7 @@ let scenarios: [(id: String, run: () async throws -> ScenarioResult)] = [
     ("memory", { try await bench.memory(corpus[0], video: video) }),
     ("metadata", { try await bench.metadata(Array(corpus.prefix(200))) }),
     ("shared", { try bench.shared(Array(corpus.prefix(300))) }),
+    ("sharedsingle", { try bench.shared(Array(corpus.prefix(300)), onePhotoOnly: true) }),
     ("reimport", { try bench.reimport() }),
     ("sidecars", { try bench.sidecars() }),
     ("listing", { try await bench.listing() }),
@@ -98,7 +99,8 @@ let scenarios: [(id: String, run: () async throws -> ScenarioResult)] = [
     ("resume", { try bench.resume() }),
     ("grid", { try await bench.grid() }),
 ]
-for scenario in scenarios where options.runs(scenario.id) {
+// `sharedsingle` is the one photo's rows of `shared` alone: run only when named.
+for scenario in scenarios where options.runs(scenario.id) && (scenario.id != "sharedsingle" || !options.only.isEmpty) {
     Table.progress("running \(scenario.id)…")
     let started = Statistics.now()
     var result: ScenarioResult

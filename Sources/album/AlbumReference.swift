@@ -29,13 +29,14 @@ enum AlbumReference: Equatable {
         }
     }
 
-    /// The album's identifier.
+    /// The album's identifier: looked up, its contents not counted.
     func id(in library: PhotoLibrary) async throws -> String {
-        if case .id(let id) = self {
+        switch self {
+        case .id(let id):
             _ = try await library.albumInfo(withID: id)
             return id
+        case .title(let title): return try await library.albumID(titled: title)
         }
-        return try await info(in: library).id
     }
 
     /// How messages name it.

@@ -34,7 +34,7 @@ extension SaveCommand {
         /// Files already in the library with nothing else to say, left out of the text unless `-v`:
         /// the summary counts them.
         var folded = 0
-        /// The album's assets before the save, by original name (case aside) and capture date: a
+        /// The album's assets before the save, by original name (A–Z case aside) and capture date: a
         /// file saved with the same name and capture date is a new version of one of them.
         var earlier: [String: [String]] = [:]
         /// Files saved that are a new version of one in the album, and the assets they are new

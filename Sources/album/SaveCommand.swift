@@ -14,10 +14,12 @@ enum SaveCommand {
             file: path.description)
     }
 
-    /// The key of ``Tally/earlier``: `nil` without a capture date (no version is claimed then).
+    /// The key of ``Tally/earlier``: the name with A–Z in either case (``OriginalNameKey``, the
+    /// fold the library looks names up with) and the capture date; `nil` without a capture date
+    /// (no version is claimed then).
     static func versionKey(name: String?, captureDate: String?) -> String? {
         guard let name, let captureDate else { return nil }
-        return name.lowercased() + "|" + captureDate
+        return OriginalNameKey.of(name) + "|" + captureDate
     }
 
     /// What happened to an input before the library saw it: refused (a folder without `-r`, a
@@ -254,13 +256,21 @@ enum SaveCommand {
         case .id(let id): album = try await library.album(withID: id, accessPolicy: .requireAlbum)
         case nil: album = nil
         }
-        // The album's photos before the save: a file saved with the name and capture date of one of
-        // them (other bytes: edited in place) is told as a new version of it.
+        // The album's photos named as the files saved (A–Z in either case), before the save: a file
+        // saved with the name and capture date of one of them (other bytes: edited in place) is
+        // told as a new version of it. Looked up by name: the rest of the album is never read.
         if let reference = arguments.album.map(AlbumReference.init), byDate == nil,
             // An album not found yet has no versions to tell; the save itself reports any error.
             let albumID = try? await reference.id(in: library)
         {
-            let earlier = try await library.assets(inAlbumWithID: albumID)
+            // Each file's name as its result line gives it, and the raws of pairs (saved alone
+            // when their JPEG cannot be).
+            let names = inputs.flatMap { input in
+                ([input.path] + input.companions.filter { $0.role == .raw }.map(\.path.description)).compactMap {
+                    $0.split(separator: "/").last.map(String.init)
+                }
+            }
+            let earlier = try await library.assets(inAlbumWithID: albumID, originallyNamed: names)
             tally.withLock { tally in
                 for asset in earlier {
                     if let key = versionKey(name: asset.originalFilename, captureDate: asset.metadata?.captureDate) {

@@ -444,6 +444,12 @@ import Testing
                 #expect(!steps.contains { $0.contains("TEMP B-TREE") }, "\(what): \(steps)")
             }
             try expectSeek(CatalogBackend.byNameSQL, "asset_by_name", "recognition by name")
+            // An album's photos by name (a save's new versions): the names in `asset_by_name`, then
+            // each asset's membership by its key; the album's other members are never read.
+            try expectSeek(CatalogBackend.albumAssetsByNameSQL, "asset_by_name", "an album's photos by name")
+            let byName = try plan(CatalogBackend.albumAssetsByNameSQL)
+            #expect(
+                byName.contains { $0.hasPrefix("SEARCH m USING PRIMARY KEY (album_id=? AND asset_id=?)") }, "\(byName)")
             let cursors: [AssetOrder: AssetCursor] = [
                 .dateAdded: AssetCursor(key: AssetOrder.dateAddedKey(Self.base), id: "asset-001"),
                 .captureDate: AssetCursor(key: "2024-05-01T10:20:30", id: "asset-001"),

@@ -396,5 +396,38 @@
                         == .albumNotFound)
             }
         }
+
+        /// An album's photos are found by their original names, the letters A–Z in either case and
+        /// nothing else folded (composed and decomposed accents are one name): the album's other
+        /// photos and another album's photo of the same name are not returned, a list longer than
+        /// one query is asked in parts, and an album that is not there has none.
+        public func anAlbumsPhotosAreFoundByTheirNames() async throws {
+            try await kind.withLibrary { fixture in
+                let trips = fixture.library.album(titled: "Trips")
+                let first = try await trips.save(.file(try fixture.uniqueJPEG("IMG_0001"))).assetID
+                let beach = try await trips.save(.file(try fixture.uniqueJPEG("Beach"))).assetID
+                let summer = try await trips.save(.file(try fixture.uniqueJPEG("\u{C9}t\u{E9}"))).assetID
+                _ = try await trips.save(.file(try fixture.uniqueJPEG("other")))
+                _ = try await fixture.library.album(titled: "Elsewhere").save(
+                    .file(try fixture.uniqueJPEG("IMG_0001")))
+                let id = try await fixture.library.albumInfo(titled: "Trips").id
+                func found(_ names: [String]) async throws -> Set<String> {
+                    Set(try await fixture.library.assets(inAlbumWithID: id, originallyNamed: names).map(\.id))
+                }
+                #expect(try await found(["img_0001.JPG", "BEACH.JPG", "nothing.jpg"]) == [first, beach])
+                #expect(try await found(["IMG_0001.jpg"]) == [first])
+                #expect(try await found([]).isEmpty)
+                // Only A–Z fold: `été` is another name than `Été`; the decomposed `Été` is the same.
+                #expect(try await found(["\u{E9}t\u{E9}.jpg"]).isEmpty)
+                #expect(try await found(["E\u{301}te\u{301}.JPG"]) == [summer])
+                // More names than one query takes.
+                let many = (0..<(OriginalNameKey.chunkSize * 2 + 7)).map { "missing-\($0).jpg" } + ["beach.jpg"]
+                #expect(try await found(many) == [beach])
+                let names = try await fixture.library.assets(inAlbumWithID: id, originallyNamed: ["beach.JPG"])
+                #expect(names.map(\.originalFilename) == ["Beach.jpg"])
+                try await fixture.library.deleteAlbum(withID: id, force: true)
+                #expect(try await found(["Beach.jpg"]).isEmpty)
+            }
+        }
     }
 #endif

@@ -32,6 +32,7 @@
         func changesReportWhatTheAppAndOthersDo() async throws
         func descriptionsGivenWhenSavingAreKept() async throws
         func positionsInAnAlbumAnswerAsItsPages() async throws
+        func anAlbumsPhotosAreFoundByTheirNames() async throws
     }
 
     extension LibraryConformanceSuite {

@@ -86,4 +86,8 @@ extension LibraryKind {
     @Test func positionsInAnAlbumAnswerAsItsPages() async throws {
         try await conformance.positionsInAnAlbumAnswerAsItsPages()
     }
+
+    @Test func anAlbumsPhotosAreFoundByTheirNames() async throws {
+        try await conformance.anAlbumsPhotosAreFoundByTheirNames()
+    }
 }

@@ -110,6 +110,12 @@ final class ScriptedSaverBackend: LibraryBackend, AlbumEditing, AssetDeleting, L
             }
         }
     }
+
+    func assets(inAlbumWithID id: String, originallyNamed keys: [String]) async throws -> [AssetInfo] {
+        try await assets(inAlbumWithID: id).filter { asset in
+            asset.originalFilename.map { keys.contains(OriginalNameKey.of($0)) } ?? false
+        }
+    }
     func createAlbum(titled title: AlbumTitle) async throws -> (id: String, outcome: AlbumOutcome) {
         if let id = try await findAlbum(titled: title) { return (id, .found) }
         return (userCreatesAlbum(titled: title.text), .created)

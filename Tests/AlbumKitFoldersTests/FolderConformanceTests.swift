@@ -81,4 +81,8 @@ extension LibraryKind {
     @Test func positionsInAnAlbumAnswerAsItsPages() async throws {
         try await conformance.positionsInAnAlbumAnswerAsItsPages()
     }
+
+    @Test func anAlbumsPhotosAreFoundByTheirNames() async throws {
+        try await conformance.anAlbumsPhotosAreFoundByTheirNames()
+    }
 }

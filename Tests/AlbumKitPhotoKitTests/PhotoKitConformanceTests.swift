@@ -93,5 +93,9 @@
         @Test func positionsInAnAlbumAnswerAsItsPages() async throws {
             try await conformance.positionsInAnAlbumAnswerAsItsPages()
         }
+
+        @Test func anAlbumsPhotosAreFoundByTheirNames() async throws {
+            try await conformance.anAlbumsPhotosAreFoundByTheirNames()
+        }
     }
 #endif

@@ -77,6 +77,10 @@
             @Test func positionsInAnAlbumAnswerAsItsPages() async throws {
                 try await conformance.positionsInAnAlbumAnswerAsItsPages()
             }
+
+            @Test func anAlbumsPhotosAreFoundByTheirNames() async throws {
+                try await conformance.anAlbumsPhotosAreFoundByTheirNames()
+            }
         }
     }
 #endif

@@ -95,6 +95,17 @@ extension PhotoLibrary {
         try await Self.mapping { try await albumInfo(withID: try await existingAlbumID(title)) }
     }
 
+    /// The identifier of the album titled `title`, as saves resolve it, without reading what the
+    /// album holds (its count): one look-up where ``albumInfo(titled:)`` makes two.
+    ///
+    /// ```swift
+    /// let id = try await library.albumID(titled: "Trips")
+    /// ```
+    /// - Throws: `.albumNotFound`, `.invalidAlbumTitle`.
+    package func albumID(titled title: String) async throws -> String {
+        try await Self.mapping { try await existingAlbumID(title) }
+    }
+
     /// The album with identifier `id`, for saving into exactly it: by id, a save never goes into
     /// another album with the same title and never creates one (`.albumNotFound` once it is gone).
     ///
@@ -118,6 +129,36 @@ extension PhotoLibrary {
         try await Self.mapping {
             _ = try await albumInfo(withID: id)
             return try await albumBrowsing().assets(inAlbumWithID: id)
+        }
+    }
+
+    /// The assets of the album with identifier `id` whose original file name is one of `names`,
+    /// the letters A–Z in either case (``OriginalNameKey``): what `album save --album` reads to tell
+    /// a new version of a photo already there, found by name in every kind (an album of 100 000 is
+    /// not listed for one photo). A long list is asked in parts; an album that is not there has none.
+    ///
+    /// ```swift
+    /// let earlier = try await library.assets(inAlbumWithID: info.id, originallyNamed: ["IMG_0001.JPG"])
+    /// ```
+    package func assets(inAlbumWithID id: String, originallyNamed names: some Sequence<String>) async throws
+        -> [AssetInfo]
+    {
+        try await Self.mapping {
+            let browsing = try await albumBrowsing()
+            var wanted = Set<String>()
+            for name in names { wanted.insert(OriginalNameKey.of(name)) }
+            var found: [AssetInfo] = []
+            var seen = Set<String>()
+            for part in OriginalNameKey.queryParts(for: wanted) {
+                for asset in try await browsing.assets(inAlbumWithID: id, originallyNamed: part)
+                where seen.insert(asset.id).inserted {
+                    // Only names that are the same as a name asked for (Swift compares composed and
+                    // decomposed forms as one), whatever a store's fold let through.
+                    guard let name = asset.originalFilename, wanted.contains(OriginalNameKey.of(name)) else { continue }
+                    found.append(asset)
+                }
+            }
+            return found
         }
     }
 

@@ -19,6 +19,13 @@ package protocol AlbumBrowsing: LibraryBackend {
     /// The assets of an album, in the order they were added.
     func assets(inAlbumWithID id: String) async throws -> [AssetInfo]
 
+    /// The assets of album `id` whose original file name's ``OriginalNameKey`` is one of `keys`
+    /// (keys already folded, at most ``OriginalNameKey/chunkSize`` of them), in any order; none
+    /// for an album that is not there. Found by name — an index's seek, a look-up in the
+    /// album's folder — never by reading the album's other assets (each kind implements it; there
+    /// is no default). ``PhotoLibrary/assets(inAlbumWithID:originallyNamed:)`` asks for it.
+    func assets(inAlbumWithID id: String, originallyNamed keys: [String]) async throws -> [AssetInfo]
+
     /// At most `limit` (≥ 1) assets of an album in its order, after `cursor` (`nil`: from the
     /// start). The default pages ``assets(inAlbumWithID:)``; the catalog seeks in its index.
     func assets(inAlbumWithID id: String, after cursor: AssetCursor?, limit: Int) async throws -> AssetPage

@@ -279,6 +279,18 @@ package final class InMemoryBackend:
         }
     }
 
+    /// The album's members whose name's key is one of `keys`: a look at each member's name only.
+    package func assets(inAlbumWithID id: String, originallyNamed keys: [String]) async throws -> [AssetInfo] {
+        try requireReadAccess()
+        let wanted = Set(keys)
+        return state.withLock { state in
+            guard let index = state.albumIndex(id) else { return [] }
+            return state.albums[index].members.compactMap { state.asset($0)?.info }.filter { asset in
+                asset.originalFilename.map { wanted.contains(OriginalNameKey.of($0)) } ?? false
+            }
+        }
+    }
+
     package func createAlbum(titled title: AlbumTitle) async throws -> (id: String, outcome: AlbumOutcome) {
         try requireReadAccess()
         return try state.withLock { state in

@@ -17,8 +17,8 @@ import Foundation
 package enum TestPause {
     /// Steps: a catalog's `before-record` (the files' data and names flushed, the save decided
     /// under the journal's lock, its record not appended) and `after-acknowledge` (the record
-    /// flushed and the caller told, the index's transaction not committed); a shared library's `before-upload`, `after-upload`, `in-commit` (rows written, not
-    /// committed), `after-commit`; a copy's `copy-batch` (a batch saved, the next not begun); `--move`'s `source-hashed` (a source read
+    /// flushed and the caller told, the index's transaction not committed); a shared library's `before-upload`, `after-upload`, `in-commit` (transaction B open,
+    /// its lock held, nothing committed; its rows written only when companions make `COMMIT` a round trip of its own), `after-commit`; a copy's `copy-batch` (a batch saved, the next not begun); `--move`'s `source-hashed` (a source read
     /// again and hashed, not yet checked unchanged nor removed); `folder-made` (a folder just made, its mode not yet given).
     /// `pid` is what the test may signal (default: this process).
     package static func at(_ step: String, pid: @autoclosure () -> Int32 = getpid()) {

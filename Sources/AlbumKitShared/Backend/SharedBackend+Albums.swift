@@ -34,10 +34,12 @@
                 createdAt: Date(timeIntervalSince1970: Double(row[2] ?? "0") ?? 0))
         }
 
+        /// What the resolution rule asks, read in one query (one round trip, not one per question).
         package func findAlbum(titled title: AlbumTitle) async throws -> String? {
             try await Blocking.run {
                 try self.withDatabase("find the album") { db in
-                    try AlbumRequest(title: title).find(in: SharedAlbumDirectory(db: db))
+                    let facts = try db.execute(SharedAlbumDirectory.factsQuery, [title.key, nil]).first ?? []
+                    return try AlbumRequest(title: title).find(in: SharedAlbumDirectory(db: db, facts: facts))
                 }
             }
         }
@@ -56,6 +58,29 @@
                 }
             }
         }
+
+        /// One query: a seek per name in `asset_by_name_key` (`lower()` under the `C` collation folds
+        /// A–Z only, as ``OriginalNameKey`` does), then one in the membership's key per asset found.
+        package func assets(inAlbumWithID id: String, originallyNamed keys: [String]) async throws -> [AssetInfo] {
+            guard !keys.isEmpty else { return [] }
+            let list = String(decoding: try JSONEncoder().encode(keys), as: UTF8.self)
+            return try await Blocking.run {
+                try self.withDatabase("look for the album's photos by name") { db in
+                    try db.execute(Self.albumAssetsByNameSQL, [id, list]).map(Self.assetInfo)
+                }
+            }
+        }
+
+        /// The assets of album `$1` named as in the JSON list `$2` (keys of ``OriginalNameKey``); none
+        /// once the album is in recently deleted.
+        static let albumAssetsByNameSQL = """
+            SELECT s.id, s.original_name, s.kind, s.byte_size, m.added_at, s.sha256, s.metadata, s.saved_host,
+                s.saved_user, s.saved_role, s.favorite, \(companionsColumn("s"))
+            FROM asset s JOIN album_asset m ON m.asset_id = s.id AND m.album_id = $1
+            WHERE lower(s.original_name COLLATE "C") = ANY (ARRAY(SELECT json_array_elements_text($2::json)))
+                AND s.deleted_at IS NULL
+                AND EXISTS (SELECT 1 FROM album a WHERE a.id = $1 AND a.deleted_at IS NULL)
+            """
 
         /// A place in the album's own order: the count and the rows after the place in one
         /// transaction, the rows read through `album_asset_order` (PostgreSQL steps over the place's

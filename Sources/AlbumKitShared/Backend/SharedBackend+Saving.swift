@@ -188,9 +188,13 @@
         /// Transaction B: the title's lock, the resolution rule, album, assets, membership, intents
         /// forgotten. `restored`: the SHA-256 of assets whose objects this save uploaded again.
         ///
-        /// Three round trips with an album, two without: the lock and what the rule asks (the
+        /// Two round trips with an album, one without: the lock and what the rule asks (the
         /// remembered album, whether it and the requested one exist, the oldest of the title); then
-        /// every change at once; then `COMMIT`, or `ROLLBACK` when an intent was collected meanwhile.
+        /// every change and `COMMIT` at once. What decides between `COMMIT` and `ROLLBACK` (an
+        /// intent collected meanwhile, an asset gone) is checked by the server in the same round
+        /// trip, failing the transaction before its `COMMIT` (``checkedForgetting(_:)``,
+        /// ``checkedAssetIDs``). With companions to record (their rows depend on the assets'), the
+        /// changes and `COMMIT` take a round trip each.
         private func commitRows(
             _ staged: [Staged], to album: AlbumRequest?, intents: [String], restored: Set<String>,
             replaced: Locked<[(sha256: String, size: UInt64)]>
@@ -278,9 +282,22 @@
                             ))
                     }
                     let idsAt = changes.count
-                    changes.append(("SELECT sha256, id FROM asset WHERE sha256 = ANY($1::text[])", [shas]))
-                    changes.append(Self.forgetting(intents))
-                    let results = try db.pipeline(changes)
+                    let commitsAtOnce = staged.allSatisfy { $0.companions.isEmpty }
+                    if commitsAtOnce {
+                        changes.append((Self.checkedAssetIDs, [shas]))
+                        changes.append(Self.checkedForgetting(intents))
+                        changes.append(("COMMIT", []))
+                        // Test hook only: the transaction open (its lock held), its rows not written.
+                        TestPause.at("in-commit", pid: db.serverProcessID)
+                    } else {
+                        changes.append(("SELECT sha256, id FROM asset WHERE sha256 = ANY($1::text[])", [shas]))
+                        changes.append(Self.forgetting(intents))
+                    }
+                    let results: [[[String?]]]
+                    do { results = try db.pipeline(changes) } catch let error as PostgresError {
+                        throw Self.refusedCommit(error) ?? error
+                    }
+                    let forgottenAt = commitsAtOnce ? changes.count - 2 : changes.count - 1
                     let isNew = results[assetsAt].map { $0[1] == "t" }
                     let ids = Dictionary(results[idsAt].map { ($0[0]!, $0[1]!) }, uniquingKeysWith: { a, _ in a })
                     let assetIDs = staged.map { ids[$0.sha256] }
@@ -291,7 +308,7 @@
                     let updated = try Self.recordCompanions(
                         staged, assetIDs: assetIDs.map { $0! }, isNew: isNew, in: db, replaced: &objects)
                     replaced.withLock { $0 = objects }
-                    try Self.checkForgotten(results[changes.count - 1], intents)
+                    try Self.checkForgotten(results[forgottenAt], intents)
                     var reported = Set<String>()  // identical bytes twice in a batch: restored once
                     let rows: [Result<CommittedAsset, AlbumError>] = staged.indices.map { index in
                         let sha256 = staged[index].sha256
@@ -301,8 +318,10 @@
                                 assetID: assetIDs[index]!, isExisting: !isNew[index], isRestored: isRestored,
                                 metadata: staged[index].metadata, companionsUpdated: updated[index]))
                     }
-                    TestPause.at("in-commit", pid: db.serverProcessID)
-                    try db.execute("COMMIT")
+                    if !commitsAtOnce {
+                        TestPause.at("in-commit", pid: db.serverProcessID)
+                        try db.execute("COMMIT")
+                    }
                     return CommitReceipt(albumID: albumID, albumOutcome: outcome, assets: rows)
                 } catch {
                     // The error thrown is what matters; if even ROLLBACK fails, the server rolls back at disconnect.

@@ -170,6 +170,53 @@
             )
         }
 
+        /// ``forgetting(_:)`` for a transaction whose `COMMIT` is sent with it: the statement fails
+        /// (and with it the transaction, before its `COMMIT`) unless it deleted every intent. SQL
+        /// has no statement that raises an error, so a cast that cannot succeed does, of a text that
+        /// ``refusedCommit(_:)`` knows; it depends on the rows counted, so PostgreSQL cannot fold it
+        /// while planning.
+        static func checkedForgetting(_ intents: [String]) -> (sql: String, parameters: [String?]) {
+            (
+                """
+                WITH gone AS (DELETE FROM upload_intent WHERE id = ANY($1::uuid[]) RETURNING 1)
+                SELECT CASE WHEN count(*) = $2::bigint THEN count(*)
+                    ELSE ('\(intentsCollectedMark) ' || count(*))::bigint END
+                FROM gone
+                """,
+                [array(intents), String(intents.count)]
+            )
+        }
+
+        /// The assets of the SHA-256s in `$1`, as `sha256, id` rows, for a transaction whose
+        /// `COMMIT` is sent with it: fails (as ``checkedForgetting(_:)`` does) when one of them has
+        /// no asset any more (removed for good by another machine meanwhile).
+        static let checkedAssetIDs = """
+            WITH found AS (SELECT sha256, id FROM asset WHERE sha256 = ANY($1::text[]))
+            SELECT sha256, id FROM found
+            UNION ALL
+            SELECT NULL, ('\(assetGoneMark) ' || count(*))::bigint::text FROM found
+            HAVING count(*) < (SELECT count(DISTINCT s) FROM unnest($1::text[]) AS s)
+            """
+
+        /// The texts of the casts that fail ``checkedForgetting(_:)`` and ``checkedAssetIDs``.
+        static let intentsCollectedMark = "albumkit: upload records collected"
+        static let assetGoneMark = "albumkit: an asset was removed"
+
+        /// The error to report when `error` is one of the server's checks of a commit sent with
+        /// its `COMMIT` (the transaction then failed, nothing committed); `nil` for any other.
+        static func refusedCommit(_ error: PostgresError) -> AlbumError? {
+            if error.message.contains(intentsCollectedMark) {
+                return AlbumError(
+                    .ioFailure,
+                    "The upload records of this save were collected while it ran (its database connection was interrupted); nothing was saved, try again.",
+                    underlying: IntentsCollected())
+            }
+            if error.message.contains(assetGoneMark) {
+                return AlbumError(.ioFailure, "An asset vanished while saving it; nothing was saved, try again.")
+            }
+            return nil
+        }
+
         /// Why ``checkForgotten(_:_:)`` failed a commit: `gc` took this save's intents for abandoned.
         struct IntentsCollected: Error {}
 

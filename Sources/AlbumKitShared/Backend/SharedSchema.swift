@@ -20,7 +20,9 @@
         /// was in recently deleted at the upgrade starts its retention again, and an endpoint
         /// recorded with credentials in it loses them.
         /// 6: share links (`share_link`: an album shown to guests of `album serve`, kept as hashes).
-        static let version = 6
+        /// 7: original names indexed with A–Z in either case (`asset_by_name_key`, ``OriginalNameKey``):
+        /// a save into an album finds its earlier versions by name instead of reading the album.
+        static let version = 7
 
         /// Days an asset or album stays in recently deleted when the library sets none.
         static let defaultRetentionDays = 30
@@ -85,6 +87,7 @@
                 PRIMARY KEY (asset_id, name)
             );
             CREATE INDEX IF NOT EXISTS asset_companion_by_object ON asset_companion (sha256);
+            CREATE INDEX IF NOT EXISTS asset_by_name_key ON asset (lower(original_name COLLATE "C"));
             CREATE TABLE IF NOT EXISTS share_link (
                 id text PRIMARY KEY CHECK (id ~ '^[0-9a-f]{10}$'),
                 album_id text NOT NULL REFERENCES album (id) ON DELETE CASCADE,

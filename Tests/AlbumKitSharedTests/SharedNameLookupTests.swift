@@ -1,0 +1,93 @@
+#if os(Linux)
+    import AlbumKitConformance
+    import AlbumTestSupport
+    import Foundation
+    import Testing
+
+    @testable import AlbumKitCore
+    @testable import AlbumKitShared
+
+    /// A save into an album of a shared library looks for the album's photos of its files' names
+    /// only (`asset_by_name_key`), and still tells a new version of one of them.
+    extension SharedServerTests {
+        @Suite struct SharedNameLookupTests {
+            @Test(
+                "an album of 100 000: a photo's earlier versions are found by a seek on its name, the album's rows never read"
+            )
+            func anAlbumOfAHundredThousandIsNotRead() async throws {
+                try await withTemporaryDirectory { directory in
+                    let shared = try SharedTestLibrary()
+                    let photo = try SharedTestLibrary.uniqueJPEG(in: directory, "IMG_0001")
+                    let saved = try await shared.library.album(titled: "All").save(.file(photo))
+                    let albumID = try #require(saved.albumID)
+                    // 100 000 more members, written as rows (a save of each would take minutes).
+                    try shared.sql(
+                        """
+                        INSERT INTO asset (id, sha256, kind, format, original_name, byte_size, added_at)
+                        SELECT 'bulk-' || i, md5('a' || i) || md5('b' || i), 'photo', 'jpeg',
+                            'IMG_' || lpad(i::text, 6, '0') || '.JPG', 1000, 0
+                        FROM generate_series(1, 100000) i
+                        """)
+                    try shared.sql(
+                        """
+                        INSERT INTO album_asset (album_id, asset_id, position, added_at)
+                        SELECT $1, 'bulk-' || i, i + 10, 0 FROM generate_series(1, 100000) i
+                        """, [albumID])
+                    try shared.sql("ANALYZE asset")
+                    try shared.sql("ANALYZE album_asset")
+                    let found = try await shared.library.assets(
+                        inAlbumWithID: albumID, originallyNamed: ["img_050000.jpg", "IMG_0001.JPG", "none.jpg"])
+                    #expect(Set(found.map(\.id)) == ["bulk-50000", saved.assetID])
+                    // The plan PostgreSQL chooses with the album's statistics: the names' index, then
+                    // a seek of each asset's memberships; no table read whole, the album's order unused.
+                    let plan = try shared.sql(
+                        "EXPLAIN " + SharedBackend.albumAssetsByNameSQL, [albumID, #"["img_050000.jpg"]"#]
+                    ).compactMap { $0.first ?? nil }.joined(separator: "\n")
+                    #expect(plan.contains("Index Scan using asset_by_name_key on asset"), "\(plan)")
+                    #expect(!plan.contains("Seq Scan") && !plan.contains("album_asset_order"), "\(plan)")
+                }
+            }
+
+            @Test func aVersion6LibraryGetsTheIndexOfNamesWhenUpgraded() async throws {
+                try await withTemporaryDirectory { directory in
+                    let shared = try SharedTestLibrary()
+                    let saved = try await shared.library.album(titled: "Trip").save(
+                        .file(try SharedTestLibrary.uniqueJPEG(in: directory, "Version6")))
+                    // As version 6 left it: no index of names.
+                    try shared.sql(
+                        "DROP INDEX asset_by_name_key; UPDATE albumkit_setting SET value = '6' WHERE name = 'schema_version'"
+                    )
+                    let upgraded = PhotoLibrary(
+                        backend: try SharedBackend.open(url: shared.url, environment: shared.environment))
+                    #expect(try shared.sql("SELECT 1 FROM pg_indexes WHERE indexname = 'asset_by_name_key'").count == 1)
+                    #expect(
+                        try shared.sql("SELECT value FROM albumkit_setting WHERE name = 'schema_version'")[0][0]
+                            == String(SharedSchema.version))
+                    let found = try await upgraded.assets(
+                        inAlbumWithID: try #require(saved.albumID), originallyNamed: ["VERSION6.JPG"])
+                    #expect(found.map(\.id) == [saved.assetID])
+                }
+            }
+
+            @Test("a photo edited in place and saved again into its album of a shared library is told as a new version")
+            func aNewVersionIsTold() async throws {
+                try await withTemporaryDirectory { directory in
+                    let shared = try SharedTestLibrary()
+                    let original = try Data(contentsOf: SharedServers.examples.appendingPathComponent("harbour.jpg"))
+                    let first = directory.appendingPathComponent("HARBOUR.JPG")
+                    try original.write(to: first)
+                    let saved = Shell.run(
+                        Shell.album, ["save", "--album", "Trip", first.path], environment: shared.environment)
+                    #expect(saved.status == 0, "\(saved.stderr)")
+                    // Edited in place (other bytes, the same capture time), its name now in lower case.
+                    let edited = directory.appendingPathComponent("harbour.jpg")
+                    try (original + Data("edited".utf8)).write(to: edited)
+                    let again = Shell.run(
+                        Shell.album, ["save", "--album", "Trip", edited.path], environment: shared.environment)
+                    #expect(again.status == 0, "\(again.stderr)")
+                    #expect(again.stdout.contains("a new version of the one already in the album"), "\(again.stdout)")
+                }
+            }
+        }
+    }
+#endif
