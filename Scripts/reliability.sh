@@ -179,6 +179,10 @@
 #               records (an album that is a path), a revoked link, traversal through /s/, the links
 #               file replaced by a link to a file outside: nothing outside the link's album is
 #               served, the file outside is untouched, verify passes.
+#   servethumb  a running `album serve`'s kept thumbnail forged after the server read it back whole
+#               (cut short, text, zeroed after its header, a link to a file outside), catalog and
+#               folders: each is decoded again and made again, the forged bytes never served, the
+#               file outside untouched, verify passes.
 # Every data-safety scenario ends with: every acknowledged save is present with its SHA-256, and
 # nothing in originals/ was deleted (folder library: no file the user put there was removed).
 # A scenario that cannot run here (no mount or namespace rights) FAILS, unless ALBUM_ALLOW_SKIP
@@ -195,7 +199,7 @@ ONLY+=",sdelete,srestore,sexport,scopy,ssave,shostile,srestart,sforgedpreview"
 ONLY+=",hostile-index,hostile-snapshot"
 ONLY+=",hostile-records,hostile-lists"
 ONLY+=",cardcut,mirrorforge,forgedpreview,hostilevideo"
-ONLY+=",servekill,serveshare"
+ONLY+=",servekill,serveshare,servethumb"
 ONLY+=",watchkill"
 while [ $# -gt 0 ]; do
     argument=$1
@@ -1552,6 +1556,12 @@ scenario_servekill() {
 scenario_serveshare() {
     serve_scenario serveshare forge $((PARTIAL_TRIALS / 4 + 1)) \
         "share links forged, guessed, copied from another library, revoked, traversed: nothing outside the album served (catalog, folders)"
+}
+
+# servethumb: a kept thumbnail forged under a running server that already read it back whole.
+scenario_servethumb() {
+    serve_scenario servethumb forgedthumb 4 \
+        "a running server's kept thumbnail forged after it was read back (cut, text, zeroed, a link out): made again, never served forged (catalog, folders)"
 }
 
 START=$(date +%s)

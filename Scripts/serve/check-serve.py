@@ -1315,6 +1315,74 @@ def kill_trials(album, library, state, work, trials):
         sys.exit(1)
 
 
+def forged_thumbnail_checks(album, library, state, work, trials):
+    """The reliability harness's servethumb: a running server's kept thumbnail (a catalog's
+    `derivatives/256/`, a folder library's entry in the desktop's cache under the server's HOME)
+    forged after the server read it back whole: cut short, turned into text, zeroed after its header,
+    replaced by a link to a file outside. The server remembers which bytes decoded (it does not
+    decode them again), so every forged file must still be decoded and refused: each answer is the
+    thumbnail served before, never the forged bytes, a forged file is made again (a link is left
+    alone, never followed), the file outside is untouched, verify passes. Prints
+    `servethumb trials=N failures=M`."""
+    import glob
+    # The folder library's thumbnails go to the desktop's cache under the server's HOME (the state folder).
+    os.environ.pop("XDG_CACHE_HOME", None)
+    server = Server(album, library, state)
+    failures = 0
+    outside = os.path.join(work, "outside.jpg")
+    try:
+        asset = first_asset(server, album_ids(server)["Trip"]["id"])
+        path = "/api/thumbnail?asset=%s" % quoted(asset)
+        status, headers, served = server.request("GET", path)
+        check(status == 200 and headers.get("content-type") in ("image/jpeg", "image/png"), "the thumbnail is served (%d)" % status)
+        status, _, again = server.request("GET", path)
+        check(status == 200 and again == served, "read back, the same thumbnail")
+        kept = glob.glob(os.path.join(library, "derivatives/256/*/*.jpg")) + glob.glob(os.path.join(state, ".cache/thumbnails/large/*.png"))
+        check(len(kept) == 1, "the thumbnail is kept once (%s)" % kept)
+        kept = kept[0]
+        open(outside, "wb").write(served)
+        outside_sum = hashlib.sha256(served).hexdigest()
+        forgeries = [("cut short", lambda good: good[: len(good) // 2]), ("text", lambda good: b"not a picture\n" * 40),
+                     ("zeros after its header", lambda good: good[: len(good) // 5] + bytes(len(good) - len(good) // 5)),
+                     ("a link outside", None)]
+        for trial in range(trials):
+            what, forge = forgeries[trial % len(forgeries)]
+            good = open(kept, "rb").read()
+            os.chmod(kept, 0o600)
+            os.remove(kept)
+            if forge is None:
+                os.symlink(outside, kept)
+            else:
+                open(kept, "wb").write(forge(good))
+            status, _, body = server.request("GET", path)
+            problems = []
+            if status != 200 or body != served:
+                problems.append("answered %d with %d bytes, not the thumbnail served before" % (status, len(body)))
+            if forge is not None and body == forge(good) and body != served:
+                problems.append("the forged bytes were served")
+            if hashlib.sha256(open(outside, "rb").read()).hexdigest() != outside_sum:
+                problems.append("the file outside changed")
+            # A link is never followed nor its target written; it is left where it is (the gate
+            # removes only what the library made), so the thumbnail is made on each request.
+            if forge is not None and (os.path.islink(kept) or open(kept, "rb").read() != served):
+                problems.append("the kept file was not made again")
+            if forge is None:
+                os.remove(kept)
+                open(kept, "wb").write(served)
+            if problems:
+                failures += 1
+                print("trial %d (%s): %s" % (trial, what, "; ".join(problems)), flush=True)
+            else:
+                print("ok: trial %d: a kept thumbnail forged into %s is made again" % (trial, what), flush=True)
+    finally:
+        server.stop()
+    verified = subprocess.run([album, "verify", "--library", library], capture_output=True, text=True)
+    check(verified.returncode == 0, "verify passes: %s" % verified.stdout[-300:])
+    print("servethumb trials=%d failures=%d" % (trials, failures), flush=True)
+    if failures:
+        sys.exit(1)
+
+
 if __name__ == "__main__":
     mode, album, library, state, work = sys.argv[1:6]
     if mode == "http":
@@ -1331,6 +1399,8 @@ if __name__ == "__main__":
         share_browser_checks(album, library, state, work, sys.argv[6])
     elif mode == "kill":
         kill_trials(album, library, state, work, int(sys.argv[6]))
+    elif mode == "forgedthumb":
+        forged_thumbnail_checks(album, library, state, work, int(sys.argv[6]))
     else:
         browser_checks(album, library, state, work, sys.argv[6])
     print("all checks passed", flush=True)

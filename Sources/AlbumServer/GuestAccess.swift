@@ -155,9 +155,8 @@ extension LibraryWebHandler {
             }
             return .respond(
                 HTTPResponse(
-                    status: 200, size: UInt64.max,
-                    headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store")]
-                ) { _, _ in listener.next() })
+                    status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store")]
+                ) { connected in listener.next(whileConnected: connected) })
         case ("GET", 1, "thumbnail"), ("GET", 1, "preview"), ("GET", 1, "original"), ("HEAD", 1, "original"):
             let asset = request.query["asset"] ?? ""
             guard Self.isIdentifier(asset), try members.contains(asset, album: link.albumID, library: library) else {

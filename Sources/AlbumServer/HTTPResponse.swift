@@ -13,6 +13,11 @@ package struct HTTPResponse: Sendable {
         /// it gives, sent in chunks); an empty answer before `size` bytes is an error that cuts the
         /// response.
         case stream(size: UInt64, read: @Sendable (_ offset: UInt64, _ count: Int) throws -> [UInt8])
+        /// A stream with no end (server-sent events): `next(connected)` waits for the next bytes and
+        /// gives them, or nothing to end the response. While it waits it asks `connected()` now and
+        /// then whether the client is still there, and gives up once it is not: a page that went away
+        /// frees its connection at once, not at the next write that fails.
+        case events(next: @Sendable (_ connected: @Sendable () -> Bool) -> [UInt8])
     }
 
     package var status: Int
@@ -36,6 +41,14 @@ package struct HTTPResponse: Sendable {
         read: @escaping @Sendable (_ offset: UInt64, _ count: Int) throws -> [UInt8]
     ) {
         self.init(status: status, headers: headers, body: .stream(size: size, read: read))
+    }
+
+    /// An endless stream of events (``Body/events(next:)``).
+    package init(
+        status: Int, headers: [(name: String, value: String)] = [],
+        events next: @escaping @Sendable (_ connected: @Sendable () -> Bool) -> [UInt8]
+    ) {
+        self.init(status: status, headers: headers, body: .events(next: next))
     }
 
     /// Adds a header.

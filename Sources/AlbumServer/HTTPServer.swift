@@ -151,36 +151,48 @@
             case .bytes(let bytes):
                 made = bytes.withUnsafeBytes { albumkit_mhd_response_copy($0.baseAddress, $0.count) }
             case .stream(let size, let read):
-                let stream = Unmanaged.passRetained(Stream(size: size, read: read))
-                made = albumkit_mhd_response_stream(
-                    size, 256 * 1024,
-                    { context, position, buffer, max in
-                        guard let context, let buffer else { return Int(ALBUMKIT_MHD_CONTENT_READER_END_WITH_ERROR) }
-                        let stream = Unmanaged<Stream>.fromOpaque(context).takeUnretainedValue()
-                        guard position < stream.size else { return Int(ALBUMKIT_MHD_CONTENT_READER_END_OF_STREAM) }
-                        let count = Int(min(UInt64(max), stream.size - position))
-                        // A source that fails or ends early cuts the response: the client sees a short
-                        // body against its Content-Length, never made-up bytes.
-                        guard let bytes = try? stream.read(position, count), !bytes.isEmpty, bytes.count <= count
-                        else {
-                            return Int(ALBUMKIT_MHD_CONTENT_READER_END_WITH_ERROR)
-                        }
-                        bytes.withUnsafeBytes {
-                            UnsafeMutableRawPointer(buffer).copyMemory(from: $0.baseAddress!, byteCount: $0.count)
-                        }
-                        return bytes.count
-                    }, stream.toOpaque(),
-                    { context in
-                        guard let context else { return }
-                        Unmanaged<Stream>.fromOpaque(context).release()
-                    })
-                if made == nil { stream.release() }
+                made = stream(size: size, read: read)
+            case .events(let next):
+                // The socket is asked, without waiting, whether the client closed it: the thread and the
+                // connection (one of those allowed per address) are let go within a moment.
+                let socket = albumkit_mhd_connection_socket(connection)
+                let connected: @Sendable () -> Bool = { albumkit_mhd_peer_closed(socket) == 0 }
+                made = stream(size: UInt64.max) { _, _ in next(connected) }
             }
             guard let made else { return -1 }
             for header in response.headers {
                 _ = albumkit_mhd_add_header(made, header.name, header.value)
             }
             return albumkit_mhd_queue(connection, UInt32(response.status), made)
+        }
+
+        /// A response whose `size` bytes `read` gives as they are sent; `nil` when libmicrohttpd cannot make one.
+        static func stream(size: UInt64, read: @escaping @Sendable (UInt64, Int) throws -> [UInt8]) -> OpaquePointer? {
+            let stream = Unmanaged.passRetained(Stream(size: size, read: read))
+            let made = albumkit_mhd_response_stream(
+                size, 256 * 1024,
+                { context, position, buffer, max in
+                    guard let context, let buffer else { return Int(ALBUMKIT_MHD_CONTENT_READER_END_WITH_ERROR) }
+                    let stream = Unmanaged<Stream>.fromOpaque(context).takeUnretainedValue()
+                    guard position < stream.size else { return Int(ALBUMKIT_MHD_CONTENT_READER_END_OF_STREAM) }
+                    let count = Int(min(UInt64(max), stream.size - position))
+                    // A source that fails or ends early cuts the response: the client sees a short
+                    // body against its Content-Length, never made-up bytes.
+                    guard let bytes = try? stream.read(position, count), !bytes.isEmpty, bytes.count <= count
+                    else {
+                        return Int(ALBUMKIT_MHD_CONTENT_READER_END_WITH_ERROR)
+                    }
+                    bytes.withUnsafeBytes {
+                        UnsafeMutableRawPointer(buffer).copyMemory(from: $0.baseAddress!, byteCount: $0.count)
+                    }
+                    return bytes.count
+                }, stream.toOpaque(),
+                { context in
+                    guard let context else { return }
+                    Unmanaged<Stream>.fromOpaque(context).release()
+                })
+            if made == nil { stream.release() }
+            return made
         }
     }
 

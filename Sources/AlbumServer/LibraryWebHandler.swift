@@ -35,7 +35,7 @@ package final class LibraryWebHandler: HTTPHandler {
     let settings: Settings
     let members = AlbumMembers()
     /// The library's change feed, one for every page (started with the server).
-    let live: LiveChanges
+    package let live: LiveChanges
 
     package init(library: PhotoLibrary, token: OwnerToken, uploads: UploadStore, settings: Settings) {
         self.library = library
@@ -175,9 +175,8 @@ package final class LibraryWebHandler: HTTPHandler {
             let listener = live.listen()
             return .respond(
                 HTTPResponse(
-                    status: 200, size: UInt64.max,
-                    headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store")]
-                ) { _, _ in listener.next() })
+                    status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store")]
+                ) { connected in listener.next(whileConnected: connected) })
         // Albums and assets are named by their identifiers in the query: a folder library's have slashes.
         case ("GET", 1, "album-assets"):
             return .respond(try albumAssets(request.query["album"] ?? "", request))

@@ -9,8 +9,9 @@ import Dispatch
 /// catalog starts with a read of every asset and membership, which each page paid before its
 /// first screen when it had a feed of its own. Each page's ``Listener`` keeps the events it has not
 /// sent yet; the response's reader (on the connection's thread) waits for the next, and sends a
-/// comment every 15 s meanwhile so that proxies keep the connection. When the page goes away the
-/// response is released, and with it the listener.
+/// comment every 15 s meanwhile so that proxies keep the connection. While it waits it looks every
+/// quarter of a second whether the page closed its connection: when it did, the response ends,
+/// which lets go of the connection's thread and releases the listener.
 ///
 /// A share link's guest listens to its one album only (``listen(album:whileOpen:)``): the events it
 /// is sent name that album and nothing else, a change elsewhere in the library sends it nothing,
@@ -138,30 +139,42 @@ package final class LiveChanges: Sendable {
 
         deinit { leave() }
 
+        /// How long ``next(whileConnected:)`` waits between two looks at whether the page is still there.
+        static let glance = 0.25
+
         /// The next events as server-sent event lines, waiting up to 15 s for one; a comment line
-        /// when none came. Empty (the response ends) once a guest was told its link closed.
-        package func next() -> [UInt8] {
-            guard let filter else {
-                let events = queue.take(waiting: 15)
-                return Self.lines(events.map(Self.json))
-            }
+        /// when none came. Empty (the response ends) once a guest was told its link closed, or as
+        /// soon as `connected` says the page went away (asked every quarter of a second while
+        /// waiting, so a closed page's connection and thread are let go at once).
+        package func next(whileConnected connected: () -> Bool = { true }) -> [UInt8] {
             guard !closed.withLock({ $0 }) else { return [] }
+            let clock = ContinuousClock()
+            let end = clock.now.advanced(by: .seconds(15))
             // A guest's link is looked at every 2 s while nothing comes for its album.
-            for _ in 0..<8 {
-                guard filter.isOpen() else {
-                    closed.withLock { $0 = true }
-                    return Self.lines(["{\"reload\":true}"])
+            var linkLooked: ContinuousClock.Instant?
+            while clock.now < end {
+                if let filter, linkLooked.map({ clock.now >= $0.advanced(by: .seconds(2)) }) ?? true {
+                    guard filter.isOpen() else { return told() }
+                    linkLooked = clock.now
                 }
-                let events = queue.take(waiting: 2)
-                if events.contains(where: \.reload) {
-                    closed.withLock { $0 = true }
-                    return Self.lines(["{\"reload\":true}"])
+                let events = queue.take(waiting: Self.glance)
+                if let filter {
+                    if events.contains(where: \.reload) { return told() }
+                    if events.contains(where: { $0.albums.contains(filter.album) }) {
+                        return Self.lines(["{\"albums\":[\(LibraryWebHandler.jsonString(filter.album))]}"])
+                    }
+                } else if !events.isEmpty {
+                    return Self.lines(events.map(Self.json))
                 }
-                if events.contains(where: { $0.albums.contains(filter.album) }) {
-                    return Self.lines(["{\"albums\":[\(LibraryWebHandler.jsonString(filter.album))]}"])
-                }
+                guard connected() else { return [] }
             }
             return Self.lines([])
+        }
+
+        /// Tells a guest to reload (its link closed); the stream ends after that.
+        private func told() -> [UInt8] {
+            closed.withLock { $0 = true }
+            return Self.lines(["{\"reload\":true}"])
         }
 
         /// `lines` as `data:` events; a comment when there are none.

@@ -5,6 +5,7 @@
 
 #include "albumkit_loading.h"
 #include <netinet/in.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,7 @@ enum {
     OPTION_HTTPS_MEM_KEY = 8,
     OPTION_HTTPS_MEM_CERT = 9,
     DAEMON_INFO_BIND_PORT = 6,
+    CONNECTION_INFO_CONNECTION_FD = 6,
     RESPMEM_MUST_COPY = 2,
     RESULT_NO = 0,
     RESULT_YES = 1,
@@ -51,6 +53,7 @@ static struct {
     void *(*start_daemon)(unsigned int, uint16_t, void *, void *, access_handler, void *, ...);
     void (*stop_daemon)(void *);
     const void *(*get_daemon_info)(void *, int, ...);
+    const void *(*get_connection_info)(void *, int, ...);
     const char *(*lookup_value)(void *, int, const char *);
     int (*get_values)(void *, int, int (*)(void *, int, const char *, const char *), void *);
     void *(*from_buffer)(size_t, void *, int);
@@ -69,6 +72,7 @@ static int load(char *error, size_t errorSize) {
         {"MHD_start_daemon", (void **)&mhd.start_daemon},
         {"MHD_stop_daemon", (void **)&mhd.stop_daemon},
         {"MHD_get_daemon_info", (void **)&mhd.get_daemon_info},
+        {"MHD_get_connection_info", (void **)&mhd.get_connection_info},
         {"MHD_lookup_connection_value", (void **)&mhd.lookup_value},
         {"MHD_get_connection_values", (void **)&mhd.get_values},
         {"MHD_create_response_from_buffer", (void **)&mhd.from_buffer},
@@ -233,6 +237,23 @@ int albumkit_mhd_queue(albumkit_mhd_connection *connection, unsigned int status,
 
 void albumkit_mhd_destroy(albumkit_mhd_response *response) {
     if (response != NULL) mhd.destroy(response);
+}
+
+int albumkit_mhd_connection_socket(albumkit_mhd_connection *connection) {
+    const int *socket = mhd.get_connection_info(connection, CONNECTION_INFO_CONNECTION_FD);
+    return socket == NULL ? -1 : *socket;
+}
+
+// POLLRDHUP is Linux's (glibc defines it under _GNU_SOURCE only): the peer closed or shut down its side.
+#ifndef POLLRDHUP
+#define POLLRDHUP 0x2000
+#endif
+
+int albumkit_mhd_peer_closed(int socket) {
+    if (socket < 0) return 0;
+    struct pollfd watched = {.fd = socket, .events = POLLRDHUP};
+    if (poll(&watched, 1, 0) <= 0) return 0;
+    return (watched.revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL)) != 0;
 }
 
 #endif  // defined(__linux__)

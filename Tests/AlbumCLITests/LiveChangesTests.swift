@@ -14,13 +14,21 @@
         /// The feed says ": still here" after 15 s without a change; on a loaded machine the first
         /// change may come later than that, so those lines are passed over (for at most 4 minutes).
         static func heard(_ listener: LiveChanges.Listener) async -> String {
-            await Task.detached {
+            await onThread {
                 for _ in 0..<16 {
                     let text = String(decoding: listener.next(), as: UTF8.self)
                     if !text.hasPrefix(":") { return text }
                 }
                 return ": nothing heard in 4 minutes"
-            }.value
+            }
+        }
+
+        /// `body`'s result, run on a thread of its own: a listener waits on a semaphore, and a
+        /// cooperative thread held there may be the one the feed (or another test) needs.
+        static func onThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+            await withCheckedContinuation { continuation in
+                Thread { continuation.resume(returning: body()) }.start()
+            }
         }
 
         @Test func everyPageHearsTheOneFeedAndAPageGoneStopsListening() async throws {
@@ -59,9 +67,25 @@
             let guest = live.listen(album: "some-album") { open.withLock { $0 } }
             #expect(live.listening == 1)
             open.withLock { $0 = false }
-            let told = await Task.detached { String(decoding: guest.next(), as: UTF8.self) }.value
+            let told = await Self.onThread { String(decoding: guest.next(), as: UTF8.self) }
             #expect(told == "data: {\"reload\":true}\n\n")
-            #expect(await Task.detached { guest.next() }.value.isEmpty, "the stream ends after telling")
+            #expect(await Self.onThread { guest.next() }.isEmpty, "the stream ends after telling")
+        }
+
+        /// A page that went away ends its listener's wait at the next look (a quarter of a second),
+        /// not after the 15 s without a change; a guest's as well.
+        @Test func aPageGoneEndsTheWaitAtOnce() async {
+            let library = PhotoLibrary.inMemory()
+            let live = LiveChanges(library: library, interval: .milliseconds(20))
+            let owner = live.listen()
+            let guest = live.listen(album: "some-album") { true }
+            let clock = ContinuousClock()
+            for listener in [owner, guest] {
+                let start = clock.now
+                let sent = await Self.onThread { listener.next(whileConnected: { false }) }
+                #expect(sent.isEmpty, "nothing sent to a page gone")
+                #expect(clock.now - start < .seconds(5), "let go after \(clock.now - start)")
+            }
         }
     }
 #endif

@@ -174,4 +174,34 @@ import Testing
         #expect(await Fixture.errorCode { try await library.shareLinks() } == .notSupported)
         #expect(await Fixture.errorCode { try await library.revokeShareLink(withID: "0123456789") } == .notSupported)
     }
+
+    /// A PIN's PBKDF2 runs on a thread of its own: while several guests' PINs are checked at once,
+    /// work on the cooperative threads (every other request of `album serve`) still starts at once.
+    @Test func pinChecksLeaveTheCooperativeThreadsFree() async throws {
+        let library = PhotoLibrary.inMemory()
+        let saved = try await library.album(titled: "Trip").save(.data(Fixture.tinyJPEG("pins"), filename: "a.jpg"))
+        let made = try await library.createShareLink(forAlbumWithID: try #require(saved.albumID), pin: "2468")
+        let link = try #require(await library.shareLink(forToken: made.token))
+        let clock = ContinuousClock()
+        // How long one check takes here (this build, this machine's load).
+        let before = clock.now
+        #expect(try await library.checkPIN("2468", of: link))
+        let single = clock.now - before
+        let checks = (0..<(4 * Blocking.width)).map { _ in
+            Task.detached { try await library.checkPIN("2468", of: link) }
+        }
+        // From a thread outside the pool, once the checks are under way: how long a new task waits.
+        let waited = await withCheckedContinuation { (continuation: CheckedContinuation<Duration, Never>) in
+            Thread.detachNewThread {
+                usleep(20_000)
+                let started = DispatchSemaphore(value: 0)
+                let asked = clock.now
+                Task { started.signal() }
+                started.wait()
+                continuation.resume(returning: clock.now - asked)
+            }
+        }
+        for check in checks { #expect(try await check.value) }
+        #expect(waited < single / 2, "a task waited \(waited) behind PIN checks of \(single) each")
+    }
 }

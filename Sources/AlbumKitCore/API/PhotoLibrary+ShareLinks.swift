@@ -98,7 +98,14 @@ extension PhotoLibrary {
                 return false
             }
             try SHA256Hasher.requireLibrary(to: "check a share link's PIN")
-            if kept.matches(pin) { return true }
+            // PBKDF2's 100 000 rounds take tens of milliseconds (seconds in a debug build on a busy
+            // machine): on a thread of their own, never on one of the few cooperative threads that
+            // every other request of `album serve` waits for (two guests trying PINs at once held
+            // them all).
+            let matches = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                Blocking.detach { continuation.resume(returning: kept.matches(pin)) }
+            }
+            if matches { return true }
             _ = try await shareLinkKeeping().recordWrongPIN(forLinkWithID: link.id)
             return false
         }

@@ -21,15 +21,20 @@ import AlbumKitPreviews
 package struct PreviewStore: Sendable {
     /// The folder everything is kept beneath.
     package let gate: RemovalGate
+    /// The pictures already seen decode whole (read back again, they are not decoded again).
+    let decoded: DecodedDerivatives
 
     /// Previews kept beneath the folder `root`, which must exist.
-    package init(root: String) { gate = RemovalGate(root: root) }
+    package init(root: String, decoded: DecodedDerivatives = .shared) {
+        gate = RemovalGate(root: root)
+        self.decoded = decoded
+    }
 
     /// The largest kept file read back (a 2048-pixel preview is well under this).
     static let largestFile: UInt64 = 16 << 20
 
-    /// The picture kept at `relative` when it is a JPEG or PNG that decodes whole and is at most
-    /// `largestSide` on its longest side; `nil` when it is missing, damaged, forged into something
+    /// The picture kept at `relative` when it is a JPEG or PNG that decodes whole (decoded the first
+    /// time these bytes are read, ``DecodedDerivatives``) and is at most `largestSide` on its longest side; `nil` when it is missing, damaged, forged into something
     /// else, or cannot be read. `check`, when given, must also accept the file's bytes (freedesktop's
     /// `Thumb::URI` and `Thumb::MTime`).
     package func read(_ relative: String, largestSide: Int, check: (([UInt8]) -> Bool)? = nil) -> RenderedPreview? {
@@ -41,7 +46,7 @@ package struct PreviewStore: Sendable {
             UInt64(bytes.count) == size
         else { return nil }
         guard check?(bytes) ?? true else { return nil }
-        return KeptDerivative.believed(bytes, largestSide: largestSide)
+        return decoded.believed(bytes, largestSide: largestSide)
     }
 
     /// Keeps `preview` at `relative`, making the folders on the way (private to the user, or shared

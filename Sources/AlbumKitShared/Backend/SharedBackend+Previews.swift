@@ -81,7 +81,8 @@
             return bytes
         }
 
-        /// The derivative kept at `key` when it is a JPEG of at most `size` that decodes whole; `nil`
+        /// The derivative kept at `key` when it is a JPEG of at most `size` that decodes whole (decoded
+        /// the first time these bytes are read, ``DecodedDerivatives``); `nil`
         /// when there is none, or it is anything else (then it is made again and replaced).
         private func keptDerivative(at key: String, size: PreviewSize) -> RenderedPreview? {
             // One ranged GET, a byte more than any kept derivative may be: a larger object (forged)
@@ -92,7 +93,7 @@
             guard let bytes = try? store.get(key: key, offset: 0, count: limit + 1), bytes.count <= limit else {
                 return nil
             }
-            return KeptDerivative.believed(bytes, largestSide: size.pixels, formats: [.jpeg])
+            return DecodedDerivatives.shared.believed(bytes, largestSide: size.pixels, formats: [.jpeg])
         }
 
         /// Puts `made` at `key`, in place of whatever is there (a PUT replaces an object atomically).

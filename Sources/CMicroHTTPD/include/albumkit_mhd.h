@@ -92,4 +92,10 @@ int albumkit_mhd_add_header(albumkit_mhd_response *response, const char *name, c
 int albumkit_mhd_queue(albumkit_mhd_connection *connection, unsigned int status, albumkit_mhd_response *response);
 void albumkit_mhd_destroy(albumkit_mhd_response *response);
 
+/// The connection's socket (valid while the connection is), -1 when libmicrohttpd does not say.
+int albumkit_mhd_connection_socket(albumkit_mhd_connection *connection);
+/// 1 when the client at the other end of `socket` has closed the connection (or shut down its
+/// side), 0 while it is there or for a socket of -1; does not wait.
+int albumkit_mhd_peer_closed(int socket);
+
 #endif

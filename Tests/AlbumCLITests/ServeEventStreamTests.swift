@@ -1,0 +1,119 @@
+#if os(Linux)
+    import AlbumKit
+    import AlbumKitMedia
+    import AlbumServer
+    import Foundation
+    import Glibc
+    import Testing
+
+    /// `album serve`'s event streams let go of their connection as soon as the page closes them: a
+    /// closed stream used to hold its server thread, and one of the connections allowed per address,
+    /// until the next keep-alive comment (up to 15 s) failed to be written, so a page that came and
+    /// went a few times locked its own address out.
+    @Suite("album serve's event streams", .serialized)
+    struct ServeEventStreamTests {
+        static let token = String(repeating: "5a", count: 32)
+
+        struct SocketFailure: Error {
+            let call: String
+            let errno: Int32
+        }
+
+        /// A connection to `port` on loopback, its reads giving up after 10 s.
+        static func connect(_ port: Int) throws -> Int32 {
+            let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard socket >= 0 else { throw SocketFailure(call: "socket", errno: errno) }
+            var timeout = timeval(tv_sec: 10, tv_usec: 0)
+            setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard connected == 0 else { throw SocketFailure(call: "connect", errno: errno) }
+            return socket
+        }
+
+        /// Sends a GET of `path` with the owner's cookie on `socket` and reads the answer's head: its
+        /// status, or `nil` when the server closed the connection without one (refused).
+        static func get(_ path: String, on socket: Int32) -> Int? {
+            let request = Array(
+                "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: albumkit_owner=\(token)\r\n\r\n".utf8)
+            guard
+                request.withUnsafeBytes({ send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) })
+                    == request.count
+            else { return nil }
+            var head: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while !String(decoding: head, as: UTF8.self).contains("\r\n\r\n") {
+                let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+                guard count > 0 else { return nil }
+                head += buffer.prefix(count)
+            }
+            let line = String(decoding: head, as: UTF8.self).split(separator: "\r\n").first ?? ""
+            return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+        }
+
+        /// Runs `body` on a thread of its own: the sockets here block, and a cooperative thread held
+        /// by a test is one the server's handler (and other tests) may be waiting for.
+        static func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+            try await withCheckedThrowingContinuation { continuation in
+                Thread { continuation.resume(with: Result { try body() }) }.start()
+            }
+        }
+
+        @Test func closedStreamsLetGoOfTheirConnectionsAtOnce() async throws {
+            try ServeCLITests.requireMicroHTTPD()
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("events-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: folder) }  // a temporary folder: left behind at worst
+            let handler = LibraryWebHandler(
+                library: PhotoLibrary.inMemory(), token: OwnerToken(value: Self.token),
+                uploads: try UploadStore(folder: folder.path), settings: .init())
+            var limits = HTTPServer.Limits()
+            limits.connectionsPerAddress = 4
+            let server = try HTTPServer(
+                listening: try HTTPListenAddress(parsing: "127.0.0.1:0"), limits: limits, handler: handler)
+            defer { server.stop() }
+            let port = server.port
+            for round in 0..<4 {
+                // As many streams as the address may hold, each closed by its page.
+                let opened = try await Self.blocking {
+                    var statuses: [Int?] = []
+                    var sockets: [Int32] = []
+                    for _ in 0..<4 {
+                        let socket = try Self.connect(port)
+                        sockets.append(socket)
+                        statuses.append(Self.get("/api/events", on: socket))
+                    }
+                    for socket in sockets { close(socket) }
+                    return statuses
+                }
+                #expect(opened == [200, 200, 200, 200], "round \(round): the streams open")
+                // A normal request answers at once: the closed streams' connections are let go within
+                // a moment (a connection refused meanwhile is tried again, for up to 2 s).
+                let clock = ContinuousClock()
+                let start = clock.now
+                let answered = try await Self.blocking {
+                    var answered: Int?
+                    while answered == nil, clock.now - start < .seconds(2) {
+                        let socket = try Self.connect(port)
+                        answered = Self.get("/api/albums", on: socket)
+                        close(socket)
+                        if answered == nil { usleep(20_000) }
+                    }
+                    return answered
+                }
+                #expect(answered == 200, "round \(round): answered after \(clock.now - start)")
+                // And no page is left listening to the library's changes.
+                while handler.live.listening > 0, clock.now - start < .seconds(2) {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+                #expect(handler.live.listening == 0, "round \(round): \(handler.live.listening) still listening")
+            }
+        }
+    }
+#endif
