@@ -71,7 +71,8 @@ def original_side(path):
 
 def main():
     report = json.load(open(sys.argv[1]))
-    library = sys.argv[2]
+    # Absolute, as `album previews --json` names the originals.
+    library = os.path.abspath(sys.argv[2])
     problems = []
     failed = report.get("failed", [])
     failed_files = {entry["file"] for entry in failed}

@@ -5,7 +5,8 @@
 /// Every variant viewers open is read: OS/2 1.x (`BITMAPCOREHEADER`), Windows 3 to 5 headers
 /// (`BITMAPINFOHEADER`, V2, V3, V4, V5) and OS/2 2.x; 1, 2, 4 and 8-bit palettes (a palette of grey
 /// ramps read as grey, as Pillow does), RLE8 and RLE4 with their deltas, 16, 24 and 32 bits with or
-/// without bit-field masks (any masks, alpha when a mask says so), bottom-up and top-down rows. It
+/// without bit-field masks (any masks, alpha when a mask says so, Windows CE's alpha bit fields
+/// too), bottom-up and top-down rows. It
 /// is bounded: at most ``largestPicture`` pixels, every offset checked against the file's length,
 /// nothing read past its end. Pixel data cut short is shown as far as it goes (the rest black), as
 /// viewers show a scan cut short, unless `strict`.
@@ -90,6 +91,7 @@ package enum BMPDecoder {
                     .undecodable, "the BMP's header of \(headerSize) bytes runs past the end of the file")
             }
             var declaredOffset = Int(BMPDecoder.u32(bytes, 10))
+            var withAlpha = false
             paletteOffset = 14 + headerSize
             masks = [0, 0, 0, 0]
             if headerSize == 12 {
@@ -109,18 +111,24 @@ package enum BMPDecoder {
                 compression = Int(BMPDecoder.u32(bytes, 30))
                 colours = Int(BMPDecoder.u32(bytes, 46))
                 paletteEntry = 4
+                if compression == 6 {
+                    // BI_ALPHABITFIELDS (Windows CE): bit fields with an alpha mask, always.
+                    compression = 3
+                    withAlpha = true
+                }
                 if compression == 3 {
                     // The masks follow a 40-byte header; larger headers hold them at the same place,
                     // alpha's from V3 (56 bytes) on.
-                    let end = headerSize >= 56 ? 70 : 66
+                    withAlpha = withAlpha || headerSize >= 56
+                    let end = withAlpha ? 70 : 66
                     guard end <= bytes.count else {
                         throw PreviewError(.undecodable, "the BMP's colour masks run past the end of the file")
                     }
                     masks = [
                         BMPDecoder.u32(bytes, 54), BMPDecoder.u32(bytes, 58), BMPDecoder.u32(bytes, 62),
-                        headerSize >= 56 ? BMPDecoder.u32(bytes, 66) : 0,
+                        withAlpha ? BMPDecoder.u32(bytes, 66) : 0,
                     ]
-                    if headerSize == 40 { paletteOffset = 66 }
+                    if headerSize == 40 { paletteOffset = withAlpha ? 70 : 66 }
                 }
             }
             guard width > 0, height > 0 else {

@@ -25,7 +25,18 @@ typedef int (*Map)(thandle_t, void **, toff_t *);
 typedef void (*Unmap)(thandle_t, void *, toff_t);
 typedef int (*Handler)(TIFF *, void *, const char *, const char *, va_list);
 
-enum { TAG_IMAGE_WIDTH = 256, TAG_IMAGE_LENGTH = 257, ORIENTATION_TOP_LEFT = 1 };
+enum {
+    TAG_IMAGE_WIDTH = 256,
+    TAG_IMAGE_LENGTH = 257,
+    TAG_BITS_PER_SAMPLE = 258,
+    TAG_PHOTOMETRIC = 262,
+    TAG_SAMPLES_PER_PIXEL = 277,
+    TAG_SAMPLE_FORMAT = 339,
+    ORIENTATION_TOP_LEFT = 1,
+    PHOTOMETRIC_MIN_IS_WHITE = 0,
+    SAMPLE_FORMAT_INT = 2,
+    SAMPLE_FORMAT_FLOAT = 3,
+};
 
 static struct {
     TIFF *(*clientOpenExt)(const char *, const char *, thandle_t, ReadWrite, ReadWrite, Seek, Close, Size, Map, Unmap,
@@ -36,6 +47,9 @@ static struct {
     void (*optionsSetWarningHandler)(TIFFOpenOptions *, Handler, void *);
     void (*optionsSetMaxSingleMemAlloc)(TIFFOpenOptions *, tmsize_t);
     int (*getField)(TIFF *, uint32_t, ...);
+    int (*getFieldDefaulted)(TIFF *, uint32_t, ...);
+    tmsize_t (*scanlineSize)(TIFF *);
+    int (*readScanline)(TIFF *, void *, uint32_t, uint16_t);
     int (*readRGBAImageOriented)(TIFF *, uint32_t, uint32_t, uint32_t *, int, int);
     void (*close)(TIFF *);
 } tiff;
@@ -52,6 +66,9 @@ static int load(char *error, size_t errorSize) {
         {"TIFFOpenOptionsSetWarningHandlerExtR", (void **)&tiff.optionsSetWarningHandler},
         {"TIFFOpenOptionsSetMaxSingleMemAlloc", (void **)&tiff.optionsSetMaxSingleMemAlloc},
         {"TIFFGetField", (void **)&tiff.getField},
+        {"TIFFGetFieldDefaulted", (void **)&tiff.getFieldDefaulted},
+        {"TIFFScanlineSize", (void **)&tiff.scanlineSize},
+        {"TIFFReadScanline", (void **)&tiff.readScanline},
         {"TIFFReadRGBAImageOriented", (void **)&tiff.readRGBAImageOriented},
         {"TIFFClose", (void **)&tiff.close},
     };
@@ -137,6 +154,94 @@ static int ignoreWarning(TIFF *image, void *context, const char *module, const c
     return 1;
 }
 
+/// Sample `index` of a row of one-sample pixels `bits` deep (packed from the most significant bit
+/// for depths that are not whole bytes; in the machine's order, as libtiff hands them, otherwise).
+static double sampleAt(const unsigned char *row, uint32_t index, int bits, int format) {
+    switch (bits) {
+    case 16: {
+        uint16_t value;
+        memcpy(&value, row + (size_t)index * 2, 2);
+        return format == SAMPLE_FORMAT_INT ? (double)(int16_t)value : (double)value;
+    }
+    case 32: {
+        uint32_t value;
+        memcpy(&value, row + (size_t)index * 4, 4);
+        if (format == SAMPLE_FORMAT_FLOAT) {
+            float real;
+            memcpy(&real, &value, 4);
+            return (double)real;
+        }
+        return format == SAMPLE_FORMAT_INT ? (double)(int32_t)value : (double)value;
+    }
+    case 64: {
+        double real;
+        memcpy(&real, row + (size_t)index * 8, 8);
+        return real;
+    }
+    default: {
+        uint64_t bit = (uint64_t)index * (uint64_t)bits, value = 0;
+        for (int taken = 0; taken < bits; taken++, bit++) {
+            value = (value << 1) | ((row[bit / 8] >> (7 - bit % 8)) & 1);
+        }
+        return (double)value;
+    }
+    }
+}
+
+/// A grey TIFF of a depth libtiff's RGBA interface refuses (12 bits, 32-bit integers or floats, 64-bit
+/// floats), read a row at a time and stretched from its smallest to its largest value into 8-bit
+/// RGBA: 0 with the pixels in `*pixels`, -1 with the reason in `error`.
+static int greyRGBA(TIFF *image, reading *from, uint32_t w, uint32_t h, void **pixels, char *error,
+                    size_t errorSize) {
+    uint16_t bits = 0, samples = 0, format = 1, photometric = 1;
+    tiff.getFieldDefaulted(image, TAG_BITS_PER_SAMPLE, &bits);
+    tiff.getFieldDefaulted(image, TAG_SAMPLES_PER_PIXEL, &samples);
+    tiff.getFieldDefaulted(image, TAG_SAMPLE_FORMAT, &format);
+    if (tiff.getField(image, TAG_PHOTOMETRIC, &photometric) != 1) photometric = 1;
+    int known = bits == 12 || bits == 16 || bits == 24 || (bits == 32 && format != 0) ||
+                (bits == 64 && format == SAMPLE_FORMAT_FLOAT);
+    if (samples != 1 || !known || (format == SAMPLE_FORMAT_FLOAT && bits < 32)) return -1;
+    tmsize_t size = tiff.scanlineSize(image);
+    if (size <= 0 || (uint64_t)size * 8 < (uint64_t)w * bits) return -1;
+    unsigned char *row = malloc((size_t)size);
+    unsigned char *out = calloc((size_t)w * (size_t)h, 4);
+    double smallest = 0, largest = 0;
+    int seen = 0, failed = row == NULL || out == NULL;
+    // Two passes: the range first, then each sample placed in it.
+    for (int pass = 0; pass < 2 && !failed; pass++) {
+        for (uint32_t y = 0; y < h && !failed; y++) {
+            if (tiff.readScanline(image, row, y, 0) != 1) {
+                failed = 1;
+                break;
+            }
+            for (uint32_t x = 0; x < w; x++) {
+                double value = sampleAt(row, x, bits, format);
+                if (value != value || value - value != 0) continue;  // NaN or infinite: left black
+                if (pass == 0) {
+                    if (!seen || value < smallest) smallest = value;
+                    if (!seen || value > largest) largest = value;
+                    seen = 1;
+                } else {
+                    double level = largest > smallest ? (value - smallest) / (largest - smallest) * 255.0 : 0;
+                    unsigned char grey = (unsigned char)(level + 0.5);
+                    if (photometric == PHOTOMETRIC_MIN_IS_WHITE) grey = (unsigned char)(255 - grey);
+                    unsigned char *pixel = out + ((size_t)y * w + x) * 4;
+                    pixel[0] = pixel[1] = pixel[2] = grey;
+                }
+            }
+        }
+    }
+    free(row);
+    if (failed) {
+        free(out);
+        snprintf(error, errorSize, "libtiff: %s", from->error[0] ? from->error : "a row does not decode");
+        return -1;
+    }
+    for (size_t index = 0; index < (size_t)w * (size_t)h; index++) out[index * 4 + 3] = 255;
+    *pixels = out;
+    return 0;
+}
+
 int albumkit_tiff_rgba(const void *bytes, size_t count, long long maxPixels, void **pixels, int *width, int *height,
                        char *error, size_t errorSize) {
     *pixels = NULL;
@@ -173,6 +278,14 @@ int albumkit_tiff_rgba(const void *bytes, size_t count, long long maxPixels, voi
         } else if (tiff.readRGBAImageOriented(image, w, h, raster, ORIENTATION_TOP_LEFT, 0) != 1) {
             snprintf(error, errorSize, "libtiff: %s", from.error[0] ? from.error : "the picture does not decode");
             free(raster);
+            // Grey samples of a depth the RGBA interface does not convert: read row by row.
+            char reason[256];
+            from.error[0] = 0;
+            if (greyRGBA(image, &from, w, h, pixels, reason, sizeof reason) == 0) {
+                *width = (int)w;
+                *height = (int)h;
+                result = 0;
+            }
         } else {
             // ABGR packed in 32 bits, made R, G, B, A bytes in place (each pixel is read before its
             // own four bytes are written).
