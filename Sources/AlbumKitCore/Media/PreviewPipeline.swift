@@ -99,8 +99,15 @@ package enum PreviewPipeline {
             } catch let refused as PreviewError
                 where refused.kind == .undecodable && [.avif, .heif, .heic].contains(metadata.format)
             {
-                // An image sequence (`.avifs`, `.heics`) is a track, which libheif 1.15 does not read:
-                // FFmpeg reads it as a clip. A still image FFmpeg cannot read keeps libheif's reason.
+                // libvips 8.14 refuses some images libheif decodes (a camera's 10-bit grid): libheif's
+                // own API. An image sequence (`.avifs`, `.heics`) is a track, which libheif 1.15 does
+                // not read: FFmpeg reads it as a clip. One neither reads keeps libvips's reason.
+                if source.size <= largestFileDecodedWhole,
+                    // libheif's reason is dropped: the one kept is libvips's.
+                    let pixels = try? HEIFDecoder.decode(try readAll(source, file: file))
+                {
+                    return try renderer.render(pixels, maxPixelSize: maxPixelSize, encoding: encoding)
+                }
                 do {
                     _ = try PreviewRenderer.loadVideoDecoder()
                     if let file = source as? FileByteSource {

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "albumkit_heif.h"
 #include "albumkit_tiff.h"
 
 /// A libvips image (`VipsImage *`): released with `albumkit_vips_release`.
