@@ -140,6 +140,12 @@ package enum BMPDecoder {
                     "the BMP is \(width) × \(height) pixels, more than the \(BMPDecoder.largestPicture) AlbumKit decodes"
                 )
             }
+            guard compression != 4 && compression != 5 else {
+                // Printers' BMPs (depth 0): the file is a JPEG or PNG in a bitmap's header.
+                throw PreviewError(
+                    .undecodable,
+                    "the BMP holds a \(compression == 4 ? "JPEG" : "PNG") picture, which AlbumKit does not read")
+            }
             guard [1, 2, 4, 8, 16, 24, 32].contains(bits) else {
                 throw PreviewError(.undecodable, "the BMP's depth of \(bits) bits a pixel is not a bitmap's")
             }
@@ -159,10 +165,6 @@ package enum BMPDecoder {
                 if masks == [0, 0, 0, 0] {
                     masks = bits == 32 ? [0xFF_0000, 0xFF00, 0xFF, 0xFF00_0000] : [0x7C00, 0x03E0, 0x001F, 0]
                 }
-            case 4, 5:
-                throw PreviewError(
-                    .undecodable,
-                    "the BMP holds a \(compression == 4 ? "JPEG" : "PNG") picture, which AlbumKit does not read")
             default:
                 throw PreviewError(.undecodable, "the BMP's compression \(compression) is of no known kind")
             }

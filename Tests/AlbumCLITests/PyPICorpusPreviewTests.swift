@@ -14,8 +14,8 @@ import Testing
 /// preview must be a JPEG Pillow opens, within its size and never larger than its original.
 @Suite(.enabled(if: ProcessInfo.processInfo.environment["ALBUMKIT_PYPI_CORPUS"] != nil))
 struct PyPICorpusPreviewTests {
-    /// The longest `album previews` may take on the corpus (about 900 files on a loaded 2-core
-    /// machine take 3–4 minutes in a debug build).
+    /// The longest `album previews` may take on the corpus (its 850 photos and videos took under
+    /// two minutes in a debug build on 2 cores at load 10–17).
     static let timeLimit = 1200
 
     @Test func everyFileAViewerOpensGetsAThumbnailAndAPreview() throws {

@@ -234,6 +234,9 @@ import Testing
             what: "unknown compression", bytes: header(width: 5, height: 5, compression: 9), reason: "compression"),
         Hostile(what: "unknown header", bytes: header(width: 5, height: 5, size: 77, padding: 80), reason: "header"),
         Hostile(what: "header past the end", bytes: Array(header(width: 5, height: 5).prefix(30)), reason: "header"),
+        Hostile(
+            what: "a printer's JPEG", bytes: header(width: 5, height: 5, bits: 0, compression: 4),
+            reason: "holds a JPEG"),
         Hostile(what: "not a bitmap", bytes: Array("GIF89a and more bytes after it".utf8), reason: "not a BMP"),
         Hostile(what: "rows cut short", bytes: header(width: 500, height: 500, padding: 10), reason: "first row"),
     ]
