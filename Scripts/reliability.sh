@@ -62,6 +62,10 @@
 #               bytes or zeros, a keyframe cut out, an infinite duration, no video stream): every
 #               `album thumbnail` ends within its time bound with a poster or an error naming the
 #               file, never a crash or a hang; `album previews` reports each and the rest are made.
+#   hostilebitmap  BMPs whose headers lie (a million pixels a side, a palette of 4e9 colours, pixels
+#               past the end, unknown compression), cut short, RLE codes past the end, random damage:
+#               each `album thumbnail` a JPEG or an error naming the file within 20 s, never a crash
+#               or a hang; `album previews` reports each and the rest are made.
 #   mirrorforge `export --delete` into a folder whose record (.albumkit-export) was forged to name a
 #               file outside it (../, an absolute path), a link to it and a folder, each with the
 #               victim's size and SHA-256: nothing outside is removed, the link and folder stay; a
@@ -198,7 +202,7 @@ ONLY+=",fkill9,frace,fdiskfull,freadonly,fmoved,fstaging,fslash,fdelete,fcard,fl
 ONLY+=",sdelete,srestore,sexport,scopy,ssave,shostile,srestart,sforgedpreview"
 ONLY+=",hostile-index,hostile-snapshot"
 ONLY+=",hostile-records,hostile-lists"
-ONLY+=",cardcut,mirrorforge,forgedpreview,hostilevideo"
+ONLY+=",cardcut,mirrorforge,forgedpreview,hostilevideo,hostilebitmap"
 ONLY+=",servekill,serveshare,servethumb"
 ONLY+=",watchkill"
 while [ $# -gt 0 ]; do
@@ -1523,6 +1527,74 @@ PY
         { fail "hostilevideo: previews exit $status: $(tail -3 "$dir/previews")"; bad=$((bad + 1)); }
     verify_ok "$lib" || bad=$((bad + 1))
     summary hostilevideo "$trials" "$bad" "clips whose frames are noise, zeros, shifted or flipped, an endless WebM, a sound file: a poster or an error naming the file, no crash or hang"
+}
+
+# hostilebitmap: a BMP's pixels are decoded by AlbumKit's own decoder from bytes nobody checked
+# (Docs/previews.md): headers that lie about the size, palette and compression, codes that run past
+# the end, and random damage must each give a thumbnail or an error naming the file.
+scenario_hostilebitmap() {
+    echo "== hostilebitmap"
+    local dir=$WORK/hostilebitmap lib=$WORK/hostilebitmap/lib.albumlibrary bad=0 trials=0 file status started
+    mkdir -p "$dir/media"
+    python3 - "$dir/media" <<'PY'
+import os, random, struct, sys
+def bmp(width, height, bits, compression, colours, pixels, palette, offset=None, size=40):
+    info = struct.pack("<IiiHHIIiiII", size, width, height, 1, bits, compression, len(pixels), 0, 0, colours, 0)
+    info += bytes(size - len(info))
+    start = 14 + len(info) + len(palette)
+    return b"BM" + struct.pack("<IHHI", start + len(pixels), 0, 0, start if offset is None else offset) + info + palette + pixels
+palette = b"".join(bytes([i, 255 - i, i // 2, 0]) for i in range(256))
+rows = bytes((x * 7 + y) % 256 for y in range(64) for x in range(64))
+rle = b"".join(bytes([64, y]) + b"\0\0" for y in range(64)) + b"\0\1"
+variants = {
+    "whole": bmp(64, 64, 8, 0, 0, rows, palette),
+    "rle": bmp(64, 64, 8, 1, 0, rle, palette),
+    "huge": bmp(1_000_000, 1_000_000, 24, 0, 0, rows, b""),
+    "upsidedown": bmp(64, -2_000_000_000, 24, 0, 0, rows, b""),
+    "palette": bmp(64, 64, 8, 0, 4_000_000_000, rows, palette),
+    "offset": bmp(64, 64, 8, 0, 0, rows, palette, offset=4_000_000_000),
+    "cutshort": bmp(64, 64, 8, 0, 0, rows[:300], palette),
+    "rlepast": bmp(64, 64, 8, 1, 0, bytes([0, 200, 1, 2, 3]), palette),
+    "rledelta": bmp(64, 64, 8, 1, 0, bytes([0, 2, 255, 255] * 50), palette),
+    "compression": bmp(64, 64, 8, 77, 0, rows, palette),
+}
+random.seed(44)
+for index in range(8):
+    damaged = bytearray(variants["rle" if index % 2 else "whole"])
+    for _ in range(12):
+        damaged[random.randrange(len(damaged))] = random.getrandbits(8)
+    variants["noise%d" % index] = bytes(damaged)
+for name, data in variants.items():
+    open(os.path.join(sys.argv[1], name + ".bmp"), "wb").write(data)
+PY
+    "$ALBUM" save --album Bitmaps --library "$lib" "$dir/media"/* >"$dir/save" 2>&1
+    for file in $(cd "$dir/media" && ls); do
+        grep -q "^saved .*$file" "$dir/save" || continue
+        trials=$((trials + 1))
+        started=$(date +%s)
+        timeout 60 "$ALBUM" thumbnail --library "$lib" "$file" -o "$dir/$file.jpg" >"$dir/$file.out" 2>"$dir/$file.err"
+        status=$?
+        if [ "$status" -ge 124 ]; then
+            fail "hostilebitmap: thumbnail of $file ended with status $status (a crash or a hang): $(head -c 300 "$dir/$file.err")"
+            bad=$((bad + 1))
+        elif [ "$status" = 1 ] && ! grep -q "$file" "$dir/$file.err"; then
+            fail "hostilebitmap: the error does not name $file: $(cat "$dir/$file.err")"
+            bad=$((bad + 1))
+        elif [ "$status" = 0 ] && [ "$(head -c 2 "$dir/$file.jpg" | od -An -tx1 | tr -d ' ')" != ffd8 ]; then
+            fail "hostilebitmap: $file gave no JPEG"
+            bad=$((bad + 1))
+        fi
+        [ $(($(date +%s) - started)) -le 20 ] || { fail "hostilebitmap: $file took $(($(date +%s) - started)) s"; bad=$((bad + 1)); }
+        echo "  $file: exit $status: $(cat "$dir/$file.out" "$dir/$file.err" | head -1)"
+    done
+    [ -s "$dir/whole.bmp.jpg" ] && [ -s "$dir/rle.bmp.jpg" ] ||
+        { fail "hostilebitmap: the whole bitmaps gave no thumbnail"; bad=$((bad + 1)); }
+    timeout 120 "$ALBUM" previews --library "$lib" >"$dir/previews" 2>&1
+    status=$?
+    [ "$status" -le 1 ] && grep -q "^made " "$dir/previews" ||
+        { fail "hostilebitmap: previews exit $status: $(tail -3 "$dir/previews")"; bad=$((bad + 1)); }
+    verify_ok "$lib" || bad=$((bad + 1))
+    summary hostilebitmap "$trials" "$bad" "bitmaps whose headers lie (size, palette, offset, compression), cut short, RLE past the end, random damage: a thumbnail or an error naming the file, no crash or hang"
 }
 
 # serve_scenario NAME MODE TRIALS SUMMARY: Scripts/serve/check-serve.py MODE against `album serve`

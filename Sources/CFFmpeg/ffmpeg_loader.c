@@ -69,6 +69,8 @@ enum {
 #define PACKET_DISPLAY_MATRIX 5
 #define SEEK_SIZE_QUERY 0x10000
 #define SEEK_FORCE 0x20000
+// AVSEEK_FLAG_BYTE: a position in bytes, not a timestamp.
+#define SEEK_TO_BYTE 2
 #define PIXEL_RGB24 2
 #define COLOR_RANGE_FULL 2
 #define SWS_BICUBIC 4
@@ -501,6 +503,13 @@ int albumkit_ffmpeg_poster_frame(int descriptor, const void *bytes, size_t count
     if (got != 0 && !from.timedOut) {
         // Not seekable, or nothing decodes there (a file cut short): the first frame that decodes.
         av.avformat_seek_file(context, -1, INT64_MIN, start != NO_TIME ? start : 0, start != NO_TIME ? start : 0, 0);
+        av.avcodec_flush_buffers(decoder);
+        got = nextFrame(context, decoder, packet, decoded, index, 3000, &from);
+    }
+    if (got != 0 && got != ERROR_EXIT && !from.timedOut &&
+        av.avformat_seek_file(context, -1, INT64_MIN, 0, 0, SEEK_TO_BYTE) >= 0) {
+        // A stream whose seek to its first timestamp lands past its only keyframe (a short MPEG-TS
+        // clip): read from its first byte, as a player does.
         av.avcodec_flush_buffers(decoder);
         got = nextFrame(context, decoder, packet, decoded, index, 3000, &from);
     }

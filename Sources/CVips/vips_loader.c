@@ -270,6 +270,25 @@ albumkit_vips_image *albumkit_vips_thumbnail_rgb(const void *pixels, int width, 
     return result == 0 ? rendered(out) : NULL;
 }
 
+albumkit_vips_image *albumkit_vips_thumbnail_pixels(const void *pixels, int width, int height, int bands,
+                                                   int targetWidth, int targetHeight, int fit) {
+    if (width <= 0 || height <= 0 || bands < 1 || bands > 4) return NULL;
+    VipsImage *in =
+        vips.new_from_memory_copy(pixels, (size_t)width * (size_t)height * (size_t)bands, width, height, bands,
+                                  value.uchar);
+    if (in == NULL) return NULL;
+    VipsImage *named = NULL;
+    // Named as what the samples are (libvips would call two bands "multiband", not grey with alpha).
+    int result = vips.copy(in, &named, "interpretation", bands <= 2 ? value.grey : value.srgb, NULL);
+    vips.object_unref(in);
+    if (result != 0) return NULL;
+    VipsImage *out = NULL;
+    int size = fit == ALBUMKIT_VIPS_FIT_EXACT ? value.fitExact : value.fitDown;
+    result = vips.thumbnail_image(named, &out, targetWidth, "height", targetHeight, "size", size, NULL);
+    vips.object_unref(named);
+    return result == 0 ? rendered(out) : NULL;
+}
+
 /// `image` in `space` as 8-bit samples without alpha (flattened on white); a new reference, NULL on
 /// failure.
 static VipsImage *converted(VipsImage *image, int space) {

@@ -36,6 +36,9 @@ struct ChangesStartingPointTests {
         func albums() async throws -> [AlbumInfo] { try await inner.albums() }
         func album(withID id: String) async throws -> AlbumInfo? { try await inner.album(withID: id) }
         func assets(inAlbumWithID id: String) async throws -> [AssetInfo] { try await inner.assets(inAlbumWithID: id) }
+        func assets(inAlbumWithID id: String, originallyNamed keys: [String]) async throws -> [AssetInfo] {
+            try await inner.assets(inAlbumWithID: id, originallyNamed: keys)
+        }
         func assets(in order: AssetOrder, after cursor: AssetCursor?, limit: Int) async throws -> AssetPage {
             let first = started.withLock { started -> Bool in
                 defer { started = true }

@@ -67,15 +67,72 @@ package enum PreviewPipeline {
                     of: source, metadata: metadata, renderer: renderer, maxPixelSize: maxPixelSize, file: file,
                     encoding: encoding, shownAs: shownAs)
             }
-            if let file = source as? FileByteSource {
-                return try renderer.render(.descriptor(file.file.fd), maxPixelSize: maxPixelSize, encoding: encoding)
+            if metadata.format == .bmp {
+                // libvips reads no BMP itself (its ImageMagick loader is blocked): AlbumKit decodes it.
+                guard source.size <= largestFileDecodedWhole else {
+                    throw AlbumError(
+                        .corruptMedia,
+                        "\(shownAs ?? file) cannot be shown: a BMP of \(source.size) bytes is larger than any AlbumKit decodes.",
+                        file: file)
+                }
+                let pixels = try BMPDecoder.decode(try readAll(source, file: file))
+                return try renderer.render(pixels, maxPixelSize: maxPixelSize, encoding: encoding)
             }
-            return try renderer.render(
-                .bytes(try readAll(source, file: file)), maxPixelSize: maxPixelSize, encoding: encoding)
+            do {
+                if let file = source as? FileByteSource {
+                    return try renderer.render(
+                        .descriptor(file.file.fd), maxPixelSize: maxPixelSize, encoding: encoding)
+                }
+                return try renderer.render(
+                    .bytes(try readAll(source, file: file)), maxPixelSize: maxPixelSize, encoding: encoding)
+            } catch let refused as PreviewError where refused.kind == .undecodable && metadata.format == .tiff {
+                return try throughLibTIFF(
+                    source, refused: refused, renderer: renderer, maxPixelSize: maxPixelSize, encoding: encoding,
+                    file: file)
+            } catch let refused as PreviewError
+                where refused.kind == .undecodable && [.avif, .heif, .heic].contains(metadata.format)
+            {
+                // libvips 8.14 refuses some images libheif decodes (a camera's 10-bit grid): libheif's
+                // own API. An image sequence (`.avifs`, `.heics`) is a track, which libheif 1.15 does
+                // not read: FFmpeg reads it as a clip. One neither reads keeps libvips's reason.
+                if source.size <= largestFileDecodedWhole,
+                    // libheif's reason is dropped: the one kept is libvips's.
+                    let pixels = try? HEIFDecoder.decode(try readAll(source, file: file))
+                {
+                    return try renderer.render(pixels, maxPixelSize: maxPixelSize, encoding: encoding)
+                }
+                do {
+                    _ = try PreviewRenderer.loadVideoDecoder()
+                    if let file = source as? FileByteSource {
+                        return try renderer.posterFrame(
+                            .descriptor(file.file.fd), maxPixelSize: maxPixelSize, encoding: encoding)
+                    }
+                    return try renderer.posterFrame(
+                        .bytes(try readAll(source, file: file)), maxPixelSize: maxPixelSize, encoding: encoding)
+                } catch {
+                    throw refused
+                }
+            }
         } catch let error as PreviewError {
             throw AlbumError(
                 error.kind == .decoderMissing ? .notSupported : .corruptMedia,
                 "\(shownAs ?? file) cannot be shown: \(error.reason).", file: file)
+        }
+    }
+
+    /// A TIFF libvips refused (separate planes, old-style JPEG, 12-bit or float samples), read
+    /// through libtiff's RGBA interface; both reasons when libtiff cannot read it either.
+    static func throughLibTIFF(
+        _ source: any ByteSource, refused: PreviewError, renderer: PreviewRenderer, maxPixelSize: Int,
+        encoding: PreviewEncoding, file: String
+    ) throws -> RenderedPreview {
+        // A TIFF larger than any picture read this way would hold keeps libvips's reason.
+        guard source.size <= largestFileDecodedWhole else { throw refused }
+        let bytes = try readAll(source, file: file)
+        do {
+            return try renderer.render(TIFFDecoder.decode(bytes), maxPixelSize: maxPixelSize, encoding: encoding)
+        } catch {
+            throw PreviewError(error.kind, "\(refused.reason); \(error.reason)")
         }
     }
 
@@ -179,6 +236,10 @@ package enum PreviewPipeline {
             guard let width = metadata.width, let height = metadata.height, width > 0, height > 0 else { return false }
             // Stored as the sensor saw it: orientations 5–8 swap the displayed sides.
             let turned = (5...8).contains(metadata.orientation ?? 1)
+            // An image of a JPEG's MPF larger than the photo is another picture, and would be shown
+            // larger than the photo is. (A raw file's size may be its first IFD's, a small thumbnail.)
+            guard metadata.format != .jpeg || max(candidate.width, candidate.height) <= max(width, height)
+            else { return false }
             let shown = Double(turned ? height : width) / Double(turned ? width : height)
             let stored = Double(candidate.width) / Double(candidate.height)
             return abs(shown - stored) / shown < 0.02
@@ -207,6 +268,10 @@ package enum PreviewPipeline {
         else { return nil }
         return try? readAll(FileByteSource(file: file, size: version.size), file: companion.name)  // as above
     }
+
+    /// The largest BMP file read whole to be decoded: ``BMPDecoder/largestPicture`` pixels of 32
+    /// bits, with room for headers and a palette.
+    static let largestFileDecodedWhole: UInt64 = UInt64(BMPDecoder.largestPicture) * 4 + (1 << 20)
 
     /// The whole of `source` (an original held in memory or an object store).
     package static func readAll(_ source: any ByteSource, file: String) throws -> [UInt8] {

@@ -8,6 +8,9 @@
 
 #include <stddef.h>
 
+#include "albumkit_heif.h"
+#include "albumkit_tiff.h"
+
 /// A libvips image (`VipsImage *`): released with `albumkit_vips_release`.
 typedef struct albumkit_vips_image albumkit_vips_image;
 
@@ -44,6 +47,13 @@ albumkit_vips_image *albumkit_vips_thumbnail_bytes(const void *bytes, size_t cou
 /// frame, decoded by FFmpeg. NULL on failure.
 albumkit_vips_image *albumkit_vips_thumbnail_rgb(const void *pixels, int width, int height, int targetWidth,
                                                 int targetHeight);
+
+/// `width` × `height` pixels of 8-bit samples at `pixels`, `bands` a pixel (1 grey, 2 grey with
+/// alpha, 3 RGB, 4 RGBA; row after row; copied, so the caller may free them at once) fitted as `fit`
+/// says into `targetWidth` × `targetHeight`, never enlarged: a picture AlbumKit decoded itself (a
+/// BMP). NULL on failure.
+albumkit_vips_image *albumkit_vips_thumbnail_pixels(const void *pixels, int width, int height, int bands,
+                                                   int targetWidth, int targetHeight, int fit);
 
 /// The image as 8-bit sRGB (or 8-bit grey when it is grey) without alpha (flattened on white): what
 /// a JPEG or a PNG thumbnail holds. NULL on failure.
