@@ -2,6 +2,7 @@
     import AlbumKit
     import AlbumKitMedia
     import AlbumServer
+    import AlbumTestSupport
     import Foundation
     import Glibc
     import Testing
@@ -58,14 +59,6 @@
             return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
         }
 
-        /// Runs `body` on a thread of its own: the sockets here block, and a cooperative thread held
-        /// by a test is one the server's handler (and other tests) may be waiting for.
-        static func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-            try await withCheckedThrowingContinuation { continuation in
-                Thread { continuation.resume(with: Result { try body() }) }.start()
-            }
-        }
-
         @Test func closedStreamsLetGoOfTheirConnectionsAtOnce() async throws {
             try ServeCLITests.requireMicroHTTPD()
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("events-\(UUID().uuidString)")
@@ -81,7 +74,7 @@
             let port = server.port
             for round in 0..<4 {
                 // As many streams as the address may hold, each closed by its page.
-                let opened = try await Self.blocking {
+                let opened = try await OwnThread.run {
                     var statuses: [Int?] = []
                     var sockets: [Int32] = []
                     for _ in 0..<4 {
@@ -97,7 +90,7 @@
                 // a moment (a connection refused meanwhile is tried again, for up to 2 s).
                 let clock = ContinuousClock()
                 let start = clock.now
-                let answered = try await Self.blocking {
+                let answered = try await OwnThread.run {
                     var answered: Int?
                     while answered == nil, clock.now - start < .seconds(2) {
                         let socket = try Self.connect(port)

@@ -16,4 +16,12 @@ public enum OwnThread {
             thread.start()
         }
     }
+
+    /// Runs `body` on a new thread and returns what it returned.
+    public static func run<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            let thread = Thread { continuation.resume(returning: body()) }
+            thread.start()
+        }
+    }
 }
