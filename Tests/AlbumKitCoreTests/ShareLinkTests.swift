@@ -187,21 +187,28 @@ import Testing
         let before = clock.now
         #expect(try await library.checkPIN("2468", of: link))
         let single = clock.now - before
-        let checks = (0..<(4 * Blocking.width)).map { _ in
-            Task.detached { try await library.checkPIN("2468", of: link) }
-        }
-        // From a thread outside the pool, once the checks are under way: how long a new task waits.
-        let waited = await withCheckedContinuation { (continuation: CheckedContinuation<Duration, Never>) in
-            Thread.detachNewThread {
-                usleep(20_000)
-                let started = DispatchSemaphore(value: 0)
-                let asked = clock.now
-                Task { started.signal() }
-                started.wait()
-                continuation.resume(returning: clock.now - asked)
+        // The least of three tries: in a whole test run other tests hold the cooperative threads at
+        // times too, but only checks on those threads make every try wait.
+        var waits: [Duration] = []
+        for _ in 0..<3 {
+            let checks = (0..<(4 * Blocking.width)).map { _ in
+                Task.detached { try await library.checkPIN("2468", of: link) }
             }
+            // From a thread outside the pool, once the checks are under way: how long a new task waits.
+            waits.append(
+                await withCheckedContinuation { (continuation: CheckedContinuation<Duration, Never>) in
+                    Thread.detachNewThread {
+                        usleep(20_000)
+                        let started = DispatchSemaphore(value: 0)
+                        let asked = clock.now
+                        Task { started.signal() }
+                        started.wait()
+                        continuation.resume(returning: clock.now - asked)
+                    }
+                })
+            for check in checks { #expect(try await check.value) }
         }
-        for check in checks { #expect(try await check.value) }
+        let waited = waits.min()!
         #expect(waited < single / 2, "a task waited \(waited) behind PIN checks of \(single) each")
     }
 }
