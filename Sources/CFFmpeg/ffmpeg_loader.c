@@ -212,13 +212,7 @@ const char *albumkit_ffmpeg_version(void) { return versions; }
 
 // Every function below is reached only after a successful load (the Swift side loads first).
 
-#define FIELD(type, base, offset) (*(type *)((char *)(base) + (offset)))
-
-static double now(void) {
-    struct timespec clock;
-    clock_gettime(CLOCK_MONOTONIC, &clock);
-    return (double)clock.tv_sec + (double)clock.tv_nsec / 1e9;
-}
+#define FIELD ALBUMKIT_FIELD
 
 /// What libavformat reads from: the open file (with pread, from its start) or bytes in memory.
 typedef struct {
@@ -233,7 +227,7 @@ typedef struct {
 
 static int readPacket(void *opaque, uint8_t *buffer, int size) {
     source *from = opaque;
-    if (now() > from->deadline) {
+    if (albumkit_monotonic_seconds() > from->deadline) {
         from->timedOut = 1;
         return ERROR_EXIT;
     }
@@ -330,7 +324,7 @@ static int nextFrame(AVFormatContext *context, AVCodecContext *decoder, AVPacket
         int result = av.avcodec_receive_frame(decoder, frame);
         if (result == 0) return 0;
         if (result != -EAGAIN) return result;
-        if (draining || now() > from->deadline) return from->timedOut || now() > from->deadline ? ERROR_EXIT : result;
+        if (draining || albumkit_monotonic_seconds() > from->deadline) return from->timedOut || albumkit_monotonic_seconds() > from->deadline ? ERROR_EXIT : result;
         result = av.av_read_frame(context, packet);
         if (result < 0) {
             // The end (or a file cut short): what the decoder holds is still given.
@@ -406,7 +400,7 @@ int albumkit_ffmpeg_poster_frame(int descriptor, const void *bytes, size_t count
     frame->aspectNumerator = 1;
     frame->aspectDenominator = 1;
     error[0] = 0;
-    source from = {.descriptor = descriptor, .bytes = bytes, .deadline = now() + seconds};
+    source from = {.descriptor = descriptor, .bytes = bytes, .deadline = albumkit_monotonic_seconds() + seconds};
     if (bytes != NULL) {
         from.size = (int64_t)count;
     } else {

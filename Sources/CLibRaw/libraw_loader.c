@@ -92,13 +92,7 @@ const char *albumkit_libraw_version(void) { return version; }
 
 // Every function below is reached only after a successful load (the Swift side loads first).
 
-#define FIELD(type, base, offset) (*(type *)((char *)(base) + (offset)))
-
-static double now(void) {
-    struct timespec clock;
-    clock_gettime(CLOCK_MONOTONIC, &clock);
-    return (double)clock.tv_sec + (double)clock.tv_nsec / 1e9;
-}
+#define FIELD ALBUMKIT_FIELD
 
 /// What LibRaw's callbacks record for one decode.
 typedef struct {
@@ -111,7 +105,7 @@ typedef struct {
 static int progress(void *context, int stage, int iteration, int expected) {
     (void)stage, (void)iteration, (void)expected;
     decoding *state = context;
-    if (now() <= state->deadline) return 0;
+    if (albumkit_monotonic_seconds() <= state->deadline) return 0;
     state->timedOut = 1;
     return 1;  // LibRaw stops with LIBRAW_CANCELLED_BY_CALLBACK
 }
@@ -182,7 +176,7 @@ static int decode(int descriptor, const void *bytes, size_t count, int half, int
         snprintf(error, errorSize, "it is %zu bytes long, which AlbumKit does not decode as a raw file", count);
         return -1;
     }
-    decoding state = {.deadline = now() + seconds};
+    decoding state = {.deadline = albumkit_monotonic_seconds() + seconds};
     processed_image *developed = NULL;
     int result = -1, code;
     libraw_data_t *data = raw.libraw_init(0);

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 void *albumkit_load_library(const char *const *names, size_t nameCount, const albumkit_symbol *symbols,
                             size_t symbolCount, const char *what, const char *package, char *error,
@@ -57,6 +58,12 @@ const char *albumkit_library_error(albumkit_library *library) {
     memcpy(copy, library->error, sizeof copy);
     pthread_mutex_unlock(&library->lock);
     return copy;
+}
+
+double albumkit_monotonic_seconds(void) {
+    struct timespec clock;
+    clock_gettime(CLOCK_MONOTONIC, &clock);
+    return (double)clock.tv_sec + (double)clock.tv_nsec / 1e9;
 }
 
 #endif  // defined(__linux__)

@@ -41,6 +41,13 @@ int albumkit_library_load(albumkit_library *library, int (*load)(char *error, si
 /// Why the last attempt failed (a copy for the calling thread, valid until its next call).
 const char *albumkit_library_error(albumkit_library *library);
 
+/// The field of a loaded library's structure at `offset` bytes into `base`, for structures AlbumKit
+/// declares no type for (each loader's tests check its offsets against the library's own header).
+#define ALBUMKIT_FIELD(type, base, offset) (*(type *)((char *)(base) + (offset)))
+
+/// Seconds on the monotonic clock: a decode's deadline, whatever the wall clock does.
+double albumkit_monotonic_seconds(void);
+
 #endif  // defined(__linux__)
 
 #endif
