@@ -111,23 +111,7 @@ import Testing
     /// Runs `album --library LIBRARY ARGS` with LibRaw's libraries replaced by /dev/null in a
     /// private mount namespace.
     static func runWithoutLibRaw(_ arguments: [String], library: String) throws -> CLI.Run {
-        let hidden = libRawFiles.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-        process.arguments =
-            [
-                "-m", "sh", "-c",
-                "mount --bind /dev/null \"$1\" && mount --bind /dev/null \"$2\" && shift 2 && exec \"$@\"", "sh",
-            ] + hidden + [CLI.binary.path, "--library", library] + arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return CLI.Run(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+        try ThumbnailCLITests.runHiding(libRawFiles, arguments, library: library)
     }
 
     /// A 160 × 120 green JPEG, a camera's small thumbnail, made by Pillow.

@@ -88,12 +88,21 @@ import Testing
     /// Runs `album ARGS` with the library file `hiding` (a link followed) replaced by /dev/null in
     /// a private mount namespace.
     static func runHiding(_ hiding: String, _ arguments: [String], library: String) throws -> CLI.Run {
-        let hidden = URL(fileURLWithPath: hiding).resolvingSymlinksInPath().path
+        try runHiding([hiding], arguments, library: library)
+    }
+
+    /// Runs `album ARGS` with each library file of `hiding` (links followed) replaced by /dev/null
+    /// in a private mount namespace.
+    static func runHiding(_ hiding: [String], _ arguments: [String], library: String) throws -> CLI.Run {
+        let hidden = hiding.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        // The first argument says how many files to hide; those files follow, then the command.
+        let script =
+            "n=$1; shift; while [ \"$n\" -gt 0 ]; do mount --bind /dev/null \"$1\" || exit 125; shift; n=$((n - 1)); done; exec \"$@\""
         process.arguments =
-            ["-m", "sh", "-c", "mount --bind /dev/null \"$1\" && shift && exec \"$@\"", "sh", hidden, CLI.binary.path]
-            + ["--library", library] + arguments
+            ["-m", "sh", "-c", script, "sh", "\(hidden.count)"] + hidden + [CLI.binary.path, "--library", library]
+            + arguments
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
