@@ -28,6 +28,42 @@ import Testing
         }
     }
 
+    /// A folder of the same disk bound somewhere else (as a test, a container or `systemd-mount`
+    /// does at any time) is not a new mount of the library's file system: the session of a file
+    /// asked before the bind mount and of one asked during it are the same. It listed every mount of
+    /// the device, so the catalog index of a library written during a bind mount elsewhere looked
+    /// torn to the next opening and was rebuilt in silence (CI caught it: a copied index was then
+    /// rebuilt without saying it belonged to another copy of the library).
+    @Test(.enabled(if: getuid() == 0, "a bind mount needs root (CI runs as root)"))
+    func aFolderBoundElsewhereOnTheDiskLeavesTheSessionAsItWas() async throws {
+        #if os(Linux)
+            guard try FileSystem.uniqueMountID(atPath: NSTemporaryDirectory()) != nil else { return }
+            try await Fixture.withTemporaryDirectory { dir in
+                let source = dir.appendingPathComponent("source")
+                let bound = dir.appendingPathComponent("bound")
+                for folder in [source, bound] {
+                    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                }
+                let before = BootSession.session(forFileAt: dir.appendingPathComponent("before.sqlite").path)
+                #expect(Self.run("/bin/mount", "--bind", source.path, bound.path) == 0)
+                defer { _ = Self.run("/bin/umount", bound.path) }
+                let during = BootSession.session(forFileAt: dir.appendingPathComponent("during.sqlite").path)
+                #expect(during == before)
+                // The bound folder itself is another mount: its files are another session.
+                #expect(BootSession.session(forFileAt: bound.appendingPathComponent("x").path) != before)
+            }
+        #endif
+    }
+
+    static func run(_ arguments: String...) -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: arguments[0])
+        process.arguments = Array(arguments.dropFirst())
+        guard (try? process.run()) != nil else { return -1 }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
     /// The mount table is read as long as it is, a chunk at a time (it was a 4 MiB buffer,
     /// zero-filled for every command, to read 1.5 KB): a file of any length comes back whole.
     @Test func aFileOfUnknownLengthIsReadWholeInChunks() async throws {

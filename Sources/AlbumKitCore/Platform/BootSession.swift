@@ -37,11 +37,16 @@ package enum BootSession {
         #endif
     }()
 
-    /// This boot and the mounts of the file system holding `path` (Linux: the mount IDs of its
-    /// device in `/proc/self/mountinfo`, and the unique identifier of the mount `path` is on where
-    /// the kernel gives it, 6.8 and later: mount ids and device numbers come back the same after an
-    /// unmount and a mount): a file system cut off and mounted again (a shutdown, a disk unplugged)
-    /// loses unflushed writes as a power loss does, within one boot.
+    /// This boot and the mount holding `path` (Linux): a file system cut off and mounted again (a
+    /// shutdown, a disk unplugged) loses unflushed writes as a power loss does, within one boot.
+    ///
+    /// Where the kernel names mounts uniquely (6.8 and later) the session is the boot and the
+    /// identifier of the mount `path` is on, never reused: mount ids and device numbers come back
+    /// the same after an unmount and a mount. Other mounts coming and going (a folder bound
+    /// elsewhere on the same disk, a container starting) leave it as it was: it once listed every
+    /// mount of the device, so a bind mount made anywhere on the disk made every index look torn
+    /// and silently rebuilt. On older kernels: the mount ids of the device in
+    /// `/proc/self/mountinfo`, which is all they give.
     ///
     /// ```swift
     /// let session = BootSession.session(forFileAt: "/data/Photos.albumlibrary/catalog.sqlite")
@@ -50,13 +55,17 @@ package enum BootSession {
         #if os(Linux)
             // A file not made yet is on its folder's mount.
             let folder = (path as NSString).deletingLastPathComponent
+            // Unknown mount: the boot session alone (see above).
             guard
-                // Unknown mount: the boot session alone (see above).
                 let (status, onMount) = try? FileSystem.status(atPath: path).map({ ($0, path) })
-                    ?? FileSystem.status(atPath: folder).map({ ($0, folder) }),
-                // No mount table: the boot session alone, as for an unknown mount.
-                let (file, _) = try? FileSystem.openForReading("/proc/self/mountinfo")
+                    ?? FileSystem.status(atPath: folder).map({ ($0, folder) })
             else { return id }
+            if let unique = (try? FileSystem.uniqueMountID(atPath: onMount)).flatMap({ $0 }) {
+                return id + "/m\(unique)"
+            }
+            // No mount table: the boot session alone, as for an unknown mount.
+            guard let (file, _) = try? FileSystem.openForReading("/proc/self/mountinfo") else { return id }
+            defer { FileSystem.close(file) }
             // Unreadable mounts: the boot session and no device (still this boot's).
             let bytes = (try? FileSystem.readToEnd(file)) ?? []
             let device = "\(major(status.st_dev)):\(minor(status.st_dev))"
@@ -64,12 +73,7 @@ package enum BootSession {
                 let fields = line.split(separator: " ")
                 return fields.count > 2 && fields[2] == device ? String(fields[0]) : nil
             }
-            // The mount's own identifier, never reused: an unmount and a mount of the same disk
-            // (pulled out and plugged in again, a loop image mounted again) often get the same
-            // mount id and device number back, and an index written without flushes may have been
-            // torn by what ended the earlier mount. Unavailable (an older kernel): as before.
-            let unique = (try? FileSystem.uniqueMountID(atPath: onMount)).flatMap { $0 }
-            return id + "/" + mounts.sorted().joined(separator: ",") + (unique.map { "/m\($0)" } ?? "")
+            return id + "/" + mounts.sorted().joined(separator: ",")
         #else
             return id
         #endif
