@@ -55,11 +55,12 @@ package enum BootSession {
         #if os(Linux)
             // A file not made yet is on its folder's mount.
             let folder = (path as NSString).deletingLastPathComponent
-            // Unknown mount: the boot session alone (see above).
             guard
+                // Unknown mount: the boot session alone (see above).
                 let (status, onMount) = try? FileSystem.status(atPath: path).map({ ($0, path) })
                     ?? FileSystem.status(atPath: folder).map({ ($0, folder) })
             else { return id }
+            // Unavailable (an older kernel): the mount ids of the device, below.
             if let unique = (try? FileSystem.uniqueMountID(atPath: onMount)).flatMap({ $0 }) {
                 return id + "/m\(unique)"
             }
