@@ -249,11 +249,15 @@ struct CatalogIndex {
     ///
     /// - Returns: the files of purged assets that may still be there (the caller removes them
     ///   after the commit), how many records were applied, where they end, how many bytes after
-    ///   them are not a whole record, and the digest of the journal up to their end.
+    ///   them are not a whole record, the digest of the journal up to their end, and the damaged
+    ///   records read.
     @discardableResult
     func catchUp(
         with journal: LibraryJournal, through open: FileSystem.Descriptor? = nil
-    ) throws -> (purged: [String], applied: Int, end: Int64, tornBytes: Int64, digest: JournalDigest) {
+    ) throws -> (
+        purged: [String], applied: Int, end: Int64, tornBytes: Int64, digest: JournalDigest,
+        damaged: [LibraryJournal.DamagedRecord]
+    ) {
         var purged: [String] = []
         var applied = 0
         let start = try position()
@@ -263,7 +267,7 @@ struct CatalogIndex {
         // A position past the journal's end: the index was changed since it was checked (a program
         // writing the catalog file), or the journal lost records. Rebuilt, never caught up from.
         guard start <= length else { throw Unusable.notThisJournal() }
-        if start != 0, start == length { return ([], 0, start, 0, digest) }
+        if start != 0, start == length { return ([], 0, start, 0, digest, []) }
         let total = try journal.forEachRecord(from: start == 0 ? nil : start, through: open, continuing: digest) {
             reading in
             for entry in reading.entries { purged += try apply(entry.change, at: entry.offset) }
@@ -278,7 +282,7 @@ struct CatalogIndex {
             try setPosition(total.end, applied: applied, digest: total.digest, lastLine: total.lastLine)
             try noteJournalFile(of: journal)
         }
-        return (purged, applied, total.end, total.tornBytes, total.digest)
+        return (purged, applied, total.end, total.tornBytes, total.digest, total.damaged)
     }
 
     // MARK: Applying
