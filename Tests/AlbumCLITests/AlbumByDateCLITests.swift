@@ -5,7 +5,7 @@ import Testing
 /// `--album-by-date FORMAT`: each file into the album its capture date names (the wall-clock time
 /// the camera wrote), else its modification time; nested albums in a folder library; refused
 /// formats and `--album` with it.
-@Suite struct AlbumByDateCLITests {
+@Suite(.onThreadsOfTheirOwn) struct AlbumByDateCLITests {
     static func shell(_ command: String) throws -> Int32 {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")

@@ -1,9 +1,10 @@
 import Foundation
+import AlbumTestSupport
 import Testing
 
 /// `albums` with each album's size and the days it was taken, `deleted` with the albums a photo
 /// came from and when it expires, and `export --help` in export's own words.
-@Suite struct AlbumDetailsCLITests {
+@Suite(.onThreadsOfTheirOwn) struct AlbumDetailsCLITests {
     @Test(arguments: ["catalog", "folders"])
     func albumsShowTheirSizeAndTheDaysTheyWereTaken(kind: String) throws {
         try CLI.withTemporaryDirectory { dir in

@@ -1,10 +1,11 @@
 import AlbumKitMedia
+import AlbumTestSupport
 import Foundation
 import Testing
 
 /// `album assets`, `add`, `remove`, `delete-asset`, `export` and album ids (`id:ID`), run as a
 /// user would: the real binary against a real catalog.
-@Suite struct AssetCommandTests {
+@Suite(.onThreadsOfTheirOwn) struct AssetCommandTests {
     static let corpus = CLI.packageRoot.appendingPathComponent("Tests/AlbumKitMediaTests/Fixtures/corpus")
 
     /// A catalog with three dated photos in "Trips" and a video outside any album, saved one at a

@@ -1,4 +1,5 @@
 import AlbumKitConformance
+import AlbumTestSupport
 import Foundation
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
 /// `import --backup DIR`: a second copy of each imported file, in the card's folders below DIR,
 /// never over another file; a backup that cannot be made is named and counted while the import
 /// itself goes through.
-@Suite struct BackupCLITests {
+@Suite(.onThreadsOfTheirOwn) struct BackupCLITests {
     /// A card with DCIM/100CANON/A.JPG (with its sidecar A.xmp) and B.JPG.
     static func card(in dir: URL) throws -> (card: URL, folder: URL) {
         let card = dir.appendingPathComponent("card")

@@ -1,4 +1,5 @@
 import AlbumKitConformance
+import AlbumTestSupport
 import Foundation
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 #endif
 
 /// The `album` command, run as a real process.
-@Suite struct CLITests {
+@Suite(.onThreadsOfTheirOwn) struct CLITests {
     @Test func helpAndUsageErrors() throws {
         let help = try CLI.run(["--help"])
         #expect(help.status == 0)
@@ -257,7 +258,7 @@ import Testing
 }
 
 /// `album` on folder libraries: `--library DIR` on a plain folder and `--system` (XDG Pictures).
-@Suite struct FolderCLITests {
+@Suite(.onThreadsOfTheirOwn) struct FolderCLITests {
     @Test func plainFolderIsAFolderLibrary() throws {
         try CLI.withTemporaryDirectory { dir in
             let root = dir.appendingPathComponent("Pictures")

@@ -9,7 +9,7 @@ import Testing
 
 /// `album` as people use it: results streamed as they are saved, interruption, stdin with NUL
 /// separators, whole-folder import, refused options, suggestions, JSON for every command.
-@Suite struct CLIUsabilityTests {
+@Suite(.onThreadsOfTheirOwn) struct CLIUsabilityTests {
     /// `count` distinct JPEGs in `dir` (the example photo made unique by a comment).
     static func photos(_ count: Int, in dir: URL, prefix: String = "IMG_") throws -> [String] {
         return try (0..<count).map { i in

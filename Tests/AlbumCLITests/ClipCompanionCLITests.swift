@@ -6,7 +6,7 @@ import Testing
 /// A clip's `.THM` (a Canon's JPEG of it) and `.LRV` (a GoPro's low-resolution copy) are that
 /// clip's companions through import, listing, export and verify in both library kinds, never photos
 /// and videos of their own; the `.THM` is the clip's poster when it is big enough.
-@Suite struct ClipCompanionCLITests {
+@Suite(.onThreadsOfTheirOwn) struct ClipCompanionCLITests {
     /// A card: `MVI_0001.MP4` with `MVI_0001.THM` (a green 320 × 240 JPEG, the clip's shape) and
     /// `MVI_0001.LRV`, a photo `IMG_0002.JPG`, and `MVI_0003.THM` whose clip is not there.
     static func card(in dir: URL) throws -> URL {

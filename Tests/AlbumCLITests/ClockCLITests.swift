@@ -1,11 +1,12 @@
 import AlbumKitConformance
+import AlbumTestSupport
 import Foundation
 import Testing
 
 /// A clock set wrong (`ALBUMKIT_NOW`, which debug builds take in place of the system clock): a save
 /// before 1970 works; a deletion recorded in the future counts as now; one recorded before any
 /// library existed is not emptied by the 30-day rule; `--days 0` empties everything.
-@Suite struct ClockCLITests {
+@Suite(.onThreadsOfTheirOwn) struct ClockCLITests {
     static func saved(_ tag: String, in dir: URL, _ library: [String], clock: String? = nil) throws -> String {
         let source = dir.appendingPathComponent("\(tag).jpg")
         try Fixture.uniqueJPEG(tag).write(to: source)

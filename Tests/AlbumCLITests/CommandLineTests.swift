@@ -1,9 +1,10 @@
 import Foundation
+import AlbumTestSupport
 import Testing
 
 /// How `album` reads its command line, run as a user would: short options bundled as POSIX has
 /// them, `--` ending options, and a command spec with no option that nothing uses.
-@Suite struct CommandLineTests {
+@Suite(.onThreadsOfTheirOwn) struct CommandLineTests {
     /// A folder holding two photos, and the arguments of a catalog library beside it.
     static func photos(in dir: URL) throws -> (folder: String, library: [String]) {
         let folder = dir.appendingPathComponent("pictures")

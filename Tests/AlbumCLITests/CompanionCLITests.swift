@@ -1,11 +1,12 @@
 import AlbumKitConformance
+import AlbumTestSupport
 import Foundation
 import Testing
 
 /// Sidecars (`.xmp`, `.AAE`) and the raw of a RAW+JPEG pair travel with their photo through
 /// import, listing, export, `--move`, deletion and verify, in both library kinds; a sidecar without
 /// its photo is reported, never dropped in silence.
-@Suite struct CompanionCLITests {
+@Suite(.onThreadsOfTheirOwn) struct CompanionCLITests {
     /// A card: `IMG_0001.JPG` + `IMG_0001.CR2` + `IMG_0001.xmp`, `IMG_0002.JPG` + `IMG_0002.JPG.xmp`,
     /// `IMG_0003.JPG` + `IMG_0003.AAE`, and `IMG_0009.xmp` without its photo.
     static func card(in dir: URL) throws -> URL {

@@ -1,11 +1,12 @@
 import Foundation
+import AlbumTestSupport
 import Testing
 
 /// A photo already in the library gets the sidecars it lacks, and the ones edited since it was
 /// saved, when its card is imported again: predicted by the dry run, reported line for line and in
 /// the summary, kept across a rebuild of the catalog's index, exported; the earlier version of a
 /// folder library's sidecar goes to the desktop Trash.
-@Suite struct CompanionUpdateCLITests {
+@Suite(.onThreadsOfTheirOwn) struct CompanionUpdateCLITests {
     @Test(arguments: ["catalog", "folders"])
     func reimportUpdatesEditedAndNewSidecars(kind: String) throws {
         try CLI.withTemporaryDirectory { dir in

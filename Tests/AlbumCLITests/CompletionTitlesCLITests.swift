@@ -4,7 +4,7 @@ import Testing
 
 /// Completion offers the titles of the library the command line names, asked of `album albums
 /// --titles` at completion time: in a real bash, zsh and fish with the generated scripts loaded.
-@Suite struct CompletionTitlesCLITests {
+@Suite(.onThreadsOfTheirOwn) struct CompletionTitlesCLITests {
     /// Runs `program` in `shell` with `album` on the PATH; its output lines, sorted.
     static func run(_ shell: String, _ arguments: [String], home: URL, library: URL) throws -> [String] {
         let process = Process()

@@ -5,7 +5,7 @@ import Testing
 
 /// `album contact-sheet`: an album's thumbnails with names and dates, as one JPEG or one PDF page,
 /// into a new file only.
-@Suite struct ContactSheetCLITests {
+@Suite(.onThreadsOfTheirOwn) struct ContactSheetCLITests {
     @Test func anAlbumBecomesOneSheetAsJPEGOrPDF() throws {
         try ExternalTool.requireLibvips()
         try CLI.withTemporaryDirectory { dir in

@@ -5,7 +5,7 @@ import Testing
 /// `album duplicates` end to end: photos Pillow makes, saved into a catalog, decoded by libvips
 /// through the real binary; the same picture found across resizing, recompression, EXIF stripping
 /// and JPEG→HEIC conversion; burst frames never merged; extras removed only when asked.
-@Suite struct DuplicatesCLITests {
+@Suite(.onThreadsOfTheirOwn) struct DuplicatesCLITests {
     /// Writes into argv[1]: `ORIGINALS` originals (gradients, shapes, noise, blur, and ImageMagick's
     /// `rose:` and `logo:` when argv[3] names `convert`), each with EXIF (camera, capture time a minute
     /// apart) as `IMG_<n>.JPG`, and four copies: `IMG_<n>_half.jpg` (50 %), `IMG_<n>_q70.jpg` (quality

@@ -1,10 +1,11 @@
 import AlbumKitConformance
+import AlbumTestSupport
 import Foundation
 import Testing
 
 /// `export --delete` mirrors an album into a folder: what an earlier export wrote and the album no
 /// longer holds goes to the Trash (or for good with `--permanently`), and nothing else ever does.
-@Suite struct ExportMirrorCLITests {
+@Suite(.onThreadsOfTheirOwn) struct ExportMirrorCLITests {
     /// The card's album `Trip` exported into `out`, next to a file of the user's made before.
     static func exported(_ kind: String, in dir: URL) throws -> (library: [String], out: URL) {
         let card = try CompanionCLITests.card(in: dir)

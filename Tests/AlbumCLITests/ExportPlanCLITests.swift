@@ -1,10 +1,11 @@
 import AlbumKitConformance
+import AlbumTestSupport
 import Foundation
 import Testing
 
 /// `export --dry-run` predicts the names an export writes (and what is already there) without
 /// writing anything; progress on a terminal counts bytes of what is durable, for import and export.
-@Suite struct ExportPlanCLITests {
+@Suite(.onThreadsOfTheirOwn) struct ExportPlanCLITests {
     /// `album ARGS` on a pseudo-terminal (script(1)); the text it drew, with carriage returns as
     /// line breaks.
     static func onTerminal(_ arguments: [String], home: URL) throws -> (status: Int32, lines: [String]) {

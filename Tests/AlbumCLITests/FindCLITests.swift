@@ -1,10 +1,11 @@
 import Foundation
+import AlbumTestSupport
 import Testing
 
 /// Finding a photo: `show` and `assets` keep what `--from`, `--to`, `--camera`, `--kind`, `--near`,
 /// `--box`, `--name` and `--album` ask for, list photos of one time by name, and show the times
 /// in one style with their zone said once.
-@Suite struct FindCLITests {
+@Suite(.onThreadsOfTheirOwn) struct FindCLITests {
     /// Two Canon photos of May 2024 (one in Paris), a Nikon photo of June in London, one of New
     /// Year's Eve 2023, and three taken in the same second named C, A, B (in that order of saving),
     /// all in "Card"; and one Nikon photo outside any album.

@@ -1,9 +1,10 @@
 import Foundation
+import AlbumTestSupport
 import Testing
 
 /// A folder library's album titles on the command line: every command finds an album the way
 /// `albums` lists it, and refuses a title two folders carry.
-@Suite struct FolderTitleCLITests {
+@Suite(.onThreadsOfTheirOwn) struct FolderTitleCLITests {
     @Test func albumInANumberedFolderIsFoundByEveryCommand() throws {
         try CLI.withTemporaryDirectory { dir in
             // A file takes the name Trips, so the album Trips is the folder "Trips 2".

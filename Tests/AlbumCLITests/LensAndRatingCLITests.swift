@@ -1,9 +1,10 @@
 import Foundation
+import AlbumTestSupport
 import Testing
 
 /// `--lens` and `--rating` on `show` and `assets`: the lens from EXIF LensModel or an XMP sidecar's
 /// `aux:Lens`, the rating from the sidecar's `xmp:Rating` (where Lightroom and darktable write it).
-@Suite struct LensAndRatingCLITests {
+@Suite(.onThreadsOfTheirOwn) struct LensAndRatingCLITests {
     static func sidecar(_ attributes: String) -> Data {
         Data(
             """

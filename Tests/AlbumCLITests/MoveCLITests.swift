@@ -1,11 +1,12 @@
 import AlbumKitConformance
+import AlbumTestSupport
 import Foundation
 import Testing
 
 /// `--move` ("delete after import"): a source is removed only once the library holds a copy read
 /// back identical; damaged and skipped files stay; a source folder that cannot be written is
 /// refused before anything is saved.
-@Suite struct MoveCLITests {
+@Suite(.onThreadsOfTheirOwn) struct MoveCLITests {
     /// A card: three distinct photos, a copy of the first under another name, a damaged `.jpg` and
     /// a text file. Returns the card and the SHA-256 of each photo by name.
     static func card(in dir: URL) throws -> (URL, [String: String]) {

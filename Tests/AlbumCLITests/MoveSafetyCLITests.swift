@@ -1,11 +1,12 @@
 import AlbumKitConformance
+import AlbumTestSupport
 import Foundation
 import Testing
 
 /// `--move` never removes the only copy (``SourceRemoval``): not the library's own file, nothing
 /// inside the library or a catalog library, not a file that changed after it was read, and never a
 /// file whose bytes were not saved.
-@Suite struct MoveSafetyCLITests {
+@Suite(.onThreadsOfTheirOwn) struct MoveSafetyCLITests {
     static func photo(_ tag: String) throws -> Data {
         Fixture.uniqueJPEG(tag)
     }

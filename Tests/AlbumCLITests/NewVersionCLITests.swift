@@ -1,10 +1,11 @@
 import Foundation
+import AlbumTestSupport
 import Testing
 
 /// A photo edited in place (same name, same capture time, other bytes) imported again is told as a
 /// new version of the one already in the album, on its line and in the summary; `--replace` keeps
 /// the new one and puts the earlier in recently deleted.
-@Suite struct NewVersionCLITests {
+@Suite(.onThreadsOfTheirOwn) struct NewVersionCLITests {
     @Test func aNewVersionIsToldAndReplaceKeepsOnlyIt() throws {
         try CLI.withTemporaryDirectory { dir in
             let args = ["--library", dir.appendingPathComponent("V.albumlibrary").path]

@@ -1,11 +1,12 @@
 import AlbumKitConformance
+import AlbumTestSupport
 import Foundation
 import Testing
 
 /// Who may read a library: private by default (folders 0700, files 0600 in a catalog), a copy never
 /// readable by more people than its source, exports keeping the library copy's mode, a catalog
 /// shared with its group on purpose through its folder's own mode; and what exports read is checked.
-@Suite struct PrivacyCLITests {
+@Suite(.onThreadsOfTheirOwn) struct PrivacyCLITests {
     static func mode(_ url: URL) -> Int {
         ((try? FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions]) as? Int) ?? -1
     }

@@ -12,7 +12,7 @@ import Testing
 /// Each failure is put to Pillow (with pillow-heif) or, for a video, ffmpeg
 /// (`Scripts/media/preview-oracle.py`): a file a viewer opens must not fail. Every kept thumbnail and
 /// preview must be a JPEG Pillow opens, within its size and never larger than its original.
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["ALBUMKIT_PYPI_CORPUS"] != nil))
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["ALBUMKIT_PYPI_CORPUS"] != nil), .onThreadsOfTheirOwn)
 struct PyPICorpusPreviewTests {
     /// The longest `album previews` may take on the corpus (its 850 photos and videos took under
     /// two minutes in a debug build on 2 cores at load 10–17).

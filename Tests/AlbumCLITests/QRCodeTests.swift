@@ -7,7 +7,7 @@
     /// `album serve`'s QR code against segno's (a QR encoder from PyPI): the same text, version,
     /// level and mask give the same modules, for every mask and for versions with one block, two
     /// blocks and version information.
-    @Suite("QR code of the link")
+    @Suite("QR code of the link", .onThreadsOfTheirOwn)
     struct QRCodeTests {
         /// A Python with segno: the one `.ci/run` installs it into, else one on the PATH.
         static func segnoPython() -> String? {

@@ -1,9 +1,10 @@
 import Foundation
+import AlbumTestSupport
 import Testing
 
 /// A RAW+JPEG pair whose JPEG is damaged: the intact raw is saved alone, and the JPEG's error
 /// names it and says so (before, the raw stayed out, unnamed).
-@Suite struct RawAloneCLITests {
+@Suite(.onThreadsOfTheirOwn) struct RawAloneCLITests {
     @Test(arguments: ["catalog", "folders"])
     func theRawOfADamagedPairIsSavedAlone(kind: String) throws {
         try CLI.withTemporaryDirectory { dir in

@@ -6,7 +6,7 @@ import Testing
 /// `album thumbnail` of raw files that store no preview: the real binary develops them with LibRaw
 /// (DNGs written by the test, ``MosaicDNG``), turned as their orientation says, within the memory a
 /// grid can afford, and names a raw file LibRaw cannot read.
-@Suite struct RawPictureCLITests {
+@Suite(.onThreadsOfTheirOwn) struct RawPictureCLITests {
     /// Skips outside CI when libvips or LibRaw is missing (the picture needs both).
     static func requireDecoders() throws {
         try ExternalTool.requireLibvips()

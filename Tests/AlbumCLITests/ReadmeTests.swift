@@ -1,10 +1,11 @@
 import AlbumKitMedia
+import AlbumTestSupport
 import Foundation
 import Testing
 
 /// README's Swift examples, compiled from README's own text by the `ReadmeSnippets` build plugin into
 /// `readme-snippet-runner`, each run as its own process the way a user's script runs.
-@Suite struct ReadmeTests {
+@Suite(.onThreadsOfTheirOwn) struct ReadmeTests {
     static let runner = CLI.binary.deletingLastPathComponent().appendingPathComponent("readme-snippet-runner")
 
     static func run(_ arguments: [String], in directory: URL) throws -> CLI.Run {

@@ -1,10 +1,11 @@
 import AlbumKitConformance
+import AlbumTestSupport
 import Foundation
 import Testing
 
 /// Variants of the attacks on a library that the first round did not list, run through the real
 /// `album`: each test here failed before its fix.
-@Suite struct RedTeamVariantsCLITests {
+@Suite(.onThreadsOfTheirOwn) struct RedTeamVariantsCLITests {
     static func photo(_ tag: String) throws -> Data {
         Fixture.uniqueJPEG(tag)
     }

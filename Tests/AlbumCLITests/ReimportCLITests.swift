@@ -1,4 +1,5 @@
 import AlbumKitConformance
+import AlbumTestSupport
 import Foundation
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
 /// Before: a re-import read and hashed every file and the library's copy, and said "2000 of 2000
 /// saved" while nothing was stored; a first import of a card holding two duplicates said "11 of 16
 /// saved" while the album held 9; `--dry-run` said every file would be saved.
-@Suite struct ReimportCLITests {
+@Suite(.onThreadsOfTheirOwn) struct ReimportCLITests {
     /// The library kinds a card is imported into: its `--library` arguments.
     static let kinds: [String] = ["catalog", "folders"]
 
@@ -288,7 +289,7 @@ import Testing
 /// quick check reads the sources whose time differs and compares them with the SHA-256 the journal
 /// records, never copying them again; a photo edited in place (same name and size, other bytes) is
 /// still saved.
-@Suite struct ReimportOfPreviousReleaseCopiesTests {
+@Suite(.onThreadsOfTheirOwn) struct ReimportOfPreviousReleaseCopiesTests {
     @Test func copiesWithTheTimeOfTheirSaveAreRecognisedByContentWithoutCopying() throws {
         try CLI.withTemporaryDirectory { dir in
             let card = try ReimportCLITests.card(in: dir)

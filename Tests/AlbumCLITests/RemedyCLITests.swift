@@ -1,4 +1,5 @@
 import AlbumKitConformance
+import AlbumTestSupport
 import Foundation
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
 /// The remedies `verify` gives are true: saving the photo again restores a damaged original (it
 /// used to answer "already in the library"), and `verify` names an original that is not a regular
 /// file under `originals/` (a symbolic link out of the library, a FIFO, a folder).
-@Suite struct RemedyCLITests {
+@Suite(.onThreadsOfTheirOwn) struct RemedyCLITests {
     /// A catalog holding `IMG_1.JPG`; returns the library arguments, the source and the copy's path.
     static func saved(in dir: URL) throws -> ([String], URL, URL) {
         let library = ["--library", dir.appendingPathComponent("L.albumlibrary").path]

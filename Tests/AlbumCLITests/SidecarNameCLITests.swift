@@ -1,9 +1,10 @@
 import Foundation
+import AlbumTestSupport
 import Testing
 
 /// Sidecars keep the names their editors gave them, in the library and on export: darktable reads
 /// only `<raw name>.xmp` (`IMG_0003.CR2.xmp`), Lightroom `<stem>.xmp` (`IMG_0004.xmp`).
-@Suite struct SidecarNameCLITests {
+@Suite(.onThreadsOfTheirOwn) struct SidecarNameCLITests {
     /// A card with a RAW+JPEG pair edited in darktable (`IMG_0003.CR2.xmp`) and one edited in
     /// Lightroom (`IMG_0004.xmp`); `mark` makes the photos' bytes differ from another card's.
     static func card(in dir: URL, named name: String = "card", mark: String = "") throws -> URL {

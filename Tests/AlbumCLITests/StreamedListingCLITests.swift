@@ -1,10 +1,11 @@
 import AlbumKitConformance
+import AlbumTestSupport
 import Foundation
 import Testing
 
 /// `album assets` and `album show` print a page as soon as it is read, not the whole listing at
 /// the end: a user with a million photos gets the first line at once, in bounded memory.
-@Suite struct StreamedListingCLITests {
+@Suite(.onThreadsOfTheirOwn) struct StreamedListingCLITests {
     /// A 1×1 JPEG with a comment segment holding `tag`: bytes of their own, still a JPEG.
     static func jpeg(_ tag: String) -> Data { Fixture.tinyJPEG(tag) }
 

@@ -5,7 +5,7 @@ import Testing
 
 /// `album thumbnail`: the real binary writes a thumbnail made by libvips, by id prefix or file name,
 /// into a new file; refuses to overwrite one; `album previews` makes what the library lacks.
-@Suite struct ThumbnailCLITests {
+@Suite(.onThreadsOfTheirOwn) struct ThumbnailCLITests {
     /// Runs `tool` (ImageMagick's `convert`, `exiftool`) and expects it to succeed; a missing one
     /// skips the test outside CI (``ExternalTool``).
     static func tool(_ tool: String, _ arguments: [String]) throws {

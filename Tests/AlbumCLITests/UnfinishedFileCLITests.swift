@@ -1,9 +1,10 @@
 import Foundation
+import AlbumTestSupport
 import Testing
 
 /// A photo a camera did not finish writing (0 bytes, or cut short) is a photo lost: named with its
 /// cause and counted as failed, without `-v`, never folded into "not photos or videos".
-@Suite struct UnfinishedFileCLITests {
+@Suite(.onThreadsOfTheirOwn) struct UnfinishedFileCLITests {
     @Test(arguments: ["catalog", "folders"])
     func emptyAndCutShortPhotosOnACardAreFailuresNamedWithTheirCause(kind: String) throws {
         try CLI.withTemporaryDirectory { dir in

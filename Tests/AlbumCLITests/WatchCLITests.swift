@@ -1,4 +1,5 @@
 import AlbumKitMedia
+import AlbumTestSupport
 import Foundation
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 /// with `--interval 60` (a reading a minute, were it reading on a timer) another process's changes
 /// still arrive within seconds. The bounds are loose sanity checks, not performance targets
 /// (album-bench measures those).
-@Suite struct WatchCLITests {
+@Suite(.onThreadsOfTheirOwn) struct WatchCLITests {
     /// `album watch --json` running in its own process, its lines collected as they arrive.
     final class Watch: Sendable {
         let process: Process

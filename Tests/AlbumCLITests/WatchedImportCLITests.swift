@@ -1,4 +1,5 @@
 import AlbumKitConformance
+import AlbumTestSupport
 import AlbumKitMedia
 import Foundation
 import Testing
@@ -10,7 +11,7 @@ import Testing
 /// `album import --watch DIR`: a watched folder imported as files arrive, each once and whole, a
 /// late sidecar attached to its photo, a restart quiet. The watcher runs as its own process, as a
 /// user runs it, and is stopped with Ctrl-C (SIGINT) or killed.
-@Suite struct WatchedImportCLITests {
+@Suite(.onThreadsOfTheirOwn) struct WatchedImportCLITests {
     /// `album import --watch` in its own process, its output collected as it arrives.
     final class Watcher: Sendable {
         let process: Process

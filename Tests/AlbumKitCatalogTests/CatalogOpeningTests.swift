@@ -8,7 +8,7 @@ import Testing
 
 /// `PhotoLibrary.catalog(at:)` returns at once even when opening has to wait for another
 /// connection's lock; the first use waits instead, and fails with what opening failed with.
-@Suite struct CatalogOpeningTests {
+@Suite(.onThreadsOfTheirOwn) struct CatalogOpeningTests {
     @Test func openingWaitsForALockInTheBackgroundNotInTheCaller() async throws {
         try await Fixture.withTemporaryDirectory { dir in
             let url = dir.appendingPathComponent("Busy.albumlibrary")

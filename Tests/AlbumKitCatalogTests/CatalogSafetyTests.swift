@@ -14,7 +14,7 @@ import Testing
 /// copy, read or written by the `sqlite3` shell, torn by a restart), opening rebuilds it from the
 /// journal and the command goes on; the journal's own damage is found and skipped record by record;
 /// recovery removes only what dead savers prove they staged; same bytes are one asset.
-@Suite struct CatalogSafetyTests {
+@Suite(.onThreadsOfTheirOwn) struct CatalogSafetyTests {
     func library(_ dir: URL) -> URL { dir.appendingPathComponent("Safe.albumlibrary") }
 
     /// Saves `count` distinct photos into `title`; returns their assets.

@@ -8,7 +8,7 @@ import Testing
 
 /// A library written by the previous release (its catalog held the truth, in WAL mode; its journal
 /// a copy) opens with every album, asset, membership, rename and deletion intact, converted once.
-@Suite struct PreviousReleaseTests {
+@Suite(.onThreadsOfTheirOwn) struct PreviousReleaseTests {
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("PreviousRelease/Photos.albumlibrary")
 

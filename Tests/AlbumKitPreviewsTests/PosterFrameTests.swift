@@ -5,7 +5,7 @@ import Testing
 
 /// A video's poster frame, decoded by FFmpeg's libraries: videos made at test time by the `ffmpeg`
 /// program, its own frames (read by Pillow) the oracle for size, orientation and colour.
-@Suite struct PosterFrameTests {
+@Suite(.onThreadsOfTheirOwn) struct PosterFrameTests {
     /// Runs `ffmpeg ARGUMENTS` in the fixture's folder; the test ends when it is not installed.
     static func ffmpeg(_ arguments: [String], in fixture: PreviewFixture) throws {
         let ffmpeg = try ExternalTool.require("ffmpeg")

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// libvips through `PreviewRenderer`, against Pillow, pillow-heif and `vipsthumbnail` as oracles.
-@Suite struct PreviewRendererTests {
+@Suite(.onThreadsOfTheirOwn) struct PreviewRendererTests {
     @Test func aThumbnailOfARotatedJPEGIsPortraitAsVipsthumbnailMakesIt() throws {
         let fixture = try PreviewFixture()
         try fixture.pillow(

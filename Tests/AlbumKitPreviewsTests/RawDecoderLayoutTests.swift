@@ -9,7 +9,7 @@ import Testing
 /// AlbumKit writes two fields of LibRaw 0.20's `libraw_data_t` that its C interface has no call for
 /// (half-size decoding, the camera's white balance) and reads a few others: the offsets it uses are
 /// those a C program compiled against LibRaw's own header (libraw-dev) finds.
-@Suite struct RawDecoderLayoutTests {
+@Suite(.onThreadsOfTheirOwn) struct RawDecoderLayoutTests {
     @Test func theOffsetsWrittenAreThoseOfLibRawsHeader() throws {
         #if os(Linux)
             let header = "/usr/include/libraw/libraw.h"

@@ -10,7 +10,7 @@ import Testing
 /// The picture of a raw file that stores no preview, developed by LibRaw from its sensor data: DNGs
 /// written by the test (``MosaicDNG``), `dcraw_emu` (LibRaw's own program, with the camera's white
 /// balance) the oracle for size, orientation and colour, read by Pillow.
-@Suite struct RawPictureTests {
+@Suite(.onThreadsOfTheirOwn) struct RawPictureTests {
     /// The renderer with LibRaw loaded, or the test ends (skipped outside CI when libraw20 is missing).
     static func renderer() throws -> PreviewRenderer {
         let renderer = try PreviewFixture.renderer()
