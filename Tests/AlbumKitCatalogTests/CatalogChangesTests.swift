@@ -39,7 +39,9 @@ import Testing
             let change = try #require(await collector.wait(limit: .seconds(10)) { !$0.isEmpty })
             #expect(change.insertedAssetIDs == [saved.assetID])
             #expect(change.insertedAlbumIDs == [saved.albumID!])
-            #expect(ContinuousClock.now - started < .seconds(5))
+            // Well before the 60 s interval: it came through the watch, not the next periodic look
+            // (5 s failed once on a machine running two test suites and the harness at once).
+            #expect(ContinuousClock.now - started < .seconds(30))
         }
     }
 }
