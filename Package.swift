@@ -215,7 +215,7 @@ let package = Package(
         // the folder tests and the tests where a folder library meets a catalog.
         .target(
             name: "AlbumKitFoldersTestSupport",
-            dependencies: ["AlbumKitCore", "AlbumKitFolders", "AlbumKitMedia"],
+            dependencies: ["AlbumKitCore", "AlbumKitFolders", "AlbumKitMedia", "AlbumTestSupport"],
             path: "Tests/AlbumKitFoldersTestSupport"
         ),
 

@@ -1,4 +1,5 @@
 import AlbumKitConformance
+import AlbumTestSupport
 import Foundation
 import Testing
 
@@ -45,23 +46,14 @@ import Testing
                     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                 }
                 let before = BootSession.session(forFileAt: dir.appendingPathComponent("before.sqlite").path)
-                #expect(Self.run("/bin/mount", "--bind", source.path, bound.path) == 0)
-                defer { _ = Self.run("/bin/umount", bound.path) }
+                #expect(ProgramRun.status(["/bin/mount", "--bind", source.path, bound.path]) == 0)
+                defer { _ = ProgramRun.status(["/bin/umount", bound.path]) }
                 let during = BootSession.session(forFileAt: dir.appendingPathComponent("during.sqlite").path)
                 #expect(during == before)
                 // The bound folder itself is another mount: its files are another session.
                 #expect(BootSession.session(forFileAt: bound.appendingPathComponent("x").path) != before)
             }
         #endif
-    }
-
-    static func run(_ arguments: String...) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: arguments[0])
-        process.arguments = Array(arguments.dropFirst())
-        guard (try? process.run()) != nil else { return -1 }
-        process.waitUntilExit()
-        return process.terminationStatus
     }
 
     /// The mount table is read as long as it is, a chunk at a time (it was a 4 MiB buffer,

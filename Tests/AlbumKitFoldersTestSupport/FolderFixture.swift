@@ -2,6 +2,7 @@
     import AlbumKitCore
     import AlbumKitFolders
     import AlbumKitMedia
+    import AlbumTestSupport
     import Foundation
     import Testing
 
@@ -15,14 +16,7 @@
     public enum FolderFixture {
         /// Runs the program `arguments[0]` with the rest as its arguments (`mount`, `umount`) and
         /// returns its exit status (-1 when it cannot start).
-        public static func run(_ arguments: String...) -> Int32 {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: arguments[0])
-            process.arguments = Array(arguments.dropFirst())
-            guard (try? process.run()) != nil else { return -1 }
-            process.waitUntilExit()
-            return process.terminationStatus
-        }
+        public static func run(_ arguments: String...) -> Int32 { ProgramRun.status(arguments) }
 
         /// Runs `body` with a fresh, empty folder (`…/Pictures`) inside a fresh temp directory, removed
         /// afterwards. The parent is passed too, to check that nothing is written outside the root.
