@@ -96,14 +96,25 @@ class Server:
 
     def raw(self, payload, read=True):
         """Sends bytes as they are (a request no HTTP client would make); the status, or None when cut."""
+        answer = b""
         with socket.create_connection((self.host, self.port), timeout=30) as sock:
-            sock.sendall(payload)
+            # The server may answer and close before the whole payload is sent (a header too big):
+            # what it answered is read all the same; a connection it reset is a cut request.
+            try:
+                sock.sendall(payload)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
             if not read:
                 return None
-            sock.shutdown(socket.SHUT_WR)
-            answer = b""
+            try:
+                sock.shutdown(socket.SHUT_WR)
+            except OSError:
+                pass  # already closed by the server (ENOTCONN): its answer, if any, is still to read
             while True:
-                chunk = sock.recv(65536)
+                try:
+                    chunk = sock.recv(65536)
+                except ConnectionResetError:
+                    break
                 if not chunk:
                     break
                 answer += chunk
