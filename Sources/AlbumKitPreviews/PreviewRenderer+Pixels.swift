@@ -34,10 +34,7 @@ extension PreviewRenderer {
                     Int32(maxPixelSize), Int32(maxPixelSize), Int32(ALBUMKIT_VIPS_FIT_DOWN))
             }
             let image = try DecodedImage.made("the picture could not be scaled") { scaled }
-            let shown = try image.derived("the picture could not be converted to sRGB") {
-                albumkit_vips_displayable($0)
-            }
-            return try Self.encode(shown, encoding)
+            return try Self.encodeDisplayed(image, encoding, what: "the picture")
         #else
             throw PreviewError(.decoderMissing, "AlbumKit loads libvips on Linux only")
         #endif

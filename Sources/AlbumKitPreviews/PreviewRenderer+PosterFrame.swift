@@ -92,10 +92,7 @@ extension PreviewRenderer {
                     albumkit_vips_oriented($0, Int32(orientation))
                 }
             }
-            let shown = try image.derived("the video's frame could not be converted to sRGB") {
-                albumkit_vips_displayable($0)
-            }
-            return try Self.encode(shown, encoding)
+            return try Self.encodeDisplayed(image, encoding, what: "the video's frame")
         #else
             throw PreviewError(.decoderMissing, "AlbumKit loads FFmpeg on Linux only")
         #endif

@@ -75,10 +75,7 @@ extension PreviewRenderer {
             let image = try DecodedImage.made("the raw file's picture could not be scaled") {
                 albumkit_vips_thumbnail_rgb(picture.pixels, picture.width, picture.height, Int32(width), Int32(height))
             }
-            let shown = try image.derived("the raw file's picture could not be converted to sRGB") {
-                albumkit_vips_displayable($0)
-            }
-            return try Self.encode(shown, encoding)
+            return try Self.encodeDisplayed(image, encoding, what: "the raw file's picture")
         #else
             throw PreviewError(.decoderMissing, "AlbumKit loads LibRaw on Linux only")
         #endif

@@ -82,10 +82,7 @@ package struct PreviewRenderer: Sendable {
                     albumkit_vips_oriented($0, Int32(orientation))
                 }
             }
-            let shown = try image.derived("the picture could not be converted to sRGB") {
-                albumkit_vips_displayable($0)
-            }
-            return try Self.encode(shown, encoding)
+            return try Self.encodeDisplayed(image, encoding, what: "the picture")
         #else
             throw PreviewError(.decoderMissing, "AlbumKit loads libvips on Linux only")
         #endif
@@ -209,6 +206,14 @@ package struct PreviewRenderer: Sendable {
                     }
                 }
             }
+        }
+
+        /// `image` converted to sRGB and encoded; `what` names it in the error ("the picture").
+        static func encodeDisplayed(_ image: DecodedImage, _ encoding: PreviewEncoding, what: String)
+            throws(PreviewError) -> RenderedPreview
+        {
+            let shown = try image.derived("\(what) could not be converted to sRGB") { albumkit_vips_displayable($0) }
+            return try encode(shown, encoding)
         }
 
         static func encode(_ image: DecodedImage, _ encoding: PreviewEncoding) throws(PreviewError)

@@ -103,12 +103,8 @@ package enum PreviewPipeline {
                 }
                 do {
                     _ = try PreviewRenderer.loadVideoDecoder()
-                    if let file = source as? FileByteSource {
-                        return try renderer.posterFrame(
-                            .descriptor(file.file.fd), maxPixelSize: maxPixelSize, encoding: encoding)
-                    }
-                    return try renderer.posterFrame(
-                        .bytes(try readAll(source, file: file)), maxPixelSize: maxPixelSize, encoding: encoding)
+                    return try decodedFrame(
+                        of: source, renderer: renderer, maxPixelSize: maxPixelSize, file: file, encoding: encoding)
                 } catch {
                     throw refused
                 }
@@ -167,17 +163,26 @@ package enum PreviewPipeline {
                     "\(shownAs ?? file) is a video: its poster frame needs FFmpeg's libraries (\(error.reason)); install \(PreviewRenderer.videoDecoderPackages).",
                     file: file)
             }
-            if let file = source as? FileByteSource {
-                return try renderer.posterFrame(
-                    .descriptor(file.file.fd), maxPixelSize: maxPixelSize, encoding: encoding)
-            }
-            return try renderer.posterFrame(
-                .bytes(try readAll(source, file: file)), maxPixelSize: maxPixelSize, encoding: encoding)
+            return try decodedFrame(
+                of: source, renderer: renderer, maxPixelSize: maxPixelSize, file: file, encoding: encoding)
         } catch {
             guard let thumbnail else { throw error }
             // The camera's own thumbnail of the clip, smaller than asked for, beats no picture.
             return try renderer.render(.bytes(thumbnail.bytes), maxPixelSize: maxPixelSize, encoding: encoding)
         }
+    }
+
+    /// A frame of the clip `source` decoded by FFmpeg: read through its descriptor when it is a
+    /// file (FFmpeg seeks), else from its bytes.
+    static func decodedFrame(
+        of source: any ByteSource, renderer: PreviewRenderer, maxPixelSize: Int, file: String,
+        encoding: PreviewEncoding
+    ) throws -> RenderedPreview {
+        if let file = source as? FileByteSource {
+            return try renderer.posterFrame(.descriptor(file.file.fd), maxPixelSize: maxPixelSize, encoding: encoding)
+        }
+        return try renderer.posterFrame(
+            .bytes(try readAll(source, file: file)), maxPixelSize: maxPixelSize, encoding: encoding)
     }
 
     /// The picture of a raw file (DNG or a camera's own) whose stored previews are all smaller than
