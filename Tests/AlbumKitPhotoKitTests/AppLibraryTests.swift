@@ -59,6 +59,35 @@ import Testing
         #expect(zip(reports, reports.dropFirst()).allSatisfy { $0.fraction <= $1.fraction })
     }
 
+    /// Items are prepared on staging tasks while earlier ones are committed and reported: the
+    /// reports still come one at a time, each at least as far along as the one before.
+    @Test func progressComesOneReportAtATimeAndNeverMovesBack() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("progress-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let library = try PhotoLibrary.catalog(at: directory.appendingPathComponent("Photos.albumlibrary"))
+        let state = Locked((inside: 0, overlaps: 0, fractions: [Double]()))
+        let media = (0..<300).map { Media.data(Fixture.uniqueJPEG("progress \($0)"), filename: "p\($0).jpg") }
+        let results = await library.album(titled: "Many").save(media) { progress in
+            state.withLock {
+                $0.inside += 1
+                if $0.inside > 1 { $0.overlaps += 1 }
+            }
+            usleep(50)  // widens the window in which a second, concurrent report would be seen
+            state.withLock {
+                $0.fractions.append(progress.fraction)
+                $0.inside -= 1
+            }
+        }
+        #expect(results.allSatisfy { (try? $0.get()) != nil })
+        let seen = state.withLock { $0 }
+        #expect(seen.overlaps == 0)
+        #expect(seen.fractions.count == 600)
+        let backwards = zip(seen.fractions, seen.fractions.dropFirst()).filter { $0 > $1 }
+        #expect(backwards.isEmpty, "\(backwards.prefix(5))")
+        #expect(seen.fractions.last == 1)
+    }
+
     @Test func captureDatesAreReadWithAndWithoutTheirZone() {
         #expect(AssetInfo.date(fromCaptureDate: "1970-01-02T00:00:00") == Date(timeIntervalSince1970: 86_400))
         #expect(

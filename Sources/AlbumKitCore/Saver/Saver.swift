@@ -29,26 +29,27 @@ package struct Saver<Backend: LibraryBackend>: Sendable {
         var results = [Result<SavedAsset, AlbumError>?](repeating: nil, count: media.count)
         let counts = Locked((prepared: 0, completed: 0, failed: 0))
         let total = media.count
+        // Items are prepared on the staging tasks while earlier ones are reported here: each report
+        // is counted and delivered under one lock, so the caller sees them in the order they were
+        // counted and `fraction` never moves back.
         func report(_ index: Int, _ result: Result<SavedAsset, AlbumError>) {
             results[index] = result
-            let snapshot = counts.withLock { counts in
+            onResult?(index, result)
+            counts.withLock { counts in
                 counts.completed += 1
                 if case .failure = result { counts.failed += 1 }
-                return counts
+                var value = SaveProgress(completed: counts.completed, total: total, failed: counts.failed)
+                value.prepared = max(counts.prepared, counts.completed)
+                progress?(value)
             }
-            onResult?(index, result)
-            var value = SaveProgress(completed: snapshot.completed, total: total, failed: snapshot.failed)
-            value.prepared = max(snapshot.prepared, snapshot.completed)
-            progress?(value)
         }
         let prepared: @Sendable () -> Void = {
-            let snapshot = counts.withLock { counts in
+            counts.withLock { counts in
                 counts.prepared += 1
-                return counts
+                var value = SaveProgress(completed: counts.completed, total: total, failed: counts.failed)
+                value.prepared = counts.prepared
+                progress?(value)
             }
-            var value = SaveProgress(completed: snapshot.completed, total: total, failed: snapshot.failed)
-            value.prepared = snapshot.prepared
-            progress?(value)
         }
 
         // Formats the library can never hold are refused before anything else, so that a batch of
