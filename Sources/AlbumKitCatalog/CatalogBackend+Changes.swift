@@ -71,7 +71,7 @@ extension CatalogBackend: ChangeFeed {
         let journalID: String
         do { journalID = try journal.identity().id } catch { throw error.libraryError("read the journal") }
         let chunk = Self.followingChunk
-        var tracker = JournalChangeTracker(listed: [], deleted: [], albums: [], albumsOfAsset: [:])
+        var tracker = JournalChangeTracker()
         let (start, albums) = try await Blocking.run {
             try self.withIndex("watch the library") { connection in
                 let index = connection.index!
@@ -92,7 +92,7 @@ extension CatalogBackend: ChangeFeed {
             }
             for (_, id, deleted) in rows {
                 guard let id else { continue }
-                if deleted { tracker.deleted.insert(id) } else { tracker.listed.insert(id) }
+                if deleted { tracker.deleted.insert(TrackedID(id)) } else { tracker.listed.insert(TrackedID(id)) }
             }
             guard rows.count == chunk, let last = rows.last?.0 else { break }
             lastRow = last
@@ -115,7 +115,7 @@ extension CatalogBackend: ChangeFeed {
                     return found.compactMap { row in row.text(0).flatMap { album in row.text(1).map { (album, $0) } } }
                 }
             }
-            for (album, asset) in rows { tracker.albumsOfAsset[asset, default: []].insert(album) }
+            for (album, asset) in rows { tracker.members[album, default: []].insert(TrackedID(asset)) }
             guard rows.count == chunk, let last = rows.last else { break }
             lastMember = last
         }

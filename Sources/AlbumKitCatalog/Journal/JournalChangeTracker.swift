@@ -2,21 +2,32 @@ import AlbumKitCore
 
 /// Turns the catalog journal's records into ``LibraryChange`` values, keeping just enough of the
 /// library in memory to say what they change as a listing would see it: which assets are listed
-/// (saved and not deleted), which are in recently deleted, which albums exist and which albums hold
-/// each asset. Taken from the index once, at the journal position it was read at; every record
-/// after that keeps it current.
+/// (saved and not deleted), which are in recently deleted, which albums exist and which assets each
+/// album holds. Taken from the index once, at the journal position it was read at; every record
+/// after that keeps it current. Assets are kept as ``TrackedID``s and memberships by album (a
+/// set per album, not one per asset): at a million assets in two albums each, tens of megabytes.
 ///
 /// One batch of records is one change, net: an asset saved and deleted in the same batch is not
 /// reported; an album created and filled in one batch is inserted, not changed.
 struct JournalChangeTracker: Sendable {
     /// Assets listed now.
-    var listed: Set<String>
+    var listed: Set<TrackedID>
     /// Assets in recently deleted.
-    var deleted: Set<String>
+    var deleted: Set<TrackedID>
     /// Albums that exist.
     var albums: Set<String>
-    /// Asset → the albums that hold it.
-    var albumsOfAsset: [String: Set<String>]
+    /// Album → the assets it holds.
+    var members: [String: Set<TrackedID>]
+
+    init(
+        listed: Set<TrackedID> = [], deleted: Set<TrackedID> = [], albums: Set<String> = [],
+        members: [String: Set<TrackedID>] = [:]
+    ) {
+        self.listed = listed
+        self.deleted = deleted
+        self.albums = albums
+        self.members = members
+    }
 
     /// What `records` change, in the order they touch assets and albums.
     mutating func change(for records: [CatalogChange]) -> LibraryChange {
@@ -28,7 +39,7 @@ struct JournalChangeTracker: Sendable {
         var changedAlbums: Set<String> = []
         func touchAsset(_ id: String, changed: Bool = false) {
             if assetsBefore[id] == nil {
-                assetsBefore[id] = listed.contains(id)
+                assetsBefore[id] = listed.contains(TrackedID(id))
                 touchedAssets.append(id)
             }
             if changed { changedAssets.insert(id) }
@@ -40,16 +51,24 @@ struct JournalChangeTracker: Sendable {
             }
             if changed { changedAlbums.insert(id) }
         }
-        /// The albums holding `ids` changed (their listed members did).
-        func membersChanged(_ ids: [String]) {
-            for id in ids { for album in albumsOfAsset[id] ?? [] { touchAlbum(album, changed: true) } }
+        /// The albums holding `ids` changed (their listed members did). Each album's set is
+        /// compared with the smaller of the two, so a batch costs at most the memberships held.
+        func membersChanged(_ ids: Set<TrackedID>) {
+            guard !ids.isEmpty else { return }
+            for album in members.keys.sorted() {
+                let held = members[album]!
+                let holds =
+                    ids.count <= held.count ? ids.contains { held.contains($0) } : held.contains { ids.contains($0) }
+                if holds { touchAlbum(album, changed: true) }
+            }
         }
         for record in records {
             switch record {
             case .save(let asset):
-                touchAsset(asset.id, changed: listed.contains(asset.id))
-                if deleted.remove(asset.id) != nil { membersChanged([asset.id]) }
-                listed.insert(asset.id)
+                let key = TrackedID(asset.id)
+                touchAsset(asset.id, changed: listed.contains(key))
+                if deleted.remove(key) != nil { membersChanged([key]) }
+                listed.insert(key)
             case .createAlbum(let id, _, _):
                 touchAlbum(id)
                 albums.insert(id)
@@ -58,44 +77,47 @@ struct JournalChangeTracker: Sendable {
             case .deleteAlbum(let id):
                 touchAlbum(id)
                 albums.remove(id)
-                for asset in albumsOfAsset.keys { albumsOfAsset[asset]?.remove(id) }
+                members.removeValue(forKey: id)
             case .addToAlbum(let album, let ids, _), .removeFromAlbum(let album, let ids):
                 touchAlbum(album, changed: true)
-                for id in ids {
-                    if case .addToAlbum = record {
-                        albumsOfAsset[id, default: []].insert(album)
-                    } else {
-                        albumsOfAsset[id]?.remove(album)
-                    }
+                if case .addToAlbum = record {
+                    members[album, default: []].formUnion(ids.lazy.map { TrackedID($0) })
+                } else if members[album] != nil {
+                    members[album]!.subtract(ids.lazy.map { TrackedID($0) })
                 }
             case .deleteAssets(let ids, _):
-                let gone = ids.filter { listed.contains($0) }
+                let gone = ids.filter { listed.contains(TrackedID($0)) }
+                let keys = Set(gone.map { TrackedID($0) })
                 gone.forEach { touchAsset($0) }
-                membersChanged(gone)
-                listed.subtract(gone)
-                deleted.formUnion(gone)
+                membersChanged(keys)
+                listed.subtract(keys)
+                deleted.formUnion(keys)
             case .restoreAssets(let ids):
-                let back = ids.filter { deleted.contains($0) }
+                let back = ids.filter { deleted.contains(TrackedID($0)) }
+                let keys = Set(back.map { TrackedID($0) })
                 back.forEach { touchAsset($0) }
-                membersChanged(back)
-                deleted.subtract(back)
-                listed.formUnion(back)
+                membersChanged(keys)
+                deleted.subtract(keys)
+                listed.formUnion(keys)
             case .purgeAssets(let ids):
                 // A purge of recently deleted assets changes no listing; one of a listed asset is
                 // refused (``CatalogIndex/apply(_:at:)``) and changes nothing.
-                let gone = ids.filter { deleted.contains($0) }
+                let gone = Set(ids.lazy.map { TrackedID($0) }).intersection(deleted)
+                guard !gone.isEmpty else { break }
                 deleted.subtract(gone)
-                for id in gone { albumsOfAsset.removeValue(forKey: id) }
+                // The keys are copied first: a view of them alive while a set is changed would
+                // make every set be copied.
+                for album in Array(members.keys) { members[album]!.subtract(gone) }
             case .setCompanions(let asset, _):
                 // Its sidecars changed: a listed asset changed.
-                if listed.contains(asset) { touchAsset(asset, changed: true) }
+                if listed.contains(TrackedID(asset)) { touchAsset(asset, changed: true) }
             case .rememberAlbum, .acknowledgeDamage:
                 break  // nothing a listing shows
             }
         }
         var change = LibraryChange()
         for id in touchedAssets {
-            switch (assetsBefore[id] ?? false, listed.contains(id)) {
+            switch (assetsBefore[id] ?? false, listed.contains(TrackedID(id))) {
             case (false, true): change.insertedAssetIDs.append(id)
             case (true, false): change.removedAssetIDs.append(id)
             case (true, true) where changedAssets.contains(id): change.changedAssetIDs.append(id)
