@@ -180,38 +180,30 @@
         }
 
         @Test func commitDelayOpensARaceWindowWithoutExposingHalfCommits() async throws {
-            // A loaded machine can stall this task for longer than the delay, so an observation
-            // counts only when it provably fell inside the window: it was read less than `delay`
-            // after the last moment the block had not yet started. A stalled attempt is retried.
+            // What the library holds between the change block and its commit is read by a hook
+            // that runs there (before the delay), not by polling from another task: a loaded
+            // machine can stall a poller past any delay, which made the old form of this test fail.
             let delay = Duration.milliseconds(300)
-            var observedInsideTheWindow = 0
-            for _ in 0..<6 where observedInsideTheWindow == 0 {
-                let simulation = authorizedSimulation()
-                simulation.commitDelay = delay
-                #expect(simulation.commitDelay == delay)
-                let start = ContinuousClock.now
-                let task = Task {
-                    await simulation.run { await simulation.perform(AuthorizationTests.saveToNewAlbum) }
-                }
-                var notYetStarted = ContinuousClock.now
-                while simulation.changeBlockCount == 0 {
-                    notYetStarted = ContinuousClock.now
-                    try await Task.sleep(for: .milliseconds(1))
-                }
-                let albumsSeen = simulation.albums
-                let assetsSeen = simulation.assets
-                if ContinuousClock.now - notYetStarted < delay {
-                    #expect(albumsSeen.isEmpty)
-                    #expect(assetsSeen.isEmpty)
-                    observedInsideTheWindow += 1
-                }
-                let completion = await task.value
-                #expect(completion.success)
-                #expect(ContinuousClock.now - start >= delay)
-                #expect(simulation.albums.count == 1)
-                #expect(simulation.assets.count == 1)
+            let simulation = authorizedSimulation()
+            simulation.commitDelay = delay
+            #expect(simulation.commitDelay == delay)
+            let seen = Recorder<(albums: Int, assets: Int, blocks: Int, at: ContinuousClock.Instant)>()
+            simulation.beforeNextCommit { simulation in
+                seen.append(
+                    (simulation.albums.count, simulation.assets.count, simulation.changeBlockCount, ContinuousClock.now)
+                )
             }
-            #expect(observedInsideTheWindow == 1, "every attempt was stalled past the commit delay")
+            let completion = await simulation.run { await simulation.perform(AuthorizationTests.saveToNewAlbum) }
+            let finished = ContinuousClock.now
+            #expect(completion.success)
+            let window = try #require(seen.values.first)
+            #expect(seen.values.count == 1)
+            // Inside the window the block has run, and nothing of it is visible yet.
+            #expect(window.blocks == 1 && window.albums == 0 && window.assets == 0)
+            // The window lasts at least the delay: the commit comes after it.
+            #expect(finished - window.at >= delay)
+            #expect(simulation.albums.count == 1)
+            #expect(simulation.assets.count == 1)
         }
 
         @Test func concurrentBlocksEachCreateTheirOwnAlbum() async {
