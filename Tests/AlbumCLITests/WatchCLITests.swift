@@ -43,7 +43,7 @@ import Testing
 
         /// How long after `since` a line that `matches` arrived; `nil` when none did within `limit`.
         func wait(
-            since: ContinuousClock.Instant, limit: Duration = .seconds(10), _ matches: ([String: Any]) -> Bool
+            since: ContinuousClock.Instant, limit: Duration = .seconds(40), _ matches: ([String: Any]) -> Bool
         ) -> Duration? {
             while ContinuousClock.now - since < limit {
                 for (line, at) in lines.withLock({ $0 }) where at >= since {
@@ -62,6 +62,10 @@ import Testing
 
         var printed: [String] { lines.withLock { $0.map(\.line) } }
     }
+
+    /// A change counts as arriving as it happens when it comes well before the 60 s interval
+    /// (half of it: a loaded machine can hold a process for seconds, never for the interval).
+    static let wellBeforeTheInterval = Duration.seconds(30)
 
     static func contains(_ key: String, _ id: String) -> ([String: Any]) -> Bool {
         { ($0[key] as? [String])?.contains(id) == true }
@@ -85,18 +89,20 @@ import Testing
             let album = try #require(line["album"] as? String)
             let inserted = watch.wait(since: started, Self.contains("insertedAssets", asset))
             #expect(inserted != nil, "\(watch.printed)")
-            #expect((inserted ?? .seconds(99)) < .seconds(5), "a save arrived after \(String(describing: inserted))")
+            #expect(
+                (inserted ?? .seconds(99)) < Self.wellBeforeTheInterval,
+                "a save arrived after \(String(describing: inserted))")
             #expect(watch.wait(since: started, Self.contains("insertedAlbums", album)) != nil, "\(watch.printed)")
 
             started = .now
             #expect(try CLI.run(args + ["rename", "Trips", "Holidays"]).status == 0)
             let renamed = watch.wait(since: started, Self.contains("changedAlbums", album))
-            #expect((renamed ?? .seconds(99)) < .seconds(5), "\(watch.printed)")
+            #expect((renamed ?? .seconds(99)) < Self.wellBeforeTheInterval, "\(watch.printed)")
 
             started = .now
             #expect(try CLI.run(args + ["delete-asset", asset]).status == 0)
             let removed = watch.wait(since: started, Self.contains("removedAssets", asset))
-            #expect((removed ?? .seconds(99)) < .seconds(5), "\(watch.printed)")
+            #expect((removed ?? .seconds(99)) < Self.wellBeforeTheInterval, "\(watch.printed)")
             #expect(watch.process.isRunning)
         }
     }
@@ -122,7 +128,7 @@ import Testing
             let arrived = watch.wait(since: started) { object in
                 (object["insertedAssets"] as? [String])?.contains { $0.hasSuffix("/IMG_7.jpg") } == true
             }
-            #expect((arrived ?? .seconds(99)) < .seconds(5), "\(watch.printed)")
+            #expect((arrived ?? .seconds(99)) < Self.wellBeforeTheInterval, "\(watch.printed)")
         }
     }
 
