@@ -6,7 +6,7 @@ import Testing
 @Suite struct MutationTests {
     static let mutationsPerFile = 160
 
-    @Test(.timeLimit(.minutes(1)), arguments: Corpus.valid)
+    @Test(.timeLimit(.minutes(5)), arguments: Corpus.valid)
     func mutatedFilesNeverCrash(_ name: String) {
         let original = Corpus.bytes(name)
         var random = SeededGenerator(seed: UInt64(truncatingIfNeeded: name.utf8.reduce(5381) { $0 &* 33 &+ Int($1) }))
