@@ -15,7 +15,7 @@
 #   repairrace, movekill, companionkill, companionupdate, movechange, moveself, exportrace, and the folder library's fkill9, frace, fdiskfull, freadonly, fmoved, fstaging,
 #   fslash, fdelete, fcard, flinks, ffifo, fcatalog, fdrop, fforged, and the shared library's
 #   sdelete, srestore, sexport, scopy, ssave, shostile, srestart, sforgedpreview, and the hostile library's hostile-index,
-#   hostile-snapshot, hostile-records, hostile-lists; servekill).
+#   hostile-snapshot, hostile-records, hostile-lists; servekill, servecut).
 #
 # The catalog library (issue 27): journal/library.journal is the library; catalog.sqlite is an
 # index derived from it, rebuilt when it is missing, damaged, foreign or written by another
@@ -179,6 +179,11 @@
 #   servekill   `album serve` killed with SIGKILL at random moments of uploads (bytes arriving, the
 #               last piece being saved), catalog and folders: verify passes, every acknowledged
 #               upload is in the album with its SHA-256, the cut one whole or absent.
+#   servecut    `album serve`'s uploads cut: one-request uploads closed at a random byte or reset
+#               mid-body, then sent again the resumable way with appends cut and resumed (HEAD for
+#               the offset), catalog and folders: every acknowledged photo in the album exactly once
+#               with its SHA-256 ("already in the library" accepted when the cut one had arrived
+#               whole), nothing left staged, verify passes.
 #   serveshare  share links of `album serve` attacked, catalog and folders: guessed and forged
 #               tokens and cookies, another library's link copied into the links file, forged
 #               records (an album that is a path), a revoked link, traversal through /s/, the links
@@ -204,7 +209,7 @@ ONLY+=",sdelete,srestore,sexport,scopy,ssave,shostile,srestart,sforgedpreview"
 ONLY+=",hostile-index,hostile-snapshot"
 ONLY+=",hostile-records,hostile-lists"
 ONLY+=",cardcut,mirrorforge,forgedpreview,hostilevideo,hostilebitmap"
-ONLY+=",servekill,serveshare,servethumb"
+ONLY+=",servekill,serveshare,servethumb,servecut"
 ONLY+=",watchkill"
 while [ $# -gt 0 ]; do
     argument=$1
@@ -1640,6 +1645,12 @@ scenario_serveshare() {
 scenario_servethumb() {
     serve_scenario servethumb forgedthumb 4 \
         "a running server's kept thumbnail forged after it was read back (cut, text, zeroed, a link out): made again, never served forged (catalog, folders)"
+}
+
+# servecut: uploads cut mid-body and resumed, catalog and folders.
+scenario_servecut() {
+    serve_scenario servecut cut $((PARTIAL_TRIALS + 4)) \
+        "uploads cut at a random byte or reset, appends cut and resumed: every acknowledged photo once with its SHA-256, nothing staged (catalog, folders)"
 }
 
 START=$(date +%s)

@@ -9,6 +9,9 @@
     check-serve.py share   ALBUM LIBRARY STATE_DIR WORK_DIR
     check-serve.py share-browser ALBUM LIBRARY STATE_DIR WORK_DIR SCREENSHOTS_DIR
     check-serve.py forge   ALBUM LIBRARY STATE_DIR WORK_DIR TRIALS   (the reliability harness's serveshare)
+    check-serve.py uploads ALBUM LIBRARY STATE_DIR WORK_DIR        (one request per photo, cuts, reloads)
+    check-serve.py gridtasks ALBUM LIBRARY STATE_DIR WORK_DIR      (thumbnails' addresses, a few a task)
+    check-serve.py cut     ALBUM LIBRARY STATE_DIR WORK_DIR TRIALS   (the reliability harness's servecut)
 
 `http` needs only Python: the access token and its cookie, refusals (no cookie, no CSRF header, a
 foreign Origin, traversal, a header too large, a cut body), byte ranges, the resumable upload
@@ -1394,6 +1397,296 @@ def forged_thumbnail_checks(album, library, state, work, trials):
         sys.exit(1)
 
 
+def staged(state):
+    """The uploads the server holds in progress (its state folder's uploads/LIBRARY/ID folders)."""
+    import glob
+    return glob.glob(os.path.join(state, "albumkit/serve/uploads/*/*"))
+
+
+def until_nothing_staged(state, seconds=10):
+    """Waits (at most `seconds`) for the server to forget every upload in progress; what is left."""
+    deadline = time.time() + seconds
+    while staged(state) and time.time() < deadline:
+        time.sleep(0.05)
+    return staged(state)
+
+
+def cut_creation(server, body, sent, reset=False):
+    """A one-request upload (`Upload-Complete: ?1`) whose connection is closed, or reset when `reset`,
+    after `sent` bytes of `body`; the status if the server answered before the cut, else None."""
+    sock = socket.create_connection((server.host, server.port), timeout=30)
+    try:
+        sock.sendall(("POST /api/uploads HTTP/1.1\r\nHost: x\r\nCookie: %s\r\nX-CSRF-Token: %s\r\nX-Album-Title: Cut\r\n"
+                      "X-File-Name: cut.jpg\r\nUpload-Length: %d\r\nUpload-Complete: ?1\r\nContent-Length: %d\r\n\r\n"
+                      % (server.cookie, server.csrf, len(body), len(body))).encode() + body[:sent])
+        if sent == len(body) and not reset:
+            # Wholly sent: the server may save it before it sees the connection close.
+            time.sleep(0.01)
+    finally:
+        if reset:
+            import struct
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        sock.close()
+
+
+def album_sum_counts(album, library, title):
+    """How many assets of album `title` have each SHA-256 (a folder library's files hashed here)."""
+    run = subprocess.run([album, "assets", "--library", library, "--json", "--album", title], capture_output=True, text=True)
+    counts = {}
+    for entry in json.loads(run.stdout) if run.returncode == 0 else []:
+        digest = entry.get("sha256") or hashlib.sha256(open(entry["path"], "rb").read()).hexdigest()
+        counts[digest] = counts.get(digest, 0) + 1
+    return counts
+
+
+def upload_request_checks(album, library, state, work):
+    """The album page uploads a photo of one piece in one request (`Upload-Complete: ?1`); a request
+    cut before it reached the server, and one cut after the server saved it, go again the resumable
+    way and are each in the album once; the open grid asks for the album at most once a second
+    while 30 photos arrive, and shows the last of them; a creation cut before its answer leaves
+    nothing staged on the server."""
+    from playwright.sync_api import sync_playwright
+
+    corpus = os.path.join(os.path.dirname(__file__), "../../Tests/AlbumKitMediaTests/Fixtures/corpus")
+    files, sums, data = [], {}, {}
+    for index in range(30):
+        name = "cut-before.jpg" if index == 7 else "cut-after.jpg" if index == 19 else "one-%02d.jpg" % index
+        path = os.path.join(work, name)
+        data[name] = unique_jpeg(os.path.join(corpus, "jpeg-gps-ne-be.jpg"), "check-serve one request %d %f" % (index, time.time()))
+        open(path, "wb").write(data[name])
+        files.append(path)
+        sums[name] = hashlib.sha256(data[name]).hexdigest()
+    server = Server(album, library, state)
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=["--no-sandbox"])
+            page = browser.new_context(viewport={"width": 1200, "height": 900}, bypass_csp=True).new_page()
+            # Every time the page asks for the album (what the grid shows), in the page's own clock.
+            page.add_init_script("""(() => {
+                window.albumAsked = [];
+                const fetched = window.fetch;
+                window.fetch = function (resource, ...rest) {
+                    if (String(resource).startsWith('/api/album-assets') && String(resource).includes('offset=0&')) window.albumAsked.push(performance.now());
+                    return fetched.call(this, resource, ...rest);
+                };
+            })()""")
+            page.goto(server.link)
+            trip = album_ids(server)["Trip"]
+            page.goto(server.origin + "/#/album/" + quoted(trip["id"]))
+            page.wait_for_selector(".cell img")
+            requests, cuts, saved_before = [], [], []
+            page.on("request", lambda r: requests.append((r.method, r.headers.get("x-file-name"))) if "/api/uploads" in r.url else None)
+
+            def cutting(route):
+                request = route.request
+                name = request.headers.get("x-file-name")
+                if request.method == "POST" and request.headers.get("upload-complete") == "?1" and name in ("cut-before.jpg", "cut-after.jpg") \
+                        and name not in cuts:
+                    cuts.append(name)
+                    if name == "cut-after.jpg":
+                        # The server receives it whole and saves it; its answer is lost. (Playwright
+                        # does not hold a File's bytes: they are given again.)
+                        answered = route.fetch(post_data=data[name])
+                        saved_before.append((answered.status, answered.json().get("result")))
+                    route.abort("connectionreset")
+                    return
+                route.continue_()
+
+            page.route("**/api/uploads*", cutting)
+            page.evaluate("window.albumAsked = []")
+            page.set_input_files("input[type=file]", files)
+            page.wait_for_function("[...document.querySelectorAll('.uploads li')].filter(li => / (saved|already in the library|not saved.*)$/.test(li.textContent)).length === %d" % len(files), timeout=120000)
+            results = {text.split(" ")[0]: text for text in page.locator(".uploads li").all_inner_texts()}
+            by_name = {}
+            for method, name in requests:
+                by_name.setdefault(name, []).append(method)
+            plain = {name: methods for name, methods in by_name.items() if name and not name.startswith("cut-")}
+            check(len(plain) == 28 and all(methods == ["POST"] for methods in plain.values()) and len(requests) == 34,
+                  "each photo not cut is one POST (%d requests to /api/uploads: 30 POSTs, 2 cut photos created again and"
+                  " sent in a PATCH each): %s" % (len(requests), {n: m for n, m in by_name.items() if m != ["POST"]}))
+            check(cuts == ["cut-before.jpg", "cut-after.jpg"] or cuts == ["cut-after.jpg", "cut-before.jpg"], "both cut requests were cut: %s" % cuts)
+            check(all(text.rstrip().endswith(" saved") for name, text in results.items() if name != "cut-after.jpg"),
+                  "every photo is saved: %s" % sorted(results.values()))
+            check(saved_before == [(200, "saved")] and results["cut-after.jpg"].rstrip().endswith(" already in the library"),
+                  "the photo saved before its answer was cut (%s) is already in the library when sent again: %s" % (saved_before, results["cut-after.jpg"]))
+            check(by_name.get("cut-before.jpg") == ["POST", "POST"] and by_name.get("cut-after.jpg") == ["POST", "POST"]
+                  and by_name.get(None) == ["PATCH", "PATCH"],
+                  "a cut photo is created again the resumable way and sent in one PATCH: %s" % {n: by_name.get(n) for n in ("cut-before.jpg", "cut-after.jpg", None)})
+            counts = album_sum_counts(album, library, "Trip")
+            check(all(counts.get(digest) == 1 for digest in sums.values()),
+                  "each photo is in the album once, with its SHA-256: %s" % {n: counts.get(d) for n, d in sums.items() if counts.get(d) != 1})
+            page.wait_for_function("document.querySelector('.tools .muted').textContent === '33 items'", timeout=10000)
+            check(True, "the grid shows the album with the last photo saved")
+            asked = page.evaluate("window.albumAsked")
+            gaps = [round(b - a) for a, b in zip(asked, asked[1:])]
+            check(asked and min(gaps or [1000]) >= 950,
+                  "the grid asked for the album %d times during the upload, at least a second apart: gaps %s ms" % (len(asked), gaps))
+            check(not until_nothing_staged(state), "nothing is left staged after the uploads: %s" % staged(state))
+            browser.close()
+        photo = unique_jpeg(os.path.join(corpus, "jpeg-gps-ne-be.jpg"), "check-serve cut creation %f" % time.time())
+        cut_creation(server, photo, len(photo) // 2)
+        left = until_nothing_staged(state)
+        check(not left, "a creation cut before its answer leaves nothing staged: %s" % left)
+        check(hashlib.sha256(photo).hexdigest() not in album_sum_counts(album, library, "Cut"), "and nothing of it is saved")
+    finally:
+        server.stop()
+
+
+def grid_task_checks(album, library, state, work):
+    """The album grid gives at most 8 of its cells their thumbnail's address in one task (observed
+    with a MutationObserver: its records are delivered at the end of each task), on the first
+    screen and scrolled; every cell on screen gets its thumbnail."""
+    import glob
+    from playwright.sync_api import sync_playwright
+
+    corpus = os.path.join(os.path.dirname(__file__), "../../Tests/AlbumKitMediaTests/Fixtures/corpus")
+    folder = os.path.join(work, "grid")
+    os.makedirs(folder, exist_ok=True)
+    for index in range(150):
+        open(os.path.join(folder, "IMG_%04d.jpg" % index), "wb").write(unique_jpeg(os.path.join(corpus, "jpeg-thumbnail.jpg"), "grid task %d" % index))
+    run = subprocess.run([album, "save", "--library", library, "--album", "Trip"] + sorted(glob.glob(os.path.join(folder, "*.jpg"))),
+                         capture_output=True, text=True)
+    check(run.returncode == 0, "150 photos saved into Trip: %s" % run.stderr[-300:])
+    server = Server(album, library, state)
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=["--no-sandbox"])
+            page = browser.new_context(viewport={"width": 1200, "height": 900}, bypass_csp=True).new_page()
+            page.add_init_script("""(() => {
+                window.addressed = [];
+                new MutationObserver((records) => {
+                    const images = new Set();
+                    for (const record of records) {
+                        if (record.type === 'attributes' && record.target.tagName === 'IMG') images.add(record.target);
+                        for (const node of record.addedNodes) {
+                            if (node.nodeType !== 1) continue;
+                            if (node.tagName === 'IMG') images.add(node);
+                            for (const image of node.querySelectorAll('img')) images.add(image);
+                        }
+                    }
+                    if (images.size) window.addressed.push(images.size);
+                }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['src'] });
+            })()""")
+            page.goto(server.link)
+            trip = album_ids(server)["Trip"]
+            page.goto(server.origin + "/#/album/" + quoted(trip["id"]))
+            loaded = LOADED_CELLS
+            page.wait_for_function(loaded, timeout=30000)
+            first = page.evaluate("window.addressed")
+            cells = page.evaluate("document.querySelectorAll('.cell img').length")
+            check(cells >= 40, "the first screen shows %d thumbnails" % cells)
+            page.evaluate("window.addressed = []")
+            for fraction in (0.5, 1.0, 0.2):
+                page.evaluate("(f) => { const s = document.querySelector('.scroller'); s.scrollTop = f * (s.scrollHeight - s.clientHeight); }", fraction)
+                page.wait_for_timeout(300)
+                page.wait_for_function(loaded, timeout=30000)
+            scrolled = page.evaluate("window.addressed")
+            check(max(first) <= 8, "no task of the first screen gives more than 8 thumbnails their address: %s" % first)
+            check(scrolled and max(scrolled) <= 8, "no task while scrolling gives more than 8 thumbnails their address: %s" % scrolled)
+            browser.close()
+    finally:
+        server.stop()
+
+
+# Every cell on screen has its thumbnail, loaded.
+LOADED_CELLS = "(() => { const cells = [...document.querySelectorAll('.cell')]; return cells.length > 0 && cells.every(c => { const i = c.querySelector('img'); return i && i.complete; }); })()"
+
+
+def cut_trials(album, library, state, work, trials):
+    """The reliability harness's servecut: uploads cut at a random byte, or reset, in the middle of
+    their body, and sent again the way the page does (the resumable way, pieces appended, those cut
+    too, the offset asked with HEAD); then every acknowledged photo is in the album exactly once with
+    its SHA-256, nothing is left staged, and verify passes. Prints `servecut trials=N failures=M`."""
+    import random
+    corpus = os.path.join(os.path.dirname(__file__), "../../Tests/AlbumKitMediaTests/Fixtures/corpus")
+    server = Server(album, library, state)
+    acknowledged, failures, piece, already, appends_cut = set(), 0, 128 * 1024, 0, 0
+    try:
+        for trial in range(trials):
+            size = random.choice([0, 0.3, 1])
+            photo = (large_jpeg(os.path.join(corpus, "jpeg-plain.jpg"), size, "servecut %d %f" % (trial, time.time())) if size
+                     else unique_jpeg(os.path.join(corpus, "jpeg-plain.jpg"), "servecut %d %f" % (trial, time.time())))
+            digest = hashlib.sha256(photo).hexdigest()
+            # Cut at a random byte, or after the last one (the server may then save it before it
+            # sees the cut: its answer is lost, and the photo is already in the library when sent again).
+            sent = len(photo) if random.random() < 0.3 else random.randint(0, len(photo) - 1)
+            cut_creation(server, photo, sent, reset=random.random() < 0.5)
+            problems = []
+            # Sent again the resumable way: created empty, appended a piece at a time, pieces cut.
+            status, headers, body = server.request("POST", "/api/uploads", headers={
+                "X-Album-Title": "Cut", "X-File-Name": "cut-%d.jpg" % trial, "Upload-Length": str(len(photo)), "Upload-Complete": "?0"})
+            if status != 201:
+                problems.append("the creation answered %d: %r" % (status, body[:200]))
+            where, offset, answer, rounds = headers.get("location"), 0, None, 0
+            while not problems and answer is None and rounds < 100:
+                rounds += 1
+                end = min(len(photo), offset + piece)
+                last = end == len(photo)
+                if random.random() < 0.3:
+                    sock = socket.create_connection((server.host, server.port), timeout=30)
+                    sock.sendall(("PATCH %s HTTP/1.1\r\nHost: x\r\nCookie: %s\r\nX-CSRF-Token: %s\r\nUpload-Offset: %d\r\n"
+                                  "Upload-Complete: %s\r\nContent-Type: application/partial-upload\r\nContent-Length: %d\r\n\r\n"
+                                  % (where, server.cookie, server.csrf, offset, "?1" if last else "?0", end - offset)).encode()
+                                 + photo[offset:offset + random.randint(0, end - offset - 1 if end > offset else 0)])
+                    if random.random() < 0.5:
+                        import struct
+                        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                    sock.close()
+                    appends_cut += 1
+                    # Where the upload stands, as the page asks after a cut (the server may still be
+                    # flushing the cut piece: a 409 on the next append says the real offset too).
+                    status, headers, _ = server.request("HEAD", where)
+                    if status != 204:
+                        problems.append("HEAD after a cut answered %d" % status)
+                        break
+                    offset = int(headers["upload-offset"])
+                    continue
+                status, headers, body = server.request("PATCH", where, body=photo[offset:end], headers={
+                    "Upload-Offset": str(offset), "Upload-Complete": "?1" if last else "?0", "Content-Type": "application/partial-upload"})
+                if status == 409:
+                    # The cut append may still hold the upload until the server sees its connection close.
+                    offset = int(headers["upload-offset"])
+                    time.sleep(0.02)
+                elif status == 204 and not last:
+                    offset = end
+                elif status == 200 and last:
+                    answer = json.loads(body)
+                else:
+                    problems.append("an append answered %d: %r" % (status, body[:200]))
+            if answer is not None:
+                # "already in the library" when the cut request had arrived whole and was saved.
+                if answer.get("result") in ("saved", "already in the library"):
+                    acknowledged.add(digest)
+                    already += answer["result"] == "already in the library"
+                else:
+                    problems.append("the upload's result: %r" % answer)
+            elif not problems:
+                problems.append("no answer after %d appends" % rounds)
+            if problems:
+                failures += 1
+                print("trial %d: %s" % (trial, "; ".join(problems)), flush=True)
+        left = until_nothing_staged(state)
+        if left:
+            failures += 1
+            print("left staged: %s" % left, flush=True)
+    finally:
+        server.stop()
+    counts = album_sum_counts(album, library, "Cut")
+    wrong = {digest[:12]: counts.get(digest, 0) for digest in acknowledged if counts.get(digest) != 1}
+    extra = set(counts) - acknowledged
+    if wrong or extra:
+        failures += 1
+        print("acknowledged photos not in the album exactly once: %s; assets no acknowledged upload: %d" % (wrong, len(extra)), flush=True)
+    verified = subprocess.run([album, "verify", "--library", library], capture_output=True, text=True)
+    if verified.returncode != 0:
+        failures += 1
+        print("verify: %s" % (verified.stdout + verified.stderr)[-300:], flush=True)
+    print("servecut trials=%d failures=%d acknowledged=%d (%d already in the library: sent whole before the cut), appends cut %d"
+          % (trials, failures, len(acknowledged), already, appends_cut), flush=True)
+    if failures:
+        sys.exit(1)
+
+
 if __name__ == "__main__":
     mode, album, library, state, work = sys.argv[1:6]
     if mode == "http":
@@ -1410,6 +1703,12 @@ if __name__ == "__main__":
         share_browser_checks(album, library, state, work, sys.argv[6])
     elif mode == "kill":
         kill_trials(album, library, state, work, int(sys.argv[6]))
+    elif mode == "uploads":
+        upload_request_checks(album, library, state, work)
+    elif mode == "gridtasks":
+        grid_task_checks(album, library, state, work)
+    elif mode == "cut":
+        cut_trials(album, library, state, work, int(sys.argv[6]))
     elif mode == "forgedthumb":
         forged_thumbnail_checks(album, library, state, work, int(sys.argv[6]))
     else:

@@ -28,7 +28,7 @@ extension Pages {
           let response;
           for (let attempt = 0; !response; attempt++) {
             try { response = await fetch(path, { credentials: 'same-origin' }); }
-            catch (error) { if (attempt >= 2) throw error; await new Promise((resolve) => setTimeout(resolve, 500)); }
+            catch (error) { if (attempt >= 2) throw error; await pause(500); }
           }
           const body = await response.json();
           if (!response.ok) throw new Error(body.error || response.statusText);
@@ -126,46 +126,70 @@ extension Pages {
           async function upload({ file, bar, state, sidecars }) {
             state.textContent = ' uploading';
             try {
-              const companions = [];
-              for (const sidecar of sidecars || []) {
-                const sent = await send('POST', '/api/uploads', sidecar, {
-                  'X-Album-Title': encodeURIComponent(albumTitle), 'X-File-Name': encodeURIComponent(sidecar.name),
-                  'Upload-Length': String(sidecar.size), 'Upload-Complete': '?1', 'X-Sidecar': '?1' });
-                if (sent.status !== 200) throw new Error(sidecar.name + ': ' + message(sent));
-                companions.push(JSON.parse(sent.responseText).upload);
-              }
-              const extra = companions.length ? { 'X-Companions': companions.join(',') } : {};
-              const created = await send('POST', '/api/uploads', null, Object.assign({
+              const headers = {
                 'X-Album-Title': encodeURIComponent(albumTitle), 'X-File-Name': encodeURIComponent(file.name),
-                'Upload-Length': String(file.size), 'Upload-Complete': '?0' }, extra));
-              if (created.status !== 201) throw new Error(message(created));
-              const where = created.getResponseHeader('Location');
-              let offset = 0, failures = 0, last = created;
-              while (true) {
-                const end = Math.min(file.size, offset + CHUNK);
-                const final = end === file.size;
-                let response;
+                'Upload-Length': String(file.size) };
+              const shown = (from) => (sent) => { bar.value = (from + sent) / Math.max(1, file.size); };
+              let last = null;
+              // A file of one piece goes whole in the request that creates it. Cut before its answer,
+              // the server forgets it (and its sidecars), and it goes again the resumable way, its
+              // sidecars again too (the server may have saved it just before the cut: then the answer
+              // is that it is already in the library).
+              if (file.size <= CHUNK) {
+                const companions = await sendSidecars(sidecars);
                 try {
-                  response = await send('PATCH', where, file.slice(offset, end), {
-                    'Upload-Offset': String(offset), 'Upload-Complete': final ? '?1' : '?0',
-                    'Content-Type': 'application/partial-upload' }, (sent) => { bar.value = (offset + sent) / Math.max(1, file.size); });
+                  last = await send('POST', '/api/uploads', file, Object.assign({ 'Upload-Complete': '?1' }, headers, companions), shown(0));
                 } catch (cut) {
-                  // The connection dropped: ask the server where the upload stands and go on from there.
-                  if (++failures > 8) throw cut;
-                  await new Promise((resolve) => setTimeout(resolve, 500 * failures));
-                  const head = await send('HEAD', where, null, {});
-                  if (head.status !== 204) throw new Error('the upload was lost');
-                  offset = Number(head.getResponseHeader('Upload-Offset'));
-                  continue;
+                  await pause(500);
                 }
-                if (response.status === 409) { offset = Number(response.getResponseHeader('Upload-Offset')); continue; }
-                if (!final || response.status >= 300) { last = response; if (response.status >= 300) break; offset = end; continue; }
-                last = response; break;
               }
+              if (!last) last = await resumable(file, Object.assign(headers, await sendSidecars(sidecars)), shown);
               bar.value = 1;
               state.textContent = ' ' + message(last);
             } catch (error) {
               state.textContent = ' not saved: ' + error.message;
+            }
+          }
+          // Sidecars go first, each whole in one request, and are named by the photo's upload
+          // (X-Companions), which saves them with it.
+          async function sendSidecars(sidecars) {
+            const companions = [];
+            for (const sidecar of sidecars || []) {
+              const sent = await send('POST', '/api/uploads', sidecar, {
+                'X-Album-Title': encodeURIComponent(albumTitle), 'X-File-Name': encodeURIComponent(sidecar.name),
+                'Upload-Length': String(sidecar.size), 'Upload-Complete': '?1', 'X-Sidecar': '?1' });
+              if (sent.status !== 200) throw new Error(sidecar.name + ': ' + message(sent));
+              companions.push(JSON.parse(sent.responseText).upload);
+            }
+            return companions.length ? { 'X-Companions': companions.join(',') } : {};
+          }
+          // The resumable way: an empty upload created, then pieces of CHUNK appended; a piece cut
+          // goes on from the offset the server says it holds. The answer to the last piece.
+          async function resumable(file, headers, shown) {
+            const created = await send('POST', '/api/uploads', null, Object.assign({ 'Upload-Complete': '?0' }, headers));
+            if (created.status !== 201) throw new Error(message(created));
+            const where = created.getResponseHeader('Location');
+            let offset = 0, failures = 0;
+            while (true) {
+              const end = Math.min(file.size, offset + CHUNK);
+              const final = end === file.size;
+              let response;
+              try {
+                response = await send('PATCH', where, file.slice(offset, end), {
+                  'Upload-Offset': String(offset), 'Upload-Complete': final ? '?1' : '?0',
+                  'Content-Type': 'application/partial-upload' }, shown(offset));
+              } catch (cut) {
+                // The connection dropped: ask the server where the upload stands and go on from there.
+                if (++failures > 8) throw cut;
+                await pause(500 * failures);
+                const head = await send('HEAD', where, null, {});
+                if (head.status !== 204) throw new Error('the upload was lost');
+                offset = Number(head.getResponseHeader('Upload-Offset'));
+                continue;
+              }
+              if (response.status === 409) { offset = Number(response.getResponseHeader('Upload-Offset')); continue; }
+              if (final || response.status >= 300) return response;
+              offset = end;
             }
           }
           return el('div', {}, drop, list);
@@ -178,6 +202,7 @@ extension Pages {
           }
           catch { return response.statusText || String(response.status); }
         }
+        function pause(ms) { return new Promise((resolve) => setTimeout(resolve, ms)); }
         function send(method, url, body, headers, progress) {
           return new Promise((resolve, reject) => {
             const request = new XMLHttpRequest();
@@ -235,17 +260,31 @@ extension Pages {
             if (found) { album = found; if (titleIfNew) { history.replaceState(null, '', '#/album/' + encodeURIComponent(found.id)); titleIfNew = null; } }
             grid.reset();
           };
+          // The album is asked for again at most once a second, however many changes are heard (an
+          // upload of hundreds of photos tells of each): a change heard meanwhile waits for the next
+          // turn, so the last one is always shown.
+          let refreshTimer = 0, refreshed = -Infinity, refreshing = false, again = false;
+          const refreshSoon = () => {
+            if (refreshing) { again = true; return; }
+            if (refreshTimer) return;
+            refreshTimer = setTimeout(async () => {
+              refreshTimer = 0; refreshing = true; refreshed = performance.now();
+              try { await refresh(); } catch { /* not shown now: the next change asks again */ }
+              refreshing = false;
+              if (again) { again = false; refreshSoon(); }
+            }, Math.max(0, refreshed + 1000 - performance.now()));
+          };
           const adds = !guest || guest.add;
-          show(heading, el('div', { class: 'tools' }, adds ? uploader(album.title, refresh) : '', sort, count), scroller);
+          show(heading, el('div', { class: 'tools' }, adds ? uploader(album.title, refreshSoon) : '', sort, count), scroller);
           grid.reset(first && first.assets);
           const tick = setInterval(() => { count.textContent = album.count + (album.count === 1 ? ' item' : ' items'); }, 300);
           // Live: a save by the CLI, another server or another machine shows without reloading. A
           // share link's guest hears of its album alone; told to reload once the link is revoked or
           // expired, the page then says so.
           const live = new EventSource('/api/events');
-          live.onmessage = (event) => { const change = JSON.parse(event.data); if (change.reload) location.reload(); else refresh(); };
+          live.onmessage = (event) => { const change = JSON.parse(event.data); if (change.reload) location.reload(); else refreshSoon(); };
           if (guest) live.onerror = () => { if (live.readyState === EventSource.CLOSED) location.reload(); };
-          teardown = () => { clearInterval(tick); grid.stop(); live.close(); };
+          teardown = () => { clearInterval(tick); clearTimeout(refreshTimer); grid.stop(); live.close(); };
         }
 
         // The thumbnails of `limit` places of an album from `offset`, in one request (/api/thumbnails):
@@ -324,21 +363,36 @@ extension Pages {
                 schedule();
               });
           };
+          // A row's cells, each without its thumbnail: `give` gives them theirs.
           const makeRow = (r, assets) => {
             const row = el('div', { class: 'row' });
-            assets.forEach((asset, c) => {
+            const cells = assets.map((asset, c) => {
               const index = r * columns + c;
               const cell = el('a', { class: 'cell', href: '#/asset/' + encodeURIComponent(current().id) + '/' + index + ordered(order),
                 'aria-label': asset ? (asset.name || 'item ' + (index + 1)) : 'item ' + (index + 1) });
               cell.style.width = size + 'px'; cell.style.height = size + 'px';
-              const picture = asset && pictures.get(asset.id);
-              if (picture) {
-                cell.append(el('img', { src: picture, alt: asset.name || '', width: size, height: size, decoding: 'async' }));
-                if (asset.kind === 'video') cell.append(el('span', { class: 'badge' }, '▶ video'));
-              }
               row.append(cell);
+              return { cell, asset, pictured: false };
             });
-            return row;
+            return { node: row, cells };
+          };
+          // Cells get their thumbnails' addresses at most FEW in one task (each image starts loading
+          // at the end of the task that gave it its address: a screen's worth in one task is a long
+          // one), the rest in the tasks right after.
+          const FEW = 8;
+          let waiting = [], nextTask = false;
+          const tasks = new MessageChannel();
+          tasks.port1.onmessage = () => { nextTask = false; give(); };
+          const give = () => {
+            if (stopped) return;
+            for (const slot of waiting.splice(0, FEW)) {
+              const picture = pictures.get(slot.asset.id);
+              if (slot.pictured || !picture || !slot.cell.isConnected) continue;
+              slot.pictured = true;
+              slot.cell.append(el('img', { src: picture, alt: slot.asset.name || '', width: size, height: size, decoding: 'async' }));
+              if (slot.asset.kind === 'video') slot.cell.append(el('span', { class: 'badge' }, '▶ video'));
+            }
+            if (waiting.length && !nextTask) { nextTask = true; tasks.port2.postMessage(null); }
           };
           const draw = () => {
             frame = 0;
@@ -371,9 +425,9 @@ extension Pages {
                   missing.push(asset.id);
                 }
               }
-              const state = assets.map((a) => (a ? a.id + (pictures.has(a.id) ? '+' : '') : '')).join(' ') + '@' + size;
+              const state = assets.map((a) => (a ? a.id : '')).join(' ') + '@' + size;
               let entry = drawn.get(r);
-              if (!entry || entry.state !== state) entry = { node: makeRow(r, assets), state };
+              if (!entry || entry.state !== state) entry = Object.assign(makeRow(r, assets), { state });
               entry.node.style.top = (shift + (r - first) * rowHeight) + 'px';
               next.set(r, entry);
             }
@@ -385,6 +439,11 @@ extension Pages {
               previous = entry.node;
             }
             drawn = next;
+            waiting = [];
+            for (const entry of next.values()) {
+              for (const slot of entry.cells) if (slot.asset && !slot.pictured && pictures.has(slot.asset.id)) waiting.push(slot);
+            }
+            give();
             if (missing.length) fetchPictures(missingFrom, Math.min(missingTo, missingFrom + 199), missing);
             forget(pictures, KEPT, shownIds, (url) => { if (url.startsWith('blob:')) URL.revokeObjectURL(url); });
             forget(pages, PAGES_KEPT, shownPages, () => {});

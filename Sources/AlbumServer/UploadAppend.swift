@@ -94,7 +94,15 @@ final class UploadAppend: HTTPBodyReceiver {
         return HTTPResponse(status: location == nil ? 204 : 201, headers: headers)
     }
 
-    func abandon() { _ = close() }
+    /// A piece cut short keeps what arrived, for the upload to go on from there. A creation cut
+    /// before its answer is forgotten at once, with the sidecars it named: its address was never
+    /// told, so nobody can go on with it (the page sends such a file again from its start).
+    func abandon() {
+        _ = close()
+        guard location != nil else { return }
+        for companion in state.description.companions ?? [] { handler.uploads.remove(companion) }
+        handler.uploads.remove(id)
+    }
 
     /// Flushes what arrived (an acknowledged offset survives a crash) and releases the lock.
     private func close() -> Bool {

@@ -172,4 +172,31 @@ struct ServeCLITests {
             #expect(passed, "\(output.split(separator: "\n").last { $0.hasPrefix("FAILED") } ?? "")")
         }
     }
+
+    @Test(
+        "In Chromium: a photo of one piece is uploaded in one request; one cut before the server had it and one cut after it saved it are sent again the resumable way and are each in the album once; the open grid asks for the album at most once a second during 30 uploads and shows the last; a creation cut before its answer leaves nothing staged"
+    )
+    func uploadsOneRequestEach() async throws {
+        try await Self.inChromium("uploads")
+    }
+
+    @Test(
+        "In Chromium: the album grid gives at most 8 cells their thumbnail's address in one task, on the first screen and scrolled (a MutationObserver in the page counts them at the end of each task)"
+    )
+    func gridThumbnailsAFewATask() async throws {
+        try await Self.inChromium("gridtasks")
+    }
+
+    /// Runs check-serve.py `mode` in Chromium over a catalog with the album "Trip".
+    static func inChromium(_ mode: String) async throws {
+        try requireMicroHTTPD()
+        try ExternalTool.require("chromium")
+        let python = playwrightPython()
+        try ExternalTool.requireAvailable(
+            python != nil, "Playwright for Python", install: "pip install playwright, in .build/playwright-venv")
+        try await withLibrary { library, state, work in
+            let (passed, output) = try await check(python!, [mode, CLI.binary.path, library, state, work])
+            #expect(passed, "\(output.split(separator: "\n").last { $0.hasPrefix("FAILED") } ?? "")")
+        }
+    }
 }
