@@ -707,13 +707,14 @@ scenario_removed() {
         lib=$WORK/rm/lib-$trial.albumlibrary
         mkdir -p "$WORK/rm"
         "$ALBUM" save --album Gone --library "$lib" "$ROOT/Examples/harbour.jpg" >/dev/null 2>&1
-        timeout 120 "$ALBUM" save --json --album Gone --library "$lib" "$WORK/rm-media"/*.jpg \
+        # Under an open-file limit of 1 248 a chunk holds at most 300 photos (the saver keeps two
+        # chunks' files open), so the 600 are two chunks, as they would be in a larger batch.
+        (ulimit -n 1248 2>/dev/null; exec timeout 120 "$ALBUM" save --json --album Gone --library "$lib" "$WORK/rm-media"/*.jpg) \
             >"$WORK/rm/$trial.out" 2>"$WORK/rm/$trial.err" &
         pid=$!
         # Remove it once the batch has published files (its first chunk is being committed), plus
         # a random 0-9 ms, so the removal lands in the middle of the batch: 600 photos are two
-        # chunks (a chunk is at most 499 photos); the removal reaches the first chunk's commit or
-        # the second chunk's staging.
+        # chunks here; the removal reaches the first chunk's commit or the second chunk's staging.
         local waited=0
         while [ "$(find "$lib/originals" -type f 2>/dev/null | head -2 | wc -l)" -lt 2 ] &&
             [ "$waited" -lt 3000 ] && kill -0 "$pid" 2>/dev/null; do
@@ -1221,8 +1222,9 @@ scenario_shutdown() {
     local dir=$WORK/shutdown trials failures=0 trial mnt img lib acks err pid delay bad
     trials=$([ "$MODE" = full ] && echo 60 || echo 8)
     mkdir -p "$dir"
-    # 998 photos in the batch: two chunks of at most 499, so an even trial's cut can land while the
-    # second one commits. They take about 510 MB where ImageMagick makes camera-sized ones: the disk
+    # 998 photos in the batch, under an open-file limit of 2 048: two chunks of 499 (a chunk holds
+    # at most 500 photos there, the saver keeping two chunks' files open; 1 024 otherwise), so an
+    # even trial's cut can land while the second one commits. They take about 510 MB where ImageMagick makes camera-sized ones: the disk
     # is 1 GiB (sparse), so a batch that is not cut never fills it.
     make_jpegs "$dir/media" 1000 sd
     for ((trial = 0; trial < trials; trial++)); do
@@ -1236,7 +1238,7 @@ scenario_shutdown() {
         sync
         # A batch of new photos (the rest of the corpus, in an order of its own each trial).
         ls "$dir"/media/sd_*.jpg | tail -n +3 | shuf >"$dir/list$trial"
-        "$ALBUM" save --json --album Trip --library "$lib" $(cat "$dir/list$trial") >"$acks" 2>"$err" &
+        (ulimit -n 2048 2>/dev/null; exec "$ALBUM" save --json --album Trip --library "$lib" $(cat "$dir/list$trial")) >"$acks" 2>"$err" &
         pid=$!
         # Odd trials cut at a random moment of the first chunk; even ones while a later chunk
         # commits (a random moment after the first acknowledgement).

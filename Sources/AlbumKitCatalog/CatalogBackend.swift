@@ -28,13 +28,12 @@ import Foundation
 package final class CatalogBackend: LibraryBackend, CompanionKeeping {
     package let root: URL
     package let identity: String
-    /// A batch of up to 499 photos is one chunk, committed once: its flushes (the list of names,
-    /// one `syncfs`, the journal's) are paid once, not per 128 photos. Fewer than a page of `album
-    /// assets` (500): the photos of one commit share the time they were added, and the listing
-    /// holds back a page's last time to sort its names across pages, so a page of one time would
-    /// be printed only with the next. Two chunks in flight hold at most 998 staged files open; the
-    /// saver lowers this under a low open-file limit.
-    package let preferredBatchSize = 499
+    /// A batch of up to 1 024 photos is one chunk, committed once: its flushes (the list of names,
+    /// one `syncfs`, the journal's) are paid once, not per chunk. Each photo of a commit has a time
+    /// added of its own (``CatalogSave``), so a page of a listing by date added never holds one
+    /// time only. Two chunks in flight hold at most 2 048 staged files open; the saver lowers this
+    /// under a low open-file limit.
+    package let preferredBatchSize = 1024
     /// The library was opened from read-only media: it can be listed and verified, not changed.
     package let isReadOnly: Bool
 

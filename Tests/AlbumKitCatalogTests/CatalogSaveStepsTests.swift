@@ -53,13 +53,13 @@ import Testing
     }
 
     /// A batch's flushes do not grow with its size: into a library whose list of names being
-    /// published exists, a batch of 2 or of 150 photos (more than the 128 a chunk once held) makes
-    /// three — the list of its names, one `syncfs` for the photos' data and names, the journal's
-    /// record — counted through the platform layer (every flush of the library's files passes
-    /// there). One more would be a flush a later one already covers.
+    /// published exists, a batch of 2, 150 or 1 000 photos (more than the 499 a commit once held)
+    /// makes three — the list of its names, one `syncfs` for the photos' data and names, the
+    /// journal's record — counted through the platform layer (every flush of the library's files
+    /// passes there). One more would be a flush a later one already covers.
     @Test(
         .enabled(if: FlushStep.Platform.current == .linux, "one syncfs covers a chunk on Linux only"),
-        arguments: [2, 150])
+        arguments: [2, 150, 1_000])
     func aBatchFlushesThreeTimesWhateverItsSize(photos: Int) async throws {
         try await Fixture.withTemporaryDirectory { dir in
             let url = library(dir)
@@ -76,6 +76,50 @@ import Testing
             #expect(FaultInjector.calls(flushes) == 3)
             #expect(try await library.assets(inAlbumTitled: "A").count == photos + 1)
             #expect(try await library.verify().isHealthy)
+        }
+    }
+
+    /// Each photo of a batch is added at a time of its own, one microsecond after the one before
+    /// in the order of their names, whatever order they were given in (a listing by date added
+    /// shows photos of one time by name): pages of that listing are in name order, and an index
+    /// rebuilt from the journal lists the same photos at the same times.
+    @Test func aBatchsPhotosAreAddedOneMicrosecondApartInNameOrder() async throws {
+        struct Listed: Equatable {
+            let id: String
+            let name: String?
+            let added: Double
+        }
+        func listed(_ library: PhotoLibrary) async throws -> [Listed] {
+            var all: [Listed] = []
+            var cursor: String?
+            repeat {
+                let page = try await library.assets(orderedBy: .dateAdded, matching: .all, after: cursor, limit: 7)
+                all += page.assets.map {
+                    Listed(id: $0.id, name: $0.originalFilename, added: $0.addedAt.timeIntervalSince1970)
+                }
+                cursor = page.nextCursor
+            } while cursor != nil
+            return all
+        }
+        try await Fixture.withTemporaryDirectory { dir in
+            let url = library(dir)
+            let library = PhotoLibrary(backend: try CatalogBackend.open(at: url))
+            let names = (0..<40).map { String(format: "IMG_%02d.JPG", ($0 * 17) % 40) }
+            let media = names.map { Media.data(Fixture.tinyJPEG("added \($0)"), filename: $0) }
+            let results = await library.album(titled: "A").save(media)
+            await Blocking.acknowledgedWorkFinished()
+            #expect(results.allSatisfy { (try? $0.get()) != nil })
+            let saved = try await listed(library)
+            #expect(saved.map(\.name) == names.sorted())
+            let microseconds = saved.map { Int64(($0.added * 1_000_000).rounded()) }
+            #expect(zip(microseconds, microseconds.dropFirst()).allSatisfy { $1 - $0 == 1 }, "\(microseconds)")
+            for suffix in ["", "-journal", "-wal", "-shm"] {
+                // Some of them are never made: nothing to remove.
+                try? FileManager.default.removeItem(atPath: url.appendingPathComponent("catalog.sqlite" + suffix).path)
+            }
+            // None taken yet: nothing to remove.
+            try? FileManager.default.removeItem(at: url.appendingPathComponent("snapshots"))
+            #expect(try await listed(PhotoLibrary(backend: try CatalogBackend.open(at: url))) == saved)
         }
     }
 

@@ -324,7 +324,8 @@ struct CatalogSave {
         var assets: [Result<CommittedAsset, AlbumError>] = []
         var members: [String] = []
         var inBatch: [String: String] = [:]  // sha256 + size → asset id
-        for item in staged {
+        let added = addedTimes()
+        for (offset, item) in staged.enumerated() {
             let content = "\(item.media.sha256)/\(item.media.byteSize)"
             var existing = inBatch[content]
             var restored = false
@@ -360,7 +361,7 @@ struct CatalogSave {
                             id: item.id, path: item.relativePath, originalName: item.media.originalFilename,
                             byteSize: item.media.byteSize, sha256: item.media.sha256,
                             kind: item.media.metadata.kind.rawValue, format: item.media.metadata.format.rawValue,
-                            addedAt: now, metadata: item.metadata.jsonText,
+                            addedAt: added[offset], metadata: item.metadata.jsonText,
                             isFavorite: item.request.isFavorite, companions: item.companionRecords)))
                 inBatch[content] = item.id
             }
@@ -381,6 +382,20 @@ struct CatalogSave {
             if !missing.isEmpty { try recorder.record(.addToAlbum(album: resolved.id, assets: missing, at: now)) }
         }
         return CommitReceipt(albumID: resolved?.id, albumOutcome: resolved?.outcome, assets: assets)
+    }
+
+    /// When each staged photo is added, by its place in `staged`: `now` to the microsecond, one
+    /// microsecond more a photo in the order of their original names (then ids) — the order a
+    /// listing shows photos of one time in. No two photos of a commit share a time, so a page of a
+    /// listing by date added is never of one time, whatever the commit's size; and the times are
+    /// in the photos' records, so an index rebuilt from the journal lists them alike.
+    private func addedTimes() -> [Double] {
+        let first = (now * 1_000_000).rounded(.down)
+        func name(_ index: Int) -> (String, String) { (staged[index].media.originalFilename ?? "", staged[index].id) }
+        let byName = staged.indices.sorted { name($0) < name($1) }
+        var times = [Double](repeating: now, count: staged.count)
+        for rank in byName.indices { times[byName[rank]] = (first + Double(rank)) / 1_000_000 }
+        return times
     }
 
     /// Brings the companions of the asset `id` (which already holds `item`'s bytes) up to date with
