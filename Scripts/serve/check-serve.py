@@ -134,6 +134,11 @@ class Server:
             self.process.wait(timeout=30)
 
 
+def debian_chromium(playwright):
+    """Debian's Chromium, headless, driven by Playwright (no browser download)."""
+    return playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=["--no-sandbox"])
+
+
 def unique_jpeg(template, text):
     """A copy of a JPEG made unique by a comment segment after its start marker."""
     data = open(template, "rb").read()
@@ -668,7 +673,7 @@ def browser_checks(album, library, state, work, shots):
     server = Server(album, library, state)
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=["--no-sandbox"])
+            browser = debian_chromium(playwright)
             # The pages allow no eval (their Content-Security-Policy): Playwright's own waiting code needs it.
             page = browser.new_context(viewport={"width": 900, "height": 800}, bypass_csp=True).new_page()
             page.goto(server.link)
@@ -952,7 +957,7 @@ def share_browser_checks(album, library, state, work, shots):
         outside = first_asset(server, elsewhere["id"])
         link_id, token = share_link(album, library, "Trip")
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=["--no-sandbox"])
+            browser = debian_chromium(playwright)
 
             def guest_page():
                 # A context of its own: the guest has no owner cookie. The pages allow no eval (their
@@ -1459,7 +1464,7 @@ def upload_request_checks(album, library, state, work):
     server = Server(album, library, state)
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=["--no-sandbox"])
+            browser = debian_chromium(playwright)
             page = browser.new_context(viewport={"width": 1200, "height": 900}, bypass_csp=True).new_page()
             # Every time the page asks for the album (what the grid shows), in the page's own clock.
             page.add_init_script("""(() => {
@@ -1550,7 +1555,7 @@ def grid_task_checks(album, library, state, work):
     server = Server(album, library, state)
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=["--no-sandbox"])
+            browser = debian_chromium(playwright)
             page = browser.new_context(viewport={"width": 1200, "height": 900}, bypass_csp=True).new_page()
             page.add_init_script("""(() => {
                 window.addressed = [];
