@@ -308,9 +308,19 @@
                 // Another handle (another process, app or part of the app) saves: reported too.
                 let theirs = try await fixture.reopen().album(titled: "Elsewhere").save(
                     .file(try fixture.uniqueJPEG("theirs")))
-                let other = await changes.wait(limit: .seconds(60)) { $0.insertedAlbumIDs.contains(theirs.albumID!) }
-                #expect(other?.insertedAlbumIDs == [theirs.albumID!])
-                #expect(other?.insertedAssetIDs == [theirs.assetID])
+                // As with ours, the album and the photo may come as one change or two (a library
+                // read at intervals can read between the album's creation and the photo's save).
+                var theirAlbums: [String] = []
+                var theirAssets: [String] = []
+                while !(theirAlbums.contains(theirs.albumID!) && theirAssets.contains(theirs.assetID)),
+                    let change = await changes.wait(
+                        limit: .seconds(60), { !$0.insertedAssetIDs.isEmpty || !$0.insertedAlbumIDs.isEmpty })
+                {
+                    theirAlbums += change.insertedAlbumIDs
+                    theirAssets += change.insertedAssetIDs
+                }
+                #expect(theirAlbums == [theirs.albumID!])
+                #expect(theirAssets == [theirs.assetID])
             }
         }
 
