@@ -1222,8 +1222,8 @@ scenario_shutdown() {
     local dir=$WORK/shutdown trials failures=0 trial mnt img lib acks err pid delay bad
     trials=$([ "$MODE" = full ] && echo 60 || echo 8)
     mkdir -p "$dir"
-    # 998 photos in the batch, under an open-file limit of 2 048: two chunks of 499 (a chunk holds
-    # at most 500 photos there, the saver keeping two chunks' files open; 1 024 otherwise), so an
+    # 998 photos in the batch, under an open-file limit of 2 048: two chunks, of 500 and 498 (a chunk
+    # holds at most 500 photos there, the saver keeping two chunks' files open; 1 024 otherwise), so an
     # even trial's cut can land while the second one commits. They take about 510 MB where ImageMagick makes camera-sized ones: the disk
     # is 1 GiB (sparse), so a batch that is not cut never fills it.
     make_jpegs "$dir/media" 1000 sd

@@ -55,12 +55,10 @@ struct JournalChangeTracker: Sendable {
         /// compared with the smaller of the two, so a batch costs at most the memberships held.
         func membersChanged(_ ids: Set<TrackedID>) {
             guard !ids.isEmpty else { return }
-            for album in members.keys.sorted() {
-                let held = members[album]!
-                let holds =
-                    ids.count <= held.count ? ids.contains { held.contains($0) } : held.contains { ids.contains($0) }
-                if holds { touchAlbum(album, changed: true) }
+            let holding = members.filter { album, held in
+                ids.count <= held.count ? ids.contains { held.contains($0) } : held.contains { ids.contains($0) }
             }
+            for album in holding.keys.sorted() { touchAlbum(album, changed: true) }
         }
         for record in records {
             switch record {
@@ -105,9 +103,16 @@ struct JournalChangeTracker: Sendable {
                 let gone = Set(ids.lazy.map { TrackedID($0) }).intersection(deleted)
                 guard !gone.isEmpty else { break }
                 deleted.subtract(gone)
-                // The keys are copied first: a view of them alive while a set is changed would
-                // make every set be copied.
-                for album in Array(members.keys) { members[album]!.subtract(gone) }
+                // Each album's set loses the purged assets by walking the smaller of the two, so
+                // a purge costs at most the memberships held. The keys are copied first: a view of
+                // them alive while a set is changed would make every set be copied.
+                for album in Array(members.keys) {
+                    if members[album]!.count < gone.count {
+                        members[album] = members[album]!.filter { !gone.contains($0) }
+                    } else {
+                        members[album]!.subtract(gone)
+                    }
+                }
             case .setCompanions(let asset, _):
                 // Its sidecars changed: a listed asset changed.
                 if listed.contains(TrackedID(asset)) { touchAsset(asset, changed: true) }
