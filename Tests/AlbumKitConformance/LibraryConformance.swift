@@ -279,20 +279,28 @@
                 // part of the state it starts from): a photo is saved into a new album until one is
                 // heard, each waited for 10 s.
                 try await Task.sleep(for: .seconds(2))
-                var heard: (saved: SavedAsset, albums: [String], assets: [String])?
-                for attempt in 1...30 where heard == nil {
-                    let saved = try await fixture.library.album(titled: "Trips \(attempt)").save(
-                        .file(try fixture.uniqueJPEG("mine \(attempt)")))
-                    // The album's creation and the photo may come as one change or two.
+                // The albums and assets inserted until `saved`'s album and photo are both told: they
+                // may come as one change or two (a library read at intervals can read between the
+                // album's creation and the photo's save).
+                func insertions(until saved: SavedAsset, waiting limit: Duration) async -> (
+                    albums: [String], assets: [String]
+                ) {
                     var albums: [String] = []
                     var assets: [String] = []
                     while !(albums.contains(saved.albumID!) && assets.contains(saved.assetID)),
                         let change = await changes.wait(
-                            limit: .seconds(10), { !$0.insertedAssetIDs.isEmpty || !$0.insertedAlbumIDs.isEmpty })
+                            limit: limit, { !$0.insertedAssetIDs.isEmpty || !$0.insertedAlbumIDs.isEmpty })
                     {
                         albums += change.insertedAlbumIDs
                         assets += change.insertedAssetIDs
                     }
+                    return (albums, assets)
+                }
+                var heard: (saved: SavedAsset, albums: [String], assets: [String])?
+                for attempt in 1...30 where heard == nil {
+                    let saved = try await fixture.library.album(titled: "Trips \(attempt)").save(
+                        .file(try fixture.uniqueJPEG("mine \(attempt)")))
+                    let (albums, assets) = await insertions(until: saved, waiting: .seconds(10))
                     // A save while the feed starts is part of its starting point (never told), or
                     // told after it: the next one is waited for.
                     if albums.contains(saved.albumID!) && assets.contains(saved.assetID) {
@@ -308,17 +316,7 @@
                 // Another handle (another process, app or part of the app) saves: reported too.
                 let theirs = try await fixture.reopen().album(titled: "Elsewhere").save(
                     .file(try fixture.uniqueJPEG("theirs")))
-                // As with ours, the album and the photo may come as one change or two (a library
-                // read at intervals can read between the album's creation and the photo's save).
-                var theirAlbums: [String] = []
-                var theirAssets: [String] = []
-                while !(theirAlbums.contains(theirs.albumID!) && theirAssets.contains(theirs.assetID)),
-                    let change = await changes.wait(
-                        limit: .seconds(60), { !$0.insertedAssetIDs.isEmpty || !$0.insertedAlbumIDs.isEmpty })
-                {
-                    theirAlbums += change.insertedAlbumIDs
-                    theirAssets += change.insertedAssetIDs
-                }
+                let (theirAlbums, theirAssets) = await insertions(until: theirs, waiting: .seconds(60))
                 #expect(theirAlbums == [theirs.albumID!])
                 #expect(theirAssets == [theirs.assetID])
             }
