@@ -5,7 +5,8 @@ import Testing
 
 /// A clock set wrong (`ALBUMKIT_NOW`, which debug builds take in place of the system clock): a save
 /// before 1970 works; a deletion recorded in the future counts as now; one recorded before any
-/// library existed is not emptied by the 30-day rule; `--days 0` empties everything.
+/// library existed is not emptied by the 30-day rule; `--days 0` empties everything; a save whose
+/// clock is a little behind the last one's is added after it.
 @Suite(.onThreadsOfTheirOwn) struct ClockCLITests {
     static func saved(_ tag: String, in dir: URL, _ library: [String], clock: String? = nil) throws -> String {
         let source = dir.appendingPathComponent("\(tag).jpg")
@@ -47,6 +48,28 @@ import Testing
             let all = try CLI.run(["deleted", "--empty", "--days", "0", "--json"] + library)
             #expect(all.stdout.contains("\"removed\":2"), "\(all.stdout)\(all.stderr)")
             #expect(try CLI.run(["verify"] + library).status == 0)
+        }
+    }
+
+    /// A process whose clock read a moment before another's commit (both took the time before
+    /// waiting for the journal) adds its photo after that commit's: times added rise with commits.
+    /// A time more than a second ahead of the clock (set wrong once) is not followed.
+    @Test func aSaveJustBehindTheLastCommitIsAddedAfterIt() throws {
+        try CLI.withTemporaryDirectory { dir in
+            let library = ["--library", dir.appendingPathComponent("L.albumlibrary").path]
+            let now = Date().timeIntervalSince1970.rounded(.down)
+            let first = try Self.saved("first", in: dir, library, clock: String(now + 0.5))
+            let second = try Self.saved("second", in: dir, library, clock: String(now))
+            let third = try Self.saved("third", in: dir, library, clock: String(now - 5))
+            let far = try Self.saved("far", in: dir, library, clock: String(now + 100))
+            let later = try Self.saved("later", in: dir, library, clock: String(now + 1))
+            let run = try CLI.run(["assets", "--order", "added", "--json"] + library)
+            #expect(run.status == 0, "\(run.stderr)")
+            let listed = try #require(
+                try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]], "\(run.stdout)"
+            ).compactMap { $0["id"] as? String }
+            let ascending = [third, first, second, later, far]
+            #expect(listed == ascending || listed == ascending.reversed(), "\(listed) against \(ascending)")
         }
     }
 }

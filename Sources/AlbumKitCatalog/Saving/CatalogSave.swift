@@ -324,7 +324,7 @@ struct CatalogSave {
         var assets: [Result<CommittedAsset, AlbumError>] = []
         var members: [String] = []
         var inBatch: [String: String] = [:]  // sha256 + size → asset id
-        let added = addedTimes()
+        let added = try addedTimes(in: recorder.db)
         for (offset, item) in staged.enumerated() {
             let content = "\(item.media.sha256)/\(item.media.byteSize)"
             var existing = inBatch[content]
@@ -389,8 +389,22 @@ struct CatalogSave {
     /// listing shows photos of one time in. No two photos of a commit share a time, so a page of a
     /// listing by date added is never of one time, whatever the commit's size; and the times are
     /// in the photos' records, so an index rebuilt from the journal lists them alike.
-    private func addedTimes() -> [Double] {
-        let first = (now * 1_000_000).rounded(.down)
+    ///
+    /// `now` is read before the journal's lock: another process may have committed in between
+    /// with times at or a little past it. Then this commit starts just after the latest time
+    /// added, so times rise with commits and two processes' photos never interleave. A latest
+    /// time more than a second ahead (a clock once set wrong, a record from elsewhere) is not
+    /// followed: photos are never dated by it.
+    private func addedTimes(in db: Database) throws -> [Double] {
+        let nowMicroseconds = (now * 1_000_000).rounded(.down)
+        let latest =
+            try db.row(
+                """
+                SELECT max(coalesce((SELECT max(added_key) FROM asset WHERE state = 'ready' AND kind = 'photo'), 0),
+                           coalesce((SELECT max(added_key) FROM asset WHERE state = 'ready' AND kind = 'video'), 0))
+                """)?
+            .integer(0).map(Double.init) ?? 0
+        let first = latest >= nowMicroseconds && latest < nowMicroseconds + 1_000_000 ? latest + 1 : nowMicroseconds
         func name(_ index: Int) -> (String, String) { (staged[index].media.originalFilename ?? "", staged[index].id) }
         let byName = staged.indices.sorted { name($0) < name($1) }
         var times = [Double](repeating: now, count: staged.count)

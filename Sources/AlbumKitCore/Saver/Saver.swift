@@ -27,30 +27,13 @@ package struct Saver<Backend: LibraryBackend>: Sendable {
         onResult: ResultHandler? = nil
     ) async -> [Result<SavedAsset, AlbumError>] {
         var results = [Result<SavedAsset, AlbumError>?](repeating: nil, count: media.count)
-        let counts = Locked((prepared: 0, completed: 0, failed: 0))
-        let total = media.count
-        // Items are prepared on the staging tasks while earlier ones are reported here: each report
-        // is counted and delivered under one lock, so the caller sees them in the order they were
-        // counted and `fraction` never moves back.
+        let reports = ProgressReports(total: media.count, callback: progress)
         func report(_ index: Int, _ result: Result<SavedAsset, AlbumError>) {
             results[index] = result
             onResult?(index, result)
-            counts.withLock { counts in
-                counts.completed += 1
-                if case .failure = result { counts.failed += 1 }
-                var value = SaveProgress(completed: counts.completed, total: total, failed: counts.failed)
-                value.prepared = max(counts.prepared, counts.completed)
-                progress?(value)
-            }
+            reports.itemFinished(failed: (try? result.get()) == nil)
         }
-        let prepared: @Sendable () -> Void = {
-            counts.withLock { counts in
-                counts.prepared += 1
-                var value = SaveProgress(completed: counts.completed, total: total, failed: counts.failed)
-                value.prepared = counts.prepared
-                progress?(value)
-            }
-        }
+        let prepared: @Sendable () -> Void = { reports.itemPrepared() }
 
         // Formats the library can never hold are refused before anything else, so that a batch of
         // only such files asks for no access at all; in a mixed batch they fail as if at staging.
