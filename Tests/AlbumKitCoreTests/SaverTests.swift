@@ -22,6 +22,38 @@ import Testing
         #expect(backend.state.withLock { $0.albums.count } == 1)
     }
 
+    /// Saves at once in one process share its open files: a batch sizes its chunks to what the
+    /// others leave it (here another holds all but 56 descriptors: chunks of at most 14), not to
+    /// the whole budget (two chunks of 64).
+    @Test func aBatchSizesItsChunksToItsShareOfTheOpenFiles() async throws {
+        var saver = Saver(backend: backend)
+        saver.descriptorShares = DescriptorShares { 1_000 }
+        let held = saver.descriptorShares.take(upTo: 1_000 - 56)
+        let results = await saver.save(
+            Array(repeating: Media.file(Fixture.jpeg), count: 128), to: try AlbumTitle("Shared budget"),
+            policy: .requireAlbum, progress: nil)
+        #expect(results.allSatisfy { (try? $0.get()) != nil })
+        let inChunksOf14 = (128 + 13) / 14
+        #expect(backend.state.withLock { $0.commits } == inChunksOf14)
+        // Given back, the same batch takes two commits (of 64, the backend's preference).
+        saver.descriptorShares.giveBack(held)
+        _ = await saver.save(
+            Array(repeating: Media.file(Fixture.jpeg), count: 128), to: try AlbumTitle("Shared budget"),
+            policy: .requireAlbum, progress: nil)
+        #expect(backend.state.withLock { $0.commits } == inChunksOf14 + 2)
+    }
+
+    /// A share is what the others leave, never less than the smallest (so a save goes on), and
+    /// comes back when given back.
+    @Test func sharesDivideTheBudget() {
+        let shares = DescriptorShares { 100 }
+        #expect(shares.take(upTo: 60) == 60)
+        #expect(shares.take(upTo: 60) == 40)
+        #expect(shares.take(upTo: 60) == DescriptorShares.smallestShare)
+        shares.giveBack(60)
+        #expect(shares.take(upTo: 60) == 60 - DescriptorShares.smallestShare)
+    }
+
     @Test func deletedAlbumIsRecreated() async throws {
         let album = library.album(titled: "Trips")
         let first = try await album.save(.file(Fixture.jpeg))

@@ -67,8 +67,8 @@ public struct Album: Sendable {
     /// the others are saved. `onResult` is called with each item's index and result as soon as that
     /// item is durable (or has failed), in order — so what it reports is saved even if the program
     /// stops before the batch ends. `progress` is called one report at a time, in order: its
-    /// `fraction` never moves back; a slow callback holds back only the thread calling it, never
-    /// the files being read meanwhile. Cancelling the task finishes the items being committed and
+    /// `fraction` never moves back; a slow callback holds back only the thread it is called on.
+    /// Cancelling the task finishes the items being committed and
     /// reports the rest as `.cancelled`.
     ///
     /// ```swift

@@ -3,8 +3,12 @@
 /// policy, and report one result per item.
 package struct Saver<Backend: LibraryBackend>: Sendable {
     package let backend: Backend
-    /// Items committed per transaction (bounds open files and transaction size).
+    /// The most items committed per transaction (bounds open files and transaction size); a
+    /// batch's chunks are smaller when its share of the process's open files is
+    /// (``DescriptorShares``).
     package var batchSize: Int
+    /// The open files this save shares with the others running at once.
+    package var descriptorShares = DescriptorShares.process
 
     package init(backend: Backend) {
         self.backend = backend
@@ -82,8 +86,13 @@ package struct Saver<Backend: LibraryBackend>: Sendable {
         let known = await recognised(media, check: check, in: request, refusals: refusals)
         for index in known.indices where known[index] != nil { prepared() }
 
-        // Two chunks of staged files are open at once: the descriptor table grows to hold them now,
-        // once, rather than doubling mid-batch with every thread waiting (FileSystem).
+        // Two chunks of staged files are open at once, each file with its folder: the chunks are
+        // sized to this save's share of the process's open files (other saves may hold the
+        // rest), and the descriptor table grows to hold them now, once, rather than doubling
+        // mid-batch with every thread waiting (FileSystem).
+        let share = media.count > 1 ? descriptorShares.take(upTo: 4 * min(batchSize, media.count)) : 0
+        defer { descriptorShares.giveBack(share) }
+        let batchSize = media.count > 1 ? max(1, share / 4) : batchSize
         if media.count > 1 { FileSystem.reserveDescriptorTable(for: 4 * batchSize + 64) }
         // A pipeline: while one chunk commits (mostly waiting for the disk to flush), the next one
         // is validated, copied and hashed (mostly CPU).
