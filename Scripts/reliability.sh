@@ -544,8 +544,19 @@ print(len(found), found[0]["count"] if found else 0)' "Race $race" <<<"$albums")
         for ((worker = 0; worker < 8; worker++)); do
             check_acknowledged "$lib" "Race $race" "$WORK/race/$race/w$worker.out" || ok=0
         done
+        # Times added rise with commits: each process's batch (one commit) is one run of the
+        # listing by date added, never interleaved with another's (each process reads its clock
+        # before waiting for the journal).
+        local runs=8
+        if [ "$variant" = batch ]; then
+            runs=$("$ALBUM" assets --order added --json --library "$lib" 2>/dev/null | python3 -c '
+import json, re, sys
+workers = [re.sub(r"_[0-9]+[.]jpg$", "", a.get("file", "")) for a in json.load(sys.stdin)]
+print(sum(1 for i, w in enumerate(workers) if i == 0 or w != workers[i - 1]))')
+            [ "$runs" = 8 ] || { fail "race $race ($variant): the 8 batches are in $runs runs by date added, not 8"; ok=0; }
+        fi
         [ "$ok" = 1 ] || failures=$((failures + 1))
-        echo "  race $race ($variant): albums=$count assets=${assets:-0} errors=$errors created-lines=$created"
+        echo "  race $race ($variant): albums=$count assets=${assets:-0} errors=$errors created-lines=$created runs=$runs"
     done
     summary race "$RACES" "$failures" "8 processes x 50 saves each into one new album"
 }

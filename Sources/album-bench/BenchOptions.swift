@@ -35,7 +35,7 @@ struct BenchOptions: Sendable {
           --json PATH    where to write the results (default bench/results.json)
           --only IDS     run only these scenarios: catalog, video, folders, samesize, single, start,
                          lookup, size, rebuild, memory, metadata, shared, reimport, sidecars, listing,
-                         previews, posters, nearduplicates, serve, resume, grid; sharedsingle (only
+                         verify, previews, posters, nearduplicates, serve, resume, grid; sharedsingle (only
                          when named): shared's one-photo rows alone
           --tmp DIR      scratch directory parent (default: the system temporary directory); its
                          file system is what is measured

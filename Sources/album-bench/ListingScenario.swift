@@ -113,12 +113,12 @@ extension Bench {
         return ["-c", quoted.joined(separator: " ") + " | " + filter + " > /dev/null"]
     }
 
-    /// `sh -c` arguments hashing every file under `library`'s `originals/` with `sha256sum`, one
-    /// process per core at a time, 500 files each.
-    static func hashingOriginals(of library: String) -> [String] {
+    /// `sh -c` arguments hashing every file under `library`'s `originals/` with `hasher`
+    /// (`sha256sum` unless told), one process per core at a time, 500 files each.
+    static func hashingOriginals(of library: String, with hasher: String = "sha256sum") -> [String] {
         let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let quoted = "'" + (library + "/originals").replacingOccurrences(of: "'", with: "'\\''") + "'"
-        return ["-c", "find \(quoted) -type f -print0 | xargs -0 -P \(cores) -n 500 sha256sum > /dev/null"]
+        return ["-c", "find \(quoted) -type f -print0 | xargs -0 -P \(cores) -n 500 \(hasher) > /dev/null"]
     }
 
     /// The largest library built through `album save` processes; larger ones are built through

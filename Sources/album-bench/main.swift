@@ -92,6 +92,7 @@ let scenarios: [(id: String, run: () async throws -> ScenarioResult)] = [
     ("reimport", { try bench.reimport() }),
     ("sidecars", { try bench.sidecars() }),
     ("listing", { try await bench.listing() }),
+    ("verify", { try bench.verifyCameraSized() }),
     ("previews", { try bench.previews() }),
     ("posters", { try bench.posterFrames() }),
     ("nearduplicates", { try await bench.nearDuplicates() }),
