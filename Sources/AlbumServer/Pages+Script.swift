@@ -301,7 +301,7 @@ extension Pages {
         // The thumbnails of `limit` places of an album from `offset`, in one request (/api/thumbnails):
         // `items` gives each place's asset id and its image as a data: address (none when it has no
         // thumbnail). Not a Blob and its object URL: each of those is a call to the browser's own
-        // process, about half a millisecond apiece on a busy phone, and a screen's worth is a long task.
+        // process, about half a millisecond apiece on a busy machine, and a screen's worth is a long task.
         function thumbnailRun(albumID, offset, limit, order) {
           const items = fetch('/api/thumbnails?album=' + encodeURIComponent(albumID) + '&offset=' + offset + '&limit=' + limit + '&order=' + order, { credentials: 'same-origin' })
             .then((response) => { if (!response.ok) throw new Error(response.statusText); return response.arrayBuffer(); })
