@@ -10,7 +10,8 @@
     check-serve.py share-browser ALBUM LIBRARY STATE_DIR WORK_DIR SCREENSHOTS_DIR
     check-serve.py forge   ALBUM LIBRARY STATE_DIR WORK_DIR TRIALS   (the reliability harness's serveshare)
     check-serve.py uploads ALBUM LIBRARY STATE_DIR WORK_DIR        (one request per photo, cuts, reloads)
-    check-serve.py gridtasks ALBUM LIBRARY STATE_DIR WORK_DIR      (thumbnails' addresses, a few a task)
+    check-serve.py gridtasks ALBUM LIBRARY STATE_DIR WORK_DIR      (the first screen's thumbnails in one task, then a few a task)
+    check-serve.py gridrefresh ALBUM LIBRARY STATE_DIR WORK_DIR    (the grid after a save: a failed refresh retried, none after leaving)
     check-serve.py cut     ALBUM LIBRARY STATE_DIR WORK_DIR TRIALS   (the reliability harness's servecut)
 
 `http` needs only Python: the access token and its cookie, refusals (no cookie, no CSRF header, a
@@ -1538,9 +1539,10 @@ def upload_request_checks(album, library, state, work):
 
 
 def grid_task_checks(album, library, state, work):
-    """The album grid gives at most 8 of its cells their thumbnail's address in one task (observed
-    with a MutationObserver: its records are delivered at the end of each task), on the first
-    screen and scrolled; every cell on screen gets its thumbnail."""
+    """The album grid gives the first screen's cells their thumbnails' addresses in one task, and
+    scrolled at most 8 in one task (observed with a MutationObserver: its records are delivered at
+    the end of each task); every cell on screen gets its thumbnail, drawn, also with the page's own
+    Content-Security-Policy in force (its thumbnails are data: addresses)."""
     import glob
     from playwright.sync_api import sync_playwright
 
@@ -1574,20 +1576,110 @@ def grid_task_checks(album, library, state, work):
             })()""")
             page.goto(server.link)
             trip = album_ids(server)["Trip"]
+            page.evaluate("window.addressed = []")  # the albums page's cover
             page.goto(server.origin + "/#/album/" + quoted(trip["id"]))
             loaded = LOADED_CELLS
             page.wait_for_function(loaded, timeout=30000)
             first = page.evaluate("window.addressed")
             cells = page.evaluate("document.querySelectorAll('.cell img').length")
             check(cells >= 40, "the first screen shows %d thumbnails" % cells)
+            drawn = "[...document.querySelectorAll('.cell img')].filter(i => i.naturalWidth > 0).length"
+            check(page.evaluate(drawn) == cells, "each of them is drawn: %d of %d" % (page.evaluate(drawn), cells))
+            check(first == [cells], "one task gives the first screen's %d thumbnails their addresses: %s" % (cells, first))
             page.evaluate("window.addressed = []")
             for fraction in (0.5, 1.0, 0.2):
                 page.evaluate("(f) => { const s = document.querySelector('.scroller'); s.scrollTop = f * (s.scrollHeight - s.clientHeight); }", fraction)
                 page.wait_for_timeout(300)
                 page.wait_for_function(loaded, timeout=30000)
+                check(page.evaluate(drawn) == page.evaluate("document.querySelectorAll('.cell img').length"),
+                      "scrolled to %d %%, every thumbnail on screen is drawn" % (fraction * 100))
             scrolled = page.evaluate("window.addressed")
-            check(max(first) <= 8, "no task of the first screen gives more than 8 thumbnails their address: %s" % first)
             check(scrolled and max(scrolled) <= 8, "no task while scrolling gives more than 8 thumbnails their address: %s" % scrolled)
+            # The page's own policy in force (Playwright's waits are then asked from here, not evaluated in the page).
+            page = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
+            page.goto(server.link)
+            page.goto(server.origin + "/#/album/" + quoted(trip["id"]))
+            deadline = time.time() + 30
+            while not page.evaluate(loaded) and time.time() < deadline:
+                time.sleep(0.1)
+            check(page.evaluate(drawn) >= 40, "with the page's Content-Security-Policy in force, the first screen's thumbnails are drawn: %d"
+                  % page.evaluate(drawn))
+            browser.close()
+    finally:
+        server.stop()
+
+
+def grid_refresh_checks(album, library, state, work):
+    """The open album's grid after a save by the CLI: when its request for the album fails (the
+    server answers 503 once), it is asked again and the new photo shows; when the page leaves the
+    album while that request is on its way (and another save was heard meanwhile), nothing more is
+    asked for the album it left."""
+    from playwright.sync_api import sync_playwright
+
+    corpus = os.path.join(os.path.dirname(__file__), "../../Tests/AlbumKitMediaTests/Fixtures/corpus")
+
+    def cli_save(name):
+        path = os.path.join(work, name)
+        open(path, "wb").write(unique_jpeg(os.path.join(corpus, "jpeg-thumbnail.jpg"), "grid refresh %s %f" % (name, time.time())))
+        run = subprocess.run([album, "save", "--library", library, "--album", "Trip", path], capture_output=True, text=True)
+        check(run.returncode == 0, "%s saved into Trip by the CLI: %s" % (name, run.stderr[-300:]))
+
+    server = Server(album, library, state)
+    try:
+        with sync_playwright() as playwright:
+            browser = debian_chromium(playwright)
+            page = browser.new_context(viewport={"width": 1200, "height": 900}, bypass_csp=True).new_page()
+            page.goto(server.link)
+            trip = album_ids(server)["Trip"]
+            page.goto(server.origin + "/#/album/" + quoted(trip["id"]))
+            page.wait_for_function(LOADED_CELLS, timeout=30000)
+            count = "document.querySelector('.tools .muted').textContent"
+            items = lambda n: "%d item%s" % (n, "" if n == 1 else "s")  # as the page says it
+            page.wait_for_function("%s === '%s'" % (count, items(trip["count"])), timeout=10000)
+            asked = []  # (seconds, address) of every request for the album Trip
+            page.on("request", lambda r: asked.append((time.time(), r.url))
+                    if ("/api/album-assets" in r.url or "/api/thumbnails" in r.url) and "album=" + quoted(trip["id"]) in r.url else None)
+            failed, held = [], []
+
+            def refreshes(route):
+                if "offset=0&" not in route.request.url:
+                    route.continue_()
+                elif mode == "fail" and not failed:
+                    failed.append(route.request.url)
+                    route.fulfill(status=503, content_type="application/json", body='{"error": "busy"}')
+                elif mode == "hold":
+                    held.append(route)
+                else:
+                    route.continue_()
+
+            mode = "fail"
+            page.route("**/api/album-assets*", refreshes)
+            cli_save("refresh-after-503.jpg")
+            try:
+                page.wait_for_function("%s === '%s'" % (count, items(trip["count"] + 1)), timeout=20000)
+            except Exception:
+                fail("the grid still shows %s 20 s after the save (its request for the album failed %d times)" % (page.evaluate(count), len(failed)))
+            check(len(failed) == 1, "the grid's request for the album after the save failed once (503), was asked again, and"
+                  " the grid shows the new photo: %s" % page.evaluate(count))
+
+            mode = "hold"
+            cli_save("refresh-while-leaving-1.jpg")
+            deadline = time.time() + 20
+            while not held and time.time() < deadline:
+                page.wait_for_timeout(50)
+            check(len(held) == 1, "the grid asks for the album after the next save (held on its way)")
+            cli_save("refresh-while-leaving-2.jpg")
+            page.wait_for_timeout(1500)  # the second save heard while the first refresh is on its way
+            page.evaluate("location.hash = '#/'")
+            page.wait_for_selector("h1:text('Albums')")
+            left = time.time()
+            try:
+                held[0].abort("connectionreset")
+            except Exception:
+                pass  # the page dropped it itself when it left the album
+            page.wait_for_timeout(4000)
+            after = [url for moment, url in asked if moment >= left]
+            check(not after, "after the page left the album mid-refresh, nothing more is asked for it: %s" % after)
             browser.close()
     finally:
         server.stop()
@@ -1597,15 +1689,57 @@ def grid_task_checks(album, library, state, work):
 LOADED_CELLS = "(() => { const cells = [...document.querySelectorAll('.cell')]; return cells.length > 0 && cells.every(c => { const i = c.querySelector('img'); return i && i.complete; }); })()"
 
 
+def killed_creation(server, photo, trial):
+    """The server killed with SIGKILL while a creation's bytes arrive (before its answer), beside an
+    upload whose creation was answered and which holds some bytes; a new server started. The new
+    server (returned), what is wrong: the one never answered is no longer staged once the new server
+    listens, the answered one is there at its offset."""
+    problems = []
+    status, headers, _ = server.request("POST", "/api/uploads", headers={
+        "X-Album-Title": "Cut", "X-File-Name": "answered-%d.jpg" % trial, "Upload-Length": str(len(photo)), "Upload-Complete": "?0"})
+    answered = headers.get("location")
+    held = min(1000, len(photo) // 2)
+    status, headers, _ = server.request("PATCH", answered, body=photo[:held], headers={
+        "Upload-Offset": "0", "Upload-Complete": "?0", "Content-Type": "application/partial-upload"})
+    if status != 204:
+        problems.append("an append to the answered upload answered %d" % status)
+    before = set(staged(server.state))
+    sock = socket.create_connection((server.host, server.port), timeout=30)
+    sock.sendall(("POST /api/uploads HTTP/1.1\r\nHost: x\r\nCookie: %s\r\nX-CSRF-Token: %s\r\nX-Album-Title: Cut\r\n"
+                  "X-File-Name: killed-%d.jpg\r\nUpload-Length: %d\r\nUpload-Complete: %s\r\nContent-Length: %d\r\n\r\n"
+                  % (server.cookie, server.csrf, trial, len(photo), "?1" if trial % 2 else "?0", len(photo))).encode()
+                 + photo[:len(photo) // 3])
+    deadline = time.time() + 10
+    while not set(staged(server.state)) - before and time.time() < deadline:
+        time.sleep(0.01)
+    never = set(staged(server.state)) - before
+    server.kill()
+    sock.close()
+    if len(never) != 1:
+        problems.append("the creation being sent was not staged before the kill: %s" % never)
+    server = Server(server.album, server.library, server.state)
+    left = never & set(staged(server.state))
+    if left:
+        problems.append("the creation never answered is still staged after the start-up: %s" % left)
+    status, headers, _ = server.request("HEAD", answered)
+    if status != 204 or headers.get("upload-offset") != str(held):
+        problems.append("the answered upload is not at its offset after the start-up: %d %s" % (status, headers.get("upload-offset")))
+    else:
+        server.request("DELETE", answered)
+    return server, problems
+
+
 def cut_trials(album, library, state, work, trials):
     """The reliability harness's servecut: uploads cut at a random byte, or reset, in the middle of
     their body, and sent again the way the page does (the resumable way, pieces appended, those cut
-    too, the offset asked with HEAD); then every acknowledged photo is in the album exactly once with
-    its SHA-256, nothing is left staged, and verify passes. Prints `servecut trials=N failures=M`."""
+    too, the offset asked with HEAD); every third trial the server is also killed with SIGKILL while
+    a creation's bytes arrive, and started again (`killed_creation`). Then every acknowledged photo is
+    in the album exactly once with its SHA-256, nothing is left staged, and verify passes. Prints
+    `servecut trials=N failures=M`."""
     import random
     corpus = os.path.join(os.path.dirname(__file__), "../../Tests/AlbumKitMediaTests/Fixtures/corpus")
     server = Server(album, library, state)
-    acknowledged, failures, piece, already, appends_cut = set(), 0, 128 * 1024, 0, 0
+    acknowledged, failures, piece, already, appends_cut, kills = set(), 0, 128 * 1024, 0, 0, 0
     try:
         for trial in range(trials):
             size = random.choice([0, 0.3, 1])
@@ -1617,6 +1751,9 @@ def cut_trials(album, library, state, work, trials):
             sent = len(photo) if random.random() < 0.3 else random.randint(0, len(photo) - 1)
             cut_creation(server, photo, sent, reset=random.random() < 0.5)
             problems = []
+            if trial % 3 == 2:
+                server, problems = killed_creation(server, photo, trial)
+                kills += 1
             # Sent again the resumable way: created empty, appended a piece at a time, pieces cut.
             status, headers, body = server.request("POST", "/api/uploads", headers={
                 "X-Album-Title": "Cut", "X-File-Name": "cut-%d.jpg" % trial, "Upload-Length": str(len(photo)), "Upload-Complete": "?0"})
@@ -1686,8 +1823,8 @@ def cut_trials(album, library, state, work, trials):
     if verified.returncode != 0:
         failures += 1
         print("verify: %s" % (verified.stdout + verified.stderr)[-300:], flush=True)
-    print("servecut trials=%d failures=%d acknowledged=%d (%d already in the library: sent whole before the cut), appends cut %d"
-          % (trials, failures, len(acknowledged), already, appends_cut), flush=True)
+    print("servecut trials=%d failures=%d acknowledged=%d (%d already in the library: sent whole before the cut), appends cut %d,"
+          " servers killed mid-creation %d" % (trials, failures, len(acknowledged), already, appends_cut, kills), flush=True)
     if failures:
         sys.exit(1)
 
@@ -1712,6 +1849,8 @@ if __name__ == "__main__":
         upload_request_checks(album, library, state, work)
     elif mode == "gridtasks":
         grid_task_checks(album, library, state, work)
+    elif mode == "gridrefresh":
+        grid_refresh_checks(album, library, state, work)
     elif mode == "cut":
         cut_trials(album, library, state, work, int(sys.argv[6]))
     elif mode == "forgedthumb":

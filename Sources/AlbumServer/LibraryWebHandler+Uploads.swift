@@ -47,14 +47,12 @@ extension LibraryWebHandler {
             companions = given.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             if let refusal = companionRefusal(companions, of: name, link: link) { return .respond(refusal) }
         }
-        let id = try uploads.create(
+        let created = try uploads.create(
             UploadStore.Description(
                 albumTitle: title, name: name, length: length, albumID: link?.albumID, linkID: link?.id,
                 isSidecar: isSidecar, companions: companions))
-        let location = "/api/uploads/\(id)"
-        let appending = try UploadAppend(
-            handler: self, id: id, offset: 0, complete: request.header("Upload-Complete") == "?1", location: location)
-        return .receive(appending)
+        return .receive(
+            UploadAppend(handler: self, created: created, complete: request.header("Upload-Complete") == "?1"))
     }
 
     /// The largest sidecar taken (a sidecar is held in the uploads folder until its photo arrives).
@@ -93,8 +91,7 @@ extension LibraryWebHandler {
         do {
             return .receive(
                 try UploadAppend(
-                    handler: self, id: id, offset: offset, complete: request.header("Upload-Complete") == "?1",
-                    location: nil))
+                    handler: self, id: id, offset: offset, complete: request.header("Upload-Complete") == "?1"))
         } catch let conflict as UploadStore.Conflict {
             return .respond(
                 Self.problem(409, "This piece does not follow the upload's end: \(conflict.reason).")

@@ -400,7 +400,7 @@ package final class LibraryWebHandler: HTTPHandler {
     static let pageHeaders: [(name: String, value: String)] = [
         (
             "Content-Security-Policy",
-            "default-src 'self'; img-src 'self' blob:; media-src 'self'; style-src 'self'; script-src 'self'; frame-ancestors 'none'"
+            "default-src 'self'; img-src 'self' data:; media-src 'self'; style-src 'self'; script-src 'self'; frame-ancestors 'none'"
         ),
         ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer"), ("Cache-Control", "no-store"),
     ]

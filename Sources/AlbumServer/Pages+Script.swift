@@ -22,13 +22,14 @@ extension Pages {
           for (const child of children) node.append(child);
           return node;
         }
-        async function api(path) {
+        // `signal`: the page the request is for was left; nothing more is asked for it.
+        async function api(path, signal) {
           // A connection refused or dropped (a busy server, a phone between networks) is tried again
           // twice, half a second apart, before the page says so.
           let response;
           for (let attempt = 0; !response; attempt++) {
-            try { response = await fetch(path, { credentials: 'same-origin' }); }
-            catch (error) { if (attempt >= 2) throw error; await pause(500); }
+            try { response = await fetch(path, { credentials: 'same-origin', signal }); }
+            catch (error) { if (attempt >= 2 || (signal && signal.aborted)) throw error; await pause(500); }
           }
           const body = await response.json();
           if (!response.ok) throw new Error(body.error || response.statusText);
@@ -243,36 +244,46 @@ extension Pages {
           const spacer = el('div');
           const rows = el('div', { class: 'rows' });
           scroller.append(rows, spacer);
-          const grid = virtualGrid(scroller, spacer, rows, () => album, order, early);
+          // Aborted when the page leaves the album: its requests, and those it would make again.
+          const leaving = new AbortController();
+          const grid = virtualGrid(scroller, spacer, rows, () => album, order, early, leaving.signal);
           const sort = el('select', { 'aria-label': 'Order', id: 'order' },
             el('option', { value: 'added' }, 'Date added'), el('option', { value: 'taken' }, 'Date taken'));
           sort.value = order;
           sort.onchange = () => { if (album.id) location.hash = '#/album/' + encodeURIComponent(album.id) + ordered(sort.value); };
           const refresh = async () => {
             if (album.id) {
-              const body = await api('/api/album-assets?album=' + encodeURIComponent(album.id) + '&offset=0&limit=' + GRID_PAGE + '&order=' + order);
+              const body = await api('/api/album-assets?album=' + encodeURIComponent(album.id) + '&offset=0&limit=' + GRID_PAGE + '&order=' + order, leaving.signal);
               album = body.album;
               grid.reset(body.assets);
               return;
             }
-            const albums = (await api('/api/albums')).albums;
+            const albums = (await api('/api/albums', leaving.signal)).albums;
             const found = albums.find((a) => a.title === album.title);
             if (found) { album = found; if (titleIfNew) { history.replaceState(null, '', '#/album/' + encodeURIComponent(found.id)); titleIfNew = null; } }
             grid.reset();
           };
           // The album is asked for again at most once a second, however many changes are heard (an
           // upload of hundreds of photos tells of each): a change heard meanwhile waits for the next
-          // turn, so the last one is always shown.
-          let refreshTimer = 0, refreshed = -Infinity, refreshing = false, again = false;
-          const refreshSoon = () => {
+          // turn, so the last one is always shown. A refresh that failed is tried again 1, 2, 4, 8 and
+          // 16 s later, or at once when another change is heard; none starts once the page left the album.
+          let refreshTimer = 0, refreshed = -Infinity, refreshing = false, again = false, failures = 0;
+          const refreshAfter = (wait) => {
+            if (leaving.signal.aborted) return;
             if (refreshing) { again = true; return; }
             if (refreshTimer) return;
             refreshTimer = setTimeout(async () => {
               refreshTimer = 0; refreshing = true; refreshed = performance.now();
-              try { await refresh(); } catch { /* not shown now: the next change asks again */ }
+              try { await refresh(); failures = 0; } catch { failures++; }
               refreshing = false;
-              if (again) { again = false; refreshSoon(); }
-            }, Math.max(0, refreshed + 1000 - performance.now()));
+              const retry = failures > 0 && failures <= 5;
+              if (again || retry) { again = false; refreshAfter(retry ? 1000 * 2 ** (failures - 1) : 0); }
+            }, Math.max(wait, refreshed + 1000 - performance.now()));
+          };
+          const refreshSoon = () => {
+            if (failures && !refreshing) { clearTimeout(refreshTimer); refreshTimer = 0; }
+            failures = 0;
+            refreshAfter(0);
           };
           const adds = !guest || guest.add;
           show(heading, el('div', { class: 'tools' }, adds ? uploader(album.title, refreshSoon) : '', sort, count), scroller);
@@ -284,11 +295,13 @@ extension Pages {
           const live = new EventSource('/api/events');
           live.onmessage = (event) => { const change = JSON.parse(event.data); if (change.reload) location.reload(); else refreshSoon(); };
           if (guest) live.onerror = () => { if (live.readyState === EventSource.CLOSED) location.reload(); };
-          teardown = () => { clearInterval(tick); clearTimeout(refreshTimer); grid.stop(); live.close(); };
+          teardown = () => { leaving.abort(); clearInterval(tick); clearTimeout(refreshTimer); grid.stop(); live.close(); };
         }
 
         // The thumbnails of `limit` places of an album from `offset`, in one request (/api/thumbnails):
-        // `items` gives each place's asset id and its image as a Blob (none when it has no thumbnail).
+        // `items` gives each place's asset id and its image as a data: address (none when it has no
+        // thumbnail). Not a Blob and its object URL: each of those is a call to the browser's own
+        // process, about half a millisecond apiece on a busy machine, and a screen's worth is a long task.
         function thumbnailRun(albumID, offset, limit, order) {
           const items = fetch('/api/thumbnails?album=' + encodeURIComponent(albumID) + '&offset=' + offset + '&limit=' + limit + '&order=' + order, { credentials: 'same-origin' })
             .then((response) => { if (!response.ok) throw new Error(response.statusText); return response.arrayBuffer(); })
@@ -297,12 +310,18 @@ extension Pages {
               const end = bytes.indexOf(10);
               let at = end + 1;
               return JSON.parse(new TextDecoder().decode(bytes.subarray(0, end))).items.map((item) => {
-                const blob = item.size ? new Blob([bytes.subarray(at, at + item.size)], { type: item.type }) : null;
+                const picture = item.size ? 'data:' + item.type + ';base64,' + base64(bytes.subarray(at, at + item.size)) : null;
                 at += item.size;
-                return { id: item.id, blob };
+                return { id: item.id, picture };
               });
             });
           return { items, until: offset + limit };
+        }
+        function base64(part) {
+          if (part.toBase64) return part.toBase64();
+          let text = '';
+          for (let i = 0; i < part.length; i += 8192) text += String.fromCharCode(...part.subarray(i, i + 8192));
+          return btoa(text);
         }
 
         // The grid draws only the rows in view, and keeps the rows it drew while they stay in view. Its
@@ -310,11 +329,11 @@ extension Pages {
         // a scroll position is a fraction of the whole album, so the last asset of a million is as
         // reachable as the first; no step of it does work that grows with the album. The thumbnails of
         // the places in view that it lacks are asked for in one request (/api/thumbnails) and kept as
-        // object URLs, at most KEPT of them.
-        function virtualGrid(scroller, spacer, rows, current, order, early) {
-          const MAX = 4000000, PAGE = GRID_PAGE, GAP = 4, KEPT = 3000, PAGES_KEPT = 200;
+        // data: addresses, at most KEPT of them.
+        function virtualGrid(scroller, spacer, rows, current, order, early, signal) {
+          const MAX = 4000000, PAGE = GRID_PAGE, GAP = 4, KEPT = 1000, PAGES_KEPT = 200;
           const pages = new Map();
-          const pictures = new Map();   // asset id → object URL of its thumbnail, or the address of its own
+          const pictures = new Map();   // asset id → data: address of its thumbnail, or the address of its own
           const asked = new Set();      // asset ids whose thumbnails are on their way
           let drawn = new Map();        // row number → { node, state }
           let columns = 1, size = 120, rowCount = 0, frame = 0, stopped = false;
@@ -329,16 +348,16 @@ extension Pages {
             for (const entry of drawn.values()) entry.node.remove();
             drawn = new Map();
           };
-          const forget = (map, most, keep, drop) => {
+          const forget = (map, most, keep) => {
             for (const key of map.keys()) {
               if (map.size <= most) break;
-              if (!keep.has(key)) { drop(map.get(key)); map.delete(key); }
+              if (!keep.has(key)) map.delete(key);
             }
           };
           const fetchPage = (page) => {
             if (pages.has(page) || !current().id) return;
             pages.set(page, null);
-            api('/api/album-assets?album=' + encodeURIComponent(current().id) + '&offset=' + page * PAGE + '&limit=' + PAGE + '&order=' + order)
+            api('/api/album-assets?album=' + encodeURIComponent(current().id) + '&offset=' + page * PAGE + '&limit=' + PAGE + '&order=' + order, signal)
               .then((body) => { if (pages.has(page)) { pages.set(page, body.assets); schedule(); } })
               // Asked again a moment later: a page that failed once (a connection dropped) would
               // otherwise stay grey until the next scroll.
@@ -346,7 +365,7 @@ extension Pages {
           };
           const keep = (items) => {
             for (const item of items) {
-              if (!stopped && !pictures.has(item.id)) pictures.set(item.id, item.blob ? URL.createObjectURL(item.blob) : '/api/thumbnail?asset=' + encodeURIComponent(item.id));
+              if (!stopped && !pictures.has(item.id)) pictures.set(item.id, item.picture || '/api/thumbnail?asset=' + encodeURIComponent(item.id));
             }
           };
           // The first screen's run, asked for with the album: places before `earlyUntil` wait for it.
@@ -376,19 +395,20 @@ extension Pages {
             });
             return { node: row, cells };
           };
-          // Cells get their thumbnails' addresses at most FEW in one task (each image starts loading
-          // at the end of the task that gave it its address: a screen's worth in one task is a long
-          // one), the rest in the tasks right after.
+          // The first screen's cells get their thumbnails' addresses in one task: they are what the
+          // page is opened for, and nothing else runs then. Scrolled to, cells get them at most FEW in
+          // one task, the rest in the tasks right after, so a scroll never waits for a screen's worth.
           const FEW = 8;
-          let waiting = [], nextTask = false;
+          let waiting = [], nextTask = false, firstScreen = true;
           const tasks = new MessageChannel();
           tasks.port1.onmessage = () => { nextTask = false; give(); };
           const give = () => {
             if (stopped) return;
-            for (const slot of waiting.splice(0, FEW)) {
+            for (const slot of waiting.splice(0, firstScreen ? waiting.length : FEW)) {
               const picture = pictures.get(slot.asset.id);
               if (slot.pictured || !picture || !slot.cell.isConnected) continue;
               slot.pictured = true;
+              firstScreen = false;
               slot.cell.append(el('img', { src: picture, alt: slot.asset.name || '', width: size, height: size, decoding: 'async' }));
               if (slot.asset.kind === 'video') slot.cell.append(el('span', { class: 'badge' }, '▶ video'));
             }
@@ -445,8 +465,8 @@ extension Pages {
             }
             give();
             if (missing.length) fetchPictures(missingFrom, Math.min(missingTo, missingFrom + 199), missing);
-            forget(pictures, KEPT, shownIds, (url) => { if (url.startsWith('blob:')) URL.revokeObjectURL(url); });
-            forget(pages, PAGES_KEPT, shownPages, () => {});
+            forget(pictures, KEPT, shownIds);
+            forget(pages, PAGES_KEPT, shownPages);
           };
           const schedule = () => { if (!frame) frame = requestAnimationFrame(draw); };
           scroller.addEventListener('scroll', schedule, { passive: true });
@@ -457,7 +477,6 @@ extension Pages {
             reset(assets) { pages.clear(); if (assets) pages.set(0, assets); layout(); schedule(); },
             stop() {
               stopped = true; window.removeEventListener('resize', resized);
-              for (const url of pictures.values()) if (url.startsWith('blob:')) URL.revokeObjectURL(url);
               pictures.clear();
             },
           };

@@ -2,10 +2,11 @@ import AlbumKitCore
 import Foundation
 
 /// One request's piece of an upload, written to the upload's file as it arrives (never held whole
-/// in memory), then flushed; the last piece saves the upload into its album.
+/// in memory), then flushed; the last piece saves the upload into its album. The upload's bytes
+/// stay locked until the answer is made.
 ///
 /// ```swift
-/// return .receive(try UploadAppend(handler: self, id: id, offset: 0, complete: true, location: "/api/uploads/\(id)"))
+/// return .receive(try UploadAppend(handler: self, id: id, offset: 8_388_608, complete: true))
 /// ```
 final class UploadAppend: HTTPBodyReceiver {
     // Safe without a lock: `HTTPServer` runs each connection on a thread of its own (libmicrohttpd's
@@ -21,22 +22,38 @@ final class UploadAppend: HTTPBodyReceiver {
 
     private struct State {
         var file: FileSystem.Descriptor?
+        /// A creation's mark (``UploadStore/Created``), locked until the request ends.
+        var mark: FileSystem.Descriptor?
         var description: UploadStore.Description
         var offset: UInt64
         var refusal: HTTPResponse?
         var head: [UInt8] = []
     }
 
-    init(handler: LibraryWebHandler, id: String, offset: UInt64, complete: Bool, location: String?) throws {
+    /// A piece of the upload `id` from `offset` (`PATCH`).
+    convenience init(handler: LibraryWebHandler, id: String, offset: UInt64, complete: Bool) throws {
         let (file, description) = try handler.uploads.openForAppending(id, at: offset)
+        // The first bytes of the file, for judging whether it is a photo or video (those already
+        // received, when this piece is not the first; judged once 512 are there).
+        let head = offset > 0 && offset < 512 ? try FileSystem.readAll(file, from: 0, size: offset) : []
+        self.init(
+            handler: handler, id: id, complete: complete, location: nil,
+            state: State(file: file, description: description, offset: offset, head: head))
+    }
+
+    /// The first piece of the upload `created` just made (`POST`), whose answer gives its address.
+    convenience init(handler: LibraryWebHandler, created: UploadStore.Created, complete: Bool) {
+        self.init(
+            handler: handler, id: created.id, complete: complete, location: "/api/uploads/\(created.id)",
+            state: State(file: created.file, mark: created.mark, description: created.description, offset: 0))
+    }
+
+    private init(handler: LibraryWebHandler, id: String, complete: Bool, location: String?, state: State) {
         self.handler = handler
         self.id = id
         self.complete = complete
         self.location = location
-        // The first bytes of the file, for judging whether it is a photo or video (those already
-        // received, when this piece is not the first; judged once 512 are there).
-        let head = offset > 0 && offset < 512 ? try FileSystem.readAll(file, from: 0, size: offset) : []
-        self.state = State(file: file, description: description, offset: offset, head: head)
+        self.state = state
     }
 
     func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
@@ -71,7 +88,8 @@ final class UploadAppend: HTTPBodyReceiver {
     }
 
     func finish() -> HTTPResponse {
-        let flushed = close()
+        let flushed = flush()
+        defer { release() }
         if let refusal = state.refusal {
             if refusal.status == 415 { handler.uploads.remove(id) }
             return refusal.adding("Upload-Offset", "\(state.offset)")
@@ -86,30 +104,47 @@ final class UploadAppend: HTTPBodyReceiver {
                         "error": "\(state.description.name) is not a photo or video.",
                     ], status: 415)
             }
-            return handler.finishUpload(id).adding("Location", location ?? "/api/uploads/\(id)")
+            return answering(handler.finishUpload(id)).adding("Location", location ?? "/api/uploads/\(id)")
         }
         var headers =
             LibraryWebHandler.uploadHeaders + [("Upload-Offset", "\(state.offset)"), ("Upload-Complete", "?0")]
         if let location { headers.append(("Location", location)) }
-        return HTTPResponse(status: location == nil ? 204 : 201, headers: headers)
+        return answering(HTTPResponse(status: location == nil ? 204 : 201, headers: headers))
+    }
+
+    /// `response`, the upload no longer marked as unanswered first when this request made it (the
+    /// answer gives its address; a saved upload is gone already); a 507 when the mark stays.
+    private func answering(_ response: HTTPResponse) -> HTTPResponse {
+        guard location != nil else { return response }
+        do { try handler.uploads.answered(id) } catch {
+            return LibraryWebHandler.problem(507, "The upload cannot be recorded as started: \(error).")
+        }
+        return response
     }
 
     /// A piece cut short keeps what arrived, for the upload to go on from there. A creation cut
     /// before its answer is forgotten at once, with the sidecars it named: its address was never
     /// told, so nobody can go on with it (the page sends such a file again from its start).
     func abandon() {
-        _ = close()
+        _ = flush()
+        defer { release() }
         guard location != nil else { return }
         for companion in state.description.companions ?? [] { handler.uploads.remove(companion) }
         handler.uploads.remove(id)
     }
 
-    /// Flushes what arrived (an acknowledged offset survives a crash) and releases the lock.
-    private func close() -> Bool {
+    /// Flushes what arrived (an acknowledged offset survives a crash).
+    private func flush() -> Bool {
         guard let file = state.file else { return true }
-        state.file = nil
-        defer { FileSystem.close(file) }
         do { try FileSystem.fsync(file) } catch { return false }
         return true
+    }
+
+    /// Lets go of the upload's bytes and of a creation's mark, and of their locks.
+    private func release() {
+        if let file = state.file { FileSystem.close(file) }
+        if let mark = state.mark { FileSystem.close(mark) }
+        state.file = nil
+        state.mark = nil
     }
 }

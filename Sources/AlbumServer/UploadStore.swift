@@ -12,9 +12,15 @@ import Foundation
 /// until it is complete: then it is saved as any file is (album found or created, the same bytes
 /// the same asset) and its folder removed.
 ///
+/// An upload is made with a mark (`.creating`) that stays until the request that made it is
+/// answered with its address (``answered(_:)``), and that request holds the mark's lock all that
+/// time. A mark found with its lock free is an upload whose server died before the answer: nobody
+/// learned its address, and the next server's start-up removes it (``removeAbandoned(olderThan:now:)``).
+///
 /// ```swift
 /// let store = try UploadStore(folder: "/home/me/.local/state/albumkit/serve/uploads/3f2c41d0")
 /// let upload = try store.create(UploadStore.Description(albumTitle: "Party", name: "IMG_1.JPG", length: 2_000_000))
+/// try store.answered(upload.id)   // the bytes of its request arrived; its answer comes next
 /// ```
 package struct UploadStore: Sendable {
     /// What an upload is for, kept beside its bytes.
@@ -56,6 +62,8 @@ package struct UploadStore: Sendable {
     package let folder: String
     package let limits: Limits
     private static let descriptionName = "upload.json"
+    /// The mark of an upload whose creation is not answered yet (a name ``fileName(_:)`` never gives).
+    private static let creatingName = ".creating"
 
     package init(folder: String, limits: Limits = Limits()) throws {
         self.folder = folder
@@ -82,11 +90,21 @@ package struct UploadStore: Sendable {
         return plain ? last : "upload"
     }
 
-    /// Starts an upload; its identifier.
+    /// An upload just made: its identifier, its bytes open to append at 0 and locked (as
+    /// ``openForAppending(_:at:)`` gives them), and its mark of a creation not answered yet, locked
+    /// until the request that made it ends.
+    package struct Created {
+        package var id: String
+        package var file: FileSystem.Descriptor
+        package var mark: FileSystem.Descriptor
+        package var description: Description
+    }
+
+    /// Starts an upload, marked as not answered until ``answered(_:)``.
     ///
     /// - Throws: `.invalidArgument` when the announced length is over the limit or too many uploads
     ///   are in progress; `.libraryUnwritable` when its folder cannot be made.
-    package func create(_ description: Description) throws -> String {
+    package func create(_ description: Description) throws -> Created {
         if let length = description.length, length > limits.largestFile {
             throw AlbumError(
                 .invalidArgument,
@@ -106,16 +124,37 @@ package struct UploadStore: Sendable {
             let root = try FileSystem.openDirectory(folder)
             try FileSystem.makeDirectory(id, in: root, mode: 0o700)
             let own = try FileSystem.openDirectory(id, in: root)
+            // The mark first, locked: a server killed from here on leaves a mark nobody holds. Found
+            // gone once locked, another server's start-up took it meanwhile: this creation fails.
+            try FileSystem.createFile(Self.creatingName, in: own, bytes: [])
+            let mark = try FileSystem.openFile(Self.creatingName, in: own)
+            try FileSystem.lock(mark, wait: false)
+            guard try FileSystem.fileStatus(of: mark).linkCount > 0 else {
+                throw SystemError("flock", path: mark.path, errno: ENOENT)
+            }
             let json = try JSONEncoder().encode(stored)
             try FileSystem.createFile(Self.descriptionName, in: own, bytes: Array(json))
             try FileSystem.createFile(stored.name, in: own, bytes: [])
+            let file = try FileSystem.openForReadingAndAppending(dataPath(id, stored))
+            try FileSystem.lock(file, wait: false)
+            return Created(id: id, file: file, mark: mark, description: stored)
         } catch {
             remove(id)
             throw AlbumError(
                 .libraryUnwritable, "The upload of \(description.name) cannot be started in \(folder): \(error).",
                 file: folder, underlying: error)
         }
-        return id
+    }
+
+    /// Removes the mark of an upload just made, its creation being answered now with its address
+    /// (flushed: the answer survives a crash); nothing when the upload is gone (saved, refused).
+    ///
+    /// - Throws: the error of removing the mark or flushing its folder.
+    package func answered(_ id: String) throws {
+        guard Self.isWellFormed(Substring(id)) else { return }
+        let own: FileSystem.Descriptor
+        do { own = try RemovalGate(root: folder).openFolder(id) } catch  where error.errno == ENOENT { return }
+        if try RemovalGate.removeFile(named: Self.creatingName, in: own) { try FileSystem.fsync(own) }
     }
 
     /// An upload's description and the bytes received so far; `nil` when there is no such upload.
@@ -160,34 +199,49 @@ package struct UploadStore: Sendable {
         package var reason: String
     }
 
-    /// Removes an upload's folder and everything in it, through the uploads folder's removal gate.
-    package func remove(_ id: String) {
-        guard Self.isWellFormed(Substring(id)) else { return }
+    /// Removes an upload's folder and everything in it, through the uploads folder's removal gate;
+    /// whether the folder went.
+    @discardableResult
+    package func remove(_ id: String) -> Bool {
+        guard Self.isWellFormed(Substring(id)) else { return false }
         let gate = RemovalGate(root: folder)
-        guard let own = try? gate.openFolder(id) else { return }  // already gone
+        guard let own = try? gate.openFolder(id) else { return false }  // already gone
         for name in (try? FileSystem.names(in: own)) ?? [] {
             // An upload's folder holds only the files made above; anything else stays, and so does the folder.
             _ = try? RemovalGate.removeFile(named: name, in: own)
         }
-        guard let root = try? FileSystem.openDirectory(folder) else { return }  // the folder itself went away
-        FileSystem.removeEmptyDirectory(id, in: root)
+        guard let root = try? FileSystem.openDirectory(folder) else { return false }  // the folder itself went away
+        return FileSystem.removeEmptyDirectory(id, in: root)
     }
 
     /// Removes the uploads nothing was appended to for `age` seconds (default a week): a phone that
-    /// never came back. Returns how many went.
+    /// never came back; at once those whose creation was never answered, their server killed before
+    /// it said their address (marked, and the mark's lock free: no request holds it); and empty
+    /// folders of uploads (a server killed as it made one). Returns how many went.
     @discardableResult
     package func removeAbandoned(olderThan age: Int = 7 * 86_400, now: Int = Int(time(nil))) -> Int {
         // An unreadable uploads folder has nothing this server can resume either: nothing to remove.
         let names = (try? FileSystem.names(inDirectoryAt: folder)) ?? []
+        let gate = RemovalGate(root: folder)
         var removed = 0
         for id in names where Self.isWellFormed(Substring(id)) {
-            guard let (description, _) = state(of: id),
-                let own = try? FileSystem.openDirectory(folder + "/" + id),  // gone meanwhile: nothing to do
-                let status = FileSystem.status(of: description.name, in: own),
+            guard let own = try? gate.openFolder(id) else { continue }  // gone meanwhile, or not a folder
+            if let mark = try? FileSystem.openFile(Self.creatingName, in: own) {  // a regular file, or none
+                // Held while the folder goes: a creation starting now fails on it.
+                guard (try? FileSystem.lock(mark, wait: false)) != nil else { continue }  // its request lives
+                if remove(id) { removed += 1 }
+                continue
+            }
+            guard let (description, _) = state(of: id) else {
+                if let root = try? FileSystem.openDirectory(folder), FileSystem.removeEmptyDirectory(id, in: root) {
+                    removed += 1
+                }
+                continue
+            }
+            guard let status = FileSystem.status(of: description.name, in: own),
                 now - Int(status.modificationTime.tv_sec) > age
             else { continue }
-            remove(id)
-            removed += 1
+            if remove(id) { removed += 1 }
         }
         return removed
     }

@@ -181,10 +181,17 @@ struct ServeCLITests {
     }
 
     @Test(
-        "In Chromium: the album grid gives at most 8 cells their thumbnail's address in one task, on the first screen and scrolled (a MutationObserver in the page counts them at the end of each task)"
+        "In Chromium: the album grid gives the first screen's cells their thumbnails' addresses in one task and, scrolled, at most 8 in one task (a MutationObserver in the page counts them at the end of each task); every thumbnail drawn, with the page's Content-Security-Policy in force too"
     )
-    func gridThumbnailsAFewATask() async throws {
+    func gridThumbnailsFirstScreenInOneTask() async throws {
         try await Self.inChromium("gridtasks")
+    }
+
+    @Test(
+        "In Chromium: after a CLI save, the grid's request for the album answered 503 once is asked again and the new photo shows; the page leaving the album while that request is on its way asks nothing more for it"
+    )
+    func gridRefreshRetriedAndDroppedOnLeaving() async throws {
+        try await Self.inChromium("gridrefresh")
     }
 
     /// Runs check-serve.py `mode` in Chromium over a catalog with the album "Trip".

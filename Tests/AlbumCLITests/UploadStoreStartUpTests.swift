@@ -1,0 +1,91 @@
+#if os(Linux)
+    import AlbumKitCore
+    import AlbumServer
+    import Foundation
+    import Glibc
+    import Testing
+
+    /// What a server's start-up forgets of the uploads folder it shares with the server before it
+    /// (``UploadStore/removeAbandoned(olderThan:now:)``): an upload whose creation was never answered,
+    /// its server killed while the bytes of the request arrived, and nothing else.
+    @Suite("album serve's uploads at start-up")
+    struct UploadStoreStartUpTests {
+        static func withStore(_ body: (_ folder: String, _ store: UploadStore) throws -> Void) throws {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("uploads-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: folder) }  // a temporary folder: left behind at worst
+            try body(folder.path, try UploadStore(folder: folder.path + "/uploads"))
+        }
+
+        static let photo = UploadStore.Description(albumTitle: "Party", name: "IMG_1.JPG", length: 2_000_000)
+
+        @Test func aCreationNeverAnsweredGoesOnceItsRequestIsGone() throws {
+            try Self.withStore { _, store in
+                let created = try store.create(Self.photo)
+                // Another server starting while the request lives (its mark locked): kept.
+                let next = try UploadStore(folder: store.folder)
+                #expect(next.removeAbandoned() == 0)
+                #expect(next.state(of: created.id) != nil)
+                // The request's server killed: the kernel lets go of its locks.
+                FileSystem.close(created.file)
+                FileSystem.close(created.mark)
+                #expect(next.removeAbandoned() == 1)
+                #expect(next.state(of: created.id) == nil)
+                #expect(!FileManager.default.fileExists(atPath: store.folder + "/" + created.id))
+            }
+        }
+
+        @Test func anAnsweredUploadStaysForItsPhoneToGoOn() throws {
+            try Self.withStore { _, store in
+                let created = try store.create(Self.photo)
+                try FileSystem.write(created.file, Array(repeating: 0xFF, count: 1000))
+                try store.answered(created.id)
+                FileSystem.close(created.file)
+                FileSystem.close(created.mark)
+                #expect(store.removeAbandoned() == 0)
+                #expect(store.state(of: created.id)?.offset == 1000)
+                // A week without an append: it goes.
+                #expect(store.removeAbandoned(now: Int(time(nil)) + 8 * 86_400) == 1)
+            }
+        }
+
+        @Test func aServerKilledAsItMadeTheFolderLeavesNothing() throws {
+            try Self.withStore { _, store in
+                // Killed right after the folder, and right after the mark.
+                let empty = store.folder + "/00000000-0000-4000-8000-000000000001"
+                let marked = store.folder + "/00000000-0000-4000-8000-000000000002"
+                for folder in [empty, marked] {
+                    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+                }
+                try Data().write(to: URL(fileURLWithPath: marked + "/.creating"))
+                #expect(store.removeAbandoned() == 2)
+                #expect(try FileManager.default.contentsOfDirectory(atPath: store.folder).isEmpty)
+            }
+        }
+
+        @Test func nothingOutsideTheStoreIsRemoved() throws {
+            try Self.withStore { folder, store in
+                let outside = folder + "/outside.jpg"
+                try Data("not the store's".utf8).write(to: URL(fileURLWithPath: outside))
+                // A mark that is a link to a file outside: not a mark; the folder stays, and the file.
+                let linkedMark = try store.create(Self.photo)
+                FileSystem.close(linkedMark.mark)
+                let first = store.folder + "/" + linkedMark.id
+                try FileManager.default.removeItem(atPath: first + "/.creating")
+                try FileManager.default.createSymbolicLink(atPath: first + "/.creating", withDestinationPath: outside)
+                // An upload's bytes that are a link to a file outside: the store's own files go, the
+                // link is left alone (the removal gate removes regular files only), and so is the file.
+                let linkedBytes = try store.create(Self.photo)
+                FileSystem.close(linkedBytes.file)
+                FileSystem.close(linkedBytes.mark)
+                let second = store.folder + "/" + linkedBytes.id
+                try FileManager.default.removeItem(atPath: second + "/IMG_1.JPG")
+                try FileManager.default.createSymbolicLink(atPath: second + "/IMG_1.JPG", withDestinationPath: outside)
+                #expect(store.removeAbandoned() == 0)
+                #expect(FileManager.default.fileExists(atPath: first + "/upload.json"))
+                #expect(!FileManager.default.fileExists(atPath: second + "/upload.json"))
+                #expect(!FileManager.default.fileExists(atPath: second + "/.creating"))
+                #expect(try String(contentsOfFile: outside, encoding: .utf8) == "not the store's")
+            }
+        }
+    }
+#endif
