@@ -184,8 +184,8 @@ extension CatalogBackend {
             return
         }
         let index = try CatalogIndex.open(
-            at: catalogPath, journalID: reading.id, create: false, busyTimeout: busyTimeout)
-        try index.checkPrefix(of: journal, recordsStart: reading.recordsStart)
+            at: catalogPath, journalID: reading.id, create: false, busyTimeout: busyTimeout
+        ) { [journal] index in try index.checkPrefix(of: journal, recordsStart: reading.recordsStart) }
         connection.index = index
         connection.indexFile = file
     }

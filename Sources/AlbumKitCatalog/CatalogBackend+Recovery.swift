@@ -13,12 +13,11 @@ extension CatalogBackend {
     /// (``LibraryFilePath/isSavedName(_:)``), and every removal goes through the library's gate
     /// (``RemovalGate``): a planted list, or a list naming a shard folder that is a link out of
     /// the library, removes nothing outside it.
-    func recover() throws {
-        // Files of permanently deleted photos whose removal failed or was cut short (or that a
-        // rebuild replayed): their records are durable, so they go.
-        let purged = try withIndex("recover the library") { connection in
-            try connection.index!.db.rows("SELECT path FROM purged_file").compactMap { $0.text(0) }
-        }
+    ///
+    /// `purged` are the files of permanently deleted photos whose removal failed or was cut short
+    /// (or that a rebuild replayed), as the opening read them (``purgedFiles(_:)``): their records
+    /// are durable, so they go.
+    func recover(purged: [String]) throws {
         removeFiles(purged)
         let owners = ownersPath
         let dead = ProcessOwner.owners(in: owners).filter { !ProcessOwner.isAlive($0, in: owners) }
@@ -47,6 +46,11 @@ extension CatalogBackend {
         let mayHaveLeftovers = Set(dead.filter { ProcessOwner.mayHaveStagedHiddenFiles($0, in: owners) })
         if !mayHaveLeftovers.isEmpty { uncleaned.formUnion(removeStagedLeftovers(of: mayHaveLeftovers)) }
         for owner in dead where !uncleaned.contains(owner) { ProcessOwner.forget(owner, in: owners) }
+    }
+
+    /// The files of purged assets still listed in the index (read with the opening's other reads).
+    static func purgedFiles(_ connection: Connection) throws -> [String] {
+        try connection.index!.db.rows("SELECT path FROM purged_file").compactMap { $0.text(0) }
     }
 
     /// Removes the hidden staging files of dead owners (only those of `deadOwners` when given);

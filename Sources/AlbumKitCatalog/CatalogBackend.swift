@@ -207,8 +207,10 @@ package final class CatalogBackend: LibraryBackend, CompanionKeeping {
                 "The library \(root.path) is of the previous release or lost its journal, and it is on read-only media; open it once where it is writable."
             )
         }
-        try backend.withIndex("open the library") { _ in }
-        if writable { try backend.recover() }
+        let purged = try backend.withIndex("open the library") { connection in
+            writable ? try purgedFiles(connection) : []
+        }
+        if writable { try backend.recover(purged: purged) }
         let marker = root.path + "/" + CatalogMigration.adoptsOriginalsMarker
         if writable, FileSystem.fileStatus(atPath: marker, following: false) != nil {
             // Converted without a readable catalog (this opening or one killed before it was

@@ -34,9 +34,9 @@ struct BenchOptions: Sendable {
                          and a 4 GiB upload for resume
           --json PATH    where to write the results (default bench/results.json)
           --only IDS     run only these scenarios: catalog, video, folders, samesize, single, start,
-                         lookup, size, rebuild, memory, metadata, shared, reimport, sidecars, listing,
-                         verify, previews, posters, nearduplicates, serve, resume, grid; sharedsingle (only
-                         when named): shared's one-photo rows alone
+                         onephoto, lookup, size, rebuild, memory, metadata, shared, reimport, sidecars,
+                         listing, verify, previews, posters, nearduplicates, serve, resume, grid;
+                         sharedsingle (only when named): shared's one-photo rows alone
           --tmp DIR      scratch directory parent (default: the system temporary directory); its
                          file system is what is measured
           --libraries DIR  where the listing row keeps the libraries it builds through the CLI

@@ -82,6 +82,7 @@ let scenarios: [(id: String, run: () async throws -> ScenarioResult)] = [
     ("samesize", { try bench.folderSameSize() }),
     ("single", { try await bench.single(Array(corpus.prefix(300))) }),
     ("start", { try bench.start() }),
+    ("onephoto", { try bench.onePhotoProcess(Array(corpus.prefix(300))) }),
     ("lookup", { try await bench.lookup(Array(corpus.prefix(200))) }),
     ("size", { try await bench.librarySize(Array(corpus.prefix(200))) }),
     ("rebuild", { try await bench.rebuild(Array(corpus.prefix(10))) }),

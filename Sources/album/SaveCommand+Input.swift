@@ -22,7 +22,14 @@ extension SaveCommand {
         /// The path for messages and JSON (names that are not valid UTF-8 show U+FFFD).
         var path: String { bytes.description }
 
-        var media: Media { companions.isEmpty ? .path(bytes) : Media.path(bytes).with(companions: companions) }
+        /// The file's status when it was named (whether it is a folder was asked), for the probe.
+        var status: FileStatus?
+
+        var media: Media {
+            var media = companions.isEmpty ? Media.path(bytes) : Media.path(bytes).with(companions: companions)
+            media.namedStatus = status
+            return media
+        }
 
         /// Its path below the folder given (`DCIM/100CANON/IMG_1.JPG`), where `--backup` puts its
         /// second copy; a file named alone goes at the top.

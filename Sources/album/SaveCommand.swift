@@ -68,8 +68,10 @@ enum SaveCommand {
         var early: [(position: Int, input: Input, outcome: Early)] = []  // position: before inputs[position]
         for bytes in named {
             let path = FileSystemPath(bytes: bytes)
-            guard FileSystem.fileStatus(atPath: path)?.kind == .directory else {
+            let status = FileSystem.fileStatus(atPath: path)
+            guard status?.kind == .directory else {
                 var input = Input(path, fromFolder: watched != nil)
+                input.status = status
                 // A watched folder's file keeps its place below the folder.
                 if let root = watched?.root, bytes.starts(with: root + [UInt8(ascii: "/")]) {
                     input.relative = FileSystemPath(bytes: bytes.dropFirst(root.count + 1))

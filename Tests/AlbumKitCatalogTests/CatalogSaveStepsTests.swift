@@ -79,6 +79,41 @@ import Testing
         }
     }
 
+    /// A file named with the status its program already read (`album save` asks of each name
+    /// whether it is a folder) is not asked for it again by the quick recognition's probe: three
+    /// files so named make no `stat` of their paths, three without it one each (counted through
+    /// the platform layer).
+    @Test func aFileNamedWithItsStatusIsNotAskedForItAgain() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let photos = dir.appendingPathComponent("photos")
+            try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+            let files = try (0..<6).map { index in
+                let file = photos.appendingPathComponent("IMG_\(index).JPG")
+                try Fixture.uniqueJPEG("named \(index)").write(to: file)
+                return file
+            }
+            let named = files[3..<6].map { file -> Media in
+                var media = Media.file(file)
+                media.namedStatus = FileSystem.fileStatus(atPath: file.path)
+                return media
+            }
+            let library = PhotoLibrary(backend: try CatalogBackend.open(at: library(dir)))
+            // A library holding a photo: a save into an empty one has nothing to recognise.
+            _ = try await library.album(titled: "A").save(.data(Fixture.uniqueJPEG("first"), filename: "IMG_F.JPG"))
+            let stats = FaultInjector.count(.stat, under: photos.path)
+            defer { FaultInjector.remove(stats) }
+            let album = library.album(titled: "A")
+            // Recognised by name, size and time, as `album save` does (the check that probes).
+            let plain = await album.save(files[0..<3].map { Media.file($0) }, recognising: .quick)
+            let withoutStatus = FaultInjector.calls(stats)
+            let saved = await album.save(named, recognising: .quick)
+            #expect((plain + saved).allSatisfy { (try? $0.get()) != nil })
+            #expect(withoutStatus == 3)
+            #expect(FaultInjector.calls(stats) == withoutStatus)
+            #expect(try await library.assets(inAlbumTitled: "A").count == 7)
+        }
+    }
+
     /// Each photo of a batch is added at a time of its own, one microsecond after the one before
     /// in the order of their names, whatever order they were given in (a listing by date added
     /// shows photos of one time by name): pages of that listing are in name order, and an index

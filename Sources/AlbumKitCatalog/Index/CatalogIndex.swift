@@ -55,19 +55,32 @@ struct CatalogIndex {
     }
 
     /// Opens the index at `path` and checks that it is this journal's and current; `create` makes
-    /// a new, empty one when the file is new.
+    /// a new, empty one when the file is new. `checking` runs further checks of an existing index
+    /// (``checkPrefix(of:recordsStart:inFull:what:)``) in the same read transaction as these.
     ///
     /// - Throws: ``Unusable`` when the index must be rebuilt; an `SQLiteError` or `AlbumError`
     ///   when it cannot be opened at all (missing folder, permissions, busy).
-    static func open(at path: String, journalID: String?, create: Bool, busyTimeout: Int32) throws -> CatalogIndex {
+    static func open(
+        at path: String, journalID: String?, create: Bool, busyTimeout: Int32,
+        checking check: ((CatalogIndex) throws -> Void)? = nil
+    ) throws -> CatalogIndex {
         let db = try Database(path: path, create: create)
         db.setBusyTimeout(milliseconds: busyTimeout)
         let index = CatalogIndex(db: db, path: path)
-        try index.prepare(journalID: journalID, create: create)
+        let isEmpty = try db.readTransaction { try index.check(journalID: journalID, create: create, then: check) }
+        // Outside the transaction: `foreign_keys` is a no-op inside one.
+        try db.execute(
+            "PRAGMA journal_mode = TRUNCATE; PRAGMA synchronous = OFF; PRAGMA foreign_keys = ON; "
+                + "PRAGMA cache_size = -8000;")
+        if isEmpty { try index.makeTables(journalID: journalID) }
         return index
     }
 
-    private func prepare(journalID: String?, create: Bool) throws {
+    /// Checks that the index is an AlbumKit index of this version, of this journal and of this boot
+    /// session, then runs `check`; returns whether the file is empty (and `create` allows making it).
+    private func check(
+        journalID: String?, create: Bool, then check: ((CatalogIndex) throws -> Void)?
+    ) throws -> Bool {
         let probe: Row?
         do {
             probe = try db.row(
@@ -79,22 +92,9 @@ struct CatalogIndex {
         let foundID = probe?.integer(0) ?? 0
         let version = probe?.integer(1) ?? 0
         let objects = probe?.integer(2) ?? 0
-        try db.execute(
-            "PRAGMA journal_mode = TRUNCATE; PRAGMA synchronous = OFF; PRAGMA foreign_keys = ON; "
-                + "PRAGMA cache_size = -8000;")
         if foundID == 0 && version == 0 && objects == 0 {
             guard create else { throw Unusable(reason: "it is empty", keepsOldFile: false) }
-            if path != ":memory:" { try db.reserveBytesPerPage() }
-            try db.immediateTransaction {
-                try db.execute(CatalogSchema.tables)
-                try db.execute(
-                    "PRAGMA application_id = \(CatalogSchema.applicationID); PRAGMA user_version = \(CatalogSchema.version);"
-                )
-                if let journalID { try setState(CatalogSchema.StateKey.journalID, .text(journalID)) }
-                try setState(CatalogSchema.StateKey.position, .integer(0))
-                try setState(CatalogSchema.StateKey.journalDigest, .integer(JournalDigest().storedValue))
-            }
-            return
+            return true
         }
         guard foundID == CatalogSchema.applicationID else {
             throw Unusable(reason: "it is not an AlbumKit catalog (another program's database)")
@@ -123,6 +123,22 @@ struct CatalogIndex {
             }
         } catch let error as SQLiteError where !error.isBusy && !error.isResourceFailure {
             throw Unusable(reason: "it is damaged (\(error.message))")
+        }
+        try check?(self)
+        return false
+    }
+
+    /// Makes the tables of a new, empty index.
+    private func makeTables(journalID: String?) throws {
+        if path != ":memory:" { try db.reserveBytesPerPage() }
+        try db.immediateTransaction {
+            try db.execute(CatalogSchema.tables)
+            try db.execute(
+                "PRAGMA application_id = \(CatalogSchema.applicationID); PRAGMA user_version = \(CatalogSchema.version);"
+            )
+            if let journalID { try setState(CatalogSchema.StateKey.journalID, .text(journalID)) }
+            try setState(CatalogSchema.StateKey.position, .integer(0))
+            try setState(CatalogSchema.StateKey.journalDigest, .integer(JournalDigest().storedValue))
         }
     }
 

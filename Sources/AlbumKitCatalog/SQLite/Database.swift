@@ -128,7 +128,24 @@ package final class Database {
     /// Runs `body` in a `BEGIN IMMEDIATE` transaction: committed if it returns, rolled back if it throws.
     @discardableResult
     package func immediateTransaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN IMMEDIATE")
+        try transaction("BEGIN IMMEDIATE", body)
+    }
+
+    /// Runs the reads of `body` in one read transaction: SQLite takes its shared lock and checks
+    /// for a hot journal once (about eight system calls) instead of once per statement, and every
+    /// read sees the same state of the file.
+    ///
+    /// ```swift
+    /// let (position, digest) = try db.readTransaction { (try position(), try journalDigest()) }
+    /// ```
+    @discardableResult
+    package func readTransaction<T>(_ body: () throws -> T) throws -> T {
+        try transaction("BEGIN DEFERRED", body)
+    }
+
+    /// Runs `body` between `begin` and `COMMIT`, rolled back if it throws.
+    private func transaction<T>(_ begin: String, _ body: () throws -> T) throws -> T {
+        try execute(begin)
         do {
             let value = try body()
             try execute("COMMIT")

@@ -49,6 +49,10 @@ public struct Media: Sendable {
     /// Why this media cannot be saved, found while it was made (an image that could not be
     /// encoded): the save reports it for this item before anything is written.
     package var preparationError: AlbumError?
+    /// The file's status as the program read it when the file was named (`album save` asks
+    /// whether each name is a folder): recognition's probe uses it instead of asking again. The
+    /// copy still checks the file it opens, and that it did not change while it was read.
+    package var namedStatus: FileStatus?
 
     /// Media from `source`, described only by its own content.
     public init(_ source: Source) { self.source = source }

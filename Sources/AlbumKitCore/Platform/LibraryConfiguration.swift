@@ -72,8 +72,13 @@ package struct LibraryConfiguration: Sendable {
     /// This process's ``conventionalVariables`` that are set. The one place a library reads its
     /// environment, and only these names (`LibraryEnvironmentTests`).
     package static func conventionalEnvironment() -> [String: String] {
-        let process = ProcessInfo.processInfo.environment
-        return process.filter { conventionalVariables.contains($0.key) }
+        // Each name asked for (`ProcessInfo.environment` copies every variable into a dictionary
+        // first: ~0.3 ms of every command's start).
+        var found: [String: String] = [:]
+        for name in conventionalVariables {
+            if let value = getenv(name) { found[name] = String(cString: value) }
+        }
+        return found
     }
 
     package init() {}

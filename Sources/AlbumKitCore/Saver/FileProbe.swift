@@ -81,7 +81,9 @@ package struct FileProbe: Sendable, Hashable {
             self.path = path
             return
         }
-        guard let status = FileSystem.fileStatus(atPath: path), status.kind == .regular else { return nil }
+        guard let status = media.namedStatus ?? FileSystem.fileStatus(atPath: path), status.kind == .regular else {
+            return nil
+        }
         self.init(name: name, size: status.size, modified: status.modified)
         self.companions = companions
         self.path = path
