@@ -34,11 +34,14 @@
                 createdAt: Date(timeIntervalSince1970: Double(row[2] ?? "0") ?? 0))
         }
 
-        /// What the resolution rule asks, read in one query (one round trip, not one per question).
+        /// What the resolution rule asks, read in one query (one round trip, not one per question),
+        /// and kept as the next save's guess of them (``albumFacts``).
         package func findAlbum(titled title: AlbumTitle) async throws -> String? {
             try await Blocking.run {
                 try self.withDatabase("find the album") { db in
                     let facts = try db.execute(SharedAlbumDirectory.factsQuery, [title.key, nil]).first ?? []
+                    // A save into the album usually follows: its transaction starts from these facts.
+                    self.albumFacts.withLock { $0[title.key] = facts }
                     return try AlbumRequest(title: title).find(in: SharedAlbumDirectory(db: db, facts: facts))
                 }
             }

@@ -1,0 +1,67 @@
+#if os(Linux)
+    import AlbumTestSupport
+    import Foundation
+    import Testing
+
+    @testable import AlbumKitCore
+    @testable import AlbumKitShared
+
+    /// What one photo's `album save` asks of PostgreSQL, counted by a relay in front of the server:
+    /// at a 20 ms round trip every wait for the server is 20 ms of the save.
+    extension SharedServerTests {
+        @Suite struct SharedRoundTripTests {
+            /// One photo saved by a new process, into a new album and then into that album: 9 round
+            /// trips the server answers each, 4 of them connecting (TLS request, start-up, two SCRAM
+            /// messages), then the settings, the album's look-up (and its photos of the same name),
+            /// the upload record, and transaction B in one round trip with its `COMMIT`.
+            @Test func onePhotoWaitsForTheServerAtMostNineTimes() async throws {
+                try await withTemporaryDirectory { directory in
+                    let shared = try SharedTestLibrary()
+                    let port = try #require(URLComponents(string: shared.url)?.port)
+                    let relay = try LatencyProxy(target: port, oneWay: 0)
+                    var environment = shared.environment
+                    environment["ALBUMKIT_LIBRARY"] = shared.url.replacingOccurrences(
+                        of: ":\(port)/", with: ":\(relay.port)/")
+                    for label in ["new album", "same album"] {
+                        let photo = try SharedTestLibrary.uniqueJPEG(in: directory, label)
+                        _ = relay.takeCounts()
+                        let run = Shell.run(
+                            Shell.album, ["save", "--album", "Trips", photo.path], environment: environment)
+                        let counts = relay.takeCounts()
+                        #expect(run.status == 0, "\(run.stderr)")
+                        #expect(counts.connections == 1, "\(label)")
+                        #expect(counts.waits <= 9, "\(label): \(counts.waits) round trips waited for")
+                    }
+                    let albums = try await shared.library.albums()
+                    #expect(albums.map(\.title) == ["Trips"] && albums.first?.count == 2)
+                    #expect(try shared.sql("SELECT count(*) FROM upload_intent")[0][0] == "0")
+                    #expect(try await shared.library.verify().isHealthy)
+                }
+            }
+
+            /// Transaction B makes its album changes from the album's facts read before it, and the
+            /// server checks them under the title's lock: an album of the title made meanwhile by
+            /// another machine fails that check, and the commit runs again from the facts read under
+            /// the lock, saving into the album the rule names (the oldest), never a second new one.
+            @Test func anAlbumMadeBetweenTheLookUpAndTheCommitIsTheOneSavedInto() async throws {
+                try await withTemporaryDirectory { directory in
+                    let shared = try SharedTestLibrary()
+                    let photo = try SharedTestLibrary.uniqueJPEG(in: directory, "raced")
+                    // The look-up finds no album "Raced"; another machine then makes one.
+                    #expect(try await shared.backend.findAlbum(titled: AlbumTitle("Raced")) == nil)
+                    let other = PhotoLibrary(
+                        backend: try SharedBackend.open(url: shared.url, environment: shared.environment))
+                    let made = try await other.album(titled: "Raced").save(
+                        .file(try SharedTestLibrary.uniqueJPEG(in: directory, "other")))
+                    let saved = try await shared.library.album(titled: "Raced").save(
+                        .file(photo))
+                    #expect(made.albumOutcome == .created && saved.albumOutcome == .found)
+                    #expect(saved.albumID == made.albumID)
+                    let albums = try await shared.library.albums()
+                    #expect(albums.map(\.title) == ["Raced"] && albums.first?.count == 2)
+                    #expect(try shared.sql("SELECT count(*) FROM upload_intent")[0][0] == "0")
+                }
+            }
+        }
+    }
+#endif
