@@ -10,11 +10,12 @@
     /// at a 20 ms round trip every wait for the server is 20 ms of the save.
     extension SharedServerTests {
         @Suite struct SharedRoundTripTests {
-            /// One photo saved by a new process, into a new album and then into that album: 9 round
-            /// trips the server answers each, 4 of them connecting (TLS request, start-up, two SCRAM
-            /// messages), then the settings, the album's look-up (and its photos of the same name),
-            /// the upload record, and transaction B in one round trip with its `COMMIT`.
-            @Test func onePhotoWaitsForTheServerAtMostNineTimes() async throws {
+            /// One photo saved by a new process into an album that exists: 8 round trips the server
+            /// answers, 4 of them connecting (TLS request, start-up, two SCRAM messages), then the
+            /// settings, the album's look-up with its photos of the same name, the upload record,
+            /// and transaction B with its `COMMIT`. Into a new album, one more: the titles listed
+            /// after its creation, to note a similar one.
+            @Test func onePhotoWaitsForTheServerEightTimes() async throws {
                 try await withTemporaryDirectory { directory in
                     let shared = try SharedTestLibrary()
                     let port = try #require(URLComponents(string: shared.url)?.port)
@@ -22,7 +23,7 @@
                     var environment = shared.environment
                     environment["ALBUMKIT_LIBRARY"] = shared.url.replacingOccurrences(
                         of: ":\(port)/", with: ":\(relay.port)/")
-                    for label in ["new album", "same album"] {
+                    for (label, most) in [("new album", 9), ("same album", 8)] {
                         let photo = try SharedTestLibrary.uniqueJPEG(in: directory, label)
                         _ = relay.takeCounts()
                         let run = Shell.run(
@@ -30,7 +31,7 @@
                         let counts = relay.takeCounts()
                         #expect(run.status == 0, "\(run.stderr)")
                         #expect(counts.connections == 1, "\(label)")
-                        #expect(counts.waits <= 9, "\(label): \(counts.waits) round trips waited for")
+                        #expect(counts.waits <= most, "\(label): \(counts.waits) round trips waited for")
                     }
                     let albums = try await shared.library.albums()
                     #expect(albums.map(\.title) == ["Trips"] && albums.first?.count == 2)
