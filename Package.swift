@@ -181,6 +181,7 @@ let package = Package(
             name: "album-bench",
             dependencies: [
                 "AlbumKitCore", "AlbumKitCatalog", "AlbumKitFolders", "AlbumKitMedia", "AlbumKitPreviews", "CShims",
+                "AlbumTestSupport",
             ],
             path: "Sources/album-bench"
         ),

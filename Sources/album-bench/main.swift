@@ -1,4 +1,5 @@
 import AlbumKitCore
+import AlbumTestSupport
 import Foundation
 
 // album-bench: AlbumKit's numbers next to cp, fsync, exiftool and the previous design's algorithm, measured

@@ -39,6 +39,19 @@ enum AlbumReference: Equatable {
         }
     }
 
+    /// The album's assets whose original file name is one of `names`, found with the album in one
+    /// request where the library can; none for an album not found (yet): it has no versions to
+    /// tell, and the save itself reports any error of the look-up.
+    func assets(originallyNamed names: [String], in library: PhotoLibrary) async throws -> [AssetInfo] {
+        switch self {
+        case .id:
+            guard let id = try? await id(in: library) else { return [] }
+            return try await library.assets(inAlbumWithID: id, originallyNamed: names)
+        case .title(let title):
+            return ((try? await library.album(titled: title, assetsOriginallyNamed: names)) ?? nil)?.assets ?? []
+        }
+    }
+
     /// How messages name it.
     var shown: String {
         switch self {

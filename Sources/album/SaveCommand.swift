@@ -261,10 +261,7 @@ enum SaveCommand {
         // The album's photos named as the files saved (A–Z in either case), before the save: a file
         // saved with the name and capture date of one of them (other bytes: edited in place) is
         // told as a new version of it. Looked up by name: the rest of the album is never read.
-        if let reference = arguments.album.map(AlbumReference.init), byDate == nil,
-            // An album not found yet has no versions to tell; the save itself reports any error.
-            let albumID = try? await reference.id(in: library)
-        {
+        if let reference = arguments.album.map(AlbumReference.init), byDate == nil {
             // Each file's name as its result line gives it, and the raws of pairs (saved alone
             // when their JPEG cannot be).
             let names = inputs.flatMap { input in
@@ -272,7 +269,7 @@ enum SaveCommand {
                     $0.split(separator: "/").last.map(String.init)
                 }
             }
-            let earlier = try await library.assets(inAlbumWithID: albumID, originallyNamed: names)
+            let earlier = try await reference.assets(originallyNamed: names, in: library)
             tally.withLock { tally in
                 for asset in earlier {
                     if let key = versionKey(name: asset.originalFilename, captureDate: asset.metadata?.captureDate) {

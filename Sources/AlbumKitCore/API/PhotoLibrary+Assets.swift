@@ -145,21 +145,59 @@ extension PhotoLibrary {
     {
         try await Self.mapping {
             let browsing = try await albumBrowsing()
-            var wanted = Set<String>()
-            for name in names { wanted.insert(OriginalNameKey.of(name)) }
-            var found: [AssetInfo] = []
-            var seen = Set<String>()
-            for part in OriginalNameKey.queryParts(for: wanted) {
-                for asset in try await browsing.assets(inAlbumWithID: id, originallyNamed: part)
-                where seen.insert(asset.id).inserted {
-                    // Only names that are the same as a name asked for (Swift compares composed and
-                    // decomposed forms as one), whatever a store's fold let through.
-                    guard let name = asset.originalFilename, wanted.contains(OriginalNameKey.of(name)) else { continue }
-                    found.append(asset)
-                }
+            return try await Self.assets(originallyNamed: names) { part in
+                try await browsing.assets(inAlbumWithID: id, originallyNamed: part)
             }
-            return found
         }
+    }
+
+    /// The album titled `title` (the one a save into it would use; `nil` when there is none or the
+    /// title is not one) with its assets whose original file name is one of `names`, as
+    /// ``assets(inAlbumWithID:originallyNamed:)`` finds them: what `album save --album` reads
+    /// first, in one request where the library can (a shared library: one round trip).
+    ///
+    /// ```swift
+    /// let (id, earlier) = try await library.album(titled: "Trips", assetsOriginallyNamed: ["IMG_0001.JPG"]) ?? ("", [])
+    /// ```
+    package func album(titled title: String, assetsOriginallyNamed names: some Sequence<String>) async throws
+        -> (id: String, assets: [AssetInfo])?
+    {
+        guard let title = try? AlbumTitle(title) else { return nil }
+        return try await Self.mapping {
+            let browsing = try await albumBrowsing()
+            var id: String?
+            var missing = false
+            let assets = try await Self.assets(originallyNamed: names) { part in
+                if let id { return try await browsing.assets(inAlbumWithID: id, originallyNamed: part) }
+                guard !missing, let found = try await browsing.album(titled: title, assetsOriginallyNamed: part) else {
+                    missing = true
+                    return []
+                }
+                id = found.id
+                return found.assets
+            }
+            if id == nil, !missing { id = try await backend.findAlbum(titled: title) }
+            return id.map { ($0, assets) }
+        }
+    }
+
+    /// The assets `lookUp` finds for each part of the keys of `names` (``OriginalNameKey/queryParts(for:)``),
+    /// each once, and only those whose name is one asked for (Swift compares composed and decomposed
+    /// forms as one), whatever a store's fold let through.
+    private static func assets(
+        originallyNamed names: some Sequence<String>, _ lookUp: ([String]) async throws -> [AssetInfo]
+    ) async throws -> [AssetInfo] {
+        var wanted = Set<String>()
+        for name in names { wanted.insert(OriginalNameKey.of(name)) }
+        var found: [AssetInfo] = []
+        var seen = Set<String>()
+        for part in OriginalNameKey.queryParts(for: wanted) {
+            for asset in try await lookUp(part) where seen.insert(asset.id).inserted {
+                guard let name = asset.originalFilename, wanted.contains(OriginalNameKey.of(name)) else { continue }
+                found.append(asset)
+            }
+        }
+        return found
     }
 
     /// A page of the album with identifier `id`, in the order its assets were added: for an album

@@ -26,6 +26,12 @@ package protocol AlbumBrowsing: LibraryBackend {
     /// is no default). ``PhotoLibrary/assets(inAlbumWithID:originallyNamed:)`` asks for it.
     func assets(inAlbumWithID id: String, originallyNamed keys: [String]) async throws -> [AssetInfo]
 
+    /// The album `title` resolves to (``LibraryBackend/findAlbum(titled:)``, nothing created)
+    /// with its assets of ``assets(inAlbumWithID:originallyNamed:)`` for `keys`; `nil` when no
+    /// album resolves. The default asks one, then the other; the shared library asks both at once.
+    func album(titled title: AlbumTitle, assetsOriginallyNamed keys: [String]) async throws
+        -> (id: String, assets: [AssetInfo])?
+
     /// At most `limit` (≥ 1) assets of an album in its order, after `cursor` (`nil`: from the
     /// start). The default pages ``assets(inAlbumWithID:)``; the catalog seeks in its index.
     func assets(inAlbumWithID id: String, after cursor: AssetCursor?, limit: Int) async throws -> AssetPage
@@ -51,6 +57,14 @@ package protocol AlbumBrowsing: LibraryBackend {
 }
 
 extension AlbumBrowsing {
+    /// ``findAlbum(titled:)``, then ``assets(inAlbumWithID:originallyNamed:)``.
+    package func album(titled title: AlbumTitle, assetsOriginallyNamed keys: [String]) async throws
+        -> (id: String, assets: [AssetInfo])?
+    {
+        guard let id = try await findAlbum(titled: title) else { return nil }
+        return (id, try await assets(inAlbumWithID: id, originallyNamed: keys))
+    }
+
     /// The titles of ``albums()``.
     package func albumTitles() async throws -> [String] { try await albums().map(\.title) }
 

@@ -25,6 +25,28 @@
             FROM (SELECT (SELECT album_id FROM remembered_album WHERE title_key = $1) AS album_id) r
             """
 
+        /// ``factsQuery`` read again under the title's lock, in a transaction whose album changes were
+        /// made from `guess` (its row read earlier, without the lock, for no requested album): fails
+        /// the transaction, before its `COMMIT`, unless the rule's answers are still the same. As
+        /// ``SharedBackend/checkedForgetting(_:)`` does, by a cast of a text
+        /// ``SharedBackend/refusedCommit(_:)`` knows, which depends on the row read (never folded
+        /// while planning).
+        ///
+        /// ```swift
+        /// let check = SharedAlbumDirectory.checkedFacts(guess, titleKey: title.key)  // sent before the changes
+        /// ```
+        static func checkedFacts(_ guess: [String?], titleKey: String) -> (sql: String, parameters: [String?]) {
+            (
+                """
+                SELECT CASE WHEN (f.remembered, f.remembered_exists, f.oldest)
+                        IS NOT DISTINCT FROM ($3::text, $4::boolean, $5::text) THEN 1
+                    ELSE ('\(SharedBackend.albumChangedMark) ' || coalesce(f.oldest, '-'))::int END
+                FROM (\(factsQuery)) AS f(remembered, remembered_exists, requested_exists, oldest, requested)
+                """,
+                [titleKey, nil, guess[0], guess[1], guess[3]]
+            )
+        }
+
         func rememberedAlbumID(for title: AlbumTitle) throws -> String? {
             if facts.count == 5 { return facts[0] }
             return try db.value("SELECT album_id FROM remembered_album WHERE title_key = $1", [title.key])

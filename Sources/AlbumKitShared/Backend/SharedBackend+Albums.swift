@@ -34,11 +34,14 @@
                 createdAt: Date(timeIntervalSince1970: Double(row[2] ?? "0") ?? 0))
         }
 
-        /// What the resolution rule asks, read in one query (one round trip, not one per question).
+        /// What the resolution rule asks, read in one query (one round trip, not one per question),
+        /// and kept as the next save's guess of them (``albumFacts``).
         package func findAlbum(titled title: AlbumTitle) async throws -> String? {
             try await Blocking.run {
                 try self.withDatabase("find the album") { db in
                     let facts = try db.execute(SharedAlbumDirectory.factsQuery, [title.key, nil]).first ?? []
+                    // A save into the album usually follows: its transaction starts from these facts.
+                    self.albumFacts.withLock { $0[title.key] = facts }
                     return try AlbumRequest(title: title).find(in: SharedAlbumDirectory(db: db, facts: facts))
                 }
             }
@@ -70,6 +73,38 @@
                 }
             }
         }
+
+        /// The album `title` resolves to and its assets of `keys`, in one round trip: the rule's facts
+        /// (kept as the next save's guess, as ``findAlbum(titled:)`` keeps them) and the assets of
+        /// those names in the albums the rule may name (the remembered one, the oldest of the title),
+        /// of which the rule then picks one.
+        package func album(titled title: AlbumTitle, assetsOriginallyNamed keys: [String]) async throws
+            -> (id: String, assets: [AssetInfo])?
+        {
+            let list = String(decoding: try JSONEncoder().encode(keys), as: UTF8.self)
+            return try await Blocking.run {
+                try self.withDatabase("look for the album's photos by name") { db in
+                    let results = try db.pipeline([
+                        (SharedAlbumDirectory.factsQuery, [title.key, nil]),
+                        (Self.titledAlbumAssetsByNameSQL, [title.key, list]),
+                    ])
+                    let facts = results[0].first ?? []
+                    self.albumFacts.withLock { $0[title.key] = facts }
+                    guard let id = try AlbumRequest(title: title).find(in: SharedAlbumDirectory(db: db, facts: facts))
+                    else { return nil }
+                    return (id, results[1].filter { $0[0] == id }.map { Self.assetInfo(Array($0.dropFirst())) })
+                }
+            }
+        }
+
+        /// ``albumAssetsByNameSQL`` for each album title key `$1` may resolve to (the remembered one,
+        /// the oldest of the title), each row led by its album's id.
+        static let titledAlbumAssetsByNameSQL = """
+            SELECT c.id, x.* FROM (
+                SELECT album_id AS id FROM remembered_album WHERE title_key = $1
+                UNION (SELECT id FROM album WHERE title_key = $1 AND deleted_at IS NULL ORDER BY created_at, sequence LIMIT 1)
+            ) c, LATERAL (\(albumAssetsByNameSQL.replacingOccurrences(of: "$1", with: "c.id"))) x
+            """
 
         /// The assets of album `$1` named as in the JSON list `$2` (keys of ``OriginalNameKey``); none
         /// once the album is in recently deleted.

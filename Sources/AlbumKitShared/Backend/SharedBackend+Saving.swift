@@ -185,19 +185,40 @@
             return receipt
         }
 
-        /// Transaction B: the title's lock, the resolution rule, album, assets, membership, intents
-        /// forgotten. `restored`: the SHA-256 of assets whose objects this save uploaded again.
-        ///
-        /// Two round trips with an album, one without: the lock and what the rule asks (the
-        /// remembered album, whether it and the requested one exist, the oldest of the title); then
-        /// every change and `COMMIT` at once. What decides between `COMMIT` and `ROLLBACK` (an
-        /// intent collected meanwhile, an asset gone) is checked by the server in the same round
-        /// trip, failing the transaction before its `COMMIT` (``checkedForgetting(_:)``,
-        /// ``checkedAssetIDs``). With companions to record (their rows depend on the assets'), the
-        /// changes and `COMMIT` take a round trip each.
+        /// Transaction B (``commitRows(_:to:intents:restored:replaced:guess:)``), from the album's
+        /// facts read before (``albumFacts``) when there are some, else reading them first; run
+        /// again reading them when the server found them changed.
         private func commitRows(
             _ staged: [Staged], to album: AlbumRequest?, intents: [String], restored: Set<String>,
             replaced: Locked<[(sha256: String, size: UInt64)]>
+        ) throws -> CommitReceipt {
+            let guess = album.flatMap { album in
+                album.albumID == nil ? albumFacts.withLock { $0.removeValue(forKey: album.title.key) } : nil
+            }
+            do {
+                return try commitRows(
+                    staged, to: album, intents: intents, restored: restored, replaced: replaced, guess: guess)
+            } catch  where guess != nil && (error as? AlbumError)?.underlying is AlbumChanged {
+                return try commitRows(
+                    staged, to: album, intents: intents, restored: restored, replaced: replaced, guess: nil)
+            }
+        }
+
+        /// Transaction B: the title's lock, the resolution rule, album, assets, membership, intents
+        /// forgotten. `restored`: the SHA-256 of assets whose objects this save uploaded again.
+        ///
+        /// One round trip: the lock, the changes and `COMMIT` at once, the album's changes made from
+        /// `guess` (the rule's facts read before the transaction: the remembered album, whether it
+        /// exists, the oldest of the title), which the server checks under the lock
+        /// (``SharedAlbumDirectory/checkedFacts(_:titleKey:)``). Without a guess, two with an
+        /// album: the lock and the facts first. What decides between `COMMIT` and `ROLLBACK` (the
+        /// facts changed, an intent collected meanwhile, an asset gone) is checked by the server in
+        /// the same round trip, failing the transaction before its `COMMIT`
+        /// (``checkedForgetting(_:)``, ``checkedAssetIDs``). With companions to record (their rows
+        /// depend on the assets'), the changes and `COMMIT` take a round trip each.
+        private func commitRows(
+            _ staged: [Staged], to album: AlbumRequest?, intents: [String], restored: Set<String>,
+            replaced: Locked<[(sha256: String, size: UInt64)]>, guess: [String?]?
         ) throws -> CommitReceipt {
             try withDatabase("save the photos", retrying: false) { db in
                 let begin = ("BEGIN ISOLATION LEVEL READ COMMITTED", [String?]())
@@ -206,19 +227,26 @@
                 var changes: [(sql: String, parameters: [String?])] = []
                 do {
                     if let album {
-                        let facts = try db.pipeline([
-                            begin,
-                            (
-                                "SELECT pg_advisory_xact_lock(\(SharedSchema.titleLock), hashtext($1))",
-                                [album.title.key]
-                            ),
-                            (SharedAlbumDirectory.factsQuery, [album.title.key, album.albumID]),
-                        ])[2]
+                        let lock = (
+                            "SELECT pg_advisory_xact_lock(\(SharedSchema.titleLock), hashtext($1))", [album.title.key]
+                        )
+                        let facts: [String?]
+                        if let guess, guess.count == 5 {
+                            facts = guess
+                            changes += [
+                                begin, lock, SharedAlbumDirectory.checkedFacts(guess, titleKey: album.title.key),
+                            ]
+                        } else {
+                            facts =
+                                try db.pipeline([
+                                    begin, lock, (SharedAlbumDirectory.factsQuery, [album.title.key, album.albumID]),
+                                ])[2].first ?? []
+                        }
                         // The album's creation and remembering join this transaction's one round trip
                         // of changes.
                         let queued = SharedAlbumDirectory.Queue()
                         let found = try album.findOrCreate(
-                            in: SharedAlbumDirectory(db: db, facts: facts.first ?? [], queued: queued))
+                            in: SharedAlbumDirectory(db: db, facts: facts, queued: queued))
                         (albumID, outcome) = (found.id, found.outcome)
                         changes += queued.statements
                     } else {
@@ -287,7 +315,8 @@
                         changes.append((Self.checkedAssetIDs, [shas]))
                         changes.append(Self.checkedForgetting(intents))
                         changes.append(("COMMIT", []))
-                        // Test hook only: the transaction open (its lock held), its rows not written.
+                        // Test hook only: its rows not written (with the album's facts read first, the
+                        // transaction open and its lock held).
                         TestPause.at("in-commit", pid: db.serverProcessID)
                     } else {
                         changes.append(("SELECT sha256, id FROM asset WHERE sha256 = ANY($1::text[])", [shas]))

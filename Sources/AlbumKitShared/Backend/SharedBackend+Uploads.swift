@@ -198,9 +198,11 @@
             HAVING count(*) < (SELECT count(DISTINCT s) FROM unnest($1::text[]) AS s)
             """
 
-        /// The texts of the casts that fail ``checkedForgetting(_:)`` and ``checkedAssetIDs``.
+        /// The texts of the casts that fail ``checkedForgetting(_:)``, ``checkedAssetIDs`` and
+        /// ``SharedAlbumDirectory/checkedFacts(_:titleKey:)``.
         static let intentsCollectedMark = "albumkit: upload records collected"
         static let assetGoneMark = "albumkit: an asset was removed"
+        static let albumChangedMark = "albumkit: the album changed"
 
         /// The error to report when `error` is one of the server's checks of a commit sent with
         /// its `COMMIT` (the transaction then failed, nothing committed); `nil` for any other.
@@ -211,6 +213,12 @@
                     "The upload records of this save were collected while it ran (its database connection was interrupted); nothing was saved, try again.",
                     underlying: IntentsCollected())
             }
+            if error.message.contains(albumChangedMark) {
+                return AlbumError(
+                    .ioFailure,
+                    "The album changed while saving into it (another machine); nothing was saved, try again.",
+                    underlying: AlbumChanged())
+            }
             if error.message.contains(assetGoneMark) {
                 return AlbumError(.ioFailure, "An asset vanished while saving it; nothing was saved, try again.")
             }
@@ -219,6 +227,10 @@
 
         /// Why ``checkForgotten(_:_:)`` failed a commit: `gc` took this save's intents for abandoned.
         struct IntentsCollected: Error {}
+
+        /// Why ``SharedAlbumDirectory/checkedFacts(_:titleKey:)`` failed a commit: the album facts it
+        /// was made from changed before the title's lock was taken (the commit runs again reading them).
+        struct AlbumChanged: Error {}
 
         /// Fails the committing transaction unless ``forgetting(_:)`` deleted every intent.
         static func checkForgotten(_ rows: [[String?]], _ intents: [String]) throws {

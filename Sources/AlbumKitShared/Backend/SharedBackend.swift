@@ -37,6 +37,11 @@
         let saver: (user: String, host: String)
         /// The database role was seen to have the rights a save needs (checked before a save, once).
         let isWriterKnown = Locked(false)
+        /// The resolution rule's facts (``SharedAlbumDirectory/factsQuery``'s row) last read for each
+        /// title key outside a transaction: the next save's transaction B makes its album changes
+        /// from them and has the server check them under the title's lock, in the same round trip
+        /// (``SharedAlbumDirectory/checkedFacts(_:titleKey:)``). Used once.
+        let albumFacts = Locked<[String: [String?]]>([:])
         /// Where credentials and options were read from (a store with new settings reads them again).
         let environment: [String: String]
         /// Intents and uploads started as files are staged (``UploadPipeline``).

@@ -1,4 +1,3 @@
-import AlbumKitCore
 import Foundation
 
 #if canImport(Glibc)
@@ -14,28 +13,39 @@ import Foundation
 /// A TCP relay on loopback that delays every byte by `oneWay` in each direction, so that a server
 /// on this machine answers as if it were a network's round trip away (this kernel has no netem).
 /// Bandwidth is not limited: only latency. It also counts round trips: each time a client sends
-/// again after its server answered (or first sends) on a connection, one turn.
+/// again after its server answered (or first sends) on a connection, one turn; each time the
+/// server answers such a turn, one wait (a turn never answered, as a goodbye, is no wait). The
+/// TCP handshake is delayed as a round trip but counted as neither.
+///
+/// `album-bench` measures through it; the tests count round trips with it (`oneWay: 0`).
 ///
 /// ```swift
 /// let proxy = try LatencyProxy(target: 5432, oneWay: 0.010)  // 20 ms round trips
 /// // connect to 127.0.0.1:\(proxy.port) instead of 5432
 /// ```
-final class LatencyProxy: @unchecked Sendable {
+public final class LatencyProxy: @unchecked Sendable {
     // @unchecked: `listener` and the constants are set once in init; every mutable count is behind `lock`.
-    let port: Int
+    public let port: Int
     private let listener: Int32
-    let target: Int
+    public let target: Int
     private let delay: Double
     private let lock = NSLock()
     private var turns = 0
+    private var waits = 0
     private var connections = 0
 
-    init(target: Int, oneWay: Double) throws {
+    /// Why the relay could not start.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// A relay to `127.0.0.1:target`, listening on a free loopback port (``port``).
+    public init(target: Int, oneWay: Double) throws {
         self.target = target
         self.delay = oneWay
         let listener = socket(AF_INET, streamSocket, 0)
         self.listener = listener
-        guard listener >= 0 else { throw BenchFailure("cannot make a socket for the latency proxy") }
+        guard listener >= 0 else { throw Failure(description: "cannot make a socket for the latency proxy") }
         var one: Int32 = 1
         setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
         var address = Self.loopback(port: 0)
@@ -44,21 +54,23 @@ final class LatencyProxy: @unchecked Sendable {
                 bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard bound == 0, listen(listener, 128) == 0 else { throw BenchFailure("the latency proxy cannot listen") }
+        guard bound == 0, listen(listener, 128) == 0 else {
+            throw Failure(description: "the latency proxy cannot listen")
+        }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
         }
         port = Int(UInt16(bigEndian: address.sin_port))
-        Blocking.detach { [self] in acceptLoop() }
+        Thread.detachNewThread { [self] in acceptLoop() }
     }
 
-    /// Round trips (client turns) and connections seen since the last call.
-    func takeCounts() -> (turns: Int, connections: Int) {
+    /// Round trips (client turns, and those the server answered) and connections seen since the last call.
+    public func takeCounts() -> (turns: Int, waits: Int, connections: Int) {
         lock.lock()
         defer { lock.unlock() }
-        defer { (turns, connections) = (0, 0) }
-        return (turns, connections)
+        defer { (turns, waits, connections) = (0, 0, 0) }
+        return (turns, waits, connections)
     }
 
     private static func loopback(port: Int) -> sockaddr_in {
@@ -128,7 +140,7 @@ final class LatencyProxy: @unchecked Sendable {
         from source: Int32, to destination: Int32, side: Side, isClient: Bool, then: @escaping @Sendable () -> Void
     ) {
         let queue = DelayQueue()
-        Blocking.detach { [self] in
+        Thread.detachNewThread { [self] in
             var buffer = [UInt8](repeating: 0, count: 256 << 10)
             // The kernel completed the client's TCP handshake with the relay at once; over a network
             // it costs a round trip before the first byte can go: the client's first bytes wait for it.
@@ -137,25 +149,25 @@ final class LatencyProxy: @unchecked Sendable {
                 let count = read(source, &buffer, buffer.count)
                 if count < 0, errno == EINTR { continue }
                 guard count > 0 else {
-                    queue.push(Statistics.now() + delay, nil)
+                    queue.push(Self.now() + delay, nil)
                     return
                 }
                 side.lock.lock()
-                if isClient && side.serverSpoke {
+                if isClient == side.serverSpoke {
                     lock.lock()
-                    turns += 1
+                    if isClient { turns += 1 } else { waits += 1 }
                     lock.unlock()
                 }
                 side.serverSpoke = !isClient
                 side.lock.unlock()
-                queue.push(Statistics.now() + delay + handshake, Array(buffer[0..<count]))
+                queue.push(Self.now() + delay + handshake, Array(buffer[0..<count]))
                 handshake = 0
             }
         }
-        Blocking.detach {
+        Thread.detachNewThread {
             while true {
                 let (due, chunk) = queue.pop()
-                let wait = due - Statistics.now()
+                let wait = due - Self.now()
                 if wait > 0 { usleep(useconds_t(wait * 1_000_000)) }
                 guard let chunk else {
                     shutdown(destination, Int32(SHUT_WR))
@@ -176,6 +188,9 @@ final class LatencyProxy: @unchecked Sendable {
             }
         }
     }
+
+    /// Seconds on the monotonic clock.
+    private static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
     /// Chunks with the time they are due, first in first out.
     private final class DelayQueue: @unchecked Sendable {
