@@ -302,8 +302,8 @@ extension Pages {
         // `items` gives each place's asset id and its image as a data: address (none when it has no
         // thumbnail). Not a Blob and its object URL: each of those is a call to the browser's own
         // process, about half a millisecond apiece on a busy machine, and a screen's worth is a long task.
-        function thumbnailRun(albumID, offset, limit, order) {
-          const items = fetch('/api/thumbnails?album=' + encodeURIComponent(albumID) + '&offset=' + offset + '&limit=' + limit + '&order=' + order, { credentials: 'same-origin' })
+        function thumbnailRun(albumID, offset, limit, order, signal) {
+          const items = fetch('/api/thumbnails?album=' + encodeURIComponent(albumID) + '&offset=' + offset + '&limit=' + limit + '&order=' + order, { credentials: 'same-origin', signal })
             .then((response) => { if (!response.ok) throw new Error(response.statusText); return response.arrayBuffer(); })
             .then((buffer) => {
               const bytes = new Uint8Array(buffer);
@@ -373,10 +373,11 @@ extension Pages {
           if (early) early.items.then(keep, () => {}).finally(() => { earlyUntil = 0; schedule(); });
           const fetchPictures = (from, to, ids) => {
             for (const id of ids) asked.add(id);
-            thumbnailRun(current().id, from, to - from + 1, order).items
+            thumbnailRun(current().id, from, to - from + 1, order, signal).items
               .then(keep)
               .catch(() => {})
               .finally(() => {
+                if (stopped) return;  // the album was left: its request was cancelled
                 // Places that moved meanwhile (the album changed): their assets' own addresses.
                 for (const id of ids) { asked.delete(id); if (!pictures.has(id)) pictures.set(id, '/api/thumbnail?asset=' + encodeURIComponent(id)); }
                 schedule();

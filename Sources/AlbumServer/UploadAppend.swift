@@ -90,11 +90,15 @@ final class UploadAppend: HTTPBodyReceiver {
     func finish() -> HTTPResponse {
         let flushed = flush()
         defer { release() }
+        // A refused creation gives no address: nobody can go on with it, so it goes now.
         if let refusal = state.refusal {
-            if refusal.status == 415 { handler.uploads.remove(id) }
+            if refusal.status == 415 || location != nil { handler.uploads.remove(id) }
             return refusal.adding("Upload-Offset", "\(state.offset)")
         }
-        guard flushed else { return LibraryWebHandler.problem(507, "The upload cannot be flushed to disk.") }
+        guard flushed else {
+            if location != nil { handler.uploads.remove(id) }
+            return LibraryWebHandler.problem(507, "The upload cannot be flushed to disk.")
+        }
         if complete {
             if state.offset < 512, state.description.isSidecar != true, !UploadStore.looksLikeMedia(state.head) {
                 handler.uploads.remove(id)

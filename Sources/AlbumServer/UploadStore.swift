@@ -64,6 +64,8 @@ package struct UploadStore: Sendable {
     private static let descriptionName = "upload.json"
     /// The mark of an upload whose creation is not answered yet (a name ``fileName(_:)`` never gives).
     private static let creatingName = ".creating"
+    /// Before an upload's folder is named by its id: `.new-ID`.
+    private static let hiddenPrefix = ".new-"
 
     package init(folder: String, limits: Limits = Limits()) throws {
         self.folder = folder
@@ -76,6 +78,11 @@ package struct UploadStore: Sendable {
     }
 
     /// Whether `id` has the shape of an upload's identifier (a request names uploads only by it).
+    /// Whether `name` is an upload's folder before it has its id (`.new-ID`).
+    static func isHidden(_ name: String) -> Bool {
+        name.hasPrefix(hiddenPrefix) && isWellFormed(name.dropFirst(hiddenPrefix.count))
+    }
+
     package static func isWellFormed(_ id: Substring) -> Bool {
         id.utf8.count == 36 && id.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) || $0 == 45 }
     }
@@ -120,10 +127,14 @@ package struct UploadStore: Sendable {
         let id = RandomID.make()
         var stored = description
         stored.name = Self.fileName(description.name)
+        // Made under a hidden name (`.new-ID`) and given its own once marked, locked and described:
+        // an upload folder is never seen half made, so a start-up tells a creation that died from one
+        // going on by its mark's lock alone.
+        let hidden = Self.hiddenPrefix + id
         do {
             let root = try FileSystem.openDirectory(folder)
-            try FileSystem.makeDirectory(id, in: root, mode: 0o700)
-            let own = try FileSystem.openDirectory(id, in: root)
+            try FileSystem.makeDirectory(hidden, in: root, mode: 0o700)
+            let own = try FileSystem.openDirectory(hidden, in: root)
             // The mark first, locked: a server killed from here on leaves a mark nobody holds. Found
             // gone once locked, another server's start-up took it meanwhile: this creation fails.
             try FileSystem.createFile(Self.creatingName, in: own, bytes: [])
@@ -135,10 +146,12 @@ package struct UploadStore: Sendable {
             let json = try JSONEncoder().encode(stored)
             try FileSystem.createFile(Self.descriptionName, in: own, bytes: Array(json))
             try FileSystem.createFile(stored.name, in: own, bytes: [])
+            try FileSystem.renameWithoutReplacing(hidden, in: root, to: id, in: root)
             let file = try FileSystem.openForReadingAndAppending(dataPath(id, stored))
             try FileSystem.lock(file, wait: false)
             return Created(id: id, file: file, mark: mark, description: stored)
         } catch {
+            remove(hidden)
             remove(id)
             throw AlbumError(
                 .libraryUnwritable, "The upload of \(description.name) cannot be started in \(folder): \(error).",
@@ -203,7 +216,7 @@ package struct UploadStore: Sendable {
     /// whether the folder went.
     @discardableResult
     package func remove(_ id: String) -> Bool {
-        guard Self.isWellFormed(Substring(id)) else { return false }
+        guard Self.isWellFormed(Substring(id)) || Self.isHidden(id) else { return false }
         let gate = RemovalGate(root: folder)
         guard let own = try? gate.openFolder(id) else { return false }  // already gone
         for name in (try? FileSystem.names(in: own)) ?? [] {
@@ -216,26 +229,42 @@ package struct UploadStore: Sendable {
 
     /// Removes the uploads nothing was appended to for `age` seconds (default a week): a phone that
     /// never came back; at once those whose creation was never answered, their server killed before
-    /// it said their address (marked, and the mark's lock free: no request holds it); and empty
-    /// folders of uploads (a server killed as it made one). Returns how many went.
+    /// it said their address (marked, the mark's lock free: no request holds it); and folders a
+    /// server killed while it made or removed them left (over a minute old). Returns how many went.
+    ///
+    /// Another server sharing the folder may be making an upload meanwhile: a creation makes its
+    /// folder under a hidden name, marks it, locks the mark and describes it before it names the
+    /// folder by its id, so an upload folder whose mark this start-up can lock was never answered,
+    /// and a mark unlinked since it was opened was answered meanwhile. A hidden folder is the
+    /// creation's until it is over a minute old (its mark may not be locked yet).
     @discardableResult
     package func removeAbandoned(olderThan age: Int = 7 * 86_400, now: Int = Int(time(nil))) -> Int {
         // An unreadable uploads folder has nothing this server can resume either: nothing to remove.
         let names = (try? FileSystem.names(inDirectoryAt: folder)) ?? []
         let gate = RemovalGate(root: folder)
         var removed = 0
-        for id in names where Self.isWellFormed(Substring(id)) {
+        for id in names where Self.isWellFormed(Substring(id)) || Self.isHidden(id) {
             guard let own = try? gate.openFolder(id) else { continue }  // gone meanwhile, or not a folder
+            let settled = (try? FileSystem.fileStatus(of: own)).map { now - $0.modified.seconds > 60 } ?? false
+            if Self.isHidden(id) {
+                if settled, remove(id) { removed += 1 }
+                continue
+            }
             if let mark = try? FileSystem.openFile(Self.creatingName, in: own) {  // a regular file, or none
-                // Held while the folder goes: a creation starting now fails on it.
-                guard (try? FileSystem.lock(mark, wait: false)) != nil else { continue }  // its request lives
-                if remove(id) { removed += 1 }
+                // Held while the folder goes: a creation starting now fails on it. Not taken: a mark
+                // still locked (its request lives), or unlinked since it was opened (answered).
+                let abandoned = withExtendedLifetime(mark) { () -> Bool in
+                    guard (try? FileSystem.lock(mark, wait: false)) != nil,
+                        ((try? FileSystem.fileStatus(of: mark).linkCount) ?? 0) > 0
+                    else { return false }
+                    return remove(id)
+                }
+                if abandoned { removed += 1 }
                 continue
             }
             guard let (description, _) = state(of: id) else {
-                if let root = try? FileSystem.openDirectory(folder), FileSystem.removeEmptyDirectory(id, in: root) {
-                    removed += 1
-                }
+                // A server killed while it removed the upload (or a folder not made here).
+                if settled, remove(id) { removed += 1 }
                 continue
             }
             guard let status = FileSystem.status(of: description.name, in: own),

@@ -48,17 +48,52 @@
             }
         }
 
+        /// A server killed as it made an upload leaves a hidden folder (`.new-ID`, with or without
+        /// its mark): left alone while it may be another server's creation under way, removed once
+        /// over a minute old. A folder by its id with a mark nobody holds goes at once.
         @Test func aServerKilledAsItMadeTheFolderLeavesNothing() throws {
             try Self.withStore { _, store in
-                // Killed right after the folder, and right after the mark.
-                let empty = store.folder + "/00000000-0000-4000-8000-000000000001"
-                let marked = store.folder + "/00000000-0000-4000-8000-000000000002"
-                for folder in [empty, marked] {
+                let empty = store.folder + "/.new-00000000-0000-4000-8000-000000000001"
+                let hiddenMarked = store.folder + "/.new-00000000-0000-4000-8000-000000000002"
+                let marked = store.folder + "/00000000-0000-4000-8000-000000000003"
+                for folder in [empty, hiddenMarked, marked] {
                     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
                 }
-                try Data().write(to: URL(fileURLWithPath: marked + "/.creating"))
-                #expect(store.removeAbandoned() == 2)
+                for folder in [hiddenMarked, marked] {
+                    try Data().write(to: URL(fileURLWithPath: folder + "/.creating"))
+                }
+                #expect(store.removeAbandoned() == 1)
+                #expect(!FileManager.default.fileExists(atPath: marked))
+                #expect(store.removeAbandoned(now: Int(time(nil)) + 120) == 2)
                 #expect(try FileManager.default.contentsOfDirectory(atPath: store.folder).isEmpty)
+            }
+        }
+
+        /// A creation's folder is named by its id only once marked, locked and described: nothing
+        /// hidden is left by a creation that succeeded.
+        @Test func aCreationShowsItsFolderWhole() throws {
+            try Self.withStore { _, store in
+                let created = try store.create(Self.photo)
+                let names = try FileManager.default.contentsOfDirectory(atPath: store.folder)
+                #expect(names == [created.id])
+                #expect(store.state(of: created.id) != nil)
+                #expect(try UploadStore(folder: store.folder).removeAbandoned() == 0)
+            }
+        }
+
+        /// A server killed while it removed an upload (its description gone, its bytes not yet)
+        /// leaves a folder the next start-ups remove once it is over a minute old.
+        @Test func anUploadHalfRemovedGoes() throws {
+            try Self.withStore { _, store in
+                let created = try store.create(Self.photo)
+                try store.answered(created.id)
+                FileSystem.close(created.file)
+                FileSystem.close(created.mark)
+                let own = store.folder + "/" + created.id
+                try FileManager.default.removeItem(atPath: own + "/upload.json")
+                #expect(store.removeAbandoned() == 0)
+                #expect(store.removeAbandoned(now: Int(time(nil)) + 120) == 1)
+                #expect(!FileManager.default.fileExists(atPath: own))
             }
         }
 
