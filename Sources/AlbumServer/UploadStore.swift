@@ -254,6 +254,7 @@ package struct UploadStore: Sendable {
                 // Held while the folder goes: a creation starting now fails on it. Not taken: a mark
                 // still locked (its request lives), or unlinked since it was opened (answered).
                 let abandoned = withExtendedLifetime(mark) { () -> Bool in
+                    // A lock or a status that cannot be had: not proven abandoned, so kept.
                     guard (try? FileSystem.lock(mark, wait: false)) != nil,
                         ((try? FileSystem.fileStatus(of: mark).linkCount) ?? 0) > 0
                     else { return false }

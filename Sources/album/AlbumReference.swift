@@ -45,9 +45,11 @@ enum AlbumReference: Equatable {
     func assets(originallyNamed names: [String], in library: PhotoLibrary) async throws -> [AssetInfo] {
         switch self {
         case .id:
+            // Not found (yet), or not looked up: no versions to tell; the save reports the error.
             guard let id = try? await id(in: library) else { return [] }
             return try await library.assets(inAlbumWithID: id, originallyNamed: names)
         case .title(let title):
+            // As above: the save itself looks the album up again and reports what went wrong.
             return ((try? await library.album(titled: title, assetsOriginallyNamed: names)) ?? nil)?.assets ?? []
         }
     }

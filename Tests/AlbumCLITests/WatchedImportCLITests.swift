@@ -75,14 +75,17 @@ import Testing
             // held open all along: its size and time stand still, but it is not complete.
             let whole = Fixture.uniqueJPEG("B")
             let b = card.appendingPathComponent("B.JPG")
-            #expect(FileManager.default.createFile(atPath: b.path, contents: nil))
-            let writer = try FileHandle(forWritingTo: b)
-            writer.write(whole.prefix(whole.count / 2))
+            // Close-on-exec: a process another test starts meanwhile must not inherit the writer
+            // (it would hold B open for writing as long as it lives, and B would never settle).
+            let writer = open(b.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            #expect(writer >= 0)
+            func write(_ part: Data) { part.withUnsafeBytes { _ = Glibc.write(writer, $0.baseAddress, $0.count) } }
+            write(whole.prefix(whole.count / 2))
             Thread.sleep(forTimeInterval: 2)
             #expect(!first.stdout.contains("B.JPG"), "imported half-written: \(first.stdout)")
             #expect(!first.stderr.contains("B.JPG"), "imported half-written: \(first.stderr)")
-            writer.write(whole.suffix(from: whole.count / 2))
-            try writer.close()
+            write(whole.suffix(from: whole.count / 2))
+            close(writer)
             #expect(first.wait { $0.stdout.contains("saved \(b.path)") }, "\(first.stdout)\n\(first.stderr)")
             #expect(first.stdout.contains("saved \(card.appendingPathComponent("A.JPG").path)"))
             // A sidecar written after its photo was imported is attached to it.

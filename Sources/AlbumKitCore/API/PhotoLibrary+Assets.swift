@@ -162,6 +162,7 @@ extension PhotoLibrary {
     package func album(titled title: String, assetsOriginallyNamed names: some Sequence<String>) async throws
         -> (id: String, assets: [AssetInfo])?
     {
+        // A title that cannot be an album's names no album: none to find.
         guard let title = try? AlbumTitle(title) else { return nil }
         return try await Self.mapping {
             let browsing = try await albumBrowsing()

@@ -35,7 +35,10 @@ package struct Saver<Backend: LibraryBackend>: Sendable {
         func report(_ index: Int, _ result: Result<SavedAsset, AlbumError>) {
             results[index] = result
             onResult?(index, result)
-            reports.itemFinished(failed: (try? result.get()) == nil)
+            switch result {
+            case .success: reports.itemFinished(failed: false)
+            case .failure: reports.itemFinished(failed: true)
+            }
         }
         let prepared: @Sendable () -> Void = { reports.itemPrepared() }
 
