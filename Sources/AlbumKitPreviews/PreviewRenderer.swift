@@ -30,6 +30,16 @@ package struct PreviewRenderer: Sendable {
 
     private init(decoderVersion: String) { self.decoderVersion = decoderVersion }
 
+    /// Whether libvips runs vector code generated at run time (Orc): never after ``load(threads:)``,
+    /// which turns it off (with several pictures decoded at once it crashed a process).
+    package var runsGeneratedVectorCode: Bool {
+        #if os(Linux)
+            albumkit_vips_vectors_enabled() != 0
+        #else
+            false
+        #endif
+    }
+
     /// Loads and starts libvips once for the process (later calls return at once), with at most
     /// `threads` worker threads (0: one per core; the first call decides).
     ///

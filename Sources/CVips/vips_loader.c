@@ -4,6 +4,7 @@
 #if defined(__linux__)
 
 #include "albumkit_loading.h"
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +77,8 @@ static struct {
 } value;
 
 static albumkit_library library = ALBUMKIT_LIBRARY_INIT;
+/// `vips_vector_isenabled`, when this libvips has it.
+static int (*vectorsEnabled)(void) = NULL;
 static int requestedThreads = 0;
 
 /// libvips's warnings (a damaged tile, a cut-short scan) are not printed on the program's standard
@@ -155,6 +158,14 @@ static int load(char *error, size_t errorSize) {
         snprintf(error, errorSize, "libvips could not start; reinstall libvips42");
         return -1;
     }
+    // No run-time generated vector code (Orc): with several pictures decoded at once, Orc 0.4.33's
+    // generated code crashed `album duplicates` (a bad pointer inside liborc, seen once in CI). The
+    // plain C paths give the same pixels. Absent from a libvips built without Orc, or after 8.15
+    // (which has no Orc): nothing to turn off then.
+    void (*vectorSetEnabled)(int);
+    *(void **)&vectorSetEnabled = dlsym(handle, "vips_vector_set_enabled");
+    if (vectorSetEnabled != NULL) vectorSetEnabled(0);
+    *(void **)&vectorsEnabled = dlsym(handle, "vips_vector_isenabled");
     // GLib's G_LOG_LEVEL_WARNING | MESSAGE | INFO | DEBUG: everything but errors.
     vips.log_set_handler("VIPS", 16 | 32 | 64 | 128, ignoreMessage, NULL);
     // Only the loaders of the formats AlbumKit keeps parse a file: never ImageMagick, PDF, SVG or
@@ -199,6 +210,8 @@ int albumkit_vips_load(int threads) {
 }
 
 const char *albumkit_vips_load_error(void) { return albumkit_library_error(&library); }
+
+int albumkit_vips_vectors_enabled(void) { return vectorsEnabled != NULL && vectorsEnabled() ? 1 : 0; }
 
 const char *albumkit_vips_version(void) { return vips.version_string(); }
 

@@ -6,6 +6,13 @@ import Testing
 
 /// libvips through `PreviewRenderer`, against Pillow, pillow-heif and `vipsthumbnail` as oracles.
 @Suite(.onThreadsOfTheirOwn) struct PreviewRendererTests {
+    /// Loading libvips turns its generated vector code (Orc) off: with several pictures decoded at
+    /// once, Orc's code crashed `album duplicates` once in CI.
+    @Test func libvipsRunsNoGeneratedVectorCode() throws {
+        let renderer = try PreviewRenderer.load()
+        #expect(!renderer.runsGeneratedVectorCode)
+    }
+
     @Test func aThumbnailOfARotatedJPEGIsPortraitAsVipsthumbnailMakesIt() throws {
         let fixture = try PreviewFixture()
         try fixture.pillow(

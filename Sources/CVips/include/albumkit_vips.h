@@ -22,6 +22,8 @@ int albumkit_vips_load(int threads);
 const char *albumkit_vips_load_error(void);
 /// The libvips version, e.g. "8.14.1" (after a successful load).
 const char *albumkit_vips_version(void);
+/// 1 when libvips runs generated vector code (Orc), which the load turns off; 0 otherwise.
+int albumkit_vips_vectors_enabled(void);
 
 /// How a picture is fitted into `width` × `height`.
 enum {
