@@ -9,7 +9,7 @@ import Testing
     /// Loading libvips turns its generated vector code (Orc) off: with several pictures decoded at
     /// once, Orc's code crashed `album duplicates` once in CI.
     @Test func libvipsRunsNoGeneratedVectorCode() throws {
-        let renderer = try PreviewRenderer.load()
+        let renderer = try PreviewFixture.renderer()
         #expect(!renderer.runsGeneratedVectorCode)
     }
 
