@@ -68,8 +68,7 @@ public struct Album: Sendable {
     /// item is durable (or has failed), in order — so what it reports is saved even if the program
     /// stops before the batch ends. `progress` is called one report at a time, in order: its
     /// `fraction` never moves back; a slow callback holds back only the thread it is called on.
-    /// Cancelling the task finishes the items being committed and
-    /// reports the rest as `.cancelled`.
+    /// Cancelling the task finishes the items being committed and reports the rest as `.cancelled`.
     ///
     /// ```swift
     /// let results = await album.save(urls.map { .file($0) }) { print($0.completed, "/", $0.total) }
