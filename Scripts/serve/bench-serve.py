@@ -255,7 +255,19 @@ def grid_runs(album, library, title, last_name, runs, state, samples=100):
     from playwright.sync_api import sync_playwright
     server = check.Server(album, library, state)
     try:
-        # The first answer waits for the server's change feed to read the library once.
+        # What the server does once started, before anything is asked of it (its change feed's
+        # start): its CPU time and resident memory once it has used no CPU for a second.
+        def used():
+            fields = open("/proc/%d/stat" % server.process.pid).read().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        started, last, still = time.time(), used(), 0
+        while still < 4 and time.time() - started < 120:
+            time.sleep(0.25)
+            now = used()
+            still, last = (still + 1, now) if now == last else (0, now)
+        resident = int(open("/proc/%d/status" % server.process.pid).read().split("VmRSS:")[1].split()[0]) / 1024
+        print("server start: cpu %.2f s, resident %.1f MB, settled after %.1f s" % (last, resident, time.time() - started),
+              flush=True)
         for label in ("albums list, first", "albums list"):
             start = time.time()
             _, _, body = server.request("GET", "/api/albums")

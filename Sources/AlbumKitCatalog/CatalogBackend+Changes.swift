@@ -6,20 +6,110 @@ import Foundation
 /// without listing the library. The journal's length is looked at every 0.1 s (one `stat`); the
 /// records that arrived are read and turned into changes by ``JournalChangeTracker``, which reads
 /// the albums, the assets and what holds what from the index once, when watching starts, a chunk
-/// at a time (``followingChunk`` rows under the index's lock at once).
+/// at a time (``followingChunk`` rows under the index's lock at once) — or, for what they touch
+/// (``touches(polling:)``), told from the records alone.
 ///
 /// A read-only catalog (whose index does not follow the journal), or a journal that is replaced
 /// or shrinks while it is followed, is watched by reading the library every `interval` instead.
-extension CatalogBackend: ChangeFeed {
+extension CatalogBackend: ChangeFeed, TouchFeed {
     /// How often the journal's length is looked at.
     static var journalCheck: Duration { .milliseconds(100) }
 
     package func changes(polling interval: Duration) -> AsyncThrowingStream<LibraryChange, any Error> {
-        guard !isReadOnly else { return LibraryChangePoller(backend: self, interval: interval).changes() }
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: LibraryChange.self)
+        let poller = LibraryChangePoller(backend: self, interval: interval)
+        guard !isReadOnly else { return poller.changes() }
+        return followJournal(
+            every: interval,
+            from: { try await self.startFollowingJournal() },
+            turn: { tracker, records in
+                let change = tracker.change(for: records)
+                return change.isEmpty ? nil : change
+            },
+            otherwise: poller.changes)
+    }
+
+    /// What the journal's records touch, told from the records alone: nothing of the library is
+    /// read when following starts (``changes(polling:)`` reads every asset and membership, seconds
+    /// and a hundred megabytes at a million photos). A record naming an album touches it; a
+    /// deletion or restoration touches the albums the index says hold its assets (none once they
+    /// are purged: a permanent deletion names no album, and a share link's guest is not told of it).
+    package func touches(polling interval: Duration) -> AsyncThrowingStream<LibraryTouch, any Error> {
+        let poller = LibraryChangePoller(backend: self, interval: interval)
+        guard !isReadOnly else { return LibraryTouch.touches(of: poller.changes()) }
+        return followJournal(
+            every: interval,
+            from: { try await self.startTouching() },
+            turn: { _, records in
+                let touch = try await Blocking.run { try self.touch(of: records) }
+                return touch.isEmpty ? nil : touch
+            },
+            otherwise: { LibraryTouch.touches(of: poller.changes()) })
+    }
+
+    /// The journal's id and the position the index is at: where following what changes touch starts.
+    private func startTouching() async throws -> ((), String, Int64) {
+        let journalID: String
+        do { journalID = try journal.identity().id } catch { throw error.libraryError("read the journal") }
+        let start = try await Blocking.run {
+            try self.withIndex("watch the library") { try $0.index!.position() }
+        }
+        return ((), journalID, start)
+    }
+
+    /// What `records` touch (``touches(polling:)``).
+    func touch(of records: [CatalogChange]) throws -> LibraryTouch {
+        var touch = LibraryTouch()
+        var named: Set<String> = []
+        var held: [String] = []
+        func album(_ id: String) { if named.insert(id).inserted { touch.albumIDs.append(id) } }
+        for record in records {
+            switch record {
+            case .save, .setCompanions:
+                touch.assets += 1
+            case .createAlbum(let id, _, _), .renameAlbum(let id, _), .deleteAlbum(let id):
+                album(id)
+            case .addToAlbum(let id, _, _), .removeFromAlbum(let id, _):
+                album(id)
+            case .deleteAssets(let ids, _), .restoreAssets(let ids):
+                touch.assets += ids.count
+                held += ids
+            case .purgeAssets, .rememberAlbum, .acknowledgeDamage:
+                break  // nothing a listing shows
+            }
+        }
+        guard !held.isEmpty else { return touch }
+        // The albums holding the deleted or restored assets, a few hundred identifiers at a time.
+        let unique = Array(Set(held)).sorted()
+        var start = 0
+        while start < unique.count {
+            let part = Array(unique[start..<min(start + 500, unique.count)])
+            start += part.count
+            let albums = try withIndex("watch the library") { connection in
+                try connection.index!.db.rows(
+                    "SELECT DISTINCT album_id FROM album_asset WHERE asset_id IN ("
+                        + Array(repeating: "?", count: part.count).joined(separator: ",") + ") ORDER BY album_id",
+                    part.map { .text($0) }
+                ).compactMap { $0.text(0) }
+            }
+            albums.forEach(album)
+        }
+        return touch
+    }
+
+    /// Follows the journal's tail from the position `start` returns with its state, turning each
+    /// batch of records that arrived into an element (none when `turn` says nothing changed). A
+    /// journal replaced or cut short under it ends following: what changed in between cannot be
+    /// told from records, so the elements come from `otherwise` (comparing listings) from then on.
+    private func followJournal<State: Sendable, Element: Sendable>(
+        every interval: Duration,
+        from start: @escaping @Sendable () async throws -> (State, String, Int64),
+        turn: @escaping @Sendable (inout State, [CatalogChange]) async throws -> Element?,
+        otherwise: @escaping @Sendable () -> AsyncThrowingStream<Element, any Error>
+    ) -> AsyncThrowingStream<Element, any Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: Element.self)
         let task = Task {
             do {
-                var (tracker, journalID, position) = try await startFollowingJournal()
+                var (state, journalID, position) = try await start()
                 while !Task.isCancelled {
                     try await Task.sleep(for: min(Self.journalCheck, interval))
                     let length = journal.length()
@@ -27,16 +117,13 @@ extension CatalogBackend: ChangeFeed {
                     let from = position
                     let reading = length > from ? try await Blocking.run { try self.readJournal(from: from) } : nil
                     guard let reading, reading.id == journalID, reading.end >= position else {
-                        // Replaced or cut short under us: what changed in between cannot be told
-                        // from records, so compare listings from now on.
-                        for try await change in LibraryChangePoller(backend: self, interval: interval).changes() {
-                            continuation.yield(change)
-                        }
+                        for try await element in otherwise() { continuation.yield(element) }
                         break
                     }
-                    let change = tracker.change(for: reading.entries.map(\.change))
                     position = reading.end
-                    if !change.isEmpty { continuation.yield(change) }
+                    if let element = try await turn(&state, reading.entries.map(\.change)) {
+                        continuation.yield(element)
+                    }
                 }
                 continuation.finish()
             } catch is CancellationError {

@@ -5,9 +5,10 @@ import Dispatch
 /// The library's changes as server-sent events, for every page that listens (`GET /api/events`):
 /// a photo saved by the CLI, another server or another machine shows without reloading.
 ///
-/// One change feed of the library per server, started with it and shared by the pages: following a
-/// catalog starts with a read of every asset and membership, which each page paid before its
-/// first screen when it had a feed of its own. Each page's ``Listener`` keeps the events it has not
+/// One feed of the library's changes per server, started with it and shared by the pages. It
+/// follows what the changes touch (``PhotoLibrary/touches(interval:)``), which is all a page needs:
+/// on a catalog that is its journal's records alone, so a server over a million photos reads
+/// nothing of them when it starts and keeps none of their identifiers. Each page's ``Listener`` keeps the events it has not
 /// sent yet; the response's reader (on the connection's thread) waits for the next, and sends a
 /// comment every 15 s meanwhile so that proxies keep the connection. While it waits it looks every
 /// quarter of a second whether the page closed its connection: when it did, the response ends,
@@ -40,11 +41,8 @@ package final class LiveChanges: Sendable {
     package init(library: PhotoLibrary, interval: Duration = .seconds(1)) {
         task = Task { [listeners] in
             do {
-                for try await change in library.changes(interval: interval) {
-                    let albums = change.insertedAlbumIDs + change.changedAlbumIDs + change.removedAlbumIDs
-                    let assets =
-                        change.insertedAssetIDs.count + change.removedAssetIDs.count + change.changedAssetIDs.count
-                    Self.send(Event(albums: albums, assets: assets), to: listeners, ending: false)
+                for try await touch in library.touches(interval: interval) {
+                    Self.send(Event(albums: touch.albumIDs, assets: touch.assets), to: listeners, ending: false)
                 }
             } catch {
                 // The feed failed (the library went away): the pages are told to reload.

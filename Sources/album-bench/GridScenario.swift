@@ -66,6 +66,14 @@ extension Bench {
             result.measured("\(count): jump to the middle, thumbnails", middle, unit: "ms", goal: nil)
             result.measured("\(count): jump to the end, thumbnails", end, unit: "ms", goal: nil)
             result.measured("\(count): tasks over 50 ms per run", longTasks, unit: "", goal: .atMost(0))
+            if let line = lines.first(where: { $0.hasPrefix("server start:") }) {
+                if let cpu = numbers(line, after: "cpu") {
+                    result.add("\(count): server start, CPU before any request (its change feed)", cpu * 1000, "ms")
+                }
+                if let resident = numbers(line, after: "resident") {
+                    result.add("\(count): server start, resident memory", resident, "MB")
+                }
+            }
             for (label, name) in [
                 ("albums list, first:", "albums list with date ranges (/api/albums), the server's first answer"),
                 ("albums list:", "albums list with date ranges (/api/albums)"),

@@ -51,4 +51,32 @@ extension PhotoLibrary {
         continuation.onTermination = { _ in task.cancel() }
         return stream
     }
+
+    /// What the library's changes touch from now on (``LibraryTouch``): the albums whose listing may
+    /// have changed and how many assets changed, without saying how. A catalog tells it from its
+    /// journal's records alone, so following it holds nothing of the library in memory and reads
+    /// nothing of it first (``changes(interval:)`` on a catalog keeps every asset's and
+    /// membership's identifier); the other kinds tell it from their changes.
+    ///
+    /// ```swift
+    /// for try await touch in library.touches() where touch.albumIDs.contains(albumID) { await reload() }
+    /// ```
+    package func touches(interval: Duration = .seconds(1)) -> AsyncThrowingStream<LibraryTouch, any Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: LibraryTouch.self)
+        let opening = self.opening
+        let task = Task {
+            do {
+                let backend = try await opening.backend()
+                let touches =
+                    (backend as? any TouchFeed)?.touches(polling: interval)
+                    ?? LibraryTouch.touches(of: changes(interval: interval))
+                for try await touch in touches { continuation.yield(touch) }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: AlbumError.wrap(error))
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
 }
