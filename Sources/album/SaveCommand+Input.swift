@@ -22,7 +22,8 @@ extension SaveCommand {
         /// The path for messages and JSON (names that are not valid UTF-8 show U+FFFD).
         var path: String { bytes.description }
 
-        /// The file's status when it was named (whether it is a folder was asked), for the probe.
+        /// The file's status when it was named (whether it is a folder was asked) or found in a
+        /// folder, for the probe and the copy (``Media/namedStatus``).
         var status: FileStatus?
 
         var media: Media {

@@ -107,6 +107,7 @@ enum SaveCommand {
             for item in found {
                 var input = Input(item.path, fromFolder: true)
                 input.relative = item.relative
+                input.status = item.status
                 let shown = item.path.description
                 switch item.kind {
                 case .file:

@@ -114,6 +114,92 @@ import Testing
         }
     }
 
+    /// A small file named with its status (or found with it by a walk) is opened and read without
+    /// its status being asked first: the status it was named with is the version it had before it
+    /// was opened, and one `fstat` after the read proves nothing changed it since. Counted through
+    /// the platform layer: two looks at each such file (its read, its status after), three at each
+    /// file named without one (its status when opened, its read, its status after the copy).
+    @Test func aFileNamedWithItsStatusIsReadWithOneLookAtItsStatus() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let photos = dir.appendingPathComponent("photos")
+            try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+            let files = try (0..<6).map { index in
+                let file = photos.appendingPathComponent("IMG_\(index).JPG")
+                try Fixture.uniqueJPEG("looked at \(index)").write(to: file)
+                return file
+            }
+            let named = files[3..<6].map { file -> Media in
+                var media = Media.file(file)
+                media.namedStatus = FileSystem.fileStatus(atPath: file.path)
+                return media
+            }
+            let library = PhotoLibrary(backend: try CatalogBackend.open(at: library(dir)))
+            let looks = FaultInjector.count(.read, under: photos.path)
+            defer { FaultInjector.remove(looks) }
+            let album = library.album(titled: "A")
+            let plain = await album.save(files[0..<3].map { Media.file($0) })
+            let withoutStatus = FaultInjector.calls(looks)
+            let saved = await album.save(named)
+            #expect((plain + saved).allSatisfy { (try? $0.get()) != nil })
+            #expect(withoutStatus == 9)
+            #expect(FaultInjector.calls(looks) - withoutStatus == 6)
+            for (file, result) in zip(files[3..<6], saved) {
+                let id = try result.get().assetID
+                #expect(try await library.storedSHA256(ofAssetWithID: id) == (try Fixture.sha256(ofFileAt: file)))
+            }
+            #expect(try await library.verify().isHealthy)
+        }
+    }
+
+    /// A file changed after its status was read, before it was opened (rewritten longer, or in place
+    /// with the same size and a later time), is saved as it is when read, not as the status says
+    /// and not refused: its status after the read is not the one it was named with, so it is read
+    /// again as a file named without one.
+    @Test func aFileChangedAfterItWasNamedIsSavedAsItIsNow() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let longer = dir.appendingPathComponent("IMG_L.JPG")
+            let inPlace = dir.appendingPathComponent("IMG_P.JPG")
+            try Fixture.uniqueJPEG("before").write(to: longer)
+            try Fixture.uniqueJPEG("before in place").write(to: inPlace)
+            let media = [longer, inPlace].map { file -> Media in
+                var media = Media.file(file)
+                media.namedStatus = FileSystem.fileStatus(atPath: file.path)
+                return media
+            }
+            try Fixture.uniqueJPEG("after, and longer than before").write(to: longer)
+            var bytes = Array(try Data(contentsOf: inPlace))
+            bytes[bytes.count - 3] ^= 0xFF
+            let handle = try FileHandle(forWritingTo: inPlace)
+            try handle.write(contentsOf: bytes)
+            try handle.close()
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date().addingTimeInterval(10)], ofItemAtPath: inPlace.path)
+            let library = PhotoLibrary(backend: try CatalogBackend.open(at: library(dir)))
+            let saved = await library.album(titled: "A").save(media)
+            for (file, result) in zip([longer, inPlace], saved) {
+                let id = try result.get().assetID
+                #expect(try await library.storedSHA256(ofAssetWithID: id) == (try Fixture.sha256(ofFileAt: file)))
+            }
+        }
+    }
+
+    /// A FIFO put where a file named with its status was is refused as not a regular file, without
+    /// blocking on it (opened without its status asked first, it is never read as the photo).
+    @Test func aFIFOInPlaceOfANamedFileIsRefused() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let file = dir.appendingPathComponent("IMG_1.JPG")
+            try Fixture.uniqueJPEG("replaced").write(to: file)
+            var media = Media.file(file)
+            media.namedStatus = FileSystem.fileStatus(atPath: file.path)
+            try FileManager.default.removeItem(at: file)
+            #expect(mkfifo(file.path, 0o600) == 0)
+            let library = PhotoLibrary(backend: try CatalogBackend.open(at: library(dir)))
+            let saved = await library.album(titled: "A").save([media])
+            #expect(throws: AlbumError.self) { try saved[0].get() }
+            #expect(originals(self.library(dir)).isEmpty)
+        }
+    }
+
     /// Each photo of a batch is added at a time of its own, one microsecond after the one before
     /// in the order of their names, whatever order they were given in (a listing by date added
     /// shows photos of one time by name): pages of that listing are in name order, and an index

@@ -44,6 +44,31 @@ import Testing
         }
     }
 
+    /// Each file a walk finds comes with its status, read by its name in its folder (one `stat`
+    /// each, counted through the platform layer, a file reached through a link included): what a
+    /// save recognises it by and checks the file it opens against, without asking again.
+    @Test func eachFileFoundComesWithItsStatus() async throws {
+        try await Fixture.withTemporaryDirectory { dir in
+            let tree = dir.appendingPathComponent("tree")
+            try FileManager.default.createDirectory(
+                at: tree.appendingPathComponent("inner"), withIntermediateDirectories: true)
+            try Data("first".utf8).write(to: tree.appendingPathComponent("a.jpg"))
+            try Data("second, longer".utf8).write(to: tree.appendingPathComponent("inner/b.jpg"))
+            try FileManager.default.createSymbolicLink(
+                at: tree.appendingPathComponent("c.jpg"), withDestinationURL: tree.appendingPathComponent("a.jpg"))
+            let stats = FaultInjector.count(.stat, under: tree.path)
+            defer { FaultInjector.remove(stats) }
+            let found = try FileSystem.walk(FileSystemPath(tree.path))
+            #expect(FaultInjector.calls(stats) == 3)
+            #expect(found.count == 3)
+            for file in found {
+                let status = try #require(file.status, "\(file.path)")
+                #expect(status == FileSystem.fileStatus(atPath: file.path))
+                #expect(status.kind == .regular)
+            }
+        }
+    }
+
     @Test func everyEntryIsFoundOrReportedAndNamesNeedNotBeUTF8() async throws {
         try await Fixture.withTemporaryDirectory { dir in
             let root = Array(dir.appendingPathComponent("tree").path.utf8)

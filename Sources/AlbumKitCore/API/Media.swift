@@ -49,9 +49,11 @@ public struct Media: Sendable {
     /// Why this media cannot be saved, found while it was made (an image that could not be
     /// encoded): the save reports it for this item before anything is written.
     package var preparationError: AlbumError?
-    /// The file's status as the program read it when the file was named (`album save` asks
-    /// whether each name is a folder): recognition's probe uses it instead of asking again. The
-    /// copy still checks the file it opens, and that it did not change while it was read.
+    /// The file's status as the program read it when the file was named or found in a folder
+    /// (`album save` asks whether each name is a folder; a walk reads each file's): recognition's
+    /// probe uses it instead of asking again, and a small file's copy takes it as the version the
+    /// file had before it was opened — the file read whole is saved when its status after the read
+    /// is still this one (else it is read again as any file, from its status then).
     package var namedStatus: FileStatus?
 
     /// Media from `source`, described only by its own content.

@@ -19,8 +19,10 @@ package final class MediaReader {
         /// An open file and its version when it was opened (before it was inspected).
         case file(FileSystem.Descriptor, FileSystem.FileVersion)
         /// An open file, its version when opened, and all of its bytes, read at once when it was
-        /// opened: inspected, hashed and copied from memory, with one read.
-        case readWhole(FileSystem.Descriptor, FileSystem.FileVersion, [UInt8])
+        /// opened: inspected, hashed and copied from memory, with one read. `checked`: the file was
+        /// still that version once they were read, so they are that version's bytes and need no
+        /// look at the file after the copy.
+        case readWhole(FileSystem.Descriptor, FileSystem.FileVersion, [UInt8], checked: Bool)
         case data(Data)
     }
 
@@ -41,11 +43,21 @@ package final class MediaReader {
         switch media.source {
         case .file, .path:
             let opened: (FileSystem.Descriptor, FileSystem.FileVersion)
-            do { opened = try FileSystem.openForCopying(path) } catch { throw error.inputError(file: displayName) }
             var whole: [UInt8]?
+            var checked = false
+            if let named = media.namedStatus, named.kind == .regular, UInt64(max(named.size, 0)) <= wholeLimit {
+                let read = try Self.readWhole(path, as: FileSystem.FileVersion(named), named: displayName)
+                opened = (read.file, read.version)
+                whole = read.bytes
+                checked = read.bytes != nil
+            } else {
+                do { opened = try FileSystem.openForCopying(path) } catch { throw error.inputError(file: displayName) }
+            }
             do {
                 var inspected: MediaMetadata
-                if opened.1.size <= wholeLimit {
+                if let bytes = whole {
+                    inspected = try Self.inspect(BufferByteSource(bytes: bytes), name: displayName)
+                } else if opened.1.size <= wholeLimit {
                     let bytes = try Self.readWhole(opened.0, size: opened.1.size, named: displayName)
                     inspected = try Self.inspect(BufferByteSource(bytes: bytes), name: displayName)
                     whole = bytes
@@ -60,7 +72,7 @@ package final class MediaReader {
                 FileSystem.close(opened.0)
                 throw error
             }
-            input = whole.map { .readWhole(opened.0, opened.1, $0) } ?? .file(opened.0, opened.1)
+            input = whole.map { .readWhole(opened.0, opened.1, $0, checked: checked) } ?? .file(opened.0, opened.1)
             size = opened.1.size
             // From the version taken at open: no second `fstat`.
             modified = FileStatus.Time(
@@ -119,8 +131,39 @@ package final class MediaReader {
 
     deinit {
         switch input {
-        case .file(let file, _), .readWhole(let file, _, _): FileSystem.close(file)
+        case .file(let file, _), .readWhole(let file, _, _, _): FileSystem.close(file)
         case .data: break
+        }
+    }
+
+    /// The file at `path`, whose `stat` gave `named`, opened and read whole without asking its
+    /// status first: its bytes, when the file opened is still `named` once they are read (the same
+    /// file, size and times: nothing changed it from that `stat` to the end of the read); else
+    /// (changed since, or something else in its place) no bytes, and the version it has now, for
+    /// the caller to read it as any file it opened.
+    ///
+    /// - Throws: when it cannot be opened, is not a regular file now, or cannot be read.
+    private static func readWhole(_ path: FileSystemPath, as named: FileSystem.FileVersion, named displayName: String)
+        throws -> (file: FileSystem.Descriptor, version: FileSystem.FileVersion, bytes: [UInt8]?)
+    {
+        let file: FileSystem.Descriptor
+        do { file = try FileSystem.openForCopyingAsNamed(path) } catch { throw error.inputError(file: displayName) }
+        var bytes: [UInt8]?
+        var failure: Error?
+        do { bytes = try readWhole(file, size: named.size, named: displayName) } catch { failure = error }
+        do {
+            let now = try FileSystem.version(of: file)
+            if now == named, let bytes, bytes.count == Int(named.size) { return (file, now, bytes) }
+            // The file that `stat` saw: its read failed for a reason of its own.
+            if let failure, now == named { throw failure }
+            guard now.isRegularFile else {
+                throw SystemError("open", path: file.path, errno: now.isDirectory ? EISDIR : EINVAL)
+                    .inputError(file: displayName)
+            }
+            return (file, now, nil)
+        } catch {
+            FileSystem.close(file)
+            throw (error as? SystemError)?.inputError(file: displayName) ?? error
         }
     }
 
@@ -196,9 +239,11 @@ package final class MediaReader {
             return hasher.finalize()
         case .file(let file, let version):
             return try Self.copy(file, version: version, named: displayName, to: destination)
-        case .readWhole(let file, let version, let bytes):
+        case .readWhole(let file, let version, let bytes, let checked):
             do {
-                return try HashingCopy.copy(bytes, readFrom: file, to: destination, expecting: version).sha256
+                return try HashingCopy.copy(
+                    bytes, readFrom: file, to: destination, expecting: checked ? nil : version
+                ).sha256
             } catch .source(let error) {
                 throw error.inputError(file: displayName)
             } catch .destination(let error) {
@@ -217,15 +262,17 @@ package final class MediaReader {
         let file: FileSystem.Descriptor
         let version: FileSystem.FileVersion
         var whole: [UInt8]?
+        var checked = false
         switch input {
         case .data: return nil
         case .file(let opened, let opening): (file, version) = (opened, opening)
-        case .readWhole(let opened, let opening, let bytes): (file, version, whole) = (opened, opening, bytes)
+        case .readWhole(let opened, let opening, let bytes, let wasChecked):
+            (file, version, whole, checked) = (opened, opening, bytes, wasChecked)
         }
         let sha256: String
         do {
             if let whole {
-                sha256 = try HashingCopy.hash(whole, readFrom: file, expecting: version).sha256
+                sha256 = try HashingCopy.hash(whole, readFrom: file, expecting: checked ? nil : version).sha256
             } else {
                 sha256 = try HashingCopy.hash(file, expecting: version).sha256
             }

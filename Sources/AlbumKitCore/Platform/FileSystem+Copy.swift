@@ -76,16 +76,32 @@ extension FileSystem {
     /// Opens `path` with `flags` and returns its version; anything but a regular file is refused
     /// (`EISDIR`, `EINVAL`) before anything is read. `O_NONBLOCK` keeps a FIFO from blocking the open.
     static func openRegularFile(_ path: FileSystemPath, flags: Int32) throws(SystemError) -> (Descriptor, FileVersion) {
+        let file = try openPath(path, flags: flags)
+        let version = try version(of: file)
+        guard version.isRegularFile else {
+            throw SystemError("open", path: file.path, errno: version.isDirectory ? EISDIR : EINVAL)
+        }
+        return (file, version)
+    }
+
+    /// Opens `path` for reading as ``openForCopying(_:)`` does, without asking what it is: for a
+    /// caller that knows the file's version from a `stat` of its path and compares it with the
+    /// ``version(of:)`` of what it opened once it has read it (a FIFO or device in its place then
+    /// shows as another file, and is refused by that check's fallback to ``openForCopying(_:)``'s).
+    ///
+    /// ```swift
+    /// let file = try FileSystem.openForCopyingAsNamed(FileSystemPath("IMG_1.JPG"))
+    /// ```
+    package static func openForCopyingAsNamed(_ path: FileSystemPath) throws(SystemError) -> Descriptor {
+        try openPath(path, flags: O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+    }
+
+    private static func openPath(_ path: FileSystemPath, flags: Int32) throws(SystemError) -> Descriptor {
         let shown = path.description
         try injected(.open, shown)
         let fd = path.withCString { name in retrying { open(name, flags) } }
         guard fd >= 0 else { throw SystemError("open", path: shown, errno: errno) }
-        let file = Descriptor(fd: fd, path: shown)
-        let version = try version(of: file)
-        guard version.isRegularFile else {
-            throw SystemError("open", path: shown, errno: version.isDirectory ? EISDIR : EINVAL)
-        }
-        return (file, version)
+        return Descriptor(fd: fd, path: shown)
     }
 
     /// Makes `destination` share `source`'s blocks (a reflink: no data is copied or written).
@@ -128,5 +144,23 @@ extension FileSystem {
         #if os(Linux) || os(Android)
             _ = albumkit_start_writeback(file.fd, Int64(offset), Int64(count))
         #endif
+    }
+}
+
+extension FileSystem.FileVersion {
+    /// The version `status` describes (a `stat` of the file's path, or of its name in a folder).
+    ///
+    /// ```swift
+    /// let named = FileSystem.FileVersion(FileSystem.fileStatus(atPath: "IMG_1.JPG")!)
+    /// ```
+    package init(_ status: FileStatus) {
+        device = status.device
+        inode = status.inode
+        size = UInt64(max(status.size, 0))
+        modified = timespec(tv_sec: time_t(status.modified.seconds), tv_nsec: Int(status.modified.nanoseconds))
+        changed = timespec(tv_sec: time_t(status.changed.seconds), tv_nsec: Int(status.changed.nanoseconds))
+        isRegularFile = status.kind == .regular
+        isDirectory = status.kind == .directory
+        permissions = mode_t(status.permissions)
     }
 }

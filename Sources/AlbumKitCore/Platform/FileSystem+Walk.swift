@@ -33,6 +33,10 @@ extension FileSystem {
         /// The path below the root.
         package let relative: FileSystemPath
         package let kind: Kind
+        /// A file's status when the walk found it (`fstatat` of its name in its folder, following
+        /// a link): for a save to recognise it by and to check the file it opens against, without
+        /// asking again. `nil` for anything else, or when it could not be read.
+        package var status: FileStatus?
     }
 
     /// Everything under the folder `root` (which may be a symbolic link: the user named it), sorted
@@ -57,8 +61,9 @@ extension FileSystem {
         let base = root.bytes.last == slash ? root.bytes : root.bytes + [slash]
         while let relative = folders.popLast() {
             let entries: [(name: [UInt8], kind: FileStatus.Kind?, inode: UInt64)]
+            let folder: Descriptor
             do {
-                let folder = try openWalkedFolder(
+                folder = try openWalkedFolder(
                     relative.isEmpty ? root.bytes : base + relative, following: relative.isEmpty)
                 if !relative.isEmpty && holdsCatalogLibrary(folder.fd) {
                     found.append(Found(bytes: base + relative, relative: relative, kind: .catalogLibrary))
@@ -74,8 +79,10 @@ extension FileSystem {
                 let below = relative.isEmpty ? entry.name : relative + [slash] + entry.name
                 let path = base + below
                 var kind = entry.kind ?? fileStatus(atPath: FileSystemPath(bytes: path), following: false)?.kind
+                var status: FileStatus?
                 if kind == .symbolicLink {
-                    switch fileStatus(atPath: FileSystemPath(bytes: path), following: true)?.kind {
+                    status = fileStatus(atPath: FileSystemPath(bytes: path), following: true)
+                    switch status?.kind {
                     case .regular?: kind = .regular
                     case .directory?:
                         if !leavingOut(FileSystemPath(bytes: below), true) {
@@ -94,7 +101,10 @@ extension FileSystem {
                 if leavingOut(FileSystemPath(bytes: below), isFolder) { continue }
                 switch kind {
                 case .directory?: folders.append(below)
-                case .regular?: found.append(Found(bytes: path, relative: below, kind: .file))
+                case .regular?:
+                    var file = Found(bytes: path, relative: below, kind: .file)
+                    file.status = status ?? fileStatus(of: entry.name, in: folder, shown: path)
+                    found.append(file)
                 case nil:  // gone since it was listed
                     continue
                 default: found.append(Found(bytes: path, relative: below, kind: .special))
@@ -102,6 +112,14 @@ extension FileSystem {
             }
         }
         return found.sorted { $0.path.bytes.lexicographicallyPrecedes($1.path.bytes) }
+    }
+
+    /// `fstatat` of the entry `name` of `folder` (whose whole path is `shown`), following a link.
+    private static func fileStatus(of name: [UInt8], in folder: Descriptor, shown: [UInt8]) -> FileStatus? {
+        if FaultInjector.check(.stat, String(decoding: shown, as: UTF8.self)) != nil { return nil }
+        var info = stat()
+        let result = FileSystemPath(bytes: name).withCString { fstatat(folder.fd, $0, &info, 0) }
+        return result == 0 ? FileStatus(info) : nil
     }
 
     private static func openWalkedFolder(_ path: [UInt8], following: Bool) throws(SystemError) -> Descriptor {

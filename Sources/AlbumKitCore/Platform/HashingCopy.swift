@@ -89,10 +89,12 @@ package enum HashingCopy {
     /// Writes `bytes` — all of `source`, read in one piece when it was opened and inspected (a
     /// small file: ``MediaReader``) — into the empty `destination`, hashing them, and starts their
     /// writeback; refuses a source that is no longer `expected` afterwards, or whose bytes were
-    /// not all read (``Failure/changed``). No reflink is tried: the bytes are already in memory.
+    /// not all read (``Failure/changed``). `expected` `nil`: the reader already found the file
+    /// unchanged from before it was opened until after it was read, so the bytes are one version
+    /// of it and the source is not looked at again. No reflink is tried: the bytes are in memory.
     package static func copy(
         _ bytes: [UInt8], readFrom source: FileSystem.Descriptor, to destination: FileSystem.Descriptor,
-        expecting expected: FileSystem.FileVersion
+        expecting expected: FileSystem.FileVersion?
     ) throws(Failure) -> Copied {
         // Written and its writeback started before it is hashed: the disk writes while it is.
         let failure = bytes.withUnsafeBytes { raw -> SystemError? in
@@ -107,9 +109,9 @@ package enum HashingCopy {
     }
 
     /// The SHA-256 of `bytes` — all of `source`, read when it was opened — refusing a source that
-    /// is no longer `expected` afterwards (``Failure/changed``).
+    /// is no longer `expected` afterwards (``Failure/changed``; `nil`: checked when read, as above).
     package static func hash(
-        _ bytes: [UInt8], readFrom source: FileSystem.Descriptor, expecting expected: FileSystem.FileVersion
+        _ bytes: [UInt8], readFrom source: FileSystem.Descriptor, expecting expected: FileSystem.FileVersion?
     ) throws(Failure) -> Copied {
         var hasher = SHA256Hasher()
         bytes.withUnsafeBytes { hasher.update($0) }
@@ -118,8 +120,9 @@ package enum HashingCopy {
 
     /// `copied`, once `source` is still `expected` and every one of its bytes was copied.
     private static func checked(
-        _ copied: Copied, _ source: FileSystem.Descriptor, _ expected: FileSystem.FileVersion
+        _ copied: Copied, _ source: FileSystem.Descriptor, _ expected: FileSystem.FileVersion?
     ) throws(Failure) -> Copied {
+        guard let expected else { return copied }
         let after = try classified(source) { () throws(SystemError) in try FileSystem.version(of: source) }
         guard after == expected, copied.byteCount == expected.size else { throw .changed }
         return copied
