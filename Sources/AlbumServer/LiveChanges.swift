@@ -28,27 +28,39 @@ package final class LiveChanges: Sendable {
     struct Event: Sendable {
         var albums: [String] = []
         var assets = 0
-        /// The feed ended (the library went away): the page reloads.
+        /// The feed failed (the library could not be read): the page reloads.
         var reload = false
     }
 
-    /// The listeners by number, and whether the feed ended (a listener that comes later is told
-    /// to reload at once).
-    private let listeners = Locked<(next: Int, queues: [Int: Queue], ended: Bool)>((0, [:], false))
+    /// The listeners by number.
+    private let listeners = Locked<(next: Int, queues: [Int: Queue])>((0, [:]))
     private let task: Task<Void, Never>
 
     package init(library: PhotoLibrary, interval: Duration = .seconds(1)) {
         task = Task { [listeners] in
-            do {
-                for try await change in library.changes(interval: interval) {
-                    let albums = change.insertedAlbumIDs + change.changedAlbumIDs + change.removedAlbumIDs
-                    let assets =
-                        change.insertedAssetIDs.count + change.removedAssetIDs.count + change.changedAssetIDs.count
-                    Self.send(Event(albums: albums, assets: assets), to: listeners, ending: false)
+            // A feed that fails (a database down longer than the library retries it) starts again,
+            // 1, 2, 4… at most 30 s later: the pages stay, and hear the changes once it is back.
+            var pause = Duration.seconds(1)
+            var told = false
+            while !Task.isCancelled {
+                do {
+                    for try await change in library.changes(interval: interval) {
+                        (pause, told) = (.seconds(1), false)
+                        let albums = change.insertedAlbumIDs + change.changedAlbumIDs + change.removedAlbumIDs
+                        let assets =
+                            change.insertedAssetIDs.count + change.removedAssetIDs.count
+                            + change.changedAssetIDs.count
+                        Self.send(Event(albums: albums, assets: assets), to: listeners)
+                    }
+                    return
+                } catch {
+                    // What the pages show may have changed unheard: they are told to reload, once
+                    // until the feed is heard again.
+                    if !told { Self.send(Event(reload: true), to: listeners) }
+                    told = true
                 }
-            } catch {
-                // The feed failed (the library went away): the pages are told to reload.
-                Self.send(Event(reload: true), to: listeners, ending: true)
+                try? await Task.sleep(for: pause)
+                pause = min(pause * 2, .seconds(30))
             }
         }
     }
@@ -66,15 +78,10 @@ package final class LiveChanges: Sendable {
 
     private func listen(filter: Filter?) -> Listener {
         let queue = Queue()
-        let number = listeners.withLock { state -> Int? in
-            guard !state.ended else { return nil }
+        let number = listeners.withLock { state in
             state.next += 1
             state.queues[state.next] = queue
             return state.next
-        }
-        guard let number else {
-            queue.add(Event(reload: true))
-            return Listener(queue: queue, filter: filter) {}
         }
         return Listener(queue: queue, filter: filter) { [listeners] in
             _ = listeners.withLock { $0.queues.removeValue(forKey: number) }
@@ -84,14 +91,8 @@ package final class LiveChanges: Sendable {
     /// How many pages listen now.
     package var listening: Int { listeners.withLock { $0.queues.count } }
 
-    private static func send(
-        _ event: Event, to listeners: Locked<(next: Int, queues: [Int: Queue], ended: Bool)>, ending: Bool
-    ) {
-        let queues = listeners.withLock { state in
-            if ending { state.ended = true }
-            return Array(state.queues.values)
-        }
-        for queue in queues { queue.add(event) }
+    private static func send(_ event: Event, to listeners: Locked<(next: Int, queues: [Int: Queue])>) {
+        for queue in listeners.withLock({ Array($0.queues.values) }) { queue.add(event) }
     }
 
     /// What a guest's listener passes on: the changes of its album, while its link opens.
