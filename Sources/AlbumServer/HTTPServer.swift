@@ -81,6 +81,13 @@
             self.port = Int(albumkit_mhd_port(started))
         }
 
+        /// The connections the server holds: each is counted until its thread has ended and
+        /// libmicrohttpd has let go of it, and with it of its place among those allowed per address.
+        /// None once stopped.
+        package var connections: Int {
+            stopped.withLock { $0 ? 0 : Int(albumkit_mhd_connections(daemon)) }
+        }
+
         /// Whether the daemon was stopped (it is stopped once: libmicrohttpd frees it then).
         private let stopped = Locked(false)
 

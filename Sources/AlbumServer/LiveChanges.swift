@@ -8,8 +8,8 @@ import Dispatch
 /// One feed of the library's changes per server, started with it and shared by the pages. It
 /// follows what the changes touch (``PhotoLibrary/touches(interval:)``), which is all a page needs:
 /// on a catalog that is its journal's records alone, so a server over a million photos reads
-/// nothing of them when it starts and keeps none of their identifiers. Each page's ``Listener`` keeps the events it has not
-/// sent yet; the response's reader (on the connection's thread) waits for the next, and sends a
+/// nothing of them when it starts and keeps none of their identifiers. Each page's ``Listener``
+/// keeps the events it has not sent yet; the response's reader (on the connection's thread) waits for the next, and sends a
 /// comment every 15 s meanwhile so that proxies keep the connection. While it waits it looks every
 /// quarter of a second whether the page closed its connection: when it did, the response ends,
 /// which lets go of the connection's thread and releases the listener.
@@ -29,24 +29,35 @@ package final class LiveChanges: Sendable {
     struct Event: Sendable {
         var albums: [String] = []
         var assets = 0
-        /// The feed ended (the library went away): the page reloads.
+        /// The feed failed (the library could not be read): the page reloads.
         var reload = false
     }
 
-    /// The listeners by number, and whether the feed ended (a listener that comes later is told
-    /// to reload at once).
-    private let listeners = Locked<(next: Int, queues: [Int: Queue], ended: Bool)>((0, [:], false))
+    /// The listeners by number.
+    private let listeners = Locked<(next: Int, queues: [Int: Queue])>((0, [:]))
     private let task: Task<Void, Never>
 
     package init(library: PhotoLibrary, interval: Duration = .seconds(1)) {
         task = Task { [listeners] in
-            do {
-                for try await touch in library.touches(interval: interval) {
-                    Self.send(Event(albums: touch.albumIDs, assets: touch.assets), to: listeners, ending: false)
+            // A feed that fails (a database down longer than the library retries it) starts again,
+            // 1, 2, 4… at most 30 s later: the pages stay, and hear the changes once it is back.
+            var pause = Duration.seconds(1)
+            var told = false
+            while !Task.isCancelled {
+                do {
+                    for try await touch in library.touches(interval: interval) {
+                        (pause, told) = (.seconds(1), false)
+                        Self.send(Event(albums: touch.albumIDs, assets: touch.assets), to: listeners)
+                    }
+                    return
+                } catch {
+                    // What the pages show may have changed unheard: they are told to reload, once
+                    // until the feed is heard again.
+                    if !told { Self.send(Event(reload: true), to: listeners) }
+                    told = true
                 }
-            } catch {
-                // The feed failed (the library went away): the pages are told to reload.
-                Self.send(Event(reload: true), to: listeners, ending: true)
+                try? await Task.sleep(for: pause)  // cancelled: the loop ends at its next look
+                pause = min(pause * 2, .seconds(30))
             }
         }
     }
@@ -64,15 +75,10 @@ package final class LiveChanges: Sendable {
 
     private func listen(filter: Filter?) -> Listener {
         let queue = Queue()
-        let number = listeners.withLock { state -> Int? in
-            guard !state.ended else { return nil }
+        let number = listeners.withLock { state in
             state.next += 1
             state.queues[state.next] = queue
             return state.next
-        }
-        guard let number else {
-            queue.add(Event(reload: true))
-            return Listener(queue: queue, filter: filter) {}
         }
         return Listener(queue: queue, filter: filter) { [listeners] in
             _ = listeners.withLock { $0.queues.removeValue(forKey: number) }
@@ -82,14 +88,8 @@ package final class LiveChanges: Sendable {
     /// How many pages listen now.
     package var listening: Int { listeners.withLock { $0.queues.count } }
 
-    private static func send(
-        _ event: Event, to listeners: Locked<(next: Int, queues: [Int: Queue], ended: Bool)>, ending: Bool
-    ) {
-        let queues = listeners.withLock { state in
-            if ending { state.ended = true }
-            return Array(state.queues.values)
-        }
-        for queue in queues { queue.add(event) }
+    private static func send(_ event: Event, to listeners: Locked<(next: Int, queues: [Int: Queue])>) {
+        for queue in listeners.withLock({ Array($0.queues.values) }) { queue.add(event) }
     }
 
     /// What a guest's listener passes on: the changes of its album, while its link opens.

@@ -38,6 +38,7 @@ enum {
     OPTION_SOCK_ADDR = 6,
     OPTION_HTTPS_MEM_KEY = 8,
     OPTION_HTTPS_MEM_CERT = 9,
+    DAEMON_INFO_CURRENT_CONNECTIONS = 4,
     DAEMON_INFO_BIND_PORT = 6,
     CONNECTION_INFO_CONNECTION_FD = 6,
     RESPMEM_MUST_COPY = 2,
@@ -186,6 +187,11 @@ albumkit_mhd_daemon *albumkit_mhd_start(const albumkit_mhd_settings *settings, c
 int albumkit_mhd_port(albumkit_mhd_daemon *daemon) {
     const uint16_t *port = mhd.get_daemon_info(daemon, DAEMON_INFO_BIND_PORT);
     return port == NULL ? -1 : *port;
+}
+
+int albumkit_mhd_connections(albumkit_mhd_daemon *daemon) {
+    const unsigned int *count = mhd.get_daemon_info(daemon, DAEMON_INFO_CURRENT_CONNECTIONS);
+    return count == NULL ? -1 : (int)*count;
 }
 
 void albumkit_mhd_stop(albumkit_mhd_daemon *daemon) {

@@ -1,5 +1,6 @@
 #if os(Linux)
     import AlbumKit
+    import AlbumKitCore
     import AlbumKitMedia
     import AlbumServer
     import AlbumTestSupport
@@ -49,6 +50,23 @@
             // Released with its last reference (a finished task may hold it a moment longer).
             for _ in 0..<50 where live.listening != 1 { try await Task.sleep(for: .milliseconds(20)) }
             #expect(live.listening == 1)
+        }
+
+        /// A feed that fails (the library's database down for longer than it is retried) starts
+        /// again: the pages listening are told to reload once, a page that comes meanwhile is not
+        /// (it used to be told at once, every time: a page reloading without end), and both hear
+        /// the change made once the library is back.
+        @Test func aFailedFeedStartsAgainAndThePagesHearTheChangesAfter() async throws {
+            let backend = FailingFeedBackend(failures: 2)
+            let live = LiveChanges(library: PhotoLibrary(backend: backend), interval: .milliseconds(20))
+            let early = live.listen()
+            backend.goDown()
+            #expect(await Self.heard(early) == "data: {\"reload\":true}\n\n")
+            let later = live.listen()
+            let change = "data: {\"albums\":[\"album-after-the-outage\"],\"assets\":0}\n\n"
+            #expect(await Self.heard(later) == change)
+            #expect(await Self.heard(early) == change)
+            #expect(backend.starts == 3)
         }
 
         /// A share link's guest listens to its album only; once its link no longer opens it is told

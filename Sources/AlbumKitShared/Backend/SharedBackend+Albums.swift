@@ -41,7 +41,7 @@
                 try self.withDatabase("find the album") { db in
                     let facts = try db.execute(SharedAlbumDirectory.factsQuery, [title.key, nil]).first ?? []
                     // A save into the album usually follows: its transaction starts from these facts.
-                    self.albumFacts.withLock { $0[title.key] = facts }
+                    self.albumFacts.keep(facts, forTitleKey: title.key)
                     return try AlbumRequest(title: title).find(in: SharedAlbumDirectory(db: db, facts: facts))
                 }
             }
@@ -89,7 +89,7 @@
                         (Self.titledAlbumAssetsByNameSQL, [title.key, list]),
                     ])
                     let facts = results[0].first ?? []
-                    self.albumFacts.withLock { $0[title.key] = facts }
+                    self.albumFacts.keep(facts, forTitleKey: title.key)
                     guard let id = try AlbumRequest(title: title).find(in: SharedAlbumDirectory(db: db, facts: facts))
                     else { return nil }
                     return (id, results[1].filter { $0[0] == id }.map { Self.assetInfo(Array($0.dropFirst())) })

@@ -193,7 +193,7 @@
             replaced: Locked<[(sha256: String, size: UInt64)]>
         ) throws -> CommitReceipt {
             let guess = album.flatMap { album in
-                album.albumID == nil ? albumFacts.withLock { $0.removeValue(forKey: album.title.key) } : nil
+                album.albumID == nil ? albumFacts.take(forTitleKey: album.title.key) : nil
             }
             do {
                 return try commitRows(

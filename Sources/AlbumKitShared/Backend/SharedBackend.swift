@@ -40,8 +40,9 @@
         /// The resolution rule's facts (``SharedAlbumDirectory/factsQuery``'s row) last read for each
         /// title key outside a transaction: the next save's transaction B makes its album changes
         /// from them and has the server check them under the title's lock, in the same round trip
-        /// (``SharedAlbumDirectory/checkedFacts(_:titleKey:)``). Used once.
-        let albumFacts = Locked<[String: [String?]]>([:])
+        /// (``SharedAlbumDirectory/checkedFacts(_:titleKey:)``). Used once; the titles looked up
+        /// last only, so a long-running `album serve` does not keep every title it ever looked up.
+        let albumFacts = RecentAlbumFacts(limit: 64)
         /// Where credentials and options were read from (a store with new settings reads them again).
         let environment: [String: String]
         /// Intents and uploads started as files are staged (``UploadPipeline``).

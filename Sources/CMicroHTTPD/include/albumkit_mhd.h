@@ -71,6 +71,9 @@ albumkit_mhd_daemon *albumkit_mhd_start(const albumkit_mhd_settings *settings, c
                                         int ipv6);
 /// The port the daemon listens on.
 int albumkit_mhd_port(albumkit_mhd_daemon *daemon);
+/// The connections the daemon holds, each counted until its thread has ended and the daemon has let
+/// go of it (its place among those allowed per address with it); -1 when libmicrohttpd cannot say.
+int albumkit_mhd_connections(albumkit_mhd_daemon *daemon);
 void albumkit_mhd_stop(albumkit_mhd_daemon *daemon);
 
 /// A request header, cookie or query argument (`kind`), NULL when absent.
