@@ -39,18 +39,22 @@ enum AlbumReference: Equatable {
         }
     }
 
-    /// The album's assets whose original file name is one of `names`, found with the album in one
-    /// request where the library can; none for an album not found (yet): it has no versions to
-    /// tell, and the save itself reports any error of the look-up.
-    func assets(originallyNamed names: [String], in library: PhotoLibrary) async throws -> [AssetInfo] {
+    /// The album's assets whose original file name is one of `names`, as the album is now, returned
+    /// by the closure: found with the album in one request, which a shared library sends with the
+    /// save that follows; none for an album not found (yet): it has no versions to tell, and the
+    /// save itself reports any error of the look-up.
+    func assetsLater(originallyNamed names: [String], in library: PhotoLibrary) async
+        -> @Sendable () async -> [AssetInfo]
+    {
         switch self {
         case .id:
             // Not found (yet), or not looked up: no versions to tell; the save reports the error.
-            guard let id = try? await id(in: library) else { return [] }
-            return try await library.assets(inAlbumWithID: id, originallyNamed: names)
+            guard let id = try? await id(in: library) else { return { [] } }
+            let found = (try? await library.assets(inAlbumWithID: id, originallyNamed: names)) ?? []
+            return { found }
         case .title(let title):
-            // As above: the save itself looks the album up again and reports what went wrong.
-            return ((try? await library.album(titled: title, assetsOriginallyNamed: names)) ?? nil)?.assets ?? []
+            let answer = await library.albumLater(titled: title, assetsOriginallyNamed: names)
+            return { ((try? await answer()) ?? nil)?.assets ?? [] }
         }
     }
 

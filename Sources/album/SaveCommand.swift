@@ -202,8 +202,37 @@ enum SaveCommand {
             }
             ProgressLine.shared.update(now.files, bytes: now.bytes)
         }
+        // The album's photos named as the files saved (A–Z in either case), as the album was before
+        // the save: a file saved with the name and capture date of one of them (other bytes: edited
+        // in place) is told as a new version of it. Looked up by name (the rest of the album is
+        // never read), asked now and answered with the save's first request where the library can
+        // (a shared library's upload record): results wait for the answer before they are reported.
+        var readVersions: (@Sendable () async -> Void)?
+        if let reference = arguments.album.map(AlbumReference.init), byDate == nil {
+            // Each file's name as its result line gives it, and the raws of pairs (saved alone
+            // when their JPEG cannot be).
+            let names = inputs.flatMap { input in
+                ([input.path] + input.companions.filter { $0.role == .raw }.map(\.path.description)).compactMap {
+                    $0.split(separator: "/").last.map(String.init)
+                }
+            }
+            let earlier = await reference.assetsLater(originallyNamed: names, in: library)
+            readVersions = {
+                let found = await earlier()
+                tally.withLock { tally in
+                    for asset in found {
+                        if let key = versionKey(name: asset.originalFilename, captureDate: asset.metadata?.captureDate)
+                        {
+                            tally.earlier[key, default: []].append(asset.id)
+                        }
+                    }
+                }
+            }
+        }
+        let versions = readVersions
         // With --move, results go through `mover` in order: each saved file's copy is read back
-        // and compared before its source is removed and its line printed.
+        // and compared before its source is removed and its line printed. Into an album, they go
+        // the same way, after the album's earlier versions are read.
         let (moves, queue) = AsyncStream.makeStream(of: (Int, Result<SavedAsset, AlbumError>).self)
         // RAW+JPEG pairs whose JPEG cannot be saved: their raw is saved alone afterwards.
         let rawsAlone = Locked<[Int]>([])
@@ -219,7 +248,7 @@ enum SaveCommand {
                             + " It is the JPEG of a RAW+JPEG pair: its raw \(Output.shown(raw.fileName)) is saved alone.",
                         file: error.file ?? files[index].path))
             }
-            if moving || backup != nil {
+            if moving || backup != nil || versions != nil {
                 queue.yield((index, result))
                 return
             }
@@ -228,7 +257,13 @@ enum SaveCommand {
         }
         // Not cancelled by Ctrl-C: what is saved by then is still copied, checked and moved.
         let mover = Task {
+            var versionsRead = false
             for await (index, result) in moves {
+                if !versionsRead, let versions {
+                    // Asked for when the first result is, not before: the save's first request carries it.
+                    await versions()
+                    versionsRead = true
+                }
                 reportEarly(index)
                 var removal: Removal?
                 var copied = true
@@ -258,26 +293,6 @@ enum SaveCommand {
         case .title(let title): album = library.album(titled: title)
         case .id(let id): album = try await library.album(withID: id, accessPolicy: .requireAlbum)
         case nil: album = nil
-        }
-        // The album's photos named as the files saved (A–Z in either case), before the save: a file
-        // saved with the name and capture date of one of them (other bytes: edited in place) is
-        // told as a new version of it. Looked up by name: the rest of the album is never read.
-        if let reference = arguments.album.map(AlbumReference.init), byDate == nil {
-            // Each file's name as its result line gives it, and the raws of pairs (saved alone
-            // when their JPEG cannot be).
-            let names = inputs.flatMap { input in
-                ([input.path] + input.companions.filter { $0.role == .raw }.map(\.path.description)).compactMap {
-                    $0.split(separator: "/").last.map(String.init)
-                }
-            }
-            let earlier = try await reference.assets(originallyNamed: names, in: library)
-            tally.withLock { tally in
-                for asset in earlier {
-                    if let key = versionKey(name: asset.originalFilename, captureDate: asset.metadata?.captureDate) {
-                        tally.earlier[key, default: []].append(asset.id)
-                    }
-                }
-            }
         }
         let target = album
         let task = Task {

@@ -35,7 +35,7 @@
                     let listed = try #require(try await shared.library.assets(inAlbumTitled: "Clips").first)
                     let companion = try #require(listed.companions.first)
                     let thmSHA256 = try #require(companion.sha256)
-                    let thmKey = shared.backend.store.key(try SharedSchema.objectName(sha256: thmSHA256))
+                    let thmKey = try shared.backend.store.key(SharedSchema.objectName(sha256: thmSHA256))
                     let clipSHA256 = try #require(listed.sha256)
                     let thumbnailKey = try #require(shared.backend.derivativeKey(sha256: clipSHA256, size: .thumbnail))
 

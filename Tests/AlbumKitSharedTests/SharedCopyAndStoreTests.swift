@@ -83,7 +83,7 @@
                 // guards their bytes, so a store that ignored it would take damaged parts silently.
                 try withTemporaryDirectoryNow { directory in
                     let shared = try SharedTestLibrary()
-                    let store = shared.backend.store
+                    let store = try shared.backend.store
                     let path = directory.appendingPathComponent("part.bin").path
                     _ = FileManager.default.createFile(atPath: path, contents: Data(repeating: 7, count: 5 << 20))
                     let (file, size) = try FileSystem.openForReading(path)
@@ -108,7 +108,7 @@
             @Test func aPhotoHashedInPlaceIsRefusedWhenItChangesBeforeItsUpload() throws {
                 try withTemporaryDirectoryNow { directory in
                     let shared = try SharedTestLibrary()
-                    let store = shared.backend.store
+                    let store = try shared.backend.store
                     let source = try SharedTestLibrary.uniqueJPEG(in: directory, "IMG_1")
                     let jpeg = try Data(contentsOf: source)
                     let staging = directory.appendingPathComponent("staging")

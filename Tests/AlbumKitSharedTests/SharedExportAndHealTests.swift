@@ -92,7 +92,7 @@
                     defer { FileSystem.close(file) }
                     let sha = try FileSystem.sha256(of: file)
                     let key = shared.prefix + "probe/c"
-                    let store = shared.backend.store
+                    let store = try shared.backend.store
                     #expect(try store.condition(of: key, size: size, sha256: sha, file: file) == .missing)
                     try store.put(key: key, file: file, length: size, sha256: sha)
                     #expect(try store.condition(of: key, size: size, sha256: sha, file: file) == .intact)

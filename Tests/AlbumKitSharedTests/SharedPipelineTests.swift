@@ -77,7 +77,7 @@
 
             @Test func largeFilesAreSplitIntoWholeWavesOfParts() throws {
                 let shared = try SharedTestLibrary()
-                let store = shared.backend.store
+                let store = try shared.backend.store
                 let video = store.parts(of: 189_000_000)
                 #expect(video.count == 16)  // two waves of 8
                 #expect(video.dropLast().allSatisfy { $0.length == 12 << 20 })

@@ -105,7 +105,7 @@
                 let shared = try SharedTestLibrary(retrySeconds: 1)
                 _ = try await shared.library.album(titled: "A").save(
                     .file(SharedServers.examples.appendingPathComponent("garden.png")))
-                var location = shared.backend.store.location
+                var location = try shared.backend.store.location
                 location.region = "eu-central-003"
                 #expect(
                     errorCode {

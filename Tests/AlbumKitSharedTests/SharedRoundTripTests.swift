@@ -10,12 +10,12 @@
     /// at a 20 ms round trip every wait for the server is 20 ms of the save.
     extension SharedServerTests {
         @Suite struct SharedRoundTripTests {
-            /// One photo saved by a new process into an album that exists: 8 round trips the server
-            /// answers, 4 of them connecting (TLS request, start-up, two SCRAM messages), then the
-            /// settings, the album's look-up with its photos of the same name, the upload record,
-            /// and transaction B with its `COMMIT`. Into a new album, one more: the titles listed
-            /// after its creation, to note a similar one.
-            @Test func onePhotoWaitsForTheServerEightTimes() async throws {
+            /// One photo saved by a new process into an album that exists: 6 round trips the server
+            /// answers, 4 of them connecting (TLS request, start-up, two SCRAM messages), then
+            /// transaction A (the upload record) with the settings and the album's look-up with
+            /// its photos of the same name, and transaction B with its `COMMIT`. Into a new album,
+            /// one more: the titles listed after its creation, to note a similar one.
+            @Test func onePhotoWaitsForTheServerSixTimes() async throws {
                 try await withTemporaryDirectory { directory in
                     let shared = try SharedTestLibrary()
                     let port = try #require(URLComponents(string: shared.url)?.port)
@@ -23,7 +23,7 @@
                     var environment = shared.environment
                     environment["ALBUMKIT_LIBRARY"] = shared.url.replacingOccurrences(
                         of: ":\(port)/", with: ":\(relay.port)/")
-                    for (label, most) in [("new album", 9), ("same album", 8)] {
+                    for (label, most) in [("new album", 7), ("same album", 6)] {
                         let photo = try SharedTestLibrary.uniqueJPEG(in: directory, label)
                         _ = relay.takeCounts()
                         let run = Shell.run(
@@ -37,6 +37,55 @@
                     #expect(albums.map(\.title) == ["Trips"] && albums.first?.count == 2)
                     #expect(try shared.sql("SELECT count(*) FROM upload_intent")[0][0] == "0")
                     #expect(try await shared.library.verify().isHealthy)
+                }
+            }
+
+            /// The settings come with transaction A, which the server fails before it writes when
+            /// they forbid the save: a library of a format this AlbumKit does not know, a role that
+            /// may only read. The process fails with the reason and nothing is written: no upload
+            /// record, no object, no asset, no album.
+            @Test func aSaveTheSettingsForbidFailsWithNothingWritten() async throws {
+                try await withTemporaryDirectory { directory in
+                    let shared = try SharedTestLibrary()
+                    _ = try await shared.library.album(titled: "Trips").save(
+                        .file(try SharedTestLibrary.uniqueJPEG(in: directory, "first")))
+                    let objects = try shared.objects()
+                    func expectNothingWritten(_ label: String) throws {
+                        #expect(try shared.objects() == objects, "\(label)")
+                        #expect(try shared.sql("SELECT count(*) FROM asset")[0][0] == "1", "\(label)")
+                        #expect(try shared.sql("SELECT count(*) FROM album_asset")[0][0] == "1", "\(label)")
+                        #expect(try shared.sql("SELECT count(*) FROM album")[0][0] == "1", "\(label)")
+                        #expect(try shared.sql("SELECT count(*) FROM upload_intent")[0][0] == "0", "\(label)")
+                    }
+
+                    // A role that may only read, into the album and into a new one.
+                    let printed = Shell.run(
+                        Shell.album, ["--library", shared.url, "init", "--print-roles"], environment: shared.environment
+                    )
+                    #expect(printed.status == 0, "\(printed)")
+                    try shared.sql(printed.stdout)
+                    let database = String(shared.url.split(separator: "/").last!)
+                    var reader = shared.environment
+                    reader["ALBUMKIT_LIBRARY"] = try SharedMembersTests.member(
+                        database + "_ben", of: database + "_reader", in: shared)
+                    for album in ["Trips", "Elsewhere"] {
+                        let photo = try SharedTestLibrary.uniqueJPEG(in: directory, "read-\(album)")
+                        let run = Shell.run(Shell.album, ["save", "--album", album, photo.path], environment: reader)
+                        #expect(run.status != 0, "\(run)")
+                        #expect(run.stderr.contains("read-only access"), "\(run)")
+                        try expectNothingWritten("reader, \(album)")
+                    }
+
+                    // A library of a newer format.
+                    try shared.sql(
+                        "UPDATE albumkit_setting SET value = $1 WHERE name = 'schema_version'",
+                        [String(SharedSchema.version + 1)])
+                    let photo = try SharedTestLibrary.uniqueJPEG(in: directory, "newer")
+                    let run = Shell.run(
+                        Shell.album, ["save", "--album", "Trips", photo.path], environment: shared.environment)
+                    #expect(run.status != 0, "\(run)")
+                    #expect(run.stderr.contains("newer AlbumKit"), "\(run)")
+                    try expectNothingWritten("newer format")
                 }
             }
 

@@ -58,7 +58,7 @@
                     // The same read, counted: one 64 KiB range holds the EXIF block of a JPEG.
                     let sha = try #require(try await shared.library.assets(inAlbumTitled: "Trips").first?.sha256)
                     let source = ObjectByteSource(
-                        store: shared.backend.store, key: "\(shared.prefix)originals/\(sha.prefix(2))/\(sha)",
+                        store: try shared.backend.store, key: "\(shared.prefix)originals/\(sha.prefix(2))/\(sha)",
                         size: UInt64(size))
                     let read = try MediaInspector().embeddedThumbnail(source)
                     #expect(read?.width == 160)

@@ -182,6 +182,38 @@ extension PhotoLibrary {
         }
     }
 
+    /// As ``album(titled:assetsOriginallyNamed:)``, asked for now and answered by the closure it
+    /// returns, as the library was now: a shared library sends it with the first request of the
+    /// save that follows (one round trip fewer); any other library, or names too many for one
+    /// query, asks now.
+    ///
+    /// ```swift
+    /// let earlier = await library.albumLater(titled: "Trips", assetsOriginallyNamed: ["IMG_0001.JPG"])
+    /// _ = await library.album(titled: "Trips").save(media)
+    /// let versions = try await earlier()?.assets ?? []
+    /// ```
+    package func albumLater(titled title: String, assetsOriginallyNamed names: [String]) async
+        -> @Sendable () async throws -> (id: String, assets: [AssetInfo])?
+    {
+        let parts = OriginalNameKey.queryParts(for: names.map(OriginalNameKey.of))
+        guard parts.count == 1, let albumTitle = try? AlbumTitle(title),
+            let deferring = try? await capability((any AlbumLookupDeferring).self, for: "defer a look-up")
+        else {
+            let answer: Result<(id: String, assets: [AssetInfo])?, any Error>
+            do { answer = .success(try await album(titled: title, assetsOriginallyNamed: names)) } catch {
+                answer = .failure(error)
+            }
+            return { try answer.get() }
+        }
+        let answer = deferring.albumLater(titled: albumTitle, assetsOriginallyNamed: parts[0])
+        return {
+            try await Self.mapping {
+                guard let found = try await answer() else { return nil }
+                return (found.id, try await Self.assets(originallyNamed: names) { _ in found.assets })
+            }
+        }
+    }
+
     /// The assets `lookUp` finds for each part of the keys of `names` (``OriginalNameKey/queryParts(for:)``),
     /// each once, and only those whose name is one asked for (Swift compares composed and decomposed
     /// forms as one), whatever a store's fold let through.

@@ -28,7 +28,8 @@
                     .invalidArgument,
                     "\(location) is not a shared library's address; give postgres://USER@HOST[:PORT]/DATABASE.")
             }
-            return PhotoLibrary(opening: { try SharedBackend.open(url: location) })
+            // The settings come with the first request (a save's: with its first transaction).
+            return PhotoLibrary(opening: { try SharedBackend.open(url: location, settingsNow: false) })
         }
 
         /// The shared library at `url`, as ``sharedCatalog(at:)`` opens it, with the object store's
@@ -48,7 +49,9 @@
                     .invalidArgument,
                     "\(location) is not a shared library's address; give postgres://USER@HOST[:PORT]/DATABASE.")
             }
-            return PhotoLibrary(opening: { try SharedBackend.open(url: location, environment: environment) })
+            return PhotoLibrary(opening: {
+                try SharedBackend.open(url: location, environment: environment, settingsNow: false)
+            })
         }
 
         /// A library shared by many machines: renamed ``sharedCatalog(at:)``, a name that cannot be

@@ -2,7 +2,7 @@
     import AlbumKitCore
     import Foundation
 
-    extension SharedBackend: AlbumBrowsing, AlbumEditing {
+    extension SharedBackend: AlbumBrowsing, AlbumEditing, AlbumLookupDeferring {
         package func albums() async throws -> [AlbumInfo] {
             try await Blocking.run {
                 try self.withDatabase("list the albums") { db in
@@ -81,20 +81,40 @@
         package func album(titled title: AlbumTitle, assetsOriginallyNamed keys: [String]) async throws
             -> (id: String, assets: [AssetInfo])?
         {
-            let list = String(decoding: try JSONEncoder().encode(keys), as: UTF8.self)
-            return try await Blocking.run {
-                try self.withDatabase("look for the album's photos by name") { db in
-                    let results = try db.pipeline([
-                        (SharedAlbumDirectory.factsQuery, [title.key, nil]),
-                        (Self.titledAlbumAssetsByNameSQL, [title.key, list]),
-                    ])
-                    let facts = results[0].first ?? []
-                    self.albumFacts.keep(facts, forTitleKey: title.key)
-                    guard let id = try AlbumRequest(title: title).find(in: SharedAlbumDirectory(db: db, facts: facts))
-                    else { return nil }
-                    return (id, results[1].filter { $0[0] == id }.map { Self.assetInfo(Array($0.dropFirst())) })
+            try await albumLater(titled: title, assetsOriginallyNamed: keys)()
+        }
+
+        /// As ``album(titled:assetsOriginallyNamed:)``, asked for now and sent with the next use of
+        /// the database (``PendingLookup``): the save that usually follows sends it in the round
+        /// trip of its transaction A, whose transaction B it then gives the album's facts. Awaiting
+        /// the answer first sends it alone if nothing has yet; either way it is answered before
+        /// anything this library does next, so it never sees this process's later changes.
+        package func albumLater(titled title: AlbumTitle, assetsOriginallyNamed keys: [String])
+            -> @Sendable () async throws -> (id: String, assets: [AssetInfo])?
+        {
+            let lookup = PendingLookup(title: title, keys: keys)
+            pendingLookups.withLock { $0.append(lookup) }
+            return {
+                try await Blocking.run {
+                    // Sends it, unless a use of the database took it (and then waits for that one).
+                    try self.withDatabase("look for the album's photos by name") { _ in }
+                    return try lookup.wait().get()
                 }
             }
+        }
+
+        /// The album `title` resolves to from its `facts` (``SharedAlbumDirectory/factsQuery``'s
+        /// rows, kept as the next save's guess of them) with its photos of `assets`
+        /// (``titledAlbumAssetsByNameSQL``'s rows).
+        func found(_ facts: [[String?]], _ assets: [[String?]], title: AlbumTitle, on db: PostgresConnection) throws
+            -> (id: String, assets: [AssetInfo])?
+        {
+            let facts = facts.first ?? []
+            albumFacts.keep(facts, forTitleKey: title.key)
+            guard let id = try AlbumRequest(title: title).find(in: SharedAlbumDirectory(db: db, facts: facts)) else {
+                return nil
+            }
+            return (id, assets.filter { $0[0] == id }.map { Self.assetInfo(Array($0.dropFirst())) })
         }
 
         /// ``albumAssetsByNameSQL`` for each album title key `$1` may resolve to (the remembered one,

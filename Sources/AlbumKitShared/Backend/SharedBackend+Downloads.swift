@@ -22,7 +22,7 @@
         func readObject<T>(
             _ sha256: String, record: String, doing: String, _ body: (_ key: String) throws -> T
         ) throws -> (key: String, value: T?) {
-            let key = store.key(try SharedSchema.objectName(sha256: sha256, of: record))
+            let key = try store.key(SharedSchema.objectName(sha256: sha256, of: record))
             do {
                 return (key, try body(key))
             } catch let error as ObjectStoreError where error.status == 404 {
@@ -30,7 +30,7 @@
             } catch let error as SystemError {
                 throw error
             } catch {
-                throw Self.map(error, doing, library: displayURL, store: store)
+                throw Self.map(error, doing, library: displayURL, store: storeIfKnown)
             }
         }
 

@@ -84,11 +84,12 @@
         /// ``SharedSchema/objectName(sha256:of:)`` names them; anything else there is not AlbumKit's
         /// and is left alone.
         func strayObjects() throws -> [(key: String, size: UInt64, sha256: String)] {
+            let store = try store
             let root = store.key("originals/")
             // Objects first, then rows: an object uploaded by a live save has its intent row by then.
             let listed: [(key: String, size: UInt64)]
             do { listed = try store.list(prefix: root) } catch {
-                throw Self.map(error, "list the originals", library: displayURL, store: store)
+                throw Self.map(error, "list the originals", library: displayURL, store: storeIfKnown)
             }
             let known = try withDatabase("read the library") { db in
                 Set(
@@ -157,10 +158,11 @@
         /// the prefix is not AlbumKit's and is left alone. A derivative removed as a save of its bytes
         /// commits is a cache's miss: made again on the next request. Returns how many were removed.
         func removeOrphanDerivatives() throws -> Int {
+            let store = try store
             let prefix = store.location.prefix
             let listed: [(key: String, size: UInt64)]
             do { listed = try store.list(prefix: store.key(KeptDerivative.folder + "/")) } catch {
-                throw Self.map(error, "list the thumbnails and previews", library: displayURL, store: store)
+                throw Self.map(error, "list the thumbnails and previews", library: displayURL, store: storeIfKnown)
             }
             var keys: [String: [String]] = [:]
             for object in listed where object.key.hasPrefix(prefix) {
@@ -181,7 +183,7 @@
             for (sha256, derivatives) in keys.sorted(by: { $0.key < $1.key }) where !named.contains(sha256) {
                 for key in derivatives {
                     do { try store.delete(key: key) } catch {
-                        throw Self.map(error, "remove a thumbnail", library: displayURL, store: store)
+                        throw Self.map(error, "remove a thumbnail", library: displayURL, store: storeIfKnown)
                     }
                     removed += 1
                 }
@@ -194,6 +196,7 @@
         /// from a damaged row (not a SHA-256) is passed over, never turned into a key.
         func removeUnreferenced(_ candidates: [(sha256: String, size: UInt64)]) throws -> GarbageReport {
             var report = GarbageReport(removedObjects: 0, freedBytes: 0, abandonedUploads: 0)
+            let store = try store
             for candidate in candidates where SharedSchema.isDigest(candidate.sha256) {
                 let key = store.key(try SharedSchema.objectName(sha256: candidate.sha256))
                 let removed = try withDatabase("collect garbage") { db in

@@ -16,7 +16,9 @@
         /// The key of the derivative of the original `sha256` at `size`; `nil` for a value that is
         /// not a SHA-256 (rows are not believed: nothing is read or written through it).
         func derivativeKey(sha256: String, size: PreviewSize) -> String? {
-            KeptDerivative.name(sha256: sha256, pixels: size.pixels).map { store.key($0) }
+            // The store is known once rows were read (the settings come first).
+            guard let store = storeIfKnown else { return nil }
+            return KeptDerivative.name(sha256: sha256, pixels: size.pixels).map { store.key($0) }
         }
 
         package func preview(ofAssetWithID id: String, size: PreviewSize) async throws -> (

@@ -21,10 +21,11 @@
             var companions: [StagedMedia.Companion] = []
         }
 
-        /// Albums can always be used; a member who may only read is refused here, before anything
-        /// is staged or uploaded.
+        /// Albums can always be used. A member who may only read is refused before anything is
+        /// uploaded: here when the settings were read, else by the server in transaction A, which
+        /// reads them (``recordIntents(_:)``).
         package func albumUnavailableReason(needsAlbum: Bool) async throws -> String? {
-            try await Blocking.run { try self.requireWriter("save into the library") }
+            if areSettingsKnown { try await Blocking.run { try self.requireWriter("save into the library") } }
             return nil
         }
 
@@ -33,8 +34,10 @@
         /// of the server (`has_table_privilege`), once per library opened when the answer is yes.
         func requireWriter(_ what: String) throws {
             if isWriterKnown.withLock({ $0 }) { return }
-            let row = try withDatabase("check this member's rights") { db in
-                try db.execute(
+            let row = try withDatabase("check this member's rights") { db -> [String?] in
+                // Reading the settings first may just have told.
+                if isWriterKnown.withLock({ $0 }) { return [nil, "t"] }
+                return try db.execute(
                     """
                     SELECT current_user, has_table_privilege('asset', 'INSERT')
                         AND has_table_privilege('upload_intent', 'INSERT') AND has_table_privilege('album_asset', 'INSERT')
@@ -66,7 +69,7 @@
             // there. A larger one (a multipart upload, whose parts are checked only against the
             // MD5s taken as they go) is copied first, so its parts are the bytes hashed.
             let staged = try StagedMedia(
-                media, owners: stagingPath + "/owners", flush: false, inPlaceUpTo: store.multipartThreshold
+                media, owners: stagingPath + "/owners", flush: false, inPlaceUpTo: S3Client.defaultMultipartThreshold
             ) {
                 do {
                     _ = try FileSystem.makeDirectory(atPath: stagingPath, mode: 0o700)

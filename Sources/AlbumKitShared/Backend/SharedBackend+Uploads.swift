@@ -31,38 +31,85 @@
         /// Step 2: records an intent per object (`intent`, a new UUID) under each object's lock, in
         /// one transaction and one round trip; returns the SHA-256s the library already holds (as
         /// an original or a companion).
+        ///
+        /// The round trip also carries the album look-ups waiting (``pendingLookups``) and, in a
+        /// process's first save, the settings: A then relies on nothing read before it, since the
+        /// server checks in A, before A writes, what A needs of them — a library of this AlbumKit's
+        /// format and a role that may save (``settingsGuard``) — and fails A otherwise. The PUT
+        /// that follows uses the store the settings read here record.
         func recordIntents(_ originals: [(sha256: String, intent: String)]) throws -> Set<String> {
             let shas = Self.arrayLiteral(originals.map(\.sha256))
-            return try withDatabase("save the photos", retrying: false) { db in
-                let results = try db.pipeline([
-                    ("BEGIN ISOLATION LEVEL READ COMMITTED", []),
-                    // Each object's lock, in lock-key order so two savers never wait on each other in a cycle.
-                    (
-                        """
-                        SELECT pg_advisory_xact_lock(\(SharedSchema.objectLock), key)
-                        FROM (SELECT DISTINCT hashtext(s) AS key FROM unnest($1::text[]) s ORDER BY key) k
-                        """, [shas]
-                    ),
-                    (
-                        """
-                        INSERT INTO upload_intent (id, sha256, owner_pid, owner_start, expires_at)
-                        SELECT t.id, t.sha256, a.pid, a.backend_start, now() + interval '1 day'
-                        FROM unnest($1::uuid[], $2::text[]) AS t(id, sha256),
-                            (SELECT pid, backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid()) a
-                        """, [Self.arrayLiteral(originals.map(\.intent)), shas]
-                    ),
-                    // An original or a companion: the same object whichever names it.
-                    (
-                        """
-                        SELECT sha256 FROM asset WHERE sha256 = ANY($1::text[])
-                        UNION SELECT sha256 FROM asset_companion WHERE sha256 = ANY($1::text[])
-                        """, [shas]
-                    ),
-                    ("COMMIT", []),
-                ])
-                return Set(results[3].compactMap { $0[0] })
+            let transaction: [(sql: String, parameters: [String?])] = [
+                // Each object's lock, in lock-key order so two savers never wait on each other in a cycle.
+                (
+                    """
+                    SELECT pg_advisory_xact_lock(\(SharedSchema.objectLock), key)
+                    FROM (SELECT DISTINCT hashtext(s) AS key FROM unnest($1::text[]) s ORDER BY key) k
+                    """, [shas]
+                ),
+                (
+                    """
+                    INSERT INTO upload_intent (id, sha256, owner_pid, owner_start, expires_at)
+                    SELECT t.id, t.sha256, a.pid, a.backend_start, now() + interval '1 day'
+                    FROM unnest($1::uuid[], $2::text[]) AS t(id, sha256),
+                        (SELECT pid, backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid()) a
+                    """, [Self.arrayLiteral(originals.map(\.intent)), shas]
+                ),
+                // An original or a companion: the same object whichever names it.
+                (
+                    """
+                    SELECT sha256 FROM asset WHERE sha256 = ANY($1::text[])
+                    UNION SELECT sha256 FROM asset_companion WHERE sha256 = ANY($1::text[])
+                    """, [shas]
+                ),
+                ("COMMIT", []),
+            ]
+            let recorded = try withDatabase("save the photos", retrying: false, settingsFirst: false) {
+                db -> Set<String>? in
+                let readsSettings = !areSettingsKnown
+                let lookups = pendingLookups.withLock { pending in
+                    defer { pending = [] }
+                    return pending
+                }
+                // Read inside A (after its BEGIN, which must come before any statement of the
+                // transaction), so that they answer even when the check fails A.
+                var statements: [(sql: String, parameters: [String?])] = [("BEGIN ISOLATION LEVEL READ COMMITTED", [])]
+                if readsSettings { statements.append((Self.settingsQuery, [])) }
+                for lookup in lookups { statements += lookup.statements }
+                if readsSettings { statements.append(Self.settingsGuard) }
+                let presentAt = statements.count + 2
+                statements += transaction
+                let (results, failure) = db.pipelineAnswers(statements)
+                answer(lookups, from: results, at: readsSettings ? 2 : 1, failure: failure, on: db)
+                // The error thrown is what matters; if even ROLLBACK fails, the server rolls back at disconnect.
+                if failure != nil, !db.isBroken { _ = try? db.execute("ROLLBACK") }
+                if readsSettings, results.count > 1 { try adopt(Settings(rows: results[1]), on: db) }
+                if let failure {
+                    guard readsSettings, failure.message.contains(Self.settingsRefusedMark) else { throw failure }
+                    // A wrote nothing; the settings, now adopted, say what to do.
+                    return nil
+                }
+                return Set(results[presentAt].compactMap { $0[0] })
             }
+            if let recorded { return recorded }
+            // The role may not save (this throws, naming it), or the library was of an older format
+            // and is now this one's: A again.
+            try requireWriter("save into the library")
+            return try recordIntents(originals)
         }
+
+        /// Fails the transaction it is sent in (by a cast of a text that cannot succeed, as
+        /// ``checkedForgetting(_:)`` does) unless the library is of this AlbumKit's format and the
+        /// role may save: what transaction A relies on of the settings read in its round trip.
+        static let settingsGuard: (sql: String, parameters: [String?]) = (
+            """
+            SELECT CASE WHEN v.version = $1 AND w.writer THEN 1
+                ELSE ('\(settingsRefusedMark) ' || coalesce(v.version, '-'))::int END
+            FROM (SELECT (SELECT value FROM albumkit_setting WHERE name = 'schema_version') AS version) v,
+                (\(writerQuery)) AS w(writer)
+            """,
+            [String(SharedSchema.version)]
+        )
 
         /// Records intents (``recordIntents(_:)``); when the connection is lost, the records may have
         /// been committed all the same, so they are kept to be forgotten later.
@@ -79,6 +126,7 @@
         /// is intact. Returns `true` when a held original's object was missing or damaged and was
         /// put back.
         func store(sha256: String, file: FileSystem.Descriptor, size: UInt64, present: Bool) throws -> Bool {
+            let store = try store
             let key = store.key(try SharedSchema.objectName(sha256: sha256))
             var replace = false
             if present {
@@ -125,7 +173,7 @@
             guard let failure else { return (intents, restored) }
             forgetIntents(intents)
             if isConnectionLost(failure) { throw failure }
-            throw Self.map(failure, what, library: url, store: store)
+            throw Self.map(failure, what, library: url, store: storeIfKnown)
         }
 
         /// Forgets upload records outside a commit: the save failed or its file was discarded. Best
@@ -198,11 +246,12 @@
             HAVING count(*) < (SELECT count(DISTINCT s) FROM unnest($1::text[]) AS s)
             """
 
-        /// The texts of the casts that fail ``checkedForgetting(_:)``, ``checkedAssetIDs`` and
-        /// ``SharedAlbumDirectory/checkedFacts(_:titleKey:)``.
+        /// The texts of the casts that fail ``checkedForgetting(_:)``, ``checkedAssetIDs``,
+        /// ``SharedAlbumDirectory/checkedFacts(_:titleKey:)`` and ``settingsGuard``.
         static let intentsCollectedMark = "albumkit: upload records collected"
         static let assetGoneMark = "albumkit: an asset was removed"
         static let albumChangedMark = "albumkit: the album changed"
+        static let settingsRefusedMark = "albumkit: the settings forbid this save"
 
         /// The error to report when `error` is one of the server's checks of a commit sent with
         /// its `COMMIT` (the transaction then failed, nothing committed); `nil` for any other.

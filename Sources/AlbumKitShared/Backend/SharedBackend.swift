@@ -24,7 +24,8 @@
         package let preferredBatchSize = 64
         /// The library URL without any password, for messages.
         let displayURL: String
-        let store: S3Client
+        /// The object store the library's settings record, once they were read (``store``).
+        private let knownStore: Locked<S3Client?>
         let url: String
         private let connection: Locked<PostgresConnection?>
         let stagingPath: String
@@ -45,6 +46,9 @@
         let albumFacts = RecentAlbumFacts(limit: 64)
         /// Where credentials and options were read from (a store with new settings reads them again).
         let environment: [String: String]
+        /// Album look-ups asked for now and sent with the next use of the database, a save's
+        /// transaction A if it comes first (``albumLater(titled:assetsOriginallyNamed:)``).
+        let pendingLookups = Locked<[PendingLookup]>([])
         /// Intents and uploads started as files are staged (``UploadPipeline``).
         let pipeline = Locked<UploadPipeline?>(nil)
         /// Upload records this process may have left when a database connection was lost (a record
@@ -56,7 +60,7 @@
         let keepingRefused = Locked(false)
 
         private init(
-            url: String, connection: PostgresConnection, store: S3Client, stagingPath: String, lockTimeout: Int,
+            url: String, connection: PostgresConnection, store: S3Client?, stagingPath: String, lockTimeout: Int,
             environment: [String: String]
         ) {
             self.lockTimeoutMilliseconds = lockTimeout
@@ -67,23 +71,63 @@
             self.displayURL = url
             self.identity = "shared:" + url
             self.connection = Locked(connection)
-            self.store = store
+            self.knownStore = Locked(store)
             self.stagingPath = stagingPath
         }
 
         // MARK: Opening
 
-        /// Opens the initialised shared library at `url`.
+        /// Opens the initialised shared library at `url`: connects and, with `settingsNow`, reads
+        /// its settings (the format, bringing an older one to this AlbumKit's; the object store;
+        /// this role's rights). Without, they come with the first use of the database, and a
+        /// save's first use is its transaction A, which the server refuses when the settings
+        /// forbid it (``adopt(_:on:)``, ``recordIntents(_:)``): one round trip fewer.
         ///
-        /// - Throws: `.libraryNotFound` (no server, not initialised), `.accessDenied` (credentials).
-        package static func open(url: String, environment: [String: String] = LibraryConfiguration.current.environment)
-            throws -> SharedBackend
-        {
+        /// - Throws: `.libraryNotFound` (no server; with `settingsNow`, not initialised),
+        ///   `.accessDenied` (credentials), `.libraryCorrupt` (with `settingsNow`, a newer format).
+        package static func open(
+            url: String, environment: [String: String] = LibraryConfiguration.current.environment,
+            settingsNow: Bool = true
+        ) throws -> SharedBackend {
             try checkNoPassword(in: url)
             // Every request to the object store is signed.
             try SHA256Hasher.requireLibrary(to: "open the shared library")
             let connection = try connect(url, "open the library", lockTimeout: lockTimeout(environment))
-            var settings = try readSettings(connection, url)
+            let backend = SharedBackend(
+                url: url, connection: connection, store: nil, stagingPath: stagingPath(environment),
+                lockTimeout: lockTimeout(environment), environment: environment)
+            if settingsNow { try backend.withDatabase("open the library") { _ in } }
+            return backend
+        }
+
+        /// The object store the library's settings record; read with them at the first use.
+        var store: S3Client {
+            get throws {
+                if let store = knownStore.withLock({ $0 }) { return store }
+                return try withDatabase("open the library") { _ in
+                    guard let store = knownStore.withLock({ $0 }) else {
+                        throw AlbumError(
+                            .libraryNotFound, "\(url) is not an AlbumKit library yet; run `album init` first.")
+                    }
+                    return store
+                }
+            }
+        }
+
+        /// The object store, if the settings were read (for messages, which never wait for them).
+        var storeIfKnown: S3Client? { knownStore.withLock { $0 } }
+
+        /// Whether the library's settings were read (and its store is known).
+        var areSettingsKnown: Bool { storeIfKnown != nil }
+
+        /// Checks `settings`, read on `connection`: a library of this format (one of an older format
+        /// is brought to it first, read again), then takes the store they record and whether the
+        /// role may save.
+        ///
+        /// - Throws: `.libraryNotFound` when the library is not set up, `.libraryCorrupt` when a
+        ///   newer AlbumKit set it up.
+        func adopt(_ settings: Settings, on connection: PostgresConnection) throws {
+            var settings = settings
             guard let version = settings["schema_version"].flatMap(Int.init) else {
                 throw AlbumError(.libraryNotFound, "\(url) is not an AlbumKit library yet; run `album init` first.")
             }
@@ -93,15 +137,12 @@
                     "\(url) was set up by a newer AlbumKit (schema \(version)); update AlbumKit to use it.")
             }
             if version < SharedSchema.version {
-                try upgrade(connection, url)
-                settings = try readSettings(connection, url)
+                try Self.upgrade(connection, url)
+                settings = try Self.readSettings(connection, url)
             }
-            let location = try recordedLocation(settings.values, url)
-            let backend = try SharedBackend(
-                url: url, connection: connection, store: makeStore(location, environment),
-                stagingPath: stagingPath(environment), lockTimeout: lockTimeout(environment), environment: environment)
-            if settings.roleMaySave { backend.isWriterKnown.withLock { $0 = true } }
-            return backend
+            let store = try Self.makeStore(Self.recordedLocation(settings.values, url), environment)
+            knownStore.withLock { $0 = store }
+            if settings.roleMaySave { isWriterKnown.withLock { $0 = true } }
         }
 
         /// The `albumkit_setting` table, and whether this connection's role may save.
@@ -111,6 +152,17 @@
             /// The role may insert into every table a save writes (``requireWriter()``).
             var roleMaySave = false
 
+            /// The settings of ``settingsQuery``'s `rows`.
+            init(rows: [[String?]]) {
+                for row in rows {
+                    guard let name = row[0] else {
+                        roleMaySave = row[1] == "true"
+                        continue
+                    }
+                    if values[name] == nil, let value = row[1] { values[name] = value }
+                }
+            }
+
             subscript(name: String) -> String? { values[name] }
         }
 
@@ -118,27 +170,24 @@
         /// less for every save.
         static func readSettings(_ connection: PostgresConnection, _ url: String) throws -> Settings {
             do {
-                // The role's rights come in the one row without a name (`name` is never NULL in the table).
-                let rows = try connection.execute(
-                    """
-                    SELECT name, value FROM albumkit_setting
-                    UNION ALL SELECT NULL, (SELECT count(*) = 4
-                        FROM unnest(ARRAY['asset', 'upload_intent', 'album_asset', 'album']) t
-                        WHERE has_table_privilege(to_regclass(t), 'INSERT'))::text
-                    """)
-                var settings = Settings()
-                for row in rows {
-                    guard let name = row[0] else {
-                        settings.roleMaySave = row[1] == "true"
-                        continue
-                    }
-                    if settings.values[name] == nil, let value = row[1] { settings.values[name] = value }
-                }
-                return settings
+                return Settings(rows: try connection.execute(settingsQuery))
             } catch {
                 throw error.albumError("open the library", library: url)
             }
         }
+
+        /// ``Settings``' rows: the table's, and the role's rights in the one row without a name
+        /// (`name` is never NULL in the table).
+        static let settingsQuery = """
+            SELECT name, value FROM albumkit_setting
+            UNION ALL SELECT NULL, (\(writerQuery))::text
+            """
+
+        /// Whether the role may insert into every table a save writes.
+        static let writerQuery = """
+            SELECT count(*) = 4 FROM unnest(ARRAY['asset', 'upload_intent', 'album_asset', 'album']) t
+            WHERE has_table_privilege(to_regclass(t), 'INSERT')
+            """
 
         /// The object store that `settings` record.
         static func recordedLocation(_ settings: [String: String], _ url: String) throws -> ObjectStoreLocation {
@@ -156,7 +205,7 @@
 
         /// Brings a library set up by an older AlbumKit to this schema (new columns only; nothing is
         /// rewritten), under the lock `init` takes.
-        private static func upgrade(_ connection: PostgresConnection, _ url: String) throws {
+        static func upgrade(_ connection: PostgresConnection, _ url: String) throws {
             do {
                 try connection.transaction {
                     try connection.execute("SELECT pg_advisory_xact_lock(\(SharedSchema.titleLock), 0)")
@@ -305,9 +354,14 @@
         /// last statement) runs once more on a new one: for reads and for changes that are the same
         /// when made twice. The save's transactions pass `false`: a lost COMMIT may have committed,
         /// and ``commit(_:to:)`` runs the whole protocol again instead.
+        ///
+        /// Before `body`, in one round trip: the settings unless known, and the album look-ups
+        /// waiting (``pendingLookups``), so that a look-up is always answered before any later
+        /// change. With `settingsFirst` false, neither: `body` sends them itself (transaction A)
+        /// or sends nothing.
         @discardableResult
         func withDatabase<T>(
-            _ what: String, retrying: Bool = true, _ body: (PostgresConnection) throws -> T
+            _ what: String, retrying: Bool = true, settingsFirst: Bool = true, _ body: (PostgresConnection) throws -> T
         ) throws -> T {
             do {
                 return try connection.withLock { connection in
@@ -319,6 +373,7 @@
                             connection = try reconnect()
                         }
                         do {
+                            if settingsFirst { try prepare(connection!, readingSettings: !areSettingsKnown) }
                             return try body(connection!)
                         } catch  where retrying && attempt == 1 && isConnectionLost(error) {
                             connection = nil
@@ -326,7 +381,47 @@
                     }
                 }
             } catch {
-                throw Self.map(error, what, library: url, store: store)
+                throw Self.map(error, what, library: url, store: storeIfKnown)
+            }
+        }
+
+        /// The settings (when `readingSettings`) and the look-ups waiting, read in one round trip.
+        private func prepare(_ db: PostgresConnection, readingSettings: Bool) throws {
+            let lookups = pendingLookups.withLock { pending in
+                defer { pending = [] }
+                return pending
+            }
+            guard readingSettings || !lookups.isEmpty else { return }
+            var statements: [(sql: String, parameters: [String?])] = []
+            if readingSettings { statements.append((Self.settingsQuery, [])) }
+            for lookup in lookups { statements += lookup.statements }
+            let (results, failure) = db.pipelineAnswers(statements)
+            answer(lookups, from: results, at: readingSettings ? 1 : 0, failure: failure, on: db)
+            if readingSettings {
+                guard let rows = results.first else {
+                    throw (failure ?? PostgresError(sqlState: nil, message: "no answer", connectionLost: true))
+                        .albumError("open the library", library: url)
+                }
+                try adopt(Settings(rows: rows), on: db)
+            }
+        }
+
+        /// Gives each of `lookups` its answer: its statements' rows in `results` from `start` on (two
+        /// each, in order), or `failure` for one they do not reach.
+        func answer(
+            _ lookups: [PendingLookup], from results: [[[String?]]], at start: Int, failure: PostgresError?,
+            on db: PostgresConnection
+        ) {
+            for (index, lookup) in lookups.enumerated() {
+                let at = start + 2 * index
+                guard results.count >= at + 2 else {
+                    lookup.answer(
+                        .failure(
+                            (failure ?? PostgresError(sqlState: nil, message: "no answer", connectionLost: true))
+                                .albumError("look for the album's photos by name", library: url)))
+                    continue
+                }
+                lookup.answer(Result { try found(results[at], results[at + 1], title: lookup.title, on: db) })
             }
         }
 
@@ -349,14 +444,15 @@
 
         /// The database session's process id (tests terminate it to cut the connection).
         func serverProcessID() throws -> Int32 {
-            try withDatabase("read the session") { $0.serverProcessID }
+            try withDatabase("read the session", settingsFirst: false) { $0.serverProcessID }
         }
 
-        static func map(_ error: any Error, _ what: String, library: String, store: S3Client) -> AlbumError {
+        static func map(_ error: any Error, _ what: String, library: String, store: S3Client?) -> AlbumError {
             switch error {
             case let error as AlbumError: return error
             case let error as PostgresError: return error.albumError(what, library: library)
-            case let error as ObjectStoreError: return error.albumError(what, store: store.location.endpoint)
+            case let error as ObjectStoreError:
+                return error.albumError(what, store: store?.location.endpoint ?? library)
             case let error as SystemError: return error.libraryError(what)
             default: return AlbumError.wrap(error)
             }

@@ -22,8 +22,10 @@
         let sentRequests = Locked<[String: Int]>([:])
         /// How long transient failures are retried before giving up.
         let retryWindow: TimeInterval
-        /// Files larger than this are uploaded in parts (see ``parts(of:)``): 200 MiB by default.
+        /// Files larger than this are uploaded in parts (see ``parts(of:)``): ``defaultMultipartThreshold`` by default.
         let multipartThreshold: UInt64
+        /// The libraries' ``multipartThreshold``: 200 MiB.
+        static let defaultMultipartThreshold: UInt64 = 200 << 20
         /// The smallest part (S3 allows 5 MiB and up, the last part excepted).
         let partSize: UInt64
         /// Parts in flight at once for one multipart upload, each on its own kept-alive connection.
@@ -31,7 +33,7 @@
 
         init(
             location: ObjectStoreLocation, credentials: ObjectStoreCredentials, retryWindow: TimeInterval = 60,
-            trust: ObjectStoreTrust = ObjectStoreTrust(), multipartThreshold: UInt64 = 200 << 20,
+            trust: ObjectStoreTrust = ObjectStoreTrust(), multipartThreshold: UInt64 = defaultMultipartThreshold,
             partSize: UInt64 = 8 << 20
         ) throws {
             self.location = try location.validated()

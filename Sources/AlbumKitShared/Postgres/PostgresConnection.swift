@@ -117,13 +117,28 @@
         /// another. The first failure is thrown; the statements after it do not run (in a
         /// transaction begun before, the transaction has failed, as with ``execute(_:_:)``).
         func pipeline(_ statements: [(sql: String, parameters: [String?])]) throws(PostgresError) -> [[[String?]]] {
+            let (results, failure) = pipelineAnswers(statements)
+            if let failure { throw failure }
+            return results
+        }
+
+        /// As ``pipeline(_:)``, with the rows of the statements answered before the first failure
+        /// kept: `results` holds one entry per statement that ran, in order, up to `failure`.
+        func pipelineAnswers(_ statements: [(sql: String, parameters: [String?])])
+            -> (results: [[[String?]]], failure: PostgresError?)
+        {
             guard let connection, !sessionEnded else {
-                throw PostgresError(sqlState: nil, message: "the connection is closed", connectionLost: true)
+                return ([], PostgresError(sqlState: nil, message: "the connection is closed", connectionLost: true))
             }
             guard statements.count > 1, Self.hasPipeline else {
                 var results: [[[String?]]] = []
-                for statement in statements { results.append(try execute(statement.sql, statement.parameters)) }
-                return results
+                for statement in statements {
+                    do throws(PostgresError) { results.append(try execute(statement.sql, statement.parameters)) } catch
+                    {
+                        return (results, error)
+                    }
+                }
+                return (results, nil)
             }
             // The pipeline itself failing (entering it, sending, an answer cut short) is the
             // connection's trouble, not a statement's: the connection is given up.
@@ -133,7 +148,9 @@
                     .trimmingCharacters(in: .whitespacesAndNewlines)
                 return PostgresError(sqlState: nil, message: reason.isEmpty ? what : reason, connectionLost: true)
             }
-            guard albumkit_pq_enter_pipeline(connection) == 1 else { throw failure("cannot enter pipeline mode") }
+            guard albumkit_pq_enter_pipeline(connection) == 1 else {
+                return ([], failure("cannot enter pipeline mode"))
+            }
             var sent = 0
             for statement in statements {
                 let queued = Self.withOptionalCStrings(statement.parameters) { values in
@@ -182,9 +199,9 @@
                 sessionEnded = true
                 firstError = PostgresError(sqlState: error.sqlState, message: error.message, connectionLost: true)
             }
-            if let firstError { throw firstError }
-            guard synced, sent == statements.count else { throw failure("cannot send the statements") }
-            return results
+            if let firstError { return (results, firstError) }
+            guard synced, sent == statements.count else { return (results, failure("cannot send the statements")) }
+            return (results, nil)
         }
 
         /// libpq's field code of an error's severity, never translated (`PG_DIAG_SEVERITY_NONLOCALIZED`).
