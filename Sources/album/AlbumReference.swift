@@ -39,23 +39,32 @@ enum AlbumReference: Equatable {
         }
     }
 
-    /// The album's assets whose original file name is one of `names`, as the album is now, returned
-    /// by the closure: found with the album in one request, which a shared library sends with the
-    /// save that follows; none for an album not found (yet): it has no versions to tell, and the
-    /// save itself reports any error of the look-up.
-    func assetsLater(originallyNamed names: [String], in library: PhotoLibrary) async
-        -> @Sendable () async -> [AssetInfo]
-    {
+    /// The album's assets whose original file name is one of `names`, found with the album in one
+    /// request where the library can; none for an album not found (yet): it has no versions to
+    /// tell, and the save itself reports any error of the look-up.
+    func assets(originallyNamed names: [String], in library: PhotoLibrary) async throws -> [AssetInfo] {
         switch self {
         case .id:
             // Not found (yet), or not looked up: no versions to tell; the save reports the error.
-            guard let id = try? await id(in: library) else { return { [] } }
-            let found = (try? await library.assets(inAlbumWithID: id, originallyNamed: names)) ?? []
-            return { found }
+            guard let id = try? await id(in: library) else { return [] }
+            return try await library.assets(inAlbumWithID: id, originallyNamed: names)
         case .title(let title):
-            let answer = await library.albumLater(titled: title, assetsOriginallyNamed: names)
-            return { ((try? await answer()) ?? nil)?.assets ?? [] }
+            // As above: the save itself looks the album up again and reports what went wrong.
+            return ((try? await library.album(titled: title, assetsOriginallyNamed: names)) ?? nil)?.assets ?? []
         }
+    }
+
+    /// As ``assets(originallyNamed:in:)``, as the album is now, returned by the closure where the
+    /// library sends the look-up with the save that follows (a shared library: one round trip
+    /// fewer); `nil` where it cannot, and the caller asks now.
+    func assetsLater(originallyNamed names: [String], in library: PhotoLibrary) async
+        -> (@Sendable () async -> [AssetInfo])?
+    {
+        guard case .title(let title) = self,
+            let answer = await library.albumLater(titled: title, assetsOriginallyNamed: names)
+        else { return nil }
+        // As above: not found, or the look-up failed — no versions to tell; the save reports the error.
+        return { ((try? await answer()) ?? nil)?.assets ?? [] }
     }
 
     /// How messages name it.

@@ -216,9 +216,7 @@ enum SaveCommand {
                     $0.split(separator: "/").last.map(String.init)
                 }
             }
-            let earlier = await reference.assetsLater(originallyNamed: names, in: library)
-            readVersions = {
-                let found = await earlier()
+            let remember: @Sendable ([AssetInfo]) -> Void = { found in
                 tally.withLock { tally in
                     for asset in found {
                         if let key = versionKey(name: asset.originalFilename, captureDate: asset.metadata?.captureDate)
@@ -228,11 +226,16 @@ enum SaveCommand {
                     }
                 }
             }
+            if let earlier = await reference.assetsLater(originallyNamed: names, in: library) {
+                readVersions = { remember(await earlier()) }
+            } else {
+                remember(try await reference.assets(originallyNamed: names, in: library))
+            }
         }
         let versions = readVersions
         // With --move, results go through `mover` in order: each saved file's copy is read back
-        // and compared before its source is removed and its line printed. Into an album, they go
-        // the same way, after the album's earlier versions are read.
+        // and compared before its source is removed and its line printed. Into an album whose
+        // look-up goes with the save's first request, they go the same way, after it is answered.
         let (moves, queue) = AsyncStream.makeStream(of: (Int, Result<SavedAsset, AlbumError>).self)
         // RAW+JPEG pairs whose JPEG cannot be saved: their raw is saved alone afterwards.
         let rawsAlone = Locked<[Int]>([])

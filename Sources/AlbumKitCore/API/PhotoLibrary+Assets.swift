@@ -184,27 +184,23 @@ extension PhotoLibrary {
 
     /// As ``album(titled:assetsOriginallyNamed:)``, asked for now and answered by the closure it
     /// returns, as the library was now: a shared library sends it with the first request of the
-    /// save that follows (one round trip fewer); any other library, or names too many for one
-    /// query, asks now.
+    /// save that follows (one round trip fewer). `nil` where the library cannot defer it (any
+    /// other kind, a title that is not one, or names too many for one query): ask now instead.
     ///
     /// ```swift
     /// let earlier = await library.albumLater(titled: "Trips", assetsOriginallyNamed: ["IMG_0001.JPG"])
     /// _ = await library.album(titled: "Trips").save(media)
-    /// let versions = try await earlier()?.assets ?? []
+    /// let versions = try await earlier?()?.assets ?? []
     /// ```
     package func albumLater(titled title: String, assetsOriginallyNamed names: [String]) async
-        -> @Sendable () async throws -> (id: String, assets: [AssetInfo])?
+        -> (@Sendable () async throws -> (id: String, assets: [AssetInfo])?)?
     {
         let parts = OriginalNameKey.queryParts(for: names.map(OriginalNameKey.of))
+        // A title that is not one, or a library that cannot defer (its kind, or it failed to
+        // open): not deferred; the caller's look-up made now reports what is wrong.
         guard parts.count == 1, let albumTitle = try? AlbumTitle(title),
             let deferring = try? await capability((any AlbumLookupDeferring).self, for: "defer a look-up")
-        else {
-            let answer: Result<(id: String, assets: [AssetInfo])?, any Error>
-            do { answer = .success(try await album(titled: title, assetsOriginallyNamed: names)) } catch {
-                answer = .failure(error)
-            }
-            return { try answer.get() }
-        }
+        else { return nil }
         let answer = deferring.albumLater(titled: albumTitle, assetsOriginallyNamed: parts[0])
         return {
             try await Self.mapping {
