@@ -7,10 +7,10 @@
     import Glibc
     import Testing
 
-    /// `album serve`'s event streams let go of their connection as soon as the page closes them: a
-    /// closed stream used to hold its server thread, and one of the connections allowed per address,
-    /// until the next keep-alive comment (up to 15 s) failed to be written, so a page that came and
-    /// went a few times locked its own address out.
+    /// `album serve`'s event streams let go of their connection as soon as the page closes them. A
+    /// closed stream held until its next keep-alive comment (up to 15 s) failed to be written would
+    /// keep its server thread and one of the connections allowed per address, so a page that came
+    /// and went a few times would lock its own address out.
     @Suite("album serve's event streams", .serialized)
     struct ServeEventStreamTests {
         static let token = String(repeating: "5a", count: 32)
