@@ -910,6 +910,11 @@ def cut_and_resumed(page, album, library, work, corpus, size=1 << 30, title="Tri
         check(cut and cut[0][0] >= 0, "the PATCH carrying byte %d (60 %%) is cut: %s" % (at, cut))
         page.wait_for_function("[...document.querySelectorAll('.uploads li')].some(li => /long-take.mov .* (saved|not saved.*)$/.test(li.textContent))", timeout=600000)
         took = time.time() - started
+        # Playwright may tell of the last PATCH's answer after the page has shown the result: wait
+        # (10 s at most) until every PATCH sent and not cut is answered before counting.
+        waited = time.time()
+        while len(taken) + len(failed) < len(page.evaluate("window.patchesSent")) and time.time() - waited < 10:
+            page.wait_for_timeout(50)
         page.remove_listener("response", answered)
         page.remove_listener("requestfailed", dropped)
         result = [text for text in page.locator(".uploads li").all_inner_texts() if "long-take.mov" in text]

@@ -63,7 +63,7 @@ enum AssetCommands {
         let albumID = try await album.id(in: library)
         var ids = given
         let inAlbum = try await AssetReference.resolving(
-            given, among: { AssetReference.all(in: library) },
+            given, in: library,
             attempt: {
                 ids = $0
                 return try await library.addAssets(withIDs: $0, toAlbumWithID: albumID)
@@ -81,7 +81,7 @@ enum AssetCommands {
         let albumID = try await album.id(in: library)
         // Names and id prefixes are looked up among the album's own assets.
         try await AssetReference.resolving(
-            given, among: { AssetReference.album(albumID, in: library) },
+            given, in: library, album: albumID,
             attempt: { try await library.removeAssets(withIDs: $0, fromAlbumWithID: albumID) })
         return try await report(library, albumID: albumID, arguments) {
             "removed \(given.count) from \(album.shown); they stay in the library"
@@ -104,7 +104,7 @@ enum AssetCommands {
     static func deleteAsset(_ arguments: Arguments) async throws -> Int32 {
         let library = try LibraryChoice.open(arguments, create: false)
         let deleted = try await AssetReference.resolving(
-            arguments.positional, among: { AssetReference.all(in: library) },
+            arguments.positional, in: library,
             attempt: { try await library.deleteAssets(withIDs: $0, permanently: arguments.permanently) })
         let kept = !arguments.permanently && deleted.allSatisfy { $0.trashURL == nil }
         if arguments.json {
@@ -144,7 +144,7 @@ enum AssetCommands {
         }
         let library = try LibraryChoice.open(arguments, create: false)
         let (id, thumbnail) = try await AssetReference.resolving(
-            arguments.positional, among: { AssetReference.all(in: library) },
+            arguments.positional, in: library,
             attempt: { ids in (ids[0], try await library.thumbnail(forAssetWithID: ids[0], maxPixelSize: size)) })
         guard let thumbnail else {
             throw AlbumError(

@@ -10,36 +10,24 @@ import AlbumKit
 /// ```
 enum AssetReference {
     /// The ids the arguments name, in their order. The arguments are tried as ids first (`attempt`
-    /// with them as given); only when one is unknown are the candidates read, as they stream, to
-    /// resolve prefixes and file names (only the assets an argument could name are kept: memory
-    /// does not grow with the library), and `attempt` runs again with what they name.
+    /// with them as given); only when one is unknown are the assets they may name looked for in
+    /// `library` (among album `albumID`'s when given: ``PhotoLibrary/assets(possiblyNamedBy:inAlbumWithID:)``,
+    /// a seek per argument in a catalog) and `attempt` runs again with what they name.
     ///
     /// - Throws: `.assetNotFound` naming an argument that names no asset; `.invalidArgument`
     ///   naming the assets an argument could mean when it names several.
     static func resolving<T>(
-        _ arguments: [String], among candidates: () -> AsyncThrowingStream<AssetInfo, any Error>,
+        _ arguments: [String], in library: PhotoLibrary, album albumID: String? = nil,
         attempt: ([String]) async throws -> T
     ) async throws -> T {
         do {
             return try await attempt(arguments)
         } catch let error as AlbumError where error.code == .assetNotFound {
-            var named = [[AssetInfo]](repeating: [], count: arguments.count)
-            for try await asset in candidates() {
-                for (index, argument) in arguments.enumerated() where mayName(argument, asset) {
-                    named[index].append(asset)
-                }
-            }
+            let named = try await library.assets(possiblyNamedBy: arguments, inAlbumWithID: albumID)
             let ids = try arguments.indices.map { try resolve(arguments[$0], among: named[$0]) }
             guard ids != arguments else { throw error }
             return try await attempt(ids)
         }
-    }
-
-    /// Whether `argument` could name `asset` (its id, the start of it, or its file name): what
-    /// ``resolve(_:among:)`` chooses among.
-    static func mayName(_ argument: String, _ asset: AssetInfo) -> Bool {
-        asset.id == argument || (argument.count >= 4 && asset.id.hasPrefix(argument))
-            || asset.originalFilename == argument || asset.fileURL?.lastPathComponent == argument
     }
 
     /// The one asset among `assets` that `argument` names.
@@ -60,18 +48,8 @@ enum AssetReference {
             let listed = matches.prefix(5).map { "\($0.id) (\($0.originalFilename ?? "-"))" }.joined(separator: ", ")
             throw AlbumError(
                 .invalidArgument,
-                "\"\(argument)\" could be \(matches.count) assets: \(listed)\(matches.count > 5 ? ", …" : ""); give more of the id."
+                "\"\(argument)\" could be \(matches.count < PhotoLibrary.possiblyNamedLimit ? "" : "at least ")\(matches.count) assets: \(listed)\(matches.count > 5 ? ", …" : ""); give more of the id."
             )
         }
-    }
-
-    /// Every asset of the library, a page at a time, for resolving names.
-    static func all(in library: PhotoLibrary) -> AsyncThrowingStream<AssetInfo, any Error> {
-        library.allAssets()
-    }
-
-    /// The assets of the album `albumID`, a page at a time, for resolving names.
-    static func album(_ albumID: String, in library: PhotoLibrary) -> AsyncThrowingStream<AssetInfo, any Error> {
-        library.allAssets(inAlbumWithID: albumID)
     }
 }

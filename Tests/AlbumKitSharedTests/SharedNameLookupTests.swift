@@ -48,6 +48,40 @@
                 }
             }
 
+            @Test(
+                "an asset named by its id, the start of one or its file name: chosen on the server, as a reading of every asset would"
+            )
+            func referencesAreChosenOnTheServer() async throws {
+                try await withTemporaryDirectory { directory in
+                    let shared = try SharedTestLibrary()
+                    var saved: [String] = []
+                    // Two names A–Z apart in case, in two albums (in one, the second would be a new
+                    // version of the first).
+                    for (name, album) in [("IMG_0001", "Trip"), ("img_0001", "Other"), ("harbour", "Trip")] {
+                        let photo = try SharedTestLibrary.uniqueJPEG(in: directory, name)
+                        saved.append(try await shared.library.album(titled: album).save(.file(photo)).assetID)
+                    }
+                    let best = try await shared.library.createAlbum(titled: "Best")
+                    try await shared.library.addAssets(withIDs: [saved[1]], toAlbumWithID: best.id)
+                    _ = try await shared.library.deleteAssets(withIDs: [saved[2]])
+                    let every = try await shared.library.assets(orderedBy: .dateAdded, limit: 100).assets
+                    let references = [
+                        saved[0], String(saved[0].prefix(8)), String(saved[0].prefix(3)), "IMG_0001.jpg",
+                        "img_0001.jpg",
+                        "Img_0001.jpg", "harbour.jpg", saved[2], "nothing", "%", "_",
+                    ]
+                    let found = try await shared.library.assets(possiblyNamedBy: references)
+                    let inBest = try await shared.library.assets(possiblyNamedBy: references, inAlbumWithID: best.id)
+                    for (index, reference) in references.enumerated() {
+                        let expected = Set(every.filter { $0.mayBeNamed(by: reference) }.map(\.id))
+                        #expect(Set(found[index].map(\.id)) == expected, "\(reference)")
+                        #expect(Set(inBest[index].map(\.id)) == expected.intersection([saved[1]]), "\(reference)")
+                    }
+                    #expect(found[0].map(\.id) == [saved[0]] && found[3].map(\.id) == [saved[0]])
+                    #expect(found[2].isEmpty && found[6].isEmpty && found[7].isEmpty)
+                }
+            }
+
             @Test func aVersion6LibraryGetsTheIndexOfNamesWhenUpgraded() async throws {
                 try await withTemporaryDirectory { directory in
                     let shared = try SharedTestLibrary()
