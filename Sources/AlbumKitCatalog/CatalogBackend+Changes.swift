@@ -16,16 +16,28 @@ extension CatalogBackend: ChangeFeed, TouchFeed {
     static var journalCheck: Duration { .milliseconds(100) }
 
     package func changes(polling interval: Duration) -> AsyncThrowingStream<LibraryChange, any Error> {
+        changes(polling: interval, started: {})
+    }
+
+    /// `started` once the index's position and state are read (or, read-only, the poller's first
+    /// reading): the records after that position are what is reported.
+    package func changes(polling interval: Duration, started: @escaping @Sendable () -> Void)
+        -> AsyncThrowingStream<LibraryChange, any Error>
+    {
         let poller = LibraryChangePoller(backend: self, interval: interval)
-        guard !isReadOnly else { return poller.changes() }
+        guard !isReadOnly else { return poller.changes(started: started) }
         return followJournal(
             every: interval,
-            from: { try await self.startFollowingJournal() },
+            from: {
+                let start = try await self.startFollowingJournal()
+                started()
+                return start
+            },
             turn: { tracker, records in
                 let change = tracker.change(for: records)
                 return change.isEmpty ? nil : change
             },
-            otherwise: poller.changes)
+            otherwise: { poller.changes() })
     }
 
     /// What the journal's records touch, told from the records alone: nothing of the library is

@@ -7,11 +7,19 @@ import AlbumKitCore
 /// library is read every `interval` instead.
 extension FolderBackend: ChangeFeed {
     package func changes(polling interval: Duration) -> AsyncThrowingStream<LibraryChange, any Error> {
+        changes(polling: interval, started: {})
+    }
+
+    /// `started` once the poller has read its starting point.
+    package func changes(polling interval: Duration, started: @escaping @Sendable () -> Void)
+        -> AsyncThrowingStream<LibraryChange, any Error>
+    {
         #if os(Linux) || os(Android)
             let root = self.root.path
-            return LibraryChangePoller(backend: self, interval: interval) { try DirectoryWatch(root: root) }.changes()
+            return LibraryChangePoller(backend: self, interval: interval) { try DirectoryWatch(root: root) }.changes(
+                started: started)
         #else
-            return LibraryChangePoller(backend: self, interval: interval).changes()
+            return LibraryChangePoller(backend: self, interval: interval).changes(started: started)
         #endif
     }
 }

@@ -102,6 +102,24 @@ import Testing
         }
     }
 
+    /// A library that starts following its changes seconds after the album's first listing (a
+    /// catalog under load): a save in between is still reported, by the listing made once the
+    /// library follows.
+    @Test func aSaveBeforeTheLibraryFollowsIsReported() async throws {
+        let backend = InMemoryBackend(readWrite: .authorized, addOnly: nil, answer: .authorized)
+        backend.followingDelay.withLock { $0 = .seconds(3) }
+        let library = PhotoLibrary(backend: backend)
+        let album = library.album(titled: "Trips")
+        try await album.save(.data(Fixture.uniqueJPEG("a"), filename: "a.jpg"))
+        var changes = album.changes(interval: .seconds(1)).makeAsyncIterator()
+        let first = try #require(try await changes.next())
+        #expect(first.assets.count == 1)
+        try await Task.sleep(for: .milliseconds(1_500))
+        let saved = try await album.save(.data(Fixture.uniqueJPEG("b"), filename: "b.jpg"))
+        let next = try await Self.next(&changes)
+        #expect(next.insertedAssets.map(\.id) == [saved.assetID])
+    }
+
     @Test func aTokenIsCheckedWhenReadBack() throws {
         #expect(throws: AlbumError.self) { try AlbumChangeToken(data: Data("not a token".utf8)) }
         let forged = Data(

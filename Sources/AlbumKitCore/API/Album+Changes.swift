@@ -51,26 +51,20 @@ extension Album {
                 return
             }
             // Every library change asks for one more listing; changes arriving during a listing
-            // are covered by a single next one.
+            // are covered by a single next one. The library starts following a little after the
+            // first listing: one more listing once it follows catches a change made in between.
             let (triggers, trigger) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
             let watcher = Task {
                 do {
-                    for try await _ in album.library.changes(interval: interval) { trigger.yield() }
+                    for try await _ in album.library.changes(interval: interval, started: { trigger.yield() }) {
+                        trigger.yield()
+                    }
                 } catch {
                     continuation.finish(throwing: AlbumError.wrap(error))
                 }
                 trigger.finish()
             }
-            // The library may start watching a little after the first listing: one more look once
-            // it surely watches catches a change made in between.
-            let settling = Task {
-                try await Task.sleep(for: interval)
-                trigger.yield()
-            }
-            defer {
-                watcher.cancel()
-                settling.cancel()
-            }
+            defer { watcher.cancel() }
             do {
                 if let token, token.order != order {
                     throw AlbumError(

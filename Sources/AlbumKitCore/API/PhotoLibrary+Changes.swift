@@ -29,6 +29,19 @@ extension PhotoLibrary {
     /// ```
     /// - Throws: (from the sequence) what opening or reading the library threw.
     public func changes(interval: Duration = .seconds(1)) -> AsyncThrowingStream<LibraryChange, any Error> {
+        changes(interval: interval, started: {})
+    }
+
+    /// As ``changes(interval:)``, calling `started` once every change made from then on is sure to
+    /// be reported (``ChangeFeed/changes(polling:started:)``): what a caller that reads the library
+    /// itself as a starting point needs to read again after, to miss nothing in between.
+    ///
+    /// ```swift
+    /// let changes = library.changes(interval: .seconds(1), started: { readAgain.yield() })
+    /// ```
+    package func changes(interval: Duration, started: @escaping @Sendable () -> Void)
+        -> AsyncThrowingStream<LibraryChange, any Error>
+    {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: LibraryChange.self)
         let opening = self.opening
         let task = Task {
@@ -36,9 +49,9 @@ extension PhotoLibrary {
                 let backend = try await opening.backend()
                 let changes: AsyncThrowingStream<LibraryChange, any Error>
                 if let feed = backend as? any ChangeFeed {
-                    changes = feed.changes(polling: interval)
+                    changes = feed.changes(polling: interval, started: started)
                 } else if let browsing = backend as? any AlbumBrowsing {
-                    changes = browsing.polledChanges(every: interval)
+                    changes = browsing.polledChanges(every: interval, started: started)
                 } else {
                     throw AlbumError(.notSupported, "This library cannot list its albums.")
                 }

@@ -136,8 +136,10 @@ extension AlbumBrowsing {
     }
 
     /// The library's changes found by reading it again every `interval` (``LibraryChangePoller``):
-    /// what a kind that cannot be told of its changes gives.
-    package func polledChanges(every interval: Duration) -> AsyncThrowingStream<LibraryChange, any Error> {
-        LibraryChangePoller(backend: self, interval: interval).changes()
+    /// what a kind that cannot be told of its changes gives; `started` as the poller calls it.
+    package func polledChanges(every interval: Duration, started: @escaping @Sendable () -> Void = {})
+        -> AsyncThrowingStream<LibraryChange, any Error>
+    {
+        LibraryChangePoller(backend: self, interval: interval).changes(started: started)
     }
 }

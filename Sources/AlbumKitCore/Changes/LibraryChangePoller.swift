@@ -24,8 +24,10 @@ package struct LibraryChangePoller<Backend: AlbumBrowsing>: Sendable {
         self.watch = watch
     }
 
-    /// The changes, until the consumer stops or a reading fails (the stream then throws it).
-    package func changes() -> AsyncThrowingStream<LibraryChange, any Error> {
+    /// The changes, until the consumer stops or a reading fails (the stream then throws it);
+    /// `started` is called once the starting point is read: every change made after it is reported.
+    package func changes(started: @escaping @Sendable () -> Void = {}) -> AsyncThrowingStream<LibraryChange, any Error>
+    {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: LibraryChange.self)
         let poller = self
         let task = Task {
@@ -48,6 +50,7 @@ package struct LibraryChangePoller<Backend: AlbumBrowsing>: Sendable {
                     guard changed else { break }
                     last = try await LibrarySnapshot.read(poller.backend)
                 }
+                started()
                 while !Task.isCancelled {
                     if let current = watch {
                         try await Task.sleep(for: min(Self.watchCheck, poller.interval))

@@ -392,6 +392,35 @@ package final class InMemoryBackend:
 
     // MARK: Changes
 
+    /// How long following changes takes to start (none by default): a test's way to play a kind
+    /// that starts following in a task, after its caller has read the library (a catalog).
+    package let followingDelay = Locked<Duration?>(nil)
+
+    /// Every change from when `started` is called on: at once, or after ``followingDelay``.
+    package func changes(polling interval: Duration, started: @escaping @Sendable () -> Void)
+        -> AsyncThrowingStream<LibraryChange, any Error>
+    {
+        guard let delay = followingDelay.withLock({ $0 }) else {
+            let changes = changes(polling: interval)
+            started()
+            return changes
+        }
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: LibraryChange.self)
+        let task = Task {
+            do {
+                try await Task.sleep(for: delay)
+                let changes = self.changes(polling: interval)
+                started()
+                for try await change in changes { continuation.yield(change) }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
     /// Every change, as it is made (the interval is not needed).
     package func changes(polling interval: Duration) -> AsyncThrowingStream<LibraryChange, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: LibraryChange.self)
