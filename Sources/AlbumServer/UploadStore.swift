@@ -56,6 +56,9 @@ package struct UploadStore: Sendable {
     package struct Limits: Sendable {
         package var largestFile: UInt64 = 64 << 30
         package var uploadsInProgress = 1000
+        /// The most a share link's guests hold at once: one link's guests cannot take every place.
+        /// A page sends three files at once, each after its sidecars (at most 8).
+        package var uploadsInProgressPerLink = 200
         package init() {}
     }
 
@@ -118,11 +121,20 @@ package struct UploadStore: Sendable {
                 "\(description.name) is \(Self.size(length)), over the largest file this server takes (\(Self.size(limits.largestFile)))."
             )
         }
-        let existing = (try? FileSystem.names(inDirectoryAt: folder))?.count ?? 0  // an unreadable folder fails below
-        if existing >= limits.uploadsInProgress {
+        let existing = (try? FileSystem.names(inDirectoryAt: folder)) ?? []  // an unreadable folder fails below
+        if existing.count >= limits.uploadsInProgress {
             throw AlbumError(
                 .invalidArgument,
                 "\(limits.uploadsInProgress) uploads are already in progress; finish or cancel some first.")
+        }
+        if let link = description.linkID,
+            existing.lazy.filter({ state(of: $0)?.description.linkID == link }).count
+                >= limits.uploadsInProgressPerLink
+        {
+            throw AlbumError(
+                .invalidArgument,
+                "This share link already has \(limits.uploadsInProgressPerLink) uploads in progress; finish or cancel some first."
+            )
         }
         let id = RandomID.make()
         var stored = description
@@ -176,6 +188,7 @@ package struct UploadStore: Sendable {
             let own = try? FileSystem.openDirectory(folder + "/" + id),  // missing: no such upload
             let bytes = try? FileSystem.readSmallFile(Self.descriptionName, in: own),  // unreadable: none
             let description = try? JSONDecoder().decode(Description.self, from: Data(bytes)),
+            Self.fileName(description.name) == description.name,  // a name in the folder, never a path
             let status = FileSystem.status(of: description.name, in: own), (status.st_mode & S_IFMT) == S_IFREG
         else { return nil }
         return (description, UInt64(status.st_size))

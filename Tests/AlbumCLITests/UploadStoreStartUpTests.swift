@@ -122,5 +122,45 @@
                 #expect(try String(contentsOfFile: outside, encoding: .utf8) == "not the store's")
             }
         }
+        /// A description is read from disk: a file name in it that is a path (`../../outside.jpg`)
+        /// names no upload, so nothing is read, appended to or saved from outside the upload's folder.
+        @Test func aDescriptionNamingAPathIsNoUpload() throws {
+            try Self.withStore { folder, store in
+                let outside = folder + "/outside.jpg"
+                try Data("not the store's".utf8).write(to: URL(fileURLWithPath: outside))
+                let created = try store.create(Self.photo)
+                try store.answered(created.id)
+                FileSystem.close(created.file)
+                FileSystem.close(created.mark)
+                var forged = created.description
+                forged.name = "../../outside.jpg"
+                try JSONEncoder().encode(forged).write(
+                    to: URL(fileURLWithPath: store.folder + "/" + created.id + "/upload.json"))
+                #expect(store.state(of: created.id) == nil)
+                #expect(throws: (any Error).self) { _ = try store.openForAppending(created.id, at: 15) }
+                #expect(try String(contentsOfFile: outside, encoding: .utf8) == "not the store's")
+            }
+        }
+
+        /// One share link's guests hold at most ``UploadStore/Limits/uploadsInProgressPerLink``
+        /// uploads at once: the owner and the guests of another link still start theirs.
+        @Test func aLinksGuestsCannotTakeEveryPlace() throws {
+            try Self.withStore { folder, _ in
+                var limits = UploadStore.Limits()
+                limits.uploadsInProgressPerLink = 3
+                let store = try UploadStore(folder: folder + "/limited", limits: limits)
+                func upload(through link: String?) -> UploadStore.Description {
+                    UploadStore.Description(albumTitle: "Party", name: "IMG_1.JPG", length: 10, linkID: link)
+                }
+                var made = try (0..<3).map { _ in try store.create(upload(through: "0123456789")) }
+                #expect(throws: AlbumError.self) { _ = try store.create(upload(through: "0123456789")) }
+                made.append(try store.create(upload(through: "abcdefabcd")))
+                made.append(try store.create(upload(through: nil)))
+                for upload in made {
+                    FileSystem.close(upload.file)
+                    FileSystem.close(upload.mark)
+                }
+            }
+        }
     }
 #endif
