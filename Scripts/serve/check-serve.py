@@ -1183,6 +1183,24 @@ def forge_checks(album, library, state, work, trials):
                 if status is None or 200 <= status < 300:
                     failures += 1
                     print("traversal %s answered %s" % (path, status), flush=True)
+        # Wrong PINs sent at once, as a guesser would: the library checks five and the link locks;
+        # the rest are not checked (the count it keeps says how many were).
+        for trial in range(trials):
+            pin = "%04d" % random.randrange(10000)
+            guarded_id, guarded = share_link(album, library, "Trip", "--pin", pin=pin + "\n")
+            guesses = random.sample([other for other in ("%04d" % n for n in range(10000)) if other != pin], 6 + trial % 6)
+            opened = []
+            threads = [threading.Thread(target=lambda guess=guess: opened.append(Guest(server, guarded).open(pin=guess)[0]))
+                       for guess in guesses]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            kept = [entry for entry in json.load(open(links_file(library)))["links"] if entry["id"] == guarded_id]
+            checked = kept[0].get("failed") if kept else None
+            if checked != 5 or opened != [403] * len(guesses):
+                failures += 1
+                print("%d wrong PINs at once: %s checked (5 allowed), answered %s" % (len(guesses), checked, opened), flush=True)
         # The other library's link record copied into this library's file: its token opens the
         # record, whose album is not this library's, so nothing is served.
         ours, theirs = json.load(open(links_file(library))), json.load(open(links_file(other_library)))
