@@ -1201,6 +1201,48 @@ def forge_checks(album, library, state, work, trials):
             if checked != 5 or opened != [403] * len(guesses):
                 failures += 1
                 print("%d wrong PINs at once: %s checked (5 allowed), answered %s" % (len(guesses), checked, opened), flush=True)
+        # Slow clients without any token: 32 connections from each of two addresses (all the server
+        # allows) sending their headers a byte a second. They are shut down once they have waited
+        # 30 s for their request to begin, and a third address is answered while they still send.
+        slow, sending = [], [True]
+        for address in ("127.0.0.2", "127.0.0.3"):
+            for _ in range(32):
+                sock = socket.socket()
+                sock.bind((address, 0))
+                sock.connect((server.host, server.port))
+                sock.sendall(b"GET /app.css HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+                slow.append(sock)
+
+        def trickle():
+            for _ in range(90):
+                if not sending[0]:
+                    break
+                for sock in list(slow):
+                    try:
+                        sock.sendall(b"a")
+                    except OSError:
+                        slow.remove(sock)
+                time.sleep(1)
+
+        trickling = threading.Thread(target=trickle)
+        trickling.start()
+        answered, deadline = None, time.time() + 75
+        while answered is None and time.time() < deadline:
+            try:
+                connection = http.client.HTTPConnection(server.host, server.port, timeout=5, source_address=("127.0.0.4", 0))
+                connection.request("GET", "/app.css")
+                answered = connection.getresponse().status
+                connection.close()
+            except OSError:
+                time.sleep(1)
+        still = trickling.is_alive()
+        sending[0] = False
+        trickling.join()
+        for sock in slow:
+            sock.close()
+        if answered != 200 or not still:
+            failures += 1
+            print("64 slow clients: another address answered %s, while they still sent: %s" % (answered, still), flush=True)
         # The other library's link record copied into this library's file: its token opens the
         # record, whose album is not this library's, so nothing is served.
         ours, theirs = json.load(open(links_file(library))), json.load(open(links_file(other_library)))

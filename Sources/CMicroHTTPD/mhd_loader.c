@@ -102,13 +102,14 @@ const char *albumkit_mhd_load_error(void) { return albumkit_library_error(&libra
 
 // Connections waiting for a request: since they opened, or since their last answer. libmicrohttpd's
 // timeout counts from the last byte received, so a client sending its headers a byte at a time
-// holds its connection for ever; here a connection that has waited its daemon's `headerSeconds`
+// holds its connection for ever; here a connection that has waited its daemon's `requestWaitSeconds`
 // for a request to begin is shut down, however its bytes come. A request that begins (its headers
 // arrived) stops the clock until it is over.
 typedef struct waiting {
     int socket;
     unsigned int seconds;
-    // When it began waiting (CLOCK_MONOTONIC seconds); 0 while a request is being answered.
+    // Whether it waits (not while a request is being answered), and since when (CLOCK_MONOTONIC seconds).
+    int waits;
     time_t since;
     struct waiting *next;
     struct waiting **previous;
@@ -135,9 +136,9 @@ static void *watch_waiting(void *unused) {
         time_t now = now_seconds();
         pthread_mutex_lock(&waiting_lock);
         for (waiting *each = waiting_first; each != NULL; each = each->next) {
-            if (each->since != 0 && now - each->since >= (time_t)each->seconds && each->socket >= 0) {
+            if (each->waits && now - each->since >= (time_t)each->seconds && each->socket >= 0) {
                 shutdown(each->socket, SHUT_RDWR);
-                each->since = 0;
+                each->waits = 0;
             }
         }
         pthread_mutex_unlock(&waiting_lock);
@@ -157,6 +158,7 @@ static void connection_changed(void *cls, void *connection, void **socketContext
         const int *socket = mhd.get_connection_info(connection, CONNECTION_INFO_CONNECTION_FD);
         record->socket = socket == NULL ? -1 : *socket;
         record->seconds = (unsigned int)(uintptr_t)cls;
+        record->waits = 1;
         record->since = now_seconds();
         pthread_once(&waiting_watch_once, start_watching);
         pthread_mutex_lock(&waiting_lock);
@@ -183,7 +185,8 @@ static void set_waiting(void *connection, int waits) {
     if (context == NULL || *context == NULL) return;
     waiting *record = *context;
     pthread_mutex_lock(&waiting_lock);
-    record->since = waits ? now_seconds() : 0;
+    record->waits = waits;
+    record->since = now_seconds();
     pthread_mutex_unlock(&waiting_lock);
 }
 
