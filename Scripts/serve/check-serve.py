@@ -655,9 +655,11 @@ def share_checks(album, library, state, work):
             guess.start()
         for guess in guesses:
             guess.join()
-        kept = [entry for entry in json.load(open(links_file(library)))["links"] if entry["id"] == burst_id]
-        checked = kept[0].get("failed") if kept else None
-        check(answers == [403] * 12 and checked == 5,
+        checked = failed_pins(library, burst_id)
+        listed = json.loads(subprocess.run([album, "shares", "--library", library, "--json"], capture_output=True, text=True).stdout)
+        locked = any(entry["id"] == burst_id and entry["locked"] for entry in listed)
+        # (A shared library's count is read with psql; without it, the lock and the answers are checked.)
+        check(answers == [403] * 12 and locked and (checked == 5 or (checked is None and library.startswith("postgres"))),
               "12 wrong PINs sent at once: 5 are checked and lock the link, 7 are not checked (%s checked, %s)" % (checked, answers))
         status, _, body = Guest(server, burst).open(pin="2468")
         check(status == 403 and b"locked" in body, "after the burst even the right PIN is refused: the link is locked")
@@ -1119,6 +1121,17 @@ def links_file(library):
     return os.path.join(library, ".albumkit", "shares", "links.json")
 
 
+def failed_pins(library, link_id):
+    """The wrong PINs the library counted for a link: its links file, or a shared library's table
+    (through psql); None when it cannot be read."""
+    if library.startswith("postgres"):
+        run = subprocess.run(["psql", library, "-Atc", "SELECT failed_pins FROM share_link WHERE id = '%s'" % link_id],
+                             capture_output=True, text=True)
+        return int(run.stdout.strip()) if run.returncode == 0 and run.stdout.strip().isdigit() else None
+    kept = [entry for entry in json.load(open(links_file(library)))["links"] if entry["id"] == link_id]
+    return kept[0].get("failed", 0) if kept else None
+
+
 def forge_checks(album, library, state, work, trials):
     """The reliability harness's serveshare: share links attacked. Guessed and forged tokens, a
     link of another library copied into this one's links file, forged records (an album that is
@@ -1196,8 +1209,7 @@ def forge_checks(album, library, state, work, trials):
                 thread.start()
             for thread in threads:
                 thread.join()
-            kept = [entry for entry in json.load(open(links_file(library)))["links"] if entry["id"] == guarded_id]
-            checked = kept[0].get("failed") if kept else None
+            checked = failed_pins(library, guarded_id)
             if checked != 5 or opened != [403] * len(guesses):
                 failures += 1
                 print("%d wrong PINs at once: %s checked (5 allowed), answered %s" % (len(guesses), checked, opened), flush=True)
