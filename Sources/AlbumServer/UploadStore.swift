@@ -91,13 +91,23 @@ package struct UploadStore: Sendable {
     }
 
     /// The file name an upload's bytes are kept under: the original name when it is a plain single
-    /// name (it becomes the asset's original file name), else `upload`.
+    /// name (it becomes the asset's original file name), else `upload`. Control characters and the
+    /// marks that turn text right to left (`IMG_1\u{202E}gpj.exe` shows as `IMG_1exe.jpg`) make a
+    /// name not plain.
     static func fileName(_ given: String) -> String {
         let last = given.split(separator: "/").last.map(String.init) ?? ""
         let plain =
             !last.isEmpty && !last.hasPrefix(".") && last.utf8.count <= 200 && last != Self.descriptionName
-            && last.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0 != "\\" && $0.value != 0x7F }
+            && last.unicodeScalars.allSatisfy {
+                $0.value >= 0x20 && $0 != "\\" && !(0x7F...0x9F).contains($0.value) && !isDirectional($0)
+            }
         return plain ? last : "upload"
+    }
+
+    /// Whether `scalar` is one of Unicode's explicit direction marks, embeddings, overrides or isolates.
+    static func isDirectional(_ scalar: Unicode.Scalar) -> Bool {
+        [0x061C, 0x200E, 0x200F].contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
+            || (0x2066...0x2069).contains(scalar.value)
     }
 
     /// An upload just made: its identifier, its bytes open to append at 0 and locked (as

@@ -162,5 +162,21 @@
                 }
             }
         }
+        /// A file name from a request is kept only when it is a plain name: a path keeps its last
+        /// part, and one with a control character or a mark that turns text around is `upload`.
+        @Test func aFileNameThatHidesItsEndIsNotKept() throws {
+            try Self.withStore { _, store in
+                for (given, kept) in [
+                    ("IMG_1.JPG", "IMG_1.JPG"), ("../../IMG_2.JPG", "IMG_2.JPG"), ("IMG_3\u{202E}gpj.exe", "upload"),
+                    ("IMG_4\u{2067}.JPG", "upload"), ("IMG_5\u{1B}[2J.JPG", "upload"), ("IMG_6\u{85}.JPG", "upload"),
+                    ("Été à Nice.heic", "Été à Nice.heic"),
+                ] {
+                    let created = try store.create(UploadStore.Description(albumTitle: "Party", name: given, length: 1))
+                    FileSystem.close(created.file)
+                    FileSystem.close(created.mark)
+                    #expect(created.description.name == kept, "\(given.debugDescription)")
+                }
+            }
+        }
     }
 #endif
