@@ -187,8 +187,10 @@
 #   serveshare  share links of `album serve` attacked, catalog and folders: guessed and forged
 #               tokens and cookies, another library's link copied into the links file, forged
 #               records (an album that is a path), a revoked link, traversal through /s/, the links
-#               file replaced by a link to a file outside: nothing outside the link's album is
-#               served, the file outside is untouched, verify passes.
+#               file replaced by a link to a file outside, 6 to 11 wrong PINs sent at once, 64
+#               clients sending their headers a byte a second: nothing outside the link's album is
+#               served, five PINs checked and the link locked, another address answered while the
+#               slow clients still send, the file outside is untouched, verify passes.
 #   servethumb  a running `album serve`'s kept thumbnail forged after the server read it back whole
 #               (cut short, text, zeroed after its header, a link to a file outside), catalog and
 #               folders: each is decoded again and made again, the forged bytes never served, the
@@ -1651,7 +1653,7 @@ scenario_servekill() {
 # serveshare: share links attacked, catalog and folders.
 scenario_serveshare() {
     serve_scenario serveshare forge $((PARTIAL_TRIALS / 4 + 1)) \
-        "share links forged, guessed, copied from another library, revoked, traversed: nothing outside the album served (catalog, folders)"
+        "share links forged, guessed, copied from another library, revoked, traversed, PINs guessed at once, slow headers: nothing outside the album served, five PINs checked, the server not held (catalog, folders)"
 }
 
 # servethumb: a kept thumbnail forged under a running server that already read it back whole.

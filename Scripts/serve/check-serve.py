@@ -224,6 +224,13 @@ def http_checks(album, library, state, work):
               "a byte range is answered 206 with those bytes")
         status, _, _ = server.request("GET", "/api/original?asset=%s" % urllib.parse.quote(photo["id"], safe=""), headers={"Range": "bytes=%d-" % (len(whole) + 5)})
         check(status == 416, "a range past the end is answered 416")
+        for asked, answer in (("bytes=0-1,5-6", 200), ("items=0-1", 200), ("bytes=abc", 200), ("bytes=9-2", 200),
+                              ("bytes=-0", 416), ("bytes=99999999999999999999999-", 416),
+                              ("bytes=4-99999999999999999999999", 206), ("bytes=-99999999999999999999999", 200)):
+            status, headers, part = server.request("GET", "/api/original?asset=%s" % quoted(photo["id"]), headers={"Range": asked})
+            expected = {200: whole, 206: whole[4:], 416: b""}[answer]
+            check(status == answer and part == expected,
+                  "Range: %s is answered %d (%d, %d bytes): several ranges, another unit or a malformed one are ignored" % (asked, answer, status, len(part)))
         status, headers, _ = server.request("GET", "/api/thumbnail?asset=%s" % urllib.parse.quote(photo["id"], safe=""))
         check(status == 200 and headers.get("content-type", "").startswith("image/"), "a thumbnail (or the placeholder) is an image")
         if headers.get("etag"):
@@ -331,6 +338,11 @@ def http_checks(album, library, state, work):
         status, _, body = server.request("POST", "/api/uploads", body=b"", headers={
             "X-Album-Title": "Uploaded", "X-File-Name": "huge.mov", "Upload-Length": str(1 << 50), "Upload-Complete": "?0"})
         check(status == 400 and "over the largest file" in json.loads(body)["error"], "an upload over the size limit is refused with a message")
+        before = staged(state)
+        status, _, body = server.request("POST", "/api/uploads", body=b"", headers={
+            "X-Album-Title": quoted("Trip\x1b[2J"), "X-File-Name": "title.jpg", "Upload-Length": "8000000", "Upload-Complete": "?0"})
+        check(status == 400 and "control character" in json.loads(body)["error"] and staged(state) == before,
+              "an upload into a title no album can have is refused before its bytes, saying why (%d %s)" % (status, body[:120]))
 
         # SIGKILL in the middle of an upload: nothing half-saved, and the upload resumes on a new server.
         big = large_jpeg(os.path.join(corpus, "jpeg-plain.jpg"), 24, "check-serve kill")
@@ -633,6 +645,24 @@ def share_checks(album, library, state, work):
         check(status == 403 and b"locked" in body, "after 5 wrong PINs even the right one is refused: the link is locked")
         listed = json.loads(subprocess.run([album, "shares", "--library", library, "--json"], capture_output=True, text=True).stdout)
         check(any(entry["id"] == locked_id and entry["locked"] for entry in listed), "album shares lists the link as locked")
+        # Wrong PINs sent at once are checked one after another: the fifth locks the link, and the
+        # rest are not checked at all (each checked one is counted in the library's links).
+        burst_id, burst = share_link(album, library, "Trip", "--pin", pin="2468\n")
+        answers = []
+        guesses = [threading.Thread(target=lambda number=number: answers.append(Guest(server, burst).open(pin="1%03d" % number)[0]))
+                   for number in range(12)]
+        for guess in guesses:
+            guess.start()
+        for guess in guesses:
+            guess.join()
+        checked = failed_pins(library, burst_id)
+        listed = json.loads(subprocess.run([album, "shares", "--library", library, "--json"], capture_output=True, text=True).stdout)
+        locked = any(entry["id"] == burst_id and entry["locked"] for entry in listed)
+        # (A shared library's count is read with psql; without it, the lock and the answers are checked.)
+        check(answers == [403] * 12 and locked and (checked == 5 or (checked is None and library.startswith("postgres"))),
+              "12 wrong PINs sent at once: 5 are checked and lock the link, 7 are not checked (%s checked, %s)" % (checked, answers))
+        status, _, body = Guest(server, burst).open(pin="2468")
+        check(status == 403 and b"locked" in body, "after the burst even the right PIN is refused: the link is locked")
         # The whole link with --url (a trailing / dropped); without it, the path and what to put before it.
         run = subprocess.run([album, "share", "--library", library, "Trip", "--url", server.origin + "/"], capture_output=True, text=True)
         whole = re.search(r"^  (\S+)$", run.stdout, re.M)
@@ -649,6 +679,28 @@ def share_checks(album, library, state, work):
         for wrong in ("ftp://photos.example.org", "photos.example.org:8080", "http://host/?q=1", "http:// host"):
             run = subprocess.run([album, "share", "--library", library, "Trip", "--url", wrong], capture_output=True, text=True)
             check(run.returncode != 0 and "--url takes the address" in run.stderr, "album share --url %s is refused with the form expected" % wrong)
+        # Uploads a link's guests start and never finish: at most 200 of one link, so one link cannot
+        # take every place (1 000) and the owner and other links' guests still upload.
+        _, flooding = share_link(album, library, "Trip", "--add")
+        flooder = Guest(server, flooding)
+        flooder.open()
+        statuses = []
+        for number in range(201):
+            status, _, body = flooder.request("POST", "/api/uploads", headers={
+                "X-File-Name": "never-%d.jpg" % number, "Upload-Length": str(64 << 30), "Upload-Complete": "?0"})
+            statuses.append(status)
+        check(statuses[:200] == [201] * 200 and statuses[200] == 400 and b"200 uploads in progress" in body,
+              "a link's guests start 200 uploads, the 201st is refused (%s: %s)" % (statuses[-1], body[:120]))
+        status, headers, _ = server.request("POST", "/api/uploads", headers={
+            "X-Album-Title": "Trip", "X-File-Name": "owner.jpg", "Upload-Length": "1000", "Upload-Complete": "?0"})
+        check(status == 201, "the owner still starts an upload (%d)" % status)
+        server.request("DELETE", headers["location"])
+        _, another = share_link(album, library, "Trip", "--add")
+        neighbour = Guest(server, another)
+        neighbour.open()
+        status, headers, _ = neighbour.request("POST", "/api/uploads", headers={
+            "X-File-Name": "neighbour.jpg", "Upload-Length": "1000", "Upload-Complete": "?0"})
+        check(status == 201, "another link's guest still starts an upload (%d)" % status)
         unshare(album, library, "Trip")
         listed = json.loads(subprocess.run([album, "shares", "--library", library, "--json"], capture_output=True, text=True).stdout)
         check(not [entry for entry in listed if entry["album"] == "Trip"], "album unshare TITLE revokes every link of the album")
@@ -1074,6 +1126,17 @@ def links_file(library):
     return os.path.join(library, ".albumkit", "shares", "links.json")
 
 
+def failed_pins(library, link_id):
+    """The wrong PINs the library counted for a link: its links file, or a shared library's table
+    (through psql); None when it cannot be read."""
+    if library.startswith("postgres"):
+        run = subprocess.run(["psql", library, "-Atc", "SELECT failed_pins FROM share_link WHERE id = '%s'" % link_id],
+                             capture_output=True, text=True)
+        return int(run.stdout.strip()) if run.returncode == 0 and run.stdout.strip().isdigit() else None
+    kept = [entry for entry in json.load(open(links_file(library)))["links"] if entry["id"] == link_id]
+    return kept[0].get("failed", 0) if kept else None
+
+
 def forge_checks(album, library, state, work, trials):
     """The reliability harness's serveshare: share links attacked. Guessed and forged tokens, a
     link of another library copied into this one's links file, forged records (an album that is
@@ -1138,6 +1201,65 @@ def forge_checks(album, library, state, work, trials):
                 if status is None or 200 <= status < 300:
                     failures += 1
                     print("traversal %s answered %s" % (path, status), flush=True)
+        # Wrong PINs sent at once, as a guesser would: the library checks five and the link locks;
+        # the rest are not checked (the count it keeps says how many were).
+        for trial in range(trials):
+            pin = "%04d" % random.randrange(10000)
+            guarded_id, guarded = share_link(album, library, "Trip", "--pin", pin=pin + "\n")
+            guesses = random.sample([other for other in ("%04d" % n for n in range(10000)) if other != pin], 6 + trial % 6)
+            opened = []
+            threads = [threading.Thread(target=lambda guess=guess: opened.append(Guest(server, guarded).open(pin=guess)[0]))
+                       for guess in guesses]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            checked = failed_pins(library, guarded_id)
+            if checked != 5 or opened != [403] * len(guesses):
+                failures += 1
+                print("%d wrong PINs at once: %s checked (5 allowed), answered %s" % (len(guesses), checked, opened), flush=True)
+        # Slow clients without any token: 32 connections from each of two addresses (all the server
+        # allows) sending their headers a byte a second. They are shut down once they have waited
+        # 30 s for their request to begin, and a third address is answered while they still send.
+        slow, sending = [], [True]
+        for address in ("127.0.0.2", "127.0.0.3"):
+            for _ in range(32):
+                sock = socket.socket()
+                sock.bind((address, 0))
+                sock.connect((server.host, server.port))
+                sock.sendall(b"GET /app.css HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+                slow.append(sock)
+
+        def trickle():
+            for _ in range(90):
+                if not sending[0]:
+                    break
+                for sock in list(slow):
+                    try:
+                        sock.sendall(b"a")
+                    except OSError:
+                        slow.remove(sock)
+                time.sleep(1)
+
+        trickling = threading.Thread(target=trickle)
+        trickling.start()
+        answered, deadline = None, time.time() + 75
+        while answered is None and time.time() < deadline:
+            try:
+                connection = http.client.HTTPConnection(server.host, server.port, timeout=5, source_address=("127.0.0.4", 0))
+                connection.request("GET", "/app.css")
+                answered = connection.getresponse().status
+                connection.close()
+            except OSError:
+                time.sleep(1)
+        still = trickling.is_alive()
+        sending[0] = False
+        trickling.join()
+        for sock in slow:
+            sock.close()
+        if answered != 200 or not still:
+            failures += 1
+            print("64 slow clients: another address answered %s, while they still sent: %s" % (answered, still), flush=True)
         # The other library's link record copied into this library's file: its token opens the
         # record, whose album is not this library's, so nothing is served.
         ours, theirs = json.load(open(links_file(library))), json.load(open(links_file(other_library)))

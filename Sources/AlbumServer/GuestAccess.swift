@@ -50,20 +50,35 @@ extension LibraryWebHandler {
     }
 
     /// Checks a PIN given in the form; the guest enters, or the form again saying how many tries are left.
+    ///
+    /// One PIN of a link is checked at a time, against the link as the library has it then: guesses
+    /// sent at once are checked one after another, so those after the last try allowed find the
+    /// link locked and are not checked at all.
     func answerPIN(_ pin: String, link: ShareLink, token: String, request: HTTPRequest) -> HTTPResponse {
         let library = self.library
-        do {
-            if try Waiting.result({ try await library.checkPIN(pin, of: link) }), let kept = link.pinHash {
-                return enter(link, token: token, proof: ShareLinkSecret.pinProof(token: token, pinHash: kept), request)
+        let oneAtATime = pinChecks.withLock { checks in
+            if let check = checks[link.id] { return check }
+            let check = Locked(())
+            checks[link.id] = check
+            return check
+        }
+        return oneAtATime.withLock { _ in
+            do {
+                guard let now = try self.link(forToken: token) else { return Self.closedPage(404, Pages.linkUnknown) }
+                if let closed = closedAnswer(now, page: true) { return closed }
+                if try Waiting.result({ try await library.checkPIN(pin, of: now) }), let kept = now.pinHash {
+                    return enter(
+                        now, token: token, proof: ShareLinkSecret.pinProof(token: token, pinHash: kept), request)
+                }
+                guard let after = try self.link(forToken: token) else { return Self.closedPage(404, Pages.linkUnknown) }
+                if let closed = closedAnswer(after, page: true) { return closed }
+                let left = ShareLinkSecret.pinAttemptLimit - after.failedPINAttempts
+                return Self.pinPage(
+                    token: token, message: "That PIN is not this link's: \(left) \(left == 1 ? "try" : "tries") left.",
+                    status: 403)
+            } catch {
+                return Self.failure(error)
             }
-            guard let now = try self.link(forToken: token) else { return Self.closedPage(404, Pages.linkUnknown) }
-            if let closed = closedAnswer(now, page: true) { return closed }
-            let left = ShareLinkSecret.pinAttemptLimit - now.failedPINAttempts
-            return Self.pinPage(
-                token: token, message: "That PIN is not this link's: \(left) \(left == 1 ? "try" : "tries") left.",
-                status: 403)
-        } catch {
-            return Self.failure(error)
         }
     }
 

@@ -18,6 +18,9 @@
             package var connections: UInt32 = 64
             package var connectionsPerAddress: UInt32 = 32
             package var idleSeconds: UInt32 = 120
+            /// How long a connection may wait for a request's headers, from its opening or its last
+            /// answer, however slowly they come (a client sending a byte now and then is not idle).
+            package var requestWaitSeconds: UInt32 = 30
             /// libmicrohttpd's buffer per connection: the request line and headers must fit in it
             /// (larger headers get 431), and so does each piece of body handed over.
             package var connectionMemory = 64 * 1024
@@ -63,7 +66,8 @@
                 var settings = albumkit_mhd_settings(
                     address: socketAddress, connectionLimit: limits.connections,
                     perAddressLimit: limits.connectionsPerAddress, timeoutSeconds: limits.idleSeconds,
-                    connectionMemoryLimit: limits.connectionMemory, tlsKeyPEM: key, tlsCertificatePEM: certificate)
+                    requestWaitSeconds: limits.requestWaitSeconds, connectionMemoryLimit: limits.connectionMemory,
+                    tlsKeyPEM: key, tlsCertificatePEM: certificate)
                 return albumkit_mhd_start(&settings, handlers, address.isIPv6 ? 1 : 0)
             }
             guard let started else {

@@ -21,6 +21,8 @@ extension LibraryWebHandler {
         guard !title.isEmpty else {
             return .respond(Self.problem(400, "An upload needs the album's title (X-Album-Title)."))
         }
+        // A title no album can have is refused before any byte is sent, not once the file has arrived.
+        _ = try AlbumTitle(title)
         let name = request.header("X-File-Name")?.removingPercentEncoding ?? "upload"
         var length: UInt64?
         if let given = request.header("Upload-Length") {

@@ -34,6 +34,8 @@ package final class LibraryWebHandler: HTTPHandler {
     let uploads: UploadStore
     let settings: Settings
     let members = AlbumMembers()
+    /// A lock for each share link whose PIN a guest gave: its PINs are checked one at a time.
+    let pinChecks = Locked<[String: Locked<Void>]>([:])
     /// The library's change feed, one for every page (started with the server).
     package let live: LiveChanges
 
@@ -355,10 +357,11 @@ package final class LibraryWebHandler: HTTPHandler {
         var last = size == 0 ? 0 : size - 1
         var status = 200
         if let range, size > 0 {
-            guard let (start, end) = Self.byteRange(range, size: size) else {
-                return HTTPResponse(status: 416, headers: [("Content-Range", "bytes */\(size)")])
+            switch Self.byteRange(range, size: size) {
+            case .whole: break
+            case .unsatisfiable: return HTTPResponse(status: 416, headers: [("Content-Range", "bytes */\(size)")])
+            case .bytes(let start, let end): (first, last, status) = (start, end, 206)
             }
-            (first, last, status) = (start, end, 206)
         }
         var headers: [(name: String, value: String)] = [
             ("Content-Type", format.map(Self.mimeType) ?? "application/octet-stream"), ("Accept-Ranges", "bytes"),
@@ -378,21 +381,38 @@ package final class LibraryWebHandler: HTTPHandler {
         }
     }
 
-    /// The first range of a `Range: bytes=…` header within `size` bytes; `nil` when unsatisfiable.
-    static func byteRange(_ header: String, size: UInt64) -> (UInt64, UInt64)? {
-        guard header.hasPrefix("bytes="), let first = header.dropFirst(6).split(separator: ",").first else {
-            return nil
+    /// What a `Range` header asks of a file.
+    enum ByteRange: Equatable {
+        /// The whole file, `200`: a header in another unit, malformed, or of several ranges (a
+        /// server may ignore those; serving the first alone would answer a part of the question).
+        case whole
+        /// The bytes from the first to the last, both included: `206`.
+        case bytes(UInt64, UInt64)
+        /// A range that starts past the end: `416`.
+        case unsatisfiable
+    }
+
+    /// The range a `Range: bytes=…` header asks for within `size` bytes (more than 0).
+    ///
+    /// ```swift
+    /// LibraryWebHandler.byteRange("bytes=-10", size: 100)   // .bytes(90, 99)
+    /// ```
+    static func byteRange(_ header: String, size: UInt64) -> ByteRange {
+        guard header.hasPrefix("bytes="), !header.contains(",") else { return .whole }
+        let bounds = header.dropFirst(6).trimmingCharacters(in: .whitespaces)
+            .split(separator: "-", omittingEmptySubsequences: false)
+        guard bounds.count == 2, bounds.allSatisfy({ $0.allSatisfy { ("0"..."9").contains($0) } }) else {
+            return .whole
         }
-        let bounds = first.trimmingCharacters(in: .whitespaces).split(separator: "-", omittingEmptySubsequences: false)
-        guard bounds.count == 2 else { return nil }
         if bounds[0].isEmpty {
-            guard let suffix = UInt64(bounds[1]), suffix > 0 else { return nil }
-            return (size - min(suffix, size), size - 1)
+            guard let suffix = UInt64(bounds[1]) else { return .whole }  // none, or past 64 bits: all of it
+            return suffix == 0 ? .unsatisfiable : .bytes(size - min(suffix, size), size - 1)
         }
-        guard let start = UInt64(bounds[0]), start < size else { return nil }
-        if bounds[1].isEmpty { return (start, size - 1) }
-        guard let end = UInt64(bounds[1]), end >= start else { return nil }
-        return (start, min(end, size - 1))
+        // All digits and too large for 64 bits: past the end of any file.
+        guard let start = UInt64(bounds[0]), start < size else { return .unsatisfiable }
+        guard !bounds[1].isEmpty else { return .bytes(start, size - 1) }
+        guard let end = UInt64(bounds[1]) else { return .bytes(start, size - 1) }  // too large: to the end
+        return end >= start ? .bytes(start, min(end, size - 1)) : .whole
     }
 
     // MARK: - Answers

@@ -56,6 +56,9 @@ package struct UploadStore: Sendable {
     package struct Limits: Sendable {
         package var largestFile: UInt64 = 64 << 30
         package var uploadsInProgress = 1000
+        /// The most a share link's guests hold at once: one link's guests cannot take every place.
+        /// A page sends three files at once, each after its sidecars (at most 8).
+        package var uploadsInProgressPerLink = 200
         package init() {}
     }
 
@@ -88,13 +91,23 @@ package struct UploadStore: Sendable {
     }
 
     /// The file name an upload's bytes are kept under: the original name when it is a plain single
-    /// name (it becomes the asset's original file name), else `upload`.
+    /// name (it becomes the asset's original file name), else `upload`. Control characters and the
+    /// marks that turn text right to left (`IMG_1\u{202E}gpj.exe` shows as `IMG_1exe.jpg`) make a
+    /// name not plain.
     static func fileName(_ given: String) -> String {
         let last = given.split(separator: "/").last.map(String.init) ?? ""
         let plain =
             !last.isEmpty && !last.hasPrefix(".") && last.utf8.count <= 200 && last != Self.descriptionName
-            && last.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0 != "\\" && $0.value != 0x7F }
+            && last.unicodeScalars.allSatisfy {
+                $0.value >= 0x20 && $0 != "\\" && !(0x7F...0x9F).contains($0.value) && !isDirectional($0)
+            }
         return plain ? last : "upload"
+    }
+
+    /// Whether `scalar` is one of Unicode's explicit direction marks, embeddings, overrides or isolates.
+    static func isDirectional(_ scalar: Unicode.Scalar) -> Bool {
+        [0x061C, 0x200E, 0x200F].contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
+            || (0x2066...0x2069).contains(scalar.value)
     }
 
     /// An upload just made: its identifier, its bytes open to append at 0 and locked (as
@@ -118,11 +131,20 @@ package struct UploadStore: Sendable {
                 "\(description.name) is \(Self.size(length)), over the largest file this server takes (\(Self.size(limits.largestFile)))."
             )
         }
-        let existing = (try? FileSystem.names(inDirectoryAt: folder))?.count ?? 0  // an unreadable folder fails below
-        if existing >= limits.uploadsInProgress {
+        let existing = (try? FileSystem.names(inDirectoryAt: folder)) ?? []  // an unreadable folder fails below
+        if existing.count >= limits.uploadsInProgress {
             throw AlbumError(
                 .invalidArgument,
                 "\(limits.uploadsInProgress) uploads are already in progress; finish or cancel some first.")
+        }
+        if let link = description.linkID,
+            existing.lazy.filter({ state(of: $0)?.description.linkID == link }).count
+                >= limits.uploadsInProgressPerLink
+        {
+            throw AlbumError(
+                .invalidArgument,
+                "This share link already has \(limits.uploadsInProgressPerLink) uploads in progress; finish or cancel some first."
+            )
         }
         let id = RandomID.make()
         var stored = description
@@ -176,6 +198,7 @@ package struct UploadStore: Sendable {
             let own = try? FileSystem.openDirectory(folder + "/" + id),  // missing: no such upload
             let bytes = try? FileSystem.readSmallFile(Self.descriptionName, in: own),  // unreadable: none
             let description = try? JSONDecoder().decode(Description.self, from: Data(bytes)),
+            Self.fileName(description.name) == description.name,  // a name in the folder, never a path
             let status = FileSystem.status(of: description.name, in: own), (status.st_mode & S_IFMT) == S_IFREG
         else { return nil }
         return (description, UInt64(status.st_size))

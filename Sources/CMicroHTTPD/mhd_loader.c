@@ -6,10 +6,13 @@
 #include "albumkit_loading.h"
 #include <netinet/in.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
 
 #if __has_include(<microhttpd.h>)
 #include <microhttpd.h>
@@ -38,9 +41,13 @@ enum {
     OPTION_SOCK_ADDR = 6,
     OPTION_HTTPS_MEM_KEY = 8,
     OPTION_HTTPS_MEM_CERT = 9,
+    OPTION_NOTIFY_CONNECTION = 27,
+    CONNECTION_NOTIFY_STARTED = 0,
+    CONNECTION_NOTIFY_CLOSED = 1,
     DAEMON_INFO_CURRENT_CONNECTIONS = 4,
     DAEMON_INFO_BIND_PORT = 6,
     CONNECTION_INFO_CONNECTION_FD = 6,
+    CONNECTION_INFO_SOCKET_CONTEXT = 7,
     RESPMEM_MUST_COPY = 2,
     RESULT_NO = 0,
     RESULT_YES = 1,
@@ -49,6 +56,7 @@ enum {
 typedef int (*access_handler)(void *, void *, const char *, const char *, const char *, const char *, size_t *,
                               void **);
 typedef void (*completed_handler)(void *, void *, void **, int);
+typedef void (*connection_handler)(void *, void *, void **, int);
 
 static struct {
     void *(*start_daemon)(unsigned int, uint16_t, void *, void *, access_handler, void *, ...);
@@ -92,6 +100,96 @@ int albumkit_mhd_load(void) { return albumkit_library_load(&library, load); }
 
 const char *albumkit_mhd_load_error(void) { return albumkit_library_error(&library); }
 
+// Connections waiting for a request: since they opened, or since their last answer. libmicrohttpd's
+// timeout counts from the last byte received, so a client sending its headers a byte at a time
+// holds its connection for ever; here a connection that has waited its daemon's `requestWaitSeconds`
+// for a request to begin is shut down, however its bytes come. A request that begins (its headers
+// arrived) stops the clock until it is over.
+typedef struct waiting {
+    int socket;
+    unsigned int seconds;
+    // Whether it waits (not while a request is being answered), and since when (CLOCK_MONOTONIC seconds).
+    int waits;
+    time_t since;
+    struct waiting *next;
+    struct waiting **previous;
+} waiting;
+
+static pthread_mutex_t waiting_lock = PTHREAD_MUTEX_INITIALIZER;
+static waiting *waiting_first = NULL;
+static pthread_once_t waiting_watch_once = PTHREAD_ONCE_INIT;
+
+static time_t now_seconds(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return now.tv_sec;
+}
+
+// Once a second, shuts down the sockets that waited too long: their connection's thread then reads
+// the end and libmicrohttpd closes the connection. A socket is shut down only while its record is
+// listed, under the lock its removal takes, and libmicrohttpd tells of a connection's end (which
+// removes the record) before it closes the socket: the number is never another connection's.
+static void *watch_waiting(void *unused) {
+    (void)unused;
+    for (;;) {
+        sleep(1);
+        time_t now = now_seconds();
+        pthread_mutex_lock(&waiting_lock);
+        for (waiting *each = waiting_first; each != NULL; each = each->next) {
+            if (each->waits && now - each->since >= (time_t)each->seconds && each->socket >= 0) {
+                shutdown(each->socket, SHUT_RDWR);
+                each->waits = 0;
+            }
+        }
+        pthread_mutex_unlock(&waiting_lock);
+    }
+    return NULL;
+}
+
+static void start_watching(void) {
+    pthread_t thread;
+    if (pthread_create(&thread, NULL, watch_waiting, NULL) == 0) pthread_detach(thread);
+}
+
+static void connection_changed(void *cls, void *connection, void **socketContext, int what) {
+    if (what == CONNECTION_NOTIFY_STARTED) {
+        waiting *record = calloc(1, sizeof *record);
+        if (record == NULL) return;
+        const int *socket = mhd.get_connection_info(connection, CONNECTION_INFO_CONNECTION_FD);
+        record->socket = socket == NULL ? -1 : *socket;
+        record->seconds = (unsigned int)(uintptr_t)cls;
+        record->waits = 1;
+        record->since = now_seconds();
+        pthread_once(&waiting_watch_once, start_watching);
+        pthread_mutex_lock(&waiting_lock);
+        record->next = waiting_first;
+        record->previous = &waiting_first;
+        if (waiting_first != NULL) waiting_first->previous = &record->next;
+        waiting_first = record;
+        pthread_mutex_unlock(&waiting_lock);
+        *socketContext = record;
+    } else if (what == CONNECTION_NOTIFY_CLOSED && *socketContext != NULL) {
+        waiting *record = *socketContext;
+        pthread_mutex_lock(&waiting_lock);
+        *record->previous = record->next;
+        if (record->next != NULL) record->next->previous = record->previous;
+        pthread_mutex_unlock(&waiting_lock);
+        free(record);
+        *socketContext = NULL;
+    }
+}
+
+// Starts (`waits` 1) or stops (0) the clock of the connection's wait for a request.
+static void set_waiting(void *connection, int waits) {
+    void *const *context = mhd.get_connection_info(connection, CONNECTION_INFO_SOCKET_CONTEXT);
+    if (context == NULL || *context == NULL) return;
+    waiting *record = *context;
+    pthread_mutex_lock(&waiting_lock);
+    record->waits = waits;
+    record->since = now_seconds();
+    pthread_mutex_unlock(&waiting_lock);
+}
+
 // The most of a refused body read and dropped before the connection is closed instead (64 MiB).
 #define DROPPED_BODY_LIMIT ((uint64_t)64 << 20)
 
@@ -120,6 +218,7 @@ static int answer(void *cls, void *connection, const char *url, const char *meth
         if (state == NULL) return RESULT_NO;
         state->request = handlers->begin(handlers->context, connection, method, url, version);
         *perRequest = state;
+        set_waiting(connection, 0);
         // A request refused on its headers alone is answered now: its body is never read (libmicrohttpd
         // closes the connection after the response).
         // A request without a body is answered on the next call, once libmicrohttpd has read all of it:
@@ -152,8 +251,8 @@ static int answer(void *cls, void *connection, const char *url, const char *meth
 }
 
 static void completed(void *cls, void *connection, void **perRequest, int reason) {
-    (void)connection;
     const albumkit_mhd_handlers *handlers = cls;
+    set_waiting(connection, 1);
     request_state *state = *perRequest;
     if (state == NULL) return;
     handlers->finished(state->request, reason == ALBUMKIT_MHD_REQUEST_TERMINATED_COMPLETED_OK);
@@ -168,20 +267,23 @@ albumkit_mhd_daemon *albumkit_mhd_start(const albumkit_mhd_settings *settings, c
     unsigned int flags = USE_AUTO | USE_INTERNAL_POLLING_THREAD | USE_THREAD_PER_CONNECTION | USE_ERROR_LOG;
     if (ipv6) flags |= USE_IPV6;
     void *cls = (void *)handlers;
+    void *waits = (void *)(uintptr_t)settings->requestWaitSeconds;
     if (settings->tlsKeyPEM != NULL && settings->tlsCertificatePEM != NULL) {
         return mhd.start_daemon(flags | USE_TLS, 0, NULL, NULL, (access_handler)answer, cls,
                                 OPTION_SOCK_ADDR, settings->address, OPTION_CONNECTION_LIMIT,
                                 settings->connectionLimit, OPTION_PER_IP_CONNECTION_LIMIT, settings->perAddressLimit,
                                 OPTION_CONNECTION_TIMEOUT, settings->timeoutSeconds, OPTION_CONNECTION_MEMORY_LIMIT,
                                 settings->connectionMemoryLimit, OPTION_NOTIFY_COMPLETED,
-                                (completed_handler)completed, cls, OPTION_HTTPS_MEM_KEY, settings->tlsKeyPEM,
+                                (completed_handler)completed, cls, OPTION_NOTIFY_CONNECTION,
+                                (connection_handler)connection_changed, waits, OPTION_HTTPS_MEM_KEY, settings->tlsKeyPEM,
                                 OPTION_HTTPS_MEM_CERT, settings->tlsCertificatePEM, OPTION_END);
     }
     return mhd.start_daemon(flags, 0, NULL, NULL, (access_handler)answer, cls, OPTION_SOCK_ADDR, settings->address,
                             OPTION_CONNECTION_LIMIT, settings->connectionLimit, OPTION_PER_IP_CONNECTION_LIMIT,
                             settings->perAddressLimit, OPTION_CONNECTION_TIMEOUT, settings->timeoutSeconds,
                             OPTION_CONNECTION_MEMORY_LIMIT, settings->connectionMemoryLimit, OPTION_NOTIFY_COMPLETED,
-                            (completed_handler)completed, cls, OPTION_END);
+                            (completed_handler)completed, cls, OPTION_NOTIFY_CONNECTION,
+                            (connection_handler)connection_changed, waits, OPTION_END);
 }
 
 int albumkit_mhd_port(albumkit_mhd_daemon *daemon) {

@@ -122,5 +122,61 @@
                 #expect(try String(contentsOfFile: outside, encoding: .utf8) == "not the store's")
             }
         }
+        /// A description is read from disk: a file name in it that is a path (`../../outside.jpg`)
+        /// names no upload, so nothing is read, appended to or saved from outside the upload's folder.
+        @Test func aDescriptionNamingAPathIsNoUpload() throws {
+            try Self.withStore { folder, store in
+                let outside = folder + "/outside.jpg"
+                try Data("not the store's".utf8).write(to: URL(fileURLWithPath: outside))
+                let created = try store.create(Self.photo)
+                try store.answered(created.id)
+                FileSystem.close(created.file)
+                FileSystem.close(created.mark)
+                var forged = created.description
+                forged.name = "../../outside.jpg"
+                try JSONEncoder().encode(forged).write(
+                    to: URL(fileURLWithPath: store.folder + "/" + created.id + "/upload.json"))
+                #expect(store.state(of: created.id) == nil)
+                #expect(throws: (any Error).self) { _ = try store.openForAppending(created.id, at: 15) }
+                #expect(try String(contentsOfFile: outside, encoding: .utf8) == "not the store's")
+            }
+        }
+
+        /// One share link's guests hold at most ``UploadStore/Limits/uploadsInProgressPerLink``
+        /// uploads at once: the owner and the guests of another link still start theirs.
+        @Test func aLinksGuestsCannotTakeEveryPlace() throws {
+            try Self.withStore { folder, _ in
+                var limits = UploadStore.Limits()
+                limits.uploadsInProgressPerLink = 3
+                let store = try UploadStore(folder: folder + "/limited", limits: limits)
+                func upload(through link: String?) -> UploadStore.Description {
+                    UploadStore.Description(albumTitle: "Party", name: "IMG_1.JPG", length: 10, linkID: link)
+                }
+                var made = try (0..<3).map { _ in try store.create(upload(through: "0123456789")) }
+                #expect(throws: AlbumError.self) { _ = try store.create(upload(through: "0123456789")) }
+                made.append(try store.create(upload(through: "abcdefabcd")))
+                made.append(try store.create(upload(through: nil)))
+                for upload in made {
+                    FileSystem.close(upload.file)
+                    FileSystem.close(upload.mark)
+                }
+            }
+        }
+        /// A file name from a request is kept only when it is a plain name: a path keeps its last
+        /// part, and one with a control character or a mark that turns text around is `upload`.
+        @Test func aFileNameThatHidesItsEndIsNotKept() throws {
+            try Self.withStore { _, store in
+                for (given, kept) in [
+                    ("IMG_1.JPG", "IMG_1.JPG"), ("../../IMG_2.JPG", "IMG_2.JPG"), ("IMG_3\u{202E}gpj.exe", "upload"),
+                    ("IMG_4\u{2067}.JPG", "upload"), ("IMG_5\u{1B}[2J.JPG", "upload"), ("IMG_6\u{85}.JPG", "upload"),
+                    ("Été à Nice.heic", "Été à Nice.heic"),
+                ] {
+                    let created = try store.create(UploadStore.Description(albumTitle: "Party", name: given, length: 1))
+                    FileSystem.close(created.file)
+                    FileSystem.close(created.mark)
+                    #expect(created.description.name == kept, "\(given.debugDescription)")
+                }
+            }
+        }
     }
 #endif

@@ -56,6 +56,9 @@ typedef struct {
     unsigned int connectionLimit;
     unsigned int perAddressLimit;
     unsigned int timeoutSeconds;
+    /// How long a connection may wait for a request to begin (its headers all received), from its
+    /// opening or its last answer, however its bytes come; then it is shut down.
+    unsigned int requestWaitSeconds;
     size_t connectionMemoryLimit;
     const char *tlsKeyPEM;
     const char *tlsCertificatePEM;

@@ -1,0 +1,96 @@
+#if os(Linux)
+    import AlbumKit
+    import AlbumKitMedia
+    import AlbumServer
+    import AlbumTestSupport
+    import Foundation
+    import Glibc
+    import Testing
+
+    /// `album serve` against clients that send a request's headers a byte at a time (slowloris):
+    /// libmicrohttpd's idle timeout counts from the last byte, so such clients, without any token,
+    /// held their connections for ever — all those allowed to their address, and from two
+    /// addresses all the server's. A connection waiting for a request now goes after
+    /// ``HTTPServer/Limits/requestWaitSeconds`` however its bytes come; a request being answered
+    /// keeps its connection as long as it takes.
+    @Suite("album serve against slow clients", .serialized)
+    struct ServeSlowClientTests {
+        /// A server over an empty library allowing 4 connections per address and 2 s of waiting.
+        static func withServer(_ body: (_ server: HTTPServer) async throws -> Void) async throws {
+            try ServeCLITests.requireMicroHTTPD()
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("slow-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: folder) }  // a temporary folder: left behind at worst
+            let handler = LibraryWebHandler(
+                library: PhotoLibrary.inMemory(), token: OwnerToken(value: ServeEventStreamTests.token),
+                uploads: try UploadStore(folder: folder.path), settings: .init())
+            var limits = HTTPServer.Limits()
+            limits.connectionsPerAddress = 4
+            limits.requestWaitSeconds = 2
+            let server = try HTTPServer(
+                listening: try HTTPListenAddress(parsing: "127.0.0.1:0"), limits: limits, handler: handler)
+            defer { server.stop() }
+            try await body(server)
+        }
+
+        @Test func headersSentAByteAtATimeDoNotHoldTheServer() async throws {
+            try await Self.withServer { server in
+                let port = server.port
+                // As many connections as the address may hold, each sending its headers a byte every
+                // 100 ms for 20 s: never idle for libmicrohttpd.
+                let slow = try (0..<4).map { _ in try ServeEventStreamTests.connect(port) }
+                let trickling = Locked(true)
+                let cut = Locked(0)
+                let trickle = Thread {
+                    let request = Array("GET /api/albums HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ".utf8)
+                    let clock = ContinuousClock()
+                    let end = clock.now.advanced(by: .seconds(20))
+                    var sent = 0
+                    var open = Set(slow)
+                    while clock.now < end, !open.isEmpty {
+                        for socket in open {
+                            let byte = sent < request.count ? request[sent] : UInt8(ascii: "a")
+                            if [byte].withUnsafeBytes({ send(socket, $0.baseAddress, 1, Int32(MSG_NOSIGNAL)) }) != 1 {
+                                open.remove(socket)
+                                cut.withLock { $0 += 1 }
+                            }
+                        }
+                        sent += 1
+                        usleep(100_000)
+                    }
+                    trickling.withLock { $0 = false }
+                }
+                trickle.start()
+                defer { for socket in slow { close(socket) } }
+                // Another client of the same address is answered while they still send.
+                let answered = try await OwnThread.run { () -> Int? in
+                    while trickling.withLock({ $0 }) {
+                        let socket = try ServeEventStreamTests.connect(port)
+                        defer { close(socket) }
+                        if let status = ServeEventStreamTests.get("/api/albums", on: socket) { return status }
+                        usleep(200_000)
+                    }
+                    return nil
+                }
+                #expect(answered == 200, "a request of the same address while 4 clients sent their headers slowly")
+                #expect(trickling.withLock { $0 }, "answered only once the slow clients had stopped")
+                while trickling.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(100)) }
+                #expect(cut.withLock { $0 } == 4, "the slow clients' connections were shut down")
+            }
+        }
+
+        @Test func aRequestBeingAnsweredKeepsItsConnection() async throws {
+            try await Self.withServer { server in
+                let port = server.port
+                let socket = try ServeEventStreamTests.connect(port)
+                defer { close(socket) }
+                #expect(ServeEventStreamTests.get("/api/events", on: socket) == 200)
+                // Twice the wait allowed for a request: the stream, being answered, stays open.
+                try await Task.sleep(for: .seconds(4))
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                let read = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+                #expect(
+                    read > 0 || (read < 0 && errno == EAGAIN), "the event stream was closed (\(read), errno \(errno))")
+            }
+        }
+    }
+#endif
