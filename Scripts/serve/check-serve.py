@@ -598,6 +598,46 @@ def share_checks(album, library, state, work):
         heard = stream.next_event(seconds=30)
         check(heard == {"albums": [trip["id"]]}, "the guest's save into its album is an event naming that album only (%r)" % heard)
 
+        # A link's holder opening page after page of its change feed from one address (as many
+        # connections as the server gives one address, the feed above among them) holds 8 of them:
+        # the others are told to ask again later and closed, and the owner, from the same address,
+        # is still answered.
+        held, busy = [], 0
+        for _ in range(31):
+            sock = socket.create_connection((server.host, server.port), timeout=10)
+            sock.sendall(("GET /api/events HTTP/1.1\r\nHost: %s:%d\r\nCookie: %s\r\n\r\n"
+                          % (server.host, server.port, adder.cookie)).encode())
+            head = b""
+            while b"\r\n\r\n" not in head:
+                chunk = sock.recv(4096)
+                if not chunk:
+                    break
+                head += chunk
+            sock.settimeout(1)
+            rest = b""
+            try:
+                while True:
+                    chunk = sock.recv(4096)
+                    if not chunk:
+                        break
+                    rest += chunk
+            except socket.timeout:
+                pass
+            if (head + rest).find(b"retry: 60000") >= 0:
+                busy += 1
+                sock.settimeout(5)
+                check((head + rest).endswith(b"\n\n") and sock.recv(1) == b"",
+                      "a change feed beyond the link's share is answered and its connection closed")
+                sock.close()
+            else:
+                held.append(sock)
+        check(len(held) == 7 and busy == 24, "one link's guest holds 8 change feeds of 32 asked (%d more held, %d told to wait)"
+              % (len(held), busy))
+        status, _, _ = server.request("GET", "/api/albums")
+        check(status == 200, "the owner is answered from the same address while the guest holds its feeds (%d)" % status)
+        for sock in held:
+            sock.close()
+
         # Revoked: the next request of a guest already in is refused, and its event stream says to reload.
         unshare(album, library, add_id)
         heard = stream.next_event(seconds=10)

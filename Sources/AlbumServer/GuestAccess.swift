@@ -162,11 +162,21 @@ extension LibraryWebHandler {
             return .respond(try thumbnails(link.albumID, request))
         case ("GET", 1, "events"):
             // The link's album alone, while the link opens (looked at again every 2 s).
-            let listener = live.listen(album: link.albumID) { [weak self] in
+            let listening = live.listen(album: link.albumID, link: link.id) { [weak self] in
                 guard let self else { return false }
                 // A link that cannot be read now counts as closed: the page reloads, and its next request says why.
                 guard let now = try? self.link(forToken: token), now.id == link.id else { return false }
                 return self.closedAnswer(now, page: false) == nil
+            }
+            guard let listener = listening else {
+                // Too many pages of this link (or of every link) listen: this one asks again in a
+                // minute (the stream ends at once and its connection closes; the browser's
+                // EventSource reconnects after `retry`), and shows the album meanwhile without
+                // live changes.
+                return .respond(
+                    HTTPResponse(
+                        status: 200, contentType: "text/event-stream", text: "retry: 60000\n: busy\n\n",
+                        headers: [("Cache-Control", "no-store"), ("Connection", "close")]))
             }
             return .respond(
                 HTTPResponse(

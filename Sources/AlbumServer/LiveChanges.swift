@@ -14,7 +14,7 @@ import Dispatch
 /// quarter of a second whether the page closed its connection: when it did, the response ends,
 /// which lets go of the connection's thread and releases the listener.
 ///
-/// A share link's guest listens to its one album only (``listen(album:whileOpen:)``): the events it
+/// A share link's guest listens to its one album only (``listen(album:link:whileOpen:)``): the events it
 /// is sent name that album and nothing else, a change elsewhere in the library sends it nothing,
 /// and once its link is revoked or expires (looked at every 2 s) it is told to reload, which shows
 /// the link's closed page.
@@ -35,6 +35,13 @@ package final class LiveChanges: Sendable {
 
     /// The listeners by number.
     private let listeners = Locked<(next: Int, queues: [Int: Queue])>((0, [:]))
+    /// How many listeners each share link's guests hold now.
+    private let guests = Locked<[String: Int]>([:])
+    /// How many change feeds the guests of one share link may hold at once (a page each), and
+    /// the guests of every link together: the server's other connections (64 in all) stay for
+    /// the owner and the other requests, whatever a link's holder opens.
+    package static let listenersPerLink = 8
+    package static let guestListeners = 24
     private let task: Task<Void, Never>
 
     package init(library: PhotoLibrary, interval: Duration = .seconds(1)) {
@@ -69,11 +76,28 @@ package final class LiveChanges: Sendable {
 
     /// A listener for a share link's guest, from now on: the changes of album `albumID` alone, as
     /// events naming only it; told to reload as soon as `whileOpen` says the link no longer opens.
-    package func listen(album albumID: String, whileOpen: @escaping @Sendable () -> Bool) -> Listener {
-        listen(filter: Filter(album: albumID, isOpen: whileOpen))
+    /// `nil` when the guests of `link` hold ``listenersPerLink`` listeners, or all guests
+    /// ``guestListeners``.
+    package func listen(album albumID: String, link: String, whileOpen: @escaping @Sendable () -> Bool)
+        -> Listener?
+    {
+        let admitted = guests.withLock { held in
+            guard held[link, default: 0] < Self.listenersPerLink,
+                held.values.reduce(0, +) < Self.guestListeners
+            else { return false }
+            held[link, default: 0] += 1
+            return true
+        }
+        guard admitted else { return nil }
+        return listen(filter: Filter(album: albumID, isOpen: whileOpen)) { [guests] in
+            guests.withLock { held in
+                held[link, default: 1] -= 1
+                if held[link] == 0 { held[link] = nil }
+            }
+        }
     }
 
-    private func listen(filter: Filter?) -> Listener {
+    private func listen(filter: Filter?, leaving: @escaping @Sendable () -> Void = {}) -> Listener {
         let queue = Queue()
         let number = listeners.withLock { state in
             state.next += 1
@@ -82,6 +106,7 @@ package final class LiveChanges: Sendable {
         }
         return Listener(queue: queue, filter: filter) { [listeners] in
             _ = listeners.withLock { $0.queues.removeValue(forKey: number) }
+            leaving()
         }
     }
 

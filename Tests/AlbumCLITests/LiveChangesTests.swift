@@ -75,7 +75,7 @@
             let library = PhotoLibrary.inMemory()
             let live = LiveChanges(library: library, interval: .milliseconds(20))
             let open = Locked(true)
-            let guest = live.listen(album: "some-album") { open.withLock { $0 } }
+            let guest = try #require(live.listen(album: "some-album", link: "link-1") { open.withLock { $0 } })
             #expect(live.listening == 1)
             open.withLock { $0 = false }
             let told = await OwnThread.run { String(decoding: guest.next(), as: UTF8.self) }
@@ -83,13 +83,41 @@
             #expect(await OwnThread.run { guest.next() }.isEmpty, "the stream ends after telling")
         }
 
+        /// A link's guests hold at most ``LiveChanges/listenersPerLink`` feeds, all guests
+        /// ``LiveChanges/guestListeners``; a feed let go gives its place back, and the owner is never
+        /// refused one.
+        @Test func guestsHoldAFewFeedsAndLeaveTheRestToOthers() throws {
+            let live = LiveChanges(library: PhotoLibrary.inMemory(), interval: .milliseconds(20))
+            var held = (0..<LiveChanges.listenersPerLink).compactMap { _ in
+                live.listen(album: "a", link: "link-1") { true }
+            }
+            #expect(held.count == LiveChanges.listenersPerLink)
+            #expect(live.listen(album: "a", link: "link-1") { true } == nil, "one more for the same link")
+            held.removeLast()
+            let again = live.listen(album: "a", link: "link-1") { true }
+            #expect(again != nil, "a place let go is given again")
+            // Other links, up to the guests' share of the server.
+            var others: [LiveChanges.Listener] = []
+            for link in 2...10 {
+                for _ in 0..<LiveChanges.listenersPerLink {
+                    if let listener = live.listen(album: "a", link: "link-\(link)", whileOpen: { true }) {
+                        others.append(listener)
+                    }
+                }
+            }
+            #expect(held.count + 1 + others.count == LiveChanges.guestListeners)
+            let owners = (0..<40).map { _ in live.listen() }
+            #expect(live.listening == LiveChanges.guestListeners + owners.count)
+            _ = again
+        }
+
         /// A page that went away ends its listener's wait at the next look (a quarter of a second),
         /// not after the 15 s without a change; a guest's as well.
-        @Test func aPageGoneEndsTheWaitAtOnce() async {
+        @Test func aPageGoneEndsTheWaitAtOnce() async throws {
             let library = PhotoLibrary.inMemory()
             let live = LiveChanges(library: library, interval: .milliseconds(20))
             let owner = live.listen()
-            let guest = live.listen(album: "some-album") { true }
+            let guest = try #require(live.listen(album: "some-album", link: "link-1") { true })
             let clock = ContinuousClock()
             for listener in [owner, guest] {
                 // Timed on its thread: the wait for this task to be resumed is the test runner's, not the feed's.

@@ -36,17 +36,21 @@
             try await Self.withServer { server in
                 let port = server.port
                 // As many connections as the address may hold, each sending its headers a byte every
-                // 100 ms for 20 s: never idle for libmicrohttpd.
+                // 100 ms until the test has its answer (two minutes at most): never idle for
+                // libmicrohttpd. The sending goes on after the server cut them, so that whenever
+                // the other client below is answered (a loaded machine may run it late), they are
+                // still trying.
                 let slow = try (0..<4).map { _ in try ServeEventStreamTests.connect(port) }
                 let trickling = Locked(true)
+                let stop = Locked(false)
                 let cut = Locked(0)
                 let trickle = Thread {
                     let request = Array("GET /api/albums HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ".utf8)
                     let clock = ContinuousClock()
-                    let end = clock.now.advanced(by: .seconds(20))
+                    let end = clock.now.advanced(by: .seconds(120))
                     var sent = 0
                     var open = Set(slow)
-                    while clock.now < end, !open.isEmpty {
+                    while clock.now < end, !stop.withLock({ $0 }) {
                         for socket in open {
                             let byte = sent < request.count ? request[sent] : UInt8(ascii: "a")
                             if [byte].withUnsafeBytes({ send(socket, $0.baseAddress, 1, Int32(MSG_NOSIGNAL)) }) != 1 {
@@ -61,9 +65,12 @@
                 }
                 trickle.start()
                 defer { for socket in slow { close(socket) } }
-                // Another client of the same address is answered while they still send.
+                // Another client of the same address is answered while they still send (a minute
+                // at most: held connections are never let go).
                 let answered = try await OwnThread.run { () -> Int? in
-                    while trickling.withLock({ $0 }) {
+                    let clock = ContinuousClock()
+                    let end = clock.now.advanced(by: .seconds(60))
+                    while clock.now < end {
                         let socket = try ServeEventStreamTests.connect(port)
                         defer { close(socket) }
                         if let status = ServeEventStreamTests.get("/api/albums", on: socket) { return status }
@@ -73,8 +80,13 @@
                 }
                 #expect(answered == 200, "a request of the same address while 4 clients sent their headers slowly")
                 #expect(trickling.withLock { $0 }, "answered only once the slow clients had stopped")
-                while trickling.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(100)) }
+                // Every slow client is cut (2 s after it opened), however long its sending goes on.
+                let clock = ContinuousClock()
+                let end = clock.now.advanced(by: .seconds(30))
+                while cut.withLock({ $0 }) < 4, clock.now < end { try await Task.sleep(for: .milliseconds(100)) }
+                stop.withLock { $0 = true }
                 #expect(cut.withLock { $0 } == 4, "the slow clients' connections were shut down")
+                while trickling.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(100)) }
             }
         }
 
