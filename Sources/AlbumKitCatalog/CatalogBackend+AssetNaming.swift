@@ -19,7 +19,12 @@ extension CatalogBackend: AssetNaming {
                 // short to be the start of one.
                 let upper: SQLValue = reference.count >= 4 ? .text(reference + "\u{10FFFF}") : .null
                 rows += try db.rows(Self.idRangeSQL, [.text(reference), upper, album, .integer(Int64(limit))])
+                // Ids named: file names are not looked at (the reference names by its first rule
+                // that names any asset).
+                guard rows.isEmpty else { return try rows.map(self.assetInfo) }
                 rows += try db.rows(Self.originalNameSQL, [.text(reference), album, .integer(Int64(limit))])
+                // Originally so named (A–Z as given): the names in the library are not looked at.
+                guard !rows.contains(where: { $0.text(1) == reference }) else { return try rows.map(self.assetInfo) }
                 if !reference.contains("/") {
                     rows += try Self.rows(storedAs: reference, in: db, album: album, limit: limit)
                 }

@@ -2,8 +2,8 @@ import AlbumKit
 
 /// Assets named on the command line (`add`, `remove`, `delete-asset`): each argument is an asset
 /// id as `show` and `assets` list it, else the start of exactly one id (at least 4 characters:
-/// `9bca90d2`), else the file name of exactly one asset (`IMG_0001.JPG`, as it was saved or as it
-/// is stored).
+/// `9bca90d2`), else the file name of exactly one asset (`IMG_0001.JPG`, as it was saved, else as
+/// it is stored in the library).
 ///
 /// ```
 /// album add "Best of" 9bca90d2 IMG_0001.JPG
@@ -34,9 +34,8 @@ enum AssetReference {
     static func resolve(_ argument: String, among assets: [AssetInfo]) throws -> String {
         if assets.contains(where: { $0.id == argument }) { return argument }
         var matches = argument.count >= 4 ? assets.filter { $0.id.hasPrefix(argument) } : []
-        if matches.isEmpty {
-            matches = assets.filter { $0.originalFilename == argument || $0.fileURL?.lastPathComponent == argument }
-        }
+        if matches.isEmpty { matches = assets.filter { $0.originalFilename == argument } }
+        if matches.isEmpty { matches = assets.filter { $0.fileURL?.lastPathComponent == argument } }
         switch matches.count {
         case 1: return matches[0].id
         case 0:

@@ -9,7 +9,10 @@
 package protocol AssetNaming: LibraryBackend {
     /// At most `limit` assets, not deleted, that `reference` may name, in any order; only those of
     /// album `albumID` when it is given. It may return more than the reference names (the caller
-    /// keeps those ``AssetInfo/mayBeNamed(by:)`` accepts), never fewer.
+    /// keeps those ``AssetInfo/mayBeNamed(by:)`` accepts), never fewer — except that, as a
+    /// reference names by the first rule that names any asset (its whole id, the start of ids, the
+    /// original file name, the file's name in the library), the assets only a later rule names may
+    /// be left out when an earlier one names some.
     func assets(possiblyNamedBy reference: String, inAlbumWithID albumID: String?, limit: Int) async throws
         -> [AssetInfo]
 }
