@@ -265,10 +265,19 @@ release() {
         echo "left running: they were running before the tests"
         return
     fi
-    grep -qw weed "$STATE/started" && stop_store TERM
-    grep -qw postgres "$STATE/started" && stop_postgres
+    # The servers this run started are stopped and their data deleted: every run makes databases
+    # and objects of its own, which would otherwise pile up in $STATE run after run (15 GB after a
+    # day's runs). The SeaweedFS install stays; the next run starts from empty servers.
+    if grep -qw weed "$STATE/started"; then
+        stop_store TERM
+        rm -rf "$STATE/weed" "$STATE/s3.json"
+    fi
+    if grep -qw postgres "$STATE/started"; then
+        stop_postgres
+        rm -rf "$STATE/pg"
+    fi
     rm -f "$STATE/started"
-    echo "stopped"
+    echo "stopped, their data deleted"
 }
 
 print_exports() {
