@@ -45,6 +45,15 @@
                     ).compactMap { $0.first ?? nil }.joined(separator: "\n")
                     #expect(plan.contains("Index Scan using asset_by_name_key on asset"), "\(plan)")
                     #expect(!plan.contains("Seq Scan") && !plan.contains("album_asset_order"), "\(plan)")
+                    // The start of an id is a range of the ids' index in bytes, whatever the
+                    // database's collation: `bulk-5000` names 11 of the 100 001.
+                    let byStart = try await shared.library.assets(possiblyNamedBy: ["bulk-5000"])
+                    #expect(Set(byStart[0].map(\.id)) == Set(["bulk-5000"] + (0...9).map { "bulk-5000\($0)" }))
+                    let startPlan = try shared.sql(
+                        "EXPLAIN " + SharedBackend.possiblyNamedSQL, ["bulk-5000", nil, "1000"]
+                    ).compactMap { $0.first ?? nil }.joined(separator: "\n")
+                    #expect(startPlan.contains("asset_by_id_bytes"), "\(startPlan)")
+                    #expect(!startPlan.contains("Seq Scan"), "\(startPlan)")
                 }
             }
 
@@ -82,18 +91,22 @@
                 }
             }
 
-            @Test func aVersion6LibraryGetsTheIndexOfNamesWhenUpgraded() async throws {
+            @Test func aVersion6LibraryGetsTheIndexesOfNamesAndIDsWhenUpgraded() async throws {
                 try await withTemporaryDirectory { directory in
                     let shared = try SharedTestLibrary()
                     let saved = try await shared.library.album(titled: "Trip").save(
                         .file(try SharedTestLibrary.uniqueJPEG(in: directory, "Version6")))
-                    // As version 6 left it: no index of names.
+                    // As version 6 left it: no index of names, none of ids in bytes.
                     try shared.sql(
-                        "DROP INDEX asset_by_name_key; UPDATE albumkit_setting SET value = '6' WHERE name = 'schema_version'"
-                    )
+                        """
+                        DROP INDEX asset_by_name_key; DROP INDEX asset_by_id_bytes;
+                        UPDATE albumkit_setting SET value = '6' WHERE name = 'schema_version'
+                        """)
                     let upgraded = PhotoLibrary(
                         backend: try SharedBackend.open(url: shared.url, environment: shared.environment))
-                    #expect(try shared.sql("SELECT 1 FROM pg_indexes WHERE indexname = 'asset_by_name_key'").count == 1)
+                    let indexes = try shared.sql(
+                        "SELECT indexname FROM pg_indexes WHERE indexname IN ('asset_by_name_key', 'asset_by_id_bytes')")
+                    #expect(indexes.count == 2)
                     #expect(
                         try shared.sql("SELECT value FROM albumkit_setting WHERE name = 'schema_version'")[0][0]
                             == String(SharedSchema.version))

@@ -18,8 +18,8 @@
 
         /// The asset whose id is `$1` (the primary key), those originally named `$1` with A–Z in
         /// either case (`asset_by_name_key`; the caller keeps the exact ones), and those whose id
-        /// starts with it: that part reads the table on the server, since the index of ids follows
-        /// the database's collation, in which ids sharing a start need not be neighbours.
+        /// starts with it (a range of `asset_by_id_bytes`: PostgreSQL seeks `starts_with` in an index
+        /// in the C collation, whatever the database's own).
         static let possiblyNamedSQL = """
             SELECT s.id, s.original_name, s.kind, s.byte_size, s.added_at, s.sha256, s.metadata, s.saved_host,
                 s.saved_user, s.saved_role, s.favorite, \(companionsColumn("s"))

@@ -22,7 +22,10 @@
         /// 6: share links (`share_link`: an album shown to guests of `album serve`, kept as hashes).
         /// 7: original names indexed with A–Z in either case (`asset_by_name_key`, ``OriginalNameKey``):
         /// a save into an album finds its earlier versions by name instead of reading the album.
-        static let version = 7
+        /// 8: ids indexed byte by byte (`asset_by_id_bytes`, `COLLATE "C"`): an asset named by the start
+        /// of its id is sought, where the primary key's order (the database's collation) need not keep
+        /// ids sharing a start together.
+        static let version = 8
 
         /// Days an asset or album stays in recently deleted when the library sets none.
         static let defaultRetentionDays = 30
@@ -88,6 +91,7 @@
             );
             CREATE INDEX IF NOT EXISTS asset_companion_by_object ON asset_companion (sha256);
             CREATE INDEX IF NOT EXISTS asset_by_name_key ON asset (lower(original_name COLLATE "C"));
+            CREATE INDEX IF NOT EXISTS asset_by_id_bytes ON asset ((id COLLATE "C"));
             CREATE TABLE IF NOT EXISTS share_link (
                 id text PRIMARY KEY CHECK (id ~ '^[0-9a-f]{10}$'),
                 album_id text NOT NULL REFERENCES album (id) ON DELETE CASCADE,
