@@ -105,7 +105,8 @@
                     let upgraded = PhotoLibrary(
                         backend: try SharedBackend.open(url: shared.url, environment: shared.environment))
                     let indexes = try shared.sql(
-                        "SELECT indexname FROM pg_indexes WHERE indexname IN ('asset_by_name_key', 'asset_by_id_bytes')")
+                        "SELECT indexname FROM pg_indexes WHERE indexname IN ('asset_by_name_key', 'asset_by_id_bytes')"
+                    )
                     #expect(indexes.count == 2)
                     #expect(
                         try shared.sql("SELECT value FROM albumkit_setting WHERE name = 'schema_version'")[0][0]
