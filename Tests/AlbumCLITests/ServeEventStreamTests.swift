@@ -59,48 +59,58 @@
             return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
         }
 
-        @Test func closedStreamsLetGoOfTheirConnectionsAtOnce() async throws {
+        /// A server over an empty in-memory library with `limits`, given to `body` with its handler;
+        /// stopped, its upload folder removed, when `body` returns.
+        static func withServer(
+            limits: HTTPServer.Limits, _ body: (_ server: HTTPServer, _ handler: LibraryWebHandler) async throws -> Void
+        ) async throws {
             try ServeCLITests.requireMicroHTTPD()
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("events-\(UUID().uuidString)")
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: folder) }  // a temporary folder: left behind at worst
             let handler = LibraryWebHandler(
-                library: PhotoLibrary.inMemory(), token: OwnerToken(value: Self.token),
+                library: PhotoLibrary.inMemory(), token: OwnerToken(value: token),
                 uploads: try UploadStore(folder: folder.path), settings: .init())
-            var limits = HTTPServer.Limits()
-            limits.connectionsPerAddress = 4
             let server = try HTTPServer(
                 listening: try HTTPListenAddress(parsing: "127.0.0.1:0"), limits: limits, handler: handler)
             defer { server.stop() }
-            let port = server.port
-            for round in 0..<4 {
-                // As many streams as the address may hold, each closed by its page.
-                let opened = try await OwnThread.run {
-                    var statuses: [Int?] = []
-                    var sockets: [Int32] = []
-                    for _ in 0..<4 {
-                        let socket = try Self.connect(port)
-                        sockets.append(socket)
-                        statuses.append(Self.get("/api/events", on: socket))
+            try await body(server, handler)
+        }
+
+        @Test func closedStreamsLetGoOfTheirConnectionsAtOnce() async throws {
+            var limits = HTTPServer.Limits()
+            limits.connectionsPerAddress = 4
+            try await Self.withServer(limits: limits) { server, handler in
+                let port = server.port
+                for round in 0..<4 {
+                    // As many streams as the address may hold, each closed by its page.
+                    let opened = try await OwnThread.run {
+                        var statuses: [Int?] = []
+                        var sockets: [Int32] = []
+                        for _ in 0..<4 {
+                            let socket = try Self.connect(port)
+                            sockets.append(socket)
+                            statuses.append(Self.get("/api/events", on: socket))
+                        }
+                        for socket in sockets { close(socket) }
+                        return statuses
                     }
-                    for socket in sockets { close(socket) }
-                    return statuses
+                    #expect(opened == [200, 200, 200, 200], "round \(round): the streams open")
+                    // The server lets go of them: no page left listening, and every connection ended by
+                    // libmicrohttpd, which frees its place among those the address may hold (a listener
+                    // goes as its connection closes, the place only once the connection's thread has
+                    // ended: the next round's streams were refused when they came in between).
+                    let closed = await Self.letGo(of: server, listeners: handler.live)
+                    #expect(closed.connections == 0, "round \(round): \(closed.connections) connections held")
+                    #expect(closed.listening == 0, "round \(round): \(closed.listening) still listening")
+                    // A normal request answers at once, and its connection goes too.
+                    let answered = try await OwnThread.run {
+                        let socket = try Self.connect(port)
+                        defer { close(socket) }
+                        return Self.get("/api/albums", on: socket)
+                    }
+                    #expect(answered == 200, "round \(round): the albums")
+                    #expect(await Self.letGo(of: server, listeners: handler.live).connections == 0, "round \(round)")
                 }
-                #expect(opened == [200, 200, 200, 200], "round \(round): the streams open")
-                // The server lets go of them: no page left listening, and every connection ended by
-                // libmicrohttpd, which frees its place among those the address may hold (a listener
-                // goes as its connection closes, the place only once the connection's thread has
-                // ended: the next round's streams were refused when they came in between).
-                let closed = await Self.letGo(of: server, listeners: handler.live)
-                #expect(closed.connections == 0, "round \(round): \(closed.connections) connections held")
-                #expect(closed.listening == 0, "round \(round): \(closed.listening) still listening")
-                // A normal request answers at once, and its connection goes too.
-                let answered = try await OwnThread.run {
-                    let socket = try Self.connect(port)
-                    defer { close(socket) }
-                    return Self.get("/api/albums", on: socket)
-                }
-                #expect(answered == 200, "round \(round): the albums")
-                #expect(await Self.letGo(of: server, listeners: handler.live).connections == 0, "round \(round)")
             }
         }
 

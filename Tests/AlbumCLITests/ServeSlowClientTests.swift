@@ -17,19 +17,10 @@
     struct ServeSlowClientTests {
         /// A server over an empty library allowing 4 connections per address and 2 s of waiting.
         static func withServer(_ body: (_ server: HTTPServer) async throws -> Void) async throws {
-            try ServeCLITests.requireMicroHTTPD()
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("slow-\(UUID().uuidString)")
-            defer { try? FileManager.default.removeItem(at: folder) }  // a temporary folder: left behind at worst
-            let handler = LibraryWebHandler(
-                library: PhotoLibrary.inMemory(), token: OwnerToken(value: ServeEventStreamTests.token),
-                uploads: try UploadStore(folder: folder.path), settings: .init())
             var limits = HTTPServer.Limits()
             limits.connectionsPerAddress = 4
             limits.requestWaitSeconds = 2
-            let server = try HTTPServer(
-                listening: try HTTPListenAddress(parsing: "127.0.0.1:0"), limits: limits, handler: handler)
-            defer { server.stop() }
-            try await body(server)
+            try await ServeEventStreamTests.withServer(limits: limits) { server, _ in try await body(server) }
         }
 
         @Test func headersSentAByteAtATimeDoNotHoldTheServer() async throws {
