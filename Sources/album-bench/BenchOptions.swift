@@ -33,9 +33,10 @@ struct BenchOptions: Sendable {
           --large        full sizes for lookup, size, metadata and listing (10 000 albums, 1 M assets, …),
                          and a 4 GiB upload for resume
           --json PATH    where to write the results (default bench/results.json)
-          --only IDS     run only these scenarios: catalog, video, folders, samesize, single, start,
-                         onephoto, lookup, size, rebuild, memory, metadata, shared, reimport, sidecars,
-                         listing, verify, previews, posters, nearduplicates, serve, resume, grid;
+          --only IDS     run only these scenarios: catalog, slowdisk (root), busydisk, video, folders,
+                         samesize, single, start, onephoto, lookup, size, rebuild, memory, metadata,
+                         shared, reimport, sidecars, listing, verify, previews, posters, nearduplicates,
+                         serve, resume, grid;
                          sharedsingle (only when named): shared's one-photo rows alone
           --tmp DIR      scratch directory parent (default: the system temporary directory); its
                          file system is what is measured

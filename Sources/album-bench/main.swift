@@ -79,6 +79,8 @@ Statistics.flushAllFileSystems()
 let scenarios: [(id: String, run: () async throws -> ScenarioResult)] = [
     ("catalog", { try bench.catalogBatch(corpus, counts: [300, 1_000]) }),
     ("video", { try bench.video(video) }),
+    ("slowdisk", { try bench.slowDisk(Array(corpus.prefix(300))) }),
+    ("busydisk", { try bench.busyDisk(Array(corpus.prefix(300))) }),
     ("folders", { try bench.folderBatch(Array(corpus.prefix(300))) }),
     ("samesize", { try bench.folderSameSize() }),
     ("single", { try await bench.single(Array(corpus.prefix(300))) }),
