@@ -98,7 +98,7 @@ extension CatalogBackend: AlbumBrowsing, AlbumEditing {
         var info = AssetInfo(
             id: id, originalFilename: row.text(1), kind: MediaKind(rawValue: row.text(2) ?? "") ?? .photo,
             byteSize: row.integer(3) ?? 0, addedAt: Date(timeIntervalSince1970: row.real(4) ?? 0),
-            sha256: row.text(5), fileURL: root.appendingPathComponent(path), metadata: metadata,
+            sha256: row.text(5), fileURL: root.appendingFilePath(path), metadata: metadata,
             isFavorite: row.integer(8) == 1)
         // As the metadata: companions whose JSON does not decode are not listed (verify reports the record).
         info.companions = (row.text(9).flatMap(CatalogCompanion.list(fromJSON:)) ?? []).map { $0.info(root: root) }

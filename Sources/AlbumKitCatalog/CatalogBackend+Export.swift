@@ -17,7 +17,7 @@ extension CatalogBackend {
                     """
                 ).map {
                     LibraryContents.Asset(
-                        id: $0.text(0)!, fileURL: self.root.appendingPathComponent($0.text(1)!),
+                        id: $0.text(0)!, fileURL: self.root.appendingFilePath($0.text(1)!),
                         originalName: $0.text(2),
                         kind: $0.text(3)!, format: $0.text(4)!, byteSize: $0.integer(5) ?? 0, sha256: $0.text(6)!,
                         addedAt: $0.real(7) ?? 0, metadata: $0.text(8), isFavorite: $0.integer(9) == 1,

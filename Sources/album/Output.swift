@@ -108,7 +108,7 @@ enum Output {
     ) -> TableLayout {
         let rows = rows.map { $0.map(shown) }
         if let continuing {
-            for row in rows { out(continuing.line(row)) }
+            outLines(rows.map(continuing.line))
             return continuing
         }
         var columns = header.indices.filter { column in more || rows.contains { !$0[column].isEmpty } }
@@ -128,8 +128,17 @@ enum Output {
                 err("album: \(names) left out to fit \(terminal ?? 0) columns; --json shows every field")
             }
         }
-        for row in [header] + rows { out(layout.line(row)) }
+        outLines(([header] + rows).map(layout.line))
         return layout
+    }
+
+    /// Writes `lines` in one write, not one each: a listing of a million lines made a million
+    /// system calls.
+    private static func outLines(_ lines: [String]) {
+        guard !lines.isEmpty else { return }
+        var text = ""
+        for line in lines { text += line + "\n" }
+        out(text, terminator: "")
     }
 
     /// The columns a table shows and their widths.

@@ -26,6 +26,49 @@ import Testing
         }
     }
 
+    /// Photos without a capture date are listed with the time they were added, worked out from
+    /// the days since 1970 (not a `DateFormatter` per row): the same text as the formatter's
+    /// before 1970, across leap days and after 2100, in a zone with summer time, and from the
+    /// formatter itself beyond what the arithmetic covers (after 9999).
+    @Test func addedTimesAreListedAsTheClockWas() throws {
+        try CLI.withTemporaryDirectory { dir in
+            let library = ["--library", dir.appendingPathComponent("L.albumlibrary").path]
+            let clocks: [Double] = [
+                -86_400.5, -1, 0, 951_782_400 + 3_599.9, 1_710_054_000, 4_102_444_800, 4_107_542_399,
+                253_402_300_799, 253_402_300_800 + 86_400 * 400,
+            ]
+            for (index, clock) in clocks.enumerated() {
+                // Photos without a capture date: listed with the time they were added.
+                let source = dir.appendingPathComponent("clock\(index).jpg")
+                try Fixture.tinyJPEG("clock \(index)").write(to: source)
+                let run = try CLI.run(["save", source.path] + library, environment: ["ALBUMKIT_NOW": String(clock)])
+                #expect(run.status == 0, "\(run.stderr)")
+            }
+            for zone in ["UTC", "America/New_York"] {
+                let listed = try CLI.run(["assets", "--columns", "name,taken"] + library, environment: ["TZ": zone])
+                #expect(listed.status == 0, "\(listed.stderr)")
+                let formatter = DateFormatter()
+                formatter.locale = Locale(identifier: "en_US_POSIX")
+                formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+                let timeZone = try #require(TimeZone(identifier: zone))
+                formatter.timeZone = timeZone
+                for (index, clock) in clocks.enumerated() {
+                    let date = Date(timeIntervalSince1970: clock)
+                    let offset = timeZone.secondsFromGMT(for: date)
+                    let shown =
+                        offset == 0
+                        ? ""
+                        : String(
+                            format: " %@%02d:%02d", offset < 0 ? "-" : "+", abs(offset) / 3600, abs(offset) % 3600 / 60)
+                    let line = listed.stdout.split(separator: "\n").first { $0.hasPrefix("clock\(index).jpg ") }
+                    #expect(
+                        line?.hasSuffix(formatter.string(from: date) + shown + " (added)") == true,
+                        "\(zone), \(clock): \(line ?? "not listed")")
+                }
+            }
+        }
+    }
+
     @Test func deletionTimesFromAWrongClockAreNotBelieved() throws {
         try CLI.withTemporaryDirectory { dir in
             let library = ["--library", dir.appendingPathComponent("L.albumlibrary").path]

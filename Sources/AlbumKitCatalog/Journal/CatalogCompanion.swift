@@ -44,6 +44,6 @@ package struct CatalogCompanion: Codable, Equatable, Sendable {
     package func info(root: URL) -> AssetCompanion {
         AssetCompanion(
             role: MediaCompanion.Role(rawValue: role) ?? .sidecar, originalFilename: name, byteSize: size,
-            sha256: sha256, fileURL: root.appendingPathComponent(path))
+            sha256: sha256, fileURL: root.appendingFilePath(path))
     }
 }
