@@ -94,7 +94,7 @@ extension CatalogBackend: AlbumBrowsing, AlbumEditing {
     func assetInfo(_ row: Row) throws -> AssetInfo {
         guard let id = row.text(0), let path = row.text(6) else { throw Self.damagedRow(catalogPath) }
         // Metadata is an extra: a record whose JSON does not decode is listed without it.
-        let metadata = row.text(7).flatMap { try? JSONDecoder().decode(MediaMetadata.self, from: Data($0.utf8)) }
+        let metadata = row.text(7).flatMap(MediaMetadata.init(catalogJSON:))
         var info = AssetInfo(
             id: id, originalFilename: row.text(1), kind: MediaKind(rawValue: row.text(2) ?? "") ?? .photo,
             byteSize: row.integer(3) ?? 0, addedAt: Date(timeIntervalSince1970: row.real(4) ?? 0),

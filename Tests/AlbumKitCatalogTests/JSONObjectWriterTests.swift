@@ -74,6 +74,43 @@ import Testing
             if Bool.random() { metadata.duration = Double.random(in: 0...1e7) }
             let decoded = try JSONDecoder().decode(MediaMetadata.self, from: Data(metadata.jsonText.utf8))
             #expect(decoded == metadata, "\(metadata.jsonText)")
+            // The listing's reading (without JSONDecoder) reads the same.
+            #expect(MediaMetadata(catalogJSON: metadata.jsonText) == metadata, "\(metadata.jsonText)")
+        }
+    }
+
+    /// `MediaMetadata(catalogJSON:)` reads every text as `JSONDecoder` does, those a catalog never
+    /// writes (a forged or damaged index) among them: `nil` where it fails, the same values where
+    /// it decodes.
+    @Test func metadataTextsOfEveryKindReadAsJSONDecoderReadsThem() {
+        let values = [
+            "12", "-0", "0", "012", "1.0", "1e2", "1E+2", "-1.5e-3", "9223372036854775807", "9223372036854775808",
+            "-9223372036854775809", "1e400", "-", "1.", ".5", "+1", "0x10", "NaN", "true", "false", "null", "\"12\"",
+            "[]", "[1]", "{}", "{\"a\":1}", "[\"a\",]", "\"\\u00e9\"", "\"\\ud83d\\ude00\"", "\"\\ud800\"",
+            "\"\\x\"", "\"tab\\there\"", "\"raw\ttab\"", "\"\\/\"", "\"\\u0000\"",
+        ]
+        let keys = [
+            "width", "height", "orientation", "rating", "captureDate", "make", "model", "lens", "latitude",
+            "longitude", "altitude", "duration", "animated", "warnings", "kind", "format", "other",
+        ]
+        var texts = [
+            "", "{}", "[]", "null", #"{"format":"jpeg"}"#, #"{"format":"JPEG"}"#, #"{"format":"tiff-x"}"#,
+            #"{"format":null}"#, #"{"format":"jpeg",}"#, #"{"format":"jpeg"} x"#, #" {"format":"jpeg"} "#,
+            #"{"format":"jpeg","width":1,"width":2}"#, #"{"format":"png","format":"jpeg"}"#,
+            #"{"format":"jpeg","warnings":["a"],"animated":true}"#, #"{"format":"gif","animated":false}"#,
+            #"{"format":"jpeg","latitude":47.36666666666,"longitude":-1e-9}"#, #"{"format":"jpeg","kind":"video"}"#,
+            #"{"format":"jpeg","other":{"deep":[1,2,{"x":null}]}}"#, #"{"format":"jpeg","other":[1,}"#,
+            #"{"format":"jpeg" "width":1}"#, #"{format:"jpeg"}"#, #"{"format":"jpeg","width":1"#,
+        ]
+        for key in keys {
+            for value in values {
+                texts.append(#"{"format":"heic","\#(key)":\#(value)}"#)
+                texts.append(#"{"\#(key)":\#(value),"format":"jpeg","width":3}"#)
+            }
+        }
+        for text in texts {
+            let expected = try? JSONDecoder().decode(MediaMetadata.self, from: Data(text.utf8))
+            #expect(MediaMetadata(catalogJSON: text) == expected, "\(text)")
         }
     }
 

@@ -31,12 +31,15 @@ package struct JSONObjectReader {
 
     /// The members; the last one wins when a key repeats.
     package private(set) var members: [String: Value] = [:]
+    /// Whether a key came more than once (`JSONDecoder` keeps the first, ``members`` the last).
+    package private(set) var hasRepeatedKeys = false
 
     /// Parses `bytes`, which must hold exactly one object (whitespace around it is allowed).
     package init?(_ bytes: some Collection<UInt8>) {
         var parser = Parser(bytes: Array(bytes))
         guard let members = parser.object() else { return nil }
         self.members = members
+        hasRepeatedKeys = parser.hasRepeatedKeys
     }
 
     /// The string `key` holds; `nil` when absent or `null`.
@@ -78,6 +81,7 @@ package struct JSONObjectReader {
     private struct Parser {
         let bytes: [UInt8]
         var index = 0
+        var hasRepeatedKeys = false
 
         mutating func object() -> [String: Value]? {
             skipWhitespace()
@@ -94,7 +98,7 @@ package struct JSONObjectReader {
                     guard take(UInt8(ascii: ":")) else { return nil }
                     skipWhitespace()
                     guard let value = value() else { return nil }
-                    members[key] = value
+                    if members.updateValue(value, forKey: key) != nil { hasRepeatedKeys = true }
                     skipWhitespace()
                 } while take(UInt8(ascii: ","))
                 guard take(UInt8(ascii: "}")) else { return nil }
