@@ -25,7 +25,11 @@ final class BusyNeighbour {
             let file = directory.appendingPathComponent("neighbour-\(getpid()).bin").path
             let script =
                 "while :; do dd if=/dev/zero of=\"$1\" bs=1M count=256 conv=notrunc,fsync status=none || exit 1; done"
-            var attributes = posix_spawnattr_t()
+            #if canImport(Darwin)
+                var attributes: posix_spawnattr_t?  // an opaque pointer on Darwin
+            #else
+                var attributes = posix_spawnattr_t()
+            #endif
             posix_spawnattr_init(&attributes)
             defer { posix_spawnattr_destroy(&attributes) }
             // Its own process group, so that `stop` ends the loop and the `dd` it is running alike.
