@@ -42,6 +42,7 @@ struct ThrottledDisk {
             for tool in ["losetup", "mkfs.ext4", "mount", "umount"] where !Shell.has(tool) {
                 throw BenchFailure("needs \(tool)")
             }
+            Self.removeLeftovers()
             backing = directory.appendingPathComponent("slow-disk.img")
             mountPoint = directory.appendingPathComponent("slow-disk")
             try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
@@ -82,6 +83,41 @@ struct ThrottledDisk {
             _ = try? Self.run("losetup", ["--detach", device])  // detached already at worst
             try? FileManager.default.removeItem(at: backing)  // in the scratch folder, removed with it
         #endif
+    }
+
+    /// Takes down the devices of runs that were killed before they could (`kill -9`, a crash):
+    /// their limits would hold whoever attaches that loop device next. A device is one of them
+    /// when its backing file is a row's (`…/album-bench-PID/slowdisk/slow-disk.img`) and process
+    /// PID is gone.
+    private static func removeLeftovers() {
+        #if os(Linux)
+            guard let listing = try? run("losetup", ["--list", "--noheadings", "--raw", "--output", "NAME,BACK-FILE"])
+            else { return }
+            for line in listing.split(separator: "\n") {
+                let fields = line.split(separator: " ", maxSplits: 1).map(String.init)
+                guard fields.count == 2, fields[1].hasSuffix("/slowdisk/slow-disk.img"),
+                    let run = fields[1].split(separator: "/").first(where: { $0.hasPrefix("album-bench-") }),
+                    let pid = Int32(run.dropFirst("album-bench-".count)), kill(pid, 0) != 0, errno == ESRCH
+                else { continue }
+                let backing = URL(fileURLWithPath: fields[1])
+                let numbers =
+                    (try? String(
+                        contentsOfFile: "/sys/block/\(URL(fileURLWithPath: fields[0]).lastPathComponent)/dev",
+                        encoding: .utf8))?
+                    .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+                ThrottledDisk(
+                    mountPoint: backing.deletingLastPathComponent().appendingPathComponent("slow-disk"),
+                    backing: backing, device: fields[0], numbers: numbers
+                ).remove()
+            }
+        #endif
+    }
+
+    private init(mountPoint: URL, backing: URL, device: String, numbers: String) {
+        self.mountPoint = mountPoint
+        self.backing = backing
+        self.device = device
+        self.numbers = numbers
     }
 
     private static func limit(_ rule: String, _ file: String) throws {
