@@ -117,6 +117,44 @@
                 }
             }
 
+            /// Version 8 adds an index only: a member who may not add it uses a version 7 library as
+            /// it is (before, they were refused until the owner ran `album init`); a member of a
+            /// version 6 library still is; the owner's next opening brings it to this version.
+            @Test func aMemberUsesAVersion7LibraryTheyMayNotUpgrade() async throws {
+                try await withTemporaryDirectory { directory in
+                    let shared = try SharedTestLibrary()
+                    let roles = try await shared.library.createMemberRoles()
+                    let database = String(shared.url.split(separator: "/").last!)
+                    let saved = try await shared.library.album(titled: "Trip").save(
+                        .file(try SharedTestLibrary.uniqueJPEG(in: directory, "Version7")))
+                    let writerURL = try SharedMembersTests.member(database + "_wen", of: roles.writer, in: shared)
+                    try shared.sql(
+                        "DROP INDEX asset_by_id_bytes; UPDATE albumkit_setting SET value = '7' WHERE name = 'schema_version'"
+                    )
+                    let writer = PhotoLibrary(
+                        backend: try SharedBackend.open(url: writerURL, environment: shared.environment))
+                    let again = try await writer.album(titled: "Trip").save(
+                        .file(try SharedTestLibrary.uniqueJPEG(in: directory, "By the member")))
+                    let found = try await writer.assets(possiblyNamedBy: [String(saved.assetID.prefix(8))])
+                    #expect(found[0].map(\.id) == [saved.assetID])
+                    #expect(again.albumID == saved.albumID)
+                    #expect(
+                        try shared.sql("SELECT value FROM albumkit_setting WHERE name = 'schema_version'")[0][0] == "7")
+                    // Version 6 lacks more than an index: the member is told to ask the owner.
+                    try shared.sql("UPDATE albumkit_setting SET value = '6' WHERE name = 'schema_version'")
+                    let refused = await Fixture.errorCode {
+                        try SharedBackend.open(url: writerURL, environment: shared.environment)
+                    }
+                    #expect(refused == .accessDenied)
+                    // The owner's opening upgrades it.
+                    _ = try SharedBackend.open(url: shared.url, environment: shared.environment)
+                    #expect(try shared.sql("SELECT 1 FROM pg_indexes WHERE indexname = 'asset_by_id_bytes'").count == 1)
+                    #expect(
+                        try shared.sql("SELECT value FROM albumkit_setting WHERE name = 'schema_version'")[0][0]
+                            == String(SharedSchema.version))
+                }
+            }
+
             @Test("a photo edited in place and saved again into its album of a shared library is told as a new version")
             func aNewVersionIsTold() async throws {
                 try await withTemporaryDirectory { directory in

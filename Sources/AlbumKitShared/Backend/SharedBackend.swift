@@ -137,8 +137,15 @@
                     "\(url) was set up by a newer AlbumKit (schema \(version)); update AlbumKit to use it.")
             }
             if version < SharedSchema.version {
-                try Self.upgrade(connection, url)
-                settings = try Self.readSettings(connection, url)
+                do {
+                    try Self.upgrade(connection, url)
+                    settings = try Self.readSettings(connection, url)
+                } catch let error as AlbumError
+                    where error.code == .accessDenied && version >= SharedSchema.usableWithoutUpgradeSince
+                {
+                    // A member who may not change tables, and only indexes are missing: the library
+                    // answers the same, some look-ups more slowly, until its owner runs `album init`.
+                }
             }
             let store = try Self.makeStore(Self.recordedLocation(settings.values, url), environment)
             knownStore.withLock { $0 = store }

@@ -27,6 +27,11 @@
         /// ids sharing a start together.
         static let version = 8
 
+        /// The oldest version a member who may not change tables uses as it is, without the upgrade
+        /// (which they cannot make): every version since adds indexes only (8: `asset_by_id_bytes`).
+        /// Older ones are refused until the owner runs `album init` once.
+        static let usableWithoutUpgradeSince = 7
+
         /// Days an asset or album stays in recently deleted when the library sets none.
         static let defaultRetentionDays = 30
 
