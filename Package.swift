@@ -259,6 +259,7 @@ let package = Package(
                 "AlbumKitConformance",
                 .target(name: "AlbumKitShared", condition: .when(platforms: [.linux])),
                 .target(name: "album", condition: .when(platforms: [.linux])),
+                .target(name: "CShims", condition: .when(platforms: [.linux])),
             ],
             path: "Tests/AlbumKitSharedTests"
         ),

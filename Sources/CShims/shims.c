@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/vfs.h>
+#include <spawn.h>
 #include <unistd.h>
 #include "CShims.h"
 
@@ -84,6 +85,16 @@ int albumkit_thread_priority(void) {
     errno = 0;
     int nice = getpriority(PRIO_PROCESS, (id_t)gettid());
     return (nice == -1 && errno != 0) ? -100 : nice;
+}
+
+int albumkit_spawn_close_from(void *actions, int lowest) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+    return posix_spawn_file_actions_addclosefrom_np((posix_spawn_file_actions_t *)actions, lowest);
+#else
+    (void)actions;
+    (void)lowest;
+    return ENOSYS;
+#endif
 }
 
 #endif

@@ -1,5 +1,6 @@
 #if os(Linux)
     import AlbumTestSupport
+    import CShims
     import Foundation
     import Testing
 
@@ -182,6 +183,7 @@
             posix_spawn_file_actions_init(&actions)
             defer { posix_spawn_file_actions_destroy(&actions) }
             for fd: Int32 in 0...2 { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", O_RDWR, 0) }
+            _ = albumkit_spawn_close_from(&actions, 3)  // nothing else of this process (see Shell.run)
             let host: String = target.host ?? "127.0.0.1"
             let words: [String] = [
                 "/usr/bin/env", "python3", script, certificate, key, host, String(target.port ?? 80), portFile,

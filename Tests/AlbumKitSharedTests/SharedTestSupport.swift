@@ -1,6 +1,7 @@
 #if os(Linux)
     import AlbumKitConformance
     import AlbumTestSupport
+    import CShims
     import Foundation
     import Testing
 
@@ -178,6 +179,10 @@
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 1, base + ".out", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
             posix_spawn_file_actions_addopen(&actions, 2, base + ".err", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            // Nothing else of this process: a pipe another test had just made for its own child was
+            // inherited by the servers `start-store` started, and that test waited for its end for
+            // ever (a whole run hung at 87 % CPU).
+            _ = albumkit_spawn_close_from(&actions, 3)  // glibc 2.34 and later (Debian 12 has 2.36)
             let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
             let env =
                 (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -259,5 +264,22 @@
             _ = try await body()
             return nil
         } catch { return (error as? AlbumError)?.code ?? AlbumError.Code(rawValue: "not an AlbumError: \(error)") }
+    }
+
+    /// `Shell.run`'s children (the servers `start-store` starts among them) inherit no descriptor of
+    /// the test process: a pipe another test held for its own child was inherited once, and that
+    /// test waited for its end for ever.
+    @Suite struct ShellSpawnTests {
+        @Test func aChildInheritsNothingButItsStandardFiles() {
+            var ends: [Int32] = [0, 0]
+            #expect(pipe(&ends) == 0)  // no O_CLOEXEC, as a pipe made for another child would be
+            defer {
+                close(ends[0])
+                close(ends[1])
+            }
+            let listed = Shell.run("/bin/sh", ["-c", "ls /proc/$$/fd"])
+            let open = Set(listed.stdout.split(separator: "\n").compactMap { Int32($0) })
+            #expect(listed.status == 0 && open == [0, 1, 2], "\(listed.stdout)\(listed.stderr)")
+        }
     }
 #endif

@@ -57,4 +57,10 @@ int albumkit_lower_thread_priority(void);
 /// The calling thread's nice value (-20 to 19), or -100 and errno set on failure.
 int albumkit_thread_priority(void);
 
+/// Adds to `actions` (a `posix_spawn_file_actions_t *`) the closing of every descriptor from
+/// `lowest` up in the child (`posix_spawn_file_actions_addclosefrom_np`): a child spawned while
+/// another thread holds a pipe for its own child inherits nothing of it. Returns 0, or an errno
+/// (`ENOSYS` before glibc 2.34).
+int albumkit_spawn_close_from(void *actions, int lowest);
+
 #endif
