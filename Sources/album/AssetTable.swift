@@ -42,9 +42,6 @@ struct AssetTable {
     /// The time zone of the first page's capture dates when they share one (`+02:00`, `Z`): said
     /// once, in the header, and left out of each time in it.
     private var zone: String?
-    /// The formatters of added times, one per time zone: making a `DateFormatter` costs ~150 µs
-    /// (ICU loads its symbols), which made one a row most of a long listing's time.
-    private let addedFormatters = AddedTimeFormatters()
 
     /// The table the command line asks for; checked before the library is opened.
     ///
@@ -160,8 +157,7 @@ struct AssetTable {
             offset = TimeZone.current.secondsFromGMT(for: date)
             shownZone = zone == nil && offset == 0 ? "" : " " + Self.zone(seconds: offset)
         }
-        let text =
-            Self.wallClockText(of: date, offset: offset) ?? addedFormatters.formatter(in: timeZone).string(from: date)
+        let text = Self.wallClockText(of: date, offset: offset) ?? Self.formattedByFoundation(date, in: timeZone)
         return ((terminal ?? .max) < 100 ? String(text.prefix(16)) : text + shownZone) + " (added)"
     }
 
@@ -179,6 +175,16 @@ struct AssetTable {
         func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
         return two(year / 100) + two(year % 100) + "-" + two(month) + "-" + two(day) + " " + two(second / 3600) + ":"
             + two(second % 3600 / 60) + ":" + two(second % 60)
+    }
+
+    /// `date` by a `DateFormatter` in `zone`, for the dates ``wallClockText(of:offset:)`` leaves
+    /// out (making one costs ~150 µs: only such rare rows pay it).
+    private static func formattedByFoundation(_ date: Date, in zone: TimeZone) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        formatter.timeZone = zone
+        return formatter.string(from: date)
     }
 
     /// `+02:00` as seconds east of UTC (`Z`: 0).
@@ -214,20 +220,5 @@ struct AssetTable {
             guard id.count > 12, id.prefix(8).allSatisfy({ $0.isHexDigit || $0 == "-" }) else { return id }
             return String(id.prefix(needed[id] ?? id.count))
         }
-    }
-}
-
-/// ``AssetTable``'s formatters of added times (`2024-05-01 10:20:00`), made once per time zone.
-private final class AddedTimeFormatters {
-    private var byZone: [TimeZone: DateFormatter] = [:]
-
-    func formatter(in zone: TimeZone) -> DateFormatter {
-        if let made = byZone[zone] { return made }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
-        formatter.timeZone = zone
-        byZone[zone] = formatter
-        return formatter
     }
 }
