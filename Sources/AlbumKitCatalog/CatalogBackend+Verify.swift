@@ -4,31 +4,46 @@ import Foundation
 /// Checking the library, one way: every file against the index, the index against the journal.
 extension CatalogBackend: LibraryVerifying {
     package func verify() async throws -> VerificationReport {
-        try await verify(progress: nil)
+        try await verify(.standard, progress: nil)
     }
 
     package func verify(progress: (@Sendable (VerificationProgress) -> Void)?) async throws -> VerificationReport {
+        try await verify(.standard, progress: progress)
+    }
+
+    package func verify(
+        _ depth: VerificationDepth, progress: (@Sendable (VerificationProgress) -> Void)?
+    ) async throws -> VerificationReport {
         try SHA256Hasher.requireAvailable(to: "verify the library \(root.path)")
-        var (problems, files, bytes) = try await Blocking.run { () throws -> ([String], Int, Int64) in
-            let problems = try self.indexDisagreements()
+        // The index and the journal checked beside the files (a thread of their own while the
+        // files are read on every core); the thorough comparison holds the index throughout, so
+        // it goes first.
+        let thorough = depth == .thorough ? try await Blocking.run { try self.indexDisagreements() } : nil
+        async let standard = thorough == nil ? Blocking.run { try self.catalogProblems() } : []
+        let counter = try await Blocking.run { () throws -> VerificationCounter in
             // Files and bytes to read, as the index records them (a companion list that cannot be
-            // read counts nothing: it is reported below).
+            // read counts nothing: it is reported below); summed by SQLite, only the companion
+            // lists read here.
             let (files, bytes) = try self.withIndex("read the catalog") { connection -> (Int, Int64) in
-                var files = 0
-                var bytes: Int64 = 0
-                try connection.index!.db.forEachRow("SELECT byte_size, companions FROM asset") { row in
-                    let companions = row.text(1).flatMap(CatalogCompanion.list(fromJSON:)) ?? []
-                    files += 1 + companions.count
-                    bytes += (row.integer(0) ?? 0) + companions.reduce(0) { $0 + $1.size }
+                let db = connection.index!.db
+                let totals = try db.row("SELECT count(*), coalesce(sum(byte_size), 0) FROM asset")
+                var files = Int(totals?.integer(0) ?? 0)
+                var bytes = totals?.integer(1) ?? 0
+                try db.forEachRow("SELECT companions FROM asset WHERE companions IS NOT NULL") { row in
+                    let companions = row.text(0).flatMap(CatalogCompanion.list(fromJSON:)) ?? []
+                    files += companions.count
+                    bytes += companions.reduce(0) { $0 + $1.size }
                 }
                 return (files, bytes)
             }
-            return (problems, files, bytes)
+            return VerificationCounter(total: files, totalBytes: bytes, report: progress)
         }
-        let counter = VerificationCounter(total: files, totalBytes: bytes, report: progress)
         // The assets a page at a time, in the order of their paths (a seek per page, the index
         // not held while files are read): memory bounded whatever the library's size. The files
-        // of a page are read and hashed on every core, their problems told in the page's order.
+        // of a page are read and hashed on every core, their problems told in the page's order;
+        // the folders they are in opened once for the whole check.
+        let folders = OpenedFolders(gate: gate)
+        var problems: [String] = []
         var checked = 0
         var after = ""
         while true {
@@ -43,7 +58,7 @@ extension CatalogBackend: LibraryVerifying {
             checked += assets.count
             let found = Locked([Result<[String], any Error>](repeating: .success([]), count: assets.count))
             await Blocking.forEach(assets.count) { index in
-                let result = Result { try self.problems(of: assets[index], counter: counter) }
+                let result = Result { try self.problems(of: assets[index], counter: counter, folders: folders) }
                 found.withLock { $0[index] = result }
             }
             for result in found.withLock({ $0 }) { problems += try result.get() }
@@ -64,7 +79,8 @@ extension CatalogBackend: LibraryVerifying {
             }
             return problems
         }
-        return VerificationReport(checkedAssets: checked, problems: problems + more)
+        let catalog = try await standard
+        return VerificationReport(checkedAssets: checked, problems: (thorough ?? catalog) + problems + more)
     }
 
     /// The assets after path `?1` in the order of their paths, a page of them: a seek in the
@@ -74,10 +90,11 @@ extension CatalogBackend: LibraryVerifying {
 
     /// What is wrong with the files of the asset `row` (a row of `id, path, byte_size, sha256,
     /// original_name, companions`), each as a line of the report.
-    private func problems(of row: Row, counter: VerificationCounter) throws -> [String] {
+    private func problems(of row: Row, counter: VerificationCounter, folders: OpenedFolders) throws -> [String] {
         var problems: [String] = []
         guard let id = row.text(0), let relative = row.text(1) else { throw Self.damagedRow(catalogPath) }
-        if let problem = fileProblem(relative, size: row.integer(2) ?? -1, sha256: row.text(3) ?? "") {
+        if let problem = fileProblem(relative, size: row.integer(2) ?? -1, sha256: row.text(3) ?? "", folders: folders)
+        {
             let known = try whatTheUserKnows(id, originalName: row.text(4))
             problems.append("asset \(id)\(known): \(problem)\(Self.restoreHint(id))")
         }
@@ -89,7 +106,9 @@ extension CatalogBackend: LibraryVerifying {
         }
         for companion in companions {
             defer { counter.checked(size: companion.size) }
-            if let problem = fileProblem(companion.path, size: companion.size, sha256: companion.sha256) {
+            if let problem = fileProblem(
+                companion.path, size: companion.size, sha256: companion.sha256, folders: folders)
+            {
                 let known = try whatTheUserKnows(id, originalName: row.text(4))
                 problems.append(
                     "asset \(id)\(known): its \(companion.role) \(companion.name): \(problem) (saving the photo again with it does not replace it; copy \(companion.name) back to \(companion.path) from a backup)"
@@ -121,13 +140,16 @@ extension CatalogBackend: LibraryVerifying {
     /// What is wrong with the library's file `relative`, if anything. It is read through the
     /// library's gate (``RemovalGate``): a link, a FIFO or a folder in its place, or a link on the
     /// way, is not the library's file.
-    private func fileProblem(_ relative: String, size: Int64, sha256: String) -> String? {
+    private func fileProblem(_ relative: String, size: Int64, sha256: String, folders: OpenedFolders) -> String? {
         let components = relative.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard components.count >= 2, components[0] == "originals",
             !components.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." })
         else { return "\(relative) is not a file under originals/" }
-        let opened: (FileSystem.Descriptor, size: UInt64)
-        do { opened = try gate.openFileForReading(relative) } catch {
+        let opened: (file: FileSystem.Descriptor, size: UInt64)
+        do {
+            let folder = try folders.folder(components.dropLast().joined(separator: "/"))
+            opened = try FileSystem.openFileWithSize(components[components.count - 1], in: folder)
+        } catch {
             switch error.errno {
             case ENOENT: return "missing file \(relative)"
             case ELOOP, ENOTDIR, EXDEV:
@@ -149,6 +171,100 @@ extension CatalogBackend: LibraryVerifying {
     /// What restores an asset whose file is missing or damaged: saving the same photo again.
     static func restoreHint(_ id: String) -> String {
         "; save the photo again to restore it (`album save --checksum FILE` reads the library's copy before it answers \"already in the library\"), or remove the asset: `album delete-asset \(id)`"
+    }
+
+    /// The standard check of the index and the journal, without replaying it (a replay of a
+    /// million photos takes minutes; ``indexDisagreements()`` is the thorough one):
+    /// - every page of the index read against its checksum, and its b-trees against each other's
+    ///   shape (SQLite's `quick_check`, through a connection of its own, so the files are read
+    ///   meanwhile): a program other than AlbumKit cannot change the index unseen;
+    /// - every record of the journal against its checksum;
+    /// - the journal's bytes up to the index's position against the digest the index keeps: the
+    ///   journal is the one the index was built from, and unchanged since;
+    /// - the records the index noted when it applied them, damaged or refused;
+    /// - a snapshot that failed.
+    ///
+    /// What the index says of each asset is checked by the files' check: a row changed or added is
+    /// a file missing or not matching, a row taken away a stray file.
+    func catalogProblems() throws -> [String] {
+        let held = try withIndex("check the catalog", locked: !isReadOnly) {
+            connection -> (
+                position: Int64, digest: JournalDigest, snapshotError: String?, acknowledged: Set<Int64>,
+                noted: [(offset: Int64, affects: String)], integrity: [String]?
+            ) in
+            let index = connection.index!
+            if !isReadOnly { try index.db.immediateTransaction { try index.catchUp(with: journal) } }
+            // An index kept in memory (a library on read-only media) is checked here, on its own
+            // connection; one on file through a connection of its own, below.
+            return (
+                try index.position(), try index.journalDigest(),
+                try index.state(CatalogSchema.StateKey.snapshotError)?.textValue,
+                Set(try index.db.rows("SELECT offset FROM acknowledged_damage").compactMap { $0.integer(0) }),
+                try index.db.rows("SELECT offset, affects FROM journal_damage ORDER BY offset").compactMap { row in
+                    row.integer(0).map { ($0, row.text(1) ?? "") }
+                },
+                index.path == catalogPath ? nil : try Self.quickCheck(index.db)
+            )
+        }
+        var problems: [String] = []
+        let integrity: [String]
+        do {
+            if let found = held.integrity {
+                integrity = found
+            } else {
+                let db = try Database(path: catalogPath, mode: .readOnly)
+                db.setBusyTimeout(milliseconds: busyTimeout)
+                integrity = try Self.quickCheck(db)
+            }
+        } catch let error as SQLiteError where error.meansDamage {
+            integrity = [error.message]
+        }
+        if integrity != ["ok"] {
+            problems.append(
+                "the catalog is damaged (\(integrity.prefix(3).joined(separator: "; "))); `album repair` rebuilds it")
+        }
+        // Every record's checksum (read, not parsed), then the bytes the index was built from.
+        let (_, recordsStart) = try journal.identity()
+        let damaged = try journal.forEachRecord(parsing: false) { _ in }.damaged
+        for record in damaged where !held.acknowledged.contains(record.offset) {
+            problems.append(Self.damagedRecordProblem(record, in: journal))
+        }
+        if held.position > recordsStart, !damaged.contains(where: { $0.offset < held.position }),
+            try journal.digest(from: recordsStart, to: held.position) != held.digest
+        {
+            problems.append(
+                "the library's journal (\(journal.path)) is not the one the catalog was built from: its records up to byte \(held.position) changed since the catalog read them; `album repair` rebuilds the catalog from it"
+            )
+        }
+        // The records the index noted as it applied them, each read again: damaged (it names files
+        // elsewhere) or refused (a purge of photos not in recently deleted).
+        let unreadable = Set(damaged.map(\.offset))
+        for (offset, affects) in held.noted where !unreadable.contains(offset) && !held.acknowledged.contains(offset) {
+            let reading = try journal.read(from: offset, limit: 64 << 10, parsing: true)
+            if let record = reading.damaged.first, record.offset == offset {
+                problems.append(Self.damagedRecordProblem(record, in: journal))
+            } else if reading.entries.first?.offset == offset {
+                problems.append(
+                    "the library's journal (\(journal.path)) has a record at byte \(offset) that was not applied: \(affects); every record after it is kept"
+                )
+            }
+        }
+        if let snapshotError = held.snapshotError {
+            problems.append("the last snapshot of the catalog failed: \(snapshotError)")
+        }
+        return problems
+    }
+
+    /// SQLite's `quick_check` of `db`: `["ok"]`, or what it found (at most 5).
+    private static func quickCheck(_ db: Database) throws -> [String] {
+        try db.rows("PRAGMA quick_check(5)").compactMap { $0.text(0) }
+    }
+
+    /// A damaged record of `journal`, as a line of the report.
+    private static func damagedRecordProblem(_ record: LibraryJournal.DamagedRecord, in journal: LibraryJournal)
+        -> String
+    {
+        "the library's journal (\(journal.path)) has a damaged record at byte \(record.offset)\(record.affects.map { ", about \($0)" } ?? ""); it is skipped, every record after it is kept"
     }
 
     /// Where the index is damaged or disagrees with the journal, and the journal's own damage:
@@ -198,9 +314,7 @@ extension CatalogBackend: LibraryVerifying {
             )
         }
         for record in damage where !acknowledged.contains(record.offset) {
-            problems.append(
-                "the library's journal (\(journal.path)) has a damaged record at byte \(record.offset)\(record.affects.map { ", about \($0)" } ?? ""); it is skipped, every record after it is kept"
-            )
+            problems.append(Self.damagedRecordProblem(record, in: journal))
         }
         let unreadable = Set(damage.map(\.offset))
         for (offset, affects) in refused where !unreadable.contains(offset) && !acknowledged.contains(offset) {

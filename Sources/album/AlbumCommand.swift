@@ -379,7 +379,7 @@ enum AlbumCommand {
 
     static func verify(_ arguments: Arguments) async throws -> Int32 {
         let report = try await LibraryChoice.open(arguments, create: false).verify(
-            progress: checkingProgress(arguments))
+            arguments.has(.thorough) ? .thorough : .standard, progress: checkingProgress(arguments))
         ProgressLine.shared.stop()
         if arguments.json {
             struct Line: Encodable {

@@ -205,5 +205,10 @@ extension CommandLineSpec {
                 "share: the address guests reach album serve at (http://192.168.1.20:8080, or the reverse proxy's https://photos.example.org): the whole link is printed."
         ),
         Option(name: .across, value: "N", help: "contact-sheet: pictures to a row (default 6)."),
+        Option(
+            name: .thorough,
+            help:
+                "verify: also rebuild a catalog's index from its journal in memory and compare every fact, with SQLite's full integrity check (minutes for a million photos)."
+        ),
     ]
 }

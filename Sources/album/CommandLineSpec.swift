@@ -86,6 +86,7 @@ enum CommandLineSpec {
         case pin = "--pin"
         case serverURL = "--url"
         case across = "--across"
+        case thorough = "--thorough"
 
         /// `--album`, in messages.
         var description: String { rawValue }

@@ -182,9 +182,13 @@ package struct LibraryJournal: Sendable {
     ///
     /// The reading's ``Reading/digest`` is `digest` extended with the bytes from `offset` to
     /// ``Reading/end``.
+    ///
+    /// Not `parsing`, a record whose checksum matches is passed over unread (no ``Reading/entries``):
+    /// a check of the journal's checksums, which finds the records damaged since they were written
+    /// but not those whole and naming files elsewhere.
     func read(
         from offset: Int64? = nil, limit: Int = 4 << 20, through open: FileSystem.Descriptor? = nil,
-        continuing digest: JournalDigest = JournalDigest()
+        continuing digest: JournalDigest = JournalDigest(), parsing: Bool = true
     ) throws(SystemError) -> Reading {
         let (file, size) = try openForReading(through: open)
         defer { if open == nil { FileSystem.close(file) } }
@@ -203,7 +207,7 @@ package struct LibraryJournal: Sendable {
         let atEndOfFile = start + Int64(count) == Int64(size)
         // Not one whole record in `limit` bytes: a longer record, read again in a longer read.
         if lines.isEmpty && !atEndOfFile {
-            return try read(from: offset, limit: limit * 2, through: open, continuing: digest)
+            return try read(from: offset, limit: limit * 2, through: open, continuing: digest, parsing: parsing)
         }
         if !lines.isEmpty && atEndOfFile && lineStart == bytes.count { lines[lines.count - 1].isLast = true }
         var lastLineStart: Int64?
@@ -215,7 +219,10 @@ package struct LibraryJournal: Sendable {
                 continue
             }
             let offset = start + Int64(range.lowerBound)
-            if let change = Self.change(in: bytes[range]) {
+            if !parsing, Self.checksumMatches(bytes[range]) {
+                reading.end = lineEnd
+                lastLineStart = offset
+            } else if let change = Self.change(in: bytes[range]) {
                 let outside = change.pathsOutsideOriginals
                 if outside.isEmpty {
                     reading.entries.append(Entry(change: change, offset: offset, end: lineEnd))
@@ -254,17 +261,20 @@ package struct LibraryJournal: Sendable {
     /// (through `open` when given, see ``read(from:limit:through:)``).
     func forEachRecord(
         from offset: Int64? = nil, through open: FileSystem.Descriptor? = nil,
-        continuing digest: JournalDigest = JournalDigest(), _ body: (Reading) throws -> Void
+        continuing digest: JournalDigest = JournalDigest(), parsing: Bool = true, _ body: (Reading) throws -> Void
     ) throws -> Reading {
-        var reading = try read(from: offset, through: open, continuing: digest)
+        var reading = try read(from: offset, through: open, continuing: digest, parsing: parsing)
         var total = reading
         try body(reading)
         func length() throws -> Int64 {
             guard let open else { return self.length() }
             return try FileSystem.size(of: open)
         }
-        while reading.tornBytes == 0, try reading.end < length(), !reading.entries.isEmpty || !reading.damaged.isEmpty {
-            reading = try read(from: reading.end, through: open, continuing: reading.digest)
+        // On while each read gets further (a read that does not holds no whole record).
+        var previousEnd = offset ?? -1
+        while reading.tornBytes == 0, reading.end > previousEnd, try reading.end < length() {
+            previousEnd = reading.end
+            reading = try read(from: reading.end, through: open, continuing: reading.digest, parsing: parsing)
             try body(reading)
             total.entries = []
             total.damaged += reading.damaged
@@ -298,22 +308,26 @@ package struct LibraryJournal: Sendable {
 
     /// The change a line holds when its checksum matches.
     private static func change(in line: ArraySlice<UInt8>) -> CatalogChange? {
-        guard line.count > 10, line[line.startIndex + 8] == 0x20 else { return nil }
+        guard checksumMatches(line) else { return nil }
+        return CatalogChange(json: line.dropFirst(9))
+    }
+
+    /// Whether a line is a checksum (eight hex digits), a space and JSON whose CRC-32 it is.
+    private static func checksumMatches(_ line: ArraySlice<UInt8>) -> Bool {
+        guard line.count > 10, line[line.startIndex + 8] == 0x20 else { return false }
         var expected: UInt32 = 0
         for byte in line.prefix(8) {
             let digit: UInt8
             switch byte {
             case 0x30...0x39: digit = byte - 0x30
             case 0x61...0x66: digit = byte - 0x61 + 10
-            default: return nil
+            default: return false
             }
             expected = expected << 4 | UInt32(digit)
         }
-        let json = line.dropFirst(9)
         var crc = CRC32()
-        crc.update(json)
-        guard crc.value == expected else { return nil }
-        return CatalogChange(json: json)
+        crc.update(line.dropFirst(9))
+        return crc.value == expected
     }
 
     /// The journal's id and where its first record starts.

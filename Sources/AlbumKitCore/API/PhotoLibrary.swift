@@ -174,6 +174,21 @@ public struct PhotoLibrary: Sendable {
         }
     }
 
+    /// As ``verify(progress:)``, as deep as `depth` says: ``VerificationDepth/thorough`` also
+    /// compares a catalog's index with its journal replayed afresh.
+    ///
+    /// ```swift
+    /// let report = try await library.verify(.thorough)
+    /// print(report.isHealthy ? "healthy" : report.problems.joined(separator: "\n"))
+    /// ```
+    public func verify(
+        _ depth: VerificationDepth, progress: (@Sendable (VerificationProgress) -> Void)? = nil
+    ) async throws -> VerificationReport {
+        try await Self.mapping {
+            try await capability((any LibraryVerifying).self, for: "verify its files").verify(depth, progress: progress)
+        }
+    }
+
     func existingAlbumID(_ title: String) async throws -> String {
         let title = try AlbumTitle(title)
         guard let id = try await backend.findAlbum(titled: title) else {

@@ -11,10 +11,22 @@ package protocol LibraryVerifying: LibraryBackend {
     /// As ``verify()``, reporting files and bytes checked as it goes. Default: ``verify()``, with
     /// no progress.
     func verify(progress: (@Sendable (VerificationProgress) -> Void)?) async throws -> VerificationReport
+
+    /// As ``verify(progress:)``, checking as much as `depth` says. Default: the same check at
+    /// either depth (a library with nothing more to compare).
+    func verify(
+        _ depth: VerificationDepth, progress: (@Sendable (VerificationProgress) -> Void)?
+    ) async throws -> VerificationReport
 }
 
 extension LibraryVerifying {
     package func verify(progress: (@Sendable (VerificationProgress) -> Void)?) async throws -> VerificationReport {
         try await verify()
+    }
+
+    package func verify(
+        _ depth: VerificationDepth, progress: (@Sendable (VerificationProgress) -> Void)?
+    ) async throws -> VerificationReport {
+        try await verify(progress: progress)
     }
 }

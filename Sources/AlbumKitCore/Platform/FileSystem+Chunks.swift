@@ -13,6 +13,9 @@ extension FileSystem {
             if n == 0 { return offset }
             try body(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
             offset += UInt64(n)
+            // A read that did not fill the buffer met the end (``read(_:into:at:)`` reads until
+            // the buffer is full or a read returns nothing): no read more to learn it again.
+            if n < buffer.count { return offset }
         }
     }
 

@@ -134,6 +134,13 @@ extension FileSystem {
     /// anything is read. Every reader of AlbumKit's own small files (album markers, `albums.json`,
     /// staging notes) and of photos in album folders opens through here.
     package static func openFile(_ name: String, in directory: Descriptor) throws(SystemError) -> Descriptor {
+        try openFileWithSize(name, in: directory).file
+    }
+
+    /// As ``openFile(_:in:)``, with the file's size as the status that proved it regular says.
+    package static func openFileWithSize(
+        _ name: String, in directory: Descriptor
+    ) throws(SystemError) -> (file: Descriptor, size: UInt64) {
         let path = directory.path + "/" + name
         try check(.open, path)
         let fd = again { openat(directory.fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
@@ -152,7 +159,7 @@ extension FileSystem {
         // but clearing it keeps the descriptor plain for whoever reads it).
         let flags = fcntl(fd, F_GETFL)
         if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
-        return Descriptor(fd: fd, path: path)
+        return (Descriptor(fd: fd, path: path), UInt64(max(0, info.st_size)))
     }
 
     /// Reads a small regular file `name` in `directory` (at most `limit` bytes); `nil` when it

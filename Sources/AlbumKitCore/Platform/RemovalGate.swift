@@ -126,8 +126,7 @@ package struct RemovalGate: Sendable {
     package func openFileForReading(_ relative: String) throws(SystemError) -> (FileSystem.Descriptor, size: UInt64) {
         guard let parts = Self.components(of: relative) else { throw refusal(relative) }
         let folder = try openFolder(parts.dropLast().joined(separator: "/"))
-        let file = try FileSystem.openFile(parts[parts.count - 1], in: folder)
-        return (file, UInt64(try FileSystem.size(of: file)))
+        return try FileSystem.openFileWithSize(parts[parts.count - 1], in: folder)
     }
 
     /// Opens the regular file `file` for reading: beneath `folder` through the gate when it is
