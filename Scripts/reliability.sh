@@ -114,8 +114,11 @@
 #   journal     a torn journal tail (bytes after the last line feed) and a last line failing its
 #               CRC: ignored, set aside as damaged/*/journal-tail-at-N by the next save; a garbled
 #               record in the middle: saves go on, verify names it ("damaged record at byte N"),
-#               repair adopts its file into "Recovered"; the journal removed while the index is
-#               whole: written anew from the index, every album and photo kept.
+#               repair adopts its file into "Recovered"; a middle record rewritten in place with
+#               a valid CRC: verify says the journal is not the one the index was built from,
+#               verify --thorough that they disagree, repair rebuilds the index from the journal;
+#               the journal removed while the index is whole: written anew from the index, every
+#               album and photo kept.
 #   rebuildkill kill -9 a listing or a save while it rebuilds a 2000-asset index (missing, garbled,
 #               last written in another boot) at a random moment: the next command works, every
 #               save is intact, verify passes.

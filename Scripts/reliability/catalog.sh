@@ -515,13 +515,16 @@ scenario_ackkill() {
 
 # ---------------------------------------------------------------------------------------------
 # journal: a torn tail is set aside by the next writer; a garbled record in the middle is named
-# by verify and its file adopted by repair into "Recovered"; the journal removed while the index
-# is whole is written anew from the index (albums kept).
+# by verify (and verify --thorough) and its file adopted by repair into "Recovered"; a middle
+# record rewritten in place with a valid CRC (an album's title) is found by verify (the journal is
+# not the one the index was built from) and by verify --thorough, and repair rebuilds the index
+# from the journal as it now is; the journal removed while the index is whole is written anew
+# from the index (albums kept).
 scenario_journal() {
     echo "== journal"
     local dir=$WORK/journal failures=0 trials=0 damage lib bad before after out size tail status
     make_jpegs "$dir/media" 14 jr
-    for damage in torn badcrc middle removed; do
+    for damage in torn badcrc middle rewritten removed; do
         trials=$((trials + 1)) bad=0
         lib=$dir/$damage.albumlibrary
         save_batch "$lib" Keep "$dir/$damage.keep" "$dir"/media/jr_000[0-5].jpg
@@ -565,6 +568,9 @@ scenario_journal() {
                 out=$("$ALBUM" verify --library "$lib" 2>&1) && { fail "journal ($damage): verify passed"; bad=1; }
                 grep -q "damaged record at byte $line_offset, about the save of" <<<"$out" ||
                     { fail "journal ($damage): verify does not name the record at byte $line_offset: $(head -3 <<<"$out" | tr '\n' ' ')"; bad=1; }
+                out=$("$ALBUM" verify --thorough --library "$lib" 2>&1) && { fail "journal ($damage): verify --thorough passed"; bad=1; }
+                grep -q "damaged record at byte $line_offset, about the save of" <<<"$out" ||
+                    { fail "journal ($damage): verify --thorough does not name the record at byte $line_offset: $(head -3 <<<"$out" | tr '\n' ' ')"; bad=1; }
                 "$ALBUM" save --json --album Keep --library "$lib" "$dir/media/jr_0010.jpg" >>"$dir/$damage.keep" 2>"$dir/$damage.err" ||
                     { fail "journal ($damage): the next save failed: $(head -2 "$dir/$damage.err" | tr '\n' ' ')"; bad=1; }
                 out=$("$ALBUM" repair --library "$lib" 2>&1) || { fail "journal ($damage): repair failed: $(head -3 <<<"$out" | tr '\n' ' ')"; bad=1; }
@@ -584,6 +590,31 @@ scenario_journal() {
                     bad=1
                 fi
                 ;;
+            rewritten)
+                # The album "Other" renamed "Otter" in its record, in place, with the record's CRC
+                # made anew: every record reads, but not as the index read them.
+                python3 -c '
+import sys, zlib
+p = sys.argv[1]
+data = open(p, "rb").read()
+lines = data.split(b"\n")
+i = next(n for n, line in enumerate(lines) if b"\"op\":\"createAlbum\",\"title\":\"Other\"" in line)
+body = lines[i][9:].replace(b"\"Other\"", b"\"Otter\"")
+lines[i] = b"%08x " % zlib.crc32(body) + body
+with open(p, "r+b") as f:
+    f.write(b"\n".join(lines))
+' "$journal"
+                out=$("$ALBUM" verify --library "$lib" 2>&1) && { fail "journal ($damage): verify passed"; bad=1; }
+                grep -q "is not the one the catalog was built from" <<<"$out" ||
+                    { fail "journal ($damage): verify does not say the journal changed: $(head -3 <<<"$out" | tr '\n' ' ')"; bad=1; }
+                out=$("$ALBUM" verify --thorough --library "$lib" 2>&1) && { fail "journal ($damage): verify --thorough passed"; bad=1; }
+                grep -q "the catalog disagrees with the library's journal" <<<"$out" ||
+                    { fail "journal ($damage): verify --thorough does not compare the album: $(head -3 <<<"$out" | tr '\n' ' ')"; bad=1; }
+                out=$("$ALBUM" repair --library "$lib" 2>&1) || { fail "journal ($damage): repair failed: $(head -3 <<<"$out" | tr '\n' ' ')"; bad=1; }
+                album_titles "$lib" | grep -qx Otter || { fail "journal ($damage): after repair, no album \"Otter\": $(album_titles "$lib" | tr '\n' ' ')"; bad=1; }
+                check_acknowledged "$lib" Keep "$dir/$damage.keep" || bad=1
+                verify_ok "$lib" || bad=1
+                ;;
             removed)
                 rm "$journal"
                 out=$("$ALBUM" albums --library "$lib" 2>&1) || { fail "journal ($damage): albums failed: $(head -2 <<<"$out" | tr '\n' ' ')"; bad=1; }
@@ -600,7 +631,7 @@ scenario_journal() {
                 [ "$before" = "$after" ] || { fail "journal ($damage): the albums rebuilt from the new journal differ"; bad=1; }
                 ;;
         esac
-        if [ "$damage" != middle ]; then
+        if [ "$damage" != middle ] && [ "$damage" != rewritten ]; then
             check_acknowledged "$lib" Keep "$dir/$damage.keep" || bad=1
             check_acknowledged "$lib" Other "$dir/$damage.other" || bad=1
             verify_ok "$lib" || bad=1
@@ -608,7 +639,7 @@ scenario_journal() {
         echo "  $damage: $([ "$bad" = 0 ] && echo ok || echo FAILED)"
         [ "$bad" = 0 ] || failures=$((failures + 1))
     done
-    summary journal "$trials" "$failures" "torn tail and bad last CRC set aside; a garbled middle record named, its file adopted; the journal written anew from the index"
+    summary journal "$trials" "$failures" "torn tail and bad last CRC set aside; a garbled middle record named, its file adopted; a record rewritten with a valid CRC found by verify, the index rebuilt; the journal written anew from the index"
 }
 
 # ---------------------------------------------------------------------------------------------

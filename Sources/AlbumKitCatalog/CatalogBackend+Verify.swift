@@ -141,14 +141,15 @@ extension CatalogBackend: LibraryVerifying {
     /// library's gate (``RemovalGate``): a link, a FIFO or a folder in its place, or a link on the
     /// way, is not the library's file.
     private func fileProblem(_ relative: String, size: Int64, sha256: String, folders: OpenedFolders) -> String? {
-        let components = relative.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        let components = relative.split(separator: "/", omittingEmptySubsequences: false)
         guard components.count >= 2, components[0] == "originals",
-            !components.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." })
+            !components.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }),
+            let slash = relative.lastIndex(of: "/")
         else { return "\(relative) is not a file under originals/" }
         let opened: (file: FileSystem.Descriptor, size: UInt64)
         do {
-            let folder = try folders.folder(components.dropLast().joined(separator: "/"))
-            opened = try FileSystem.openFileWithSize(components[components.count - 1], in: folder)
+            let folder = try folders.folder(String(relative[..<slash]))
+            opened = try FileSystem.openFileWithSize(String(relative[relative.index(after: slash)...]), in: folder)
         } catch {
             switch error.errno {
             case ENOENT: return "missing file \(relative)"

@@ -1,10 +1,22 @@
 /// The CRC-32 of PNG chunks (ISO 3309 / ITU-T V.42, polynomial 0xEDB88320), computed incrementally.
 package struct CRC32 {
-    private static let table: [UInt32] = (0..<256).map { n in
-        var c = UInt32(n)
-        for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-        return c
-    }
+    /// Eight tables of 256 (slicing by 8: a journal's every record is checked, eight bytes a
+    /// step): `tables[k * 256 + b]` is the CRC of byte `b` followed by `k` zero bytes.
+    private static let tables: [UInt32] = {
+        var tables = [UInt32](repeating: 0, count: 8 * 256)
+        for n in 0..<256 {
+            var c = UInt32(n)
+            for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+            tables[n] = c
+        }
+        for k in 1..<8 {
+            for n in 0..<256 {
+                let previous = tables[(k - 1) * 256 + n]
+                tables[k * 256 + n] = tables[Int(previous & 0xFF)] ^ (previous >> 8)
+            }
+        }
+        return tables
+    }()
 
     private var state: UInt32 = 0xFFFF_FFFF
 
@@ -20,9 +32,26 @@ package struct CRC32 {
     }
 
     private mutating func update(_ buffer: UnsafeBufferPointer<UInt8>) {
-        Self.table.withUnsafeBufferPointer { table in
+        Self.tables.withUnsafeBufferPointer { t in
             var c = state
-            for byte in buffer { c = table[Int((c ^ UInt32(byte)) & 0xFF)] ^ (c >> 8) }
+            var i = 0
+            let count = buffer.count
+            while i + 8 <= count {
+                let low =
+                    c
+                    ^ (UInt32(buffer[i]) | UInt32(buffer[i + 1]) << 8 | UInt32(buffer[i + 2]) << 16
+                        | UInt32(buffer[i + 3]) << 24)
+                c =
+                    t[7 * 256 + Int(low & 0xFF)] ^ t[6 * 256 + Int((low >> 8) & 0xFF)]
+                    ^ t[5 * 256 + Int((low >> 16) & 0xFF)] ^ t[4 * 256 + Int(low >> 24)]
+                    ^ t[3 * 256 + Int(buffer[i + 4])] ^ t[2 * 256 + Int(buffer[i + 5])]
+                    ^ t[256 + Int(buffer[i + 6])] ^ t[Int(buffer[i + 7])]
+                i += 8
+            }
+            while i < count {
+                c = t[Int((c ^ UInt32(buffer[i])) & 0xFF)] ^ (c >> 8)
+                i += 1
+            }
             state = c
         }
     }
