@@ -42,7 +42,14 @@ extension CatalogBackend: LibraryVerifying {
         // not held while files are read): memory bounded whatever the library's size. The files
         // of a page are read and hashed on every core, their problems told in the page's order;
         // the folders they are in opened once for the whole check.
-        let folders = OpenedFolders(gate: gate)
+        // Half a share of the process's open files for folders kept open; the rest for the files
+        // read at once (one a core) and what SQLite opens.
+        let share = DescriptorShares.process.take(upTo: 512)
+        let folders = OpenedFolders(gate: gate, keeping: share / 2)
+        defer {
+            folders.closeAll()
+            DescriptorShares.process.giveBack(share)
+        }
         var problems: [String] = []
         var checked = 0
         var after = ""

@@ -5,7 +5,8 @@ import AlbumKitCore
 /// from the library's folder down (three opens and three closes a file more).
 ///
 /// ```swift
-/// let folders = OpenedFolders(gate: gate)
+/// let folders = OpenedFolders(gate: gate, keeping: 256)
+/// defer { folders.closeAll() }
 /// let file = try FileSystem.openFileWithSize(name, in: try folders.folder("originals/3f"))
 /// ```
 ///
@@ -14,12 +15,23 @@ import AlbumKitCore
 final class OpenedFolders: Sendable {
     private let gate: RemovalGate
     private let opened = Locked<[String: FileSystem.Descriptor]>([:])
+    /// How many folders are kept open at most (a share of the process's open files: a library
+    /// has 256 shards); the others are opened for each file.
+    private let limit: Int
 
-    /// At most this many folders are kept open (a library has 256 shards); others are opened
-    /// for each file.
-    static let kept = 1024
+    init(gate: RemovalGate, keeping limit: Int) {
+        self.gate = gate
+        self.limit = limit
+    }
 
-    init(gate: RemovalGate) { self.gate = gate }
+    /// Closes every folder kept open.
+    func closeAll() {
+        let folders = opened.withLock { opened -> [FileSystem.Descriptor] in
+            defer { opened.removeAll() }
+            return Array(opened.values)
+        }
+        for folder in folders { folder.close() }
+    }
 
     /// The folder `relative` (beneath the library's folder), opened through the gate.
     func folder(_ relative: String) throws(SystemError) -> FileSystem.Descriptor {
@@ -27,7 +39,7 @@ final class OpenedFolders: Sendable {
         let folder = try gate.openFolder(relative)
         return opened.withLock { opened in
             if let other = opened[relative] { return other }
-            if opened.count < Self.kept { opened[relative] = folder }
+            if opened.count < limit { opened[relative] = folder }
             return folder
         }
     }
