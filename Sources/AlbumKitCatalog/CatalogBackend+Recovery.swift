@@ -78,9 +78,16 @@ extension CatalogBackend {
     /// dead; when `deadOwners` is given, only theirs. Only names a save stages under are its
     /// (``StagingName`` of kind `partial`): any other hidden file is left alone.
     func stagedLeftovers(of deadOwners: Set<String>? = nil) -> [(path: String, owner: String)] {
+        stagedLeftovers(among: originalNames(hidden: true), of: deadOwners)
+    }
+
+    /// As ``stagedLeftovers(of:)``, among the hidden names `hidden` (listed already).
+    private func stagedLeftovers(
+        among hidden: [(shard: String, name: String)], of deadOwners: Set<String>?
+    ) -> [(path: String, owner: String)] {
         var found: [(path: String, owner: String)] = []
         var alive: [String: Bool] = [:]
-        for (shard, name) in originalNames(hidden: true) {
+        for (shard, name) in hidden {
             guard let staged = StagingName(parsing: name), staged.kind == "partial" else { continue }
             let isDead: Bool
             if let deadOwners {
@@ -108,18 +115,44 @@ extension CatalogBackend {
     /// read after that is a stray.
     func strayFiles() throws -> [String] {
         var candidates: [String] = []
-        try forEachOriginalFolder { shard, names in
-            let prefix = "originals/\(shard)/"
-            let listed = names.filter { !$0.hasPrefix(".") }
-            guard !listed.isEmpty else { return }
-            let known = Set(
-                try withIndex("read the catalog") { connection in
-                    try connection.index!.db.rows(
-                        Self.shardFilesSQL, [.text(prefix), .text(Self.end(ofPrefix: prefix))]
-                    ).compactMap { $0.text(0) }
-                })
-            candidates += listed.map { prefix + $0 }.filter { !known.contains($0) }
+        try forEachOriginalFolder { shard, names in candidates += try unnamedFiles(names, inShard: shard) }
+        return try strays(among: candidates)
+    }
+
+    /// What `originals/` holds that the library does not account for, from one listing of each
+    /// folder: the stray files (``strayFiles()``), the leftovers of dead savers
+    /// (``stagedLeftovers(of:)``), and the folders that cannot be listed, each with why (what is
+    /// in them is not checked; a missing `originals/`, nothing saved yet, is not one).
+    func unaccountedFiles() throws -> (
+        strays: [String], leftovers: [(path: String, owner: String)], unlisted: [String]
+    ) {
+        var candidates: [String] = []
+        var hidden: [(shard: String, name: String)] = []
+        let unlisted = try forEachOriginalFolder { shard, names in
+            for name in names where name.hasPrefix(".") { hidden.append((shard, name)) }
+            candidates += try unnamedFiles(names, inShard: shard)
         }
+        return (try strays(among: candidates), stagedLeftovers(among: hidden, of: nil), unlisted)
+    }
+
+    /// The files among `names` (the listing of the folder `shard` of `originals/`), not hidden,
+    /// that no record names in the index: a seek for the folder's paths.
+    private func unnamedFiles(_ names: [String], inShard shard: String) throws -> [String] {
+        let prefix = "originals/\(shard)/"
+        let listed = names.filter { !$0.hasPrefix(".") }
+        guard !listed.isEmpty else { return [] }
+        let known = Set(
+            try withIndex("read the catalog") { connection in
+                try connection.index!.db.rows(
+                    Self.shardFilesSQL, [.text(prefix), .text(Self.end(ofPrefix: prefix))]
+                ).compactMap { $0.text(0) }
+            })
+        return listed.map { prefix + $0 }.filter { !known.contains($0) }
+    }
+
+    /// The strays among `candidates` (files no record named when their folder was listed): those
+    /// still named by no record after the live savers' lists are read, and on none of them.
+    private func strays(among candidates: [String]) throws -> [String] {
         guard !candidates.isEmpty else { return [] }
         let owners = ownersPath
         let inFlight = Set(
@@ -154,17 +187,11 @@ extension CatalogBackend {
     func originalNames(hidden: Bool) -> [(shard: String, name: String)] {
         var found: [(shard: String, name: String)] = []
         // A folder that cannot be listed holds nothing recovery can act on; `verify` reports it
-        // (``unlistedOriginalFolders()``).
+        // (``unaccountedFiles()``).
         forEachOriginalFolder { shard, names in
             for name in names where name.hasPrefix(".") == hidden { found.append((shard, name)) }
         }
         return found
-    }
-
-    /// The folders of `originals/` that cannot be listed, each with why: what is in them (stray
-    /// files, leftovers) is not checked. A missing `originals/` (nothing saved yet) is not one.
-    func unlistedOriginalFolders() -> [String] {
-        forEachOriginalFolder { _, _ in }
     }
 
     /// Calls `body` with each shard folder of `originals/` and its names, sorted, one folder at a

@@ -20,6 +20,24 @@ extension CatalogBackend: LibraryVerifying {
         // it goes first.
         let thorough = depth == .thorough ? try await Blocking.run { try self.indexDisagreements() } : nil
         async let standard = thorough == nil ? Blocking.run { try self.catalogProblems() } : []
+        // What `originals/` holds that no record accounts for: listed beside the files too.
+        async let unaccounted = Blocking.run { () throws -> [String] in
+            var problems: [String] = []
+            let unaccounted = try self.unaccountedFiles()
+            for stray in unaccounted.strays {
+                problems.append("stray file \(stray): no record names it (`album repair` adds it to the library)")
+            }
+            for leftover in unaccounted.leftovers {
+                problems.append(
+                    "leftover originals/\(leftover.path) from a save that crashed (`album repair` removes it)")
+            }
+            for folder in unaccounted.unlisted {
+                problems.append(
+                    "a folder of the library cannot be listed, so stray files and leftovers in it are not checked: \(folder)"
+                )
+            }
+            return problems
+        }
         let counter = try await Blocking.run { () throws -> VerificationCounter in
             // Files and bytes to read, as the index records them (a companion list that cannot be
             // read counts nothing: it is reported below); summed by SQLite, only the companion
@@ -60,7 +78,7 @@ extension CatalogBackend: LibraryVerifying {
                     try connection.index!.db.rows(Self.verifyPageSQL, [.text(page)])
                 }
             }
-            guard let last = assets.last?.text(1) else { break }
+            guard let last = assets.last?.text(0) else { break }
             after = last
             checked += assets.count
             let found = Locked([Result<[String], any Error>](repeating: .success([]), count: assets.count))
@@ -70,45 +88,42 @@ extension CatalogBackend: LibraryVerifying {
             }
             for result in found.withLock({ $0 }) { problems += try result.get() }
         }
-        let more = try await Blocking.run { () throws -> [String] in
-            var problems: [String] = []
-            for stray in try self.strayFiles() {
-                problems.append("stray file \(stray): no record names it (`album repair` adds it to the library)")
-            }
-            for leftover in self.stagedLeftovers() {
-                problems.append(
-                    "leftover originals/\(leftover.path) from a save that crashed (`album repair` removes it)")
-            }
-            for folder in self.unlistedOriginalFolders() {
-                problems.append(
-                    "a folder of the library cannot be listed, so stray files and leftovers in it are not checked: \(folder)"
-                )
-            }
-            return problems
-        }
         let catalog = try await standard
+        let more = try await unaccounted
         return VerificationReport(checkedAssets: checked, problems: (thorough ?? catalog) + problems + more)
     }
 
     /// The assets after path `?1` in the order of their paths, a page of them: a seek in the
-    /// index of `path`.
+    /// index of `path`. What names an asset to its user is read only for one with a problem.
     static let verifyPageSQL =
-        "SELECT id, path, byte_size, sha256, original_name, companions FROM asset WHERE path > ?1 ORDER BY path LIMIT 500"
+        "SELECT path, byte_size, sha256, companions FROM asset WHERE path > ?1 ORDER BY path LIMIT 500"
 
-    /// What is wrong with the files of the asset `row` (a row of `id, path, byte_size, sha256,
-    /// original_name, companions`), each as a line of the report.
+    /// What is wrong with the files of the asset `row` (a row of `path, byte_size, sha256,
+    /// companions`), each as a line of the report.
     private func problems(of row: Row, counter: VerificationCounter, folders: OpenedFolders) throws -> [String] {
         var problems: [String] = []
-        guard let id = row.text(0), let relative = row.text(1) else { throw Self.damagedRow(catalogPath) }
-        if let problem = fileProblem(relative, size: row.integer(2) ?? -1, sha256: row.text(3) ?? "", folders: folders)
+        guard let relative = row.text(0) else { throw Self.damagedRow(catalogPath) }
+        // The asset's id and original name, read for its first problem (the path is unique).
+        var named: (id: String, originalName: String?)?
+        func asset() throws -> (id: String, originalName: String?) {
+            if let named { return named }
+            let found = try withIndex("read the catalog") { connection in
+                try connection.index!.db.row("SELECT id, original_name FROM asset WHERE path = ?", [.text(relative)])
+            }
+            guard let id = found?.text(0) else { throw Self.damagedRow(catalogPath) }
+            named = (id, found?.text(1))
+            return (id, found?.text(1))
+        }
+        if let problem = fileProblem(relative, size: row.integer(1) ?? -1, sha256: row.text(2) ?? "", folders: folders)
         {
-            let known = try whatTheUserKnows(id, originalName: row.text(4))
+            let (id, originalName) = try asset()
+            let known = try whatTheUserKnows(id, originalName: originalName)
             problems.append("asset \(id)\(known): \(problem)\(Self.restoreHint(id))")
         }
-        counter.checked(size: row.integer(2) ?? 0)
-        guard let text = row.text(5) else { return problems }
+        counter.checked(size: row.integer(1) ?? 0)
+        guard let text = row.text(3) else { return problems }
         guard let companions = CatalogCompanion.list(fromJSON: text) else {
-            problems.append("asset \(id): its record of the files kept with it cannot be read")
+            problems.append("asset \(try asset().id): its record of the files kept with it cannot be read")
             return problems
         }
         for companion in companions {
@@ -116,7 +131,8 @@ extension CatalogBackend: LibraryVerifying {
             if let problem = fileProblem(
                 companion.path, size: companion.size, sha256: companion.sha256, folders: folders)
             {
-                let known = try whatTheUserKnows(id, originalName: row.text(4))
+                let (id, originalName) = try asset()
+                let known = try whatTheUserKnows(id, originalName: originalName)
                 problems.append(
                     "asset \(id)\(known): its \(companion.role) \(companion.name): \(problem) (saving the photo again with it does not replace it; copy \(companion.name) back to \(companion.path) from a backup)"
                 )
@@ -148,10 +164,11 @@ extension CatalogBackend: LibraryVerifying {
     /// library's gate (``RemovalGate``): a link, a FIFO or a folder in its place, or a link on the
     /// way, is not the library's file.
     private func fileProblem(_ relative: String, size: Int64, sha256: String, folders: OpenedFolders) -> String? {
-        let components = relative.split(separator: "/", omittingEmptySubsequences: false)
-        guard components.count >= 2, components[0] == "originals",
-            !components.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }),
-            let slash = relative.lastIndex(of: "/")
+        // Read as bytes (a path's characters need no grapheme breaking: a million of them do).
+        let components = relative.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        guard components.count >= 2, components[0].elementsEqual("originals".utf8),
+            !components.contains(where: { $0.isEmpty || $0.elementsEqual(".".utf8) || $0.elementsEqual("..".utf8) }),
+            let slash = relative.utf8.lastIndex(of: UInt8(ascii: "/"))
         else { return "\(relative) is not a file under originals/" }
         let opened: (file: FileSystem.Descriptor, size: UInt64)
         do {
