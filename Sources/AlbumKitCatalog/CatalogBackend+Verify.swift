@@ -164,12 +164,10 @@ extension CatalogBackend: LibraryVerifying {
     /// library's gate (``RemovalGate``): a link, a FIFO or a folder in its place, or a link on the
     /// way, is not the library's file.
     private func fileProblem(_ relative: String, size: Int64, sha256: String, folders: OpenedFolders) -> String? {
-        // Read as bytes (a path's characters need no grapheme breaking: a million of them do).
-        let components = relative.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-        guard components.count >= 2, components[0].elementsEqual("originals".utf8),
-            !components.contains(where: { $0.isEmpty || $0.elementsEqual(".".utf8) || $0.elementsEqual("..".utf8) }),
-            let slash = relative.utf8.lastIndex(of: UInt8(ascii: "/"))
-        else { return "\(relative) is not a file under originals/" }
+        guard let offset = Self.lastSlashOfAFileUnderOriginals(relative) else {
+            return "\(relative) is not a file under originals/"
+        }
+        let slash = relative.utf8.index(relative.utf8.startIndex, offsetBy: offset)
         let opened: (file: FileSystem.Descriptor, size: UInt64)
         do {
             let folder = try folders.folder(String(relative[..<slash]))
@@ -191,6 +189,36 @@ extension CatalogBackend: LibraryVerifying {
         let found: String
         do { found = try FileSystem.sha256(of: opened.0) } catch { return "\(relative) cannot be read: \(error)" }
         return found == sha256 ? nil : "\(relative) has SHA-256 \(found), the journal says \(sha256)"
+    }
+
+    /// Where (in UTF-8 bytes) the last `/` of `relative` is when it names a file under
+    /// `originals/`: two names or more, the first `originals`, none empty, `.` or `..`; else
+    /// `nil`. Read as bytes in one pass (a path's characters need no grapheme breaking, and
+    /// `verify` reads a million).
+    ///
+    /// ```swift
+    /// CatalogBackend.lastSlashOfAFileUnderOriginals("originals/3f/a.jpg")   // 12
+    /// ```
+    static func lastSlashOfAFileUnderOriginals(_ relative: String) -> Int? {
+        var relative = relative
+        return relative.withUTF8 { bytes in
+            let prefix = "originals/".utf8
+            guard bytes.count > prefix.count, bytes.starts(with: prefix) else { return nil }
+            var start = prefix.count
+            var last = prefix.count - 1
+            for index in prefix.count...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: "/") {
+                let length = index - start
+                let dot = UInt8(ascii: ".")
+                if length == 0 || (length == 1 && bytes[start] == dot)
+                    || (length == 2 && bytes[start] == dot && bytes[start + 1] == dot)
+                {
+                    return nil
+                }
+                if index < bytes.count { last = index }
+                start = index + 1
+            }
+            return last
+        }
     }
 
     /// What restores an asset whose file is missing or damaged: saving the same photo again.

@@ -36,16 +36,16 @@ package struct CRC32 {
             var c = state
             var i = 0
             let count = buffer.count
+            let raw = UnsafeRawBufferPointer(buffer)
             while i + 8 <= count {
-                let low =
-                    c
-                    ^ (UInt32(buffer[i]) | UInt32(buffer[i + 1]) << 8 | UInt32(buffer[i + 2]) << 16
-                        | UInt32(buffer[i + 3]) << 24)
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                let low = c ^ UInt32(truncatingIfNeeded: word)
+                let high = UInt32(truncatingIfNeeded: word >> 32)
                 c =
                     t[7 * 256 + Int(low & 0xFF)] ^ t[6 * 256 + Int((low >> 8) & 0xFF)]
                     ^ t[5 * 256 + Int((low >> 16) & 0xFF)] ^ t[4 * 256 + Int(low >> 24)]
-                    ^ t[3 * 256 + Int(buffer[i + 4])] ^ t[2 * 256 + Int(buffer[i + 5])]
-                    ^ t[256 + Int(buffer[i + 6])] ^ t[Int(buffer[i + 7])]
+                    ^ t[3 * 256 + Int(high & 0xFF)] ^ t[2 * 256 + Int((high >> 8) & 0xFF)]
+                    ^ t[256 + Int((high >> 16) & 0xFF)] ^ t[Int(high >> 24)]
                 i += 8
             }
             while i < count {

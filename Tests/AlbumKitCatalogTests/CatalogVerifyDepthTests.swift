@@ -33,6 +33,20 @@ import Testing
         return String(format: "%08x", ~crc)
     }
 
+    /// A path read from a record names a file under `originals/` only as the split by `/` says.
+    @Test func aPathUnderOriginalsIsTakenApartAsItsNamesSay() {
+        let cases: [(String, Int?)] = [
+            ("originals/3f/a.jpg", 12), ("originals/a.jpg", 9), ("originals/3f/sub/a.jpg", 16),
+            ("originals/3f/..jpg", 12), ("originals/3f/.a", 12), ("originals/é/ü.jpg", 12),
+            ("originals/", nil), ("originals", nil), ("originals/3f/", nil), ("originals//a.jpg", nil),
+            ("originals/../a.jpg", nil), ("originals/3f/..", nil), ("originals/./a.jpg", nil),
+            ("/originals/3f/a.jpg", nil), ("Originals/3f/a.jpg", nil), ("other/3f/a.jpg", nil), ("", nil),
+        ]
+        for (path, expected) in cases {
+            #expect(CatalogBackend.lastSlashOfAFileUnderOriginals(path) == expected, "\(path)")
+        }
+    }
+
     @Test func theStandardCheckReadsEachFileOnceInFoldersOpenedOnce() async throws {
         try await Fixture.withTemporaryDirectory { dir in
             let (library, backend) = try await saved(40, in: dir)

@@ -55,10 +55,9 @@ struct JournalDigest: Equatable {
             var i = 0
             let count = buffer.count
             // Eight bytes a step (a rebuild checks a whole journal), then the rest one by one.
+            let raw = UnsafeRawBufferPointer(buffer)
             while i + 8 <= count {
-                var word: UInt64 = 0
-                for k in 0..<8 { word |= UInt64(buffer[i + k]) << (8 * UInt64(k)) }
-                c ^= word
+                c ^= UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
                 c =
                     t[7 * 256 + Int(c & 0xFF)] ^ t[6 * 256 + Int((c >> 8) & 0xFF)]
                     ^ t[5 * 256 + Int((c >> 16) & 0xFF)] ^ t[4 * 256 + Int((c >> 24) & 0xFF)]
