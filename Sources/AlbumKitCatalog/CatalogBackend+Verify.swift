@@ -278,13 +278,17 @@ extension CatalogBackend: LibraryVerifying {
         }
         // Every record's checksum (read, not parsed), then the bytes the index was built from.
         let (_, recordsStart) = try journal.identity()
-        let damaged = try journal.forEachRecord(parsing: false) { _ in }.damaged
+        let reading = try journal.forEachRecord(parsing: false) { _ in }
+        let damaged = reading.damaged
         for record in damaged where !held.acknowledged.contains(record.offset) {
             problems.append(Self.damagedRecordProblem(record, in: journal))
         }
-        if held.position > recordsStart, !damaged.contains(where: { $0.offset < held.position }),
-            try journal.digest(from: recordsStart, to: held.position) != held.digest
-        {
+        // The reading's digest is of the bytes up to where it ended: the index's place, unless
+        // records were appended since it caught up (then they are read again up to its place).
+        let found =
+            reading.end == held.position
+            ? reading.digest : try journal.digest(from: recordsStart, to: held.position)
+        if held.position > recordsStart, !damaged.contains(where: { $0.offset < held.position }), found != held.digest {
             problems.append(
                 "the library's journal (\(journal.path)) is not the one the catalog was built from: its records up to byte \(held.position) changed since the catalog read them; `album repair` rebuilds the catalog from it"
             )
