@@ -1,22 +1,7 @@
 /// The CRC-32 of PNG chunks (ISO 3309 / ITU-T V.42, polynomial 0xEDB88320), computed incrementally.
 package struct CRC32 {
-    /// Eight tables of 256 (slicing by 8: a journal's every record is checked, eight bytes a
-    /// step): `tables[k * 256 + b]` is the CRC of byte `b` followed by `k` zero bytes.
-    private static let tables: [UInt32] = {
-        var tables = [UInt32](repeating: 0, count: 8 * 256)
-        for n in 0..<256 {
-            var c = UInt32(n)
-            for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-            tables[n] = c
-        }
-        for k in 1..<8 {
-            for n in 0..<256 {
-                let previous = tables[(k - 1) * 256 + n]
-                tables[k * 256 + n] = tables[Int(previous & 0xFF)] ^ (previous >> 8)
-            }
-        }
-        return tables
-    }()
+    /// Slicing by 8 (a journal's every record is checked, eight bytes a step).
+    private static let tables = CRCTables.slicingBy8(reflectedPolynomial: UInt32(0xEDB8_8320))
 
     private var state: UInt32 = 0xFFFF_FFFF
 

@@ -1,3 +1,5 @@
+import AlbumKitMedia
+
 /// A running checksum of the journal's bytes (CRC-64, the polynomial of the XZ format), kept by
 /// an index or a snapshot for the part of the journal it applied: the proof that it was built
 /// from a prefix of *this* journal and not from a copy of the library that went on differently.
@@ -12,23 +14,8 @@
 /// var next = JournalDigest(continuing: stored)   // extended by the next records
 /// ```
 struct JournalDigest: Equatable {
-    /// Eight tables of 256 (slicing by 8: eight bytes a step): `tables[k * 256 + b]` is the CRC
-    /// of byte `b` followed by `k` zero bytes.
-    private static let tables: [UInt64] = {
-        var tables = [UInt64](repeating: 0, count: 8 * 256)
-        for n in 0..<256 {
-            var c = UInt64(n)
-            for _ in 0..<8 { c = c & 1 != 0 ? 0xC96C_5795_D787_0F42 ^ (c >> 1) : c >> 1 }
-            tables[n] = c
-        }
-        for k in 1..<8 {
-            for n in 0..<256 {
-                let previous = tables[(k - 1) * 256 + n]
-                tables[k * 256 + n] = tables[Int(previous & 0xFF)] ^ (previous >> 8)
-            }
-        }
-        return tables
-    }()
+    /// Slicing by 8: eight bytes a step (a rebuild checks a whole journal).
+    private static let tables = CRCTables.slicingBy8(reflectedPolynomial: UInt64(0xC96C_5795_D787_0F42))
 
     private var state: UInt64
 
