@@ -1003,9 +1003,10 @@ def cut_and_resumed(page, album, library, work, corpus, size=1 << 30, title="Tri
         page.wait_for_function("[...document.querySelectorAll('.uploads li')].some(li => /long-take.mov .* (saved|not saved.*)$/.test(li.textContent))", timeout=600000)
         took = time.time() - started
         # Playwright may tell of the last PATCH's answer after the page has shown the result: wait
-        # (10 s at most) until every PATCH sent and not cut is answered before counting.
+        # (30 s at most: 10 s was once not enough on a busy machine, one answer of 129 untold)
+        # until every PATCH sent and not cut is answered before counting.
         waited = time.time()
-        while len(taken) + len(failed) < len(page.evaluate("window.patchesSent")) and time.time() - waited < 10:
+        while len(taken) + len(failed) < len(page.evaluate("window.patchesSent")) and time.time() - waited < 30:
             page.wait_for_timeout(50)
         page.remove_listener("response", answered)
         page.remove_listener("requestfailed", dropped)
