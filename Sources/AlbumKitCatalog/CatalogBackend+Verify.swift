@@ -273,8 +273,7 @@ extension CatalogBackend: LibraryVerifying {
             integrity = [error.message]
         }
         if integrity != ["ok"] {
-            problems.append(
-                "the catalog is damaged (\(integrity.prefix(3).joined(separator: "; "))); `album repair` rebuilds it")
+            problems.append(Self.damagedCatalogProblem(integrity))
         }
         // Every record's checksum (read, not parsed), then the bytes the index was built from.
         let (_, recordsStart) = try journal.identity()
@@ -301,9 +300,7 @@ extension CatalogBackend: LibraryVerifying {
             if let record = reading.damaged.first, record.offset == offset {
                 problems.append(Self.damagedRecordProblem(record, in: journal))
             } else if reading.entries.first?.offset == offset {
-                problems.append(
-                    "the library's journal (\(journal.path)) has a record at byte \(offset) that was not applied: \(affects); every record after it is kept"
-                )
+                problems.append(Self.refusedRecordProblem(at: offset, affects, in: journal))
             }
         }
         if let snapshotError = held.snapshotError {
@@ -315,6 +312,18 @@ extension CatalogBackend: LibraryVerifying {
     /// SQLite's `quick_check` of `db`: `["ok"]`, or what it found (at most 5).
     private static func quickCheck(_ db: Database) throws -> [String] {
         try db.rows("PRAGMA quick_check(5)").compactMap { $0.text(0) }
+    }
+
+    /// What SQLite's check of the index found, as a line of the report.
+    private static func damagedCatalogProblem(_ integrity: [String]) -> String {
+        "the catalog is damaged (\(integrity.prefix(3).joined(separator: "; "))); `album repair` rebuilds it"
+    }
+
+    /// A whole record of `journal` at `offset` that was not applied (`affects` says what it was),
+    /// as a line of the report.
+    private static func refusedRecordProblem(at offset: Int64, _ affects: String, in journal: LibraryJournal) -> String
+    {
+        "the library's journal (\(journal.path)) has a record at byte \(offset) that was not applied: \(affects); every record after it is kept"
     }
 
     /// A damaged record of `journal`, as a line of the report.
@@ -362,8 +371,7 @@ extension CatalogBackend: LibraryVerifying {
             )
         }
         if integrity != ["ok"] {
-            problems.append(
-                "the catalog is damaged (\(integrity.prefix(3).joined(separator: "; "))); `album repair` rebuilds it")
+            problems.append(Self.damagedCatalogProblem(integrity))
         }
         if difference.lacking > 0 || difference.extra > 0 {
             problems.append(
@@ -375,9 +383,7 @@ extension CatalogBackend: LibraryVerifying {
         }
         let unreadable = Set(damage.map(\.offset))
         for (offset, affects) in refused where !unreadable.contains(offset) && !acknowledged.contains(offset) {
-            problems.append(
-                "the library's journal (\(journal.path)) has a record at byte \(offset) that was not applied: \(affects); every record after it is kept"
-            )
+            problems.append(Self.refusedRecordProblem(at: offset, affects, in: journal))
         }
         if let snapshotError {
             problems.append("the last snapshot of the catalog failed: \(snapshotError)")
